@@ -1,0 +1,23 @@
+// Command campaigns is the Lambda function of the campaigns resource group.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/httpapi"
+)
+
+func main() {
+	h, err := app.Handler(context.Background(), httpapi.Campaigns)
+	if err != nil {
+		slog.Error("start campaigns function", slog.String("error", err.Error()))
+		os.Exit(1)
+	}
+	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}

@@ -1,0 +1,40 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Counter names. A counter is kept in the same transaction as the writes it
+// counts, so list totals never need a read of the whole collection.
+const (
+	counterLedger = "LEDGER"
+)
+
+// counterItem is the stored form of a counter.
+type counterItem struct {
+	N int64 `json:"n"`
+}
+
+// counterAdd is the transaction item that adds delta to counter name of org.
+// A missing counter starts at zero.
+func (s *Store) counterAdd(org, name string, delta int64) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(org), counterSK(name)),
+		UpdateExpression:          aws.String("ADD n :d"),
+		ExpressionAttributeValues: item{":d": num(delta)},
+	}}
+}
+
+// counter reads counter name of org; a missing counter is zero.
+func (s *Store) counter(ctx context.Context, org, name string) (int64, error) {
+	var c counterItem
+	if _, err := s.get(ctx, orgPK(org), counterSK(name), &c); err != nil {
+		return 0, fmt.Errorf("counter %s: %w", name, err)
+	}
+	return c.N, nil
+}

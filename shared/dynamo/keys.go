@@ -1,0 +1,91 @@
+package dynamo
+
+// The table's keys. Every tenant item lives in the partition of its
+// organization, so no request can name another organization's item: the
+// organization comes from the API key, never from input. The only global
+// items are the API-key hashes, read before the organization is known.
+//
+// Access patterns (pattern → key condition → index):
+//
+//	API key → org                  PK=KEY#<sha256>, SK=KEY                       table
+//	org profile / wallet            PK=ORG#<org>, SK=PROFILE | WALLET            table
+//	ledger, newest first            PK=ORG#<org>, SK begins_with LEDGER#         table
+//	collection counters             PK=ORG#<org>, SK=COUNT#<name>                table
+//	gift / template by id           PK=ORG#<org>, SK=GIFT#<id> | TEMPLATE#<id>   table (own, then catalog org)
+//	gifts / templates of an org     PK=ORG#<org>, SK begins_with GIFT# | TEMPLATE# table
+//	contact by id                   PK=ORG#<org>, SK=CONTACT#<id>                table
+//	contact by email (uniqueness)   PK=ORG#<org>, SK=EMAIL#<lower-case email>    table
+//	contacts page, newest first     PK=ORG#<org>, SK begins_with CONTACT#        table (page 1..n)
+//	contacts skip / search          LPK=ORG#<org>#CONTACT, LSK=CONTACT#<id>      Slim (keys + srch)
+//	contact list by id / all lists  PK=ORG#<org>, SK=LIST#<id> | begins_with LIST# table
+//	members of a list               PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
+//	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
+//	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
+//	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#…      Slim
+//	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
+//	idempotency record              PK=ORG#<org>, SK=IDEM#<scope>#<key>          table (TTL expiresAt)
+//	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
+//	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
+//	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
+//	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
+//
+// Key builders are the only place these strings are spelled.
+
+func orgPK(org string) string         { return "ORG#" + org }
+func apiKeyPK(hash string) string     { return "KEY#" + hash }
+func apiKeyRefSK(keyID string) string { return "APIKEY#" + keyID }
+func ledgerSK(entryID string) string  { return "LEDGER#" + entryID }
+func counterSK(name string) string    { return "COUNT#" + name }
+func giftSK(id string) string         { return "GIFT#" + id }
+func templateSK(id string) string     { return "TEMPLATE#" + id }
+func contactSK(id string) string      { return "CONTACT#" + id }
+func emailSK(email string) string     { return "EMAIL#" + email }
+func listSK(id string) string         { return "LIST#" + id }
+func memberSK(list, contact string) string {
+	return "MEMBER#" + list + "#" + contact
+}
+func campaignSK(id string) string                   { return "CAMPAIGN#" + id }
+func recipientSK(campaign, recipient string) string { return "RCPT#" + campaign + "#" + recipient }
+func recipientOfSK(campaign, contact string) string {
+	return "RCPTOF#" + campaign + "#" + contact
+}
+func idempotencySK(scope, k string) string { return "IDEM#" + scope + "#" + k }
+func icpSK(id string) string               { return "ICP#" + id }
+func audienceSK(id string) string          { return "AUDIENCE#" + id }
+func audienceMemberSK(aud, contact string) string {
+	return "AMEMBER#" + aud + "#" + contact
+}
+func eventSK(id string) string { return "EVENT#" + id }
+
+// Slim index partitions: one per large collection.
+func contactsLPK(org string) string { return orgPK(org) + "#CONTACT" }
+func recipientsLPK(org, campaign string) string {
+	return orgPK(org) + "#RCPT#" + campaign
+}
+func audienceLPK(org, aud string) string { return orgPK(org) + "#AUD#" + aud }
+
+// Fixed sort keys.
+const (
+	apiKeySK  = "KEY"
+	profileSK = "PROFILE"
+	walletSK  = "WALLET"
+)
+
+// Sort-key prefixes of collections.
+const (
+	ledgerPrefix   = "LEDGER#"
+	giftPrefix     = "GIFT#"
+	templatePrefix = "TEMPLATE#"
+	contactPrefix  = "CONTACT#"
+	listPrefix     = "LIST#"
+	campaignPrefix = "CAMPAIGN#"
+	icpPrefix      = "ICP#"
+	audiencePrefix = "AUDIENCE#"
+	eventPrefix    = "EVENT#"
+)
+
+// Index names, as in template.yaml.
+const (
+	indexGSI1 = "GSI1"
+	indexSlim = "Slim"
+)

@@ -1,0 +1,105 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+var orgIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+
+// NewOrg is what an operator gives to create an organization.
+type NewOrg struct {
+	OrgID    string // optional; generated when empty
+	Name     string
+	Domain   string
+	Credits  int64
+	Budget   gifting.Budget
+	Products []string
+}
+
+// CreateOrg creates an organization with its wallet (and a top-up ledger
+// entry for the initial credits) in one transaction. It returns CONFLICT
+// when the id is taken and VALIDATION_FAILED for bad input.
+func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, gifting.Wallet, error) {
+	var p gifting.Problems
+	if in.OrgID == "" {
+		in.OrgID = strings.ToLower(NewID())
+	}
+	if !orgIDPattern.MatchString(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
+		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		p.Add("name", "is required")
+	}
+	if in.Credits < 0 {
+		p.Add("credits", "must be zero or more")
+	}
+	if in.Budget.Currency == "" {
+		in.Budget.Currency = "USD"
+	}
+	if !gifting.ValidCurrency(in.Budget.Currency) {
+		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
+	}
+	if err := p.Err(); err != nil {
+		return gifting.Organization{}, gifting.Wallet{}, err
+	}
+	now := s.Now()
+	org := gifting.Organization{
+		OrgID: in.OrgID, Domain: in.Domain, DisplayName: in.Name, OrgName: in.Name,
+		Budget: in.Budget, Products: in.Products, CreatedAt: now, UpdatedAt: now,
+	}
+	if org.Products == nil {
+		org.Products = []string{}
+	}
+	wallet := gifting.Wallet{OrgID: in.OrgID, Balance: in.Credits, Currency: in.Budget.Currency, UpdatedAt: now}
+	profile, err := withKey(org, map[string]string{"PK": orgPK(in.OrgID), "SK": profileSK})
+	if err != nil {
+		return gifting.Organization{}, gifting.Wallet{}, err
+	}
+	w, err := withKey(wallet, map[string]string{"PK": orgPK(in.OrgID), "SK": walletSK})
+	if err != nil {
+		return gifting.Organization{}, gifting.Wallet{}, err
+	}
+	items := []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		{Put: &types.Put{TableName: &s.table, Item: w}},
+	}
+	if in.Credits > 0 {
+		entry := gifting.LedgerEntry{EntryID: NewID(), Type: gifting.LedgerTopUp, Amount: in.Credits,
+			BalanceAfter: in.Credits, Reason: "initial credits", CreatedAt: now}
+		put, err := s.ledgerPut(in.OrgID, entry)
+		if err != nil {
+			return gifting.Organization{}, gifting.Wallet{}, err
+		}
+		items = append(items, put)
+	}
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+		return gifting.Organization{}, gifting.Wallet{}, gifting.Errorf(gifting.CodeConflict, "organization %q already exists", in.OrgID)
+	}
+	if err != nil {
+		return gifting.Organization{}, gifting.Wallet{}, fmt.Errorf("create org: %w", err)
+	}
+	return org, wallet, nil
+}
+
+// Org returns an organization's profile, or NOT_FOUND.
+func (s *Store) Org(ctx context.Context, orgID string) (gifting.Organization, error) {
+	var org gifting.Organization
+	found, err := s.get(ctx, orgPK(orgID), profileSK, &org)
+	if err != nil {
+		return org, err
+	}
+	if !found {
+		return org, gifting.NotFound("organization", orgID)
+	}
+	return org, nil
+}

@@ -1,0 +1,186 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Wallet returns the wallet of org, or NOT_FOUND.
+func (s *Store) Wallet(ctx context.Context, orgID string) (gifting.Wallet, error) {
+	var w gifting.Wallet
+	found, err := s.get(ctx, orgPK(orgID), walletSK, &w)
+	if err != nil {
+		return w, err
+	}
+	if !found {
+		return w, gifting.NotFound("organization", orgID)
+	}
+	return w, nil
+}
+
+// ledgerPut is the transaction item that writes a ledger entry.
+func (s *Store) ledgerPut(orgID string, e gifting.LedgerEntry) (types.TransactWriteItem, error) {
+	it, err := withKey(e, map[string]string{"PK": orgPK(orgID), "SK": ledgerSK(e.EntryID)})
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
+	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}, nil
+}
+
+// BalanceChange is one change of a wallet together with the writes that
+// must happen if and only if the change happens.
+type BalanceChange struct {
+	OrgID string
+	// Delta is added to the balance: negative for a debit.
+	Delta int64
+	// Entry describes the change in the ledger. Type, CampaignID,
+	// RecipientID and Reason are the caller's; the rest is filled in.
+	Entry gifting.LedgerEntry
+	// Balance, when not nil, is a balance the caller has just read
+	// (strongly consistent); it saves the first read of the wallet.
+	Balance *int64
+	// Items returns the other writes of the transaction, given the balance
+	// after the change. It is called again on every attempt.
+	Items func(balanceAfter int64) ([]types.TransactWriteItem, error)
+	// Cancelled maps a cancellation caused by one of Items to a domain
+	// error. reasons are aligned with what Items returned. Returning nil
+	// means the cancellation is not understood and is reported as internal.
+	Cancelled func(reasons []types.CancellationReason) error
+}
+
+// walletHeader is the number of transaction items ChangeBalance puts before
+// the caller's: the wallet update, the ledger entry and its counter.
+const walletHeader = 3
+
+// ChangeBalance applies c in one transaction: the wallet moves from its
+// current balance to balance+Delta, a ledger entry records it, and the
+// caller's items are written, all or nothing. The balance never goes below
+// zero: a debit larger than the balance returns INSUFFICIENT_CREDITS and
+// writes nothing.
+//
+// The wallet update is conditioned on the balance it was computed from, so
+// the balance after (reported back to the caller and in the ledger) is
+// exactly what this transaction wrote, whatever runs concurrently. When
+// another change got there first, the transaction is retried from the
+// balance DynamoDB reports back; conflicts and throttling are retried with
+// jittered backoff.
+func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (gifting.Wallet, gifting.LedgerEntry, error) {
+	var balance int64
+	if c.Balance != nil {
+		balance = *c.Balance
+	} else {
+		w, err := s.Wallet(ctx, c.OrgID)
+		if err != nil {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, err
+		}
+		balance = w.Balance
+	}
+	for attempt := 1; ; attempt++ {
+		after := balance + c.Delta
+		if after < 0 {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, gifting.Errorf(gifting.CodeInsufficientCredits,
+				"this needs %d credits but the wallet holds %d", -c.Delta, balance)
+		}
+		now := s.Now()
+		entry := c.Entry
+		entry.EntryID, entry.CreatedAt, entry.BalanceAfter = NewID(), now, after
+		entry.Amount = c.Delta
+		if c.Delta < 0 {
+			entry.Amount = -c.Delta
+		}
+		ledger, err := s.ledgerPut(c.OrgID, entry)
+		if err != nil {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, err
+		}
+		items := []types.TransactWriteItem{
+			{Update: &types.Update{
+				TableName:           &s.table,
+				Key:                 key(orgPK(c.OrgID), walletSK),
+				UpdateExpression:    aws.String("SET balance = :after, updatedAt = :now"),
+				ConditionExpression: aws.String("balance = :before"),
+				ExpressionAttributeValues: item{
+					":after":  num(after),
+					":before": num(balance),
+					":now":    str(now.Format("2006-01-02T15:04:05.000Z07:00")),
+				},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			}},
+			ledger,
+			s.counterAdd(c.OrgID, counterLedger, 1),
+		}
+		if c.Items != nil {
+			more, err := c.Items(after)
+			if err != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, err
+			}
+			items = append(items, more...)
+		}
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		if err == nil {
+			w := gifting.Wallet{OrgID: c.OrgID, Balance: after, UpdatedAt: now}
+			return w, entry, nil
+		}
+		if attempt >= maxAttempts {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
+		}
+		reasons := cancellationReasons(err)
+		switch {
+		case reasonCode(reasons, 0) == "ConditionalCheckFailed":
+			// Another change moved the balance: start again from the
+			// balance DynamoDB reports, without another read.
+			old := reasons[0].Item
+			if old == nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, gifting.NotFound("organization", c.OrgID)
+			}
+			n, ok := old["balance"].(*types.AttributeValueMemberN)
+			if !ok {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("wallet of %s has no numeric balance", c.OrgID)
+			}
+			if balance, err = strconv.ParseInt(n.Value, 10, 64); err != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("wallet balance: %w", err)
+			}
+			if attempt > 2 {
+				if err := sleep(ctx, backoff(attempt-2)); err != nil {
+					return gifting.Wallet{}, gifting.LedgerEntry{}, err
+				}
+			}
+		case retryable(err):
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, err
+			}
+		case reasons != nil && c.Cancelled != nil:
+			if mapped := c.Cancelled(reasons[walletHeader:]); mapped != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, mapped
+			}
+			return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("change balance: %w", err)
+		default:
+			return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("change balance: %w", err)
+		}
+	}
+}
+
+// TopUp adds credits to org's wallet, with a ledger entry.
+func (s *Store) TopUp(ctx context.Context, orgID string, credits int64, reason string) (gifting.Wallet, gifting.LedgerEntry, error) {
+	if credits <= 0 {
+		return gifting.Wallet{}, gifting.LedgerEntry{}, &gifting.Error{Code: gifting.CodeValidation,
+			Message: "credits must be a positive whole number", Details: map[string]string{"credits": "must be > 0"}}
+	}
+	w, e, err := s.ChangeBalance(ctx, BalanceChange{OrgID: orgID, Delta: credits,
+		Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp, Reason: reason}})
+	if err != nil {
+		return w, e, err
+	}
+	full, err := s.Wallet(ctx, orgID)
+	if err != nil {
+		return w, e, err
+	}
+	w.Currency = full.Currency
+	return w, e, nil
+}

@@ -1,0 +1,226 @@
+package gifting
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+// GiftStatus is the state of a gift (SPEC.md, Gift).
+type GiftStatus string
+
+// Gift states.
+const (
+	GiftAvailable GiftStatus = "available"
+	GiftPending   GiftStatus = "pending"
+	GiftInTransit GiftStatus = "in_transit"
+	GiftDelivered GiftStatus = "delivered"
+)
+
+// GiftStatuses lists every gift state, in SPEC.md order.
+var GiftStatuses = []GiftStatus{GiftAvailable, GiftPending, GiftInTransit, GiftDelivered}
+
+// Valid reports whether s is a known gift state.
+func (s GiftStatus) Valid() bool {
+	for _, v := range GiftStatuses {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Gift is a gift of the catalog (SPEC.md, Gift).
+type Gift struct {
+	GiftID           string      `json:"giftId"`
+	OrganizationID   string      `json:"organizationId"`
+	Name             string      `json:"name"`
+	Price            float64     `json:"price"`
+	Currency         string      `json:"currency"`
+	Inventory        Inventory   `json:"inventory"`
+	Status           GiftStatus  `json:"status"`
+	IsDelightloop    bool        `json:"isDelightloop"`
+	CreatedAt        time.Time   `json:"createdAt"`
+	UpdatedAt        time.Time   `json:"updatedAt"`
+	ShortDescription string      `json:"shortDescription,omitempty"`
+	Description      string      `json:"description,omitempty"`
+	ImageURLs        []string    `json:"imageUrls,omitempty"`
+	Dimensions       *Dimensions `json:"dimensions,omitempty"`
+	Weight           *Weight     `json:"weight,omitempty"`
+	CollectionIDs    []string    `json:"collectionIds,omitempty"`
+}
+
+// Inventory counts a gift's stock.
+type Inventory struct {
+	Total     int `json:"total"`
+	Available int `json:"available"`
+	Reserved  int `json:"reserved"`
+}
+
+// Dimensions of a gift.
+type Dimensions struct {
+	Height float64 `json:"height"`
+	Width  float64 `json:"width"`
+	Length float64 `json:"length"`
+	Unit   string  `json:"unit"`
+}
+
+// Weight of a gift.
+type Weight struct {
+	Weight float64 `json:"weight"`
+	Unit   string  `json:"unit"`
+}
+
+// Units accepted for gift dimensions and weight. SPEC.md shows inch and
+// pound; the metric units are the ones a catalog also needs.
+var (
+	DimensionUnits = []string{"inch", "cm"}
+	WeightUnits    = []string{"pound", "ounce", "kg", "g"}
+)
+
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// ValidCurrency reports whether c looks like an ISO 4217 code (three
+// upper-case letters).
+func ValidCurrency(c string) bool { return currencyCode.MatchString(c) }
+
+// Validate checks a gift a tenant submits. Server-owned fields are ignored.
+func (g *Gift) Validate() error {
+	var p Problems
+	g.Name = strings.TrimSpace(g.Name)
+	if g.Name == "" {
+		p.Add("name", "is required")
+	} else if len(g.Name) > 200 {
+		p.Add("name", "must be at most 200 characters")
+	}
+	if g.Price < 0 {
+		p.Add("price", "must be zero or more")
+	}
+	if !ValidCurrency(g.Currency) {
+		p.Add("currency", "must be a three-letter ISO 4217 code such as USD")
+	}
+	if g.Status == "" {
+		g.Status = GiftAvailable
+	} else if !g.Status.Valid() {
+		p.Add("status", "must be one of available, pending, in_transit, delivered")
+	}
+	inv := g.Inventory
+	switch {
+	case inv.Total < 0 || inv.Available < 0 || inv.Reserved < 0:
+		p.Add("inventory", "counts must be zero or more")
+	case inv.Available+inv.Reserved > inv.Total:
+		p.Add("inventory", "available plus reserved must not exceed total")
+	}
+	for i, u := range g.ImageURLs {
+		if !ValidURL(u) {
+			p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL")
+		}
+	}
+	if d := g.Dimensions; d != nil {
+		if d.Height < 0 || d.Width < 0 || d.Length < 0 {
+			p.Add("dimensions", "must be zero or more")
+		}
+		if !oneOf(d.Unit, DimensionUnits) {
+			p.Add("dimensions.unit", "must be one of "+strings.Join(DimensionUnits, ", "))
+		}
+	}
+	if w := g.Weight; w != nil {
+		if w.Weight < 0 {
+			p.Add("weight.weight", "must be zero or more")
+		}
+		if !oneOf(w.Unit, WeightUnits) {
+			p.Add("weight.unit", "must be one of "+strings.Join(WeightUnits, ", "))
+		}
+	}
+	return p.Err()
+}
+
+// Template is an email template (SPEC.md, Template).
+type Template struct {
+	TemplateID       string       `json:"templateId"`
+	OrganizationID   string       `json:"organizationId"`
+	TemplateName     string       `json:"templateName"`
+	TemplateCategory string       `json:"templateCategory"`
+	IsDelightloop    bool         `json:"isDelightloop"`
+	Tags             []string     `json:"tags"`
+	SuccessRate      float64      `json:"successRate"`
+	TemplateData     TemplateData `json:"templateData"`
+	CreatedAt        time.Time    `json:"createdAt"`
+	UpdatedAt        time.Time    `json:"updatedAt"`
+	Description      string       `json:"description"`
+	ImageURL         string       `json:"imageUrl"`
+}
+
+// TemplateData holds the goal of a template and the email it sends. SPEC.md
+// shows only the goal; the emails are this service's decision (README).
+type TemplateData struct {
+	Goal   Goal                     `json:"goal"`
+	Emails map[string]EmailTemplate `json:"emails,omitempty"`
+}
+
+// Goal is what a template is for.
+type Goal struct {
+	GoalID      string `json:"goalId"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Logo        string `json:"logo"`
+	LogoColor   string `json:"logoColor"`
+}
+
+// EmailTemplate is the subject and body of one scheduled email, and when it
+// goes out relative to the recipient being added.
+type EmailTemplate struct {
+	Subject string `json:"subject"`
+	HTML    string `json:"html"`
+	// DelayHours is when the email is scheduled, in hours after the
+	// recipient is added (0 = immediately).
+	DelayHours int `json:"delayHours"`
+}
+
+// EmailKinds are the scheduled emails of a recipient, in send order.
+var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
+
+var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+
+// ValidHexColour reports whether c is a #rrggbb colour.
+func ValidHexColour(c string) bool { return hexColour.MatchString(c) }
+
+// Validate checks a template a tenant submits.
+func (t *Template) Validate() error {
+	var p Problems
+	t.TemplateName = strings.TrimSpace(t.TemplateName)
+	if t.TemplateName == "" {
+		p.Add("templateName", "is required")
+	} else if len(t.TemplateName) > 200 {
+		p.Add("templateName", "must be at most 200 characters")
+	}
+	if t.SuccessRate < 0 || t.SuccessRate > 100 {
+		p.Add("successRate", "must be between 0 and 100")
+	}
+	if t.ImageURL != "" && !ValidURL(t.ImageURL) {
+		p.Add("imageUrl", "must be an http(s) URL")
+	}
+	g := t.TemplateData.Goal
+	if g.Logo != "" && !ValidURL(g.Logo) {
+		p.Add("templateData.goal.logo", "must be an http(s) URL")
+	}
+	if g.LogoColor != "" && !ValidHexColour(g.LogoColor) {
+		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
+	}
+	for kind, e := range t.TemplateData.Emails {
+		if !oneOf(kind, EmailKinds) {
+			p.Add("templateData.emails."+kind, "is not an email kind; use "+strings.Join(EmailKinds, ", "))
+			continue
+		}
+		if strings.TrimSpace(e.Subject) == "" {
+			p.Add("templateData.emails."+kind+".subject", "is required")
+		}
+		if e.DelayHours < 0 {
+			p.Add("templateData.emails."+kind+".delayHours", "must be zero or more")
+		}
+	}
+	if t.Tags == nil {
+		t.Tags = []string{}
+	}
+	return p.Err()
+}

@@ -1,0 +1,74 @@
+package gifting
+
+import "time"
+
+// CatalogOrgID is the organization that owns the service's own catalog of
+// gifts and templates (isDelightloop: true). Every organization can read it;
+// none can write it through the API.
+const CatalogOrgID = "delightloop"
+
+// Organization is a tenant. Its fields are those of the `organization`
+// object of SPEC.md's recipient list.
+type Organization struct {
+	OrgID       string    `json:"orgId"`
+	Domain      string    `json:"domain"`
+	DisplayName string    `json:"displayName"`
+	OrgName     string    `json:"orgName"`
+	Budget      Budget    `json:"budget"`
+	Products    []string  `json:"products"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// Budget is an organization's budget in a currency.
+type Budget struct {
+	Currency string  `json:"currency"`
+	Amount   float64 `json:"amount"`
+}
+
+// Principal is who is calling: the organization the API key belongs to and
+// the user who created the key.
+type Principal struct {
+	OrgID  string
+	UserID string
+	KeyID  string
+}
+
+// APIKey is the stored record of an API key. The key itself is never
+// stored, only its SHA-256 hash.
+type APIKey struct {
+	KeyID     string     `json:"keyId"`
+	OrgID     string     `json:"organizationId"`
+	UserID    string     `json:"userId"`
+	Name      string     `json:"name,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+}
+
+// Wallet is an organization's credit balance. Credits are whole numbers, so
+// money is exact.
+type Wallet struct {
+	OrgID     string    `json:"organizationId"`
+	Balance   int64     `json:"balance"`
+	Currency  string    `json:"currency"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// LedgerEntry records one change of a wallet balance, written in the same
+// transaction as the change.
+type LedgerEntry struct {
+	EntryID      string    `json:"entryId"`
+	Type         string    `json:"type"` // LedgerTopUp or LedgerDebit
+	Amount       int64     `json:"amount"`
+	BalanceAfter int64     `json:"balanceAfter"`
+	CampaignID   string    `json:"campaignId,omitempty"`
+	RecipientID  string    `json:"recipientId,omitempty"`
+	Reason       string    `json:"reason,omitempty"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// Ledger entry types.
+const (
+	LedgerTopUp = "top_up"
+	LedgerDebit = "debit"
+)

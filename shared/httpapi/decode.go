@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// maxBody is the largest request body accepted: ample for a bulk add of 100
+// contacts, small enough to bound the memory and time of one request.
+const maxBody = 1 << 20
+
+func asError(err error, target **gifting.Error) bool { return errors.As(err, target) }
+
+// decode reads a JSON object from the request body into v. Unknown fields,
+// wrong types, trailing data and oversized bodies are client errors.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return decodeError(err)
+		}
+		return gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		syntax   *json.SyntaxError
+		typ      *json.UnmarshalTypeError
+		tooLarge *http.MaxBytesError
+		problems gifting.Problems
+	)
+	switch {
+	case errors.Is(err, io.EOF):
+		return gifting.Errorf(gifting.CodeMalformed, "the request body is empty; send a JSON object")
+	case errors.As(err, &tooLarge):
+		return gifting.Errorf(gifting.CodeTooLarge, "the request body is larger than %d bytes", maxBody)
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
+		return gifting.Errorf(gifting.CodeMalformed, "the request body is not valid JSON: %v", err)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
+		}
+		problems.Add(field, fmt.Sprintf("must be %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value))
+		return problems.Err()
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		problems.Add(field, "is not a field of this request")
+		return problems.Err()
+	}
+	return gifting.Errorf(gifting.CodeMalformed, "the request body could not be read: %v", err)
+}
+
+// jsonKind names a Go kind the way a JSON client thinks of it.
+func jsonKind(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "int", "int64", "int32", "uint", "uint64", "float64", "float32":
+		return "a number"
+	}
+	return "of another type"
+}

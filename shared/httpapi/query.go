@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// query parses query parameters, collecting every problem so one response
+// can report them all.
+type query struct {
+	v        url.Values
+	problems gifting.Problems
+}
+
+func newQuery(r *http.Request) *query { return &query{v: r.URL.Query()} }
+
+// str returns a trimmed parameter, "" when absent.
+func (q *query) str(name string) string { return strings.TrimSpace(q.v.Get(name)) }
+
+// integer parses an integer parameter within [lo, hi], def when absent.
+func (q *query) integer(name string, def, lo, hi int) int {
+	s := q.str(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		q.problems.Add(name, "must be a whole number")
+	case n < lo:
+		q.problems.Add(name, "must be at least "+strconv.Itoa(lo))
+	case n > hi:
+		q.problems.Add(name, "must be at most "+strconv.Itoa(hi))
+	default:
+		return n
+	}
+	return def
+}
+
+// page parses page (≥ 1, default 1) and limit (1..100, default defLimit).
+func (q *query) page(defLimit int) gifting.PageRequest {
+	return gifting.PageRequest{
+		Page:  q.integer("page", 1, 1, 1_000_000),
+		Limit: q.integer("limit", defLimit, 1, gifting.MaxLimit),
+	}
+}
+
+// enum returns a parameter that must be one of allowed, def when absent.
+func (q *query) enum(name, def string, allowed ...string) string {
+	s := q.str(name)
+	if s == "" {
+		return def
+	}
+	if !slices.Contains(allowed, s) {
+		q.problems.Add(name, "must be one of "+strings.Join(allowed, ", "))
+		return def
+	}
+	return s
+}
+
+// enums parses a comma-separated list whose entries must be in allowed.
+func (q *query) enums(name string, allowed ...string) []string {
+	s := q.str(name)
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if !slices.Contains(allowed, part) {
+			q.problems.Add(name, "entries must be among "+strings.Join(allowed, ", "))
+			return nil
+		}
+		if !slices.Contains(out, part) {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// boolean parses true/false; nil when absent.
+func (q *query) boolean(name string) *bool {
+	switch q.str(name) {
+	case "":
+		return nil
+	case "true":
+		b := true
+		return &b
+	case "false":
+		b := false
+		return &b
+	}
+	q.problems.Add(name, "must be true or false")
+	return nil
+}
+
+// timestamp parses an ISO 8601 date-time (RFC 3339) or a date
+// (YYYY-MM-DD, midnight UTC); nil when absent.
+func (q *query) timestamp(name string) *time.Time {
+	s := q.str(name)
+	if s == "" {
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC()
+			return &t
+		}
+	}
+	q.problems.Add(name, "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31")
+	return nil
+}
+
+// sortOrder parses sortOrder (asc, desc), def when absent.
+func (q *query) sortOrder(def gifting.SortOrder) gifting.SortOrder {
+	return gifting.SortOrder(q.enum("sortOrder", string(def), "asc", "desc"))
+}
+
+// err returns the collected problems as one VALIDATION_FAILED error.
+func (q *query) err() error { return q.problems.Err() }

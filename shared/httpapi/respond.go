@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// statusOf is the one mapping from error codes to HTTP statuses.
+var statusOf = map[gifting.Code]int{
+	gifting.CodeValidation:          http.StatusBadRequest,
+	gifting.CodeMalformed:           http.StatusBadRequest,
+	gifting.CodeUnauthorized:        http.StatusUnauthorized,
+	gifting.CodeInsufficientCredits: http.StatusPaymentRequired,
+	gifting.CodeNotFound:            http.StatusNotFound,
+	gifting.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
+	gifting.CodeConflict:            http.StatusConflict,
+	gifting.CodeTooLarge:            http.StatusRequestEntityTooLarge,
+	gifting.CodeIdempotencyMismatch: http.StatusUnprocessableEntity,
+	gifting.CodeRateLimited:         http.StatusTooManyRequests,
+	gifting.CodeInternal:            http.StatusInternalServerError,
+}
+
+// messageOf is the short, stable `message` of each error status.
+var messageOf = map[int]string{
+	http.StatusBadRequest:            "Bad Request",
+	http.StatusUnauthorized:          "Unauthorized",
+	http.StatusPaymentRequired:       "Insufficient Credits",
+	http.StatusNotFound:              "Not Found",
+	http.StatusMethodNotAllowed:      "Method Not Allowed",
+	http.StatusConflict:              "Conflict",
+	http.StatusRequestEntityTooLarge: "Payload Too Large",
+	http.StatusUnprocessableEntity:   "Unprocessable Entity",
+	http.StatusTooManyRequests:       "Too Many Requests",
+	http.StatusInternalServerError:   "Internal Server Error",
+}
+
+// ErrorBody is the shape of every error response.
+type ErrorBody struct {
+	Success    bool   `json:"success"`
+	StatusCode int    `json:"statusCode"`
+	Message    string `json:"message"`
+	Error      string `json:"error"`
+	// Code is the stable machine code. The 401 body leaves it out: SPEC.md
+	// gives that body exactly, with four fields.
+	Code    gifting.Code      `json:"code,omitempty"`
+	Details map[string]string `json:"details,omitempty"`
+}
+
+// Envelope is the enveloped response style of SPEC.md.
+type Envelope struct {
+	Success    bool   `json:"success"`
+	StatusCode int    `json:"statusCode"`
+	Message    string `json:"message"`
+	Data       any    `json:"data"`
+}
+
+// writeJSON writes v as the JSON body with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	// The status is sent; an encoding error can only be a broken
+	// connection, which there is nobody left to tell.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeEnvelope writes the enveloped style with data.
+func writeEnvelope(w http.ResponseWriter, status int, message string, data any) {
+	writeJSON(w, status, Envelope{Success: true, StatusCode: status, Message: message, Data: data})
+}
+
+// writeError writes err in the error shape. Internal errors are logged with
+// the request id and answered with a generic text.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := gifting.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	body := ErrorBody{StatusCode: status, Message: messageOf[status], Error: gifting.ErrorMessage(err), Code: code}
+	var e *gifting.Error
+	if asError(err, &e) {
+		body.Details = e.Details
+	}
+	if code == gifting.CodeUnauthorized {
+		body.Code, body.Error = "", "Invalid or missing API key"
+	}
+	if status == http.StatusInternalServerError {
+		loggerFrom(r.Context()).ErrorContext(r.Context(), "internal error", slog.String("error", err.Error()))
+		body.Error = "An internal error occurred. Quote request id " + requestIDFrom(r.Context()) + " when reporting it."
+	}
+	writeJSON(w, status, body)
+}

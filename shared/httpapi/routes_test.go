@@ -1,0 +1,52 @@
+package httpapi_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/shared/httpapi"
+)
+
+// TestTemplateRoutesMatchHandlers keeps template.yaml and the handlers one
+// set: a route only one of them knows is either unreachable when deployed
+// or a 404 from API Gateway.
+func TestTemplateRoutesMatchHandlers(t *testing.T) {
+	t.Parallel()
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared, err := localstack.TemplateRoutes(filepath.Join(root, "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range httpapi.Groups {
+		id := strings.ToUpper(string(g[:1])) + string(g[1:]) + "Function"
+		t.Run(string(g), func(t *testing.T) {
+			fromTemplate, ok := declared[id]
+			if !ok {
+				t.Fatalf("template.yaml has no function %s", id)
+			}
+			served := httpapi.Routes(g)
+			slices.Sort(fromTemplate)
+			slices.Sort(served)
+			for _, r := range served {
+				if !slices.Contains(fromTemplate, r) {
+					t.Errorf("%s serves %q, which template.yaml does not route to it", id, r)
+				}
+			}
+			for _, r := range fromTemplate {
+				if !slices.Contains(served, r) {
+					t.Errorf("template.yaml routes %q to %s, which does not serve it", r, id)
+				}
+			}
+		})
+		delete(declared, id)
+	}
+	for id := range declared {
+		t.Errorf("template.yaml declares function %s that belongs to no group", id)
+	}
+}

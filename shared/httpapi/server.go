@@ -1,0 +1,281 @@
+// Package httpapi is the HTTP adapter: one http.Handler per resource group,
+// built the same way for the Lambda functions, the local server and the
+// tests. Handlers read the organization only from the request context, where
+// the authentication middleware put it.
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Group is a resource group: one Lambda function serves each.
+type Group string
+
+// The resource groups of the service.
+const (
+	Catalog    Group = "catalog"
+	Contacts   Group = "contacts"
+	Campaigns  Group = "campaigns"
+	Recipients Group = "recipients"
+	Audiences  Group = "audiences"
+	Events     Group = "events"
+)
+
+// Groups lists every group.
+var Groups = []Group{Catalog, Contacts, Campaigns, Recipients, Audiences, Events}
+
+// Config holds what the handlers need besides the store.
+type Config struct {
+	// PublicBaseURL is where recipients' landing and claim pages live.
+	PublicBaseURL string
+	// Logger receives structured logs; nil means slog.Default().
+	Logger *slog.Logger
+	// KeyCacheTTL is how long a resolved API key is trusted without a read:
+	// a revoked key stops working within it. Zero means 30 seconds;
+	// negative turns the cache off.
+	KeyCacheTTL time.Duration
+}
+
+// Server holds the dependencies of the handlers.
+type Server struct {
+	store *dynamo.Store
+	cfg   Config
+	log   *slog.Logger
+	keys  *expirable.LRU[string, gifting.Principal]
+}
+
+// NewServer returns a Server over store.
+func NewServer(store *dynamo.Store, cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.KeyCacheTTL == 0 {
+		cfg.KeyCacheTTL = 30 * time.Second
+	}
+	s := &Server{store: store, cfg: cfg, log: cfg.Logger}
+	if cfg.KeyCacheTTL > 0 {
+		s.keys = expirable.NewLRU[string, gifting.Principal](10_000, nil, cfg.KeyCacheTTL)
+	}
+	return s
+}
+
+// route is one endpoint: a ServeMux pattern and its handler. Public routes
+// need no API key.
+type route struct {
+	pattern string
+	handle  func(w http.ResponseWriter, r *http.Request) error
+	public  bool
+}
+
+// routes returns the endpoints of a group.
+func (s *Server) routes(g Group) []route {
+	switch g {
+	case Catalog:
+		return s.catalogRoutes()
+	}
+	return nil
+}
+
+// Routes returns the "METHOD /path" patterns a group serves, as template.yaml
+// must declare them.
+func Routes(g Group) []string {
+	var out []string
+	for _, rt := range (&Server{}).routes(g) {
+		out = append(out, rt.pattern)
+	}
+	return out
+}
+
+// Handler returns the http.Handler serving the given groups. A Lambda
+// function serves one group; the local server serves them all, choosing
+// between overlapping patterns of different groups as API Gateway does.
+func (s *Server) Handler(groups ...Group) http.Handler {
+	var muxes []*http.ServeMux
+	for _, g := range groups {
+		mux := http.NewServeMux()
+		for _, rt := range s.routes(g) {
+			mux.Handle(rt.pattern, s.endpoint(rt))
+		}
+		muxes = append(muxes, mux)
+	}
+	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var best *http.ServeMux
+		bestPattern := ""
+		for _, mux := range muxes {
+			_, pattern := mux.Handler(r)
+			if pattern != "" && (best == nil || moreSpecific(pattern, bestPattern)) {
+				best, bestPattern = mux, pattern
+			}
+		}
+		if best == nil {
+			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
+			return
+		}
+		best.ServeHTTP(w, r)
+	}))
+}
+
+// moreSpecific reports whether pattern a wins over b under API Gateway's
+// rule: compared segment by segment, a literal beats a path variable.
+func moreSpecific(a, b string) bool {
+	as := strings.Split(patternPath(a), "/")
+	bs := strings.Split(patternPath(b), "/")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		av, bv := strings.HasPrefix(as[i], "{"), strings.HasPrefix(bs[i], "{")
+		if av != bv {
+			return bv
+		}
+	}
+	return false
+}
+
+func patternPath(p string) string {
+	if _, path, ok := strings.Cut(p, " "); ok {
+		return path
+	}
+	return p
+}
+
+// endpoint wraps a route with authentication and error writing.
+func (s *Server) endpoint(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !rt.public {
+			p, err := s.authenticate(r)
+			if err != nil {
+				writeError(w, r, err)
+				return
+			}
+			r = r.WithContext(withPrincipal(r.Context(), p))
+		}
+		if err := rt.handle(w, r); err != nil {
+			writeError(w, r, err)
+		}
+	})
+}
+
+// middleware adds the request id and the request log, strips headers a
+// client could use to spoof the Lambda proxy context, and turns a panic
+// into a 500.
+func (s *Server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		for name := range r.Header {
+			if strings.HasPrefix(strings.ToLower(name), "x-golambdaproxy-") {
+				r.Header.Del(name)
+			}
+		}
+		id := requestID(r.Context())
+		log := s.log.With(slog.String("requestId", id))
+		ctx := context.WithValue(r.Context(), ctxRequestID, id)
+		ctx = context.WithValue(ctx, ctxLogger, log)
+		r = r.WithContext(ctx)
+		rec := &statusRecorder{ResponseWriter: w}
+		rec.Header().Set("X-Request-Id", id)
+		defer func() {
+			if v := recover(); v != nil {
+				writeError(rec, r, fmt.Errorf("panic: %v", v))
+			}
+			attrs := []any{
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", rec.status),
+				slog.Duration("duration", time.Since(start)),
+			}
+			if p, ok := r.Context().Value(ctxPrincipal).(*gifting.Principal); ok && p.OrgID != "" {
+				attrs = append(attrs, slog.String("organizationId", p.OrgID))
+			}
+			log.InfoContext(r.Context(), "request", attrs...)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// requestID is API Gateway's request id when running behind it, else a new
+// id.
+func requestID(ctx context.Context) string {
+	if rc, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && rc.RequestID != "" {
+		return rc.RequestID
+	}
+	return dynamo.NewID()
+}
+
+// statusRecorder remembers the status written, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxLogger
+	ctxPrincipal
+)
+
+func withPrincipal(ctx context.Context, p gifting.Principal) context.Context {
+	// A pointer, so the request log (which holds the outer context) can
+	// still see who called: the middleware fills it in place.
+	if holder, ok := ctx.Value(ctxPrincipal).(*gifting.Principal); ok {
+		*holder = p
+		return ctx
+	}
+	return context.WithValue(ctx, ctxPrincipal, &p)
+}
+
+// principal returns the authenticated caller. Only authenticated routes
+// call it, so it is always set there.
+func principal(ctx context.Context) gifting.Principal {
+	if p, ok := ctx.Value(ctxPrincipal).(*gifting.Principal); ok {
+		return *p
+	}
+	return gifting.Principal{}
+}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+func loggerFrom(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(ctxLogger).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// sortedKeys returns the keys of m in order, for stable output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

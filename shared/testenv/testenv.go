@@ -1,0 +1,179 @@
+// Package testenv gives tests a real DynamoDB Local table of their own, and
+// organizations and API keys in it. `make test` starts DynamoDB Local and
+// sets DYNAMODB_ENDPOINT; every test gets a fresh table, so tests run in
+// parallel without seeing each other's data.
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/httpapi"
+)
+
+var (
+	clientOnce sync.Once
+	client     *dynamodb.Client
+	clientErr  error
+)
+
+// Client returns a client for the DynamoDB Local of this test run.
+func Client(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	endpoint := os.Getenv("DYNAMODB_ENDPOINT")
+	if endpoint == "" {
+		t.Fatal("DYNAMODB_ENDPOINT is not set: run the tests with `make test`, which starts DynamoDB Local")
+	}
+	clientOnce.Do(func() { client, clientErr = app.NewDynamoDB(context.Background(), endpoint) })
+	if clientErr != nil {
+		t.Fatal(clientErr)
+	}
+	return client
+}
+
+// Table creates a fresh table from template.yaml and returns its name. It
+// is deleted when the test ends.
+func Table(t testing.TB) string {
+	t.Helper()
+	c := Client(t)
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "t-" + strings.ToLower(dynamo.NewID())
+	if err := localstack.CreateTable(context.Background(), c, root, name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name})
+	})
+	return name
+}
+
+// Store returns a store over a fresh table, with the service catalog
+// seeded.
+func Store(t testing.TB, opts ...dynamo.Option) *dynamo.Store {
+	t.Helper()
+	s := dynamo.New(Client(t), Table(t), opts...)
+	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Org creates an organization with credits and returns its id and an API
+// key for it.
+func Org(t testing.TB, s *dynamo.Store, id string, credits int64) (orgID, apiKey string) {
+	t.Helper()
+	ctx := context.Background()
+	org, _, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: id, Name: "Org " + id, Domain: id + ".example.com", Credits: credits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := s.CreateAPIKey(ctx, org.OrgID, "user-"+id, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return org.OrgID, key
+}
+
+// Quiet is a logger that drops everything, for handlers under test.
+var Quiet = slog.New(slog.DiscardHandler)
+
+// API is a test client for the service's handler.
+type API struct {
+	t       testing.TB
+	Handler http.Handler
+	Key     string
+}
+
+// NewAPI serves every group over s and calls it with key.
+func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
+	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet})
+	return HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+}
+
+// HandlerAPI calls h with key.
+func HandlerAPI(t testing.TB, h http.Handler, key string) *API {
+	return &API{t: t, Handler: h, Key: key}
+}
+
+// WithKey returns a client of the same handler with another key.
+func (a *API) WithKey(key string) *API {
+	return &API{t: a.t, Handler: a.Handler, Key: key}
+}
+
+// Response is a recorded response.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test on error.
+func (r Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r Response) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// Do sends a request; body is encoded as JSON unless it is a string or nil.
+func (a *API) Do(method, path string, body any, headers ...string) Response {
+	a.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if a.Key != "" {
+		req.Header.Set("x-api-key", a.Key)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	a.Handler.ServeHTTP(rec, req)
+	if Validate != nil {
+		Validate(a.t, req, rec.Code, rec.Header(), rec.Body.Bytes())
+	}
+	return Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// Validate, when set, checks every response the tests receive against the
+// API document.
+var Validate func(t testing.TB, req *http.Request, status int, header http.Header, body []byte)
