@@ -1,0 +1,99 @@
+package gifting
+
+import "time"
+
+// Contact is the stored contact record of SPEC.md. One contact exists per
+// organization and lower-cased email address (mailId).
+type Contact struct {
+	ContactID      string            `json:"contactId"`
+	OrganizationID string            `json:"organizationId"`
+	MailID         string            `json:"mailId"`
+	IsDeleted      bool              `json:"isDeleted"`
+	CreatedAt      time.Time         `json:"createdAt"`
+	UpdatedAt      time.Time         `json:"updatedAt"`
+	ListIDs        []string          `json:"listIds"`
+	PhoneNumber    string            `json:"phoneNumber"`
+	FirstName      string            `json:"firstName"`
+	LastName       string            `json:"lastName"`
+	FullName       string            `json:"fullName"`
+	JobTitle       string            `json:"jobTitle"`
+	CompanyName    string            `json:"companyName"`
+	CompanyID      string            `json:"companyId"`
+	LinkedinURL    string            `json:"linkedinUrl"`
+	ProfileImage   string            `json:"profileImage"`
+	Notes          string            `json:"notes"`
+	Tags           []Tag             `json:"tags"`
+	Address        Address           `json:"address"`
+	Emails         []EmailEntry      `json:"emails"`
+	Addresses      []AddressEntry    `json:"addresses"`
+	Sources        []Source          `json:"sources"`
+	Usage          Usage             `json:"usage"`
+	Campaigns      []ContactCampaign `json:"campaigns"`
+}
+
+// Tag is a stored tag: a name and a hex colour.
+type Tag struct {
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+// Address is a postal address.
+type Address struct {
+	Line1   string `json:"line1"`
+	Line2   string `json:"line2,omitempty"`
+	City    string `json:"city"`
+	State   string `json:"state"`
+	Country string `json:"country"`
+	Zip     string `json:"zip"`
+}
+
+// IsZero reports whether no field of the address is set.
+func (a Address) IsZero() bool { return a == Address{} }
+
+// SourceRef says where an email or address entry came from.
+type SourceRef struct {
+	Type    string    `json:"type"`
+	AddedAt time.Time `json:"addedAt"`
+}
+
+// EmailEntry is one email address of a contact.
+type EmailEntry struct {
+	Email      string    `json:"email"`
+	IsPrimary  bool      `json:"isPrimary"`
+	IsVerified bool      `json:"isVerified"`
+	Source     SourceRef `json:"source"`
+	AddedAt    time.Time `json:"addedAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+// AddressEntry is one postal address of a contact.
+type AddressEntry struct {
+	Address
+	Type       string    `json:"type"`
+	IsPrimary  bool      `json:"isPrimary"`
+	IsVerified bool      `json:"isVerified"`
+	Source     SourceRef `json:"source"`
+	AddedAt    time.Time `json:"addedAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+// Source is one way a contact reached the organization (an import, a
+// campaign's add-recipient, an API call).
+type Source struct {
+	Type     string    `json:"type"`
+	Provider string    `json:"provider"`
+	AddedAt  time.Time `json:"addedAt"`
+}
+
+// Usage lists the campaigns a contact takes part in.
+type Usage struct {
+	CampaignIDs []string `json:"campaignIds"`
+}
+
+// ContactCampaign is a campaign a contact takes part in, as shown on the
+// contact.
+type ContactCampaign struct {
+	CampaignID   string `json:"campaignId"`
+	CampaignName string `json:"campaignName"`
+	Status       string `json:"status"`
+}
