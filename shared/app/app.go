@@ -15,9 +15,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/jobs"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -32,6 +34,9 @@ type Config struct {
 	PublicBaseURL string
 	// LogLevel is DEBUG, INFO, WARN or ERROR (LOG_LEVEL).
 	LogLevel string
+	// JobsQueueURL is the SQS queue of background jobs (JOBS_QUEUE_URL);
+	// empty means jobs run in this process (local server).
+	JobsQueueURL string
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -41,6 +46,7 @@ func ConfigFromEnv() (Config, error) {
 		Endpoint:      os.Getenv("DYNAMODB_ENDPOINT"),
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"),
 		LogLevel:      os.Getenv("LOG_LEVEL"),
+		JobsQueueURL:  os.Getenv("JOBS_QUEUE_URL"),
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -95,15 +101,34 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 	return dynamo.New(db, cfg.TableName), nil
 }
 
-// NewServer returns the HTTP server for cfg.
-func NewServer(ctx context.Context, cfg Config) (*httpapi.Server, error) {
+// NewServer returns the HTTP server for cfg, with its job queue: SQS when
+// JobsQueueURL is set, else an in-process queue already running.
+func NewServer(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, error) {
 	store, err := NewStore(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	log := NewLogger(cfg.LogLevel)
 	slog.SetDefault(log)
-	return httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log}), nil
+	var (
+		queue jobs.Queue
+		local *jobs.Local
+	)
+	if cfg.JobsQueueURL != "" {
+		awsCfg, err := config.LoadDefaultConfig(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load AWS config: %w", err)
+		}
+		queue = jobs.NewSQS(sqs.NewFromConfig(awsCfg), cfg.JobsQueueURL)
+	} else {
+		local = jobs.NewLocal(log)
+		queue = local
+	}
+	srv := httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue})
+	if local != nil {
+		local.Start(srv.RunJob)
+	}
+	return srv, queue, nil
 }
 
 // Handler builds the handler of one group from the environment; a Lambda
@@ -113,7 +138,7 @@ func Handler(ctx context.Context, g httpapi.Group) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := NewServer(ctx, cfg)
+	srv, _, err := NewServer(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,11 @@ func TestTemplateRoutesMatchHandlers(t *testing.T) {
 		})
 		delete(declared, id)
 	}
+	// The worker runs background jobs from the queue and serves no route.
+	if routes := declared["WorkerFunction"]; len(routes) != 0 {
+		t.Errorf("WorkerFunction must serve no HTTP route, declares %v", routes)
+	}
+	delete(declared, "WorkerFunction")
 	for id := range declared {
 		t.Errorf("template.yaml declares function %s that belongs to no group", id)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
 )
 
 // Group is a resource group: one Lambda function serves each.
@@ -46,6 +47,9 @@ type Config struct {
 	// a revoked key stops working within it. Zero means 30 seconds;
 	// negative turns the cache off.
 	KeyCacheTTL time.Duration
+	// Jobs receives background work (launches, audience builds). Nil
+	// means work is refused with an internal error.
+	Jobs jobs.Queue
 }
 
 // Server holds the dependencies of the handlers.

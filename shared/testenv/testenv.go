@@ -24,6 +24,7 @@ import (
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/jobs"
 )
 
 var (
@@ -100,12 +101,19 @@ type API struct {
 	t       testing.TB
 	Handler http.Handler
 	Key     string
+	// Jobs is the in-process queue of background work (launches, audience
+	// builds); Jobs.Wait() blocks until it is all done.
+	Jobs *jobs.Local
 }
 
 // NewAPI serves every group over s and calls it with key.
 func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet})
-	return HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+	queue := jobs.NewLocal(Quiet)
+	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue})
+	queue.Start(srv.RunJob)
+	api := HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+	api.Jobs = queue
+	return api
 }
 
 // HandlerAPI calls h with key.
@@ -115,7 +123,7 @@ func HandlerAPI(t testing.TB, h http.Handler, key string) *API {
 
 // WithKey returns a client of the same handler with another key.
 func (a *API) WithKey(key string) *API {
-	return &API{t: a.t, Handler: a.Handler, Key: key}
+	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs}
 }
 
 // Response is a recorded response.
