@@ -17,9 +17,13 @@ package dynamo
 //	contact by email (uniqueness)   PK=ORG#<org>, SK=EMAIL#<lower-case email>    table
 //	contacts page, newest first     PK=ORG#<org>, SK begins_with CONTACT#        table (page 1..n)
 //	contacts skip / search          LPK=ORG#<org>#CONTACT, LSK=CONTACT#<id>      Slim (keys + srch)
+//	soft-deleted contact            PK=ORG#<org>, SK=DELCONTACT#<id>             table
 //	contact list by id / all lists  PK=ORG#<org>, SK=LIST#<id> | begins_with LIST# table
 //	members of a list               PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
 //	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
+//	campaigns skip (deep pages)     LPK=ORG#<org>#CAMPAIGN, LSK=CAMPAIGN#<id>     Slim (keys only used)
+//	soft-deleted campaign           PK=ORG#<org>, SK=DELCAMPAIGN#<id>             table
+//	launch record of a campaign     PK=ORG#<org>, SK=LAUNCH#<campaign>            table
 //	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
 //	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#…      Slim
 //	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
@@ -57,12 +61,28 @@ func audienceMemberSK(aud, contact string) string {
 }
 func eventSK(id string) string { return "EVENT#" + id }
 
+// deletedContactSK is where a soft-deleted contact is kept: outside the
+// CONTACT# range and without Slim keys, so pages and searches never see it.
+func deletedContactSK(id string) string { return "DELCONTACT#" + id }
+
+// memberPrefix is the sort-key prefix of the members of a list.
+func memberPrefix(list string) string { return "MEMBER#" + list + "#" }
+
 // Slim index partitions: one per large collection.
 func contactsLPK(org string) string { return orgPK(org) + "#CONTACT" }
 func recipientsLPK(org, campaign string) string {
 	return orgPK(org) + "#RCPT#" + campaign
 }
 func audienceLPK(org, aud string) string { return orgPK(org) + "#AUD#" + aud }
+func campaignsLPK(org string) string     { return orgPK(org) + "#CAMPAIGN" }
+
+// deletedCampaignSK is where a soft-deleted campaign is kept: outside the
+// CAMPAIGN# range and without Slim keys, so campaign pages never see it.
+func deletedCampaignSK(id string) string { return "DELCAMPAIGN#" + id }
+
+// launchSK is the record of a campaign's launch: what was paid, how far the
+// launch job got.
+func launchSK(campaign string) string { return "LAUNCH#" + campaign }
 
 // Fixed sort keys.
 const (
