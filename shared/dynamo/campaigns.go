@@ -1,0 +1,153 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Campaign returns a campaign of org. A missing campaign, a deleted one and
+// another organization's are all NOT_FOUND.
+func (s *Store) Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error) {
+	var c gifting.Campaign
+	found, err := s.get(ctx, orgPK(orgID), campaignSK(campaignID), &c)
+	if err != nil {
+		return c, err
+	}
+	if !found || c.IsDeleted {
+		return gifting.Campaign{}, gifting.NotFound("campaign", campaignID)
+	}
+	return c, nil
+}
+
+// CampaignCounterUpdate is the transaction item that counts delta more
+// recipients in status (negative to count fewer) and credits more spent on
+// campaignID. It is conditioned on the campaign existing, not being deleted
+// and accepting recipients (gifting.Campaign.AcceptsRecipients), so a
+// recipient is never written for a campaign that cannot take it: the
+// transaction is cancelled with ConditionalCheckFailed at this item.
+func (s *Store) CampaignCounterUpdate(orgID, campaignID string, status gifting.RecipientStatus, delta int64, credits int64) types.TransactWriteItem {
+	return s.campaignCounters(orgID, campaignID, map[gifting.RecipientStatus]int64{status: delta}, credits)
+}
+
+// CampaignStatusMove is the transaction item that moves one recipient of
+// campaignID from one status to another in the campaign's counters. It is
+// conditioned on the campaign existing; the campaign's own state does not
+// matter (recipients of a completed campaign still get their gifts).
+func (s *Store) CampaignStatusMove(orgID, campaignID string, from, to gifting.RecipientStatus) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName:           &s.table,
+		Key:                 key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression:    aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one"),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames: map[string]string{
+			"#from": string(from), "#to": string(to),
+		},
+		ExpressionAttributeValues: item{":one": num(1)},
+	}}
+}
+
+// CampaignFeedbackAdd is the transaction item that counts delta more
+// recipients of campaignID with feedback. It is conditioned on the campaign
+// existing.
+func (s *Store) CampaignFeedbackAdd(orgID, campaignID string, delta int64) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression:          aws.String("SET liveData.feedbackCount = liveData.feedbackCount + :d"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: item{":d": num(delta)},
+	}}
+}
+
+// campaignCounters is the transaction item that adds deltas to the status
+// counts and their sum to totalRecipients, and credits to creditsSpent, on
+// a campaign that accepts recipients. A transaction may touch the campaign
+// item only once, so batches of recipients use one item for all of them.
+func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.RecipientStatus]int64, credits int64) types.TransactWriteItem {
+	names := map[string]string{"#st": "status"}
+	values := item{":cr": num(credits), ":false": &types.AttributeValueMemberBOOL{Value: false}}
+	expr := "SET liveData.creditsSpent = liveData.creditsSpent + :cr"
+	var total int64
+	statuses := make([]gifting.RecipientStatus, 0, len(deltas))
+	for st := range deltas {
+		statuses = append(statuses, st)
+	}
+	slices.Sort(statuses) // a stable expression, easier to read in logs
+	for i, st := range statuses {
+		n, v := "#s"+strconv.Itoa(i), ":d"+strconv.Itoa(i)
+		names[n], values[v] = string(st), num(deltas[st])
+		expr += fmt.Sprintf(", liveData.statusCounts.%s = liveData.statusCounts.%s + %s", n, n, v)
+		total += deltas[st]
+	}
+	values[":total"] = num(total)
+	expr += ", totalRecipients = totalRecipients + :total"
+	cond := "attribute_exists(PK) AND isDeleted = :false AND #st IN ("
+	for i, st := range gifting.RecipientStatesAccepting {
+		v := ":a" + strconv.Itoa(i)
+		values[v] = str(string(st))
+		if i > 0 {
+			cond += ", "
+		}
+		cond += v
+	}
+	cond += ")"
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression:          aws.String(expr),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}
+}
+
+// counterCampaigns counts an organization's campaigns that are not deleted.
+const counterCampaigns = "CAMPAIGN"
+
+// CreateCampaign stores a new draft campaign of org. c must be validated
+// and its references checked; ids, ownership, state, counters and
+// timestamps are set here.
+func (s *Store) CreateCampaign(ctx context.Context, orgID string, c gifting.Campaign) (gifting.Campaign, error) {
+	now := s.Now()
+	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = NewID(), orgID, gifting.CampaignDraft, false
+	c.CreatedAt, c.UpdatedAt, c.LastUpdatedBy = now, now, c.CreatedBy
+	c.TotalRecipients = 0
+	c.LiveData = gifting.LiveData{StatusCounts: gifting.NewStatusCounts()}
+	c.CompletionData = gifting.CompletionData{}
+	it, err := withKey(c, map[string]string{
+		"PK": orgPK(orgID), "SK": campaignSK(c.CampaignID),
+		"LPK": campaignsLPK(orgID), "LSK": campaignSK(c.CampaignID),
+	})
+	if err != nil {
+		return c, err
+	}
+	err = s.transactRetrying(ctx, []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		s.counterAdd(orgID, counterCampaigns, 1),
+	})
+	if err != nil {
+		return c, fmt.Errorf("create campaign: %w", err)
+	}
+	return c, nil
+}
+
+// transactRetrying runs a transaction, retrying conflicts and throttling.
+func (s *Store) transactRetrying(ctx context.Context, items []types.TransactWriteItem) error {
+	for attempt := 1; ; attempt++ {
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		if err == nil || !retryable(err) || attempt >= maxAttempts {
+			return err
+		}
+		if err := sleep(ctx, backoff(attempt)); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package gifting
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Campaign is a gifting campaign (SPEC.md, Campaign).
+//
+// Besides SPEC.md's fields it carries counters, kept in the same
+// transactions as the changes they count so metrics and recipient lists
+// never read every recipient: totalRecipients (SPEC.md's own field) and,
+// inside liveData, statusCounts, creditsSpent and feedbackCount.
+type Campaign struct {
+	CampaignID      string         `json:"campaignId"`
+	OrganizationID  string         `json:"organizationId"`
+	CreatedBy       string         `json:"createdBy"`
+	Status          CampaignStatus `json:"status"`
+	CampaignData    CampaignData   `json:"campaignData"`
+	IsDeleted       bool           `json:"isDeleted"`
+	CreatedAt       time.Time      `json:"createdAt"`
+	UpdatedAt       time.Time      `json:"updatedAt"`
+	LastUpdatedBy   string         `json:"lastUpdatedBy"`
+	Reason          string         `json:"reason"`
+	Name            string         `json:"name"`
+	Description     string         `json:"description"`
+	TotalRecipients int64          `json:"totalRecipients"`
+	LiveData        LiveData       `json:"liveData"`
+	CompletionData  CompletionData `json:"completionData"`
+}
+
+// CampaignData is what a campaign is made of. SPEC.md shows contactListId,
+// giftIds and emailTemplateId (create variant B); contactListIds and
+// scheduledAt come from create variant A, whose templateId is stored as
+// emailTemplateId. ContactListID is always the first of ContactListIDs, so
+// readers of either variant find the list where they expect it.
+type CampaignData struct {
+	ContactListID   string     `json:"contactListId"`
+	ContactListIDs  []string   `json:"contactListIds"`
+	GiftIDs         []string   `json:"giftIds"`
+	EmailTemplateID string     `json:"emailTemplateId"`
+	ScheduledAt     *time.Time `json:"scheduledAt,omitempty"`
+	// CreditsPerRecipient is the price of one recipient in wallet credits
+	// (1 credit = 1 unit of the organization's budget currency): the
+	// highest price among the campaign's gifts, rounded up to whole
+	// credits (a budget held for the recipient's choice), unless the
+	// campaign sets its own (PriceSet).
+	CreditsPerRecipient int64 `json:"creditsPerRecipient"`
+	// PriceSet is true when CreditsPerRecipient was set by the campaign
+	// rather than derived from its gifts.
+	PriceSet bool `json:"priceSet"`
+}
+
+// LiveData holds the campaign's running counters and its launch.
+type LiveData struct {
+	// StatusCounts maps every recipient status to the number of the
+	// campaign's recipients in it. Every status is present from creation,
+	// so an update can add to any of them.
+	StatusCounts map[RecipientStatus]int64 `json:"statusCounts"`
+	// CreditsSpent is the total of the credits its recipients cost.
+	CreditsSpent int64 `json:"creditsSpent"`
+	// FeedbackCount is the number of recipients who left feedback.
+	FeedbackCount int64 `json:"feedbackCount"`
+	// LaunchedAt is when the launch was accepted; LiveAt when the launch
+	// finished and the campaign went live.
+	LaunchedAt *time.Time `json:"launchedAt,omitempty"`
+	LiveAt     *time.Time `json:"liveAt,omitempty"`
+}
+
+// CompletionData describes how a campaign ended. No endpoint completes a
+// campaign yet, so it stays empty.
+type CompletionData struct {
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+}
+
+// NewStatusCounts returns a count of zero for every recipient status.
+func NewStatusCounts() map[RecipientStatus]int64 {
+	m := make(map[RecipientStatus]int64, len(RecipientStatuses))
+	for _, s := range RecipientStatuses {
+		m[s] = 0
+	}
+	return m
+}
+
+// AcceptsRecipients reports whether recipients may be added to c: every
+// state but completed, as long as it is not deleted. A draft accepts them
+// (add-recipient while the campaign is built), preparing does (the launch
+// job writes them), live and in_progress do (recipients join a running
+// campaign).
+func (c Campaign) AcceptsRecipients() bool {
+	return !c.IsDeleted && c.Status != CampaignCompleted && c.Status != ""
+}
+
+// RecipientStatesAccepting are the campaign states that accept new
+// recipients (see AcceptsRecipients); storage conditions writes on them.
+var RecipientStatesAccepting = []CampaignStatus{CampaignDraft, CampaignPreparing, CampaignLive, CampaignInProgress}
+
+// Valid reports whether s is a known campaign state.
+func (s CampaignStatus) Valid() bool { return slices.Contains(CampaignStatuses, s) }
+
+// campaignMoves is the campaign state machine: the states each state may
+// move to. Launch moves draft to preparing (credits are taken); the launch
+// job moves preparing to live when every recipient is written. in_progress
+// (SPEC.md: "active") and completed are states no endpoint produces yet:
+// they are honoured (in_progress like live; completed accepts nothing) and
+// their moves are listed for the endpoints that will produce them.
+var campaignMoves = map[CampaignStatus][]CampaignStatus{
+	CampaignDraft:      {CampaignPreparing},
+	CampaignPreparing:  {CampaignLive},
+	CampaignLive:       {CampaignInProgress, CampaignCompleted},
+	CampaignInProgress: {CampaignLive, CampaignCompleted},
+	CampaignCompleted:  nil,
+}
+
+// CanMove reports whether a campaign may move from one state to another.
+func CanMove(from, to CampaignStatus) bool { return slices.Contains(campaignMoves[from], to) }
+
+// CreditsFor returns the price of one recipient in credits for gifts: the
+// highest gift price rounded up to whole credits. Prices are rounded to
+// cents first, so 25.00 stored as 25.000000001 is still 25 credits.
+func CreditsFor(gifts []Gift) int64 {
+	var top float64
+	for _, g := range gifts {
+		top = max(top, g.Price)
+	}
+	return int64(math.Ceil(math.Round(top*100) / 100))
+}
+
+// CampaignMetrics is the performance of a campaign, computed from its
+// counters.
+type CampaignMetrics struct {
+	CampaignID      string                    `json:"campaignId"`
+	Status          CampaignStatus            `json:"status"`
+	TotalRecipients int64                     `json:"totalRecipients"`
+	StatusCounts    map[RecipientStatus]int64 `json:"statusCounts"`
+	CreditsSpent    int64                     `json:"creditsSpent"`
+	FeedbackCount   int64                     `json:"feedbackCount"`
+	Rates           CampaignRates             `json:"rates"`
+}
+
+// CampaignRates are fractions in [0, 1] of the campaign's recipients, each
+// counting the recipients that reached a stage or went past it.
+type CampaignRates struct {
+	// AddressConfirmation: at address_confirmed or later.
+	AddressConfirmation float64 `json:"addressConfirmation"`
+	// Delivery: delivered or acknowledged.
+	Delivery float64 `json:"delivery"`
+	// Acknowledgement: acknowledged.
+	Acknowledgement float64 `json:"acknowledgement"`
+	// Feedback: left feedback.
+	Feedback float64 `json:"feedback"`
+}
+
+// Metrics computes c's metrics from its counters.
+func (c Campaign) Metrics() CampaignMetrics {
+	counts := NewStatusCounts()
+	for s, n := range c.LiveData.StatusCounts {
+		counts[s] = n
+	}
+	reached := func(stage RecipientStatus) int64 {
+		i := slices.Index(RecipientStatuses, stage)
+		var n int64
+		for _, s := range RecipientStatuses[i:] {
+			n += counts[s]
+		}
+		return n
+	}
+	total := c.TotalRecipients
+	rate := func(n int64) float64 {
+		if total <= 0 {
+			return 0
+		}
+		return math.Round(float64(n)/float64(total)*10000) / 10000
+	}
+	return CampaignMetrics{
+		CampaignID:      c.CampaignID,
+		Status:          c.Status,
+		TotalRecipients: total,
+		StatusCounts:    counts,
+		CreditsSpent:    c.LiveData.CreditsSpent,
+		FeedbackCount:   c.LiveData.FeedbackCount,
+		Rates: CampaignRates{
+			AddressConfirmation: rate(reached(RecipientAddressConfirmed)),
+			Delivery:            rate(reached(RecipientDelivered)),
+			Acknowledgement:     rate(reached(RecipientAcknowledged)),
+			Feedback:            rate(c.LiveData.FeedbackCount),
+		},
+	}
+}
