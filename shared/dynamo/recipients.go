@@ -1,0 +1,241 @@
+package dynamo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// RecipientKit is what every recipient of one campaign is built from: the
+// campaign, its template's emails, the gift selected at once when the
+// campaign has exactly one, and where the recipients' pages live. Build it
+// once (RecipientKit) and prepare any number of recipients with it.
+type RecipientKit struct {
+	Campaign gifting.Campaign
+	// Emails are the template's emails by kind; nil when the campaign has
+	// no template.
+	Emails map[string]gifting.EmailTemplate
+	// Gift is the campaign's only gift, or nil when it has several.
+	Gift *gifting.Gift
+	// PublicBaseURL is the base of the landing and claim page URLs.
+	PublicBaseURL string
+}
+
+// RecipientKit reads what recipients of c are built from (its template
+// and, when it has one gift, that gift) in one BatchGetItem.
+func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campaign, publicBaseURL string) (RecipientKit, error) {
+	items, err := s.batchGet(ctx, kitKeys(orgID, c))
+	if err != nil {
+		return RecipientKit{}, err
+	}
+	return kitFrom(orgID, c, publicBaseURL, items)
+}
+
+// kitKeys are the keys RecipientKit reads: the template and the single gift,
+// each in the org's partition and the catalog's.
+func kitKeys(orgID string, c gifting.Campaign) []item {
+	var keys []item
+	if id := c.CampaignData.EmailTemplateID; id != "" {
+		keys = append(keys, key(orgPK(orgID), templateSK(id)), key(orgPK(gifting.CatalogOrgID), templateSK(id)))
+	}
+	if ids := c.CampaignData.GiftIDs; len(ids) == 1 {
+		keys = append(keys, key(orgPK(orgID), giftSK(ids[0])), key(orgPK(gifting.CatalogOrgID), giftSK(ids[0])))
+	}
+	return keys
+}
+
+// kitFrom builds the kit of c from items read with kitKeys (and possibly
+// others, which it ignores). The org's own template or gift wins over the
+// catalog's of the same id. A template that no longer exists means no
+// emails: the recipient is still added, with an empty schedule.
+func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []item) (RecipientKit, error) {
+	kit := RecipientKit{Campaign: c, PublicBaseURL: strings.TrimRight(publicBaseURL, "/")}
+	own := orgPK(orgID)
+	var tmplOwn bool
+	var giftOwn bool
+	for _, it := range items {
+		pk, sk := attrS(it, "PK"), attrS(it, "SK")
+		switch {
+		case c.CampaignData.EmailTemplateID != "" && sk == templateSK(c.CampaignData.EmailTemplateID):
+			if tmplOwn {
+				continue
+			}
+			var t gifting.Template
+			if err := unmarshal(it, &t); err != nil {
+				return kit, err
+			}
+			kit.Emails, tmplOwn = t.TemplateData.Emails, pk == own
+		case len(c.CampaignData.GiftIDs) == 1 && sk == giftSK(c.CampaignData.GiftIDs[0]):
+			if giftOwn {
+				continue
+			}
+			var g gifting.Gift
+			if err := unmarshal(it, &g); err != nil {
+				return kit, err
+			}
+			kit.Gift, giftOwn = &g, pk == own
+		}
+	}
+	return kit, nil
+}
+
+// attrS returns a string attribute of an item, "" when absent.
+func attrS(it item, name string) string {
+	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
+}
+
+// PrepareRecipient builds a new pending recipient of kit's campaign for
+// contact and the transaction items that write it, in this order:
+//
+//  0. the recipient item (with its Slim entry), only if absent;
+//  1. the RCPTOF#<campaign>#<contact> marker, only if absent: one recipient
+//     per contact per campaign, so a second one cancels the transaction
+//     with ConditionalCheckFailed at this item;
+//  2. the campaign counter update (one more pending recipient, the
+//     campaign's credits per recipient spent), conditioned on the campaign
+//     accepting recipients.
+//
+// A batch writer that counts several recipients with one counter update
+// (a transaction may touch the campaign only once) drops the last item.
+// Credits are not taken here: add-recipient puts these items into the
+// wallet's transaction (Store.ChangeBalance).
+func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) (gifting.Recipient, []types.TransactWriteItem, error) {
+	r := s.newRecipient(orgID, kit, contact, sourceType, sourceID)
+	items, err := s.recipientItems(orgID, r)
+	return r, items, err
+}
+
+// newRecipient builds a pending recipient of kit's campaign.
+func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
+	c := kit.Campaign
+	return gifting.NewRecipient(gifting.NewRecipientSpec{
+		RecipientID: NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		Contact: contact, SourceType: sourceType, SourceID: sourceID,
+		LandingPageID: newPageID(), ClaimPageID: newPageID(), PublicBaseURL: kit.PublicBaseURL,
+		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
+	})
+}
+
+// recipientItems are the transaction items of PrepareRecipient for r.
+func (s *Store) recipientItems(orgID string, r gifting.Recipient) ([]types.TransactWriteItem, error) {
+	it, err := s.recipientItem(orgID, r, 1)
+	if err != nil {
+		return nil, err
+	}
+	marker, err := withKey(recipientMarker{RecipientID: r.RecipientID},
+		map[string]string{"PK": orgPK(orgID), "SK": recipientOfSK(r.CampaignID, r.ContactDetails.ContactID)})
+	if err != nil {
+		return nil, err
+	}
+	return []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		{Put: &types.Put{TableName: &s.table, Item: marker, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged),
+	}, nil
+}
+
+// recipientMarker makes a contact a recipient of a campaign at most once.
+type recipientMarker struct {
+	RecipientID string `json:"recipientId"`
+}
+
+// pageIDEncoding spells page ids in lower-case base32 without padding.
+var pageIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// newPageID returns a landing or claim page id: 128 bits from crypto/rand,
+// so the page URL is its own credential and cannot be guessed from another
+// (a ULID would give away its time and share a prefix with its neighbours).
+func newPageID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
+	return pageIDEncoding.EncodeToString(b)
+}
+
+// storedRecipient is a recipient item: the record plus its version, which
+// every update of the recipient is conditioned on.
+type storedRecipient struct {
+	gifting.Recipient
+	Ver int64 `json:"ver"`
+}
+
+// recipientItem is the stored form of r at version ver: the record without
+// empty values, its keys, and its Slim entry, whose attributes serve the
+// list filters and sorts without reading the recipient:
+//
+//	srch  lower-cased "first last" (search)
+//	st    status (filter, sort)
+//	upd   updatedAt (sort)
+//	fb    "1" when the recipient has feedback (filter)
+//	au    " user1 user2 " assigned user ids (filter)
+//	srt   lower-cased first, last, email, company joined by \x1f (sorts)
+func (s *Store) recipientItem(orgID string, r gifting.Recipient, ver int64) (item, error) {
+	it, err := marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	compact(it)
+	d := r.ContactDetails
+	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["srch"] = str(strings.ToLower(strings.TrimSpace(d.FirstName + " " + d.LastName)))
+	it["st"] = str(string(r.Status))
+	it["upd"] = str(gifting.FormatTime(r.UpdatedAt))
+	it["srt"] = str(strings.ToLower(strings.Join([]string{d.FirstName, d.LastName, d.Email, d.Company}, sortSep)))
+	if r.Feedback.Has() {
+		it["fb"] = str("1")
+	}
+	if len(r.AssignedUsers) > 0 {
+		ids := make([]string, len(r.AssignedUsers))
+		for i, u := range r.AssignedUsers {
+			ids[i] = u.UserID
+		}
+		it["au"] = str(" " + strings.Join(ids, " ") + " ")
+	}
+	it["ver"] = num(ver)
+	return it, nil
+}
+
+// sortSep separates the fields of the srt attribute; it sorts before every
+// printable character, so "ann" still sorts before "anna".
+const sortSep = "\x1f"
+
+// decodeRecipient reads a recipient item.
+func decodeRecipient(it item) (storedRecipient, error) {
+	var r storedRecipient
+	if err := unmarshal(it, &r); err != nil {
+		return r, err
+	}
+	r.Normalize()
+	return r, nil
+}
+
+// recipient reads a recipient of a campaign with its version, or NOT_FOUND.
+func (s *Store) recipient(ctx context.Context, orgID, campaignID, recipientID string) (storedRecipient, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: key(orgPK(orgID), recipientSK(campaignID, recipientID)), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return storedRecipient{}, fmt.Errorf("get recipient: %w", err)
+	}
+	if out.Item == nil {
+		return storedRecipient{}, gifting.NotFound("recipient", recipientID)
+	}
+	return decodeRecipient(out.Item)
+}
+
+// Recipient returns a recipient of a campaign of org, or NOT_FOUND.
+func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error) {
+	r, err := s.recipient(ctx, orgID, campaignID, recipientID)
+	return r.Recipient, err
+}

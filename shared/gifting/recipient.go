@@ -1,0 +1,428 @@
+package gifting
+
+import (
+	"html"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Recipient is a contact taking part in a campaign (SPEC.md, Recipient).
+// Every field of SPEC.md is present in the JSON form; the ones without a
+// value yet are empty strings, false, null (timestamps) or empty objects.
+type Recipient struct {
+	RecipientID     string          `json:"recipientId"`
+	CampaignID      string          `json:"campaignId"`
+	OrganizationID  string          `json:"organizationId"`
+	LandingPageID   string          `json:"landingPageId"`
+	ClaimPageID     string          `json:"claimPageId"`
+	ContactDetails  ContactDetails  `json:"contactDetails"`
+	SourceType      string          `json:"sourceType"`
+	SourceID        string          `json:"sourceId"`
+	Status          RecipientStatus `json:"status"`
+	CreatedAt       time.Time       `json:"createdAt"`
+	UpdatedAt       time.Time       `json:"updatedAt"`
+	CampaignName    string          `json:"campaignName"`
+	GiftDetails     GiftDetails     `json:"giftDetails"`
+	SelectedGift    SelectedGift    `json:"selectedGift"`
+	URLs            RecipientURLs   `json:"urls"`
+	Personalization Personalization `json:"personalization"`
+	Emails          RecipientEmails `json:"emails"`
+	Feedback        Feedback        `json:"feedback"`
+	ShipmentInfo    map[string]any  `json:"shipmentInfo"`
+	AssignedUsers   []AssignedUser  `json:"assignedUsers"`
+	// CreditsCharged is what adding the recipient took from the wallet.
+	CreditsCharged int64 `json:"creditsCharged"`
+}
+
+// ContactDetails is the copy of the contact a recipient carries, taken when
+// the recipient is added.
+type ContactDetails struct {
+	ContactID    string `json:"contactId"`
+	FirstName    string `json:"firstName"`
+	LastName     string `json:"lastName"`
+	Email        string `json:"email"`
+	Company      string `json:"company"`
+	JobTitle     string `json:"jobTitle"`
+	AddressLine1 string `json:"addressLine1"`
+	AddressLine2 string `json:"addressLine2"`
+	City         string `json:"city"`
+	State        string `json:"state"`
+	Zip          string `json:"zip"`
+	Country      string `json:"country"`
+	Phone        string `json:"phone"`
+	LinkedInURL  string `json:"linkedInUrl"`
+	ProfileImage string `json:"profileImage"`
+}
+
+// DetailsOf is the recipient's copy of contact c.
+func DetailsOf(c Contact) ContactDetails {
+	return ContactDetails{
+		ContactID: c.ContactID, FirstName: c.FirstName, LastName: c.LastName, Email: c.MailID,
+		Company: c.CompanyName, JobTitle: c.JobTitle, AddressLine1: c.Address.Line1, AddressLine2: c.Address.Line2,
+		City: c.Address.City, State: c.Address.State, Zip: c.Address.Zip, Country: c.Address.Country,
+		Phone: c.PhoneNumber, LinkedInURL: c.LinkedinURL, ProfileImage: c.ProfileImage,
+	}
+}
+
+// GiftDetails is the gift held for the recipient. SelectedAt is null until
+// a gift is chosen (by the recipient, or because the campaign has one gift).
+type GiftDetails struct {
+	GiftID     string     `json:"giftId"`
+	Name       string     `json:"name"`
+	Price      float64    `json:"price"`
+	Currency   string     `json:"currency"`
+	SelectedAt *time.Time `json:"selectedAt"`
+}
+
+// SelectedGift is the gift the recipient chose, with what a landing page
+// shows of it and, once shipped, its tracking link.
+type SelectedGift struct {
+	GiftID       string     `json:"giftId"`
+	Name         string     `json:"name"`
+	Price        float64    `json:"price"`
+	Currency     string     `json:"currency"`
+	Description  string     `json:"description"`
+	ImageURL     string     `json:"imageUrl"`
+	SelectedAt   *time.Time `json:"selectedAt"`
+	TrackingLink string     `json:"trackingLink"`
+}
+
+// RecipientURLs are the recipient's pages.
+type RecipientURLs struct {
+	LandingPage string `json:"landingPage"`
+	ClaimPage   string `json:"claimPage"`
+}
+
+// Personalization is what the pages show for this recipient. The contents
+// of giftCard are not specified (SPEC.md): a free-form object.
+type Personalization struct {
+	GiftCard map[string]any `json:"giftCard"`
+}
+
+// RecipientEmails is the recipient's email schedule, one entry per kind of
+// EmailKinds.
+type RecipientEmails struct {
+	AddressConfirmation EmailSchedule `json:"addressConfirmation"`
+	Reminder1           EmailSchedule `json:"reminder1"`
+	Reminder2           EmailSchedule `json:"reminder2"`
+	PostDelivery        EmailSchedule `json:"postDelivery"`
+	PostAcknowledgement EmailSchedule `json:"postAcknowledgement"`
+}
+
+// Kind returns the schedule entry of an email kind, nil for an unknown kind.
+func (e *RecipientEmails) Kind(kind string) *EmailSchedule {
+	switch kind {
+	case "addressConfirmation":
+		return &e.AddressConfirmation
+	case "reminder1":
+		return &e.Reminder1
+	case "reminder2":
+		return &e.Reminder2
+	case "postDelivery":
+		return &e.PostDelivery
+	case "postAcknowledgement":
+		return &e.PostAcknowledgement
+	}
+	return nil
+}
+
+// EmailSchedule is one scheduled email. Active is false when the template
+// has no such email or it no longer applies (a reminder after the address
+// was confirmed). ScheduledTime is an RFC 3339 time, or "" while the email
+// waits for an event (delivery, acknowledgement). SentAt is null until sent.
+type EmailSchedule struct {
+	Active        bool       `json:"active"`
+	ScheduledTime string     `json:"scheduledTime"`
+	Sent          bool       `json:"sent"`
+	SentAt        *time.Time `json:"sentAt"`
+	HTML          string     `json:"html"`
+	Subject       string     `json:"subject"`
+}
+
+// Feedback is what the recipient said: a rating and messages. Rating is
+// null until given.
+type Feedback struct {
+	Rating  *Rating           `json:"rating"`
+	Message []FeedbackMessage `json:"message"`
+}
+
+// Has reports whether the recipient gave any feedback.
+func (f Feedback) Has() bool { return f.Rating != nil || len(f.Message) > 0 }
+
+// Rating is the recipient's verdict on the gift.
+type Rating struct {
+	Value       string    `json:"value"`
+	SubmittedAt time.Time `json:"submittedAt"`
+}
+
+// FeedbackMessage is one message from the recipient: a text, a link (for
+// instance to a video), or both.
+type FeedbackMessage struct {
+	Type        string    `json:"type"`
+	SubmittedAt time.Time `json:"submittedAt"`
+	URL         string    `json:"url"`
+	Text        string    `json:"text"`
+}
+
+// AssignedUser is a user of the organization who looks after the recipient.
+type AssignedUser struct {
+	UserID   string `json:"userId"`
+	UserName string `json:"userName"`
+}
+
+// RatingValues are the ratings a recipient can give. SPEC.md shows "like";
+// "dislike" is its counterpart.
+var RatingValues = []string{"like", "dislike"}
+
+// MaxFeedbackMessages bounds the messages kept on one recipient, so the item
+// stays small.
+const MaxFeedbackMessages = 20
+
+// SourceTypes are the allowed sourceType values of add-recipient (SPEC.md).
+// A recipient added by a campaign launch has the source type
+// SourceContactList.
+var SourceTypes = []string{"manual", "csv", "crm", "api", "sso", "zapier", "webhook"}
+
+// Source types set by the service itself.
+const (
+	// SourceContactList marks recipients a launch added from the campaign's
+	// contact list; their sourceId is the list id.
+	SourceContactList = "contact_list"
+	// DefaultSourceType is the sourceType of an add-recipient without one.
+	DefaultSourceType = "api"
+)
+
+// NewRecipientSpec is everything a new recipient is built from.
+type NewRecipientSpec struct {
+	RecipientID, OrgID, CampaignID, CampaignName string
+	Contact                                      Contact
+	SourceType, SourceID                         string
+	// LandingPageID and ClaimPageID name the recipient's pages; they must
+	// be unguessable, since the pages need no other credential.
+	LandingPageID, ClaimPageID string
+	// PublicBaseURL is where the pages live, without a trailing slash.
+	PublicBaseURL string
+	// Emails are the campaign template's emails by kind (may be nil).
+	Emails map[string]EmailTemplate
+	// Gift, when the campaign has exactly one gift, is that gift: it is
+	// selected for the recipient at once.
+	Gift *Gift
+	// Credits is what adding the recipient costs.
+	Credits int64
+	Now     time.Time
+}
+
+// NewRecipient builds a pending recipient with its pages and its email
+// schedule rendered from the template.
+func NewRecipient(sp NewRecipientSpec) Recipient {
+	r := Recipient{
+		RecipientID: sp.RecipientID, CampaignID: sp.CampaignID, OrganizationID: sp.OrgID,
+		LandingPageID: sp.LandingPageID, ClaimPageID: sp.ClaimPageID,
+		ContactDetails: DetailsOf(sp.Contact), SourceType: sp.SourceType, SourceID: sp.SourceID,
+		Status: RecipientPending, CreatedAt: sp.Now, UpdatedAt: sp.Now, CampaignName: sp.CampaignName,
+		URLs: RecipientURLs{
+			LandingPage: sp.PublicBaseURL + "/gift/" + sp.LandingPageID,
+			ClaimPage:   sp.PublicBaseURL + "/claim/" + sp.ClaimPageID,
+		},
+		CreditsCharged: sp.Credits,
+	}
+	if g := sp.Gift; g != nil {
+		at := sp.Now
+		r.GiftDetails = GiftDetails{GiftID: g.GiftID, Name: g.Name, Price: g.Price, Currency: g.Currency, SelectedAt: &at}
+		img := ""
+		if len(g.ImageURLs) > 0 {
+			img = g.ImageURLs[0]
+		}
+		r.SelectedGift = SelectedGift{GiftID: g.GiftID, Name: g.Name, Price: g.Price, Currency: g.Currency,
+			Description: g.ShortDescription, ImageURL: img, SelectedAt: &at}
+	}
+	for _, kind := range EmailKinds {
+		t, ok := sp.Emails[kind]
+		if !ok {
+			continue
+		}
+		e := r.Emails.Kind(kind)
+		e.Active = true
+		e.Subject = r.render(t.Subject, false)
+		e.HTML = r.render(t.HTML, true)
+		// The invitation and its reminders count from the moment the
+		// recipient is added; the post-delivery and post-acknowledgement
+		// emails from the event they follow (see Advance).
+		if kind == "addressConfirmation" || kind == "reminder1" || kind == "reminder2" {
+			e.ScheduledTime = FormatTime(sp.Now.Add(time.Duration(t.DelayHours) * time.Hour))
+		}
+	}
+	r.Normalize()
+	return r
+}
+
+// render fills a template text's placeholders with the recipient's values.
+// In HTML every value is escaped, so a name such as <script> shows as text.
+// Subjects are plain text: line breaks are removed so a value cannot add a
+// mail header.
+func (r *Recipient) render(text string, isHTML bool) string {
+	esc := func(s string) string {
+		if isHTML {
+			return html.EscapeString(s)
+		}
+		return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	}
+	first := r.ContactDetails.FirstName
+	if first == "" {
+		first = "there"
+	}
+	return strings.NewReplacer(
+		"{{firstName}}", esc(first),
+		"{{lastName}}", esc(r.ContactDetails.LastName),
+		"{{company}}", esc(r.ContactDetails.Company),
+		"{{campaignName}}", esc(r.CampaignName),
+		"{{landingPageUrl}}", esc(r.URLs.LandingPage),
+		"{{claimPageUrl}}", esc(r.URLs.ClaimPage),
+	).Replace(text)
+}
+
+// InvitationDue reports whether the invitation (addressConfirmation) is due
+// now: the template has one and it is scheduled at or before now.
+func (r *Recipient) InvitationDue(now time.Time) bool {
+	e := r.Emails.AddressConfirmation
+	if !e.Active || e.Sent || e.ScheduledTime == "" {
+		return false
+	}
+	at, err := time.Parse(time.RFC3339Nano, e.ScheduledTime)
+	return err == nil && !at.After(now)
+}
+
+// MarkInvited records the invitation as sent at now and moves a pending
+// recipient to invite_sent.
+func (r *Recipient) MarkInvited(now time.Time) {
+	at := now
+	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = true, &at
+	if r.Status == RecipientPending {
+		r.Status = RecipientInviteSent
+	}
+	r.UpdatedAt = now
+}
+
+// statusRank is the position of each state in a recipient's journey.
+func statusRank(s RecipientStatus) int { return slices.Index(RecipientStatuses, s) }
+
+// Valid reports whether s is a known recipient state.
+func (s RecipientStatus) Valid() bool { return statusRank(s) >= 0 }
+
+// CanMoveRecipient reports whether a recipient may move from one state to another.
+// Recipients only move forward through RecipientStatuses, and may skip
+// states (a carrier may report delivery without an in-transit scan), but
+// never go back or stay.
+func CanMoveRecipient(from, to RecipientStatus) bool {
+	return from.Valid() && to.Valid() && statusRank(to) > statusRank(from)
+}
+
+// Advance moves the recipient to status to at now, or returns CONFLICT when
+// the move goes backwards. Reminders that have not gone out stop once the
+// address is confirmed; the post-delivery and post-acknowledgement emails
+// are scheduled when delivery and acknowledgement happen, after their
+// template delays (delayHours, by kind).
+func (r *Recipient) Advance(to RecipientStatus, now time.Time, delayHours map[string]int) error {
+	if !CanMoveRecipient(r.Status, to) {
+		return Errorf(CodeConflict, "a recipient cannot move from %s to %s: recipients move forward only, through %s",
+			r.Status, to, joinStatuses(RecipientStatuses))
+	}
+	rank := statusRank(to)
+	if rank >= statusRank(RecipientAddressConfirmed) {
+		for _, e := range []*EmailSchedule{&r.Emails.Reminder1, &r.Emails.Reminder2} {
+			if !e.Sent {
+				e.Active = false
+			}
+		}
+	}
+	schedule := func(kind string, e *EmailSchedule) {
+		if e.Active && e.ScheduledTime == "" {
+			e.ScheduledTime = FormatTime(now.Add(time.Duration(delayHours[kind]) * time.Hour))
+		}
+	}
+	if rank >= statusRank(RecipientDelivered) {
+		schedule("postDelivery", &r.Emails.PostDelivery)
+	}
+	if rank >= statusRank(RecipientAcknowledged) {
+		schedule("postAcknowledgement", &r.Emails.PostAcknowledgement)
+	}
+	r.Status, r.UpdatedAt = to, now
+	return nil
+}
+
+// AddFeedback records a rating (when not empty) and a message (when not
+// nil) at now. A pending recipient, who has not been invited yet, cannot
+// give feedback (CONFLICT).
+func (r *Recipient) AddFeedback(rating string, msg *FeedbackMessage, now time.Time) error {
+	if r.Status == RecipientPending {
+		return Errorf(CodeConflict, "recipient %q has not been invited yet, so it cannot have feedback", r.RecipientID)
+	}
+	if msg != nil && len(r.Feedback.Message) >= MaxFeedbackMessages {
+		return Errorf(CodeConflict, "recipient %q already has %d feedback messages, the most kept", r.RecipientID, MaxFeedbackMessages)
+	}
+	if rating != "" {
+		r.Feedback.Rating = &Rating{Value: rating, SubmittedAt: now}
+	}
+	if msg != nil {
+		m := *msg
+		m.SubmittedAt = now
+		r.Feedback.Message = append(r.Feedback.Message, m)
+	}
+	r.UpdatedAt = now
+	return nil
+}
+
+// Normalize replaces nil collections by empty ones, so a recipient read
+// back from storage shows {} and [] rather than null.
+func (r *Recipient) Normalize() {
+	if r.Personalization.GiftCard == nil {
+		r.Personalization.GiftCard = map[string]any{}
+	}
+	if r.Feedback.Message == nil {
+		r.Feedback.Message = []FeedbackMessage{}
+	}
+	if r.ShipmentInfo == nil {
+		r.ShipmentInfo = map[string]any{}
+	}
+	if r.AssignedUsers == nil {
+		r.AssignedUsers = []AssignedUser{}
+	}
+}
+
+// AssignedTo reports whether user userID looks after the recipient.
+func (r *Recipient) AssignedTo(userID string) bool {
+	for _, u := range r.AssignedUsers {
+		if u.UserID == userID {
+			return true
+		}
+	}
+	return false
+}
+
+// AddedRecipient is the response of add-recipient (SPEC.md), all fields
+// required.
+type AddedRecipient struct {
+	Success          bool   `json:"success"`
+	Message          string `json:"message"`
+	CampaignID       string `json:"campaignId"`
+	ContactID        string `json:"contactId"`
+	RecipientID      string `json:"recipientId"`
+	EmailSent        bool   `json:"emailSent"`
+	CreditsDeducted  int64  `json:"creditsDeducted"`
+	RemainingBalance int64  `json:"remainingBalance"`
+	LandingPageURL   string `json:"landingPageUrl"`
+	ClaimPageURL     string `json:"claimPageUrl"`
+}
+
+// FormatTime is the stored and shown form of a time: RFC 3339 UTC with
+// milliseconds.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+func joinStatuses(ss []RecipientStatus) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,111 @@
+package gifting
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func testRecipient(t *testing.T, first string) Recipient {
+	t.Helper()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	return NewRecipient(NewRecipientSpec{
+		RecipientID: "r1", OrgID: "acme", CampaignID: "c1", CampaignName: "Spring & Co",
+		Contact:    Contact{ContactID: "k1", FirstName: first, LastName: "Doe", MailID: "jane@example.com"},
+		SourceType: "api", LandingPageID: "lp", ClaimPageID: "cp", PublicBaseURL: "https://gifts.test",
+		Emails: map[string]EmailTemplate{
+			"addressConfirmation": {Subject: "{{firstName}}, a gift", HTML: `<p>Hi {{firstName}} from {{campaignName}}: <a href="{{landingPageUrl}}">go</a></p>`},
+			"reminder1":           {Subject: "Reminder", HTML: "<p>{{claimPageUrl}}</p>", DelayHours: 72},
+			"postDelivery":        {Subject: "Arrived?", HTML: "<p>x</p>", DelayHours: 2},
+		},
+		Credits: 40, Now: now,
+	})
+}
+
+func TestNewRecipientSchedule(t *testing.T) {
+	r := testRecipient(t, "Jane")
+	e := r.Emails
+	if !e.AddressConfirmation.Active || e.AddressConfirmation.ScheduledTime != "2026-03-01T12:00:00.000Z" {
+		t.Errorf("addressConfirmation = %+v, want active at once", e.AddressConfirmation)
+	}
+	if e.Reminder1.ScheduledTime != "2026-03-04T12:00:00.000Z" {
+		t.Errorf("reminder1 at %q, want 72 hours later", e.Reminder1.ScheduledTime)
+	}
+	if e.Reminder2.Active || e.PostAcknowledgement.Active {
+		t.Error("emails the template lacks are active")
+	}
+	if !e.PostDelivery.Active || e.PostDelivery.ScheduledTime != "" {
+		t.Errorf("postDelivery = %+v, want active and waiting for delivery", e.PostDelivery)
+	}
+	want := `<p>Hi Jane from Spring &amp; Co: <a href="https://gifts.test/gift/lp">go</a></p>`
+	if e.AddressConfirmation.HTML != want {
+		t.Errorf("html = %s, want %s", e.AddressConfirmation.HTML, want)
+	}
+	if r.URLs.ClaimPage != "https://gifts.test/claim/cp" || r.Status != RecipientPending {
+		t.Errorf("urls %+v status %s", r.URLs, r.Status)
+	}
+	if !r.InvitationDue(r.CreatedAt) {
+		t.Error("invitation with no delay is not due at once")
+	}
+}
+
+func TestRenderEscapesContactValues(t *testing.T) {
+	r := testRecipient(t, "<script>alert(1)</script>\r\nBcc: x@evil.test")
+	if strings.Contains(r.Emails.AddressConfirmation.HTML, "<script>") {
+		t.Errorf("html holds the raw name: %s", r.Emails.AddressConfirmation.HTML)
+	}
+	if strings.ContainsAny(r.Emails.AddressConfirmation.Subject, "\r\n") {
+		t.Errorf("subject holds a line break: %q", r.Emails.AddressConfirmation.Subject)
+	}
+}
+
+func TestAdvance(t *testing.T) {
+	now := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name     string
+		from, to RecipientStatus
+		ok       bool
+	}{
+		{"next state", RecipientInviteSent, RecipientAddressConfirmed, true},
+		{"skip states", RecipientShipped, RecipientDelivered, true},
+		{"backwards", RecipientDelivered, RecipientShipped, false},
+		{"same state", RecipientShipped, RecipientShipped, false},
+		{"unknown state", RecipientShipped, "lost", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := testRecipient(t, "Jane")
+			r.Status = tt.from
+			err := r.Advance(tt.to, now, map[string]int{"postDelivery": 2})
+			if (err == nil) != tt.ok {
+				t.Fatalf("Advance(%s → %s) = %v, want ok %v", tt.from, tt.to, err, tt.ok)
+			}
+			if !tt.ok && ErrorCode(err) != CodeConflict {
+				t.Errorf("code = %s, want CONFLICT", ErrorCode(err))
+			}
+		})
+	}
+	t.Run("delivery schedules postDelivery and stops reminders", func(t *testing.T) {
+		r := testRecipient(t, "Jane")
+		if err := r.Advance(RecipientDelivered, now, map[string]int{"postDelivery": 2}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Emails.PostDelivery.ScheduledTime != "2026-03-02T10:00:00.000Z" || r.Emails.Reminder1.Active {
+			t.Errorf("postDelivery %+v reminder1 %+v", r.Emails.PostDelivery, r.Emails.Reminder1)
+		}
+	})
+}
+
+func TestAddFeedback(t *testing.T) {
+	now := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
+	r := testRecipient(t, "Jane")
+	if err := r.AddFeedback("like", nil, now); ErrorCode(err) != CodeConflict {
+		t.Fatalf("feedback on a pending recipient: %v, want CONFLICT", err)
+	}
+	r.MarkInvited(now)
+	if err := r.AddFeedback("like", &FeedbackMessage{Type: "text", Text: "Thanks!"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Feedback.Has() || r.Feedback.Rating.Value != "like" || len(r.Feedback.Message) != 1 {
+		t.Errorf("feedback = %+v", r.Feedback)
+	}
+}
