@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,7 +25,107 @@ func (s *Store) Campaign(ctx context.Context, orgID, campaignID string) (gifting
 	if !found || c.IsDeleted {
 		return gifting.Campaign{}, gifting.NotFound("campaign", campaignID)
 	}
+	c.Normalize()
 	return c, nil
+}
+
+// UpdateCampaign stores the fields a draft's owner edits (name,
+// description, campaignData) of c, which must be validated and its
+// references checked. It returns NOT_FOUND for a missing or deleted
+// campaign and CONFLICT when the campaign is no longer a draft. The
+// counters are not written, so recipients added meanwhile still count.
+func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string) (gifting.Campaign, error) {
+	data, err := marshal(c.CampaignData)
+	if err != nil {
+		return c, err
+	}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           &s.table,
+		Key:                 key(orgPK(orgID), campaignSK(c.CampaignID)),
+		UpdateExpression:    aws.String("SET #name = :name, description = :desc, campaignData = :data, updatedAt = :now, lastUpdatedBy = :user"),
+		ConditionExpression: aws.String("attribute_exists(PK) AND #st = :draft"),
+		ExpressionAttributeNames: map[string]string{
+			"#name": "name", "#st": "status",
+		},
+		ExpressionAttributeValues: item{
+			":name": str(c.Name), ":desc": str(c.Description), ":data": &types.AttributeValueMemberM{Value: data},
+			":now": str(s.Now().Format(time.RFC3339Nano)), ":user": str(userID), ":draft": str(string(gifting.CampaignDraft)),
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return c, s.campaignStateError(ctx, orgID, c.CampaignID, "edited")
+	}
+	if err != nil {
+		return c, fmt.Errorf("update campaign: %w", err)
+	}
+	var updated gifting.Campaign
+	if err := unmarshal(out.Attributes, &updated); err != nil {
+		return c, err
+	}
+	updated.Normalize()
+	return updated, nil
+}
+
+// campaignStateError explains why a write conditioned on a draft failed:
+// NOT_FOUND, or CONFLICT naming the campaign's current state.
+func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what string) error {
+	c, err := s.Campaign(ctx, orgID, campaignID)
+	if err != nil {
+		return err
+	}
+	return NotDraft(c, what)
+}
+
+// NotDraft is the CONFLICT of an operation only a draft allows.
+func NotDraft(c gifting.Campaign, what string) error {
+	return gifting.Errorf(gifting.CodeConflict, "campaign is %s; only a draft can be %s", c.Status, what)
+}
+
+// DeleteCampaign soft-deletes a campaign of org: the item moves out of the
+// CAMPAIGN# range (and the Slim index) to DELCAMPAIGN#, with isDeleted set,
+// so lists never see it and their pages keep their size; the campaigns
+// counter drops by one in the same transaction. Recipients stay stored. It
+// returns NOT_FOUND for a missing or deleted campaign and CONFLICT while a
+// launch is preparing it (the launch job writes to it).
+func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := s.Campaign(ctx, orgID, campaignID)
+		if err != nil {
+			return c, err
+		}
+		if c.Status == gifting.CampaignPreparing {
+			return c, gifting.Errorf(gifting.CodeConflict, "campaign is preparing; wait until its launch is done before deleting it")
+		}
+		old := c
+		c.IsDeleted, c.UpdatedAt, c.LastUpdatedBy = true, s.Now(), userID
+		it, err := withKey(c, map[string]string{"PK": orgPK(orgID), "SK": deletedCampaignSK(campaignID)})
+		if err != nil {
+			return c, err
+		}
+		err = s.transactRetrying(ctx, []types.TransactWriteItem{
+			// The archived copy must be the item as it was: nothing may
+			// have changed it (a recipient added) since it was read.
+			{Delete: &types.Delete{
+				TableName:                &s.table,
+				Key:                      key(orgPK(orgID), campaignSK(campaignID)),
+				ConditionExpression:      aws.String("#st = :st AND totalRecipients = :n AND liveData.creditsSpent = :cr AND liveData.feedbackCount = :fb"),
+				ExpressionAttributeNames: map[string]string{"#st": "status"},
+				ExpressionAttributeValues: item{
+					":st": str(string(old.Status)), ":cr": num(old.LiveData.CreditsSpent),
+					":n": num(old.TotalRecipients), ":fb": num(old.LiveData.FeedbackCount),
+				},
+			}},
+			{Put: &types.Put{TableName: &s.table, Item: it}},
+			s.counterAdd(orgID, counterCampaigns, -1),
+		})
+		if err == nil {
+			return c, nil
+		}
+		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= 5 {
+			return c, fmt.Errorf("delete campaign: %w", err)
+		}
+	}
 }
 
 // CampaignCounterUpdate is the transaction item that counts delta more

@@ -188,3 +188,19 @@ func (c Campaign) Metrics() CampaignMetrics {
 		},
 	}
 }
+
+// Normalize gives a stored campaign's empty collections their JSON form
+// ([] and {} rather than null) and every status count.
+func (c *Campaign) Normalize() {
+	if c.CampaignData.ContactListIDs == nil {
+		c.CampaignData.ContactListIDs = []string{}
+	}
+	if c.CampaignData.GiftIDs == nil {
+		c.CampaignData.GiftIDs = []string{}
+	}
+	counts := NewStatusCounts()
+	for s, n := range c.LiveData.StatusCounts {
+		counts[s] = n
+	}
+	c.LiveData.StatusCounts = counts
+}

@@ -12,6 +12,8 @@ import (
 // here.
 func (s *Server) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
+	case jobLaunch:
+		return s.runLaunch(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }

@@ -88,6 +88,10 @@ func (s *Server) routes(g Group) []route {
 	switch g {
 	case Catalog:
 		return s.catalogRoutes()
+	case Contacts:
+		return s.contactsRoutes()
+	case Campaigns:
+		return s.campaignRoutes()
 	}
 	return nil
 }

@@ -1,0 +1,332 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+func (s *Server) campaignRoutes() []route {
+	return []route{
+		{pattern: "POST /api/campaigns", handle: s.createCampaign},
+		{pattern: "GET /api/campaigns/campaigns", handle: s.listCampaigns},
+		{pattern: "GET /api/campaigns/{campaignId}", handle: s.getCampaign},
+		{pattern: "PATCH /api/campaigns/{campaignId}", handle: s.updateCampaign},
+		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign},
+		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign},
+		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
+	}
+}
+
+// Bounds of campaign input.
+const (
+	maxCampaignName        = 200
+	maxCampaignDescription = 2000
+	maxCampaignLists       = 20
+	maxCampaignGifts       = 50
+	maxCreditsPerRecipient = 1_000_000
+)
+
+// campaignInput is the body of POST /api/campaigns and of PATCH: variant A
+// (name, contactListIds, templateId, scheduledAt) and variant B (name,
+// description, campaignData) of SPEC.md, which may also be mixed. On PATCH
+// every field is optional and only those sent change.
+type campaignInput struct {
+	Name           *string            `json:"name"`
+	Description    *string            `json:"description"`
+	ContactListIDs []string           `json:"contactListIds"`
+	TemplateID     *string            `json:"templateId"`
+	ScheduledAt    *string            `json:"scheduledAt"`
+	CampaignData   *campaignDataInput `json:"campaignData"`
+}
+
+// campaignDataInput is campaignData as a client sends it.
+type campaignDataInput struct {
+	ContactListID       *string  `json:"contactListId"`
+	ContactListIDs      []string `json:"contactListIds"`
+	GiftIDs             []string `json:"giftIds"`
+	EmailTemplateID     *string  `json:"emailTemplateId"`
+	ScheduledAt         *string  `json:"scheduledAt"`
+	CreditsPerRecipient *int64   `json:"creditsPerRecipient"`
+}
+
+// apply validates in and applies it to c: every field sent replaces the
+// campaign's. It collects every problem into one VALIDATION_FAILED error.
+// It reports whether the gifts or the price changed.
+func (in campaignInput) apply(c *gifting.Campaign, creating bool) (repriced bool, err error) {
+	var p gifting.Problems
+	d := in.CampaignData
+	if d == nil {
+		d = &campaignDataInput{}
+	}
+	if in.Name != nil || creating {
+		name := strings.TrimSpace(deref(in.Name))
+		switch {
+		case name == "":
+			p.Add("name", "is required")
+		case utf8.RuneCountInString(name) > maxCampaignName:
+			p.Add("name", fmt.Sprintf("must be at most %d characters", maxCampaignName))
+		}
+		c.Name = name
+	}
+	if in.Description != nil {
+		c.Description = strings.TrimSpace(*in.Description)
+		if utf8.RuneCountInString(c.Description) > maxCampaignDescription {
+			p.Add("description", fmt.Sprintf("must be at most %d characters", maxCampaignDescription))
+		}
+	}
+	if in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil {
+		var lists []string
+		for _, id := range slices.Concat(in.ContactListIDs, []string{deref(d.ContactListID)}, d.ContactListIDs) {
+			if id = strings.TrimSpace(id); id != "" && !slices.Contains(lists, id) {
+				lists = append(lists, id)
+			}
+		}
+		if len(lists) > maxCampaignLists {
+			p.Add("contactListIds", fmt.Sprintf("at most %d contact lists", maxCampaignLists))
+		}
+		c.CampaignData.ContactListIDs, c.CampaignData.ContactListID = lists, ""
+		if len(lists) > 0 {
+			c.CampaignData.ContactListID = lists[0]
+		}
+	}
+	if in.TemplateID != nil || d.EmailTemplateID != nil {
+		a, b := strings.TrimSpace(deref(in.TemplateID)), strings.TrimSpace(deref(d.EmailTemplateID))
+		if a != "" && b != "" && a != b {
+			p.Add("templateId", "differs from campaignData.emailTemplateId; send one of them")
+		}
+		c.CampaignData.EmailTemplateID = cmpOr(a, b)
+	}
+	if in.ScheduledAt != nil || d.ScheduledAt != nil {
+		field, raw := "scheduledAt", deref(in.ScheduledAt)
+		if in.ScheduledAt == nil {
+			field, raw = "campaignData.scheduledAt", deref(d.ScheduledAt)
+		}
+		c.CampaignData.ScheduledAt = nil
+		if raw = strings.TrimSpace(raw); raw != "" {
+			t, err := time.Parse(time.RFC3339Nano, raw)
+			if err != nil {
+				p.Add(field, "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z")
+			} else {
+				t = t.UTC().Truncate(time.Millisecond)
+				c.CampaignData.ScheduledAt = &t
+			}
+		}
+	}
+	if d.GiftIDs != nil {
+		var gifts []string
+		for _, id := range d.GiftIDs {
+			if id = strings.TrimSpace(id); id != "" && !slices.Contains(gifts, id) {
+				gifts = append(gifts, id)
+			}
+		}
+		if len(gifts) > maxCampaignGifts {
+			p.Add("campaignData.giftIds", fmt.Sprintf("at most %d gifts", maxCampaignGifts))
+		}
+		c.CampaignData.GiftIDs, repriced = gifts, true
+	}
+	if d.CreditsPerRecipient != nil {
+		if n := *d.CreditsPerRecipient; n < 0 || n > maxCreditsPerRecipient {
+			p.Add("campaignData.creditsPerRecipient", fmt.Sprintf("must be a whole number from 0 to %d", maxCreditsPerRecipient))
+		}
+		c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet, repriced = *d.CreditsPerRecipient, true, true
+	}
+	return repriced, p.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// checkReferences makes sure the contact lists, template and gifts c names
+// exist for org (the template and gifts may be the service catalog's), and
+// prices c from its gifts unless it sets its own price. Missing references
+// are a VALIDATION_FAILED naming each one.
+func (s *Server) checkReferences(ctx context.Context, orgID string, c *gifting.Campaign) error {
+	var p gifting.Problems
+	for _, id := range c.CampaignData.ContactListIDs {
+		if _, err := s.store.ContactList(ctx, orgID, id); err != nil {
+			if gifting.ErrorCode(err) != gifting.CodeNotFound {
+				return err
+			}
+			p.Add("contactListIds", fmt.Sprintf("contact list %q was not found", id))
+		}
+	}
+	if id := c.CampaignData.EmailTemplateID; id != "" {
+		if _, err := s.store.Template(ctx, orgID, id); err != nil {
+			if gifting.ErrorCode(err) != gifting.CodeNotFound {
+				return err
+			}
+			p.Add("templateId", fmt.Sprintf("template %q was not found", id))
+		}
+	}
+	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
+		gifts, err := s.store.Gifts(ctx, orgID, ids)
+		switch {
+		case gifting.ErrorCode(err) == gifting.CodeNotFound:
+			p.Add("campaignData.giftIds", gifting.ErrorMessage(err))
+		case err != nil:
+			return err
+		case !c.CampaignData.PriceSet:
+			c.CampaignData.CreditsPerRecipient = gifting.CreditsFor(gifts)
+		}
+	} else if !c.CampaignData.PriceSet {
+		c.CampaignData.CreditsPerRecipient = 0
+	}
+	if err := p.Err(); err != nil {
+		e := err.(*gifting.Error)
+		e.Message = "The campaign refers to resources that do not exist; see details."
+		return e
+	}
+	return nil
+}
+
+func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
+	var in campaignInput
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	p := principal(r.Context())
+	c := gifting.Campaign{CreatedBy: p.UserID}
+	if _, err := in.apply(&c, true); err != nil {
+		return err
+	}
+	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
+		return err
+	}
+	c, err := s.store.CreateCampaign(r.Context(), p.OrgID, c)
+	if err != nil {
+		return err
+	}
+	c.Normalize()
+	writeEnvelope(w, http.StatusCreated, "Campaign created", c)
+	return nil
+}
+
+func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.store.Campaign(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Campaign retrieved", c)
+	return nil
+}
+
+func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request) error {
+	var in campaignInput
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	p := principal(r.Context())
+	c, err := s.store.Campaign(r.Context(), p.OrgID, r.PathValue("campaignId"))
+	if err != nil {
+		return err
+	}
+	if c.Status != gifting.CampaignDraft {
+		return dynamo.NotDraft(c, "edited")
+	}
+	if _, err := in.apply(&c, false); err != nil {
+		return err
+	}
+	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
+		return err
+	}
+	c, err = s.store.UpdateCampaign(r.Context(), p.OrgID, c, p.UserID)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Campaign updated", c)
+	return nil
+}
+
+// deletedCampaign is the data of DELETE's response.
+type deletedCampaign struct {
+	CampaignID string `json:"campaignId"`
+	IsDeleted  bool   `json:"isDeleted"`
+}
+
+func (s *Server) deleteCampaign(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	c, err := s.store.DeleteCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), p.UserID)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Campaign deleted", deletedCampaign{CampaignID: c.CampaignID, IsDeleted: true})
+	return nil
+}
+
+// campaignList is the bare response of GET /api/campaigns/campaigns.
+type campaignList struct {
+	Campaigns  []gifting.Campaign `json:"campaigns"`
+	Pagination gifting.Pagination `json:"pagination"`
+}
+
+func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	page := q.page(12)
+	statuses := make([]string, len(gifting.CampaignStatuses))
+	for i, st := range gifting.CampaignStatuses {
+		statuses[i] = string(st)
+	}
+	p := principal(r.Context())
+	f := dynamo.CampaignFilter{
+		Status:      gifting.CampaignStatus(q.enum("status", "", statuses...)),
+		Search:      q.str("search"),
+		CreatedFrom: q.timestamp("createdFrom"),
+		CreatedTo:   q.timestamp("createdTo"),
+	}
+	sortBy := q.enum("sortBy", dynamo.CampaignSortCreatedAt, dynamo.CampaignSorts...)
+	order := q.sortOrder(gifting.Desc)
+	if mine := q.boolean("myCampaigns"); mine != nil && *mine {
+		f.CreatedBy = p.UserID
+	}
+	if f.CreatedTo != nil && len(q.str("createdTo")) == len("2006-01-02") {
+		// A date alone means the whole of that day.
+		end := f.CreatedTo.Add(24*time.Hour - time.Millisecond)
+		f.CreatedTo = &end
+	}
+	if f.CreatedFrom != nil && f.CreatedTo != nil && f.CreatedTo.Before(*f.CreatedFrom) {
+		q.problems.Add("createdTo", "must not be before createdFrom")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	campaigns, total, err := s.store.ListCampaigns(r.Context(), p.OrgID, f, sortBy, order, page)
+	if err != nil {
+		return err
+	}
+	for i := range campaigns {
+		campaigns[i].Normalize()
+	}
+	if campaigns == nil {
+		campaigns = []gifting.Campaign{}
+	}
+	writeJSON(w, http.StatusOK, campaignList{Campaigns: campaigns, Pagination: gifting.NewPagination(page, total)})
+	return nil
+}
+
+func (s *Server) campaignMetrics(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.store.Campaign(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Campaign metrics retrieved", c.Metrics())
+	return nil
+}

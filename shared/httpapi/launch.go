@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
+)
+
+// jobLaunch is the kind of the launch job: it writes a launched campaign's
+// recipients in slices and then takes the campaign live.
+const jobLaunch = "campaign.launch"
+
+// launchStallAfter is how long a preparing campaign's launch may go without
+// progress before a new launch request enqueues its job again.
+const launchStallAfter = 2 * time.Minute
+
+// launchCampaign accepts a launch: the credits are taken and the campaign
+// is preparing when it answers 202; the job does the rest.
+func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p := principal(ctx)
+	id := r.PathValue("campaignId")
+	l, err := s.store.LaunchCampaign(ctx, p.OrgID, id, p.UserID)
+	if gifting.ErrorCode(err) == gifting.CodeConflict {
+		s.resumeStalledLaunch(ctx, p.OrgID, id)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.enqueue(ctx, jobs.Job{Kind: jobLaunch, OrgID: p.OrgID, Ref: id}); err != nil {
+		// The credits are taken and the campaign is preparing; a later
+		// launch request finds it stalled and enqueues the job again.
+		return err
+	}
+	writeEnvelope(w, http.StatusAccepted, "Campaign launch accepted; the campaign is preparing", l)
+	return nil
+}
+
+// resumeStalledLaunch enqueues the job of a launch that stopped making
+// progress (its job was lost): slices are idempotent, so running one again
+// is safe. Failures are only logged: the caller's answer is the conflict.
+func (s *Server) resumeStalledLaunch(ctx context.Context, orgID, campaignID string) {
+	stalled, err := s.store.LaunchStalled(ctx, orgID, campaignID, launchStallAfter)
+	if err == nil && stalled {
+		err = s.enqueue(ctx, jobs.Job{Kind: jobLaunch, OrgID: orgID, Ref: campaignID})
+	}
+	if err != nil {
+		loggerFrom(ctx).WarnContext(ctx, "resume stalled launch", slog.String("campaignId", campaignID), slog.String("error", err.Error()))
+	}
+}
+
+// runLaunch does one slice of a launch job.
+func (s *Server) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	next, done, err := s.store.LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor, s.cfg.PublicBaseURL)
+	if err != nil || done {
+		return nil, err
+	}
+	j.Cursor = next
+	return &j, nil
+}
