@@ -112,7 +112,7 @@ func attrS(it item, name string) string {
 // wallet's transaction (Store.ChangeBalance).
 func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) (gifting.Recipient, []types.TransactWriteItem, error) {
 	r := s.newRecipient(orgID, kit, contact, sourceType, sourceID)
-	items, err := s.recipientItems(orgID, r)
+	items, err := s.recipientItems(orgID, r, kit)
 	return r, items, err
 }
 
@@ -128,8 +128,8 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 }
 
 // recipientItems are the transaction items of PrepareRecipient for r.
-func (s *Store) recipientItems(orgID string, r gifting.Recipient) ([]types.TransactWriteItem, error) {
-	it, err := s.recipientItem(orgID, r, 1)
+func (s *Store) recipientItems(orgID string, r gifting.Recipient, kit RecipientKit) ([]types.TransactWriteItem, error) {
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails)})
 	if err != nil {
 		return nil, err
 	}
@@ -163,14 +163,29 @@ func newPageID() string {
 }
 
 // storedRecipient is a recipient item: the record plus its version, which
-// every update of the recipient is conditioned on.
+// every update of the recipient is conditioned on, and the template delays
+// of the emails that wait for an event (delivery, acknowledgement), so a
+// status move schedules them without reading the template.
 type storedRecipient struct {
 	gifting.Recipient
-	Ver int64 `json:"ver"`
+	Ver    int64          `json:"ver"`
+	Delays map[string]int `json:"dly"`
 }
 
-// recipientItem is the stored form of r at version ver: the record without
-// empty values, its keys, and its Slim entry, whose attributes serve the
+// eventDelays are the delays (hours) of the event-driven emails of a
+// template's emails.
+func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
+	d := map[string]int{}
+	for _, kind := range []string{"postDelivery", "postAcknowledgement"} {
+		if t, ok := emails[kind]; ok {
+			d[kind] = t.DelayHours
+		}
+	}
+	return d
+}
+
+// recipientItem is the stored form of sr: the record without empty values,
+// its version and delays, its keys, and its Slim entry, whose attributes serve the
 // list filters and sorts without reading the recipient:
 //
 //	srch  lower-cased "first last" (search)
@@ -179,7 +194,8 @@ type storedRecipient struct {
 //	fb    "1" when the recipient has feedback (filter)
 //	au    " user1 user2 " assigned user ids (filter)
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
-func (s *Store) recipientItem(orgID string, r gifting.Recipient, ver int64) (item, error) {
+func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
+	r := sr.Recipient
 	it, err := marshal(r)
 	if err != nil {
 		return nil, err
@@ -202,7 +218,14 @@ func (s *Store) recipientItem(orgID string, r gifting.Recipient, ver int64) (ite
 		}
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
-	it["ver"] = num(ver)
+	it["ver"] = num(sr.Ver)
+	if len(sr.Delays) > 0 {
+		d, err := marshal(sr.Delays)
+		if err != nil {
+			return nil, err
+		}
+		it["dly"] = &types.AttributeValueMemberM{Value: d}
+	}
 	return it, nil
 }
 

@@ -1,0 +1,391 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// AddRecipientInput is one add-recipient request.
+type AddRecipientInput struct {
+	OrgID, CampaignID string
+	// Contact is the recipient's contact, created or merged by email.
+	Contact gifting.ContactInput
+	// SourceType is one of gifting.SourceTypes.
+	SourceType string
+	// PublicBaseURL is the base of the recipient's page URLs.
+	PublicBaseURL string
+	// Invite says the caller sends the invitation right after the write
+	// (a mailer is configured): when the template's invitation is due at
+	// once, the recipient is written as invite_sent with the invitation
+	// marked sent, so the happy path needs no second write. If sending
+	// fails, the caller undoes it with UninviteRecipient.
+	Invite bool
+	// Idempotency, when set, makes a retry return the first response.
+	Idempotency *IdempotencyKey
+	// AssignTo, when set, is the user the recipient is assigned to.
+	AssignTo gifting.AssignedUser
+}
+
+// AddRecipientResult is what add-recipient did.
+type AddRecipientResult struct {
+	// Response is the body of SPEC.md's add-recipient response.
+	Response gifting.AddedRecipient
+	// Replayed is true when Response is the stored response of an earlier
+	// request with the same idempotency key: nothing was done this time,
+	// and Recipient is zero.
+	Replayed bool
+	// Recipient is the recipient written.
+	Recipient gifting.Recipient
+	// delays are the recipient's stored event delays, for UninviteRecipient.
+	delays map[string]int
+}
+
+// Invited reports whether the recipient was written as invited: the caller
+// must now send the invitation.
+func (r AddRecipientResult) Invited() bool {
+	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.Sent
+}
+
+// errAddRace means something add-recipient read changed before its
+// transaction (the contact, the campaign): read again and retry.
+var errAddRace = errors.New("add recipient: a read item changed")
+
+// replayed carries a stored response out of a cancelled transaction.
+type replayed struct{ res gifting.AddedRecipient }
+
+func (replayed) Error() string { return "idempotent replay" }
+
+// AddRecipient adds a contact (created, or merged into the contact with
+// the same email) to a campaign as a recipient and pays for it, all in one
+// transaction (Store.ChangeBalance): the wallet debit with its ledger entry,
+// the contact, the recipient with its marker, the campaign counters and the
+// idempotency record. It reads first with one BatchGetItem (campaign,
+// wallet, email marker, idempotency record) and a second one for the
+// template, the campaign's only gift and the existing contact.
+//
+// Errors: NOT_FOUND (campaign missing, deleted or another org's), CONFLICT
+// (campaign not accepting recipients; contact already a recipient of it),
+// INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
+// VALIDATION_FAILED (contact).
+func (s *Store) AddRecipient(ctx context.Context, in AddRecipientInput) (AddRecipientResult, error) {
+	if err := in.Contact.Validate(); err != nil {
+		return AddRecipientResult{}, err
+	}
+	for attempt := 1; ; attempt++ {
+		res, err := s.addRecipientOnce(ctx, in)
+		var rp replayed
+		switch {
+		case errors.As(err, &rp):
+			return AddRecipientResult{Response: rp.res, Replayed: true}, nil
+		case errors.Is(err, errAddRace) && attempt < maxAttempts:
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return AddRecipientResult{}, err
+			}
+			continue
+		case gifting.ErrorCode(err) == gifting.CodeInsufficientCredits && in.Idempotency != nil:
+			// A concurrent request with the same key may have spent the
+			// credits this one was about to: then it is a replay.
+			rp, rerr := s.replay(ctx, in)
+			if rerr != nil {
+				return AddRecipientResult{}, rerr
+			}
+			if rp != nil {
+				return AddRecipientResult{Response: rp.res, Replayed: true}, nil
+			}
+		}
+		return res, err
+	}
+}
+
+// replay returns the stored response to in's idempotency key, nil if none.
+func (s *Store) replay(ctx context.Context, in AddRecipientInput) (*replayed, error) {
+	stored, err := s.IdempotentReplay(ctx, in.OrgID, *in.Idempotency)
+	if err != nil || stored == nil {
+		return nil, err
+	}
+	return decodeReplay(stored)
+}
+
+func decodeReplay(stored *StoredResponse) (*replayed, error) {
+	var r replayed
+	if err := json.Unmarshal(stored.Body, &r.res); err != nil {
+		return nil, fmt.Errorf("stored add-recipient response: %w", err)
+	}
+	return &r, nil
+}
+
+// addRecipientOnce reads what add-recipient needs and runs its transaction
+// once (ChangeBalance retries balance moves and conflicts itself).
+func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (AddRecipientResult, error) {
+	org := orgPK(in.OrgID)
+	keys := []item{key(org, campaignSK(in.CampaignID)), key(org, walletSK), key(org, emailSK(in.Contact.MailID))}
+	if in.Idempotency != nil {
+		keys = append(keys, idempotencyKeyOf(in.OrgID, *in.Idempotency))
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	bySK := map[string]item{}
+	for _, it := range got {
+		bySK[attrS(it, "SK")] = it
+	}
+	if in.Idempotency != nil {
+		stored, err := s.replayOf(*in.Idempotency, bySK[idempotencySK(in.Idempotency.Scope, in.Idempotency.Key)])
+		if err != nil {
+			return AddRecipientResult{}, err
+		}
+		if stored != nil {
+			r, err := decodeReplay(stored)
+			if err != nil {
+				return AddRecipientResult{}, err
+			}
+			return AddRecipientResult{}, *r
+		}
+	}
+	c, err := s.acceptingCampaign(in, bySK[campaignSK(in.CampaignID)])
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	var wallet gifting.Wallet
+	if it := bySK[walletSK]; it == nil {
+		return AddRecipientResult{}, gifting.NotFound("organization", in.OrgID)
+	} else if err := unmarshal(it, &wallet); err != nil {
+		return AddRecipientResult{}, err
+	}
+	price := c.CampaignData.CreditsPerRecipient
+	if wallet.Balance < price {
+		return AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
+			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
+	}
+
+	// The second read: the template and single gift (the kit), and the
+	// contact the email marker names.
+	more := kitKeys(in.OrgID, c)
+	var contactID string
+	if it := bySK[emailSK(in.Contact.MailID)]; it != nil {
+		var m emailMarker
+		if err := unmarshal(it, &m); err != nil {
+			return AddRecipientResult{}, err
+		}
+		contactID = m.ContactID
+		more = append(more, key(org, contactSK(contactID)))
+	}
+	var got2 []item
+	if len(more) > 0 {
+		if got2, err = s.batchGet(ctx, more); err != nil {
+			return AddRecipientResult{}, err
+		}
+	}
+	kit, err := kitFrom(in.OrgID, c, in.PublicBaseURL, got2)
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	var cur *storedContact
+	if contactID != "" {
+		for _, it := range got2 {
+			if attrS(it, "SK") == contactSK(contactID) {
+				sc, err := decodeContact(it)
+				if err != nil {
+					return AddRecipientResult{}, err
+				}
+				cur = &sc
+			}
+		}
+		if cur == nil {
+			return AddRecipientResult{}, errAddRace // deleted since the marker was read
+		}
+	}
+	return s.addRecipientWrite(ctx, in, kit, cur, wallet.Balance)
+}
+
+// acceptingCampaign decodes the campaign item read for in and checks that
+// it takes recipients.
+func (s *Store) acceptingCampaign(in AddRecipientInput, it item) (gifting.Campaign, error) {
+	var c gifting.Campaign
+	if it == nil {
+		return c, gifting.NotFound("campaign", in.CampaignID)
+	}
+	if err := unmarshal(it, &c); err != nil {
+		return c, err
+	}
+	if c.IsDeleted {
+		return c, gifting.NotFound("campaign", in.CampaignID)
+	}
+	if !c.AcceptsRecipients() {
+		return c, gifting.Errorf(gifting.CodeConflict, "campaign %q is %s and no longer accepts recipients", in.CampaignID, c.Status)
+	}
+	return c, nil
+}
+
+// addRecipientWrite plans the contact and the recipient and runs the
+// wallet transaction from balance.
+func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit RecipientKit, cur *storedContact, balance int64) (AddRecipientResult, error) {
+	c := kit.Campaign
+	now := s.Now()
+	invite := in.Invite && kit.Emails != nil
+	if t, ok := kit.Emails["addressConfirmation"]; !ok || t.DelayHours > 0 {
+		invite = false
+	}
+	status := gifting.RecipientPending
+	if invite {
+		status = gifting.RecipientInviteSent
+	}
+	ci := in.Contact
+	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)}
+	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
+	upsert, err := s.contactUpsertFrom(in.OrgID, cur, ci, src)
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	r := s.newRecipient(in.OrgID, kit, upsert.Contact, in.SourceType, "")
+	if invite {
+		r.MarkInvited(r.CreatedAt)
+	}
+	if in.AssignTo.UserID != "" {
+		r.AssignedUsers = []gifting.AssignedUser{in.AssignTo}
+	}
+	recItems, err := s.recipientItems(in.OrgID, r, kit)
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	price := c.CampaignData.CreditsPerRecipient
+	res := gifting.AddedRecipient{
+		Success: true, Message: "Recipient added", CampaignID: c.CampaignID, ContactID: r.ContactDetails.ContactID,
+		RecipientID: r.RecipientID, EmailSent: invite, CreditsDeducted: price,
+		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
+	}
+	nContact := len(upsert.Items)
+	markerAt, campaignAt, idemAt := nContact+1, nContact+2, nContact+3
+	_, _, err = s.ChangeBalance(ctx, BalanceChange{
+		OrgID: in.OrgID, Delta: -price, Balance: &balance,
+		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
+			Reason: "recipient added to campaign"},
+		Items: func(after int64) ([]types.TransactWriteItem, error) {
+			res.RemainingBalance = after
+			items := make([]types.TransactWriteItem, 0, nContact+4)
+			items = append(append(items, upsert.Items...), recItems...)
+			if in.Idempotency != nil {
+				body, err := json.Marshal(res)
+				if err != nil {
+					return nil, err
+				}
+				put, err := s.idempotencyPut(in.OrgID, *in.Idempotency, http.StatusOK, body)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, put)
+			}
+			return items, nil
+		},
+		Cancelled: func(reasons []types.CancellationReason) error {
+			if in.Idempotency != nil && reasonCode(reasons, idemAt) == "ConditionalCheckFailed" {
+				stored, err := s.replayOf(*in.Idempotency, reasons[idemAt].Item)
+				if err != nil {
+					return err
+				}
+				if stored == nil {
+					return errAddRace // the record expired meanwhile
+				}
+				first, err := decodeReplay(stored)
+				if err != nil {
+					return err
+				}
+				return *first
+			}
+			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
+				return errAddRace
+			}
+			if reasonCode(reasons, markerAt) == "ConditionalCheckFailed" {
+				return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q",
+					r.ContactDetails.ContactID, c.CampaignID)
+			}
+			if reasonCode(reasons, campaignAt) == "ConditionalCheckFailed" {
+				// The campaign changed state or was deleted since it was
+				// read: read it again to say which.
+				return errAddRace
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return AddRecipientResult{}, err
+	}
+	return AddRecipientResult{Response: res, Recipient: r, delays: eventDelays(kit.Emails)}, nil
+}
+
+// contactUpsertFrom plans the create (cur == nil) or merge of in without
+// reading: add-recipient has already read the email marker and the contact
+// in its batched reads. It is PrepareContactUpsert minus its reads.
+func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
+	var (
+		p   contactPlan
+		err error
+	)
+	if cur == nil {
+		p, err = s.planCreate(orgID, in, src, "")
+	} else {
+		p, err = s.planMerge(orgID, *cur, in, src, "")
+	}
+	if err != nil {
+		return ContactUpsert{}, err
+	}
+	u := ContactUpsert{Contact: p.contact, Created: cur == nil, Items: p.items}
+	if u.Created {
+		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
+	}
+	return u, nil
+}
+
+// UninviteRecipient undoes the invitation AddRecipient recorded when
+// sending it failed: the recipient goes back to pending with its invitation
+// unsent (still scheduled), the campaign counts it as pending again, and the
+// stored idempotency response says emailSent false. It changes nothing if
+// the recipient has moved on since (its version is no longer 1).
+func (s *Store) UninviteRecipient(ctx context.Context, orgID string, res AddRecipientResult, k *IdempotencyKey) (gifting.AddedRecipient, error) {
+	r := res.Recipient
+	r.Status = gifting.RecipientPending
+	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = false, nil
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: res.delays})
+	if err != nil {
+		return res.Response, err
+	}
+	items := []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
+			ExpressionAttributeValues: item{":ver": num(1)}}},
+		s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending),
+	}
+	out := res.Response
+	out.EmailSent = false
+	if k != nil {
+		body, err := json.Marshal(out)
+		if err != nil {
+			return res.Response, err
+		}
+		put, err := s.idempotencyPut(orgID, *k, http.StatusOK, body)
+		if err != nil {
+			return res.Response, err
+		}
+		// Replace the record written with the recipient, and only that
+		// one (same request hash).
+		put.Put.ConditionExpression = aws.String("hash = :hash")
+		put.Put.ExpressionAttributeValues = item{":hash": str(k.Hash)}
+		put.Put.ReturnValuesOnConditionCheckFailure = ""
+		items = append(items, put)
+	}
+	if err := s.transactRetrying(ctx, items); err != nil {
+		if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+			return res.Response, nil
+		}
+		return res.Response, fmt.Errorf("uninvite recipient: %w", err)
+	}
+	return out, nil
+}

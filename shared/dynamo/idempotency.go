@@ -1,0 +1,111 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// IdempotencyTTL is how long an idempotency record answers replays. After
+// it the key may be used again for a new request.
+const IdempotencyTTL = 24 * time.Hour
+
+// IdempotencyKey identifies a request that may be retried: the caller's
+// Idempotency-Key header within a scope (the operation), and a hash of
+// what the request asks for, so the same key with another request is told
+// apart from a retry.
+type IdempotencyKey struct {
+	Scope string
+	Key   string
+	Hash  string
+}
+
+// idempotencyRecord is the stored first response to a key. It is written
+// in the same transaction as the effect it records, so a request either
+// took effect and has its record, or neither.
+type idempotencyRecord struct {
+	Hash      string    `json:"hash"`
+	Status    int       `json:"status"`
+	Body      string    `json:"body"`
+	CreatedAt time.Time `json:"createdAt"`
+	// ExpiresAt is the TTL attribute (epoch seconds). DynamoDB deletes
+	// expired items lazily, so reads also treat an expired record as
+	// absent.
+	ExpiresAt int64 `json:"expiresAt"`
+}
+
+// StoredResponse is a stored first response, returned for a retried request.
+type StoredResponse struct {
+	Status int
+	Body   []byte
+}
+
+// idempotencyKey is the primary key of k's record.
+func idempotencyKeyOf(orgID string, k IdempotencyKey) item {
+	return key(orgPK(orgID), idempotencySK(k.Scope, k.Key))
+}
+
+// idempotencyPut is the transaction item that records body as the response
+// to k. It fails with ConditionalCheckFailed when a live record exists,
+// returning that record (ALL_OLD), so the loser of a race learns the
+// winner's response without another read.
+func (s *Store) idempotencyPut(orgID string, k IdempotencyKey, status int, body []byte) (types.TransactWriteItem, error) {
+	now := s.Now()
+	rec := idempotencyRecord{Hash: k.Hash, Status: status, Body: string(body), CreatedAt: now,
+		ExpiresAt: now.Add(IdempotencyTTL).Unix()}
+	it, err := marshal(rec)
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
+	for name, v := range idempotencyKeyOf(orgID, k) {
+		it[name] = v
+	}
+	return types.TransactWriteItem{Put: &types.Put{
+		TableName:                           &s.table,
+		Item:                                it,
+		ConditionExpression:                 aws.String("attribute_not_exists(PK) OR expiresAt < :now"),
+		ExpressionAttributeValues:           item{":now": num(now.Unix())},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}}, nil
+}
+
+// replayOf interprets a stored record for k: nil when there is none (or it
+// expired), the stored response when k's request is the same, and
+// IDEMPOTENCY_KEY_REUSED when the key was used for another request.
+func (s *Store) replayOf(k IdempotencyKey, it item) (*StoredResponse, error) {
+	if len(it) == 0 {
+		return nil, nil
+	}
+	var rec idempotencyRecord
+	if err := unmarshal(it, &rec); err != nil {
+		return nil, err
+	}
+	if rec.ExpiresAt < s.Now().Unix() {
+		return nil, nil
+	}
+	if rec.Hash != k.Hash {
+		return nil, gifting.Errorf(gifting.CodeIdempotencyMismatch,
+			"the Idempotency-Key %s was already used for a different request; use a new key for a new request", strconv.Quote(k.Key))
+	}
+	return &StoredResponse{Status: rec.Status, Body: []byte(rec.Body)}, nil
+}
+
+// IdempotentReplay reads k's record (strongly consistent): nil when the key
+// is new or expired, the stored response for the same request, and
+// IDEMPOTENCY_KEY_REUSED for another request.
+func (s *Store) IdempotentReplay(ctx context.Context, orgID string, k IdempotencyKey) (*StoredResponse, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: idempotencyKeyOf(orgID, k), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("get idempotency record: %w", err)
+	}
+	return s.replayOf(k, out.Item)
+}

@@ -1,0 +1,263 @@
+package dynamo
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// RecipientSorts are the sortBy values of the recipient lists (SPEC.md).
+var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
+
+// RecipientQuery selects a page of a campaign's recipients.
+type RecipientQuery struct {
+	// Statuses keeps recipients in any of these states; empty keeps all.
+	Statuses []gifting.RecipientStatus
+	// Search keeps recipients whose "first last" name contains it
+	// (case-insensitively).
+	Search string
+	// UserID keeps recipients assigned to that user.
+	UserID string
+	// Feedback keeps recipients with (true) or without (false) feedback.
+	Feedback *bool
+	// SortBy is one of RecipientSorts; "" means createdAt. Status sorts in
+	// the order of a recipient's journey (gifting.RecipientStatuses).
+	SortBy string
+	// Order is asc or desc; "" means desc.
+	Order gifting.SortOrder
+	// GroupByStatus sorts by status (journey order) first, so a page holds
+	// whole runs of each status.
+	GroupByStatus bool
+	Page          gifting.PageRequest
+	// WithOrg also reads the organization's profile.
+	WithOrg bool
+}
+
+// RecipientPage is a page of recipients with the campaign they belong to.
+type RecipientPage struct {
+	Recipients []gifting.Recipient
+	// Total is the number of recipients the query matches.
+	Total    int
+	Campaign gifting.Campaign
+	// Org is set when the query asked WithOrg.
+	Org gifting.Organization
+}
+
+// slimRecipient is a recipient's entry in the Slim index.
+type slimRecipient struct {
+	LSK  string `json:"LSK"`
+	St   string `json:"st"`
+	Srch string `json:"srch"`
+	Upd  string `json:"upd"`
+	Srt  string `json:"srt"`
+}
+
+// ListRecipients returns a page of a campaign's recipients. It costs two
+// requests: a Query of the campaign's Slim partition (small entries: keys
+// and the filter and sort attributes), then one BatchGetItem for the
+// campaign, the profile (WithOrg) and the page's recipients.
+//
+// Sorted by createdAt with at most a status filter, the Query stops after
+// the page and the total comes from the campaign's counters: the cost is
+// the Slim entries up to the page's end. Any other sort or filter reads
+// the campaign's whole Slim partition (about 150 bytes a recipient, so one
+// read unit per ~50 recipients) and sorts it in memory.
+//
+// A missing, deleted or another organization's campaign is NOT_FOUND.
+func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q RecipientQuery) (RecipientPage, error) {
+	if q.SortBy == "" {
+		q.SortBy = "createdAt"
+	}
+	if q.Order == "" {
+		q.Order = gifting.Desc
+	}
+	q.Search = strings.ToLower(strings.TrimSpace(q.Search))
+	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
+	need := q.Page.Offset() + q.Page.Limit
+	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, need)
+	if err != nil {
+		return RecipientPage{}, err
+	}
+	if !fast {
+		sortRecipients(entries, q)
+	}
+	lo, hi := q.Page.Window(len(entries))
+	window := entries[lo:hi]
+
+	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
+	if q.WithOrg {
+		keys = append(keys, key(orgPK(orgID), profileSK))
+	}
+	for _, e := range window {
+		keys = append(keys, key(orgPK(orgID), e.LSK))
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return RecipientPage{}, err
+	}
+	var page RecipientPage
+	bySK := make(map[string]item, len(got))
+	for _, it := range got {
+		bySK[attrS(it, "SK")] = it
+	}
+	if it := bySK[campaignSK(campaignID)]; it == nil {
+		return page, gifting.NotFound("campaign", campaignID)
+	} else if err := unmarshal(it, &page.Campaign); err != nil {
+		return page, err
+	}
+	if page.Campaign.IsDeleted {
+		return RecipientPage{}, gifting.NotFound("campaign", campaignID)
+	}
+	if q.WithOrg {
+		if it := bySK[profileSK]; it != nil {
+			if err := unmarshal(it, &page.Org); err != nil {
+				return page, err
+			}
+		}
+	}
+	page.Recipients = make([]gifting.Recipient, 0, len(window))
+	for _, e := range window {
+		it := bySK[e.LSK]
+		if it == nil {
+			continue // the index saw a write the table has not: cannot happen without deletes
+		}
+		r, err := decodeRecipient(it)
+		if err != nil {
+			return page, err
+		}
+		page.Recipients = append(page.Recipients, r.Recipient)
+	}
+	page.Total = len(entries)
+	if fast && !exhausted {
+		page.Total = countOf(page.Campaign, q.Statuses)
+	}
+	return page, nil
+}
+
+// countOf is the number of c's recipients in any of statuses (all when
+// empty), from its counters.
+func countOf(c gifting.Campaign, statuses []gifting.RecipientStatus) int {
+	if len(statuses) == 0 {
+		return int(c.TotalRecipients)
+	}
+	var n int64
+	for _, st := range statuses {
+		n += c.LiveData.StatusCounts[st]
+	}
+	return int(n)
+}
+
+// slimRecipients queries the campaign's Slim partition with q's filters.
+// With stopEarly it reads in createdAt order and stops once need entries
+// matched; exhausted reports that it read to the end.
+func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q RecipientQuery, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		IndexName:                 aws.String(indexSlim),
+		KeyConditionExpression:    aws.String("LPK = :lpk"),
+		ExpressionAttributeValues: item{":lpk": str(recipientsLPK(orgID, campaignID))},
+		ScanIndexForward:          aws.Bool(!stopEarly || q.Order == gifting.Asc),
+	}
+	var conds []string
+	if len(q.Statuses) > 0 {
+		vs := make([]string, len(q.Statuses))
+		for i, st := range q.Statuses {
+			vs[i] = ":st" + strconv.Itoa(i)
+			in.ExpressionAttributeValues[vs[i]] = str(string(st))
+		}
+		conds = append(conds, "st IN ("+strings.Join(vs, ", ")+")")
+	}
+	if q.Search != "" {
+		conds = append(conds, "contains(srch, :q)")
+		in.ExpressionAttributeValues[":q"] = str(q.Search)
+	}
+	if q.UserID != "" {
+		conds = append(conds, "contains(au, :u)")
+		in.ExpressionAttributeValues[":u"] = str(" " + q.UserID + " ")
+	}
+	if q.Feedback != nil {
+		if *q.Feedback {
+			conds = append(conds, "attribute_exists(fb)")
+		} else {
+			conds = append(conds, "attribute_not_exists(fb)")
+		}
+	}
+	if len(conds) > 0 {
+		in.FilterExpression = aws.String(strings.Join(conds, " AND "))
+	} else if stopEarly {
+		// Without a filter every entry read matches: read just enough.
+		in.Limit = aws.Int32(int32(min(need, 10_000)))
+	}
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		if stopEarly && len(entries) >= need {
+			return entries, false, nil
+		}
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, false, fmt.Errorf("query recipients: %w", err)
+		}
+		for _, it := range out.Items {
+			var e slimRecipient
+			if err := unmarshal(it, &e); err != nil {
+				return nil, false, err
+			}
+			entries = append(entries, e)
+		}
+	}
+	return entries, true, nil
+}
+
+// sortRecipients orders Slim entries by q's sort (ties by creation, which
+// the ULID in LSK gives), status first when grouping.
+func sortRecipients(es []slimRecipient, q RecipientQuery) {
+	field := func(e slimRecipient, i int) string {
+		parts := strings.SplitN(e.Srt, sortSep, 4)
+		if i < len(parts) {
+			return parts[i]
+		}
+		return ""
+	}
+	by := func(a, b slimRecipient) int {
+		switch q.SortBy {
+		case "updatedAt":
+			return cmp.Compare(a.Upd, b.Upd)
+		case "firstName":
+			return cmp.Compare(field(a, 0), field(b, 0))
+		case "lastName":
+			return cmp.Compare(field(a, 1), field(b, 1))
+		case "email":
+			return cmp.Compare(field(a, 2), field(b, 2))
+		case "company":
+			return cmp.Compare(field(a, 3), field(b, 3))
+		case "status":
+			return cmp.Compare(statusRank(a.St), statusRank(b.St))
+		}
+		return 0
+	}
+	slices.SortStableFunc(es, func(a, b slimRecipient) int {
+		if q.GroupByStatus {
+			if c := cmp.Compare(statusRank(a.St), statusRank(b.St)); c != 0 {
+				return c
+			}
+		}
+		c := cmp.Or(by(a, b), cmp.Compare(a.LSK, b.LSK))
+		if q.Order == gifting.Desc {
+			return -c
+		}
+		return c
+	})
+}
+
+// statusRank is a status's place in a recipient's journey.
+func statusRank(st string) int {
+	return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st))
+}

@@ -1,0 +1,91 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// MoveRecipient moves a recipient of a campaign to status to, following
+// gifting.Recipient.Advance (forward only), and moves it between the
+// campaign's status counters in the same transaction. It costs one read and
+// one transaction.
+//
+// Errors: NOT_FOUND (recipient or campaign), CONFLICT (a backward or
+// same-state move).
+func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, delays map[string]int) ([]types.TransactWriteItem, error) {
+		from := r.Status
+		if err := r.Advance(to, s.Now(), delays); err != nil {
+			return nil, err
+		}
+		return []types.TransactWriteItem{s.CampaignStatusMove(orgID, campaignID, from, to)}, nil
+	})
+}
+
+// AddRecipientFeedback records a recipient's rating (when not empty) and
+// message (when not nil). The recipient's first feedback counts in the
+// campaign's feedbackCount, in the same transaction.
+//
+// Errors: NOT_FOUND, CONFLICT (recipient not invited yet; too many
+// messages).
+func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		first := !r.Feedback.Has()
+		if err := r.AddFeedback(rating, msg, s.Now()); err != nil {
+			return nil, err
+		}
+		if first {
+			return []types.TransactWriteItem{s.CampaignFeedbackAdd(orgID, campaignID, 1)}, nil
+		}
+		// Still check the campaign exists: a deleted campaign's
+		// recipients are gone with it.
+		return []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{
+			TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
+			ConditionExpression: aws.String("attribute_exists(PK)"),
+		}}}, nil
+	})
+}
+
+// updateRecipient reads a recipient, lets change modify it and name the
+// campaign item of the transaction, and writes both, conditioned on the
+// version read; a concurrent update makes it read and try again.
+func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipientID string,
+	change func(r *gifting.Recipient, delays map[string]int) ([]types.TransactWriteItem, error)) (gifting.Recipient, error) {
+	for attempt := 1; ; attempt++ {
+		cur, err := s.recipient(ctx, orgID, campaignID, recipientID)
+		if err != nil {
+			return gifting.Recipient{}, err
+		}
+		r := cur.Recipient
+		more, err := change(&r, cur.Delays)
+		if err != nil {
+			return gifting.Recipient{}, err
+		}
+		it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: cur.Ver + 1, Delays: cur.Delays})
+		if err != nil {
+			return gifting.Recipient{}, err
+		}
+		items := append([]types.TransactWriteItem{{Put: &types.Put{
+			TableName: &s.table, Item: it,
+			ConditionExpression:       aws.String("ver = :ver"),
+			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
+		}}}, more...)
+		err = s.transactRetrying(ctx, items)
+		if err == nil {
+			return r, nil
+		}
+		reasons := cancellationReasons(err)
+		switch {
+		case reasonCode(reasons, 0) == "ConditionalCheckFailed" && attempt < maxAttempts:
+			continue // changed since read: read again
+		case reasonCode(reasons, 1) == "ConditionalCheckFailed":
+			return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
+		}
+		return gifting.Recipient{}, fmt.Errorf("update recipient: %w", err)
+	}
+}
