@@ -1,0 +1,295 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Launch job tuning: a slice reads this many list members; a transaction
+// writes at most this many recipients (2 items each, plus the campaign's
+// counters and the launch record: 100 items).
+const (
+	launchSliceSize = 500
+	launchChunkSize = 49
+)
+
+// LaunchFinishCursor is the cursor of the launch job's last step.
+const launchFinishCursor = "finish"
+
+// LaunchSlice does one slice of the launch of a preparing campaign: it
+// turns up to launchSliceSize members of its lists (from cursor, "" at the
+// start) into recipients, and returns the cursor of the next slice, or
+// done when the launch is over. When every member is done it moves the
+// campaign to live and refunds the credits of the contacts that were paid
+// for but did not become recipients (already recipients, deleted since),
+// so the launch costs exactly recipients created × price.
+//
+// A slice may run again (a retry, a duplicate message): a contact that is
+// already a recipient of the campaign is skipped, and the launch record's
+// count of created recipients moves in the same transactions as the
+// recipients, so nothing is counted or charged twice.
+func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string) (next string, done bool, err error) {
+	c, err := s.Campaign(ctx, orgID, campaignID)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return "", true, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	var rec launchRecord
+	found, err := s.get(ctx, orgPK(orgID), launchSK(campaignID), &rec)
+	if err != nil {
+		return "", false, err
+	}
+	if c.Status != gifting.CampaignPreparing || !found || rec.FinishedAt != nil {
+		return "", true, nil
+	}
+	if cursor == launchFinishCursor {
+		return s.finishLaunch(ctx, orgID, c, rec)
+	}
+	list, after, err := parseLaunchCursor(cursor, len(rec.ListIDs))
+	if err != nil {
+		return "", false, err
+	}
+	if list >= len(rec.ListIDs) {
+		return s.finishLaunch(ctx, orgID, c, rec)
+	}
+	ids, last, err := s.memberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
+	if err != nil {
+		return "", false, err
+	}
+	if err := s.addLaunchRecipients(ctx, orgID, c, rec, ids, publicBaseURL); err != nil {
+		return "", false, err
+	}
+	if last == "" {
+		return strconv.Itoa(list + 1), false, nil
+	}
+	return strconv.Itoa(list) + "|" + last, false, nil
+}
+
+// parseLaunchCursor reads "<list index>" or "<list index>|<last member sort key>".
+func parseLaunchCursor(cursor string, lists int) (list int, after string, err error) {
+	if cursor == "" {
+		return 0, "", nil
+	}
+	idx, after, _ := strings.Cut(cursor, "|")
+	list, err = strconv.Atoi(idx)
+	if err != nil || list < 0 || list > lists {
+		return 0, "", fmt.Errorf("bad launch cursor %q", cursor)
+	}
+	return list, after, nil
+}
+
+// memberPage reads up to n member contact ids of a list after the member
+// sort key after. last is the sort key to continue from, "" at the end.
+func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, n int) (ids []string, last string, err error) {
+	prefix := memberPrefix(listID)
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(prefix)},
+		ProjectionExpression:      aws.String("SK"),
+		ConsistentRead:            aws.Bool(true),
+	}
+	if after != "" {
+		in.ExclusiveStartKey = key(orgPK(orgID), after)
+	}
+	for len(ids) < n {
+		in.Limit = aws.Int32(int32(n - len(ids)))
+		res, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, "", fmt.Errorf("query members: %w", err)
+		}
+		for _, it := range res.Items {
+			sk := attrS(it, "SK")
+			ids = append(ids, strings.TrimPrefix(sk, prefix))
+			last = sk
+		}
+		if res.LastEvaluatedKey == nil {
+			return ids, "", nil
+		}
+		in.ExclusiveStartKey = res.LastEvaluatedKey
+	}
+	return ids, last, nil
+}
+
+// errLaunchOver stops a slice whose launch finished meanwhile.
+var errLaunchOver = errors.New("launch is over")
+
+// addLaunchRecipients makes the contacts ids recipients of c, launchChunkSize
+// per transaction, one transaction after another: each touches the
+// campaign's counters and the launch record, so concurrent ones would only
+// conflict. Deleted or missing contacts are skipped (their credits are
+// refunded at the end), as are contacts already recipients.
+func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, ids []string, publicBaseURL string) error {
+	contacts, err := s.ContactsByID(ctx, orgID, ids)
+	if err != nil || len(contacts) == 0 {
+		return err
+	}
+	kit, err := s.RecipientKit(ctx, orgID, c, publicBaseURL)
+	if err != nil {
+		return err
+	}
+	for start := 0; start < len(contacts); start += launchChunkSize {
+		err := s.writeLaunchChunk(ctx, orgID, kit, rec, contacts[start:min(start+launchChunkSize, len(contacts))])
+		if errors.Is(err, errLaunchOver) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeLaunchChunk writes the recipients of contacts in one transaction
+// with the campaign's counters and the launch record's count. When some
+// contacts already are recipients (their marker exists) the transaction is
+// cancelled; they are dropped and the rest written again.
+func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit RecipientKit, rec launchRecord, contacts []gifting.Contact) error {
+	price := kit.Campaign.CampaignData.CreditsPerRecipient
+	campaignID := kit.Campaign.CampaignID
+	for attempt := 1; len(contacts) > 0; attempt++ {
+		var items []types.TransactWriteItem
+		deltas := map[gifting.RecipientStatus]int64{}
+		for _, ct := range contacts {
+			r, its, err := s.PrepareRecipient(orgID, kit, ct, "contact_list", "")
+			if err != nil {
+				return err
+			}
+			items = append(items, its[:2]...) // the counter update is shared, below
+			deltas[r.Status]++
+		}
+		n := int64(len(contacts))
+		items = append(items,
+			s.campaignCounters(orgID, campaignID, deltas, n*price),
+			types.TransactWriteItem{Update: &types.Update{
+				TableName:        &s.table,
+				Key:              key(orgPK(orgID), launchSK(campaignID)),
+				UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
+				// Never more recipients than were paid for (a list can
+				// grow during the launch), and none once it is over.
+				ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
+				ExpressionAttributeValues: item{":now": str(s.Now().Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
+			}},
+		)
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		if err == nil {
+			return nil
+		}
+		if attempt >= maxAttempts {
+			return fmt.Errorf("launch chunk: gave up after %d attempts: %w", attempt, err)
+		}
+		reasons := cancellationReasons(err)
+		switch {
+		case retryable(err):
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return err
+			}
+		case reasons == nil:
+			return fmt.Errorf("launch chunk: %w", err)
+		case reasonCode(reasons, len(items)-1) != "":
+			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
+				return err
+			}
+		case reasonCode(reasons, len(items)-2) != "":
+			return fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
+		default:
+			kept := contacts[:0:0]
+			for i, ct := range contacts {
+				if reasonCode(reasons, 2*i) == "" && reasonCode(reasons, 2*i+1) == "" {
+					kept = append(kept, ct)
+				}
+			}
+			if len(kept) == len(contacts) {
+				return fmt.Errorf("launch chunk: %w", err)
+			}
+			contacts = kept
+		}
+	}
+	return nil
+}
+
+// launchFull handles a chunk refused by the launch record: the launch is
+// over (errLaunchOver), or the chunk would pass the number of contacts paid
+// for, in which case it is cut to the room left (nothing when none is).
+func (s *Store) launchFull(ctx context.Context, orgID, campaignID string, contacts *[]gifting.Contact) error {
+	var rec launchRecord
+	if _, err := s.get(ctx, orgPK(orgID), launchSK(campaignID), &rec); err != nil {
+		return err
+	}
+	room := rec.Contacts - rec.Created
+	if rec.FinishedAt != nil || room <= 0 {
+		return errLaunchOver
+	}
+	*contacts = (*contacts)[:min(int64(len(*contacts)), room)]
+	return nil
+}
+
+// finishLaunch ends the launch: the campaign moves from preparing to live
+// and the credits of contacts paid for but not made recipients go back to
+// the wallet, with a ledger entry, in one transaction. The launch record is
+// conditioned on the count it was computed from, so a slice still writing
+// (a duplicate) makes the finish wait and try again.
+func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord) (string, bool, error) {
+	now := s.Now()
+	refund := rec.Debited - rec.Created*rec.CreditsPerRecipient
+	items := []types.TransactWriteItem{
+		{Update: &types.Update{
+			TableName:                &s.table,
+			Key:                      key(orgPK(orgID), campaignSK(c.CampaignID)),
+			UpdateExpression:         aws.String("SET #st = :live, updatedAt = :now, liveData.liveAt = :now"),
+			ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :preparing"),
+			ExpressionAttributeNames: map[string]string{"#st": "status"},
+			ExpressionAttributeValues: item{
+				":live": str(string(gifting.CampaignLive)), ":preparing": str(string(gifting.CampaignPreparing)),
+				":now": str(now.Format(time.RFC3339Nano)),
+			},
+		}},
+		{Update: &types.Update{
+			TableName:                 &s.table,
+			Key:                       key(orgPK(orgID), launchSK(c.CampaignID)),
+			UpdateExpression:          aws.String("SET finishedAt = :now, progressAt = :now, refunded = :refund"),
+			ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created = :created"),
+			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":refund": num(refund), ":created": num(rec.Created)},
+		}},
+	}
+	var err error
+	if refund > 0 {
+		_, _, err = s.ChangeBalance(ctx, BalanceChange{
+			OrgID: orgID, Delta: refund,
+			Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: c.CampaignID,
+				Reason: fmt.Sprintf("campaign launch: %d of %d contacts paid for did not become recipients", rec.Contacts-rec.Created, rec.Contacts)},
+			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
+			Cancelled: func([]types.CancellationReason) error { return errFinishRaced },
+		})
+	} else {
+		err = s.transactRetrying(ctx, items)
+		if cancellationReasons(err) != nil && !retryable(err) {
+			err = errFinishRaced
+		}
+	}
+	if errors.Is(err, errFinishRaced) {
+		// The campaign already went live (a duplicate finished first), or
+		// a duplicate slice is still counting: run the finish again.
+		return launchFinishCursor, false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("finish launch: %w", err)
+	}
+	return "", true, nil
+}
+
+// errFinishRaced is a finish that lost to a concurrent change of the
+// campaign or the launch record.
+var errFinishRaced = errors.New("launch finish raced")
