@@ -220,6 +220,7 @@ func (s *Store) acceptingCampaign(in AddRecipientInput, it item) (gifting.Campai
 	if c.IsDeleted {
 		return c, gifting.NotFound("campaign", in.CampaignID)
 	}
+	c.Normalize()
 	if !c.AcceptsRecipients() {
 		return c, gifting.Errorf(gifting.CodeConflict, "campaign %q is %s and no longer accepts recipients", in.CampaignID, c.Status)
 	}
@@ -376,7 +377,8 @@ func (s *Store) UninviteRecipient(ctx context.Context, orgID string, res AddReci
 		}
 		// Replace the record written with the recipient, and only that
 		// one (same request hash).
-		put.Put.ConditionExpression = aws.String("hash = :hash")
+		put.Put.ConditionExpression = aws.String("#hash = :hash")
+		put.Put.ExpressionAttributeNames = map[string]string{"#hash": "hash"}
 		put.Put.ExpressionAttributeValues = item{":hash": str(k.Hash)}
 		put.Put.ReturnValuesOnConditionCheckFailure = ""
 		items = append(items, put)

@@ -116,6 +116,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	if page.Campaign.IsDeleted {
 		return RecipientPage{}, gifting.NotFound("campaign", campaignID)
 	}
+	page.Campaign.Normalize()
 	if q.WithOrg {
 		if it := bySK[profileSK]; it != nil {
 			if err := unmarshal(it, &page.Org); err != nil {

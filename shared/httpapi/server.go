@@ -19,6 +19,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/mail"
 )
 
 // Group is a resource group: one Lambda function serves each.
@@ -50,6 +51,10 @@ type Config struct {
 	// Jobs receives background work (launches, audience builds). Nil
 	// means work is refused with an internal error.
 	Jobs jobs.Queue
+	// Mailer sends recipients' invitations. Nil means no mail provider:
+	// add-recipient reports emailSent false and the invitation stays
+	// scheduled.
+	Mailer mail.Mailer
 }
 
 // Server holds the dependencies of the handlers.
@@ -88,6 +93,12 @@ func (s *Server) routes(g Group) []route {
 	switch g {
 	case Catalog:
 		return s.catalogRoutes()
+	case Audiences:
+		return s.audienceRoutes()
+	case Events:
+		return s.eventRoutes()
+	case Recipients:
+		return s.recipientRoutes()
 	case Contacts:
 		return s.contactsRoutes()
 	case Campaigns:

@@ -25,6 +25,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/mail"
 )
 
 var (
@@ -104,15 +105,18 @@ type API struct {
 	// Jobs is the in-process queue of background work (launches, audience
 	// builds); Jobs.Wait() blocks until it is all done.
 	Jobs *jobs.Local
+	// Mail holds the emails the service sent (invitations).
+	Mail *mail.Memory
 }
 
 // NewAPI serves every group over s and calls it with key.
 func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
 	queue := jobs.NewLocal(Quiet)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue})
+	mailer := &mail.Memory{}
+	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
 	queue.Start(srv.RunJob)
 	api := HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs = queue
+	api.Jobs, api.Mail = queue, mailer
 	return api
 }
 
@@ -123,7 +127,7 @@ func HandlerAPI(t testing.TB, h http.Handler, key string) *API {
 
 // WithKey returns a client of the same handler with another key.
 func (a *API) WithKey(key string) *API {
-	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs}
+	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs, Mail: a.Mail}
 }
 
 // Response is a recorded response.
@@ -152,17 +156,21 @@ func (r Response) Map(t testing.TB) map[string]any {
 // Do sends a request; body is encoded as JSON unless it is a string or nil.
 func (a *API) Do(method, path string, body any, headers ...string) Response {
 	a.t.Helper()
-	var rd io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rd = strings.NewReader(b)
+		raw = []byte(b)
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
 			a.t.Fatal(err)
 		}
-		rd = bytes.NewReader(buf)
+		raw = buf
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(raw)
 	}
 	req := httptest.NewRequest(method, path, rd)
 	if rd != nil {
@@ -175,13 +183,17 @@ func (a *API) Do(method, path string, body any, headers ...string) Response {
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
-	a.Handler.ServeHTTP(rec, req)
+	a.Handler.ServeHTTP(rec, req.Clone(req.Context()))
 	if Validate != nil {
+		// The handler read the body; the validator reads it again.
+		req.Body = io.NopCloser(bytes.NewReader(raw))
 		Validate(a.t, req, rec.Code, rec.Header(), rec.Body.Bytes())
 	}
 	return Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 }
 
-// Validate, when set, checks every response the tests receive against the
-// API document.
-var Validate func(t testing.TB, req *http.Request, status int, header http.Header, body []byte)
+// Validate checks every exchange the tests make through API.Do. It is
+// ValidateContract, so every response any test receives is checked against
+// the API document; a test of something the document cannot describe may
+// replace it.
+var Validate func(t testing.TB, req *http.Request, status int, header http.Header, body []byte) = ValidateContract

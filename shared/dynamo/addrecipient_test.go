@@ -1,0 +1,320 @@
+package dynamo_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// giftCampaign creates a draft campaign with the catalog's meeting-booker
+// template and one catalog gift, costing price credits a recipient.
+func giftCampaign(t *testing.T, s *dynamo.Store, orgID string, price int64) gifting.Campaign {
+	t.Helper()
+	c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{
+		Name: "Spring <thanks>", CreatedBy: "user-1",
+		CampaignData: gifting.CampaignData{
+			GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", CreditsPerRecipient: price,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func addInput(orgID, campaignID, email string) dynamo.AddRecipientInput {
+	return dynamo.AddRecipientInput{
+		OrgID: orgID, CampaignID: campaignID, SourceType: "api", PublicBaseURL: "https://gifts.test/",
+		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane", LastName: "Doe"},
+	}
+}
+
+// setCampaignStatus forces a campaign's state, for states no endpoint
+// produces yet (completed).
+func setCampaignStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
+	t.Helper()
+	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.Table()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "CAMPAIGN#" + campaignID}},
+		UpdateExpression:          aws.String("SET #st = :st"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":st": &types.AttributeValueMemberS{Value: string(st)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// assertWallet checks the balance and the number of ledger entries.
+func assertWallet(t *testing.T, s *dynamo.Store, orgID string, balance int64, entries int) {
+	t.Helper()
+	st, err := s.WalletStatement(context.Background(), orgID, gifting.PageRequest{Page: 1, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Wallet.Balance != balance || st.Total != entries || len(st.Entries) != entries {
+		t.Errorf("wallet balance %d with %d ledger entries (total %d); want %d and %d", st.Wallet.Balance, len(st.Entries), st.Total, balance, entries)
+	}
+}
+
+func TestAddRecipient(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 100)
+	c := giftCampaign(t, s, orgID, 40)
+
+	res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "Jane@Example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("response", func(t *testing.T) {
+		got := res.Response
+		if !got.Success || got.CreditsDeducted != 40 || got.RemainingBalance != 60 || got.EmailSent ||
+			got.ContactID == "" || got.RecipientID == "" || got.CampaignID != c.CampaignID {
+			t.Errorf("response = %+v", got)
+		}
+		if got.LandingPageURL != "https://gifts.test/gift/"+res.Recipient.LandingPageID || len(res.Recipient.LandingPageID) < 26 ||
+			res.Recipient.LandingPageID == res.Recipient.ClaimPageID {
+			t.Errorf("landing %s claim %s: want distinct unguessable page URLs under the base", got.LandingPageURL, got.ClaimPageURL)
+		}
+	})
+	t.Run("recipient, ledger, contact and counters are written", func(t *testing.T) {
+		r, err := s.Recipient(ctx, orgID, c.CampaignID, res.Response.RecipientID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != gifting.RecipientPending || r.ContactDetails.Email != "jane@example.com" || r.GiftDetails.GiftID != "gift-artisan-coffee" ||
+			!r.Emails.Reminder2.Active || r.Emails.AddressConfirmation.Sent || r.CreditsCharged != 40 {
+			t.Errorf("recipient = %+v", r)
+		}
+		assertWallet(t, s, orgID, 60, 2)
+		contact, err := s.Contact(ctx, orgID, res.Response.ContactID)
+		if err != nil || len(contact.Usage.CampaignIDs) != 1 || contact.Usage.CampaignIDs[0] != c.CampaignID {
+			t.Errorf("contact = %+v, %v; want it to name the campaign", contact, err)
+		}
+		got, _ := s.Campaign(ctx, orgID, c.CampaignID)
+		if got.TotalRecipients != 1 || got.LiveData.StatusCounts[gifting.RecipientPending] != 1 || got.LiveData.CreditsSpent != 40 {
+			t.Errorf("campaign counters: total %d, %v, spent %d", got.TotalRecipients, got.LiveData.StatusCounts, got.LiveData.CreditsSpent)
+		}
+	})
+	t.Run("the same contact again is a conflict and costs nothing", func(t *testing.T) {
+		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		if gifting.ErrorCode(err) != gifting.CodeConflict {
+			t.Fatalf("err = %v, want CONFLICT", err)
+		}
+		assertWallet(t, s, orgID, 60, 2)
+	})
+	t.Run("an existing contact is merged into", func(t *testing.T) {
+		c2 := giftCampaign(t, s, orgID, 10)
+		in := addInput(orgID, c2.CampaignID, "jane@example.com")
+		in.Contact.JobTitle = "CTO"
+		got, err := s.AddRecipient(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contact, _ := s.Contact(ctx, orgID, got.Response.ContactID)
+		if got.Response.ContactID != res.Response.ContactID || contact.JobTitle != "CTO" || len(contact.Usage.CampaignIDs) != 2 {
+			t.Errorf("contact %s (first %s): %+v; want the same contact, merged", got.Response.ContactID, res.Response.ContactID, contact)
+		}
+		assertWallet(t, s, orgID, 50, 3)
+	})
+	t.Run("not enough credits writes nothing", func(t *testing.T) {
+		if _, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "bob@example.com")); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "carol@example.com"))
+		if gifting.ErrorCode(err) != gifting.CodeInsufficientCredits {
+			t.Fatalf("err = %v, want INSUFFICIENT_CREDITS", err)
+		}
+		assertWallet(t, s, orgID, 10, 4)
+		got, _ := s.Campaign(ctx, orgID, c.CampaignID)
+		if got.TotalRecipients != 2 {
+			t.Errorf("campaign counts %d recipients, want 2", got.TotalRecipients)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		code gifting.Code
+		prep func(t *testing.T) (orgID, campaignID string)
+	}{
+		{"unknown campaign", gifting.CodeNotFound, func(t *testing.T) (string, string) { return orgID, "nope" }},
+		{"another org's campaign", gifting.CodeNotFound, func(t *testing.T) (string, string) {
+			other, _ := testenv.Org(t, s, "globex", 1000)
+			return other, c.CampaignID
+		}},
+		{"completed campaign", gifting.CodeConflict, func(t *testing.T) (string, string) {
+			done := giftCampaign(t, s, orgID, 0)
+			setCampaignStatus(t, s, orgID, done.CampaignID, gifting.CampaignCompleted)
+			return orgID, done.CampaignID
+		}},
+		{"deleted campaign", gifting.CodeNotFound, func(t *testing.T) (string, string) {
+			gone := giftCampaign(t, s, orgID, 0)
+			if _, err := s.DeleteCampaign(ctx, orgID, gone.CampaignID, "user-1"); err != nil {
+				t.Fatal(err)
+			}
+			return orgID, gone.CampaignID
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			org, id := tt.prep(t)
+			_, err := s.AddRecipient(ctx, addInput(org, id, "dave@example.com"))
+			if gifting.ErrorCode(err) != tt.code {
+				t.Fatalf("err = %v, want %s", err, tt.code)
+			}
+		})
+	}
+	t.Run("invalid email", func(t *testing.T) {
+		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "not-an-email"))
+		if gifting.ErrorCode(err) != gifting.CodeValidation {
+			t.Fatalf("err = %v, want VALIDATION_FAILED", err)
+		}
+	})
+}
+
+func TestAddRecipientIdempotency(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 100)
+	c := giftCampaign(t, s, orgID, 30)
+	in := addInput(orgID, c.CampaignID, "jane@example.com")
+	in.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-1"}
+
+	first, err := s.AddRecipient(ctx, in)
+	if err != nil || first.Replayed {
+		t.Fatalf("first: %+v, %v", first, err)
+	}
+	again, err := s.AddRecipient(ctx, in)
+	if err != nil || !again.Replayed || again.Response != first.Response {
+		t.Fatalf("replay: %+v, %v; want the first response %+v", again, err, first.Response)
+	}
+	assertWallet(t, s, orgID, 70, 2)
+
+	other := in
+	other.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-2"}
+	if _, err := s.AddRecipient(ctx, other); gifting.ErrorCode(err) != gifting.CodeIdempotencyMismatch {
+		t.Fatalf("same key, other request: %v, want IDEMPOTENCY_KEY_REUSED", err)
+	}
+}
+
+// faultyDB cancels the first `failures` transactions with reason code on
+// their last item, then passes everything to DynamoDB Local.
+type faultyDB struct {
+	dynamo.DB
+	mu       sync.Mutex
+	failures int
+	code     string
+	calls    int
+}
+
+func (f *faultyDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	f.mu.Lock()
+	f.calls++
+	fail := f.failures > 0
+	if fail {
+		f.failures--
+	}
+	f.mu.Unlock()
+	if !fail {
+		return f.DB.TransactWriteItems(ctx, in, opts...)
+	}
+	reasons := make([]types.CancellationReason, len(in.TransactItems))
+	for i := range reasons {
+		reasons[i].Code = aws.String("None")
+	}
+	reasons[len(reasons)-1].Code = aws.String(f.code)
+	return nil, &types.TransactionCanceledException{Message: aws.String("Transaction cancelled"), CancellationReasons: reasons}
+}
+
+func (f *faultyDB) arm(failures int, code string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failures, f.code, f.calls = failures, code, 0
+}
+
+func TestAddRecipientRetriesConflicts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake := &faultyDB{DB: testenv.Client(t)}
+	s := dynamo.New(fake, testenv.Table(t))
+	if _, err := seed.SeedCatalog(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	orgID, _ := testenv.Org(t, s, "acme", 100)
+	c := giftCampaign(t, s, orgID, 10)
+
+	t.Run("conflicts are retried and charge once", func(t *testing.T) {
+		fake.arm(3, "TransactionConflict")
+		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fake.calls != 4 || res.Response.RemainingBalance != 90 {
+			t.Errorf("%d transactions, remaining %d; want 4 (3 conflicts, then success) and 90", fake.calls, res.Response.RemainingBalance)
+		}
+		assertWallet(t, s, orgID, 90, 2)
+	})
+	t.Run("throttling is retried", func(t *testing.T) {
+		fake.arm(2, "ThrottlingError")
+		if _, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "bob@example.com")); err != nil {
+			t.Fatal(err)
+		}
+		if fake.calls != 3 {
+			t.Errorf("%d transactions, want 3", fake.calls)
+		}
+		assertWallet(t, s, orgID, 80, 3)
+	})
+	t.Run("a non-retryable cancellation is not retried", func(t *testing.T) {
+		fake.arm(1, "ValidationError")
+		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "carol@example.com"))
+		if err == nil || gifting.ErrorCode(err) != gifting.CodeInternal {
+			t.Fatalf("err = %v, want an internal error", err)
+		}
+		if fake.calls != 1 {
+			t.Errorf("%d transactions, want 1", fake.calls)
+		}
+		assertWallet(t, s, orgID, 80, 3)
+	})
+}
+
+func TestUninviteRecipient(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 100)
+	c := giftCampaign(t, s, orgID, 10)
+	in := addInput(orgID, c.CampaignID, "jane@example.com")
+	in.Invite = true
+	in.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k", Hash: "h"}
+	res, err := s.AddRecipient(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Invited() || !res.Response.EmailSent || res.Recipient.Status != gifting.RecipientInviteSent {
+		t.Fatalf("invited add: %+v", res.Response)
+	}
+	out, err := s.UninviteRecipient(ctx, orgID, res, in.Idempotency)
+	if err != nil || out.EmailSent {
+		t.Fatalf("uninvite: %+v, %v", out, err)
+	}
+	r, _ := s.Recipient(ctx, orgID, c.CampaignID, res.Response.RecipientID)
+	got, _ := s.Campaign(ctx, orgID, c.CampaignID)
+	if r.Status != gifting.RecipientPending || r.Emails.AddressConfirmation.Sent || got.LiveData.StatusCounts[gifting.RecipientPending] != 1 ||
+		got.LiveData.StatusCounts[gifting.RecipientInviteSent] != 0 {
+		t.Errorf("after uninvite: status %s sent %v, counts %v", r.Status, r.Emails.AddressConfirmation.Sent, got.LiveData.StatusCounts)
+	}
+	replay, err := s.AddRecipient(ctx, in)
+	if err != nil || !replay.Replayed || replay.Response.EmailSent {
+		t.Errorf("replay after uninvite: %+v, %v; want emailSent false", replay.Response, err)
+	}
+}

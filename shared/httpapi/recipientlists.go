@@ -1,0 +1,129 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// recipientList is the bare response of the recipient lists. Recipients is
+// an array, or with groupBy=true an object mapping each status to the
+// page's recipients in it. Organization and Campaign appear on the
+// campaign recipients endpoint only.
+type recipientList struct {
+	Recipients                any                               `json:"recipients"`
+	Pagination                gifting.Pagination                `json:"pagination"`
+	CampaignID                string                            `json:"campaignId"`
+	OrganizationID            string                            `json:"organizationId"`
+	StatusCounts              map[gifting.RecipientStatus]int64 `json:"statusCounts"`
+	TotalRecipientsInCampaign int64                             `json:"totalRecipientsInCampaign"`
+	Filters                   map[string]any                    `json:"filters"`
+	Organization              *gifting.Organization             `json:"organization,omitempty"`
+	Campaign                  *gifting.Campaign                 `json:"campaign,omitempty"`
+}
+
+// campaignRecipients serves GET /campaigns/{campaignId}/recipients with
+// every query parameter of SPEC.md.
+func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	rq := dynamo.RecipientQuery{
+		Page:     q.page(12),
+		Search:   q.str("search"),
+		Statuses: recipientStatuses(q, gifting.RecipientStatuses),
+		UserID:   q.str("userId"),
+		SortBy:   q.enum("sortBy", "createdAt", dynamo.RecipientSorts...),
+		Order:    q.sortOrder(gifting.Desc),
+		Feedback: q.boolean("feedback"),
+		WithOrg:  true,
+	}
+	group := q.boolean("groupBy")
+	rq.GroupByStatus = group != nil && *group
+	if len(rq.Search) > 200 {
+		q.problems.Add("search", "must be at most 200 characters")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	filters := map[string]any{
+		"status": statusNames(rq.Statuses), "search": rq.Search, "userId": rq.UserID, "sortBy": rq.SortBy,
+		"sortOrder": rq.Order, "groupBy": rq.GroupByStatus, "feedback": rq.Feedback,
+	}
+	return s.writeRecipients(w, r, rq, filters, true)
+}
+
+// guideRecipients serves the guide's GET /{campaignId}/recipients: status
+// (comma-separated), page and limit.
+func (s *Server) guideRecipients(w http.ResponseWriter, r *http.Request) error {
+	return s.simpleRecipients(w, r, 12, gifting.RecipientStatuses)
+}
+
+// expressSendRecipients serves the express-send list: page, limit (default
+// 10) and status among SPEC.md's seven filter values.
+func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) error {
+	return s.simpleRecipients(w, r, 10, gifting.RecipientFilterStatuses)
+}
+
+func (s *Server) simpleRecipients(w http.ResponseWriter, r *http.Request, defLimit int, allowed []gifting.RecipientStatus) error {
+	q := newQuery(r)
+	rq := dynamo.RecipientQuery{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
+	if err := q.err(); err != nil {
+		return err
+	}
+	return s.writeRecipients(w, r, rq, map[string]any{"status": statusNames(rq.Statuses)}, false)
+}
+
+// recipientStatuses parses status: a comma-separated list of allowed
+// states.
+func recipientStatuses(q *query, allowed []gifting.RecipientStatus) []gifting.RecipientStatus {
+	var out []gifting.RecipientStatus
+	for _, s := range q.enums("status", statusNames(allowed)...) {
+		out = append(out, gifting.RecipientStatus(s))
+	}
+	return out
+}
+
+// writeRecipients reads the page and writes the list. Counts come from the
+// campaign's counters, never from reading its recipients.
+func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq dynamo.RecipientQuery, filters map[string]any, full bool) error {
+	orgID := principal(r.Context()).OrgID
+	campaignID := r.PathValue("campaignId")
+	page, err := s.store.ListRecipients(r.Context(), orgID, campaignID, rq)
+	if err != nil {
+		return err
+	}
+	c := page.Campaign
+	counts := gifting.NewStatusCounts()
+	for st, n := range c.LiveData.StatusCounts {
+		counts[st] = n
+	}
+	out := recipientList{
+		Recipients: page.Recipients, Pagination: gifting.NewPagination(rq.Page, page.Total),
+		CampaignID: c.CampaignID, OrganizationID: orgID, StatusCounts: counts,
+		TotalRecipientsInCampaign: c.TotalRecipients, Filters: filters,
+	}
+	if rq.GroupByStatus {
+		out.Recipients = groupByStatus(page.Recipients, rq.Statuses)
+	}
+	if full {
+		out.Organization, out.Campaign = &page.Org, &c
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// groupByStatus maps every status (of the filter, or all) to the
+// recipients in it, [] for none, in page order.
+func groupByStatus(rs []gifting.Recipient, statuses []gifting.RecipientStatus) map[gifting.RecipientStatus][]gifting.Recipient {
+	if len(statuses) == 0 {
+		statuses = gifting.RecipientStatuses
+	}
+	groups := make(map[gifting.RecipientStatus][]gifting.Recipient, len(statuses))
+	for _, st := range statuses {
+		groups[st] = []gifting.Recipient{}
+	}
+	for _, rc := range rs {
+		groups[rc.Status] = append(groups[rc.Status], rc)
+	}
+	return groups
+}

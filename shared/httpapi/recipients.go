@@ -1,0 +1,269 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/mail"
+)
+
+func (s *Server) recipientRoutes() []route {
+	return []route{
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient},
+		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients", handle: s.campaignRecipients},
+		{pattern: "GET /api/campaigns/{campaignId}/recipients", handle: s.guideRecipients},
+		{pattern: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", handle: s.expressSendRecipients},
+		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}", handle: s.getRecipient},
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/status", handle: s.moveRecipient},
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback", handle: s.recipientFeedback},
+		{pattern: "GET /api/campaigns/wallet", handle: s.wallet},
+	}
+}
+
+// addRecipientBody is the body of add-recipient (SPEC.md).
+type addRecipientBody struct {
+	ContactDetails *contactDetailsInput `json:"contactDetails"`
+	SourceType     string               `json:"sourceType,omitempty"`
+}
+
+// contactDetailsInput is add-recipient's contactDetails (SPEC.md). Only
+// email is required: it is how contacts are matched.
+type contactDetailsInput struct {
+	Email        string           `json:"email"`
+	FirstName    string           `json:"firstName,omitempty"`
+	LastName     string           `json:"lastName,omitempty"`
+	CompanyName  string           `json:"companyName,omitempty"`
+	JobTitle     string           `json:"jobTitle,omitempty"`
+	PhoneNumber  string           `json:"phoneNumber,omitempty"`
+	LinkedinURL  string           `json:"linkedinUrl,omitempty"`
+	ProfileImage string           `json:"profileImage,omitempty"`
+	Address      *gifting.Address `json:"address,omitempty"`
+}
+
+// contactInput validates the body and returns the contact it names.
+// Problems are reported under the body's own field names.
+func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
+	var p gifting.Problems
+	if b.SourceType != "" && !oneOf(b.SourceType, gifting.SourceTypes) {
+		p.Add("sourceType", "must be one of "+strings.Join(gifting.SourceTypes, ", "))
+	}
+	d := b.ContactDetails
+	if d == nil {
+		p.Add("contactDetails", "is required")
+		return gifting.ContactInput{}, p.Err()
+	}
+	in := gifting.ContactInput{
+		MailID: d.Email, FirstName: d.FirstName, LastName: d.LastName, CompanyName: d.CompanyName,
+		JobTitle: d.JobTitle, PhoneNumber: d.PhoneNumber, LinkedinURL: d.LinkedinURL, ProfileImage: d.ProfileImage,
+	}
+	if d.Address != nil {
+		in.Address = *d.Address
+	}
+	if err := in.Validate(); err != nil {
+		var e *gifting.Error
+		if asError(err, &e) {
+			for field, problem := range e.Details {
+				if field == "mailId" {
+					field = "email"
+				}
+				p.Add("contactDetails."+field, problem)
+			}
+		}
+	}
+	return in, p.Err()
+}
+
+func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p := principal(ctx)
+	campaignID := r.PathValue("campaignId")
+	var body addRecipientBody
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	contact, err := body.contactInput()
+	if err != nil {
+		return err
+	}
+	idem, err := idempotencyKey(r, "add-recipient", campaignID, body)
+	if err != nil {
+		return err
+	}
+	sourceType := body.SourceType
+	if sourceType == "" {
+		sourceType = gifting.DefaultSourceType
+	}
+	res, err := s.store.AddRecipient(ctx, dynamo.AddRecipientInput{
+		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
+		PublicBaseURL: s.cfg.PublicBaseURL, Invite: s.cfg.Mailer != nil, Idempotency: idem,
+		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
+	})
+	if err != nil {
+		return err
+	}
+	if res.Invited() {
+		res.Response = s.sendInvitation(ctx, p.OrgID, res, idem)
+	}
+	if res.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeJSON(w, http.StatusOK, res.Response)
+	return nil
+}
+
+// sendInvitation sends the invitation of a recipient just written as
+// invited. The write has happened, so the send must not be cut short by
+// the caller going away; when it fails the recipient goes back to pending
+// (the invitation stays scheduled) and the response says emailSent: false.
+func (s *Server) sendInvitation(ctx context.Context, orgID string, res dynamo.AddRecipientResult, idem *dynamo.IdempotencyKey) gifting.AddedRecipient {
+	ctx = context.WithoutCancel(ctx)
+	rc := res.Recipient
+	e := rc.Emails.AddressConfirmation
+	err := s.cfg.Mailer.Send(ctx, mail.Message{
+		To: rc.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: "addressConfirmation",
+		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
+	})
+	if err == nil {
+		return res.Response
+	}
+	log := loggerFrom(ctx).With(slog.String("recipientId", rc.RecipientID))
+	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
+	out, err := s.store.UninviteRecipient(ctx, orgID, res, idem)
+	if err != nil {
+		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
+	}
+	return out
+}
+
+// idempotencyKey reads the Idempotency-Key header: nil when absent. The
+// request hash covers what the request asks for (the path's ids and the
+// decoded body), so the same request with other whitespace or field order
+// is still a retry.
+func idempotencyKey(r *http.Request, scope, target string, body any) (*dynamo.IdempotencyKey, error) {
+	k := r.Header.Get("Idempotency-Key")
+	if k == "" {
+		return nil, nil
+	}
+	if len(k) > 255 || strings.IndexFunc(k, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
+		var p gifting.Problems
+		p.Add("Idempotency-Key", "must be 1 to 255 visible ASCII characters, e.g. a UUID")
+		return nil, p.Err()
+	}
+	canonical, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write([]byte(scope + "\n" + target + "\n"))
+	h.Write(canonical)
+	return &dynamo.IdempotencyKey{Scope: scope, Key: k, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
+	rc, err := s.store.Recipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Recipient retrieved", rc)
+	return nil
+}
+
+// statusBody is the body of the recipient status move.
+type statusBody struct {
+	Status gifting.RecipientStatus `json:"status"`
+}
+
+func (s *Server) moveRecipient(w http.ResponseWriter, r *http.Request) error {
+	var body statusBody
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	if !body.Status.Valid() {
+		var p gifting.Problems
+		p.Add("status", "must be one of "+strings.Join(statusNames(gifting.RecipientStatuses), ", "))
+		return p.Err()
+	}
+	rc, err := s.store.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Recipient status updated", rc)
+	return nil
+}
+
+// feedbackBody is the body of the recipient feedback submission.
+type feedbackBody struct {
+	Rating  string        `json:"rating"`
+	Message *feedbackText `json:"message"`
+}
+
+type feedbackText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error {
+	var body feedbackBody
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	var p gifting.Problems
+	if body.Rating == "" && body.Message == nil {
+		p.Add("rating", "rating or message is required")
+	}
+	if body.Rating != "" && !oneOf(body.Rating, gifting.RatingValues) {
+		p.Add("rating", "must be one of "+strings.Join(gifting.RatingValues, ", "))
+	}
+	var msg *gifting.FeedbackMessage
+	if m := body.Message; m != nil {
+		msg = &gifting.FeedbackMessage{Type: strings.TrimSpace(m.Type), Text: strings.TrimSpace(m.Text), URL: strings.TrimSpace(m.URL)}
+		if msg.Type == "" {
+			msg.Type = "text"
+		}
+		switch {
+		case len(msg.Type) > 50:
+			p.Add("message.type", "must be at most 50 characters")
+		case msg.Text == "" && msg.URL == "":
+			p.Add("message", "needs a text or a url")
+		case len(msg.Text) > 2000:
+			p.Add("message.text", "must be at most 2000 characters")
+		case msg.URL != "" && !gifting.ValidURL(msg.URL):
+			p.Add("message.url", "must be an http(s) URL")
+		}
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	rc, err := s.store.AddRecipientFeedback(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"),
+		r.PathValue("recipientId"), body.Rating, msg)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Feedback recorded", rc)
+	return nil
+}
+
+func statusNames(ss []gifting.RecipientStatus) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func oneOf(s string, set []string) bool {
+	for _, v := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
