@@ -14,6 +14,8 @@ func (s *Server) catalogRoutes() []route {
 		{pattern: "GET /api/campaigns/gifts/{giftId}", handle: s.getGift},
 		{pattern: "POST /api/campaigns/templates", handle: s.createTemplate},
 		{pattern: "GET /api/campaigns/templates/{templateId}", handle: s.getTemplate},
+		{pattern: "GET /api/campaigns/openapi.json", handle: s.getOpenAPI, public: true},
+		{pattern: "GET /api/campaigns/docs", handle: s.getDocs, public: true},
 	}
 }
 
