@@ -183,13 +183,13 @@ func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, i
 			it := BulkItem{Index: start + i, ContactID: id}
 			switch {
 			case p.err != nil:
-				it.fail(p.err)
+				it.Fail(p.err)
 			case slices.IndexFunc(chunk, func(x string) bool { return x == id }) < i:
-				it.Status = statusUnchanged
+				it.Status = BulkUnchanged
 			default:
 				it.Status, it.MailID = p.plan.status, p.plan.contact.MailID
 			}
-			res.add(it)
+			res.Add(it)
 		}
 	}
 	return res, nil
@@ -200,7 +200,7 @@ func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, i
 func (s *Store) planJoin(orgID string, cur storedContact, listID string) (contactPlan, error) {
 	c := cur.Contact
 	if c.InList(listID) {
-		return contactPlan{contact: c, status: statusUnchanged}, nil
+		return contactPlan{contact: c, status: BulkUnchanged}, nil
 	}
 	if len(c.ListIDs) >= MaxListsPerContact {
 		return contactPlan{}, gifting.Errorf(gifting.CodeConflict, "the contact is already in %d lists, the most one contact can be in", MaxListsPerContact)
@@ -211,7 +211,7 @@ func (s *Store) planJoin(orgID string, cur storedContact, listID string) (contac
 	if err != nil {
 		return contactPlan{}, err
 	}
-	return contactPlan{contact: c, status: statusAdded, joined: listID,
+	return contactPlan{contact: c, status: BulkAdded, joined: listID,
 		items: []types.TransactWriteItem{put, s.memberPut(orgID, listID, c.ContactID)}}, nil
 }
 

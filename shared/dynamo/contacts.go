@@ -242,7 +242,7 @@ func (s *Store) PrepareContactUpsert(ctx context.Context, orgID string, in gifti
 	if err != nil {
 		return ContactUpsert{}, err
 	}
-	u := ContactUpsert{Contact: p.contact, Created: p.status == statusCreated, Items: p.items}
+	u := ContactUpsert{Contact: p.contact, Created: p.status == BulkCreated, Items: p.items}
 	if u.Created {
 		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
 	}
@@ -276,11 +276,11 @@ func (s *Store) planUpsert(ctx context.Context, orgID string, in gifting.Contact
 
 // Statuses of one item of a bulk add.
 const (
-	statusCreated   = "created"
-	statusMerged    = "merged"
-	statusAdded     = "added"
-	statusUnchanged = "unchanged"
-	statusFailed    = "failed"
+	BulkCreated   = "created"
+	BulkMerged    = "merged"
+	BulkAdded     = "added"
+	BulkUnchanged = "unchanged"
+	BulkFailed    = "failed"
 )
 
 // contactPlan is one contact's part of a write: the record as it will be,
@@ -297,7 +297,7 @@ type contactPlan struct {
 // both conditioned on not existing, and the list membership.
 func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.Source, listID string) (contactPlan, error) {
 	c := gifting.NewContact(NewID(), orgID, in, src, s.Now())
-	p := contactPlan{contact: c, status: statusCreated}
+	p := contactPlan{contact: c, status: BulkCreated}
 	if listID != "" {
 		p.contact.ListIDs = append(p.contact.ListIDs, listID)
 		p.joined = listID
@@ -326,7 +326,7 @@ func (s *Store) planMerge(orgID string, cur storedContact, in gifting.ContactInp
 	c := cur.Contact
 	c.ListIDs = slices.Clone(c.ListIDs)
 	c.Merge(in, src, s.Now())
-	p := contactPlan{contact: c, status: statusMerged}
+	p := contactPlan{contact: c, status: BulkMerged}
 	if listID != "" && !c.InList(listID) {
 		if len(c.ListIDs) >= MaxListsPerContact {
 			return p, gifting.Errorf(gifting.CodeConflict, "the contact is already in %d lists, the most one contact can be in", MaxListsPerContact)

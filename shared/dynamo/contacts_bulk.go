@@ -36,10 +36,10 @@ type BulkItem struct {
 	Details   map[string]string `json:"details,omitempty"`
 }
 
-// fail marks the item failed because of err. Internal errors are reported
+// Fail marks the item failed because of err. Internal errors are reported
 // without their text, which may hold details that must not leak.
-func (it *BulkItem) fail(err error) {
-	it.Status, it.Reason = statusFailed, gifting.ErrorMessage(err)
+func (it *BulkItem) Fail(err error) {
+	it.Status, it.Reason = BulkFailed, gifting.ErrorMessage(err)
 	if gifting.ErrorCode(err) == gifting.CodeInternal {
 		it.Reason = "the contact could not be saved; retry this item"
 	}
@@ -59,17 +59,17 @@ func (it *BulkItem) fail(err error) {
 	}
 }
 
-// add records one item's outcome.
-func (r *BulkResult) add(it BulkItem) {
+// Add records one item's outcome.
+func (r *BulkResult) Add(it BulkItem) {
 	r.Items = append(r.Items, it)
 	switch it.Status {
-	case statusCreated:
+	case BulkCreated:
 		r.Created++
-	case statusMerged:
+	case BulkMerged:
 		r.Merged++
-	case statusAdded:
+	case BulkAdded:
 		r.Added++
-	case statusUnchanged:
+	case BulkUnchanged:
 		r.Unchanged++
 	default:
 		r.Failed++
@@ -131,20 +131,21 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 		it := BulkItem{Index: offset + i}
 		switch {
 		case invalid[i] != nil:
-			it.fail(invalid[i])
+			it.MailID, _ = gifting.NormalizeEmail(inputs[i].MailID)
+			it.Fail(invalid[i])
 		case p.err != nil:
 			it.MailID = p.input.MailID
-			it.fail(p.err)
+			it.Fail(p.err)
 		default:
 			it.Status, it.ContactID, it.MailID = p.plan.status, p.plan.contact.ContactID, p.plan.contact.MailID
 			if p.reported {
 				// A repeat of an email earlier in the batch: it was merged
 				// into the same contact.
-				it.Status = statusMerged
+				it.Status = BulkMerged
 			}
 			p.reported = true
 		}
-		res.add(it)
+		res.Add(it)
 	}
 	return nil
 }
@@ -244,7 +245,7 @@ func (s *Store) apply(ctx context.Context, orgID string, ps []*pending) error {
 func (s *Store) counters(orgID string, group []*pending) []types.TransactWriteItem {
 	created, joined := 0, map[string]int64{}
 	for _, p := range group {
-		if p.plan.status == statusCreated {
+		if p.plan.status == BulkCreated {
 			created++
 		}
 		if p.plan.joined != "" {

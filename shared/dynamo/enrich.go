@@ -1,0 +1,85 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// ContactEnricher is the default enrichment provider: it answers from the
+// organization's own contacts.
+type ContactEnricher struct {
+	Store *Store
+}
+
+var _ gifting.Enricher = ContactEnricher{}
+
+// ProviderContacts names the default provider in enrichment answers.
+const ProviderContacts = "organization_contacts"
+
+// maxEnrichCandidates bounds the contacts read to confirm a match.
+const maxEnrichCandidates = 100
+
+// Enrich finds the newest contact of org with the query's LinkedIn URL, or
+// else with its first name, last name and company. It filters the Slim
+// index (whose search text holds names, company and LinkedIn URL) in one
+// pass, then reads the candidates to confirm the match exactly: about 1
+// read unit per 50 contacts, like a search.
+func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.EnrichmentQuery) (gifting.Enrichment, error) {
+	s := e.Store
+	none := gifting.Enrichment{Provider: ProviderContacts}
+	in := s.slimContacts(orgID)
+	in.ProjectionExpression = aws.String("LSK")
+	var or []string
+	if li := gifting.LinkedinKey(q.LinkedinURL); li != "" {
+		in.ExpressionAttributeValues[":li"] = str(li)
+		or = append(or, "contains(srch, :li)")
+	}
+	if q.FirstName != "" && q.LastName != "" && q.CompanyName != "" {
+		in.ExpressionAttributeValues[":f"] = str(strings.ToLower(q.FirstName))
+		in.ExpressionAttributeValues[":l"] = str(strings.ToLower(q.LastName))
+		in.ExpressionAttributeValues[":c"] = str(strings.ToLower(q.CompanyName))
+		or = append(or, "(contains(srch, :f) AND contains(srch, :l) AND contains(srch, :c))")
+	}
+	if len(or) == 0 {
+		return none, nil
+	}
+	in.FilterExpression = aws.String(strings.Join(or, " OR "))
+	var ids []string
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() && len(ids) < maxEnrichCandidates {
+		res, err := p.NextPage(ctx)
+		if err != nil {
+			return none, fmt.Errorf("enrich: %w", err)
+		}
+		for _, it := range res.Items {
+			if lsk, ok := it["LSK"].(*types.AttributeValueMemberS); ok {
+				ids = append(ids, strings.TrimPrefix(lsk.Value, contactPrefix))
+			}
+		}
+	}
+	contacts, err := s.ContactsByID(ctx, orgID, ids[:min(len(ids), maxEnrichCandidates)])
+	if err != nil {
+		return none, err
+	}
+	// A LinkedIn match beats a name match, whichever contact is newer.
+	var best *gifting.Contact
+	bestBy := ""
+	for i := range contacts {
+		by := gifting.MatchContact(contacts[i], q)
+		if by != "" && (best == nil || (bestBy != gifting.MatchedByLinkedin && by == gifting.MatchedByLinkedin)) {
+			best, bestBy = &contacts[i], by
+		}
+	}
+	if best == nil {
+		return none, nil
+	}
+	return gifting.Enrichment{Matched: true, MatchedBy: bestBy, Provider: ProviderContacts,
+		Person: gifting.PersonFromContact(*best)}, nil
+}

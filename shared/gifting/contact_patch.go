@@ -1,0 +1,123 @@
+package gifting
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// ContactPatch is a partial update of a contact: nil fields are left as
+// they are. Tags, when set, replace the contact's tags; Address, when set,
+// replaces its address (and its primary address entry).
+type ContactPatch struct {
+	MailID       *string  `json:"mailId"`
+	FirstName    *string  `json:"firstName"`
+	LastName     *string  `json:"lastName"`
+	FullName     *string  `json:"fullName"`
+	CompanyName  *string  `json:"companyName"`
+	CompanyID    *string  `json:"companyId"`
+	JobTitle     *string  `json:"jobTitle"`
+	PhoneNumber  *string  `json:"phoneNumber"`
+	LinkedinURL  *string  `json:"linkedinUrl"`
+	ProfileImage *string  `json:"profileImage"`
+	Notes        *string  `json:"notes"`
+	Tags         []string `json:"tags"`
+	Address      *Address `json:"address"`
+}
+
+// maxNotesLen bounds a contact's notes.
+const maxNotesLen = 5000
+
+// Apply validates the patch exactly as a new contact is validated and
+// applies it to c. It returns VALIDATION_FAILED (leaving c unchanged) for
+// bad values, including an empty or invalid mailId.
+func (p ContactPatch) Apply(c *Contact, now time.Time) error {
+	pick := func(v *string, cur string) string {
+		if v != nil {
+			return *v
+		}
+		return cur
+	}
+	in := ContactInput{
+		MailID: pick(p.MailID, c.MailID), FirstName: pick(p.FirstName, c.FirstName),
+		LastName: pick(p.LastName, c.LastName), FullName: pick(p.FullName, c.FullName),
+		CompanyName: pick(p.CompanyName, c.CompanyName), JobTitle: pick(p.JobTitle, c.JobTitle),
+		PhoneNumber: pick(p.PhoneNumber, c.PhoneNumber), LinkedinURL: pick(p.LinkedinURL, c.LinkedinURL),
+		ProfileImage: pick(p.ProfileImage, c.ProfileImage), Address: c.Address, Tags: p.Tags,
+	}
+	// A full name that was only first + last follows them when they change.
+	if p.FullName == nil && (p.FirstName != nil || p.LastName != nil) &&
+		c.FullName == strings.TrimSpace(c.FirstName+" "+c.LastName) {
+		in.FullName = ""
+	}
+	if p.Address != nil {
+		in.Address = *p.Address
+	}
+	err := in.Validate()
+	var problems Problems
+	if e, ok := err.(*Error); ok {
+		problems = e.Details
+	}
+	companyID, notes := strings.TrimSpace(pick(p.CompanyID, c.CompanyID)), strings.TrimSpace(pick(p.Notes, c.Notes))
+	if len(companyID) > maxNameLen {
+		problems.Add("companyId", "must be at most "+itoa(maxNameLen)+" characters")
+	}
+	if len(notes) > maxNotesLen {
+		problems.Add("notes", "must be at most "+itoa(maxNotesLen)+" characters")
+	}
+	if err := problems.Err(); err != nil {
+		return err
+	}
+	if in.MailID != c.MailID {
+		c.setPrimaryEmail(in.MailID, now)
+	}
+	c.FirstName, c.LastName, c.FullName = in.FirstName, in.LastName, in.FullName
+	c.CompanyName, c.CompanyID, c.JobTitle, c.PhoneNumber = in.CompanyName, companyID, in.JobTitle, in.PhoneNumber
+	c.LinkedinURL, c.ProfileImage, c.Notes = in.LinkedinURL, in.ProfileImage, notes
+	if p.Tags != nil {
+		tags := make([]Tag, 0, len(in.Tags))
+		for _, name := range in.Tags {
+			tags = append(tags, Tag{Name: name, Color: TagColor(name)})
+		}
+		c.Tags = tags
+	}
+	if p.Address != nil && in.Address != c.Address {
+		c.setPrimaryAddress(in.Address, now)
+	}
+	c.UpdatedAt = now
+	return nil
+}
+
+// setPrimaryEmail makes email the contact's mailId and primary email entry;
+// the previous address stays as a secondary entry.
+func (c *Contact) setPrimaryEmail(email string, now time.Time) {
+	c.MailID = email
+	c.Emails = slices.Clone(c.Emails)
+	found := false
+	for i := range c.Emails {
+		e := &c.Emails[i]
+		e.IsPrimary = e.Email == email
+		found = found || e.IsPrimary
+	}
+	if !found {
+		c.Emails = append(c.Emails, EmailEntry{Email: email, IsPrimary: true,
+			Source: SourceRef{Type: SourceAPI, AddedAt: now}, AddedAt: now, UpdatedAt: now})
+	}
+}
+
+// setPrimaryAddress makes a the contact's address and primary address
+// entry (an empty a clears the address); other entries become secondary.
+func (c *Contact) setPrimaryAddress(a Address, now time.Time) {
+	c.Address = a
+	c.Addresses = slices.Clone(c.Addresses)
+	found := false
+	for i := range c.Addresses {
+		e := &c.Addresses[i]
+		e.IsPrimary = !a.IsZero() && e.Address == a
+		found = found || e.IsPrimary
+	}
+	if !found && !a.IsZero() {
+		c.Addresses = append(c.Addresses, AddressEntry{Address: a, Type: AddressTypeShip, IsPrimary: true,
+			Source: SourceRef{Type: SourceAPI, AddedAt: now}, AddedAt: now, UpdatedAt: now})
+	}
+}

@@ -1,0 +1,172 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+func (s *Server) contactsRoutes() []route {
+	return []route{
+		{pattern: "GET /api/campaigns/contacts", handle: s.listContacts},
+		{pattern: "GET /api/campaigns/contacts/{contactId}", handle: s.getContact},
+		{pattern: "PATCH /api/campaigns/contacts/{contactId}", handle: s.updateContact},
+		{pattern: "DELETE /api/campaigns/contacts/{contactId}", handle: s.deleteContact},
+		{pattern: "GET /api/campaigns/contact-lists", handle: s.listContactLists},
+		{pattern: "POST /api/campaigns/contact-lists", handle: s.createContactList},
+		{pattern: "GET /api/campaigns/contact-lists/{listId}", handle: s.getContactList},
+		{pattern: "POST /api/campaigns/contact-lists/{listId}/contacts", handle: s.addContactsToList},
+		{pattern: "DELETE /api/campaigns/contact-lists/{listId}/contacts/{contactId}", handle: s.removeContactFromList},
+		{pattern: "POST /api/campaigns/enrichment/enrich", handle: s.enrich},
+	}
+}
+
+// contactsPageBody is the bare response of GET /contacts (SPEC.md).
+type contactsPageBody struct {
+	Items      []gifting.Contact `json:"items"`
+	Total      int               `json:"total"`
+	Page       int               `json:"page"`
+	Limit      int               `json:"limit"`
+	TotalPages int               `json:"totalPages"`
+}
+
+func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	page := q.page(12)
+	search := q.str("search")
+	if len(search) > 200 {
+		q.problems.Add("search", "must be at most 200 characters")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	items, total, err := s.store.ListContacts(r.Context(), principal(r.Context()).OrgID, search, page)
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		items = []gifting.Contact{}
+	}
+	p := gifting.NewPagination(page, total)
+	writeJSON(w, http.StatusOK, contactsPageBody{Items: items, Total: p.Total, Page: p.Page, Limit: p.Limit, TotalPages: p.TotalPages})
+	return nil
+}
+
+func (s *Server) getContact(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.store.Contact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact retrieved", c)
+	return nil
+}
+
+func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) error {
+	var patch gifting.ContactPatch
+	if err := decode(w, r, &patch); err != nil {
+		return err
+	}
+	c, err := s.store.UpdateContact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"), patch)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact updated", c)
+	return nil
+}
+
+// deletedContact is the data of a delete response.
+type deletedContact struct {
+	ContactID string `json:"contactId"`
+	IsDeleted bool   `json:"isDeleted"`
+}
+
+func (s *Server) deleteContact(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("contactId")
+	if err := s.store.DeleteContact(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact deleted", deletedContact{ContactID: id, IsDeleted: true})
+	return nil
+}
+
+// contactListsData is the data of GET /contact-lists.
+type contactListsData struct {
+	Items      []gifting.ContactList `json:"items"`
+	Pagination gifting.Pagination    `json:"pagination"`
+}
+
+func (s *Server) listContactLists(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	page := q.page(12)
+	sortBy := q.enum("sortBy", "createdAt", dynamo.ContactListSorts...)
+	order := q.sortOrder(gifting.Desc)
+	if err := q.err(); err != nil {
+		return err
+	}
+	lists, total, err := s.store.ListContactLists(r.Context(), principal(r.Context()).OrgID, sortBy, order, page)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact lists retrieved", contactListsData{Items: lists, Pagination: gifting.NewPagination(page, total)})
+	return nil
+}
+
+// newContactListBody is the body of POST /contact-lists.
+type newContactListBody struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+func (s *Server) createContactList(w http.ResponseWriter, r *http.Request) error {
+	var in newContactListBody
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	p := principal(r.Context())
+	l, err := s.store.CreateContactList(r.Context(), p.OrgID, p.UserID, in.Name, in.Description)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusCreated, "Contact list created", l)
+	return nil
+}
+
+func (s *Server) getContactList(w http.ResponseWriter, r *http.Request) error {
+	l, err := s.store.ContactList(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact list retrieved", l)
+	return nil
+}
+
+func (s *Server) removeContactFromList(w http.ResponseWriter, r *http.Request) error {
+	listID, contactID := r.PathValue("listId"), r.PathValue("contactId")
+	if err := s.store.RemoveContactFromList(r.Context(), principal(r.Context()).OrgID, listID, contactID); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact removed from list", map[string]string{"listId": listID, "contactId": contactID})
+	return nil
+}
+
+func (s *Server) enrich(w http.ResponseWriter, r *http.Request) error {
+	var q gifting.EnrichmentQuery
+	if err := decode(w, r, &q); err != nil {
+		return err
+	}
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	var provider gifting.Enricher = dynamo.ContactEnricher{Store: s.store}
+	res, err := provider.Enrich(r.Context(), principal(r.Context()).OrgID, q)
+	if err != nil {
+		return err
+	}
+	msg := "No match found"
+	if res.Matched {
+		msg = "Match found"
+	}
+	writeEnvelope(w, http.StatusOK, msg, res)
+	return nil
+}

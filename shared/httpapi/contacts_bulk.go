@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// maxBulkAdd is the most contacts (or contact ids) one bulk add takes.
+const maxBulkAdd = 100
+
+// bulkAddInput is the body of POST /contact-lists/{listId}/contacts: new
+// contacts, or the ids of existing ones. Wrong JSON types and unknown fields
+// refuse the whole request (400), as everywhere; what is wrong with a
+// well-formed contact (its email, a length, a URL) fails that item alone.
+type bulkAddInput struct {
+	Contacts   []bulkContact `json:"contacts"`
+	ContactIDs []string      `json:"contactIds"`
+}
+
+// bulkContact is one contact of a bulk add (SPEC.md). email is accepted as
+// an alias of mailId, as the quick-start guide writes it.
+type bulkContact struct {
+	MailID       string       `json:"mailId"`
+	Email        string       `json:"email"`
+	FirstName    string       `json:"firstName"`
+	LastName     string       `json:"lastName"`
+	FullName     string       `json:"fullName"`
+	CompanyName  string       `json:"companyName"`
+	JobTitle     string       `json:"jobTitle"`
+	PhoneNumber  string       `json:"phoneNumber"`
+	LinkedinURL  string       `json:"linkedinUrl"`
+	ProfileImage string       `json:"profileImage"`
+	Tags         []string     `json:"tags"`
+	Address      *bulkAddress `json:"address"`
+}
+
+// bulkAddress is the address of a bulk-add contact.
+type bulkAddress struct {
+	Street  string `json:"street"`
+	City    string `json:"city"`
+	State   string `json:"state"`
+	ZipCode string `json:"zipCode"`
+	Country string `json:"country"`
+}
+
+// input converts a decoded contact into a ContactInput, or reports why it
+// cannot be one.
+func (c bulkContact) input() (gifting.ContactInput, error) {
+	mail := c.MailID
+	if mail == "" {
+		mail = c.Email
+	} else if c.Email != "" && !sameEmail(c.Email, c.MailID) {
+		return gifting.ContactInput{}, &gifting.Error{Code: gifting.CodeValidation,
+			Message: "email and mailId differ", Details: map[string]string{"email": "differs from mailId; send one of them"}}
+	}
+	in := gifting.ContactInput{
+		MailID: mail, FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName,
+		CompanyName: c.CompanyName, JobTitle: c.JobTitle, PhoneNumber: c.PhoneNumber,
+		LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Tags: c.Tags,
+	}
+	if a := c.Address; a != nil {
+		in.Address = gifting.Address{Line1: a.Street, City: a.City, State: a.State, Zip: a.ZipCode, Country: a.Country}
+	}
+	return in, nil
+}
+
+func sameEmail(a, b string) bool {
+	na, _ := gifting.NormalizeEmail(a)
+	nb, _ := gifting.NormalizeEmail(b)
+	return na == nb
+}
+
+// bulkAddData is the data of a bulk-add response.
+type bulkAddData struct {
+	ListID   string `json:"listId"`
+	Received int    `json:"received"`
+	dynamo.BulkResult
+}
+
+// bulkAddFailed is the response when every item failed: the error shape
+// with each item's problems in details, plus the per-item results.
+type bulkAddFailed struct {
+	ErrorBody
+	Data bulkAddData `json:"data"`
+}
+
+func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error {
+	var body bulkAddInput
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	var p gifting.Problems
+	switch {
+	case body.Contacts != nil && body.ContactIDs != nil:
+		p.Add("contacts", "send either contacts or contactIds, not both")
+	case len(body.Contacts) == 0 && len(body.ContactIDs) == 0:
+		p.Add("contacts", "send at least one contact (contacts) or contact id (contactIds)")
+	case len(body.Contacts) > maxBulkAdd:
+		p.Add("contacts", fmt.Sprintf("at most %d contacts per request; split the import into batches of %d", maxBulkAdd, maxBulkAdd))
+	case len(body.ContactIDs) > maxBulkAdd:
+		p.Add("contactIds", fmt.Sprintf("at most %d contact ids per request; split them into batches of %d", maxBulkAdd, maxBulkAdd))
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	ctx, orgID, listID := r.Context(), principal(r.Context()).OrgID, r.PathValue("listId")
+	var (
+		res   dynamo.BulkResult
+		err   error
+		field = "contacts"
+	)
+	if body.ContactIDs != nil {
+		field = "contactIds"
+		res, err = s.store.AddContactIDsToList(ctx, orgID, listID, body.ContactIDs)
+	} else {
+		res, err = s.bulkAddContacts(r, orgID, listID, body.Contacts)
+	}
+	if err != nil {
+		return err
+	}
+	data := bulkAddData{ListID: listID, Received: len(res.Items), BulkResult: res}
+	switch {
+	case res.Failed == 0:
+		writeEnvelope(w, http.StatusOK, "All contacts added to the list", data)
+	case res.Failed < len(res.Items):
+		writeJSON(w, http.StatusMultiStatus, Envelope{Success: false, StatusCode: http.StatusMultiStatus,
+			Message: fmt.Sprintf("%d of %d contacts could not be added; see data.results", res.Failed, len(res.Items)), Data: data})
+	default:
+		details := map[string]string{}
+		for _, it := range res.Items {
+			details[fmt.Sprintf("%s[%d]", field, it.Index)] = it.Reason
+		}
+		writeJSON(w, http.StatusBadRequest, bulkAddFailed{
+			ErrorBody: ErrorBody{StatusCode: http.StatusBadRequest, Message: messageOf[http.StatusBadRequest],
+				Error: "no contact was added: every item failed; see details", Code: gifting.CodeValidation, Details: details},
+			Data: data,
+		})
+	}
+	return nil
+}
+
+// bulkAddContacts converts the contacts, sends the convertible ones to the
+// store and merges the results back into request order.
+func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (dynamo.BulkResult, error) {
+	var (
+		inputs []gifting.ContactInput
+		at     []int // request index of each input
+		items  []dynamo.BulkItem
+	)
+	for i, c := range contacts {
+		in, err := c.input()
+		if err != nil {
+			it := dynamo.BulkItem{Index: i}
+			it.Fail(err)
+			items = append(items, it)
+			continue
+		}
+		inputs, at = append(inputs, in), append(at, i)
+	}
+	src := gifting.Source{Type: gifting.SourceImport, Provider: gifting.ProviderAPI}
+	stored, err := s.store.AddContactsToList(r.Context(), orgID, listID, inputs, src)
+	if err != nil {
+		return dynamo.BulkResult{}, err
+	}
+	for _, it := range stored.Items {
+		it.Index = at[it.Index]
+		items = append(items, it)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Index < items[j].Index })
+	var res dynamo.BulkResult
+	for _, it := range items {
+		res.Add(it)
+	}
+	return res, nil
+}
