@@ -14,6 +14,8 @@ func (s *Server) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
 	case jobLaunch:
 		return s.runLaunch(ctx, j)
+	case jobAudienceBuild, jobAudienceContactList:
+		return s.runAudienceJob(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }

@@ -1,0 +1,380 @@
+package dynamo
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Sort fields of an audience's contacts.
+var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
+
+// MemberQuery selects a page of an audience's members.
+type MemberQuery struct {
+	// Search keeps the members whose names, email, company or job title
+	// contain every word of it, case-insensitively.
+	Search string
+	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
+	SortBy string
+	Order  gifting.SortOrder
+	Page   gifting.PageRequest
+}
+
+// AudienceMembers returns a page of audience a's members and how many match
+// q. a is the audience as just read (its totalMatch is the total when there
+// is no search).
+//
+// Costs: contactId and createdAt are one order (contact ids are ULIDs,
+// minted when the contact is created, so they sort by creation time, to
+// the millisecond). Page 1 in that order is one Query of the page's items;
+// a deeper page first skips the members before it in the Slim index (small
+// entries), then queries the page's items from there. A search, or the
+// updatedAt order, reads the audience's whole Slim partition (keys, search
+// text and updatedAt: about 1 read unit per 30 members), then the page's
+// items by key: O(audience) in index entries, never in items.
+func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+	terms := strings.Fields(strings.ToLower(q.Search))
+	if len(terms) > 0 || q.SortBy == "updatedAt" {
+		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
+	}
+	forward := q.Order == gifting.Asc
+	in := &dynamodb.QueryInput{
+		TableName:              &s.table,
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: item{
+			":pk": str(orgPK(orgID)), ":prefix": str(audienceMemberPrefix(a.AudienceID)),
+		},
+		ScanIndexForward: aws.Bool(forward),
+	}
+	if off := q.Page.Offset(); off > 0 {
+		last, err := s.skipMembers(ctx, orgID, a.AudienceID, forward, off)
+		if err != nil || last == "" {
+			return []gifting.AudienceMember{}, int(a.TotalMatch), err
+		}
+		in.ExclusiveStartKey = key(orgPK(orgID), last)
+	}
+	out := make([]gifting.AudienceMember, 0, q.Page.Limit)
+	for len(out) < q.Page.Limit {
+		in.Limit = aws.Int32(int32(q.Page.Limit - len(out)))
+		res, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, 0, fmt.Errorf("query audience members: %w", err)
+		}
+		for _, it := range res.Items {
+			m, err := decodeMember(it)
+			if err != nil {
+				return nil, 0, err
+			}
+			out = append(out, m)
+		}
+		if res.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = res.LastEvaluatedKey
+	}
+	return out, int(a.TotalMatch), nil
+}
+
+// audienceMemberPrefix is the sort-key prefix of an audience's members.
+func audienceMemberPrefix(aud string) string { return audienceMemberSK(aud, "") }
+
+func decodeMember(it item) (gifting.AudienceMember, error) {
+	var m gifting.AudienceMember
+	if err := unmarshal(it, &m); err != nil {
+		return m, err
+	}
+	m.Normalize()
+	return m, nil
+}
+
+// slimMembers is the query of an audience's members in the Slim index.
+func (s *Store) slimMembers(orgID, aud string, forward bool) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		IndexName:                 aws.String(indexSlim),
+		KeyConditionExpression:    aws.String("LPK = :lpk"),
+		ExpressionAttributeValues: item{":lpk": str(audienceLPK(orgID, aud))},
+		ScanIndexForward:          aws.Bool(forward),
+	}
+}
+
+// skipMembers walks n members in the Slim index and returns the sort key of
+// the n-th, or "" when there are fewer.
+func (s *Store) skipMembers(ctx context.Context, orgID, aud string, forward bool, n int) (string, error) {
+	in := s.slimMembers(orgID, aud, forward)
+	in.ProjectionExpression = aws.String("LSK")
+	last := ""
+	for n > 0 {
+		in.Limit = aws.Int32(int32(n))
+		res, err := s.db.Query(ctx, in)
+		if err != nil {
+			return "", fmt.Errorf("skip audience members: %w", err)
+		}
+		n -= len(res.Items)
+		if len(res.Items) > 0 {
+			last = attrString(res.Items[len(res.Items)-1], "LSK")
+		}
+		if res.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = res.LastEvaluatedKey
+	}
+	if n > 0 {
+		return "", nil
+	}
+	return last, nil
+}
+
+func attrString(it item, name string) string {
+	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
+}
+
+// scanMembers reads every Slim entry of the audience that contains all
+// terms, orders them, and reads the page's items by key.
+func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+	if len(terms) > maxSearchTerms {
+		terms = terms[:maxSearchTerms]
+	}
+	in := s.slimMembers(orgID, aud, true)
+	in.ProjectionExpression = aws.String("LSK, upd")
+	if len(terms) > 0 {
+		conds := make([]string, len(terms))
+		for i, t := range terms {
+			name := fmt.Sprintf(":t%d", i)
+			conds[i] = "contains(srch, " + name + ")"
+			in.ExpressionAttributeValues[name] = str(t)
+		}
+		in.FilterExpression = aws.String(strings.Join(conds, " AND "))
+	}
+	type entry struct{ sk, upd string }
+	var entries []entry
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		res, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, 0, fmt.Errorf("scan audience members: %w", err)
+		}
+		for _, it := range res.Items {
+			entries = append(entries, entry{attrString(it, "LSK"), attrString(it, "upd")})
+		}
+	}
+	// Entries arrive in contactId (= createdAt) order; updatedAt needs a
+	// sort of its own. Stored timestamps have a fixed width, so they sort
+	// as strings.
+	if q.SortBy == "updatedAt" {
+		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.upd, b.upd) })
+	}
+	if q.Order != gifting.Asc {
+		slices.Reverse(entries)
+	}
+	lo, hi := q.Page.Window(len(entries))
+	keys := make([]item, 0, hi-lo)
+	for _, e := range entries[lo:hi] {
+		keys = append(keys, key(orgPK(orgID), e.sk))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, 0, err
+	}
+	bySK := make(map[string]gifting.AudienceMember, len(items))
+	for _, it := range items {
+		m, err := decodeMember(it)
+		if err != nil {
+			return nil, 0, err
+		}
+		bySK[attrString(it, "SK")] = m
+	}
+	out := make([]gifting.AudienceMember, 0, len(keys))
+	for _, e := range entries[lo:hi] {
+		if m, ok := bySK[e.sk]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, len(entries), nil
+}
+
+// fillSliceMembers is how many members one slice of filling a contact list
+// adds: a few seconds of work.
+const fillSliceMembers = 500
+
+// StartAudienceContactList records that contact list listID is to be filled
+// with audience id's members (by FillAudienceContactList). It returns
+// NOT_FOUND for a missing audience and CONFLICT unless the audience is
+// ready.
+func (s *Store) StartAudienceContactList(ctx context.Context, orgID, id, listID string) error {
+	p, err := marshal(struct {
+		P gifting.ListProgress `json:"p"`
+	}{gifting.ListProgress{Status: gifting.ListAdding}})
+	if err != nil {
+		return err
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("SET metadata.contactLists.#lid = :p, updatedAt = :now"),
+		ConditionExpression:       aws.String("#st = :ready"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status", "#lid": listID},
+		ExpressionAttributeValues: item{":p": p["p"], ":now": str(s.Now().Format(timeLayout)), ":ready": str(string(gifting.AudienceReady))},
+	})
+	if isConditionFailed(err) {
+		a, err := s.Audience(ctx, orgID, id)
+		if err != nil {
+			return err
+		}
+		return a.NotReady()
+	}
+	if err != nil {
+		return fmt.Errorf("start contact list of audience %s: %w", id, err)
+	}
+	return nil
+}
+
+// FillAudienceContactList runs one slice of filling contact list listID
+// with audience id's members: the next members (in contactId order) join
+// the list as existing contacts, so no contact is duplicated. It returns
+// done when nothing is left to do. Like a build, every slice commits its
+// progress conditioned on the cursor it started from, so running a slice
+// twice counts it once.
+func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID string) (done bool, err error) {
+	a, err := s.Audience(ctx, orgID, id)
+	if err != nil {
+		return true, err
+	}
+	p, ok := a.Metadata.ContactLists[listID]
+	if !ok || p.Status != gifting.ListAdding {
+		return true, nil
+	}
+	prefix := audienceMemberPrefix(id)
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(prefix)},
+		ProjectionExpression:      aws.String("SK"),
+		Limit:                     aws.Int32(fillSliceMembers),
+	}
+	if p.Cursor != "" {
+		in.ExclusiveStartKey = key(orgPK(orgID), audienceMemberSK(id, p.Cursor))
+	}
+	res, err := s.db.Query(ctx, in)
+	if err != nil {
+		return false, fmt.Errorf("query audience members: %w", err)
+	}
+	ids := make([]string, 0, len(res.Items))
+	for _, it := range res.Items {
+		ids = append(ids, strings.TrimPrefix(attrString(it, "SK"), prefix))
+	}
+	var added BulkResult
+	if len(ids) > 0 {
+		added, err = s.AddContactIDsToList(ctx, orgID, listID, ids)
+		if gifting.ErrorCode(err) == gifting.CodeNotFound {
+			return true, s.endContactList(ctx, orgID, id, listID, gifting.ListFailed)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	last := res.LastEvaluatedKey == nil
+	set := []string{"#m.#cl.#lid.added = #m.#cl.#lid.added + :a", "#m.#cl.#lid.unchanged = #m.#cl.#lid.unchanged + :u", "#m.#cl.#lid.failed = #m.#cl.#lid.failed + :f", "updatedAt = :now"}
+	values := item{
+		":a": num(int64(added.Added)), ":u": num(int64(added.Unchanged)), ":f": num(int64(added.Failed)),
+		":now": str(s.Now().Format(timeLayout)), ":adding": str(gifting.ListAdding),
+	}
+	expr := ""
+	if last {
+		set = append(set, "#m.#cl.#lid.#st = :ready")
+		values[":ready"] = str(gifting.ListReady)
+		expr = " REMOVE #m.#cl.#lid.#cur, #m.#cl.#lid.failures"
+	} else {
+		set = append(set, "#m.#cl.#lid.#cur = :to", "#m.#cl.#lid.failures = :zero")
+		values[":to"], values[":zero"] = str(ids[len(ids)-1]), num(0)
+	}
+	cond := "#m.#cl.#lid.#st = :adding AND attribute_not_exists(#m.#cl.#lid.#cur)"
+	if p.Cursor != "" {
+		cond = "#m.#cl.#lid.#st = :adding AND #m.#cl.#lid.#cur = :from"
+		values[":from"] = str(p.Cursor)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("SET " + strings.Join(set, ", ") + expr),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  progressNames(listID, true),
+		ExpressionAttributeValues: values,
+	})
+	if isConditionFailed(err) {
+		// Another run of this slice recorded it first.
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("record contact list progress: %w", err)
+	}
+	return last, nil
+}
+
+// progressNames are the expression names of list listID's progress entry:
+// #m.#cl.#lid is metadata.contactLists.<listID>, #st its status and, with
+// withCursor, #cur its cursor (DynamoDB rejects names an expression does
+// not use).
+func progressNames(listID string, withCursor bool) map[string]string {
+	names := map[string]string{"#m": "metadata", "#cl": "contactLists", "#lid": listID, "#st": "status"}
+	if withCursor {
+		names["#cur"] = "cursor"
+	}
+	return names
+}
+
+// NoteContactListFailure records that a slice of filling list listID
+// failed; after maxBuildFailures consecutive failures the list's progress is
+// failed for good and gaveUp is true.
+func (s *Store) NoteContactListFailure(ctx context.Context, orgID, id, listID string) (gaveUp bool, err error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("SET #m.#cl.#lid.failures = if_not_exists(#m.#cl.#lid.failures, :zero) + :one"),
+		ConditionExpression:       aws.String("#m.#cl.#lid.#st = :adding"),
+		ExpressionAttributeNames:  progressNames(listID, false),
+		ExpressionAttributeValues: item{":zero": num(0), ":one": num(1), ":adding": str(gifting.ListAdding)},
+		ReturnValues:              types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("note contact list failure: %w", err)
+	}
+	var a gifting.AudienceList
+	if err := unmarshal(out.Attributes, &a); err != nil {
+		return false, err
+	}
+	if a.Metadata.ContactLists[listID].Failures < maxBuildFailures {
+		return false, nil
+	}
+	return true, s.endContactList(ctx, orgID, id, listID, gifting.ListFailed)
+}
+
+// endContactList sets the final status of list listID's progress.
+func (s *Store) endContactList(ctx context.Context, orgID, id, listID, status string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("SET #m.#cl.#lid.#st = :end, updatedAt = :now REMOVE #m.#cl.#lid.#cur, #m.#cl.#lid.failures"),
+		ConditionExpression:       aws.String("#m.#cl.#lid.#st = :adding"),
+		ExpressionAttributeNames:  progressNames(listID, true),
+		ExpressionAttributeValues: item{":end": str(status), ":now": str(s.Now().Format(timeLayout)), ":adding": str(gifting.ListAdding)},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("end contact list progress: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,370 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// CreatePersona stores a new ICP persona of org created by userID. The
+// persona must be validated; ids, ownership and timestamps are set here.
+func (s *Store) CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error) {
+	now := s.Now()
+	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = NewID(), orgID, userID, now, now
+	if err := s.putNew(ctx, orgID, icpSK(p.ICPID), p); err != nil {
+		return gifting.ICPPersona{}, err
+	}
+	p.Normalize()
+	return p, nil
+}
+
+// Persona returns ICP persona id of org, or NOT_FOUND.
+func (s *Store) Persona(ctx context.Context, orgID, id string) (gifting.ICPPersona, error) {
+	var p gifting.ICPPersona
+	found, err := s.get(ctx, orgPK(orgID), icpSK(id), &p)
+	if err != nil {
+		return p, err
+	}
+	if !found {
+		return p, gifting.NotFound("ICP persona", id)
+	}
+	p.Normalize()
+	return p, nil
+}
+
+// storedAudience is an audience item: the record and the bookkeeping of its
+// build, which callers never see.
+type storedAudience struct {
+	gifting.AudienceList
+	// Cursor is the id of the last contact the build has compared; every
+	// commit of the build is conditioned on it, so a slice that runs twice
+	// commits once.
+	Cursor string `json:"buildCursor,omitempty"`
+	// Failures counts the build's consecutive failed slices.
+	Failures int `json:"buildFailures,omitempty"`
+}
+
+// AudiencePrice is how creditRequired is priced: CreditsPerContact when set,
+// else the price of GiftID when set, else the cheapest available gift the
+// organization can send.
+type AudiencePrice struct {
+	CreditsPerContact *int64
+	GiftID            string
+}
+
+// CreateAudience stores a new audience list of org, created by userID and
+// built from persona a.ICPID, in status list-building; the build itself is
+// a background job (BuildAudience). a must be validated. It returns
+// NOT_FOUND when the persona, or the gift it is priced by, is not org's.
+func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gifting.AudienceList, price AudiencePrice) (gifting.AudienceList, error) {
+	if _, err := s.Persona(ctx, orgID, a.ICPID); err != nil {
+		return gifting.AudienceList{}, err
+	}
+	meta, err := s.audiencePrice(ctx, orgID, price)
+	if err != nil {
+		return gifting.AudienceList{}, err
+	}
+	now := s.Now()
+	meta.BuildStartedAt, meta.ContactLists = now, map[string]gifting.ListProgress{}
+	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = NewID(), orgID, userID, now, now
+	a.TotalMatch, a.CreditRequired, a.Status, a.Metadata = 0, 0, gifting.AudienceBuilding, meta
+	if err := s.putNew(ctx, orgID, audienceSK(a.AudienceID), storedAudience{AudienceList: a}); err != nil {
+		return gifting.AudienceList{}, err
+	}
+	a.Normalize()
+	return a, nil
+}
+
+// audiencePrice resolves the price an audience states.
+func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudiencePrice) (gifting.AudienceMeta, error) {
+	switch {
+	case price.CreditsPerContact != nil:
+		return gifting.AudienceMeta{CreditsPerContact: *price.CreditsPerContact, PricedBy: gifting.PricedByInput}, nil
+	case price.GiftID != "":
+		g, err := s.Gift(ctx, orgID, price.GiftID)
+		if err != nil {
+			return gifting.AudienceMeta{}, err
+		}
+		return gifting.AudienceMeta{CreditsPerContact: credits(g.Price), PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
+	}
+	gifts, _, err := s.ListGifts(ctx, orgID, GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
+	if err != nil {
+		return gifting.AudienceMeta{}, err
+	}
+	if len(gifts) == 0 {
+		return gifting.AudienceMeta{PricedBy: gifting.PricedByNone}, nil
+	}
+	cheapest := gifts[0]
+	for _, g := range gifts[1:] {
+		if g.Price < cheapest.Price || (g.Price == cheapest.Price && g.GiftID < cheapest.GiftID) {
+			cheapest = g
+		}
+	}
+	return gifting.AudienceMeta{CreditsPerContact: credits(cheapest.Price), PricedBy: gifting.PricedByGift, GiftID: cheapest.GiftID}, nil
+}
+
+// credits is the whole number of wallet credits a gift price costs: credits
+// are whole, so a fractional price rounds up.
+func credits(price float64) int64 { return int64(math.Ceil(price)) }
+
+// Audience returns audience list id of org, or NOT_FOUND.
+func (s *Store) Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error) {
+	a, err := s.audience(ctx, orgID, id)
+	return a.AudienceList, err
+}
+
+func (s *Store) audience(ctx context.Context, orgID, id string) (storedAudience, error) {
+	var a storedAudience
+	found, err := s.get(ctx, orgPK(orgID), audienceSK(id), &a)
+	if err != nil {
+		return a, err
+	}
+	if !found {
+		return a, gifting.NotFound("audience list", id)
+	}
+	a.Normalize()
+	return a, nil
+}
+
+// DeleteAudience removes an audience list that has no members yet: the
+// undo of CreateAudience when its build could not be started.
+func (s *Store) DeleteAudience(ctx context.Context, orgID, id string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: &s.table, Key: key(orgPK(orgID), audienceSK(id)),
+		ConditionExpression:       aws.String("totalMatch = :zero"),
+		ExpressionAttributeValues: item{":zero": num(0)},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("delete audience %s: %w", id, err)
+	}
+	return nil
+}
+
+// Build sizes. A slice compares one page of contacts (at most
+// BuildSliceContacts, fewer when the page reaches 1 MB: a few seconds of
+// work); matches are committed in transactions of up to membersPerCommit
+// members plus the audience's counters.
+const (
+	BuildSliceContacts = 1000
+	membersPerCommit   = 99
+	// maxBuildFailures is how many consecutive failed slices make a build
+	// fail for good: below the job queue's own redelivery limit, so the
+	// audience reaches failed before the job is dropped.
+	maxBuildFailures = 3
+)
+
+// errBuildOvertaken reports that another run of the same slice committed
+// first; this run stops, the other carries on.
+var errBuildOvertaken = errors.New("audience build overtaken")
+
+// BuildAudience runs one slice of audience id's build: it compares the
+// next page of org's contacts (at most sliceContacts) with the persona and
+// commits the matches.
+// It returns done when the build needs no further slice: the audience is
+// ready (or failed, or was never building), or another run of the same
+// slice got there first. It is safe to run any number of times, at once
+// or one after another: each commit is conditioned on the build's cursor.
+func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContacts int) (done bool, err error) {
+	a, err := s.audience(ctx, orgID, id)
+	if err != nil {
+		return true, err
+	}
+	if a.Status != gifting.AudienceBuilding {
+		return true, nil
+	}
+	persona, err := s.Persona(ctx, orgID, a.ICPID)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return true, s.FailAudience(ctx, orgID, id, "the audience's ICP persona no longer exists")
+	}
+	if err != nil {
+		return false, err
+	}
+	m := gifting.NewMatcher(persona.Persona)
+	if m.Empty() {
+		// A persona without criteria matches nothing: no contact needs
+		// reading to know that.
+		return true, s.commitBuild(ctx, orgID, a, nil, a.Cursor, 0, true)
+	}
+	in := s.contactRange(orgID, true)
+	in.Limit = aws.Int32(int32(sliceContacts))
+	if a.Cursor != "" {
+		in.ExclusiveStartKey = key(orgPK(orgID), contactSK(a.Cursor))
+	}
+	res, err := s.db.Query(ctx, in)
+	if err != nil {
+		return false, fmt.Errorf("query contacts for audience %s: %w", id, err)
+	}
+	last := res.LastEvaluatedKey == nil
+	now := s.Now()
+	var (
+		members []item
+		scanned int64
+		cursor  = a.Cursor
+	)
+	for i, it := range res.Items {
+		c, err := decodeContact(it)
+		if err != nil {
+			return false, err
+		}
+		scanned++
+		cursor = c.ContactID
+		if on, ok := m.Match(c.Contact); ok {
+			mi, err := s.memberItem(orgID, gifting.NewAudienceMember(id, c.Contact, on, now))
+			if err != nil {
+				return false, err
+			}
+			members = append(members, mi)
+		}
+		final := last && i == len(res.Items)-1
+		if len(members) == membersPerCommit || final {
+			if err := s.commitBuild(ctx, orgID, a, members, cursor, scanned, final); err != nil {
+				return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
+			}
+			a.Cursor, members, scanned = cursor, nil, 0
+		}
+	}
+	if scanned > 0 || len(res.Items) == 0 {
+		// The tail of the page matched nothing (or the page was empty):
+		// record how far the build got.
+		if err := s.commitBuild(ctx, orgID, a, members, cursor, scanned, last); err != nil {
+			return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
+		}
+	}
+	return last, nil
+}
+
+func ignoreOvertaken(err error) error {
+	if errors.Is(err, errBuildOvertaken) {
+		return nil
+	}
+	return err
+}
+
+// memberItem is the stored form of an audience member, with its Slim entry
+// (search text, and the contact's updatedAt for that sort).
+func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error) {
+	it, err := marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	compact(it)
+	sk := audienceMemberSK(m.AudienceID, m.ContactID)
+	it["PK"], it["SK"] = str(orgPK(orgID)), str(sk)
+	it["LPK"], it["LSK"] = str(audienceLPK(orgID, m.AudienceID)), str(sk)
+	it["srch"] = str(m.SearchText())
+	it["upd"] = str(m.UpdatedAt.UTC().Format(timeLayout))
+	return it, nil
+}
+
+// commitBuild writes members and moves the audience's cursor from where a
+// says it is to cursor, adding the matches to totalMatch and creditRequired
+// and the compared contacts to contactsScanned, in one transaction. final
+// also makes the audience ready. It returns errBuildOvertaken when the
+// cursor has moved meanwhile.
+func (s *Store) commitBuild(ctx context.Context, orgID string, a storedAudience, members []item, cursor string, scanned int64, final bool) error {
+	n := int64(len(members))
+	now := s.Now().Format(timeLayout)
+	set := "updatedAt = :now, buildFailures = :zero, metadata.contactsScanned = metadata.contactsScanned + :scanned"
+	values := item{
+		":n": num(n), ":credits": num(n * a.Metadata.CreditsPerContact), ":scanned": num(scanned),
+		":now": str(now), ":zero": num(0), ":building": str(string(gifting.AudienceBuilding)),
+	}
+	if cursor != "" {
+		set += ", buildCursor = :to"
+		values[":to"] = str(cursor)
+	}
+	if final {
+		set += ", #st = :ready, metadata.buildFinishedAt = :now"
+		values[":ready"] = str(string(gifting.AudienceReady))
+	}
+	cond := "#st = :building AND attribute_not_exists(buildCursor)"
+	if a.Cursor != "" {
+		cond = "#st = :building AND buildCursor = :from"
+		values[":from"] = str(a.Cursor)
+	}
+	items := make([]types.TransactWriteItem, 0, len(members)+1)
+	for _, m := range members {
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: m}})
+	}
+	items = append(items, types.TransactWriteItem{Update: &types.Update{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(a.AudienceID)),
+		UpdateExpression:          aws.String("SET " + set + " ADD totalMatch :n, creditRequired :credits"),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: values,
+	}})
+	for attempt := 1; ; attempt++ {
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		if err == nil {
+			return nil
+		}
+		if reasonCode(cancellationReasons(err), len(items)-1) == "ConditionalCheckFailed" {
+			return errBuildOvertaken
+		}
+		if !retryable(err) || attempt >= maxAttempts {
+			return fmt.Errorf("commit audience %s: %w", a.AudienceID, err)
+		}
+		if err := sleep(ctx, backoff(attempt)); err != nil {
+			return err
+		}
+	}
+}
+
+// NoteBuildFailure records that a slice of audience id's build failed. After
+// maxBuildFailures consecutive failures the audience is failed for good and
+// gaveUp is true: the job must stop. Before, the caller should let the
+// slice be retried.
+func (s *Store) NoteBuildFailure(ctx context.Context, orgID, id string) (gaveUp bool, err error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("ADD buildFailures :one"),
+		ConditionExpression:       aws.String("#st = :building"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: item{":one": num(1), ":building": str(string(gifting.AudienceBuilding))},
+		ReturnValues:              types.ReturnValueUpdatedNew,
+	})
+	if isConditionFailed(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("note build failure of %s: %w", id, err)
+	}
+	var n struct {
+		F int `json:"buildFailures"`
+	}
+	if err := unmarshal(out.Attributes, &n); err != nil {
+		return false, err
+	}
+	if n.F < maxBuildFailures {
+		return false, nil
+	}
+	return true, s.FailAudience(ctx, orgID, id, "the build failed repeatedly; create the audience list again")
+}
+
+// FailAudience ends audience id's build for good with status failed and a
+// reason shown in metadata.error. An audience that is no longer building is
+// left as it is.
+func (s *Store) FailAudience(ctx context.Context, orgID, id, reason string) error {
+	now := s.Now().Format(timeLayout)
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), audienceSK(id)),
+		UpdateExpression:          aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason"),
+		ConditionExpression:       aws.String("#st = :building"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status", "#err": "error"},
+		ExpressionAttributeValues: item{":failed": str(string(gifting.AudienceFailed)), ":now": str(now), ":reason": str(reason), ":building": str(string(gifting.AudienceBuilding))},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("fail audience %s: %w", id, err)
+	}
+	return nil
+}

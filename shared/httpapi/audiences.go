@@ -1,0 +1,273 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
+)
+
+// Kinds of the audiences group's background jobs. Both keep their real
+// position on the audience item; a job's Ref is the audience id, and a
+// contact-list job's Cursor is the list being filled.
+const (
+	jobAudienceBuild       = "audience.build"
+	jobAudienceContactList = "audience.contactlist"
+)
+
+func (s *Server) audienceRoutes() []route {
+	return []route{
+		{pattern: "POST /api/campaigns/icp-personas", handle: s.createPersona},
+		{pattern: "GET /api/campaigns/icp-personas/{icpId}", handle: s.getPersona},
+		{pattern: "POST /api/campaigns/audience-lists", handle: s.createAudience},
+		{pattern: "GET /api/campaigns/audience-lists/{audienceId}", handle: s.getAudience},
+		{pattern: "GET /api/campaigns/audience-lists/{audienceId}/contacts", handle: s.listAudienceContacts},
+		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/contact-list", handle: s.audienceToContactList},
+	}
+}
+
+// personaBody is the bare response of the ICP persona endpoints.
+type personaBody struct {
+	ICPPersona gifting.ICPPersona `json:"icpPersona"`
+}
+
+// personaInput is the body of POST /icp-personas.
+type personaInput struct {
+	Persona  gifting.Persona         `json:"persona"`
+	Company  map[string]any          `json:"company"`
+	Status   string                  `json:"status"`
+	Metadata gifting.PersonaMetadata `json:"metadata"`
+}
+
+func (s *Server) createPersona(w http.ResponseWriter, r *http.Request) error {
+	var in personaInput
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	icp := gifting.ICPPersona{Persona: in.Persona, Company: in.Company, Status: in.Status, Metadata: in.Metadata}
+	if err := icp.Validate(); err != nil {
+		return err
+	}
+	p := principal(r.Context())
+	icp, err := s.store.CreatePersona(r.Context(), p.OrgID, p.UserID, icp)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, personaBody{ICPPersona: icp})
+	return nil
+}
+
+func (s *Server) getPersona(w http.ResponseWriter, r *http.Request) error {
+	icp, err := s.store.Persona(r.Context(), principal(r.Context()).OrgID, r.PathValue("icpId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, personaBody{ICPPersona: icp})
+	return nil
+}
+
+// maxCreditsPerContact bounds the stated price of one gift.
+const maxCreditsPerContact = 1_000_000
+
+// audienceInput is the body of POST /audience-lists. creditsPerContact or
+// giftId (not both) state the price creditRequired is computed at; without
+// either it is the cheapest available gift.
+type audienceInput struct {
+	Name              string   `json:"name"`
+	ICPID             string   `json:"icpId"`
+	Description       string   `json:"description"`
+	Tags              []string `json:"tags"`
+	CreditsPerContact *int64   `json:"creditsPerContact"`
+	GiftID            string   `json:"giftId"`
+}
+
+func (s *Server) createAudience(w http.ResponseWriter, r *http.Request) error {
+	var in audienceInput
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	var p gifting.Problems
+	if c := in.CreditsPerContact; c != nil && (*c < 0 || *c > maxCreditsPerContact) {
+		p.Add("creditsPerContact", "must be between 0 and 1000000")
+	}
+	in.GiftID = strings.TrimSpace(in.GiftID)
+	if in.CreditsPerContact != nil && in.GiftID != "" {
+		p.Add("giftId", "give creditsPerContact or giftId, not both")
+	}
+	a := gifting.AudienceList{Name: in.Name, ICPID: in.ICPID, Description: in.Description, Tags: in.Tags}
+	if err := mergeProblems(p, gifting.ValidateAudience(&a)); err != nil {
+		return err
+	}
+	pr := principal(r.Context())
+	a, err := s.store.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, dynamo.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
+	if err != nil {
+		return err
+	}
+	if err := s.enqueue(r.Context(), jobs.Job{Kind: jobAudienceBuild, OrgID: pr.OrgID, Ref: a.AudienceID}); err != nil {
+		// Without its build the audience would stay list-building for
+		// ever: take it back, so the failed request leaves nothing.
+		if derr := s.store.DeleteAudience(context.WithoutCancel(r.Context()), pr.OrgID, a.AudienceID); derr != nil {
+			loggerFrom(r.Context()).ErrorContext(r.Context(), "undo audience", slog.String("audienceId", a.AudienceID), slog.String("error", derr.Error()))
+		}
+		return err
+	}
+	writeEnvelope(w, http.StatusCreated, "Audience list created; it is being built", a)
+	return nil
+}
+
+func (s *Server) getAudience(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.store.Audience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Audience list retrieved", a)
+	return nil
+}
+
+// audiencePagination is the pagination object of the audience contacts
+// endpoint: SPEC.md gives it exactly these four fields.
+type audiencePagination struct {
+	Page       int `json:"page"`
+	Limit      int `json:"limit"`
+	Total      int `json:"total"`
+	TotalPages int `json:"totalPages"`
+}
+
+// audienceContacts is the data of GET /audience-lists/{id}/contacts.
+type audienceContacts struct {
+	Audience   gifting.AudienceList     `json:"audience"`
+	Items      []gifting.AudienceMember `json:"items"`
+	Pagination audiencePagination       `json:"pagination"`
+}
+
+func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	mq := dynamo.MemberQuery{
+		Page:   q.page(12),
+		Search: q.str("search"),
+		SortBy: q.enum("sortBy", "createdAt", dynamo.AudienceMemberSorts...),
+		Order:  q.sortOrder(gifting.Desc),
+	}
+	if len(mq.Search) > 200 {
+		q.problems.Add("search", "must be at most 200 characters")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	orgID := principal(r.Context()).OrgID
+	a, err := s.store.Audience(r.Context(), orgID, r.PathValue("audienceId"))
+	if err != nil {
+		return err
+	}
+	items, total, err := s.store.AudienceMembers(r.Context(), orgID, a, mq)
+	if err != nil {
+		return err
+	}
+	p := gifting.NewPagination(mq.Page, total)
+	writeEnvelope(w, http.StatusOK, "Audience contacts retrieved", audienceContacts{
+		Audience: a, Items: items,
+		Pagination: audiencePagination{Page: p.Page, Limit: p.Limit, Total: p.Total, TotalPages: p.TotalPages},
+	})
+	return nil
+}
+
+// contactListInput is the body of POST /audience-lists/{id}/contact-list;
+// both fields are optional (the audience's name and a description naming
+// it by default).
+type contactListInput struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// contactListStarted is the data of POST /audience-lists/{id}/contact-list.
+type contactListStarted struct {
+	ListID      string               `json:"listId"`
+	AudienceID  string               `json:"audienceId"`
+	ContactList gifting.ContactList  `json:"contactList"`
+	Progress    gifting.ListProgress `json:"progress"`
+}
+
+func (s *Server) audienceToContactList(w http.ResponseWriter, r *http.Request) error {
+	var in contactListInput
+	if r.ContentLength != 0 {
+		if err := decode(w, r, &in); err != nil {
+			return err
+		}
+	}
+	pr := principal(r.Context())
+	a, err := s.store.Audience(r.Context(), pr.OrgID, r.PathValue("audienceId"))
+	if err != nil {
+		return err
+	}
+	if a.Status != gifting.AudienceReady {
+		return a.NotReady()
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		in.Name = a.Name
+	}
+	if strings.TrimSpace(in.Description) == "" {
+		in.Description = "Contacts of audience list " + a.Name
+	}
+	l, err := s.store.CreateContactList(r.Context(), pr.OrgID, pr.UserID, in.Name, in.Description)
+	if err != nil {
+		return err
+	}
+	if err := s.store.StartAudienceContactList(r.Context(), pr.OrgID, a.AudienceID, l.ListID); err != nil {
+		return err
+	}
+	job := jobs.Job{Kind: jobAudienceContactList, OrgID: pr.OrgID, Ref: a.AudienceID, Cursor: l.ListID}
+	if err := s.enqueue(r.Context(), job); err != nil {
+		if _, ferr := s.store.NoteContactListFailure(context.WithoutCancel(r.Context()), pr.OrgID, a.AudienceID, l.ListID); ferr != nil {
+			loggerFrom(r.Context()).ErrorContext(r.Context(), "record contact list failure", slog.String("error", ferr.Error()))
+		}
+		return err
+	}
+	writeEnvelope(w, http.StatusAccepted, "Contact list created; the audience's contacts are being added", contactListStarted{
+		ListID: l.ListID, AudienceID: a.AudienceID, ContactList: l, Progress: gifting.ListProgress{Status: gifting.ListAdding},
+	})
+	return nil
+}
+
+// runAudienceJob runs one slice of an audience build or of filling a
+// contact list from an audience. A slice that fails is retried by the
+// queue; after a few consecutive failures the audience (or the list's
+// progress) is marked failed and the job stops, so nothing stays
+// list-building for ever.
+func (s *Server) runAudienceJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	var (
+		done bool
+		err  error
+	)
+	switch j.Kind {
+	case jobAudienceBuild:
+		done, err = s.store.BuildAudience(ctx, j.OrgID, j.Ref, dynamo.BuildSliceContacts)
+	default:
+		done, err = s.store.FillAudienceContactList(ctx, j.OrgID, j.Ref, j.Cursor)
+	}
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		// The audience is gone: nothing is left to do.
+		return nil, nil
+	}
+	if err != nil {
+		var gaveUp bool
+		var nerr error
+		if j.Kind == jobAudienceBuild {
+			gaveUp, nerr = s.store.NoteBuildFailure(ctx, j.OrgID, j.Ref)
+		} else {
+			gaveUp, nerr = s.store.NoteContactListFailure(ctx, j.OrgID, j.Ref, j.Cursor)
+		}
+		if nerr == nil && gaveUp {
+			s.log.ErrorContext(ctx, "audience job failed for good", slog.String("job", j.String()), slog.String("error", err.Error()))
+			return nil, nil
+		}
+		return nil, err
+	}
+	if done {
+		return nil, nil
+	}
+	return &j, nil
+}
