@@ -16,6 +16,9 @@ import (
 type call struct {
 	method, path string
 	body         any
+	// as, when set, is the organization to call as instead of the case's
+	// own (a fixture shared between cases lives in its own organization).
+	as *tenant
 }
 
 // benchCase measures one endpoint.
@@ -29,6 +32,9 @@ type benchCase struct {
 	target requestTarget
 	// status is the status every measured call must get.
 	status int
+	// calls, when set, replaces the calls per run: for endpoints whose
+	// calls are each a large piece of work.
+	calls int
 	// prepare makes what n calls need in t's organization and returns the
 	// request of call i (0 ≤ i < n). Calls that create something create a
 	// new thing each time.
@@ -40,28 +46,35 @@ type benchCase struct {
 // such; one whose prepare is nil has no measurement written yet.
 func cases() []benchCase {
 	return []benchCase{
-		{route: "GET /api/campaigns/campaigns", spec: true, target: listPage},
-		{route: "GET /api/campaigns/campaigns/{campaignId}/recipients", spec: true, target: listPage},
-		{route: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", spec: true, target: addRecipient},
-		{route: "GET /api/campaigns/audience-lists/{audienceId}/contacts", spec: true, target: listPage},
-		{route: "GET /api/campaigns/contacts", spec: true, target: listPage},
+		{route: "GET /api/campaigns/campaigns", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListCampaigns},
+		{route: "GET /api/campaigns/campaigns/{campaignId}/recipients", spec: true, target: listPage, status: http.StatusOK, prepare: prepareRecipientList("/api/campaigns/campaigns/%s/recipients")},
+		{route: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", spec: true, target: addRecipient, status: http.StatusOK, prepare: prepareAddRecipient},
+		{route: "GET /api/campaigns/audience-lists/{audienceId}/contacts", spec: true, target: listPage, status: http.StatusOK, prepare: prepareAudienceContacts},
+		{route: "GET /api/campaigns/contacts", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListContacts},
 		{route: "GET /api/campaigns/gifts", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListGifts},
 		{route: "GET /api/campaigns/gifts/{giftId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetGift},
 		{route: "GET /api/campaigns/templates/{templateId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetTemplate},
-		{route: "GET /api/campaigns/icp-personas/{icpId}", spec: true, target: getByID},
-		{route: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", spec: true, target: listPage},
-		{route: "GET /api/campaigns/events/{id}", spec: true, target: getByID},
-		{route: "GET /api/campaigns/contact-lists", spec: true, target: listPage},
-		{route: "POST /api/campaigns/contact-lists", spec: true},
-		{route: "POST /api/campaigns/contact-lists/{listId}/contacts", spec: true},
-		{route: "POST /api/campaigns/enrichment/enrich", spec: true},
-		{route: "POST /api/campaigns", spec: true},
-		{route: "GET /api/campaigns/{campaignId}", spec: true, target: getByID},
-		{route: "POST /api/campaigns/{campaignId}/launch", spec: true},
-		{route: "GET /api/campaigns/{campaignId}/recipients", spec: true, target: listPage},
-		{route: "GET /api/campaigns/{campaignId}/metrics", spec: true},
+		{route: "GET /api/campaigns/icp-personas/{icpId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetPersona},
+		{route: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", spec: true, target: listPage, status: http.StatusOK, prepare: prepareRecipientList("/api/campaigns/recipients/express-send/campaign/%s")},
+		{route: "GET /api/campaigns/events/{id}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetEvent},
+		{route: "GET /api/campaigns/contact-lists", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListContactLists},
+		{route: "POST /api/campaigns/contact-lists", spec: true, status: http.StatusCreated, prepare: prepareCreateList},
+		{route: "POST /api/campaigns/contact-lists/{listId}/contacts", spec: true, status: http.StatusOK, calls: 10, prepare: prepareBulkAdd},
+		{route: "POST /api/campaigns/enrichment/enrich", spec: true, status: http.StatusOK, prepare: prepareEnrich},
+		{route: "POST /api/campaigns", spec: true, status: http.StatusCreated, prepare: prepareCreateCampaign},
+		{route: "GET /api/campaigns/{campaignId}", spec: true, target: getByID, status: http.StatusOK, prepare: prepareGetCampaign("/api/campaigns/%s")},
+		{route: "POST /api/campaigns/{campaignId}/launch", spec: true, status: http.StatusAccepted, calls: 20, prepare: prepareLaunch},
+		{route: "GET /api/campaigns/{campaignId}/recipients", spec: true, target: listPage, status: http.StatusOK, prepare: prepareRecipientList("/api/campaigns/%s/recipients")},
+		{route: "GET /api/campaigns/{campaignId}/metrics", spec: true, status: http.StatusOK, prepare: prepareGetCampaign("/api/campaigns/%s/metrics")},
 		{route: "POST /api/campaigns/gifts", status: http.StatusCreated, prepare: prepareCreateGift},
 		{route: "POST /api/campaigns/templates", status: http.StatusCreated, prepare: prepareCreateTemplate},
+		{route: "GET /api/campaigns/contacts/{contactId}", target: getByID, status: http.StatusOK, prepare: prepareGetContact},
+		{route: "GET /api/campaigns/contact-lists/{listId}", target: getByID, status: http.StatusOK, prepare: prepareGetList},
+		{route: "GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}", target: getByID, status: http.StatusOK, prepare: prepareGetRecipient},
+		{route: "GET /api/campaigns/wallet", status: http.StatusOK, prepare: prepareWallet},
+		{route: "POST /api/campaigns/icp-personas", status: http.StatusCreated, prepare: prepareCreatePersona},
+		{route: "GET /api/campaigns/audience-lists/{audienceId}", target: getByID, status: http.StatusOK, prepare: prepareGetAudience},
+		{route: "POST /api/campaigns/events", status: http.StatusCreated, prepare: prepareCreateEvent},
 	}
 }
 

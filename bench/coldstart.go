@@ -59,9 +59,12 @@ func binarySizes(root string) []binarySize {
 type coldStart struct {
 	function string
 	route    string
-	median   time.Duration
-	runs     []time.Duration
-	err      error
+	// median and runs are process start → first answer; initMedian is the
+	// part before the function first asked for an event (Go's start, its
+	// configuration and clients).
+	median, initMedian time.Duration
+	runs               []time.Duration
+	err                error
 }
 
 // buildHostFunction builds a function for this machine with the Lambda
@@ -82,26 +85,27 @@ func buildHostFunction(ctx context.Context, root, dir, function string) (string,
 // to the runtime receiving the function's answer to its first event, an API
 // Gateway request for rq sent with key. The function reaches the benchmark's
 // table in DynamoDB Local, whose key item and data exist.
-func measureColdStart(ctx context.Context, e *env, binary, key string, rq call, runs int) ([]time.Duration, error) {
-	var out []time.Duration
+func measureColdStart(ctx context.Context, e *env, binary, key string, rq call, runs int) (total, init []time.Duration, err error) {
 	for range runs {
-		d, err := coldStartOnce(ctx, e, binary, key, rq)
+		d, i, err := coldStartOnce(ctx, e, binary, key, rq)
 		if err != nil {
-			return out, err
+			return total, init, err
 		}
-		out = append(out, d)
+		total, init = append(total, d), append(init, i)
 	}
-	return out, nil
+	return total, init, nil
 }
 
-func coldStartOnce(ctx context.Context, e *env, binary, key string, rq call) (time.Duration, error) {
+// coldStartOnce starts the function once and returns the time to its first
+// answer and the part of it before the function asked for its first event.
+func coldStartOnce(ctx context.Context, e *env, binary, key string, rq call) (took, init time.Duration, err error) {
 	event, err := apiGatewayEvent(key, rq)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	rt, err := startRuntimeAPI(event)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer rt.close()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -119,7 +123,7 @@ func coldStartOnce(ctx context.Context, e *env, binary, key string, rq call) (ti
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -130,18 +134,18 @@ func coldStartOnce(ctx context.Context, e *env, binary, key string, rq call) (ti
 	select {
 	case err := <-exited:
 		exited <- err
-		return 0, fmt.Errorf("function exited before answering (%v): %.500s", err, stderr.String())
+		return 0, 0, fmt.Errorf("function exited before answering (%v): %.500s", err, stderr.String())
 	case a := <-rt.answers:
 		took := time.Since(start)
 		if a.err != nil {
-			return 0, a.err
+			return 0, 0, a.err
 		}
 		if a.status != http.StatusOK {
-			return 0, fmt.Errorf("first answer: status %d", a.status)
+			return 0, 0, fmt.Errorf("first answer: status %d", a.status)
 		}
-		return took, nil
+		return took, rt.firstPoll.Sub(start), nil
 	case <-ctx.Done():
-		return 0, fmt.Errorf("no answer within 30 s: %w", ctx.Err())
+		return 0, 0, fmt.Errorf("no answer within 30 s: %w", ctx.Err())
 	}
 }
 
@@ -185,6 +189,9 @@ type runtimeAPI struct {
 	srv     *http.Server
 	answers chan answer
 	once    sync.Once
+	// firstPoll is when the function first asked for an event; it is
+	// written before the answer is sent on answers.
+	firstPoll time.Time
 }
 
 type answer struct {
@@ -202,7 +209,7 @@ func startRuntimeAPI(event []byte) (*runtimeAPI, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+prefix+"invocation/next", func(w http.ResponseWriter, r *http.Request) {
 		first := false
-		rt.once.Do(func() { first = true })
+		rt.once.Do(func() { first, rt.firstPoll = true, time.Now() })
 		if !first {
 			// One event per start: later polls wait until the process is
 			// stopped.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"slices"
@@ -112,6 +113,14 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 	if !res.served || c.prepare == nil {
 		return res
 	}
+	if c.calls > 0 {
+		calls = c.calls
+	}
+	// Each run is one testing.Benchmark of exactly calls iterations.
+	if err := flag.Set("test.benchtime", fmt.Sprintf("%dx", calls)); err != nil {
+		res.err = err
+		return res
+	}
 	total := warmCalls + runs*(calls+1)
 	gen, err := c.prepare(ctx, e, t, total)
 	if err != nil {
@@ -123,8 +132,12 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 	one := func() (api, bare time.Duration, u *dynamo.Usage, err error) {
 		rq := gen(next)
 		next++
+		as := t
+		if rq.as != nil {
+			as = *rq.as
+		}
 		start := time.Now()
-		if _, err := e.expect(ctx, t, c.status, rq.method, rq.path, rq.body); err != nil {
+		if _, err := e.expect(ctx, as, c.status, rq.method, rq.path, rq.body); err != nil {
 			return 0, 0, nil, err
 		}
 		api = time.Since(start)
@@ -201,6 +214,8 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 		}
 		res.raw = append(res.raw, benchLine("Endpoint/"+c.route, br))
 	}
+	// Background work a case started (launches) ends before the next case.
+	e.queue.Wait()
 	res.apiP50, res.apiP99 = median(p50s), median(p99s)
 	res.bareP50, res.bareP99 = median(bp50s), median(bp99s)
 	res.ratio = medianFloat(ratios)
