@@ -1,0 +1,273 @@
+package dynamo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// applyUpsert applies an upsert's items and returns the cancellation reasons
+// of a failed transaction.
+func applyUpsert(t *testing.T, u dynamo.ContactUpsert) []types.CancellationReason {
+	t.Helper()
+	_, err := testenv.Client(t).TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: u.Items})
+	if err == nil {
+		return nil
+	}
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		t.Fatalf("transaction: %v", err)
+	}
+	return tce.CancellationReasons
+}
+
+func TestPrepareContactUpsert(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	org, _ := testenv.Org(t, s, "acme", 0)
+	src := gifting.Source{Type: gifting.SourceCampaign, Provider: gifting.ProviderAPI}
+	camp := &gifting.ContactCampaign{CampaignID: "c1", CampaignName: "Q3", Status: "draft"}
+
+	first, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: " Ada@Example.com ", FirstName: "Ada", Campaign: camp}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second add-recipient for the same new email, prepared before the
+	// first is written: both plan a create.
+	rival, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: "ada@example.com", LastName: "Lovelace", Campaign: camp}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.Created || !rival.Created || first.Contact.MailID != "ada@example.com" {
+		t.Fatalf("created %v, %v, mail %q; want two creates of ada@example.com", first.Created, rival.Created, first.Contact.MailID)
+	}
+	if reasons := applyUpsert(t, first); reasons != nil {
+		t.Fatalf("first create cancelled: %v", reasons)
+	}
+	t.Run("a concurrent create is a conflict, then a merge", func(t *testing.T) {
+		reasons := applyUpsert(t, rival)
+		if reasons == nil || !rival.Conflicted(reasons) {
+			t.Fatalf("rival create: reasons %v; want a conflict", reasons)
+		}
+		again, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: "ada@example.com", LastName: "Lovelace", Campaign: camp}, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Created || again.Contact.ContactID != first.Contact.ContactID {
+			t.Fatalf("re-prepared: created %v id %s; want a merge into %s", again.Created, again.Contact.ContactID, first.Contact.ContactID)
+		}
+		if reasons := applyUpsert(t, again); reasons != nil {
+			t.Fatalf("merge cancelled: %v", reasons)
+		}
+	})
+	c, err := s.Contact(ctx, org, first.Contact.ContactID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("merged record", func(t *testing.T) {
+		if c.FirstName != "Ada" || c.LastName != "Lovelace" || len(c.Sources) != 2 {
+			t.Errorf("got %s %s with %d sources; want Ada Lovelace, 2", c.FirstName, c.LastName, len(c.Sources))
+		}
+		if !slices.Equal(c.Usage.CampaignIDs, []string{"c1"}) || len(c.Campaigns) != 1 || c.Campaigns[0] != *camp {
+			t.Errorf("usage %v campaigns %+v; want c1 once", c.Usage.CampaignIDs, c.Campaigns)
+		}
+	})
+	t.Run("a stale merge is a conflict", func(t *testing.T) {
+		stale, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: "ada@example.com", JobTitle: "CTO"}, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UpdateContact(ctx, org, c.ContactID, gifting.ContactPatch{Notes: refOf("met at the fair")}); err != nil {
+			t.Fatal(err)
+		}
+		if reasons := applyUpsert(t, stale); reasons == nil || !stale.Conflicted(reasons) {
+			t.Fatalf("stale merge: reasons %v; want a conflict", reasons)
+		}
+		if got, _ := s.Contact(ctx, org, c.ContactID); got.Notes != "met at the fair" || got.JobTitle != "" {
+			t.Errorf("notes %q job %q; the stale merge must not overwrite the update", got.Notes, got.JobTitle)
+		}
+	})
+	t.Run("invalid input", func(t *testing.T) {
+		_, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: "nope"}, src)
+		if gifting.ErrorCode(err) != gifting.CodeValidation {
+			t.Errorf("err = %v, want VALIDATION_FAILED", err)
+		}
+	})
+	t.Run("counted once", func(t *testing.T) {
+		_, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+		if err != nil || total != 1 {
+			t.Errorf("total %d err %v; want 1", total, err)
+		}
+	})
+}
+
+func refOf[T any](v T) *T { return &v }
+
+func TestContactReads(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	org, _ := testenv.Org(t, s, "acme", 0)
+	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []gifting.ContactInput
+	for i := range 150 {
+		inputs = append(inputs, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i)})
+	}
+	res, err := s.AddContactsToList(ctx, org, list.ListID, inputs[:120], gifting.Source{Type: gifting.SourceImport})
+	if err != nil || res.Created != 120 {
+		t.Fatalf("import: %d created, err %v", res.Created, err)
+	}
+	var ids []string
+	for _, it := range res.Items {
+		ids = append(ids, it.ContactID)
+	}
+	// 30 contacts outside the list, then every contact into it by id.
+	more, err := s.AddContactsToList(ctx, org, newOtherList(t, s, org).ListID, inputs[120:], gifting.Source{Type: gifting.SourceImport})
+	if err != nil || more.Created != 30 {
+		t.Fatalf("import: %+v, %v", more, err)
+	}
+	for _, it := range more.Items {
+		ids = append(ids, it.ContactID)
+	}
+	if err := s.DeleteContact(ctx, org, ids[5]); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("AddContactIDsToList takes more than 100", func(t *testing.T) {
+		r, err := s.AddContactIDsToList(ctx, org, list.ListID, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Added != 30 || r.Unchanged != 119 || r.Failed != 1 || r.Items[5].Status != dynamo.BulkFailed || r.Items[149].Index != 149 {
+			t.Errorf("added %d unchanged %d failed %d; want 30, 119, 1 (the deleted one)", r.Added, r.Unchanged, r.Failed)
+		}
+		if l, _ := s.ContactList(ctx, org, list.ListID); l.ContactCount != 149 {
+			t.Errorf("count = %d, want 149", l.ContactCount)
+		}
+	})
+	t.Run("ListContactIDs returns every member in a stable order", func(t *testing.T) {
+		got, err := s.ListContactIDs(ctx, org, list.ListID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Delete(slices.Clone(ids), 5, 6)
+		if !slices.Equal(got, want) {
+			t.Errorf("got %d ids, want the %d members in creation order", len(got), len(want))
+		}
+		if _, err := s.ListContactIDs(ctx, org, "01NOSUCH"); gifting.ErrorCode(err) != gifting.CodeNotFound {
+			t.Errorf("unknown list: %v", err)
+		}
+	})
+	t.Run("ContactsByID keeps order and skips missing and deleted", func(t *testing.T) {
+		got, err := s.ContactsByID(ctx, org, []string{ids[7], "01NOSUCH", ids[5], ids[3], ids[7]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mails []string
+		for _, c := range got {
+			mails = append(mails, c.MailID)
+		}
+		if !slices.Equal(mails, []string{"p007@example.com", "p003@example.com", "p007@example.com"}) {
+			t.Errorf("got %v", mails)
+		}
+	})
+	t.Run("EachContact visits every live contact, newest first", func(t *testing.T) {
+		var got []string
+		err := s.EachContact(ctx, org, func(c gifting.Contact) error {
+			got = append(got, c.ContactID)
+			return nil
+		})
+		want := slices.Delete(slices.Clone(ids), 5, 6)
+		slices.Reverse(want)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("visited %d, err %v; want %d newest first", len(got), err, len(want))
+		}
+		stop := errors.New("stop")
+		n := 0
+		err = s.EachContact(ctx, org, func(gifting.Contact) error { n++; return stop })
+		if !errors.Is(err, stop) || n != 1 {
+			t.Errorf("stopping: err %v after %d; want stop after 1", err, n)
+		}
+	})
+}
+
+func newOtherList(t *testing.T, s *dynamo.Store, org string) gifting.ContactList {
+	t.Helper()
+	l, err := s.CreateContactList(context.Background(), org, "u", "Other", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// markerFailingDB refuses every transaction that writes the email marker of one
+// address, as a fault DynamoDB Local cannot produce on demand.
+type markerFailingDB struct {
+	dynamo.DB
+	marker string
+}
+
+func (f markerFailingDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	for _, it := range in.TransactItems {
+		if it.Put != nil {
+			if sk, ok := it.Put.Item["SK"].(*types.AttributeValueMemberS); ok && sk.Value == f.marker {
+				return nil, &types.InternalServerError{Message: refOf("injected failure")}
+			}
+		}
+	}
+	return f.DB.TransactWriteItems(ctx, in, opts...)
+}
+
+// TestBulkAddItemFailsAlone checks that an item whose write fails leaves
+// nothing behind, and does not stop the items around it.
+func TestBulkAddItemFailsAlone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	table := testenv.Table(t)
+	s := dynamo.New(markerFailingDB{DB: testenv.Client(t), marker: "EMAIL#bad@example.com"}, table)
+	healthy := dynamo.New(testenv.Client(t), table)
+	org, _ := testenv.Org(t, s, "acme", 0)
+	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{
+		{MailID: "a@example.com"}, {MailID: "BAD@example.com", FirstName: "Bad"}, {MailID: "c@example.com"},
+	}, gifting.Source{Type: gifting.SourceImport})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Created != 2 || res.Failed != 1 || res.Items[1].Status != dynamo.BulkFailed ||
+		!strings.Contains(res.Items[1].Reason, "retry") || strings.Contains(res.Items[1].Reason, "injected") {
+		t.Fatalf("result %+v; want 2 created and item 1 failed with a retry hint, without internal text", res)
+	}
+	contacts, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+	if err != nil || total != 2 || len(contacts) != 2 {
+		t.Fatalf("total %d, %d contacts, err %v; want 2", total, len(contacts), err)
+	}
+	if _, n, _ := s.ListContacts(ctx, org, "bad", gifting.PageRequest{Page: 1, Limit: 10}); n != 0 {
+		t.Errorf("search finds %d half-written contacts", n)
+	}
+	if l, _ := s.ContactList(ctx, org, list.ListID); l.ContactCount != 2 {
+		t.Errorf("list count = %d, want 2", l.ContactCount)
+	}
+	// No marker was left: the email imports as a new contact.
+	again, err := healthy.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "bad@example.com"}}, gifting.Source{Type: gifting.SourceImport})
+	if err != nil || again.Items[0].Status != dynamo.BulkCreated {
+		t.Errorf("re-import: %+v, %v; want created", again, err)
+	}
+}

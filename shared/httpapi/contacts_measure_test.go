@@ -1,0 +1,149 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// capacityDB counts the requests and the capacity units DynamoDB reports.
+type capacityDB struct {
+	dynamo.DB
+	mu                sync.Mutex
+	requests          int
+	readUnits, writes float64
+	txTime            time.Duration
+}
+
+// add records one request and the capacity it consumed. DynamoDB Local
+// reports only the total (CapacityUnits), so the operation tells reads from
+// writes.
+func (c *capacityDB) add(write bool, cc ...types.ConsumedCapacity) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests++
+	for _, x := range cc {
+		if x.CapacityUnits == nil {
+			continue
+		}
+		if write {
+			c.writes += *x.CapacityUnits
+		} else {
+			c.readUnits += *x.CapacityUnits
+		}
+	}
+}
+
+func (c *capacityDB) reset() (requests int, read, write float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	requests, read, write = c.requests, c.readUnits, c.writes
+	c.requests, c.readUnits, c.writes = 0, 0, 0
+	return
+}
+
+func (c *capacityDB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	out, err := c.DB.GetItem(ctx, in, o...)
+	if err == nil && out.ConsumedCapacity != nil {
+		c.add(false, *out.ConsumedCapacity)
+	}
+	return out, err
+}
+
+func (c *capacityDB) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	out, err := c.DB.Query(ctx, in, o...)
+	if err == nil && out.ConsumedCapacity != nil {
+		c.add(false, *out.ConsumedCapacity)
+	}
+	return out, err
+}
+
+func (c *capacityDB) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	out, err := c.DB.BatchGetItem(ctx, in, o...)
+	if err == nil {
+		c.add(false, out.ConsumedCapacity...)
+	}
+	return out, err
+}
+
+func (c *capacityDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	t0 := time.Now()
+	out, err := c.DB.TransactWriteItems(ctx, in, o...)
+	c.mu.Lock()
+	c.txTime += time.Since(t0)
+	c.mu.Unlock()
+	if err == nil {
+		c.add(true, out.ConsumedCapacity...)
+	}
+	return out, err
+}
+
+// TestMeasureContacts reports the figures of DESIGN.md's contact targets. It
+// is a measurement, not a check, so it runs only when asked:
+// CONTACTS_MEASURE=10000 (contacts to import; page 50 needs ≥ 5,000).
+func TestMeasureContacts(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("CONTACTS_MEASURE"))
+	if n == 0 {
+		t.Skip("set CONTACTS_MEASURE=<contacts> to measure")
+	}
+	db := &capacityDB{DB: testenv.Client(t)}
+	s := dynamo.New(db, testenv.Table(t))
+	_, key := testenv.Org(t, s, "bench", 0)
+	h := httpapi.NewServer(s, httpapi.Config{Logger: testenv.Quiet}).Handler(httpapi.Contacts)
+	do := func(method, path string, body any) (int, []byte) {
+		var buf bytes.Buffer
+		if body != nil {
+			_ = json.NewEncoder(&buf).Encode(body)
+		}
+		req := httptest.NewRequest(method, path, &buf)
+		req.Header.Set("x-api-key", key)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.Bytes()
+	}
+	_, body := do("POST", "/api/campaigns/contact-lists", map[string]any{"name": "bench"})
+	var created struct {
+		Data struct{ ListID string } `json:"data"`
+	}
+	_ = json.Unmarshal(body, &created)
+	db.reset()
+	start := time.Now()
+	for from := 0; from < n; from += 100 {
+		batch := people(from, min(100, n-from))
+		for _, c := range batch {
+			c["tags"] = []string{"bench"}
+			c["jobTitle"] = "Engineer"
+		}
+		if status, body := do("POST", "/api/campaigns/contact-lists/"+created.Data.ListID+"/contacts", map[string]any{"contacts": batch}); status != http.StatusOK {
+			t.Fatalf("batch at %d: %d %s", from, status, body)
+		}
+	}
+	wall := time.Since(start)
+	t.Logf("transactions took %v", db.txTime)
+	reqs, read, write := db.reset()
+	t.Logf("import %d contacts: %v wall, %d requests, %.2f write units per contact, %.2f read units per contact",
+		n, wall.Round(time.Millisecond), reqs, write/float64(n), read/float64(n))
+	for _, q := range []string{"page=1&limit=100", "page=50&limit=100", "search=first12&limit=100", "page=1&limit=12"} {
+		status, _ := do("GET", "/api/campaigns/contacts?"+q, nil)
+		reqs, read, _ := db.reset()
+		t.Logf("GET /contacts?%s: %d, %d requests, %.1f read units", q, status, reqs, read)
+	}
+}
