@@ -122,4 +122,3 @@ func TestListContacts(t *testing.T) {
 		assertError(t, other.Do("DELETE", "/api/campaigns/contacts/"+id, nil), http.StatusNotFound, "NOT_FOUND")
 	})
 }
-
