@@ -1,0 +1,299 @@
+package httpapi_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// createCampaign creates a draft campaign with the catalog's meeting-booker
+// template and coffee gift at price credits a recipient, and returns its id.
+func createCampaign(t *testing.T, api *testenv.API, price int64) string {
+	t.Helper()
+	res := api.Do("POST", "/api/campaigns", map[string]any{
+		"name": "Spring thanks",
+		"campaignData": map[string]any{
+			"giftIds": []string{"gift-artisan-coffee"}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": price,
+		},
+	})
+	var env struct {
+		Data struct {
+			CampaignID string `json:"campaignId"`
+		} `json:"data"`
+	}
+	res.JSON(t, &env)
+	if res.Status != http.StatusCreated || env.Data.CampaignID == "" {
+		t.Fatalf("create campaign: %d %s", res.Status, res.Body)
+	}
+	return env.Data.CampaignID
+}
+
+func recipientBody(email, first string) map[string]any {
+	return map[string]any{"contactDetails": map[string]any{"email": email, "firstName": first, "lastName": "Doe"}}
+}
+
+func addPath(campaignID string) string {
+	return "/api/campaigns/campaigns/" + campaignID + "/add-recipient"
+}
+
+// walletOf reads the wallet endpoint.
+func walletOf(t *testing.T, api *testenv.API, query string) walletData {
+	t.Helper()
+	var env struct {
+		Data walletData `json:"data"`
+	}
+	res := api.Do("GET", "/api/campaigns/wallet"+query, nil)
+	res.JSON(t, &env)
+	if res.Status != http.StatusOK {
+		t.Fatalf("wallet: %d %s", res.Status, res.Body)
+	}
+	return env.Data
+}
+
+type walletData struct {
+	Balance int64 `json:"balance"`
+	Ledger  struct {
+		Items      []gifting.LedgerEntry `json:"items"`
+		Pagination gifting.Pagination    `json:"pagination"`
+	} `json:"ledger"`
+}
+
+func TestAddRecipientEndpoint(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	_, otherKey := testenv.Org(t, s, "globex", 100)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 40)
+
+	t.Run("ok", func(t *testing.T) {
+		res := api.Do("POST", addPath(campaignID), recipientBody("Jane@Example.com", "<b>Jane</b>"))
+		if res.Status != http.StatusOK {
+			t.Fatalf("status %d: %s", res.Status, res.Body)
+		}
+		m := res.Map(t)
+		var keys []string
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		want := []string{"campaignId", "claimPageUrl", "contactId", "creditsDeducted", "emailSent", "landingPageUrl",
+			"message", "recipientId", "remainingBalance", "success"}
+		if !slices.Equal(keys, want) {
+			t.Errorf("response fields %v, want exactly %v", keys, want)
+		}
+		if m["success"] != true || m["emailSent"] != true || m["creditsDeducted"] != 40.0 || m["remainingBalance"] != 60.0 ||
+			m["campaignId"] != campaignID || !strings.HasPrefix(m["landingPageUrl"].(string), "https://gifts.test/gift/") {
+			t.Errorf("response = %s", res.Body)
+		}
+		sent := api.Mail.Sent()
+		if len(sent) != 1 || sent[0].To != "jane@example.com" || sent[0].RecipientID != m["recipientId"] {
+			t.Fatalf("outbox = %+v; want the invitation to jane@example.com", sent)
+		}
+		if strings.Contains(sent[0].HTML, "<b>Jane</b>") || !strings.Contains(sent[0].HTML, m["landingPageUrl"].(string)) {
+			t.Errorf("invitation html %q: want the name escaped and the landing page linked", sent[0].HTML)
+		}
+	})
+	for _, tt := range []struct {
+		name  string
+		body  any
+		field string
+	}{
+		{"no contactDetails", map[string]any{"sourceType": "api"}, "contactDetails"},
+		{"no email", map[string]any{"contactDetails": map[string]any{"firstName": "Jo"}}, "contactDetails.email"},
+		{"invalid email", recipientBody("jo@", "Jo"), "contactDetails.email"},
+		{"bad sourceType", map[string]any{"contactDetails": map[string]any{"email": "jo@example.com"}, "sourceType": "fax"}, "sourceType"},
+		{"unknown field", map[string]any{"contactDetails": map[string]any{"email": "jo@example.com"}, "price": 0}, "price"},
+		{"bad linkedinUrl", map[string]any{"contactDetails": map[string]any{"email": "jo@example.com", "linkedinUrl": "nope"}}, "contactDetails.linkedinUrl"},
+		{"contactDetails not an object", map[string]any{"contactDetails": "jo@example.com"}, "contactDetails"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := api.Do("POST", addPath(campaignID), tt.body)
+			assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+			if d, _ := res.Map(t)["details"].(map[string]any); d[tt.field] == nil {
+				t.Errorf("details %v do not name %s", d, tt.field)
+			}
+		})
+	}
+	t.Run("bad Idempotency-Key", func(t *testing.T) {
+		res := api.Do("POST", addPath(campaignID), recipientBody("jo@example.com", "Jo"), "Idempotency-Key", "has space")
+		assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	})
+	t.Run("unknown campaign", func(t *testing.T) {
+		assertError(t, api.Do("POST", addPath("nope"), recipientBody("jo@example.com", "Jo")), http.StatusNotFound, "NOT_FOUND")
+	})
+	t.Run("another org's campaign", func(t *testing.T) {
+		assertError(t, api.WithKey(otherKey).Do("POST", addPath(campaignID), recipientBody("jo@example.com", "Jo")), http.StatusNotFound, "NOT_FOUND")
+	})
+	t.Run("contact already a recipient", func(t *testing.T) {
+		assertError(t, api.Do("POST", addPath(campaignID), recipientBody("JANE@example.com", "Jane")), http.StatusConflict, "CONFLICT")
+	})
+	t.Run("completed campaign", func(t *testing.T) {
+		done := createCampaign(t, api, 1)
+		setStatus(t, s, "acme", done, gifting.CampaignCompleted)
+		assertError(t, api.Do("POST", addPath(done), recipientBody("jo@example.com", "Jo")), http.StatusConflict, "CONFLICT")
+	})
+	t.Run("not enough credits writes nothing", func(t *testing.T) {
+		if res := api.Do("POST", addPath(campaignID), recipientBody("bob@example.com", "Bob")); res.Status != http.StatusOK {
+			t.Fatalf("second add: %d %s", res.Status, res.Body)
+		}
+		res := api.Do("POST", addPath(campaignID), recipientBody("carol@example.com", "Carol"))
+		assertError(t, res, http.StatusPaymentRequired, "INSUFFICIENT_CREDITS")
+		if w := walletOf(t, api, ""); w.Balance != 20 || w.Ledger.Pagination.Total != 3 {
+			t.Errorf("wallet %d with %d entries; want 20 and 3", w.Balance, w.Ledger.Pagination.Total)
+		}
+		if res := api.Do("GET", "/api/campaigns/contacts?search=carol", nil); strings.Contains(string(res.Body), "carol@") {
+			t.Error("the refused add left a contact")
+		}
+	})
+	t.Run("mail failure leaves the recipient pending", func(t *testing.T) {
+		api.Mail.SetFail(errors.New("smtp down"))
+		defer api.Mail.SetFail(nil)
+		cheap := createCampaign(t, api, 1)
+		res := api.Do("POST", addPath(cheap), recipientBody("dan@example.com", "Dan"))
+		m := res.Map(t)
+		if res.Status != http.StatusOK || m["emailSent"] != false {
+			t.Fatalf("add with failing mail: %d %s; want 200 and emailSent false", res.Status, res.Body)
+		}
+		l := listRecipients(t, api, cheap, "")
+		if len(l.Recipients) != 1 || l.Recipients[0].Status != gifting.RecipientPending || l.StatusCounts["pending"] != 1 ||
+			l.Recipients[0].Emails.AddressConfirmation.Sent || !l.Recipients[0].Emails.AddressConfirmation.Active {
+			t.Errorf("recipient after a failed send: %+v, counts %v; want pending, invitation still scheduled", l.Recipients, l.StatusCounts)
+		}
+	})
+}
+
+// setStatus forces a campaign's state, for states no endpoint produces.
+func setStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
+	t.Helper()
+	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.Table()),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "CAMPAIGN#" + campaignID}},
+		UpdateExpression:          aws.String("SET #st = :st"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":st": &types.AttributeValueMemberS{Value: string(st)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAddRecipientIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 10)
+
+	first := api.Do("POST", addPath(campaignID), recipientBody("jane@example.com", "Jane"), "Idempotency-Key", "key-1")
+	if first.Status != http.StatusOK {
+		t.Fatalf("first: %d %s", first.Status, first.Body)
+	}
+	t.Run("a replay returns the first response and spends nothing", func(t *testing.T) {
+		// The same request, spelled differently: field order and spaces.
+		again := api.Do("POST", addPath(campaignID),
+			`{ "contactDetails": {"lastName": "Doe", "firstName": "Jane", "email": "jane@example.com"} }`, "Idempotency-Key", "key-1")
+		if again.Status != http.StatusOK || string(again.Body) != string(first.Body) || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay: %d %s (replayed %q); want the first response %s", again.Status, again.Body, again.Header.Get("Idempotent-Replayed"), first.Body)
+		}
+		if w := walletOf(t, api, ""); w.Balance != 90 {
+			t.Errorf("balance %d, want 90", w.Balance)
+		}
+		if n := len(api.Mail.Sent()); n != 1 {
+			t.Errorf("%d emails sent, want 1", n)
+		}
+	})
+	t.Run("the same key with another body", func(t *testing.T) {
+		res := api.Do("POST", addPath(campaignID), recipientBody("bob@example.com", "Bob"), "Idempotency-Key", "key-1")
+		assertError(t, res, http.StatusUnprocessableEntity, "IDEMPOTENCY_KEY_REUSED")
+	})
+	t.Run("the same key on another campaign", func(t *testing.T) {
+		other := createCampaign(t, api, 10)
+		res := api.Do("POST", addPath(other), recipientBody("jane@example.com", "Jane"), "Idempotency-Key", "key-1")
+		assertError(t, res, http.StatusUnprocessableEntity, "IDEMPOTENCY_KEY_REUSED")
+	})
+}
+
+// TestAddRecipientConcurrency sends many add-recipients at once through
+// the HTTP handler: the wallet must end exact, never below zero.
+func TestAddRecipientConcurrency(t *testing.T) {
+	t.Parallel()
+	const price, affordable, requests = 7, 37, 100
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", price*affordable)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, price)
+
+	statuses := make([]int, requests)
+	var wg sync.WaitGroup
+	for i := range requests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = api.Do("POST", addPath(campaignID), recipientBody(fmt.Sprintf("person%d@example.com", i), "P")).Status
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, st := range statuses {
+		count[st]++
+	}
+	if count[http.StatusOK] != affordable || count[http.StatusPaymentRequired] != requests-affordable {
+		t.Fatalf("statuses %v; want %d × 200 and %d × 402", count, affordable, requests-affordable)
+	}
+	w := walletOf(t, api, "?limit=100")
+	debits := 0
+	for _, e := range w.Ledger.Items {
+		if e.Type == gifting.LedgerDebit {
+			debits++
+		}
+	}
+	if w.Balance != 0 || debits != affordable || w.Ledger.Pagination.Total != affordable+1 {
+		t.Errorf("balance %d, %d debits, %d ledger entries; want 0, %d, %d", w.Balance, debits, w.Ledger.Pagination.Total, affordable, affordable+1)
+	}
+	l := listRecipients(t, api, campaignID, "?limit=100")
+	if len(l.Recipients) != affordable || l.Pagination.Total != affordable || l.TotalRecipientsInCampaign != affordable {
+		t.Errorf("%d recipients listed, total %d, in campaign %d; want %d", len(l.Recipients), l.Pagination.Total, l.TotalRecipientsInCampaign, affordable)
+	}
+
+	t.Run("one Idempotency-Key sent 20 times at once charges once", func(t *testing.T) {
+		_, key := testenv.Org(t, s, "initech", 1000)
+		api := api.WithKey(key)
+		campaignID := createCampaign(t, api, 25)
+		bodies := make([]string, 20)
+		var wg sync.WaitGroup
+		for i := range bodies {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := api.Do("POST", addPath(campaignID), recipientBody("same@example.com", "Sam"), "Idempotency-Key", "one-key")
+				if res.Status != http.StatusOK {
+					t.Errorf("request %d: %d %s", i, res.Status, res.Body)
+				}
+				bodies[i] = string(res.Body)
+			}()
+		}
+		wg.Wait()
+		for i, b := range bodies {
+			if b != bodies[0] {
+				t.Fatalf("response %d differs: %s vs %s", i, b, bodies[0])
+			}
+		}
+		if w := walletOf(t, api, ""); w.Balance != 975 || w.Ledger.Pagination.Total != 2 {
+			t.Errorf("balance %d with %d ledger entries; want 975 and 2", w.Balance, w.Ledger.Pagination.Total)
+		}
+	})
+}
