@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/mail"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -37,6 +38,11 @@ type Config struct {
 	// JobsQueueURL is the SQS queue of background jobs (JOBS_QUEUE_URL);
 	// empty means jobs run in this process (local server).
 	JobsQueueURL string
+	// MailOutbox is the file the local outbox appends sent emails to, one
+	// JSON object a line (MAIL_OUTBOX). Empty means no mail provider: no
+	// email goes out (emailSent is false) and invitations stay scheduled.
+	// No real provider (SES) is wired yet.
+	MailOutbox string
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -47,6 +53,7 @@ func ConfigFromEnv() (Config, error) {
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"),
 		LogLevel:      os.Getenv("LOG_LEVEL"),
 		JobsQueueURL:  os.Getenv("JOBS_QUEUE_URL"),
+		MailOutbox:    os.Getenv("MAIL_OUTBOX"),
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -124,7 +131,15 @@ func NewServer(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, er
 		local = jobs.NewLocal(log)
 		queue = local
 	}
-	srv := httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue})
+	var mailer mail.Mailer
+	if cfg.MailOutbox != "" {
+		outbox, err := mail.NewOutbox(cfg.MailOutbox)
+		if err != nil {
+			return nil, nil, err
+		}
+		mailer = outbox
+	}
+	srv := httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
 	if local != nil {
 		local.Start(srv.RunJob)
 	}
