@@ -162,6 +162,10 @@ func convertScalar(n *yaml.Node) (*docNode, error) {
 
 // writeJSON writes the node as compact JSON.
 func (n *docNode) writeJSON(buf *bytes.Buffer) error {
+	if n == nil {
+		buf.WriteString("null")
+		return nil
+	}
 	switch n.kind {
 	case 'o':
 		buf.WriteByte('{')
@@ -169,8 +173,9 @@ func (n *docNode) writeJSON(buf *bytes.Buffer) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			kb, _ := json.Marshal(k)
-			buf.Write(kb)
+			if err := writeScalar(buf, k); err != nil {
+				return err
+			}
 			buf.WriteByte(':')
 			if err := n.fields[k].writeJSON(buf); err != nil {
 				return err
@@ -189,12 +194,21 @@ func (n *docNode) writeJSON(buf *bytes.Buffer) error {
 		}
 		buf.WriteByte(']')
 	default:
-		b, err := json.Marshal(n.scalar)
-		if err != nil {
-			return err
-		}
-		buf.Write(b)
+		return writeScalar(buf, n.scalar)
 	}
+	return nil
+}
+
+// writeScalar writes v as JSON without escaping <, > and &: the document
+// holds HTML examples, which read better as written, and is served as
+// application/json, where they are harmless.
+func writeScalar(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
 	return nil
 }
 

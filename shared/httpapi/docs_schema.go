@@ -73,11 +73,13 @@ func (p *pageWriter) schema(s *docNode) {
 		p.raw(`</code>`)
 		return
 	}
-	typ := compactJSON(s.get("type"))
-	if s.get("type") == nil {
-		typ = ""
-	} else if t, ok := s.get("type").scalar.(string); ok {
-		typ = t
+	typ := ""
+	if t := s.get("type"); t != nil {
+		// A string, or in OpenAPI 3.1 a list such as ["string", "null"].
+		typ, _ = t.scalar.(string)
+		if typ == "" {
+			typ = compactJSON(t)
+		}
 	}
 	switch {
 	case typ == "array":
