@@ -191,30 +191,34 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			return fmt.Errorf("launch chunk: gave up after %d attempts: %w", attempt, err)
 		}
 		reasons := cancellationReasons(err)
-		switch {
-		case retryable(err):
+		if retryable(err) {
 			if err := sleep(ctx, backoff(attempt)); err != nil {
 				return err
 			}
-		case reasons == nil:
+			continue
+		}
+		if reasons == nil {
 			return fmt.Errorf("launch chunk: %w", err)
+		}
+		// Contacts already recipients first: they are final, and the
+		// launch record's room must be judged without them.
+		kept := contacts[:0:0]
+		for i, ct := range contacts {
+			if reasonCode(reasons, 2*i) == "" && reasonCode(reasons, 2*i+1) == "" {
+				kept = append(kept, ct)
+			}
+		}
+		switch {
+		case len(kept) < len(contacts):
+			contacts = kept
+		case reasonCode(reasons, len(items)-2) != "":
+			return fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
 		case reasonCode(reasons, len(items)-1) != "":
 			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
 				return err
 			}
-		case reasonCode(reasons, len(items)-2) != "":
-			return fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
 		default:
-			kept := contacts[:0:0]
-			for i, ct := range contacts {
-				if reasonCode(reasons, 2*i) == "" && reasonCode(reasons, 2*i+1) == "" {
-					kept = append(kept, ct)
-				}
-			}
-			if len(kept) == len(contacts) {
-				return fmt.Errorf("launch chunk: %w", err)
-			}
-			contacts = kept
+			return fmt.Errorf("launch chunk: %w", err)
 		}
 	}
 	return nil

@@ -29,9 +29,9 @@ type campaignPage struct {
 	Pagination gifting.Pagination `json:"pagination"`
 }
 
-// catalogRefs returns a service-catalog template and the two most
+// campaignCatalogRefs returns a service-catalog template and the two most
 // expensive catalog gifts.
-func catalogRefs(t *testing.T) (templateID string, gifts []gifting.Gift) {
+func campaignCatalogRefs(t *testing.T) (templateID string, gifts []gifting.Gift) {
 	t.Helper()
 	c, err := seed.LoadCatalog()
 	if err != nil {
@@ -42,16 +42,16 @@ func catalogRefs(t *testing.T) (templateID string, gifts []gifting.Gift) {
 	return c.Templates[0].TemplateID, gifts[:2]
 }
 
-// newList creates a contact list of org with n new contacts and returns its
+// listWithContacts creates a contact list of org with n new contacts and returns its
 // id and the contacts' ids.
-func newList(t *testing.T, s *dynamo.Store, orgID string, n int) (string, []string) {
+func listWithContacts(t *testing.T, s *dynamo.Store, orgID string, n int) (string, []string) {
 	t.Helper()
 	ctx := context.Background()
 	l, err := s.CreateContactList(ctx, orgID, "user-"+orgID, fmt.Sprintf("list of %d", n), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addToList(t, s, orgID, l.ListID, n)
+	addContactsTo(t, s, orgID, l.ListID, n)
 	ids, err := s.ListContactIDs(ctx, orgID, l.ListID)
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +59,8 @@ func newList(t *testing.T, s *dynamo.Store, orgID string, n int) (string, []stri
 	return l.ListID, ids
 }
 
-// addToList adds n new contacts to a list.
-func addToList(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
+// addContactsTo adds n new contacts to a list.
+func addContactsTo(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
 	t.Helper()
 	in := make([]gifting.ContactInput, n)
 	for i := range in {
@@ -76,8 +76,8 @@ func addToList(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
 	}
 }
 
-// createCampaign posts body and returns the created campaign.
-func createCampaign(t *testing.T, api *testenv.API, body any) gifting.Campaign {
+// postCampaign posts body and returns the created campaign.
+func postCampaign(t *testing.T, api *testenv.API, body any) gifting.Campaign {
 	t.Helper()
 	res := api.Do("POST", "/api/campaigns", body)
 	if res.Status != http.StatusCreated {
@@ -94,10 +94,10 @@ func TestCreateCampaign(t *testing.T) {
 	orgID, key := testenv.Org(t, s, "acme", 0)
 	api := testenv.NewAPI(t, s, key)
 	otherOrg, _ := testenv.Org(t, s, "globex", 0)
-	listID, _ := newList(t, s, orgID, 2)
-	list2, _ := newList(t, s, orgID, 1)
-	foreignList, _ := newList(t, s, otherOrg, 1)
-	templateID, gifts := catalogRefs(t)
+	listID, _ := listWithContacts(t, s, orgID, 2)
+	list2, _ := listWithContacts(t, s, orgID, 1)
+	foreignList, _ := listWithContacts(t, s, otherOrg, 1)
+	templateID, gifts := campaignCatalogRefs(t)
 
 	t.Run("variant A", func(t *testing.T) {
 		res := api.Do("POST", "/api/campaigns", map[string]any{
@@ -123,7 +123,7 @@ func TestCreateCampaign(t *testing.T) {
 		}
 	})
 	t.Run("variant B prices from the dearest gift", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{
+		c := postCampaign(t, api, map[string]any{
 			"name": "Holiday", "description": "End of year",
 			"campaignData": map[string]any{"contactListId": listID, "giftIds": []string{gifts[1].GiftID, gifts[0].GiftID}, "emailTemplateId": templateID},
 		})
@@ -136,7 +136,7 @@ func TestCreateCampaign(t *testing.T) {
 		}
 	})
 	t.Run("own price wins", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "Priced",
+		c := postCampaign(t, api, map[string]any{"name": "Priced",
 			"campaignData": map[string]any{"giftIds": []string{gifts[0].GiftID}, "creditsPerRecipient": 7}})
 		if c.CampaignData.CreditsPerRecipient != 7 || !c.CampaignData.PriceSet {
 			t.Errorf("creditsPerRecipient = %d (set %v), want 7 (set)", c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet)
@@ -144,7 +144,7 @@ func TestCreateCampaign(t *testing.T) {
 	})
 	t.Run("own gift and template", func(t *testing.T) {
 		g := api.Do("POST", "/api/campaigns/gifts", newGift("Acme mug", 12.01)).Map(t)["data"].(map[string]any)
-		c := createCampaign(t, api, map[string]any{"name": "Mugs", "campaignData": map[string]any{"giftIds": []string{g["giftId"].(string)}}})
+		c := postCampaign(t, api, map[string]any{"name": "Mugs", "campaignData": map[string]any{"giftIds": []string{g["giftId"].(string)}}})
 		if c.CampaignData.CreditsPerRecipient != 13 {
 			t.Errorf("creditsPerRecipient = %d, want 13 (12.01 rounded up)", c.CampaignData.CreditsPerRecipient)
 		}
@@ -198,7 +198,7 @@ func TestGetCampaign(t *testing.T) {
 	_, key := testenv.Org(t, s, "acme", 0)
 	_, keyB := testenv.Org(t, s, "globex", 0)
 	api := testenv.NewAPI(t, s, key)
-	c := createCampaign(t, api, map[string]any{"name": "Q3"})
+	c := postCampaign(t, api, map[string]any{"name": "Q3"})
 
 	t.Run("every field of SPEC.md", func(t *testing.T) {
 		res := api.Do("GET", "/api/campaigns/"+c.CampaignID, nil)
@@ -241,11 +241,11 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 	orgID, key := testenv.Org(t, s, "acme", 10_000)
 	_, keyB := testenv.Org(t, s, "globex", 0)
 	api := testenv.NewAPI(t, s, key)
-	listID, _ := newList(t, s, orgID, 2)
-	templateID, gifts := catalogRefs(t)
+	listID, _ := listWithContacts(t, s, orgID, 2)
+	templateID, gifts := campaignCatalogRefs(t)
 
 	t.Run("edit a draft", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "Draft", "description": "keep me"})
+		c := postCampaign(t, api, map[string]any{"name": "Draft", "description": "keep me"})
 		res := api.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{
 			"name": "Renamed", "contactListIds": []string{listID}, "templateId": templateID,
 			"campaignData": map[string]any{"giftIds": []string{gifts[1].GiftID}},
@@ -268,7 +268,7 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 		}
 	})
 	t.Run("same reference checks as create", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "Draft"})
+		c := postCampaign(t, api, map[string]any{"name": "Draft"})
 		res := api.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{"campaignData": map[string]any{"giftIds": []string{"nope"}}})
 		assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
 		var got campaignEnvelope
@@ -279,7 +279,7 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 		assertError(t, api.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{"name": ""}), http.StatusBadRequest, "VALIDATION_FAILED")
 	})
 	t.Run("only a draft is edited", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "To launch", "contactListIds": []string{listID},
+		c := postCampaign(t, api, map[string]any{"name": "To launch", "contactListIds": []string{listID},
 			"campaignData": map[string]any{"giftIds": []string{gifts[1].GiftID}}})
 		if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
 			t.Fatalf("launch: %d %s", res.Status, res.Body)
@@ -292,7 +292,7 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 		}
 	})
 	t.Run("delete", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "Doomed"})
+		c := postCampaign(t, api, map[string]any{"name": "Doomed"})
 		var before campaignPage
 		api.Do("GET", "/api/campaigns/campaigns?limit=100", nil).JSON(t, &before)
 		res := api.Do("DELETE", "/api/campaigns/"+c.CampaignID, nil)
@@ -318,7 +318,7 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 		}
 	})
 	t.Run("another org cannot edit or delete", func(t *testing.T) {
-		c := createCampaign(t, api, map[string]any{"name": "Mine"})
+		c := postCampaign(t, api, map[string]any{"name": "Mine"})
 		b := api.WithKey(keyB)
 		assertError(t, b.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{"name": "Theirs"}), http.StatusNotFound, "NOT_FOUND")
 		assertError(t, b.Do("DELETE", "/api/campaigns/"+c.CampaignID, nil), http.StatusNotFound, "NOT_FOUND")
