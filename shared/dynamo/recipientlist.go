@@ -240,13 +240,13 @@ func sortRecipients(es []slimRecipient, q RecipientQuery) {
 		case "company":
 			return cmp.Compare(field(a, 3), field(b, 3))
 		case "status":
-			return cmp.Compare(statusRank(a.St), statusRank(b.St))
+			return cmp.Compare(gifting.RecipientStatus(a.St).Rank(), gifting.RecipientStatus(b.St).Rank())
 		}
 		return 0
 	}
 	slices.SortStableFunc(es, func(a, b slimRecipient) int {
 		if q.GroupByStatus {
-			if c := cmp.Compare(statusRank(a.St), statusRank(b.St)); c != 0 {
+			if c := cmp.Compare(gifting.RecipientStatus(a.St).Rank(), gifting.RecipientStatus(b.St).Rank()); c != 0 {
 				return c
 			}
 		}
@@ -256,9 +256,4 @@ func sortRecipients(es []slimRecipient, q RecipientQuery) {
 		}
 		return c
 	})
-}
-
-// statusRank is a status's place in a recipient's journey.
-func statusRank(st string) int {
-	return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st))
 }

@@ -282,17 +282,6 @@ func (r *Recipient) render(text string, isHTML bool) string {
 	).Replace(text)
 }
 
-// InvitationDue reports whether the invitation (addressConfirmation) is due
-// now: the template has one and it is scheduled at or before now.
-func (r *Recipient) InvitationDue(now time.Time) bool {
-	e := r.Emails.AddressConfirmation
-	if !e.Active || e.Sent || e.ScheduledTime == "" {
-		return false
-	}
-	at, err := time.Parse(time.RFC3339Nano, e.ScheduledTime)
-	return err == nil && !at.After(now)
-}
-
 // MarkInvited records the invitation as sent at now and moves a pending
 // recipient to invite_sent.
 func (r *Recipient) MarkInvited(now time.Time) {
@@ -304,18 +293,19 @@ func (r *Recipient) MarkInvited(now time.Time) {
 	r.UpdatedAt = now
 }
 
-// statusRank is the position of each state in a recipient's journey.
-func statusRank(s RecipientStatus) int { return slices.Index(RecipientStatuses, s) }
+// Rank is the position of s in a recipient's journey (RecipientStatuses),
+// -1 for an unknown state.
+func (s RecipientStatus) Rank() int { return slices.Index(RecipientStatuses, s) }
 
 // Valid reports whether s is a known recipient state.
-func (s RecipientStatus) Valid() bool { return statusRank(s) >= 0 }
+func (s RecipientStatus) Valid() bool { return s.Rank() >= 0 }
 
 // CanMoveRecipient reports whether a recipient may move from one state to another.
 // Recipients only move forward through RecipientStatuses, and may skip
 // states (a carrier may report delivery without an in-transit scan), but
 // never go back or stay.
 func CanMoveRecipient(from, to RecipientStatus) bool {
-	return from.Valid() && to.Valid() && statusRank(to) > statusRank(from)
+	return from.Valid() && to.Valid() && to.Rank() > from.Rank()
 }
 
 // Advance moves the recipient to status to at now, or returns CONFLICT when
@@ -328,8 +318,8 @@ func (r *Recipient) Advance(to RecipientStatus, now time.Time, delayHours map[st
 		return Errorf(CodeConflict, "a recipient cannot move from %s to %s: recipients move forward only, through %s",
 			r.Status, to, joinStatuses(RecipientStatuses))
 	}
-	rank := statusRank(to)
-	if rank >= statusRank(RecipientAddressConfirmed) {
+	rank := to.Rank()
+	if rank >= RecipientAddressConfirmed.Rank() {
 		for _, e := range []*EmailSchedule{&r.Emails.Reminder1, &r.Emails.Reminder2} {
 			if !e.Sent {
 				e.Active = false
@@ -341,10 +331,10 @@ func (r *Recipient) Advance(to RecipientStatus, now time.Time, delayHours map[st
 			e.ScheduledTime = FormatTime(now.Add(time.Duration(delayHours[kind]) * time.Hour))
 		}
 	}
-	if rank >= statusRank(RecipientDelivered) {
+	if rank >= RecipientDelivered.Rank() {
 		schedule("postDelivery", &r.Emails.PostDelivery)
 	}
-	if rank >= statusRank(RecipientAcknowledged) {
+	if rank >= RecipientAcknowledged.Rank() {
 		schedule("postAcknowledgement", &r.Emails.PostAcknowledgement)
 	}
 	r.Status, r.UpdatedAt = to, now

@@ -44,9 +44,6 @@ func TestNewRecipientSchedule(t *testing.T) {
 	if r.URLs.ClaimPage != "https://gifts.test/claim/cp" || r.Status != RecipientPending {
 		t.Errorf("urls %+v status %s", r.URLs, r.Status)
 	}
-	if !r.InvitationDue(r.CreatedAt) {
-		t.Error("invitation with no delay is not due at once")
-	}
 }
 
 func TestRenderEscapesContactValues(t *testing.T) {

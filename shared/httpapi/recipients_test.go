@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -296,4 +297,47 @@ func TestAddRecipientConcurrency(t *testing.T) {
 			t.Errorf("balance %d with %d ledger entries; want 975 and 2", w.Balance, w.Ledger.Pagination.Total)
 		}
 	})
+}
+
+// TestRecipientRequestCounts holds the DynamoDB requests of the recipient
+// endpoints to their targets, with the API-key cache warm: add-recipient
+// is one transaction and two reads; a list page and the wallet are two
+// requests.
+func TestRecipientRequestCounts(t *testing.T) {
+	t.Parallel()
+	meter := dynamo.NewMeter(testenv.Client(t))
+	s := dynamo.New(meter, testenv.Table(t))
+	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	_, key := testenv.Org(t, s, "acme", 1000)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 10)
+	if res := api.Do("POST", addPath(campaignID), recipientBody("first@example.com", "F")); res.Status != http.StatusOK {
+		t.Fatalf("warm-up add: %d %s", res.Status, res.Body)
+	}
+	for _, tt := range []struct {
+		name, method, path string
+		body               any
+		want               int
+	}{
+		{"add-recipient, new contact", "POST", addPath(campaignID), recipientBody("new@example.com", "N"), 3},
+		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 3},
+		{"recipient list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients", nil, 2},
+		{"filtered, sorted list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?search=n&sortBy=email", nil, 2},
+		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 2},
+		{"wallet", "GET", "/api/campaigns/wallet", nil, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := meter.Total()
+			if res := api.Do(tt.method, tt.path, tt.body); res.Status != http.StatusOK {
+				t.Fatalf("%d %s", res.Status, res.Body)
+			}
+			used := meter.Total().Sub(before)
+			t.Logf("%d requests, %.1f read units, %.1f write units", used.Requests, used.ReadUnits, used.WriteUnits)
+			if got := used.Requests; got != tt.want {
+				t.Errorf("%d DynamoDB requests, want %d", got, tt.want)
+			}
+		})
+	}
 }
