@@ -35,7 +35,8 @@ type Message struct {
 }
 
 // Mailer delivers messages. Send returns only when the message has been
-// handed over for delivery, or with the reason it could not be.
+// handed over for delivery, or with the reason it could not be. Errors are
+// logged, so they must not carry the address or the body.
 type Mailer interface {
 	Send(ctx context.Context, m Message) error
 }
