@@ -318,3 +318,41 @@ func TestUninviteRecipient(t *testing.T) {
 		t.Errorf("replay after uninvite: %+v, %v; want emailSent false", replay.Response, err)
 	}
 }
+
+// TestAddRecipientSameNewContactConcurrently adds one new email to a
+// campaign from many requests at once: one contact is created, one
+// recipient added and paid for; the others are conflicts.
+func TestAddRecipientSameNewContactConcurrently(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 100)
+	c := giftCampaign(t, s, orgID, 10)
+	codes := make([]gifting.Code, 10)
+	contacts := make([]string, 10)
+	var wg sync.WaitGroup
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "new@example.com"))
+			codes[i], contacts[i] = gifting.ErrorCode(err), res.Response.ContactID
+			if err == nil {
+				codes[i] = "OK"
+			}
+		}()
+	}
+	wg.Wait()
+	count := map[gifting.Code]int{}
+	for _, code := range codes {
+		count[code]++
+	}
+	if count["OK"] != 1 || count[gifting.CodeConflict] != 9 {
+		t.Fatalf("outcomes %v; want 1 OK and 9 CONFLICT", count)
+	}
+	assertWallet(t, s, orgID, 90, 2)
+	got, _ := s.Campaign(ctx, orgID, c.CampaignID)
+	if got.TotalRecipients != 1 {
+		t.Errorf("campaign counts %d recipients, want 1", got.TotalRecipients)
+	}
+}
