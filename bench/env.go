@@ -33,6 +33,7 @@ type env struct {
 	// client reaches DynamoDB directly: setup, and the bare replays.
 	client *dynamodb.Client
 	meter  *dynamo.Meter
+	bill   *billing
 	store  *dynamo.Store
 	queue  *jobs.Local
 	base   string
@@ -64,6 +65,9 @@ func newEnv(ctx context.Context) (*env, error) {
 	}
 	e := &env{root: root, endpoint: endpoint, table: table, client: client, meter: dynamo.NewMeter(client)}
 	e.store = dynamo.New(e.meter, table)
+	if e.bill, err = newBilling(e); err != nil {
+		return nil, err
+	}
 	if _, err := seed.SeedCatalog(ctx, e.store); err != nil {
 		return nil, err
 	}

@@ -79,14 +79,17 @@ type endpointResult struct {
 	group  httpapi.Group
 	served bool
 	err    error
-	// apiP50 … bareP99 are medians over the runs of each run's percentile.
+	// apiP50 and bareP50 are medians over the runs of each run's p50;
+	// apiP99 and bareP99 are over all calls of all runs.
 	apiP50, apiP99, bareP50, bareP99 time.Duration
 	// ratio is the median over the runs of each run's API p50 ÷ bare p50:
 	// a run's two figures come from interleaved calls, so load that comes
 	// and goes on a shared machine weighs on both alike.
 	ratio float64
-	// requests, readUnits, writeUnits are means per call.
-	requests, readUnits, writeUnits float64
+	// requests, readUnits, writeUnits are means per call, as DynamoDB Local
+	// reported them; billedWrites is the write units AWS would bill (see
+	// units.go).
+	requests, readUnits, writeUnits, billedWrites float64
 	// ops is the most common set of operations of a call.
 	ops ops
 	// targetMet is false when any call missed the request target.
@@ -159,19 +162,21 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 		}
 	}
 	var (
-		p50s, p99s, bp50s, bp99s []time.Duration
-		ratios                   []float64
-		requests, reads, writes  float64
-		n                        int
-		signatures               = map[string]int{}
-		opsBySig                 = map[string]ops{}
+		p50s, bp50s             []time.Duration
+		ratios                  []float64
+		allAPIs, allBares       []time.Duration
+		requests, reads, writes float64
+		billed                  float64
+		n                       int
+		signatures              = map[string]int{}
+		opsBySig                = map[string]ops{}
 	)
 	for range runs {
 		var runErr error
 		br := testing.Benchmark(func(b *testing.B) {
 			apis := make([]time.Duration, 0, b.N)
 			bares := make([]time.Duration, 0, b.N)
-			var rq, rr, wr float64
+			var rq, rr, wr, bw float64
 			for range b.N {
 				api, bare, u, err := one()
 				if err != nil {
@@ -179,9 +184,12 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 					return
 				}
 				apis, bares = append(apis, api), append(bares, bare)
-				counts := u.Counts()
-				o := opsOf(u.Calls())
+				counts, recorded := u.Counts(), u.Calls()
+				o := opsOf(recorded)
 				rq, rr, wr = rq+float64(counts.Requests), rr+counts.ReadUnits, wr+counts.WriteUnits
+				b.StopTimer()
+				bw += e.bill.writeUnits(ctx, recorded)
+				b.StartTimer()
 				if b.N > 1 {
 					if c.target.ok != nil && !c.target.ok(o) {
 						res.targetMet = false
@@ -201,11 +209,12 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 			b.ReportMetric(rq/float64(b.N), "ddbreq/op")
 			b.ReportMetric(rr/float64(b.N), "rru/op")
 			b.ReportMetric(wr/float64(b.N), "wru/op")
+			b.ReportMetric(bw/float64(b.N), "billed-wru/op")
 			if b.N > 1 {
-				p50s, p99s = append(p50s, percentile(apis, 50)), append(p99s, percentile(apis, 99))
-				bp50s, bp99s = append(bp50s, percentile(bares, 50)), append(bp99s, percentile(bares, 99))
+				p50s, bp50s = append(p50s, percentile(apis, 50)), append(bp50s, percentile(bares, 50))
 				ratios = append(ratios, float64(percentile(apis, 50))/float64(percentile(bares, 50)))
-				requests, reads, writes, n = requests+rq, reads+rr, writes+wr, n+b.N
+				allAPIs, allBares = append(allAPIs, apis...), append(allBares, bares...)
+				requests, reads, writes, billed, n = requests+rq, reads+rr, writes+wr, billed+bw, n+b.N
 			}
 		})
 		if runErr != nil {
@@ -216,10 +225,13 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 	}
 	// Background work a case started (launches) ends before the next case.
 	e.queue.Wait()
-	res.apiP50, res.apiP99 = median(p50s), median(p99s)
-	res.bareP50, res.bareP99 = median(bp50s), median(bp99s)
+	// p50 is the median of the runs' p50s; p99 is taken over every call of
+	// every run, as one run has too few calls for a 99th percentile.
+	res.apiP50, res.apiP99 = median(p50s), percentile(allAPIs, 99)
+	res.bareP50, res.bareP99 = median(bp50s), percentile(allBares, 99)
 	res.ratio = medianFloat(ratios)
 	res.requests, res.readUnits, res.writeUnits = requests/float64(n), reads/float64(n), writes/float64(n)
+	res.billedWrites = billed / float64(n)
 	best := 0
 	for sig, k := range signatures {
 		if k > best {

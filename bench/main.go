@@ -28,6 +28,7 @@ import (
 
 type options struct {
 	runs, calls, coldRuns int
+	bulkRuns              int
 	scale                 float64
 	heavy                 bool
 	only                  string
@@ -38,8 +39,9 @@ func main() {
 	testing.Init()
 	var o options
 	flag.IntVar(&o.runs, "runs", 5, "runs of each measurement; figures are medians over the runs")
-	flag.IntVar(&o.calls, "calls", 100, "calls per run of each endpoint")
+	flag.IntVar(&o.calls, "calls", 40, "calls per run of each endpoint")
 	flag.IntVar(&o.coldRuns, "cold-runs", 5, "cold starts per function")
+	flag.IntVar(&o.bulkRuns, "bulk-runs", 3, "runs of the bulk scenarios (10,000-contact chain, wallet race)")
 	flag.Float64Var(&o.scale, "scale", 1, "size of the bulk scenarios relative to DESIGN.md's (below 1 for a quick try; the report says so)")
 	flag.BoolVar(&o.heavy, "heavy", true, "run the bulk scenarios (imports, launch, audience build, deep pages, wallet)")
 	flag.StringVar(&o.only, "only", "", "measure only endpoints matching this regular expression (a partial report, for development)")

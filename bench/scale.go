@@ -2,16 +2,200 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/giftcampaign/service/shared/dynamo"
 )
 
 // systemFigure is one whole-system figure of the report.
 type systemFigure struct {
 	figure, measured, target string
-	// verdict is "pass", "miss", or empty when no target applies.
+	// verdict is "pass", "**miss**", or empty when no target applies.
 	verdict string
+}
+
+// DESIGN.md's sizes of the bulk scenarios.
+const (
+	bulkContacts   = 10_000
+	deepContacts   = 100_000
+	walletRequests = 200
+)
+
+// bulkRun is one run of the 10,000-contact chain: import, launch over the
+// imported list, audience build over the imported contacts.
+type bulkRun struct {
+	importTook, launchTook, audienceTook    time.Duration
+	importUnits, launchUnits, audienceUnits dynamo.Counts
+	// importBilled … are the write units AWS would bill (see units.go).
+	importBilled, launchBilled, audienceBilled float64
+	recipients, matched                        int
 }
 
 // bulkScenarios measures the work over large collections.
 func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
-	return nil
+	n := max(100, int(float64(bulkContacts)*o.scale))
+	var (
+		runs []bulkRun
+		figs []systemFigure
+	)
+	for r := range o.bulkRuns {
+		progress("bulk chain %d/%d over %d contacts", r+1, o.bulkRuns, n)
+		run, err := bulkChain(ctx, e, fmt.Sprintf("bulk%d", r), n)
+		if err != nil {
+			figs = append(figs, systemFigure{figure: "bulk chain (import, launch, audience build)", measured: "failed: " + oneLine(err.Error())})
+			break
+		}
+		runs = append(runs, run)
+	}
+	if len(runs) > 0 {
+		figs = append(figs, bulkFigures(runs, n)...)
+	}
+	progress("deep pages over %d contacts", max(10_000, int(float64(deepContacts)*o.scale)))
+	figs = append(figs, deepPages(ctx, e, max(10_000, int(float64(deepContacts)*o.scale)))...)
+	progress("wallet under %d concurrent add-recipients", walletRequests)
+	figs = append(figs, walletRace(ctx, e, o.bulkRuns)...)
+	return figs
+}
+
+// bulkChain imports n contacts through the API (batches of 100, one after
+// another, as a client following SPEC.md does), launches a campaign over
+// them and builds an audience over them, each timed to the end of its
+// background work.
+func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error) {
+	var r bulkRun
+	const price = 10
+	t, err := e.newTenant(ctx, name, int64(n*price))
+	if err != nil {
+		return r, err
+	}
+	listID, err := e.createList(ctx, t, "Bulk import")
+	if err != nil {
+		return r, err
+	}
+	var ids []string
+	r.importTook, r.importUnits, r.importBilled, err = e.observe(ctx, func() (err error) {
+		ids, err = e.importContacts(ctx, t, listID, name, 0, n, 1)
+		return err
+	})
+	if err != nil {
+		return r, fmt.Errorf("import: %w", err)
+	}
+	if slices.Contains(ids, "") {
+		return r, fmt.Errorf("import: some contacts were not created")
+	}
+
+	body, err := campaignBody("Bulk launch", []string{listID}, price)
+	if err != nil {
+		return r, err
+	}
+	campaignID, err := e.createCampaign(ctx, t, body)
+	if err != nil {
+		return r, err
+	}
+	r.launchTook, r.launchUnits, r.launchBilled, err = e.observe(ctx, func() error {
+		_, err := e.expect(ctx, t, http.StatusAccepted, "POST", "/api/campaigns/"+campaignID+"/launch", nil)
+		e.queue.Wait()
+		return err
+	})
+	if err != nil {
+		return r, err
+	}
+	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/"+campaignID, nil)
+	if err != nil {
+		return r, err
+	}
+	var c struct {
+		Data struct {
+			Status          string `json:"status"`
+			TotalRecipients int    `json:"totalRecipients"`
+		} `json:"data"`
+	}
+	if err := res.decode(&c); err != nil {
+		return r, err
+	}
+	if r.recipients = c.Data.TotalRecipients; r.recipients != n {
+		return r, fmt.Errorf("launch: campaign is %s with %d recipients, want %d", c.Data.Status, r.recipients, n)
+	}
+
+	icpID, err := e.createPersona(ctx, t)
+	if err != nil {
+		return r, err
+	}
+	var audienceID string
+	r.audienceTook, r.audienceUnits, r.audienceBilled, err = e.observe(ctx, func() (err error) {
+		audienceID, err = e.buildAudience(ctx, t, icpID)
+		return err
+	})
+	if err != nil {
+		return r, err
+	}
+	res, err = e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/audience-lists/"+audienceID, nil)
+	if err != nil {
+		return r, err
+	}
+	var a struct {
+		Data struct {
+			Status     string `json:"status"`
+			TotalMatch int    `json:"totalMatch"`
+		} `json:"data"`
+	}
+	if err := res.decode(&a); err != nil {
+		return r, err
+	}
+	// Two job titles in five are marketing ones, and every contact lives
+	// where the persona looks.
+	if r.matched = a.Data.TotalMatch; r.matched != n*2/5 {
+		return r, fmt.Errorf("audience: %s with %d matches, want %d", a.Data.Status, r.matched, n*2/5)
+	}
+	return r, nil
+}
+
+// observe runs f and returns how long it took, what it asked of DynamoDB
+// (its background jobs included) and the write units AWS would bill.
+func (e *env) observe(ctx context.Context, f func() error) (time.Duration, dynamo.Counts, float64, error) {
+	u := &dynamo.Usage{Record: true}
+	stop := e.meter.Observe(u)
+	start := time.Now()
+	err := f()
+	took := time.Since(start)
+	stop()
+	return took, u.Counts(), e.bill.writeUnits(ctx, u.Calls()), err
+}
+
+func bulkFigures(runs []bulkRun, n int) []systemFigure {
+	pick := func(f func(bulkRun) float64) float64 {
+		var v []float64
+		for _, r := range runs {
+			v = append(v, f(r))
+		}
+		return medianFloat(v)
+	}
+	secs := func(d time.Duration) float64 { return d.Seconds() }
+	importS := pick(func(r bulkRun) float64 { return secs(r.importTook) })
+	importWRU := pick(func(r bulkRun) float64 { return r.importBilled })
+	importReported := pick(func(r bulkRun) float64 { return r.importUnits.WriteUnits })
+	perContact := importWRU / float64(n)
+	launchS := pick(func(r bulkRun) float64 { return secs(r.launchTook) })
+	launchWRU := pick(func(r bulkRun) float64 { return r.launchBilled })
+	audS := pick(func(r bulkRun) float64 { return secs(r.audienceTook) })
+	audWRU := pick(func(r bulkRun) float64 { return r.audienceBilled })
+	audRRU := pick(func(r bulkRun) float64 { return r.audienceUnits.ReadUnits })
+	runsNote := fmt.Sprintf("median of %d runs", len(runs))
+	return []systemFigure{
+		{figure: fmt.Sprintf("import of %d contacts through the API (%d POST /contact-lists/{id}/contacts of 100, one after another): wall time", n, (n+99)/100),
+			measured: fmt.Sprintf("%.1f s (%s)", importS, runsNote), target: "≤ 30 s locally", verdict: verdict(importS <= 30)},
+		{figure: fmt.Sprintf("import of %d contacts: write units per new contact", n),
+			measured: fmt.Sprintf("%.2f WRU billed, est. (%.0f in all; DynamoDB Local reported %.0f; %.0f RRU)", perContact, importWRU, importReported,
+				pick(func(r bulkRun) float64 { return r.importUnits.ReadUnits })),
+			target: "≤ 2", verdict: verdict(perContact <= 2)},
+		{figure: fmt.Sprintf("launch of a %d-contact campaign: POST /launch to the last recipient written", n),
+			measured: fmt.Sprintf("%.1f s, %.0f WRU billed, est. (%.2f per recipient), %.0f RRU (%s)", launchS, launchWRU, launchWRU/float64(n),
+				pick(func(r bulkRun) float64 { return r.launchUnits.ReadUnits }), runsNote)},
+		{figure: fmt.Sprintf("audience build over %d contacts (%d match): POST /audience-lists to the build's end", n, n*2/5),
+			measured: fmt.Sprintf("%.1f s, %.0f WRU billed, est. (%.2f per member), %.0f RRU (%.3f per contact scanned) (%s)", audS, audWRU, audWRU/float64(n*2/5),
+				audRRU, audRRU/float64(n), runsNote)},
+	}
 }

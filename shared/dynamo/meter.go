@@ -20,6 +20,9 @@ import (
 type Meter struct {
 	db    DB
 	total Usage
+
+	mu        sync.Mutex
+	observers []*Usage
 }
 
 var _ DB = (*Meter)(nil)
@@ -29,6 +32,25 @@ func NewMeter(db DB) *Meter { return &Meter{db: db} }
 
 // Total returns everything the meter has counted so far.
 func (m *Meter) Total() Counts { return m.total.Counts() }
+
+// Observe counts every call through the meter in u as well, whatever its
+// context, until stop is called: for work that runs outside any request,
+// such as background jobs.
+func (m *Meter) Observe(u *Usage) (stop func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.observers = append(m.observers, u)
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for i, o := range m.observers {
+			if o == u {
+				m.observers = append(m.observers[:i], m.observers[i+1:]...)
+				break
+			}
+		}
+	}
+}
 
 // Counts are the measured requests of a piece of work.
 type Counts struct {
@@ -62,6 +84,8 @@ type Call struct {
 	Took time.Duration
 	// Err is the call's error, if it failed.
 	Err error
+	// ReadUnits and WriteUnits are the capacity DynamoDB reported.
+	ReadUnits, WriteUnits float64
 }
 
 // Usage collects the counts of the work running under one context, safely
@@ -90,12 +114,12 @@ func (u *Usage) Calls() []Call {
 	return append([]Call(nil), u.calls...)
 }
 
-func (u *Usage) add(c Call, read, write float64) {
+func (u *Usage) add(c Call) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.counts.Requests++
-	u.counts.ReadUnits += read
-	u.counts.WriteUnits += write
+	u.counts.ReadUnits += c.ReadUnits
+	u.counts.WriteUnits += c.WriteUnits
 	u.counts.DBTime += c.Took
 	if u.Record {
 		u.calls = append(u.calls, c)
@@ -119,17 +143,23 @@ const (
 	meterWrite
 )
 
-// record adds one finished call to the total and to the context's Usage.
+// record adds one finished call to the total, to the context's Usage and
+// to the observers.
 func (m *Meter) record(ctx context.Context, c Call, k meterKind, consumed ...types.ConsumedCapacity) {
-	var read, write float64
 	for _, cc := range consumed {
 		r, w := meterUnits(cc, k)
-		read += r
-		write += w
+		c.ReadUnits += r
+		c.WriteUnits += w
 	}
-	m.total.add(Call{Took: c.Took}, read, write)
+	m.total.add(c)
 	if u, ok := ctx.Value(usageKey{}).(*Usage); ok && u != nil {
-		u.add(c, read, write)
+		u.add(c)
+	}
+	m.mu.Lock()
+	observers := append([]*Usage(nil), m.observers...)
+	m.mu.Unlock()
+	for _, o := range observers {
+		o.add(c)
 	}
 }
 

@@ -129,6 +129,26 @@ func TestMeter(t *testing.T) {
 		}
 	})
 
+	t.Run("an observer counts calls of any context until stopped", func(t *testing.T) {
+		meter := dynamo.NewMeter(client)
+		seen := &dynamo.Usage{Record: true}
+		stop := meter.Observe(seen)
+		in := &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}, ConsistentRead: aws.Bool(true)}
+		if _, err := meter.GetItem(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		if _, err := meter.GetItem(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		if got := seen.Counts(); got.Requests != 1 || got.ReadUnits != 1 {
+			t.Errorf("observed %+v, want the one call made while observing", got)
+		}
+		if calls := seen.Calls(); len(calls) != 1 || calls[0].ReadUnits != 1 || calls[0].Op != "GetItem" {
+			t.Errorf("recorded %+v, want one GetItem of 1 read unit", calls)
+		}
+	})
+
 	t.Run("replay issues the recorded requests again", func(t *testing.T) {
 		u := &dynamo.Usage{Record: true}
 		recorder := dynamo.NewMeter(client)
