@@ -6,7 +6,7 @@
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
 #   make bench    the benchmark report
-#   make fuzz     each Go fuzz target for FUZZTIME (default 10s), with DynamoDB Local
+#   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
 #   make tools    install the local tools under .tools/ (every target above does it itself)
@@ -122,7 +122,7 @@ bench: $(DYNAMODB_LOCAL_STAMP) bin | check-java
 
 # The fuzz targets of the HTTP layer (request bodies, list queries), each for FUZZTIME; go test runs only
 # one fuzz target at a time.
-FUZZTIME ?= 10s
+FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode FuzzListQuery
 .PHONY: fuzz schemathesis
 fuzz: $(DYNAMODB_LOCAL_STAMP) | check-java
