@@ -173,24 +173,39 @@ func TestOpenAPIOperationsAreComplete(t *testing.T) {
 }
 
 // isErrorResponse reports whether an error response has the error shape:
-// one of the shared responses, or a schema that is or extends Error.
+// one of the shared responses, or a schema that is, extends or restates
+// Error.
 func isErrorResponse(r *openapi3.ResponseRef) bool {
 	if strings.HasPrefix(r.Ref, "#/components/responses/") {
 		return true
 	}
 	c := r.Value.Content.Get("application/json")
-	if c == nil || c.Schema == nil {
-		return false
-	}
-	if strings.HasSuffix(c.Schema.Ref, "/Error") || strings.HasSuffix(c.Schema.Ref, "/UnauthorizedError") {
+	return c != nil && c.Schema != nil && hasErrorShape(c.Schema)
+}
+
+func hasErrorShape(s *openapi3.SchemaRef) bool {
+	if strings.HasSuffix(s.Ref, "/Error") || strings.HasSuffix(s.Ref, "/UnauthorizedError") {
 		return true
 	}
-	for _, part := range c.Schema.Value.AllOf {
-		if strings.HasSuffix(part.Ref, "/Error") {
+	for _, part := range s.Value.AllOf {
+		if hasErrorShape(part) {
 			return true
 		}
 	}
-	return false
+	if alts := slices.Concat(s.Value.AnyOf, s.Value.OneOf); len(alts) > 0 {
+		for _, part := range alts {
+			if !hasErrorShape(part) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, field := range []string{"success", "statusCode", "message", "error", "code"} {
+		if !slices.Contains(s.Value.Required, field) {
+			return false
+		}
+	}
+	return true
 }
 
 func atoi(s string) int {
