@@ -1,9 +1,11 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,6 +19,8 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -235,7 +239,12 @@ func TestAddRecipientConcurrency(t *testing.T) {
 	const price, affordable, requests = 7, 37, 100
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", price*affordable)
-	api := testenv.NewAPI(t, s, key)
+	// Internal errors are logged, not answered: keep the log, so a 500
+	// under load says what it was.
+	var errLog lockedBuffer
+	log := slog.New(slog.NewTextHandler(&errLog, &slog.HandlerOptions{Level: slog.LevelError}))
+	api := testenv.HandlerAPI(t, httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: log, Mailer: &mail.Memory{}}).
+		Handler(httpapi.Groups...), key)
 	campaignID := createCampaign(t, api, price)
 
 	statuses := make([]int, requests)
@@ -253,7 +262,7 @@ func TestAddRecipientConcurrency(t *testing.T) {
 		count[st]++
 	}
 	if count[http.StatusOK] != affordable || count[http.StatusPaymentRequired] != requests-affordable {
-		t.Fatalf("statuses %v; want %d × 200 and %d × 402", count, affordable, requests-affordable)
+		t.Fatalf("statuses %v; want %d × 200 and %d × 402; error log:\n%s", count, affordable, requests-affordable, errLog.String())
 	}
 	w := walletOf(t, api, "?limit=100")
 	debits := 0
@@ -340,4 +349,22 @@ func TestRecipientRequestCounts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
