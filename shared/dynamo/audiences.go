@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -194,6 +195,9 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	}
 	in := s.contactRange(orgID, true)
 	in.Limit = aws.Int32(int32(sliceContacts))
+	// Only what matching and the member snapshot read: a contact's
+	// emails, sources and campaigns are most of its size.
+	in.ProjectionExpression, in.ExpressionAttributeNames = matchProjection()
 	if a.Cursor != "" {
 		in.ExclusiveStartKey = key(orgPK(orgID), contactSK(a.Cursor))
 	}
@@ -238,6 +242,22 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		}
 	}
 	return last, nil
+}
+
+// matchAttributes are the contact attributes a build reads.
+var matchAttributes = []string{"contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
+	"address", "addresses", "createdAt", "updatedAt", "isDeleted"}
+
+// matchProjection is the projection of matchAttributes, every name through
+// a placeholder (some are reserved words).
+func matchProjection() (*string, map[string]string) {
+	names := make(map[string]string, len(matchAttributes))
+	refs := make([]string, len(matchAttributes))
+	for i, a := range matchAttributes {
+		refs[i] = fmt.Sprintf("#a%d", i)
+		names[refs[i]] = a
+	}
+	return aws.String(strings.Join(refs, ", ")), names
 }
 
 func ignoreOvertaken(err error) error {
