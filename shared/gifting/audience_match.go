@@ -86,14 +86,28 @@ var departmentAliases = map[string]string{
 	"c suite": "executive", "leadership": "executive", "management": "executive",
 }
 
-// DepartmentNames lists the departments titles are recognised as, sorted.
-func DepartmentNames() []string {
+// departmentNames is the sorted vocabulary of departments.
+var departmentNames = func() []string {
 	out := make([]string, 0, len(departmentKeywords))
 	for d := range departmentKeywords {
 		out = append(out, d)
 	}
 	slices.Sort(out)
 	return out
+}()
+
+// keywordWords holds every keyword phrase of both vocabularies split into
+// words once, rather than for every contact compared.
+var keywordWords = map[string][]string{}
+
+func init() {
+	for _, m := range []map[string][]string{seniorityKeywords, departmentKeywords} {
+		for _, phrases := range m {
+			for _, p := range phrases {
+				keywordWords[p] = strings.Fields(p)
+			}
+		}
+	}
 }
 
 // tokenSynonyms spell out abbreviations before comparing words.
@@ -145,7 +159,7 @@ func containsPhrase(text, phrase []string) bool {
 
 func anyPhrase(text []string, phrases []string) bool {
 	for _, p := range phrases {
-		if containsPhrase(text, strings.Fields(p)) {
+		if containsPhrase(text, keywordWords[p]) {
 			return true
 		}
 	}
@@ -172,7 +186,7 @@ func InferSeniority(jobTitle string) string {
 func InferDepartments(jobTitle string) []string {
 	w := words(jobTitle)
 	out := []string{}
-	for _, d := range DepartmentNames() {
+	for _, d := range departmentNames {
 		if anyPhrase(w, departmentKeywords[d]) {
 			out = append(out, d)
 		}
