@@ -20,6 +20,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -72,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 2
 	}
-	store, err := app.NewStore(ctx, cfg)
+	store, err := newStore(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
@@ -153,6 +156,20 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err
 	}
 	return nil, &gifting.Error{Code: gifting.CodeValidation, Message: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
+}
+
+// newStore reaches DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS
+// through the SDK's default credential chain (environment, profiles, SSO):
+// an operator's machine is not a Lambda.
+func newStore(ctx context.Context, cfg app.Config) (*dynamo.Store, error) {
+	if cfg.Endpoint != "" {
+		return app.NewStore(ctx, cfg)
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load AWS config: %w", err)
+	}
+	return dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.TableName), nil
 }
 
 // describe renders an error with its field details.

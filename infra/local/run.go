@@ -1,11 +1,145 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/httpapi"
 )
 
+// runServer is `make run`: DynamoDB Local, the table from template.yaml, the
+// demo organization and catalog, and every group's routes on one local
+// port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
-	fmt.Fprintln(os.Stderr, "run: not implemented yet")
-	return 1
+	if len(args) > 0 {
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, TABLE_NAME and MAIL_OUTBOX")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "run:", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, started time.Time) error {
+	port, err := envPort("PORT", 3000)
+	if err != nil {
+		return err
+	}
+	dbPort, err := envPort("DYNAMODB_PORT", 8000)
+	if err != nil {
+		return err
+	}
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return err
+	}
+	cfg := app.Config{
+		TableName:  envOr("TABLE_NAME", "gift-campaigns"),
+		LogLevel:   os.Getenv("LOG_LEVEL"),
+		MailOutbox: envOr("MAIL_OUTBOX", filepath.Join(root, ".tools", "outbox", "mail.jsonl")),
+	}
+	// Take the API port first, so a busy port fails before anything starts.
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("port %d: %w (set PORT to use another)", port, err)
+	}
+	defer ln.Close()
+	cfg.PublicBaseURL = "http://" + ln.Addr().String()
+
+	ddb, err := localstack.StartDynamoDB(ctx, root, dbPort)
+	if err != nil {
+		return err
+	}
+	defer ddb.Stop()
+	cfg.Endpoint = ddb.Endpoint()
+
+	store, err := app.NewStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	client, err := app.NewDynamoDB(ctx, cfg.Endpoint)
+	if err != nil {
+		return err
+	}
+	if err := localstack.CreateTable(ctx, client, root, cfg.TableName); err != nil {
+		return err
+	}
+	if _, err := seed.SeedCatalog(ctx, store); err != nil {
+		return err
+	}
+	demo, err := seed.SeedDemo(ctx, store)
+	if err != nil {
+		return err
+	}
+	// The same wiring as a Lambda function's, with jobs in this process.
+	srv, _, err := app.NewServer(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Handler(httpapi.Groups...), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+
+	fmt.Printf(`
+Gift Campaign Service is running (ready in %d ms).
+
+  API            %s/api/campaigns   (docs: %s/api/campaigns/docs)
+  DynamoDB Local %s  table %s
+  Demo API key   %s
+  Mail outbox    %s   (read it: jq -s . %s)
+
+  curl -H "x-api-key: %s" %s/api/campaigns/gifts
+
+Press Ctrl-C to stop everything.
+
+`, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
+		demo.APIKey, cfg.MailOutbox, cfg.MailOutbox, demo.APIKey, cfg.PublicBaseURL)
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	fmt.Fprintln(os.Stderr, "stopping")
+	return hs.Shutdown(shutdown)
+}
+
+// envPort reads a port number from the environment.
+func envPort(name string, def int) (int, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	p, err := strconv.Atoi(v)
+	if err != nil || p < 1 || p > 65535 {
+		return 0, fmt.Errorf("%s=%q is not a port number", name, v)
+	}
+	return p, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }

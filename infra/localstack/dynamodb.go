@@ -18,6 +18,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/app"
 )
 
 const (
@@ -172,7 +174,7 @@ func (d *DynamoDB) run(started chan<- error) {
 // waitReady polls ListTables until DynamoDB Local answers, the process exits, or ctx ends. A TCP
 // connect is not enough: the port opens before the service can take requests.
 func (d *DynamoDB) waitReady(ctx context.Context) error {
-	client, err := NewClient(ctx, d.Endpoint())
+	client, err := app.NewDynamoDB(ctx, d.Endpoint())
 	if err != nil {
 		return err
 	}

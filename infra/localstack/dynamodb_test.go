@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/app"
 )
 
 // TestStartStop starts a DynamoDB Local of its own, whatever DYNAMODB_ENDPOINT says, to see that Stop
@@ -26,7 +28,7 @@ func TestStartStop(t *testing.T) {
 	if got, want := db.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(db.Port()); got != want {
 		t.Errorf("Endpoint() = %q, want %q", got, want)
 	}
-	client, err := NewClient(t.Context(), db.Endpoint())
+	client, err := app.NewDynamoDB(t.Context(), db.Endpoint())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,12 +68,4 @@ func TestStartDynamoDBPortTaken(t *testing.T) {
 		t.Fatalf("StartDynamoDB on taken port %d: got nil error", port)
 	}
 	t.Log(err)
-}
-
-func TestNewClientRejectsBadEndpoint(t *testing.T) {
-	for _, endpoint := range []string{"", "127.0.0.1:8000", "ftp://127.0.0.1"} {
-		if _, err := NewClient(t.Context(), endpoint); err == nil {
-			t.Errorf("NewClient(%q): got nil error", endpoint)
-		}
-	}
 }

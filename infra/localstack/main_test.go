@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/app"
 )
 
 // shared is the DynamoDB Local that the package's tests use: the one at DYNAMODB_ENDPOINT when that is
@@ -48,7 +50,7 @@ func testClient(t *testing.T) *dynamodb.Client {
 	if shared.err != nil {
 		t.Fatalf("DynamoDB Local: %v", shared.err)
 	}
-	client, err := NewClient(t.Context(), shared.endpoint)
+	client, err := app.NewDynamoDB(t.Context(), shared.endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		if err != nil {
 			return gifting.Organization{}, gifting.Wallet{}, err
 		}
-		items = append(items, put)
+		items = append(items, put, s.counterAdd(in.OrgID, counterLedger, 1))
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
