@@ -203,7 +203,12 @@ func (p *pageWriter) nav(ops []operation) {
 			p.raw(`">`)
 			p.esc(strings.ToUpper(op.method))
 			p.raw(`</span>`)
-			p.esc(strings.TrimPrefix(op.path, "/api/campaigns"))
+			// Every path starts with /api/campaigns; the rest tells them apart.
+			short := strings.TrimPrefix(op.path, "/api/campaigns")
+			if short == "" {
+				short = op.path
+			}
+			p.esc(short)
 			p.raw(`</a></li>`)
 		}
 		p.raw(`</ul>`)

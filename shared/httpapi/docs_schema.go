@@ -96,7 +96,7 @@ func (p *pageWriter) schema(s *docNode) {
 		p.esc(" to ")
 		p.schema(s.get("additionalProperties"))
 	case typ == "":
-		if s.get("properties") == nil {
+		if s.get("properties") == nil && s.get("enum") == nil {
 			p.raw(`<span class="muted">any</span>`)
 		}
 	default:
