@@ -217,27 +217,83 @@ const counterCampaigns = "CAMPAIGN"
 // and its references checked; ids, ownership, state, counters and
 // timestamps are set here.
 func (s *Store) CreateCampaign(ctx context.Context, orgID string, c gifting.Campaign) (gifting.Campaign, error) {
+	c, _, err := s.CreateCampaignIdempotent(ctx, orgID, c, nil)
+	return c, err
+}
+
+// Idempotent makes a write replayable under an Idempotency-Key: the record
+// holding the response (Status, and the body Render makes of the write's
+// result) is written in the write's own transaction, so a retry gets the
+// first response and never a second effect.
+type Idempotent[T any] struct {
+	Key    IdempotencyKey
+	Status int
+	Render func(T) ([]byte, error)
+}
+
+// replayError carries a stored response out of a cancelled transaction.
+type replayError struct{ stored *StoredResponse }
+
+func (replayError) Error() string { return "idempotent replay" }
+
+// CreateCampaignIdempotent is CreateCampaign under an idempotency key (nil:
+// none). When the key was already used for the same request it writes
+// nothing and returns the stored response; for another request,
+// IDEMPOTENCY_KEY_REUSED.
+func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *Idempotent[gifting.Campaign]) (gifting.Campaign, *StoredResponse, error) {
+	if idem != nil {
+		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
+			return c, stored, err
+		}
+	}
 	now := s.Now()
 	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = NewID(), orgID, gifting.CampaignDraft, false
 	c.CreatedAt, c.UpdatedAt, c.LastUpdatedBy = now, now, c.CreatedBy
 	c.TotalRecipients = 0
 	c.LiveData = gifting.LiveData{StatusCounts: gifting.NewStatusCounts()}
 	c.CompletionData = gifting.CompletionData{}
+	c.Normalize()
 	it, err := withKey(c, map[string]string{
 		"PK": orgPK(orgID), "SK": campaignSK(c.CampaignID),
 		"LPK": campaignsLPK(orgID), "LSK": campaignSK(c.CampaignID),
 	})
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
-	err = s.transactRetrying(ctx, []types.TransactWriteItem{
+	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		s.counterAdd(orgID, counterCampaigns, 1),
-	})
-	if err != nil {
-		return c, fmt.Errorf("create campaign: %w", err)
 	}
-	return c, nil
+	if idem != nil {
+		put, err := idempotentPut(s, orgID, idem, c)
+		if err != nil {
+			return c, nil, err
+		}
+		items = append(items, put)
+	}
+	err = s.transactRetrying(ctx, items)
+	if reasons := cancellationReasons(err); idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+		// The same key won a race with this request.
+		stored, err := s.replayOf(idem.Key, reasons[2].Item)
+		if stored == nil && err == nil {
+			err = fmt.Errorf("create campaign: idempotency record vanished")
+		}
+		return c, stored, err
+	}
+	if err != nil {
+		return c, nil, fmt.Errorf("create campaign: %w", err)
+	}
+	return c, nil, nil
+}
+
+// idempotentPut is the transaction item recording the response idem
+// renders of v.
+func idempotentPut[T any](s *Store, orgID string, idem *Idempotent[T], v T) (types.TransactWriteItem, error) {
+	body, err := idem.Render(v)
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
+	return s.idempotencyPut(orgID, idem.Key, idem.Status, body)
 }
 
 // transactRetrying runs a transaction, retrying conflicts and throttling.

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,6 +58,29 @@ type Launch struct {
 // (one Query of member keys per list), so a contact in two lists is paid
 // once.
 func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID string) (Launch, error) {
+	l, _, err := s.LaunchCampaignIdempotent(ctx, orgID, campaignID, userID, nil)
+	return l, err
+}
+
+// LaunchCampaignIdempotent is LaunchCampaign under an idempotency key (nil:
+// none): a retry of an accepted launch gets the first response back rather
+// than a CONFLICT, and a key used for another request IDEMPOTENCY_KEY_REUSED.
+func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *Idempotent[Launch]) (Launch, *StoredResponse, error) {
+	if idem != nil {
+		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
+			return Launch{}, stored, err
+		}
+	}
+	l, err := s.launch(ctx, orgID, campaignID, userID, idem)
+	var replay replayError
+	if errors.As(err, &replay) {
+		return Launch{}, replay.stored, nil
+	}
+	return l, nil, err
+}
+
+// launch accepts a launch; see LaunchCampaign.
+func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, idem *Idempotent[Launch]) (Launch, error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if err != nil {
 		return Launch{}, err
@@ -85,8 +109,8 @@ func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID st
 		OrgID: orgID, Delta: -rec.Debited,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: campaignID,
 			Reason: fmt.Sprintf("campaign launch: %d contacts × %d credits", contacts, price)},
-		Items: func(int64) ([]types.TransactWriteItem, error) {
-			return []types.TransactWriteItem{
+		Items: func(after int64) ([]types.TransactWriteItem, error) {
+			items := []types.TransactWriteItem{
 				{Update: &types.Update{
 					TableName:                &s.table,
 					Key:                      key(orgPK(orgID), campaignSK(campaignID)),
@@ -99,9 +123,30 @@ func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID st
 					},
 				}},
 				{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-			}, nil
+			}
+			if idem != nil {
+				put, err := idempotentPut(s, orgID, idem, Launch{
+					CampaignID: campaignID, Status: gifting.CampaignPreparing, Contacts: contacts,
+					CreditsPerRecipient: price, CreditsDeducted: rec.Debited, RemainingBalance: after,
+				})
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, put)
+			}
+			return items, nil
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
+			if idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+				// A retry with the same key lost the race to the first.
+				stored, err := s.replayOf(idem.Key, reasons[2].Item)
+				if err != nil {
+					return err
+				}
+				if stored != nil {
+					return replayError{stored}
+				}
+			}
 			switch {
 			case reasonCode(reasons, 0) == "ConditionalCheckFailed":
 				// Another launch (or an edit) got there first.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -208,15 +209,45 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if _, err := in.apply(&c, true); err != nil {
 		return err
 	}
-	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
-		return err
-	}
-	c, err := s.store.CreateCampaign(r.Context(), p.OrgID, c)
+	idem, err := idempotencyKey(r, "campaign-create", "", in)
 	if err != nil {
 		return err
 	}
-	c.Normalize()
+	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
+		return err
+	}
+	c, stored, err := s.store.CreateCampaignIdempotent(r.Context(), p.OrgID, c,
+		idempotent(idem, http.StatusCreated, "Campaign created", func(c gifting.Campaign) any { return c }))
+	if err != nil || stored != nil {
+		return writeStored(w, stored, err)
+	}
 	writeEnvelope(w, http.StatusCreated, "Campaign created", c)
+	return nil
+}
+
+// idempotent is the dynamo.Idempotent of key (nil when the request has
+// none) whose stored response is the envelope of what data makes of the
+// result, exactly as writeEnvelope would write it.
+func idempotent[T any](key *dynamo.IdempotencyKey, status int, message string, data func(T) any) *dynamo.Idempotent[T] {
+	if key == nil {
+		return nil
+	}
+	return &dynamo.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
+		b, err := json.Marshal(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
+		return append(b, '\n'), err // as json.Encoder ends it
+	}}
+}
+
+// writeStored answers a retried request with the first response, or
+// returns err.
+func writeStored(w http.ResponseWriter, stored *dynamo.StoredResponse, err error) error {
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Idempotent-Replayed", "true")
+	w.WriteHeader(stored.Status)
+	_, _ = w.Write(stored.Body) // the status is sent; nobody is left to tell
 	return nil
 }
 

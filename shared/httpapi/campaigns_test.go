@@ -149,6 +149,26 @@ func TestCreateCampaign(t *testing.T) {
 			t.Errorf("creditsPerRecipient = %d, want 13 (12.01 rounded up)", c.CampaignData.CreditsPerRecipient)
 		}
 	})
+	t.Run("Idempotency-Key replays the first response", func(t *testing.T) {
+		var before campaignPage
+		api.Do("GET", "/api/campaigns/campaigns", nil).JSON(t, &before)
+		body := map[string]any{"name": "Once", "contactListIds": []string{listID}}
+		first := api.Do("POST", "/api/campaigns", body, "Idempotency-Key", "create-once-1")
+		again := api.Do("POST", "/api/campaigns", body, "Idempotency-Key", "create-once-1")
+		if first.Status != http.StatusCreated || again.Status != http.StatusCreated || string(first.Body) != string(again.Body) {
+			t.Fatalf("first %d %s, retry %d %s; want the same 201 twice", first.Status, first.Body, again.Status, again.Body)
+		}
+		if again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Error("the retry is not marked Idempotent-Replayed")
+		}
+		var after campaignPage
+		api.Do("GET", "/api/campaigns/campaigns", nil).JSON(t, &after)
+		if after.Pagination.Total != before.Pagination.Total+1 {
+			t.Errorf("campaigns %d → %d, want one more", before.Pagination.Total, after.Pagination.Total)
+		}
+		other := api.Do("POST", "/api/campaigns", map[string]any{"name": "Other"}, "Idempotency-Key", "create-once-1")
+		assertError(t, other, http.StatusUnprocessableEntity, "IDEMPOTENCY_KEY_REUSED")
+	})
 	for _, tt := range []struct {
 		name   string
 		body   any

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
@@ -13,6 +14,9 @@ import (
 // jobLaunch is the kind of the launch job: it writes a launched campaign's
 // recipients in slices and then takes the campaign live.
 const jobLaunch = "campaign.launch"
+
+// launchAccepted is the message of an accepted launch.
+const launchAccepted = "Campaign launch accepted; the campaign is preparing"
 
 // launchStallAfter is how long a preparing campaign's launch may go without
 // progress before a new launch request enqueues its job again.
@@ -24,20 +28,25 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p := principal(ctx)
 	id := r.PathValue("campaignId")
-	l, err := s.store.LaunchCampaign(ctx, p.OrgID, id, p.UserID)
+	idem, err := idempotencyKey(r, "campaign-launch", id, nil)
+	if err != nil {
+		return err
+	}
+	l, stored, err := s.store.LaunchCampaignIdempotent(ctx, p.OrgID, id, p.UserID,
+		idempotent(idem, http.StatusAccepted, launchAccepted, func(l dynamo.Launch) any { return l }))
 	if gifting.ErrorCode(err) == gifting.CodeConflict {
 		s.resumeStalledLaunch(ctx, p.OrgID, id)
 		return err
 	}
-	if err != nil {
-		return err
+	if err != nil || stored != nil {
+		return writeStored(w, stored, err)
 	}
 	if err := s.enqueue(ctx, jobs.Job{Kind: jobLaunch, OrgID: p.OrgID, Ref: id}); err != nil {
 		// The credits are taken and the campaign is preparing; a later
 		// launch request finds it stalled and enqueues the job again.
 		return err
 	}
-	writeEnvelope(w, http.StatusAccepted, "Campaign launch accepted; the campaign is preparing", l)
+	writeEnvelope(w, http.StatusAccepted, launchAccepted, l)
 	return nil
 }
 

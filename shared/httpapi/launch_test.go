@@ -347,6 +347,30 @@ func TestLaunchRules(t *testing.T) {
 			t.Errorf("%d recipients, balance %d; want 3 and %d", r, b, credits-3*price)
 		}
 	})
+	t.Run("Idempotency-Key: a retried launch gets the first answer and pays once", func(t *testing.T) {
+		orgID, key := testenv.Org(t, s, "retry", credits)
+		api := testenv.NewAPI(t, s, key)
+		listID, _ := listWithContacts(t, s, orgID, 2)
+		c := launchReady(t, api, gift, listID)
+		path := "/api/campaigns/" + c.CampaignID + "/launch"
+		first := api.Do("POST", path, nil, "Idempotency-Key", "launch-1")
+		api.Jobs.Wait()
+		again := api.Do("POST", path, nil, "Idempotency-Key", "launch-1")
+		if first.Status != http.StatusAccepted || again.Status != http.StatusAccepted || string(first.Body) != string(again.Body) {
+			t.Fatalf("first %d %s, retry %d %s; want the same 202 twice", first.Status, first.Body, again.Status, again.Body)
+		}
+		if again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Error("the retry is not marked Idempotent-Replayed")
+		}
+		assertError(t, api.Do("POST", path, nil, "Idempotency-Key", "launch-2"), http.StatusConflict, "CONFLICT")
+		other := launchReady(t, api, gift, listID)
+		assertError(t, api.Do("POST", "/api/campaigns/"+other.CampaignID+"/launch", nil, "Idempotency-Key", "launch-1"),
+			http.StatusUnprocessableEntity, "IDEMPOTENCY_KEY_REUSED")
+		api.Jobs.Wait()
+		if r, b := launchRecipientCount(t, s, orgID, c.CampaignID), walletBalance(t, s, orgID); r != 2 || b != credits-2*price {
+			t.Errorf("%d recipients, balance %d; want 2 and %d", r, b, credits-2*price)
+		}
+	})
 	t.Run("another org's campaign is not found", func(t *testing.T) {
 		orgID, key := testenv.Org(t, s, "owner", credits)
 		otherID, otherKey := testenv.Org(t, s, "intruder", credits)
