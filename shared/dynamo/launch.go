@@ -112,14 +112,17 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
 			items := []types.TransactWriteItem{
 				{Update: &types.Update{
-					TableName:                &s.table,
-					Key:                      key(orgPK(orgID), campaignSK(campaignID)),
-					UpdateExpression:         aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now"),
-					ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft"),
+					TableName:        &s.table,
+					Key:              key(orgPK(orgID), campaignSK(campaignID)),
+					UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now"),
+					// The draft read is the one priced: an edit since then
+					// (other lists, gifts) fails the launch.
+					ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
 					ExpressionAttributeNames: map[string]string{"#st": "status"},
 					ExpressionAttributeValues: item{
 						":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
 						":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
+						":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)),
 					},
 				}},
 				{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
@@ -149,8 +152,15 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 			}
 			switch {
 			case reasonCode(reasons, 0) == "ConditionalCheckFailed":
-				// Another launch (or an edit) got there first.
-				return s.campaignStateError(ctx, orgID, campaignID, "launched")
+				// Another launch or an edit got there first.
+				now, err := s.Campaign(ctx, orgID, campaignID)
+				if err != nil {
+					return err
+				}
+				if now.Status == gifting.CampaignDraft {
+					return gifting.Errorf(gifting.CodeConflict, "the campaign was edited while it was being launched; launch it again")
+				}
+				return NotDraft(now, "launched")
 			case reasonCode(reasons, 1) == "ConditionalCheckFailed":
 				return gifting.Errorf(gifting.CodeConflict, "campaign %q was already launched", campaignID)
 			}
