@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"maps"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -211,4 +212,25 @@ func hasErrorShape(s *openapi3.SchemaRef) bool {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// TestFunctionsDoNotLinkTheValidator keeps kin-openapi, which only the
+// tests need, out of the Lambda binaries (≤ 10 MB each).
+func TestFunctionsDoNotLinkTheValidator(t *testing.T) {
+	t.Parallel()
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/getkin/") || pkg == "github.com/giftcampaign/service/shared/testenv" {
+			t.Errorf("a Lambda function links %s", pkg)
+		}
+	}
 }
