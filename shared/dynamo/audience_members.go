@@ -83,9 +83,6 @@ func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.Aud
 	return out, int(a.TotalMatch), nil
 }
 
-// audienceMemberPrefix is the sort-key prefix of an audience's members.
-func audienceMemberPrefix(aud string) string { return audienceMemberSK(aud, "") }
-
 func decodeMember(it item) (gifting.AudienceMember, error) {
 	var m gifting.AudienceMember
 	if err := unmarshal(it, &m); err != nil {

@@ -68,6 +68,10 @@ func deletedContactSK(id string) string { return "DELCONTACT#" + id }
 // memberPrefix is the sort-key prefix of the members of a list.
 func memberPrefix(list string) string { return "MEMBER#" + list + "#" }
 
+// audienceMemberPrefix is the sort-key prefix of the members of an
+// audience list.
+func audienceMemberPrefix(aud string) string { return "AMEMBER#" + aud + "#" }
+
 // Slim index partitions: one per large collection.
 func contactsLPK(org string) string { return orgPK(org) + "#CONTACT" }
 func recipientsLPK(org, campaign string) string {
