@@ -154,10 +154,14 @@ func NewContact(id, orgID string, in ContactInput, src Source, now time.Time) Co
 }
 
 // Merge folds input for the same email into the contact: empty fields are
-// filled, tags are united, a new address is added (as the primary one when
+// filled (a full name made of first and last name follows them), tags are
+// united, a new address is added (as the primary one when
 // the contact had none), the campaign is added once, and src (unless its
 // type is empty) is recorded. Fields the contact already has are kept.
 func (c *Contact) Merge(in ContactInput, src Source, now time.Time) {
+	// A full name that is only "first last" follows the names as they are
+	// filled in; one given on its own is kept.
+	derived := c.FullName != "" && c.FullName == strings.TrimSpace(c.FirstName+" "+c.LastName)
 	for _, f := range []struct {
 		dst *string
 		v   string
@@ -169,6 +173,9 @@ func (c *Contact) Merge(in ContactInput, src Source, now time.Time) {
 		if *f.dst == "" {
 			*f.dst = f.v
 		}
+	}
+	if derived {
+		c.FullName = strings.TrimSpace(c.FirstName + " " + c.LastName)
 	}
 	for _, t := range in.Tags {
 		if !c.HasTag(t) {

@@ -145,8 +145,8 @@ func TestBulkAddMergesIntoStoredContact(t *testing.T) {
 	}
 	c := getContact(t, api, id)
 	t.Run("empty fields filled, set ones kept", func(t *testing.T) {
-		if c.FirstName != "Ada" || c.LastName != "King" || c.MailID != "ada@example.com" {
-			t.Errorf("name %s %s mail %s; want Ada King ada@example.com", c.FirstName, c.LastName, c.MailID)
+		if c.FirstName != "Ada" || c.LastName != "King" || c.FullName != "Ada King" || c.MailID != "ada@example.com" {
+			t.Errorf("name %s %s (%s) mail %s; want Ada King (Ada King) ada@example.com", c.FirstName, c.LastName, c.FullName, c.MailID)
 		}
 	})
 	t.Run("tags united with stable colours", func(t *testing.T) {
