@@ -91,7 +91,7 @@ func contacts(ctx context.Context, e *env) (contactsFixture, error) {
 		if fx.listID, err = e.createList(ctx, fx.t, "Contacts fixture"); err != nil {
 			return fx, err
 		}
-		if fx.contactIDs, err = e.importContacts(ctx, fx.t, fx.listID, fx.t.orgID, 0, fixtureContacts, 1); err != nil {
+		if fx.contactIDs, _, err = e.importContacts(ctx, fx.t, fx.listID, fx.t.orgID, 0, fixtureContacts, 1); err != nil {
 			return fx, err
 		}
 		if fx.icpID, err = e.createPersona(ctx, fx.t); err != nil {
@@ -306,7 +306,7 @@ func prepareLaunch(ctx context.Context, e *env, t tenant, n int) (func(int) call
 	if err != nil {
 		return nil, err
 	}
-	if _, err := e.importContacts(ctx, t, listID, t.orgID, 0, 10, 1); err != nil {
+	if _, _, err := e.importContacts(ctx, t, listID, t.orgID, 0, 10, 1); err != nil {
 		return nil, err
 	}
 	ids := make([]string, n)

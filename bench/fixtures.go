@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/giftcampaign/service/infra/seed"
 )
@@ -52,9 +53,13 @@ func (e *env) createList(ctx context.Context, t tenant, name string) (string, er
 
 // importContacts adds contacts from..from+n-1 of run to list in batches of
 // 100 (SPEC.md's chunk), with workers requests in flight at once, and
-// returns the new contacts' ids in order.
-func (e *env) importContacts(ctx context.Context, t tenant, listID, run string, from, n, workers int) ([]string, error) {
+// returns the new contacts' ids in order and how long each request took.
+func (e *env) importContacts(ctx context.Context, t tenant, listID, run string, from, n, workers int) ([]string, []time.Duration, error) {
 	ids := make([]string, n)
+	var (
+		tookMu sync.Mutex
+		took   []time.Duration
+	)
 	batches := make(chan int)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
@@ -68,8 +73,12 @@ func (e *env) importContacts(ctx context.Context, t tenant, listID, run string, 
 				for k := start; k < end; k++ {
 					contacts = append(contacts, person(run, from+k))
 				}
+				sent := time.Now()
 				res, err := e.expect(ctx, t, http.StatusOK, "POST", "/api/campaigns/contact-lists/"+listID+"/contacts",
 					map[string]any{"contacts": contacts})
+				tookMu.Lock()
+				took = append(took, time.Since(sent))
+				tookMu.Unlock()
 				if err == nil {
 					var out struct {
 						Data struct {
@@ -106,7 +115,7 @@ feed:
 	if err == nil && len(errs) > 0 {
 		err = <-errs
 	}
-	return ids, err
+	return ids, took, err
 }
 
 // createCampaign creates a campaign from body and returns its id.

@@ -32,6 +32,8 @@ type bulkRun struct {
 	// importBilled … are the write units AWS would bill (see units.go).
 	importBilled, launchBilled, audienceBilled float64
 	recipients, matched                        int
+	// batches are the times of the import's requests.
+	batches []time.Duration
 }
 
 // bulkScenarios measures the work over large collections.
@@ -77,7 +79,7 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 	}
 	var ids []string
 	r.importTook, r.importUnits, r.importBilled, err = e.observe(ctx, func() (err error) {
-		ids, err = e.importContacts(ctx, t, listID, name, 0, n, 1)
+		ids, r.batches, err = e.importContacts(ctx, t, listID, name, 0, n, 1)
 		return err
 	})
 	if err != nil {
@@ -184,9 +186,17 @@ func bulkFigures(runs []bulkRun, n int) []systemFigure {
 	audWRU := pick(func(r bulkRun) float64 { return r.audienceBilled })
 	audRRU := pick(func(r bulkRun) float64 { return r.audienceUnits.ReadUnits })
 	runsNote := fmt.Sprintf("median of %d runs", len(runs))
+	if len(runs) == 1 {
+		runsNote = "one run"
+	}
+	var allBatches []time.Duration
+	for _, r := range runs {
+		allBatches = append(allBatches, r.batches...)
+	}
 	return []systemFigure{
 		{figure: fmt.Sprintf("import of %d contacts through the API (%d POST /contact-lists/{id}/contacts of 100, one after another): wall time", n, (n+99)/100),
-			measured: fmt.Sprintf("%.1f s (%s)", importS, runsNote), target: "≤ 30 s locally", verdict: verdict(importS <= 30)},
+			measured: fmt.Sprintf("%.1f s (%s); one request of 100: p50 %s, p99 %s", importS, runsNote,
+				ms(percentile(allBatches, 50)), ms(percentile(allBatches, 99))), target: "≤ 30 s locally", verdict: verdict(importS <= 30)},
 		{figure: fmt.Sprintf("import of %d contacts: write units per new contact", n),
 			measured: fmt.Sprintf("%.2f WRU billed, est. (%.0f in all; DynamoDB Local reported %.0f; %.0f RRU)", perContact, importWRU, importReported,
 				pick(func(r bulkRun) float64 { return r.importUnits.ReadUnits })),
