@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -287,14 +286,4 @@ func loggerFrom(ctx context.Context) *slog.Logger {
 		return l
 	}
 	return slog.Default()
-}
-
-// sortedKeys returns the keys of m in order, for stable output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
