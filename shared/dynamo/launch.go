@@ -179,7 +179,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 // launchable says why c cannot be launched, or nil.
 func launchable(c gifting.Campaign) error {
 	switch {
-	case c.Status != gifting.CampaignDraft:
+	case !gifting.CanMove(c.Status, gifting.CampaignPreparing):
 		return NotDraft(c, "launched")
 	case len(c.CampaignData.ContactListIDs) == 0:
 		return gifting.Errorf(gifting.CodeConflict, "the campaign has no contact list; set contactListIds before launching")

@@ -60,8 +60,7 @@ type campaignDataInput struct {
 
 // apply validates in and applies it to c: every field sent replaces the
 // campaign's. It collects every problem into one VALIDATION_FAILED error.
-// It reports whether the gifts or the price changed.
-func (in campaignInput) apply(c *gifting.Campaign, creating bool) (repriced bool, err error) {
+func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 	var p gifting.Problems
 	d := in.CampaignData
 	if d == nil {
@@ -131,15 +130,15 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) (repriced bool
 		if len(gifts) > maxCampaignGifts {
 			p.Add("campaignData.giftIds", fmt.Sprintf("at most %d gifts", maxCampaignGifts))
 		}
-		c.CampaignData.GiftIDs, repriced = gifts, true
+		c.CampaignData.GiftIDs = gifts
 	}
 	if d.CreditsPerRecipient != nil {
 		if n := *d.CreditsPerRecipient; n < 0 || n > maxCreditsPerRecipient {
 			p.Add("campaignData.creditsPerRecipient", fmt.Sprintf("must be a whole number from 0 to %d", maxCreditsPerRecipient))
 		}
-		c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet, repriced = *d.CreditsPerRecipient, true, true
+		c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet = *d.CreditsPerRecipient, true
 	}
-	return repriced, p.Err()
+	return p.Err()
 }
 
 func deref(s *string) string {
@@ -206,7 +205,7 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := principal(r.Context())
 	c := gifting.Campaign{CreatedBy: p.UserID}
-	if _, err := in.apply(&c, true); err != nil {
+	if err := in.apply(&c, true); err != nil {
 		return err
 	}
 	idem, err := idempotencyKey(r, "campaign-create", "", in)
@@ -273,7 +272,7 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request) error {
 	if c.Status != gifting.CampaignDraft {
 		return dynamo.NotDraft(c, "edited")
 	}
-	if _, err := in.apply(&c, false); err != nil {
+	if err := in.apply(&c, false); err != nil {
 		return err
 	}
 	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
