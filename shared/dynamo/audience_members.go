@@ -55,7 +55,7 @@ func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.Aud
 		ScanIndexForward: aws.Bool(forward),
 	}
 	if off := q.Page.Offset(); off > 0 {
-		last, err := s.skipMembers(ctx, orgID, a.AudienceID, forward, off)
+		last, err := s.skipSlim(ctx, audienceLPK(orgID, a.AudienceID), forward, off)
 		if err != nil || last == "" {
 			return []gifting.AudienceMember{}, int(a.TotalMatch), err
 		}
@@ -92,44 +92,6 @@ func decodeMember(it item) (gifting.AudienceMember, error) {
 	return m, nil
 }
 
-// slimMembers is the query of an audience's members in the Slim index.
-func (s *Store) slimMembers(orgID, aud string, forward bool) *dynamodb.QueryInput {
-	return &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		IndexName:                 aws.String(indexSlim),
-		KeyConditionExpression:    aws.String("LPK = :lpk"),
-		ExpressionAttributeValues: item{":lpk": str(audienceLPK(orgID, aud))},
-		ScanIndexForward:          aws.Bool(forward),
-	}
-}
-
-// skipMembers walks n members in the Slim index and returns the sort key of
-// the n-th, or "" when there are fewer.
-func (s *Store) skipMembers(ctx context.Context, orgID, aud string, forward bool, n int) (string, error) {
-	in := s.slimMembers(orgID, aud, forward)
-	in.ProjectionExpression = aws.String("LSK")
-	last := ""
-	for n > 0 {
-		in.Limit = aws.Int32(int32(n))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return "", fmt.Errorf("skip audience members: %w", err)
-		}
-		n -= len(res.Items)
-		if len(res.Items) > 0 {
-			last = attrString(res.Items[len(res.Items)-1], "LSK")
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	if n > 0 {
-		return "", nil
-	}
-	return last, nil
-}
-
 func attrString(it item, name string) string {
 	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
 		return v.Value
@@ -143,7 +105,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 	if len(terms) > maxSearchTerms {
 		terms = terms[:maxSearchTerms]
 	}
-	in := s.slimMembers(orgID, aud, true)
+	in := s.slimQuery(audienceLPK(orgID, aud), true)
 	in.ProjectionExpression = aws.String("LSK, upd")
 	if len(terms) > 0 {
 		conds := make([]string, len(terms))

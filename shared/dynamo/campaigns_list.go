@@ -10,7 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -122,7 +121,7 @@ func (s *Store) campaignPage(ctx context.Context, orgID string, order gifting.So
 		if int64(off) >= total {
 			return out, int(total), nil
 		}
-		last, err := s.skipCampaigns(ctx, orgID, forward, off)
+		last, err := s.skipSlim(ctx, campaignsLPK(orgID), forward, off)
 		if err != nil || last == "" {
 			return out, int(total), err
 		}
@@ -147,39 +146,4 @@ func (s *Store) campaignPage(ctx context.Context, orgID string, order gifting.So
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
 	return out, int(total), nil
-}
-
-// skipCampaigns walks n of org's campaigns in the Slim index and returns
-// the sort key of the n-th, or "" when there are fewer.
-func (s *Store) skipCampaigns(ctx context.Context, orgID string, forward bool, n int) (string, error) {
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		IndexName:                 aws.String(indexSlim),
-		KeyConditionExpression:    aws.String("LPK = :lpk"),
-		ExpressionAttributeValues: item{":lpk": str(campaignsLPK(orgID))},
-		ScanIndexForward:          aws.Bool(forward),
-		ProjectionExpression:      aws.String("LSK"),
-	}
-	last := ""
-	for n > 0 {
-		in.Limit = aws.Int32(int32(n))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return "", fmt.Errorf("skip campaigns: %w", err)
-		}
-		n -= len(res.Items)
-		if len(res.Items) > 0 {
-			if lsk, ok := res.Items[len(res.Items)-1]["LSK"].(*types.AttributeValueMemberS); ok {
-				last = lsk.Value
-			}
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	if n > 0 {
-		return "", nil
-	}
-	return last, nil
 }

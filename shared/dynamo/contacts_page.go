@@ -72,7 +72,7 @@ func (s *Store) contactPage(ctx context.Context, orgID string, page gifting.Page
 	in := s.contactRange(orgID, false)
 	in.ConsistentRead = aws.Bool(true)
 	if off := page.Offset(); off > 0 {
-		last, err := s.skipContacts(ctx, orgID, off)
+		last, err := s.skipSlim(ctx, contactsLPK(orgID), false, off)
 		if err != nil || last == "" {
 			return []gifting.Contact{}, err
 		}
@@ -100,54 +100,13 @@ func (s *Store) contactPage(ctx context.Context, orgID string, page gifting.Page
 	return out, nil
 }
 
-// skipContacts walks n entries of org's contacts in the Slim index, newest
-// first, and returns the sort key of the n-th, or "" when there are fewer.
-func (s *Store) skipContacts(ctx context.Context, orgID string, n int) (string, error) {
-	in := s.slimContacts(orgID)
-	in.ProjectionExpression = aws.String("LSK")
-	last := ""
-	for n > 0 {
-		in.Limit = aws.Int32(int32(n))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return "", fmt.Errorf("skip contacts: %w", err)
-		}
-		n -= len(res.Items)
-		if len(res.Items) > 0 {
-			if lsk, ok := res.Items[len(res.Items)-1]["LSK"].(*types.AttributeValueMemberS); ok {
-				last = lsk.Value
-			}
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	if n > 0 {
-		return "", nil
-	}
-	return last, nil
-}
-
-// slimContacts is the query of org's contacts in the Slim index, newest
-// first.
-func (s *Store) slimContacts(orgID string) *dynamodb.QueryInput {
-	return &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		IndexName:                 aws.String(indexSlim),
-		KeyConditionExpression:    aws.String("LPK = :lpk"),
-		ExpressionAttributeValues: item{":lpk": str(contactsLPK(orgID))},
-		ScanIndexForward:          aws.Bool(false),
-	}
-}
-
 // searchContacts pages through the contacts whose search text contains
 // every term.
 func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
 	if len(terms) > maxSearchTerms {
 		terms = terms[:maxSearchTerms]
 	}
-	in := s.slimContacts(orgID)
+	in := s.slimQuery(contactsLPK(orgID), false)
 	in.ProjectionExpression = aws.String("LSK")
 	conds := make([]string, len(terms))
 	for i, t := range terms {

@@ -34,7 +34,7 @@ const maxEnrichCandidates = 100
 func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.EnrichmentQuery) (gifting.Enrichment, error) {
 	s := e.Store
 	none := gifting.Enrichment{Provider: ProviderContacts}
-	in := s.slimContacts(orgID)
+	in := s.slimQuery(contactsLPK(orgID), false)
 	in.ProjectionExpression = aws.String("LSK")
 	var or []string
 	if li := gifting.LinkedinKey(q.LinkedinURL); li != "" {
