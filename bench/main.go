@@ -16,10 +16,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,6 +35,8 @@ type options struct {
 	heavy, endpoints      bool
 	only                  string
 	out, raw              string
+	cpuProfile            string
+	walletDeadline        time.Duration
 }
 
 func main() {
@@ -47,6 +51,8 @@ func main() {
 	flag.BoolVar(&o.endpoints, "endpoints", true, "measure the endpoints (and, with them, the cold starts)")
 	flag.StringVar(&o.only, "only", "", "measure only endpoints matching this regular expression (a partial report, for development)")
 	flag.StringVar(&o.out, "out", "bench/results.md", "report file, relative to the repository root")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the endpoint measurements to this file (to see where the service's own time goes)")
+	flag.DurationVar(&o.walletDeadline, "wallet-deadline", 2*time.Minute, "how long one run of the wallet race may take")
 	flag.StringVar(&o.raw, "raw", "bench/out/raw.txt", "raw results in go test -bench format, relative to the repository root")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -74,6 +80,16 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	cs := cases()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	for i, c := range cs {
 		if !o.endpoints || (filter != nil && !filter.MatchString(c.route)) {
 			continue
@@ -94,7 +110,13 @@ func run(ctx context.Context, o options) error {
 		rep.endpoints = append(rep.endpoints, r)
 		rep.raw = append(rep.raw, r.raw...)
 	}
+	pprof.StopCPUProfile()
 	rep.unlisted = unlistedRoutes(cs)
+	if o.endpoints {
+		if rep.emptyP50, err = emptyRoundTrip(ctx, e, o.runs*o.calls); err != nil {
+			return err
+		}
+	}
 
 	progress("binary sizes")
 	rep.binaries = binarySizes(e.root)
@@ -124,6 +146,20 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	return writeFile(filepath.Join(e.root, o.raw), strings.Join(rep.raw, "\n")+"\n")
+}
+
+// emptyRoundTrip returns the p50 of n requests the benchmark's server
+// answers without the service.
+func emptyRoundTrip(ctx context.Context, e *env, n int) (time.Duration, error) {
+	var took []time.Duration
+	for range n {
+		start := time.Now()
+		if _, err := e.expect(ctx, tenant{}, http.StatusNoContent, "GET", emptyPath, nil); err != nil {
+			return 0, err
+		}
+		took = append(took, time.Since(start))
+	}
+	return median(took), nil
 }
 
 // coldStarts measures each function with the first GET endpoint of its

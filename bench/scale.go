@@ -58,7 +58,7 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 	progress("deep pages over %d contacts", max(10_000, int(float64(deepContacts)*o.scale)))
 	figs = append(figs, deepPages(ctx, e, max(10_000, int(float64(deepContacts)*o.scale)))...)
 	progress("wallet under %d concurrent add-recipients", walletRequests)
-	figs = append(figs, walletRace(ctx, e, o.bulkRuns)...)
+	figs = append(figs, walletRace(ctx, e, o.bulkRuns, o.walletDeadline)...)
 	return figs
 }
 

@@ -15,7 +15,7 @@ import (
 // wallet can pay for three in four of them, and checks what DESIGN.md
 // requires: nothing overspent, the balance exact, every answer 200 or 402.
 // Each run has its own organization; throughput is the median over runs.
-func walletRace(ctx context.Context, e *env, runs int) []systemFigure {
+func walletRace(ctx context.Context, e *env, runs int, deadline time.Duration) []systemFigure {
 	const (
 		price      = 10
 		affordable = walletRequests * 3 / 4
@@ -50,7 +50,7 @@ func walletRace(ctx context.Context, e *env, runs int) []systemFigure {
 		results := make([]result, walletRequests)
 		release := make(chan struct{})
 		// A bounded wait: requests still unanswered then are reported.
-		raceCtx, cancel := context.WithTimeout(ctx, walletDeadline)
+		raceCtx, cancel := context.WithTimeout(ctx, deadline)
 		var wg sync.WaitGroup
 		for k := range walletRequests {
 			wg.Add(1)
@@ -89,7 +89,7 @@ func walletRace(ctx context.Context, e *env, runs int) []systemFigure {
 			}
 		}
 		if unanswered > 0 {
-			problems = append(problems, fmt.Sprintf("run %d: %d requests unanswered after %s", r+1, unanswered, walletDeadline))
+			problems = append(problems, fmt.Sprintf("run %d: %d requests unanswered after %s", r+1, unanswered, deadline))
 		}
 		if len(statuses) > 2 || statuses[http.StatusOK]+statuses[http.StatusPaymentRequired] != walletRequests {
 			problems = append(problems, fmt.Sprintf("run %d: statuses %v, want only 200 and 402", r+1, statuses))
@@ -138,9 +138,6 @@ func walletRace(ctx context.Context, e *env, runs int) []systemFigure {
 	}
 	return []systemFigure{fig}
 }
-
-// walletDeadline bounds one run of the race, so the benchmark ends.
-const walletDeadline = 2 * time.Minute
 
 // walletState reads the wallet's balance and the campaign's recipient count
 // through the API.
