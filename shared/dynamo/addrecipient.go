@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -23,10 +22,11 @@ type AddRecipientInput struct {
 	// PublicBaseURL is the base of the recipient's page URLs.
 	PublicBaseURL string
 	// Invite says the caller sends the invitation right after the write
-	// (a mailer is configured): when the template's invitation is due at
-	// once, the recipient is written as invite_sent with the invitation
-	// marked sent, so the happy path needs no second write. If sending
-	// fails, the caller undoes it with UninviteRecipient.
+	// (a mailer is configured): when the campaign is sending and its
+	// template's invitation is due at once, the recipient is written as
+	// invite_sent with the invitation marked sent, so the happy path needs
+	// no second write. If sending fails, the caller undoes it with
+	// UninviteAddedRecipient. See Invitation.
 	Invite bool
 	// Idempotency, when set, makes a retry return the first response.
 	Idempotency *IdempotencyKey
@@ -49,9 +49,14 @@ type AddRecipientResult struct {
 }
 
 // Invited reports whether the recipient was written as invited: the caller
-// must now send the invitation.
+// must now send the invitation (Invitation).
 func (r AddRecipientResult) Invited() bool {
 	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.Sent
+}
+
+// Invitation is the invitation to send when Invited.
+func (r AddRecipientResult) Invitation() Invitation {
+	return Invitation{Recipient: r.Recipient, delays: r.delays}
 }
 
 // errAddRace means something add-recipient read changed before its
@@ -232,10 +237,8 @@ func (s *Store) acceptingCampaign(in AddRecipientInput, it item) (gifting.Campai
 func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit RecipientKit, cur *storedContact, balance int64) (AddRecipientResult, error) {
 	c := kit.Campaign
 	now := s.Now()
-	invite := in.Invite && kit.Emails != nil
-	if t, ok := kit.Emails["addressConfirmation"]; !ok || t.DelayHours > 0 {
-		invite = false
-	}
+	kit.Invite = in.Invite
+	invite := kit.invitesNow()
 	status := gifting.RecipientPending
 	if invite {
 		status = gifting.RecipientInviteSent
@@ -248,9 +251,6 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 		return AddRecipientResult{}, err
 	}
 	r := s.newRecipient(in.OrgID, kit, upsert.Contact, in.SourceType, "")
-	if invite {
-		r.MarkInvited(r.CreatedAt)
-	}
 	if in.AssignTo.UserID != "" {
 		r.AssignedUsers = []gifting.AssignedUser{in.AssignTo}
 	}
@@ -344,50 +344,4 @@ func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, in gifting.C
 		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
 	}
 	return u, nil
-}
-
-// UninviteRecipient undoes the invitation AddRecipient recorded when
-// sending it failed: the recipient goes back to pending with its invitation
-// unsent (still scheduled), the campaign counts it as pending again, and the
-// stored idempotency response says emailSent false. It changes nothing if
-// the recipient has moved on since (its version is no longer 1).
-func (s *Store) UninviteRecipient(ctx context.Context, orgID string, res AddRecipientResult, k *IdempotencyKey) (gifting.AddedRecipient, error) {
-	r := res.Recipient
-	r.Status = gifting.RecipientPending
-	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = false, nil
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: res.delays})
-	if err != nil {
-		return res.Response, err
-	}
-	items := []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(1)}}},
-		s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending),
-	}
-	out := res.Response
-	out.EmailSent = false
-	if k != nil {
-		body, err := json.Marshal(out)
-		if err != nil {
-			return res.Response, err
-		}
-		put, err := s.idempotencyPut(orgID, *k, http.StatusOK, body)
-		if err != nil {
-			return res.Response, err
-		}
-		// Replace the record written with the recipient, and only that
-		// one (same request hash).
-		put.Put.ConditionExpression = aws.String("#hash = :hash")
-		put.Put.ExpressionAttributeNames = map[string]string{"#hash": "hash"}
-		put.Put.ExpressionAttributeValues = item{":hash": str(k.Hash)}
-		put.Put.ReturnValuesOnConditionCheckFailure = ""
-		items = append(items, put)
-	}
-	if err := s.transactRetrying(ctx, items); err != nil {
-		if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
-			return res.Response, nil
-		}
-		return res.Response, fmt.Errorf("uninvite recipient: %w", err)
-	}
-	return out, nil
 }

@@ -287,7 +287,7 @@ func TestAddRecipientRetriesConflicts(t *testing.T) {
 	})
 }
 
-func TestUninviteRecipient(t *testing.T) {
+func TestUninviteAddedRecipient(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
@@ -303,7 +303,7 @@ func TestUninviteRecipient(t *testing.T) {
 	if !res.Invited() || !res.Response.EmailSent || res.Recipient.Status != gifting.RecipientInviteSent {
 		t.Fatalf("invited add: %+v", res.Response)
 	}
-	out, err := s.UninviteRecipient(ctx, orgID, res, in.Idempotency)
+	out, err := s.UninviteAddedRecipient(ctx, orgID, res, in.Idempotency)
 	if err != nil || out.EmailSent {
 		t.Fatalf("uninvite: %+v, %v", out, err)
 	}

@@ -40,7 +40,17 @@ const launchFinishCursor = "finish"
 // already a recipient of the campaign is skipped, and the launch record's
 // count of created recipients moves in the same transactions as the
 // recipients, so nothing is counted or charged twice.
-func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string) (next string, done bool, err error) {
+//
+// Invitations work as in add-recipient (see Invitation). With an inviter
+// (a mailer is configured) and a template whose invitation is due at once,
+// each recipient is written invite_sent with its invitation marked sent,
+// counted as invite_sent in the same transaction, and invite is called
+// with the recipients of each transaction right after it commits; it
+// sends them and puts back to pending, with their counts, those it could
+// not send. Because a run only ever invites the recipients it created
+// itself, a slice run twice sends no invitation twice. Without an inviter
+// the recipients are pending with the invitation scheduled.
+func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
 		return "", true, nil
@@ -70,7 +80,7 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if err != nil {
 		return "", false, err
 	}
-	if err := s.addLaunchRecipients(ctx, orgID, c, rec, ids, publicBaseURL); err != nil {
+	if err := s.addLaunchRecipients(ctx, orgID, c, rec, rec.ListIDs[list], ids, publicBaseURL, invite); err != nil {
 		return "", false, err
 	}
 	if last == "" {
@@ -128,12 +138,14 @@ func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, n i
 // errLaunchOver stops a slice whose launch finished meanwhile.
 var errLaunchOver = errors.New("launch is over")
 
-// addLaunchRecipients makes the contacts ids recipients of c, launchChunkSize
-// per transaction, one transaction after another: each touches the
-// campaign's counters and the launch record, so concurrent ones would only
-// conflict. Deleted or missing contacts are skipped (their credits are
-// refunded at the end), as are contacts already recipients.
-func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, ids []string, publicBaseURL string) error {
+// addLaunchRecipients makes the contacts ids of list listID recipients of
+// c, launchChunkSize per transaction, one transaction after another: each
+// touches the campaign's counters and the launch record, so concurrent ones
+// would only conflict. Deleted or missing contacts are skipped (their
+// credits are refunded at the end), as are contacts already recipients.
+// The invitations of each transaction go to invite (when not nil) as soon
+// as it commits, so a later failure of the slice loses none of them.
+func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite Inviter) error {
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil || len(contacts) == 0 {
 		return err
@@ -142,8 +154,19 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 	if err != nil {
 		return err
 	}
+	kit.Invite = invite != nil
+	delays := eventDelays(kit.Emails)
 	for start := 0; start < len(contacts); start += launchChunkSize {
-		err := s.writeLaunchChunk(ctx, orgID, kit, rec, contacts[start:min(start+launchChunkSize, len(contacts))])
+		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])
+		var invs []Invitation
+		for _, r := range written {
+			if r.Emails.AddressConfirmation.Sent {
+				invs = append(invs, Invitation{Recipient: r, delays: delays})
+			}
+		}
+		if len(invs) > 0 {
+			invite(ctx, invs)
+		}
 		if errors.Is(err, errLaunchOver) {
 			return nil
 		}
@@ -155,21 +178,24 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 }
 
 // writeLaunchChunk writes the recipients of contacts in one transaction
-// with the campaign's counters and the launch record's count. When some
-// contacts already are recipients (their marker exists) the transaction is
-// cancelled; they are dropped and the rest written again.
-func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit RecipientKit, rec launchRecord, contacts []gifting.Contact) error {
+// with the campaign's counters and the launch record's count, and returns
+// the recipients it wrote (none on error). When some contacts already are
+// recipients (their marker exists) the transaction is cancelled; they are
+// dropped and the rest written again.
+func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit RecipientKit, rec launchRecord, listID string, contacts []gifting.Contact) ([]gifting.Recipient, error) {
 	price := kit.Campaign.CampaignData.CreditsPerRecipient
 	campaignID := kit.Campaign.CampaignID
 	for attempt := 1; len(contacts) > 0; attempt++ {
 		var items []types.TransactWriteItem
+		written := make([]gifting.Recipient, 0, len(contacts))
 		deltas := map[gifting.RecipientStatus]int64{}
 		for _, ct := range contacts {
-			r, its, err := s.PrepareRecipient(orgID, kit, ct, "contact_list", "")
+			r, its, err := s.PrepareRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			items = append(items, its[:2]...) // the counter update is shared, below
+			written = append(written, r)
 			deltas[r.Status]++
 		}
 		n := int64(len(contacts))
@@ -187,20 +213,20 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 		)
 		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {
-			return nil
+			return written, nil
 		}
 		if attempt >= maxAttempts {
-			return fmt.Errorf("launch chunk: gave up after %d attempts: %w", attempt, err)
+			return nil, fmt.Errorf("launch chunk: gave up after %d attempts: %w", attempt, err)
 		}
 		reasons := cancellationReasons(err)
 		if retryable(err) {
 			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
 		if reasons == nil {
-			return fmt.Errorf("launch chunk: %w", err)
+			return nil, fmt.Errorf("launch chunk: %w", err)
 		}
 		// Contacts already recipients first: they are final, and the
 		// launch record's room must be judged without them.
@@ -214,16 +240,16 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 		case len(kept) < len(contacts):
 			contacts = kept
 		case reasonCode(reasons, len(items)-2) != "":
-			return fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
+			return nil, fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
 		case reasonCode(reasons, len(items)-1) != "":
 			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
-				return err
+				return nil, err
 			}
 		default:
-			return fmt.Errorf("launch chunk: %w", err)
+			return nil, fmt.Errorf("launch chunk: %w", err)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // launchFull handles a chunk refused by the launch record: the launch is

@@ -38,8 +38,15 @@ func (d *editBeforeLaunchDB) TransactWriteItems(ctx context.Context, in *dynamod
 // campaign over it priced at 10 credits.
 func launchFixture(t *testing.T, s *dynamo.Store, n int) (orgID string, c gifting.Campaign) {
 	t.Helper()
+	return launchFixtureOf(t, s, "acme", n, "")
+}
+
+// launchFixtureOf is launchFixture for organization org, with the campaign
+// using templateID ("" for none).
+func launchFixtureOf(t *testing.T, s *dynamo.Store, org string, n int, templateID string) (orgID string, c gifting.Campaign) {
+	t.Helper()
 	ctx := context.Background()
-	orgID, _ = testenv.Org(t, s, "acme", 1_000)
+	orgID, _ = testenv.Org(t, s, org, 1_000)
 	l, err := s.CreateContactList(ctx, orgID, "user-1", "list", "")
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +64,7 @@ func launchFixture(t *testing.T, s *dynamo.Store, n int) (orgID string, c giftin
 	}
 	c, err = s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, GiftIDs: []string{cat.Gifts[0].GiftID},
-		CreditsPerRecipient: 10, PriceSet: true,
+		CreditsPerRecipient: 10, PriceSet: true, EmailTemplateID: templateID,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -112,29 +119,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 	if l.CreditsDeducted != 70 || l.RemainingBalance != 930 {
 		t.Fatalf("launch = %+v; want 70 taken, 930 left", l)
 	}
-	// Every slice delivered twice (SQS is at-least-once), the second copy
-	// running after the first.
-	cursor := ""
-	for step := 0; ; step++ {
-		if step > 10 {
-			t.Fatal("the launch job does not finish")
-		}
-		next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, doneAgain, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if done {
-			if !doneAgain {
-				t.Errorf("a finished launch's duplicate slice continues with %q", again)
-			}
-			break
-		}
-		cursor = next
-	}
+	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
 	got, err := s.Campaign(ctx, orgID, c.CampaignID)
 	if err != nil {
 		t.Fatal(err)
@@ -158,5 +143,128 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 	}
 	if out.Count != 7 {
 		t.Errorf("%d recipient items, want 7", out.Count)
+	}
+}
+
+// runSlicesTwice runs a launch job to its end with every slice delivered
+// twice (SQS is at-least-once), the second copy running after the first.
+func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite dynamo.Inviter) {
+	t.Helper()
+	ctx := context.Background()
+	cursor := ""
+	for step := 0; ; step++ {
+		if step > 10 {
+			t.Fatal("the launch job does not finish")
+		}
+		next, done, err := s.LaunchSlice(ctx, orgID, campaignID, cursor, "https://gifts.test", invite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, doneAgain, err := s.LaunchSlice(ctx, orgID, campaignID, cursor, "https://gifts.test", invite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			if !doneAgain {
+				t.Errorf("a finished launch's duplicate slice continues with %q", again)
+			}
+			return
+		}
+		cursor = next
+	}
+}
+
+// TestLaunchInvitations runs launches whose slices are all delivered twice
+// and checks that the inviter is handed each new recipient exactly once,
+// right after the transaction that wrote it, and that the campaign counts
+// every recipient in the status it ends in.
+func TestLaunchInvitations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	const n = 60 // more than one transaction of recipients (49)
+	for _, tt := range []struct {
+		name     string
+		org      string
+		template string
+		inviter  bool
+		failEach int // the inviter fails (and undoes) every failEach-th send; 0: none
+		invited  int // recipients ending invite_sent
+	}{
+		{"no inviter: all pending", "quiet", "tmpl-meeting-booker", false, 0, 0},
+		{"inviter, no template: nothing to send", "plain", "", true, 0, 0},
+		{"inviter sends all", "mailer", "tmpl-meeting-booker", true, 0, n},
+		{"inviter fails every other send", "flaky", "tmpl-meeting-booker", true, 2, n / 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			orgID, c := launchFixtureOf(t, s, tt.org, n, tt.template)
+			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+				t.Fatal(err)
+			}
+			var (
+				mu     sync.Mutex
+				calls  int
+				sends  = map[string]int{}
+				undone = map[string]bool{}
+			)
+			var invite dynamo.Inviter
+			if tt.inviter {
+				invite = func(ctx context.Context, invs []dynamo.Invitation) {
+					mu.Lock()
+					defer mu.Unlock()
+					calls++
+					for _, inv := range invs {
+						r := inv.Recipient
+						if r.Status != gifting.RecipientInviteSent || !r.Emails.AddressConfirmation.Sent || r.Emails.AddressConfirmation.Subject == "" {
+							t.Errorf("invitation of a recipient %s, sent %v, subject %q; want invite_sent, marked sent, rendered",
+								r.Status, r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.Subject)
+						}
+						sends[r.RecipientID]++
+						if tt.failEach > 0 && len(sends)%tt.failEach == 0 {
+							undone[r.RecipientID] = true
+							if err := s.UninviteRecipient(ctx, orgID, inv); err != nil {
+								t.Error(err)
+							}
+						}
+					}
+				}
+			}
+			runSlicesTwice(t, s, orgID, c.CampaignID, invite)
+
+			wantSends, wantCalls := 0, 0
+			if tt.invited > 0 || tt.failEach > 0 {
+				wantSends, wantCalls = n, 2
+			}
+			if len(sends) != wantSends || calls != wantCalls {
+				t.Errorf("%d recipients handed to the inviter in %d calls, want %d in %d (one per transaction)", len(sends), calls, wantSends, wantCalls)
+			}
+			for id, k := range sends {
+				if k != 1 {
+					t.Errorf("recipient %s handed to the inviter %d times, want once", id, k)
+				}
+				r, err := s.Recipient(ctx, orgID, c.CampaignID, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := gifting.RecipientInviteSent
+				if undone[id] {
+					want = gifting.RecipientPending
+				}
+				if r.Status != want || r.Emails.AddressConfirmation.Sent != (want == gifting.RecipientInviteSent) {
+					t.Errorf("recipient %s is %s (invitation sent %v), want %s", id, r.Status, r.Emails.AddressConfirmation.Sent, want)
+				}
+			}
+			got, err := s.Campaign(ctx, orgID, c.CampaignID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := got.LiveData.StatusCounts
+			if got.Status != gifting.CampaignLive || got.TotalRecipients != n ||
+				counts[gifting.RecipientInviteSent] != int64(tt.invited) || counts[gifting.RecipientPending] != int64(n-tt.invited) {
+				t.Errorf("campaign %s with %d recipients, counts %v; want live, %d, %d invite_sent and %d pending",
+					got.Status, got.TotalRecipients, counts, n, tt.invited, n-tt.invited)
+			}
+		})
 	}
 }

@@ -27,6 +27,20 @@ type RecipientKit struct {
 	Gift *gifting.Gift
 	// PublicBaseURL is the base of the landing and claim page URLs.
 	PublicBaseURL string
+	// Invite says the caller sends invitations right after the write (a
+	// mailer is configured); see invitesNow.
+	Invite bool
+}
+
+// invitesNow reports whether recipients built with k are written invited
+// (invite_sent, invitation marked sent) for the caller to send at once:
+// the caller sends invitations, the campaign is sending (not paused) and
+// its template's invitation is due with no delay. Otherwise they are
+// written pending with the invitation scheduled (when the template has
+// one).
+func (k RecipientKit) invitesNow() bool {
+	t, ok := k.Emails["addressConfirmation"]
+	return k.Invite && k.Campaign.SendsEmails() && ok && t.DelayHours <= 0
 }
 
 // RecipientKit reads what recipients of c are built from (its template
@@ -95,14 +109,15 @@ func attrS(it item, name string) string {
 	return ""
 }
 
-// PrepareRecipient builds a new pending recipient of kit's campaign for
-// contact and the transaction items that write it, in this order:
+// PrepareRecipient builds a new recipient of kit's campaign for contact
+// (pending, or invite_sent when kit.invitesNow) and the transaction items
+// that write it, in this order:
 //
 //  0. the recipient item (with its Slim entry), only if absent;
 //  1. the RCPTOF#<campaign>#<contact> marker, only if absent: one recipient
 //     per contact per campaign, so a second one cancels the transaction
 //     with ConditionalCheckFailed at this item;
-//  2. the campaign counter update (one more pending recipient, the
+//  2. the campaign counter update (one more recipient in its status, the
 //     campaign's credits per recipient spent), conditioned on the campaign
 //     accepting recipients.
 //
@@ -116,15 +131,20 @@ func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting
 	return r, items, err
 }
 
-// newRecipient builds a pending recipient of kit's campaign.
+// newRecipient builds a recipient of kit's campaign: pending, or invited
+// (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
-	return gifting.NewRecipient(gifting.NewRecipientSpec{
+	r := gifting.NewRecipient(gifting.NewRecipientSpec{
 		RecipientID: NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: newPageID(), ClaimPageID: newPageID(), PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
 	})
+	if kit.invitesNow() {
+		r.MarkInvited(r.CreatedAt)
+	}
+	return r
 }
 
 // recipientItems are the transaction items of PrepareRecipient for r.

@@ -3,6 +3,7 @@ package gifting
 import (
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -68,10 +69,20 @@ type LiveData struct {
 	LiveAt     *time.Time `json:"liveAt,omitempty"`
 }
 
-// CompletionData describes how a campaign ended. No endpoint completes a
-// campaign yet, so it stays empty.
+// CompletionData describes how a campaign ended: empty until it is
+// completed, then who completed it, when, and its counters at that moment.
+// liveData keeps counting afterwards (recipients of a completed campaign
+// still get their gifts), so the two may differ later.
 type CompletionData struct {
 	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	CompletedBy string     `json:"completedBy,omitempty"`
+	// The counters are pointers so that a zero (no credits spent) still
+	// shows once the campaign is completed, while a campaign that is not
+	// has an empty object.
+	TotalRecipients *int64                    `json:"totalRecipients,omitempty"`
+	StatusCounts    map[RecipientStatus]int64 `json:"statusCounts,omitempty"`
+	CreditsSpent    *int64                    `json:"creditsSpent,omitempty"`
+	FeedbackCount   *int64                    `json:"feedbackCount,omitempty"`
 }
 
 // NewStatusCounts returns a count of zero for every recipient status.
@@ -99,12 +110,20 @@ var RecipientStatesAccepting = []CampaignStatus{CampaignDraft, CampaignPreparing
 // Valid reports whether s is a known campaign state.
 func (s CampaignStatus) Valid() bool { return slices.Contains(CampaignStatuses, s) }
 
+// SendsEmails reports whether the service sends c's emails now. A campaign
+// in_progress (SPEC.md: "active", where live is "live and sending") is
+// paused: it accepts recipients and they keep moving through their journey,
+// but their emails wait, scheduled. A completed campaign takes no new
+// recipients, so it sends no invitations either.
+func (c Campaign) SendsEmails() bool {
+	return c.Status != CampaignInProgress && c.Status != CampaignCompleted
+}
+
 // campaignMoves is the campaign state machine: the states each state may
 // move to. Launch moves draft to preparing (credits are taken); the launch
-// job moves preparing to live when every recipient is written. in_progress
-// (SPEC.md: "active") and completed are states no endpoint produces yet:
-// they are honoured (in_progress like live; completed accepts nothing) and
-// their moves are listed for the endpoints that will produce them.
+// job moves preparing to live when every recipient is written. A user
+// pauses a live campaign (in_progress), resumes it (live) and completes
+// either (CampaignPause, CampaignResume, CampaignComplete).
 var campaignMoves = map[CampaignStatus][]CampaignStatus{
 	CampaignDraft:      {CampaignPreparing},
 	CampaignPreparing:  {CampaignLive},
@@ -115,6 +134,47 @@ var campaignMoves = map[CampaignStatus][]CampaignStatus{
 
 // CanMove reports whether a campaign may move from one state to another.
 func CanMove(from, to CampaignStatus) bool { return slices.Contains(campaignMoves[from], to) }
+
+// CampaignAction is a move of the state machine a user asks for through
+// the API. The launch and its job make the other moves themselves.
+type CampaignAction struct {
+	// Name is the action's endpoint; Done says what happened to the
+	// campaign ("paused"), for messages.
+	Name, Done string
+	// From are the states the action applies to; To is where it leads.
+	From []CampaignStatus
+	To   CampaignStatus
+}
+
+// The user's campaign actions.
+var (
+	// CampaignPause stops a live campaign's emails; it stays active.
+	CampaignPause = CampaignAction{Name: "pause", Done: "paused", From: []CampaignStatus{CampaignLive}, To: CampaignInProgress}
+	// CampaignResume sends a paused campaign's emails again.
+	CampaignResume = CampaignAction{Name: "resume", Done: "resumed", From: []CampaignStatus{CampaignInProgress}, To: CampaignLive}
+	// CampaignComplete ends a live or paused campaign: it takes no more
+	// recipients, and its counters are kept in completionData.
+	CampaignComplete = CampaignAction{Name: "complete", Done: "completed", From: []CampaignStatus{CampaignLive, CampaignInProgress}, To: CampaignCompleted}
+)
+
+// CampaignActions lists the user's campaign actions.
+var CampaignActions = []CampaignAction{CampaignPause, CampaignResume, CampaignComplete}
+
+// Allows reports whether a applies to a campaign in state st.
+func (a CampaignAction) Allows(st CampaignStatus) bool { return slices.Contains(a.From, st) }
+
+// Refused is the CONFLICT of a on a campaign in state st: it names the
+// current state and the states a applies to.
+func (a CampaignAction) Refused(st CampaignStatus) error {
+	if st == a.To {
+		return Errorf(CodeConflict, "campaign is already %s", st)
+	}
+	from := make([]string, len(a.From))
+	for i, f := range a.From {
+		from[i] = string(f)
+	}
+	return Errorf(CodeConflict, "campaign is %s; it can be %s only when %s", st, a.Done, strings.Join(from, " or "))
+}
 
 // CreditsFor returns the price of one recipient in credits for gifts: the
 // highest gift price rounded up to whole credits. Prices are rounded to

@@ -11,6 +11,12 @@ func TestCampaignMoves(t *testing.T) {
 		{CampaignDraft, CampaignPreparing, true},
 		{CampaignPreparing, CampaignLive, true},
 		{CampaignLive, CampaignCompleted, true},
+		{CampaignLive, CampaignInProgress, true},
+		{CampaignInProgress, CampaignLive, true},
+		{CampaignInProgress, CampaignCompleted, true},
+		{CampaignPreparing, CampaignCompleted, false},
+		{CampaignDraft, CampaignCompleted, false},
+		{CampaignCompleted, CampaignInProgress, false},
 		{CampaignDraft, CampaignLive, false},
 		{CampaignLive, CampaignPreparing, false},
 		{CampaignPreparing, CampaignDraft, false},
@@ -18,6 +24,58 @@ func TestCampaignMoves(t *testing.T) {
 	} {
 		if got := CanMove(tt.from, tt.to); got != tt.ok {
 			t.Errorf("CanMove(%s, %s) = %v, want %v", tt.from, tt.to, got, tt.ok)
+		}
+	}
+}
+
+// TestCampaignActions keeps the user's actions inside the state machine
+// and checks what they refuse.
+func TestCampaignActions(t *testing.T) {
+	t.Parallel()
+	for _, a := range CampaignActions {
+		for _, from := range CampaignStatuses {
+			if a.Allows(from) && !CanMove(from, a.To) {
+				t.Errorf("%s allows %s → %s, which the state machine does not", a.Name, from, a.To)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		a    CampaignAction
+		from CampaignStatus
+		ok   bool
+		msg  string
+	}{
+		{CampaignPause, CampaignLive, true, ""},
+		{CampaignPause, CampaignInProgress, false, "campaign is already in_progress"},
+		{CampaignPause, CampaignPreparing, false, "campaign is preparing; it can be paused only when live"},
+		{CampaignResume, CampaignInProgress, true, ""},
+		{CampaignResume, CampaignCompleted, false, "campaign is completed; it can be resumed only when in_progress"},
+		{CampaignResume, CampaignLive, false, "campaign is already live"},
+		{CampaignComplete, CampaignLive, true, ""},
+		{CampaignComplete, CampaignInProgress, true, ""},
+		{CampaignComplete, CampaignDraft, false, "campaign is draft; it can be completed only when live or in_progress"},
+		{CampaignComplete, CampaignCompleted, false, "campaign is already completed"},
+	} {
+		if got := tt.a.Allows(tt.from); got != tt.ok {
+			t.Errorf("%s from %s: Allows = %v, want %v", tt.a.Name, tt.from, got, tt.ok)
+		}
+		if tt.ok {
+			continue
+		}
+		err := tt.a.Refused(tt.from)
+		if ErrorCode(err) != CodeConflict || ErrorMessage(err) != tt.msg {
+			t.Errorf("%s from %s: Refused = %v (%s), want CONFLICT %q", tt.a.Name, tt.from, err, ErrorCode(err), tt.msg)
+		}
+	}
+}
+
+func TestSendsEmails(t *testing.T) {
+	t.Parallel()
+	for st, want := range map[CampaignStatus]bool{
+		CampaignDraft: true, CampaignPreparing: true, CampaignLive: true, CampaignInProgress: false, CampaignCompleted: false,
+	} {
+		if got := (Campaign{Status: st}).SendsEmails(); got != want {
+			t.Errorf("%s: SendsEmails = %v, want %v", st, got, want)
 		}
 	}
 }

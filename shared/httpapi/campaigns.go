@@ -15,7 +15,7 @@ import (
 )
 
 func (s *Server) campaignRoutes() []route {
-	return []route{
+	return append([]route{
 		{pattern: "POST /api/campaigns", handle: s.createCampaign},
 		{pattern: "GET /api/campaigns/campaigns", handle: s.listCampaigns},
 		{pattern: "GET /api/campaigns/{campaignId}", handle: s.getCampaign},
@@ -23,7 +23,7 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign},
 		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
-	}
+	}, s.lifecycleRoutes()...)
 }
 
 // Bounds of campaign input.

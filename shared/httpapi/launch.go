@@ -65,10 +65,29 @@ func (s *Server) resumeStalledLaunch(ctx context.Context, orgID, campaignID stri
 
 // runLaunch does one slice of a launch job.
 func (s *Server) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	next, done, err := s.store.LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor, s.cfg.PublicBaseURL)
+	ctx = context.WithValue(ctx, ctxLogger, s.log.With(slog.String("job", j.String())))
+	next, done, err := s.store.LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor, s.cfg.PublicBaseURL, s.launchInviter(j.OrgID))
 	if err != nil || done {
 		return nil, err
 	}
 	j.Cursor = next
 	return &j, nil
+}
+
+// launchInviter sends the invitations of the recipients a launch slice
+// writes, as add-recipient does (sendInvitation), or is nil when no mailer
+// is configured: the recipients then stay pending, invitation scheduled.
+// Sends are sequential: the undo of a failed one moves the campaign's
+// counters, which concurrent undos would fight over.
+func (s *Server) launchInviter(orgID string) dynamo.Inviter {
+	if s.cfg.Mailer == nil {
+		return nil
+	}
+	return func(ctx context.Context, invs []dynamo.Invitation) {
+		for _, inv := range invs {
+			s.sendInvitation(ctx, orgID, inv, func(ctx context.Context) error {
+				return s.store.UninviteRecipient(ctx, orgID, inv)
+			})
+		}
+	}
 }

@@ -109,7 +109,11 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if res.Invited() {
-		res.Response = s.sendInvitation(ctx, p.OrgID, res, idem)
+		s.sendInvitation(ctx, p.OrgID, res.Invitation(), func(ctx context.Context) error {
+			var err error
+			res.Response, err = s.store.UninviteAddedRecipient(ctx, p.OrgID, res, idem)
+			return err
+		})
 	}
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
@@ -118,28 +122,30 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// sendInvitation sends the invitation of a recipient just written as
-// invited. The write has happened, so the send must not be cut short by
-// the caller going away; when it fails the recipient goes back to pending
-// (the invitation stays scheduled) and the response says emailSent: false.
-func (s *Server) sendInvitation(ctx context.Context, orgID string, res dynamo.AddRecipientResult, idem *dynamo.IdempotencyKey) gifting.AddedRecipient {
+// sendInvitation sends the invitation of a recipient the store has just
+// written as invited (dynamo.Invitation) and reports whether it went out.
+// The write has happened, so the send must not be cut short by the caller
+// going away. When the send fails, undo puts the recipient back to pending
+// (the invitation stays scheduled); add-recipient and the launch job each
+// pass their own undo (dynamo.Store.UninviteAddedRecipient, which also
+// rewrites the stored idempotent response, and UninviteRecipient).
+func (s *Server) sendInvitation(ctx context.Context, orgID string, inv dynamo.Invitation, undo func(context.Context) error) bool {
 	ctx = context.WithoutCancel(ctx)
-	rc := res.Recipient
+	rc := inv.Recipient
 	e := rc.Emails.AddressConfirmation
 	err := s.cfg.Mailer.Send(ctx, mail.Message{
 		To: rc.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: "addressConfirmation",
 		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
 	})
 	if err == nil {
-		return res.Response
+		return true
 	}
 	log := loggerFrom(ctx).With(slog.String("recipientId", rc.RecipientID))
 	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
-	out, err := s.store.UninviteRecipient(ctx, orgID, res, idem)
-	if err != nil {
+	if err := undo(ctx); err != nil {
 		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
 	}
-	return out
+	return false
 }
 
 // idempotencyKey reads the Idempotency-Key header: nil when absent. The

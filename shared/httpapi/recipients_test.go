@@ -181,7 +181,8 @@ func TestAddRecipientEndpoint(t *testing.T) {
 	})
 }
 
-// setStatus forces a campaign's state, for states no endpoint produces.
+// setStatus forces a campaign's state, bypassing the state machine (a
+// draft the API could not complete).
 func setStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
 	t.Helper()
 	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{

@@ -1,0 +1,108 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Invitation is a recipient just written as invited: invite_sent, its
+// invitation marked sent, counted as invite_sent by the campaign in the
+// same transaction. The caller that wrote it must now send the invitation,
+// and undo the mark with UninviteRecipient when it cannot.
+//
+// Marking before sending keeps the happy path at one write, and makes the
+// writer of a recipient the only one who ever sends its invitation: a
+// retried add-recipient is a replay or a conflict, and a launch slice run
+// twice skips the contacts that are already recipients. An invitation is
+// therefore sent at most once. The price is a narrow window: a process
+// that dies between the write and the send (or whose undo fails) leaves a
+// recipient marked invited whose email did not go out.
+type Invitation struct {
+	// Recipient is the recipient as written, with the invitation's subject
+	// and HTML rendered and its sentAt set.
+	Recipient gifting.Recipient
+	// delays are the recipient's stored event delays, written again by
+	// UninviteRecipient.
+	delays map[string]int
+}
+
+// Inviter sends the invitations of recipients just written as invited,
+// reverting with UninviteRecipient the ones it could not send. A writer of
+// many recipients (the launch job) calls it once per committed
+// transaction, with the recipients that transaction wrote; nil means no
+// mailer is configured, and the recipients are written pending with their
+// invitation scheduled.
+type Inviter func(ctx context.Context, invs []Invitation)
+
+// UninviteRecipient undoes an invitation whose send failed: the recipient
+// goes back to pending with its invitation unsent (still scheduled), and
+// the campaign counts it as pending again, in one transaction. It changes
+// nothing if the recipient has moved on since it was written (its version
+// is no longer 1).
+func (s *Store) UninviteRecipient(ctx context.Context, orgID string, inv Invitation) error {
+	_, err := s.uninvite(ctx, orgID, inv, nil)
+	return err
+}
+
+// UninviteAddedRecipient is UninviteRecipient for an add-recipient: the
+// stored idempotency response (k, nil when none) says emailSent false in
+// the same transaction. It returns the response to give, emailSent false,
+// or the original one when nothing was undone.
+func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res AddRecipientResult, k *IdempotencyKey) (gifting.AddedRecipient, error) {
+	out := res.Response
+	out.EmailSent = false
+	var extra []types.TransactWriteItem
+	if k != nil {
+		body, err := json.Marshal(out)
+		if err != nil {
+			return res.Response, err
+		}
+		put, err := s.idempotencyPut(orgID, *k, http.StatusOK, body)
+		if err != nil {
+			return res.Response, err
+		}
+		// Replace the record written with the recipient, and only that
+		// one (same request hash).
+		put.Put.ConditionExpression = aws.String("#hash = :hash")
+		put.Put.ExpressionAttributeNames = map[string]string{"#hash": "hash"}
+		put.Put.ExpressionAttributeValues = item{":hash": str(k.Hash)}
+		put.Put.ReturnValuesOnConditionCheckFailure = ""
+		extra = append(extra, put)
+	}
+	undone, err := s.uninvite(ctx, orgID, res.Invitation(), extra)
+	if err != nil || !undone {
+		return res.Response, err
+	}
+	return out, nil
+}
+
+// uninvite writes inv's recipient back as pending with extra in the same
+// transaction, and reports whether it did (false: the recipient moved on).
+func (s *Store) uninvite(ctx context.Context, orgID string, inv Invitation, extra []types.TransactWriteItem) (bool, error) {
+	r := inv.Recipient
+	r.Status = gifting.RecipientPending
+	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = false, nil
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.delays})
+	if err != nil {
+		return false, err
+	}
+	items := append([]types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
+			ExpressionAttributeValues: item{":ver": num(1)}}},
+		s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending),
+	}, extra...)
+	if err := s.transactRetrying(ctx, items); err != nil {
+		if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+			return false, nil
+		}
+		return false, fmt.Errorf("uninvite recipient: %w", err)
+	}
+	return true, nil
+}
