@@ -120,6 +120,9 @@ func TestListGifts(t *testing.T) {
 		{"limit zero", "limit=0", "limit"},
 		{"unknown status", "status=lost", "status"},
 		{"isDelightloop not boolean", "isDelightloop=yes", "isDelightloop"},
+		{"blank limit", "limit=", "limit"},
+		{"blank page", "page=%20", "page"},
+		{"blank status", "status=", "status"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := api.Do("GET", "/api/campaigns/gifts?"+tt.query, nil)
@@ -236,6 +239,19 @@ func TestCreateGiftValidation(t *testing.T) {
 	t.Run("array body", func(t *testing.T) {
 		assertError(t, api.Do("POST", "/api/campaigns/gifts", `[]`), http.StatusBadRequest, "MALFORMED_REQUEST")
 	})
+	t.Run("null body", func(t *testing.T) {
+		assertError(t, api.Do("POST", "/api/campaigns/gifts", `null`), http.StatusBadRequest, "MALFORMED_REQUEST")
+	})
+	t.Run("two objects", func(t *testing.T) {
+		assertError(t, api.Do("POST", "/api/campaigns/gifts", `{} {}`), http.StatusBadRequest, "MALFORMED_REQUEST")
+	})
+	// DynamoDB cannot store these; they must be refused before a write.
+	for _, n := range []string{"1.5e308", "1e-200", "1e126"} {
+		t.Run("number "+n, func(t *testing.T) {
+			body := fmt.Sprintf(`{"name":"Big","price":%s,"currency":"USD","inventory":{"total":1,"available":1,"reserved":0}}`, n)
+			assertError(t, api.Do("POST", "/api/campaigns/gifts", body), http.StatusBadRequest, "MALFORMED_REQUEST")
+		})
+	}
 	t.Run("oversized body", func(t *testing.T) {
 		big := fmt.Sprintf(`{"name": %q}`, strings.Repeat("a", 2<<20))
 		assertError(t, api.Do("POST", "/api/campaigns/gifts", big), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 
@@ -17,19 +19,64 @@ const maxBody = 1 << 20
 
 func asError(err error, target **gifting.Error) bool { return errors.As(err, target) }
 
-// decode reads a JSON object from the request body into v. Unknown fields,
-// wrong types, trailing data and oversized bodies are client errors.
+// decode reads a JSON object from the request body into v. Anything but
+// one object (null, an array, trailing data), unknown fields, wrong types,
+// numbers DynamoDB cannot store and oversized bodies are client errors.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return decodeError(err)
+	}
+	if err := checkJSON(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	return nil
+}
+
+// DynamoDB stores numbers of magnitude 1e-130 to below 1e126 (and zero).
+const (
+	minMagnitude = 1e-130
+	maxMagnitude = 1e126
+)
+
+// checkJSON walks the tokens of body: it must be exactly one JSON object,
+// and every number in it must fit DynamoDB's number type, so no valid
+// request can fail when it is stored.
+func checkJSON(body []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	first, err := dec.Token()
+	if err != nil {
+		return decodeError(err)
+	}
+	if d, ok := first.(json.Delim); !ok || d != '{' {
+		return gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
+	}
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
 		if err != nil {
 			return decodeError(err)
 		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '{' || t == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case json.Number:
+			f, err := t.Float64()
+			if a := math.Abs(f); err != nil || a >= maxMagnitude || (a != 0 && a < minMagnitude) {
+				return gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", t)
+			}
+		}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
 	}
 	return nil

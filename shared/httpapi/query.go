@@ -23,10 +23,25 @@ func newQuery(r *http.Request) *query { return &query{v: r.URL.Query()} }
 // str returns a trimmed parameter, "" when absent.
 func (q *query) str(name string) string { return strings.TrimSpace(q.v.Get(name)) }
 
+// typed returns a trimmed parameter that must have a value when present:
+// `?limit=` is a mistake, not a request for the default. ok is false when
+// the parameter is absent or blank (a problem is recorded for blank).
+func (q *query) typed(name string) (value string, ok bool) {
+	if !q.v.Has(name) {
+		return "", false
+	}
+	value = q.str(name)
+	if value == "" {
+		q.problems.Add(name, "must not be empty; leave the parameter out to use its default")
+		return "", false
+	}
+	return value, true
+}
+
 // integer parses an integer parameter within [lo, hi], def when absent.
 func (q *query) integer(name string, def, lo, hi int) int {
-	s := q.str(name)
-	if s == "" {
+	s, ok := q.typed(name)
+	if !ok {
 		return def
 	}
 	n, err := strconv.Atoi(s)
@@ -53,8 +68,8 @@ func (q *query) page(defLimit int) gifting.PageRequest {
 
 // enum returns a parameter that must be one of allowed, def when absent.
 func (q *query) enum(name, def string, allowed ...string) string {
-	s := q.str(name)
-	if s == "" {
+	s, ok := q.typed(name)
+	if !ok {
 		return def
 	}
 	if !slices.Contains(allowed, s) {
@@ -66,8 +81,8 @@ func (q *query) enum(name, def string, allowed ...string) string {
 
 // enums parses a comma-separated list whose entries must be in allowed.
 func (q *query) enums(name string, allowed ...string) []string {
-	s := q.str(name)
-	if s == "" {
+	s, ok := q.typed(name)
+	if !ok {
 		return nil
 	}
 	var out []string
@@ -86,9 +101,11 @@ func (q *query) enums(name string, allowed ...string) []string {
 
 // boolean parses true/false; nil when absent.
 func (q *query) boolean(name string) *bool {
-	switch q.str(name) {
-	case "":
+	s, ok := q.typed(name)
+	if !ok {
 		return nil
+	}
+	switch s {
 	case "true":
 		b := true
 		return &b
@@ -103,8 +120,8 @@ func (q *query) boolean(name string) *bool {
 // timestamp parses an ISO 8601 date-time (RFC 3339) or a date
 // (YYYY-MM-DD, midnight UTC); nil when absent.
 func (q *query) timestamp(name string) *time.Time {
-	s := q.str(name)
-	if s == "" {
+	s, ok := q.typed(name)
+	if !ok {
 		return nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
