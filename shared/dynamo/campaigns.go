@@ -133,7 +133,10 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 // campaignID. It is conditioned on the campaign existing, not being deleted
 // and accepting recipients (gifting.Campaign.AcceptsRecipients), so a
 // recipient is never written for a campaign that cannot take it: the
-// transaction is cancelled with ConditionalCheckFailed at this item.
+// transaction is cancelled with ConditionalCheckFailed at this item. When
+// it counts invited recipients the campaign must also be sending
+// (gifting.InvitingStates): a campaign paused since it was read cancels
+// the write, and the writer reads it again and writes them pending.
 func (s *Store) CampaignCounterUpdate(orgID, campaignID string, status gifting.RecipientStatus, delta int64, credits int64) types.TransactWriteItem {
 	return s.campaignCounters(orgID, campaignID, map[gifting.RecipientStatus]int64{status: delta}, credits)
 }
@@ -170,7 +173,8 @@ func (s *Store) CampaignFeedbackAdd(orgID, campaignID string, delta int64) types
 
 // campaignCounters is the transaction item that adds deltas to the status
 // counts and their sum to totalRecipients, and credits to creditsSpent, on
-// a campaign that accepts recipients. A transaction may touch the campaign
+// a campaign that accepts recipients (and is sending, when deltas count
+// invited ones; see CampaignCounterUpdate). A transaction may touch the campaign
 // item only once, so batches of recipients use one item for all of them.
 func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.RecipientStatus]int64, credits int64) types.TransactWriteItem {
 	names := map[string]string{"#st": "status"}
@@ -190,8 +194,12 @@ func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.Re
 	}
 	values[":total"] = num(total)
 	expr += ", totalRecipients = totalRecipients + :total"
+	states := gifting.RecipientStatesAccepting
+	if deltas[gifting.RecipientInviteSent] > 0 {
+		states = gifting.InvitingStates
+	}
 	cond := "attribute_exists(PK) AND isDeleted = :false AND #st IN ("
-	for i, st := range gifting.RecipientStatesAccepting {
+	for i, st := range states {
 		v := ":a" + strconv.Itoa(i)
 		values[v] = str(string(st))
 		if i > 0 {

@@ -107,6 +107,12 @@ func (c Campaign) AcceptsRecipients() bool {
 // recipients (see AcceptsRecipients); storage conditions writes on them.
 var RecipientStatesAccepting = []CampaignStatus{CampaignDraft, CampaignPreparing, CampaignLive, CampaignInProgress}
 
+// InvitingStates are the states that accept recipients and send their
+// invitations at once (AcceptsRecipients and SendsEmails); storage
+// conditions the write of an invited recipient on them, so a pause racing
+// an add-recipient never lets an invitation through.
+var InvitingStates = []CampaignStatus{CampaignDraft, CampaignPreparing, CampaignLive}
+
 // Valid reports whether s is a known campaign state.
 func (s CampaignStatus) Valid() bool { return slices.Contains(CampaignStatuses, s) }
 

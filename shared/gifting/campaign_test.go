@@ -1,6 +1,9 @@
 package gifting
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestCampaignMoves(t *testing.T) {
 	t.Parallel()
@@ -76,6 +79,21 @@ func TestSendsEmails(t *testing.T) {
 	} {
 		if got := (Campaign{Status: st}).SendsEmails(); got != want {
 			t.Errorf("%s: SendsEmails = %v, want %v", st, got, want)
+		}
+	}
+}
+
+// TestStateLists keeps the state lists storage conditions writes on in
+// step with the rules they stand for.
+func TestStateLists(t *testing.T) {
+	t.Parallel()
+	for _, st := range CampaignStatuses {
+		c := Campaign{Status: st}
+		if got, want := slices.Contains(RecipientStatesAccepting, st), c.AcceptsRecipients(); got != want {
+			t.Errorf("%s in RecipientStatesAccepting = %v, AcceptsRecipients = %v", st, got, want)
+		}
+		if got, want := slices.Contains(InvitingStates, st), c.AcceptsRecipients() && c.SendsEmails(); got != want {
+			t.Errorf("%s in InvitingStates = %v, want %v", st, got, want)
 		}
 	}
 }
