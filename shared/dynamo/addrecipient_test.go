@@ -38,8 +38,8 @@ func addInput(orgID, campaignID, email string) dynamo.AddRecipientInput {
 	}
 }
 
-// setCampaignStatus forces a campaign's state, for states no endpoint
-// produces yet (completed).
+// setCampaignStatus forces a campaign's state, bypassing the state machine
+// (a draft completed, or made live without a launch).
 func setCampaignStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
 	t.Helper()
 	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
