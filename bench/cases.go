@@ -75,6 +75,8 @@ func cases() []benchCase {
 		{route: "POST /api/campaigns/icp-personas", status: http.StatusCreated, prepare: prepareCreatePersona},
 		{route: "GET /api/campaigns/audience-lists/{audienceId}", target: getByID, status: http.StatusOK, prepare: prepareGetAudience},
 		{route: "POST /api/campaigns/events", status: http.StatusCreated, prepare: prepareCreateEvent},
+		{route: "PATCH /api/campaigns/contacts/{contactId}", status: http.StatusOK, prepare: preparePatchContact},
+		{route: "PATCH /api/campaigns/{campaignId}", status: http.StatusOK, prepare: preparePatchCampaign},
 	}
 }
 

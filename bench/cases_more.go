@@ -342,3 +342,34 @@ func prepareCreatePersona(_ context.Context, _ *env, _ tenant, _ int) (func(int)
 func prepareCreateEvent(_ context.Context, _ *env, _ tenant, _ int) (func(int) call, error) {
 	return func(i int) call { return call{method: "POST", path: "/api/campaigns/events", body: eventBody(i)} }, nil
 }
+
+// preparePatchContact changes one contact's notes, to a new text each call.
+func preparePatchContact(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
+	listID, err := e.createList(ctx, t, "Patch")
+	if err != nil {
+		return nil, err
+	}
+	ids, _, err := e.importContacts(ctx, t, listID, t.orgID, 0, 1, 1)
+	if err != nil {
+		return nil, err
+	}
+	return func(i int) call {
+		return call{method: "PATCH", path: "/api/campaigns/contacts/" + ids[0], body: map[string]any{"notes": fmt.Sprintf("Met at the summit, take %d", i)}}
+	}, nil
+}
+
+// preparePatchCampaign changes one draft's description, to a new text each
+// call.
+func preparePatchCampaign(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
+	body, err := campaignBody("Patch me", nil, 10)
+	if err != nil {
+		return nil, err
+	}
+	id, err := e.createCampaign(ctx, t, body)
+	if err != nil {
+		return nil, err
+	}
+	return func(i int) call {
+		return call{method: "PATCH", path: "/api/campaigns/" + id, body: map[string]any{"description": fmt.Sprintf("Revision %d", i)}}
+	}, nil
+}

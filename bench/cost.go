@@ -65,6 +65,18 @@ func costPerMillion(duration time.Duration, memoryMB int, rru, wru float64) cost
 // functionMemory returns the MemorySize of function (e.g. "catalog") in
 // template.yaml: its own, else the Globals'.
 func functionMemory(root, function string) (int, error) {
+	return functionSetting(root, function, "MemorySize")
+}
+
+// functionTimeout returns the Timeout of function in template.yaml.
+func functionTimeout(root, function string) (time.Duration, error) {
+	s, err := functionSetting(root, function, "Timeout")
+	return time.Duration(s) * time.Second, err
+}
+
+// functionSetting returns the whole-number property name of function in
+// template.yaml: its own, else the Globals'.
+func functionSetting(root, function, name string) (int, error) {
 	raw, err := os.ReadFile(filepath.Join(root, "template.yaml"))
 	if err != nil {
 		return 0, err
@@ -81,18 +93,18 @@ func functionMemory(root, function string) (int, error) {
 	top := doc.Content[0]
 	logicalID := titleCase(function) + "Function"
 	for _, path := range [][]string{
-		{"Resources", logicalID, "Properties", "MemorySize"},
-		{"Globals", "Function", "MemorySize"},
+		{"Resources", logicalID, "Properties", name},
+		{"Globals", "Function", name},
 	} {
 		if n := lookup(top, path...); n != nil {
 			mb, err := strconv.Atoi(n.Value)
 			if err != nil {
-				return 0, fmt.Errorf("template.yaml: MemorySize %q: %w", n.Value, err)
+				return 0, fmt.Errorf("template.yaml: %s %q: %w", name, n.Value, err)
 			}
 			return mb, nil
 		}
 	}
-	return 0, fmt.Errorf("template.yaml: no MemorySize for %s", logicalID)
+	return 0, fmt.Errorf("template.yaml: no %s for %s", name, logicalID)
 }
 
 func titleCase(s string) string {

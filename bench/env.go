@@ -42,6 +42,8 @@ type env struct {
 	// last is the usage of the request the server received last; calls
 	// measured one at a time read their own counts from it.
 	last atomic.Pointer[dynamo.Usage]
+	// inflight counts requests the server is handling.
+	inflight atomic.Int64
 }
 
 // newEnv creates the table, seeds the service catalog and starts the
@@ -91,6 +93,8 @@ func newEnv(ctx context.Context) (*env, error) {
 		}
 		// The usage is published before the handler runs: every DynamoDB
 		// call of a request ends before its response is complete.
+		e.inflight.Add(1)
+		defer e.inflight.Add(-1)
 		u := &dynamo.Usage{Record: true}
 		e.last.Store(u)
 		h.ServeHTTP(w, r.WithContext(dynamo.WithUsage(r.Context(), u)))
@@ -106,6 +110,17 @@ func newEnv(ctx context.Context) (*env, error) {
 // emptyPath is answered by the benchmark's server itself, without the
 // service.
 const emptyPath = "/bench/empty"
+
+// idle waits until the server handles no request, at most wait; it
+// reports whether it got there.
+func (e *env) idle(wait time.Duration) bool {
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if e.inflight.Load() == 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // close stops the server and drops the table.
 func (e *env) close() {

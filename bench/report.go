@@ -159,6 +159,9 @@ func row(name, note, target string) string {
 }
 
 func ms(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	}
 	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }
 

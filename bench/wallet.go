@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -14,15 +15,21 @@ import (
 // walletRace sends walletRequests add-recipients at once to a campaign whose
 // wallet can pay for three in four of them, and checks what DESIGN.md
 // requires: nothing overspent, the balance exact, every answer 200 or 402.
-// Each run has its own organization; throughput is the median over runs.
-func walletRace(ctx context.Context, e *env, runs int, deadline time.Duration) []systemFigure {
+//
+// Each request may take as long as the function's timeout in template.yaml
+// (API Gateway gives up on a Lambda at about the same time); one that takes
+// longer counts as unanswered, as it would be deployed. The race's effects
+// are read back through the API once every request has ended on the
+// server: the balance must be exactly the credits less the price of each
+// recipient written, whatever the callers were told.
+func walletRace(ctx context.Context, e *env, runs int, timeout time.Duration) []systemFigure {
 	const (
 		price      = 10
 		affordable = walletRequests * 3 / 4
 	)
-	var statusSummary []string
 	var (
 		throughputs []float64
+		summaries   []string
 		problems    []string
 	)
 	for r := range runs {
@@ -45,20 +52,22 @@ func walletRace(ctx context.Context, e *env, runs int, deadline time.Duration) [
 		type result struct {
 			status    int
 			remaining int
+			took      time.Duration
 			err       error
 		}
 		results := make([]result, walletRequests)
 		release := make(chan struct{})
-		// A bounded wait: requests still unanswered then are reported.
-		raceCtx, cancel := context.WithTimeout(ctx, deadline)
 		var wg sync.WaitGroup
 		for k := range walletRequests {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				<-release
-				res, err := e.do(raceCtx, t, "POST", "/api/campaigns/campaigns/"+campaignID+"/add-recipient", recipientBody(name, k))
-				results[k] = result{status: res.status, err: err}
+				rctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				start := time.Now()
+				res, err := e.do(rctx, t, "POST", "/api/campaigns/campaigns/"+campaignID+"/add-recipient", recipientBody(name, k))
+				results[k] = result{status: res.status, took: time.Since(start), err: err}
 				if err == nil && res.status == http.StatusOK {
 					var out struct {
 						RemainingBalance int `json:"remainingBalance"`
@@ -72,51 +81,57 @@ func walletRace(ctx context.Context, e *env, runs int, deadline time.Duration) [
 		close(release)
 		wg.Wait()
 		took := time.Since(start)
-		cancel()
-		throughputs = append(throughputs, walletRequests/took.Seconds())
+		// Requests the callers gave up on may still be finishing on the
+		// server; the state is read once they have.
+		if !e.idle(time.Minute) {
+			problems = append(problems, fmt.Sprintf("run %d: requests still running a minute after their callers gave up", r+1))
+		}
 
 		statuses := map[int]int{}
-		var remaining []int
-		unanswered := 0
+		var (
+			remaining []int
+			durations []time.Duration
+			timedOut  int
+		)
 		for _, res := range results {
-			if res.err != nil {
-				unanswered++
+			switch {
+			case errors.Is(res.err, context.DeadlineExceeded):
+				timedOut++
+				continue
+			case res.err != nil:
+				problems = append(problems, fmt.Sprintf("run %d: %v", r+1, res.err))
 				continue
 			}
 			statuses[res.status]++
+			durations = append(durations, res.took)
 			if res.status == http.StatusOK {
 				remaining = append(remaining, res.remaining)
 			}
 		}
-		if unanswered > 0 {
-			problems = append(problems, fmt.Sprintf("run %d: %d requests unanswered after %s", r+1, unanswered, deadline))
-		}
-		if len(statuses) > 2 || statuses[http.StatusOK]+statuses[http.StatusPaymentRequired] != walletRequests {
-			problems = append(problems, fmt.Sprintf("run %d: statuses %v, want only 200 and 402", r+1, statuses))
-		}
-		statusSummary = append(statusSummary, fmt.Sprintf("run %d: %v in %.1f s", r+1, statuses, took.Seconds()))
-		if statuses[http.StatusOK] != affordable {
-			problems = append(problems, fmt.Sprintf("run %d: %d added, want exactly %d (what the wallet pays for)", r+1, statuses[http.StatusOK], affordable))
-		}
-		// Each success saw its own balance: 0, 10, …, 1490, each once.
-		sort.Ints(remaining)
-		want := make([]int, 0, affordable)
-		for b := 0; b < affordable*price && len(remaining) == affordable; b += price {
-			want = append(want, b)
-		}
-		if !slices.Equal(remaining, want) {
-			problems = append(problems, fmt.Sprintf("run %d: remainingBalance values are not each balance from 0 to %d once", r+1, (affordable-1)*price))
-		}
+		ok, refused := statuses[http.StatusOK], statuses[http.StatusPaymentRequired]
+		throughputs = append(throughputs, float64(ok+refused)/took.Seconds())
 		balance, recipients, err := walletState(ctx, e, t, campaignID)
 		if err != nil {
 			problems = append(problems, err.Error())
-			continue
+			break
 		}
-		if want := affordable*price - statuses[http.StatusOK]*price; balance != want || balance < 0 {
-			problems = append(problems, fmt.Sprintf("run %d: final balance %d, want %d", r+1, balance, want))
+		summaries = append(summaries, fmt.Sprintf("run %d: %d × 200, %d × 402, %d other, %d unanswered within %s; answers p50 %s, slowest %s; %d recipients written, final balance %d",
+			r+1, ok, refused, walletRequests-ok-refused-timedOut, timedOut, timeout, ms(percentile(durations, 50)), ms(percentile(durations, 100)), recipients, balance))
+		// What must hold whatever the callers were told.
+		if balance < 0 || recipients > affordable || balance != affordable*price-recipients*price {
+			problems = append(problems, fmt.Sprintf("run %d: OVERSPENT or inexact: balance %d with %d recipients written from %d credits", r+1, balance, recipients, affordable*price))
 		}
-		if recipients != statuses[http.StatusOK] {
-			problems = append(problems, fmt.Sprintf("run %d: campaign has %d recipients, %d were answered 200", r+1, recipients, statuses[http.StatusOK]))
+		// What DESIGN.md requires of the answers.
+		if ok+refused != walletRequests {
+			problems = append(problems, fmt.Sprintf("run %d: %d requests were not answered 200 or 402 in time", r+1, walletRequests-ok-refused))
+		}
+		if timedOut == 0 && ok != affordable {
+			problems = append(problems, fmt.Sprintf("run %d: %d added, want exactly %d (what the wallet pays for)", r+1, ok, affordable))
+		}
+		// Each success saw its own balance: the answers are consistent.
+		sort.Ints(remaining)
+		if len(slices.Compact(slices.Clone(remaining))) != len(remaining) {
+			problems = append(problems, fmt.Sprintf("run %d: two successes report the same remaining balance", r+1))
 		}
 		if len(problems) > 0 {
 			// One failed run says it; more would only take time.
@@ -124,18 +139,15 @@ func walletRace(ctx context.Context, e *env, runs int, deadline time.Duration) [
 		}
 	}
 	fig := systemFigure{
-		figure: fmt.Sprintf("%d concurrent add-recipients on one wallet that pays for %d: throughput, and nothing overspent", walletRequests, affordable),
-		target: "0 overspend, balance exact, every request 200 or 402",
+		figure: fmt.Sprintf("%d concurrent add-recipients on one wallet that pays for %d: throughput (answers per second), and nothing overspent", walletRequests, affordable),
+		target: fmt.Sprintf("0 overspend, balance exact, every request 200 or 402 (within the function timeout, %s)", timeout),
 	}
+	fig.measured = fmt.Sprintf("%.1f answers/s (median of %d runs). %s", medianFloat(throughputs), len(throughputs), strings.Join(summaries, "; "))
+	fig.verdict = verdict(len(problems) == 0)
 	if len(problems) > 0 {
-		fig.measured = fmt.Sprintf("%.1f requests/s (%s); problems: %s", medianFloat(throughputs),
-			strings.Join(statusSummary, "; "), strings.ReplaceAll(strings.Join(problems, "; "), "|", "\\|"))
-		fig.verdict = verdict(false)
-	} else {
-		fig.measured = fmt.Sprintf("%.0f requests/s (median of %d runs); each run: %d × 200 and %d × 402, final balance 0, each success saw a distinct balance, recipients = successes",
-			medianFloat(throughputs), len(throughputs), affordable, walletRequests-affordable)
-		fig.verdict = verdict(true)
+		fig.measured += ". Problems: " + strings.Join(problems, "; ")
 	}
+	fig.measured = strings.ReplaceAll(fig.measured, "|", "\\|")
 	return []systemFigure{fig}
 }
 
