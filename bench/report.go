@@ -50,7 +50,7 @@ func (r report) markdown() string {
 	w("Measured %s on %s (%s/%s, %d cores, %s), %s, DynamoDB Local %s; load average %s at the start, %s at the end; the run took %s.\n",
 		r.started.Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), hostNote(),
 		runtime.Version(), r.dynamoDBLocal, r.loadBefore, r.loadAfter, r.took.Round(time.Second))
-	w("Every figure is the median of %d runs (%d calls per run for each endpoint; %d cold starts per function).", r.opts.runs, r.opts.calls, r.opts.coldRuns)
+	w("Endpoint figures are medians of %d runs (%d calls per run unless the row says otherwise); cold starts are medians of %d starts per function; each bulk scenario runs %s, as its row says: one run of all of them takes most of the 10 minutes `make bench` may take.", r.opts.runs, r.opts.calls, r.opts.coldRuns, times(r.opts.bulkRuns))
 	if r.opts.scale != 1 {
 		w(" **The bulk scenarios ran at %.3g× DESIGN.md's sizes: a development run, not the reference figures.**", r.opts.scale)
 	}
@@ -64,6 +64,9 @@ func (r report) markdown() string {
 		name := "`" + e.c.route + "`"
 		if !e.c.spec {
 			name += " (beyond SPEC.md)"
+		}
+		if e.c.calls > 0 && e.c.calls != r.opts.calls {
+			name += fmt.Sprintf(" (%d calls per run)", e.c.calls)
 		}
 		switch {
 		case !e.served:
@@ -93,7 +96,7 @@ func (r report) markdown() string {
 		w("%s", row("`"+u+"`", "served; not in the benchmark's list", ""))
 	}
 	if r.emptyP50 > 0 {
-		w("\nAn empty request through the same client, server and loopback, answered without the service, takes %s (p50): part of every API figure above, and most of the overhead of the 1–2 ms reads.\n", ms(r.emptyP50))
+		w("\nAn empty request through the same client, server and loopback, answered without the service, takes %s (p50): the floor under every API figure. The rest of API − bare is the service's own work per request: routing, the API-key cache, decoding items, encoding JSON, the request log.\n", ms(r.emptyP50))
 	}
 	w("\n")
 
@@ -146,6 +149,14 @@ func (r report) writeCosts(w func(string, ...any)) {
 		w("| %s | %s | %s |\n", p.item, p.unit, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.10f", p.usd), "0"), "."))
 	}
 	w("\nRaw per-run results, in `go test -bench` format: bench/out/raw.txt (compare two runs with `benchstat old.txt new.txt`).\n")
+}
+
+// times says how often something ran.
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // endpointColumns is the number of columns of the endpoint table.

@@ -142,7 +142,11 @@ func walletRace(ctx context.Context, e *env, runs int, timeout time.Duration) []
 		figure: fmt.Sprintf("%d concurrent add-recipients on one wallet that pays for %d: throughput (answers per second), and nothing overspent", walletRequests, affordable),
 		target: fmt.Sprintf("0 overspend, balance exact, every request 200 or 402 (within the function timeout, %s)", timeout),
 	}
-	fig.measured = fmt.Sprintf("%.1f answers/s (median of %d runs). %s", medianFloat(throughputs), len(throughputs), strings.Join(summaries, "; "))
+	runsNote := fmt.Sprintf("median of %d runs", len(throughputs))
+	if len(throughputs) == 1 {
+		runsNote = "one run"
+	}
+	fig.measured = fmt.Sprintf("%.1f answers/s (%s). %s", medianFloat(throughputs), runsNote, strings.Join(summaries, "; "))
 	fig.verdict = verdict(len(problems) == 0)
 	if len(problems) > 0 {
 		fig.measured += ". Problems: " + strings.Join(problems, "; ")
