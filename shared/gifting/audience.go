@@ -2,6 +2,8 @@ package gifting
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -71,10 +73,10 @@ func (icp *ICPPersona) Validate() error {
 	switch {
 	case ps.Name == "":
 		p.Add("persona.name", "is required")
-	case len(ps.Name) > maxTitle:
+	case tooLong(ps.Name, maxTitle):
 		p.Add("persona.name", "must be at most "+itoa(maxTitle)+" characters")
 	}
-	if len(ps.Description) > maxDescription {
+	if tooLong(ps.Description, maxDescription) {
 		p.Add("persona.description", "must be at most "+itoa(maxDescription)+" characters")
 	}
 	ps.JobTitles = cleanStrings(&p, "persona.job_titles", ps.JobTitles, maxCriteria, maxCriterionLen)
@@ -105,7 +107,7 @@ func (icp *ICPPersona) Validate() error {
 		if len(rawWords(l.Country)) == 0 && len(rawWords(l.Region)) == 0 {
 			p.Add(field, "needs a country, a region or both")
 		}
-		if len(l.Country) > maxCriterionLen || len(l.Region) > maxCriterionLen {
+		if tooLong(l.Country, maxCriterionLen) || tooLong(l.Region, maxCriterionLen) {
 			p.Add(field, "country and region must be at most "+itoa(maxCriterionLen)+" characters")
 		}
 	}
@@ -131,8 +133,34 @@ func (icp *ICPPersona) Validate() error {
 		p.Add("company", "must be an object of at most "+itoa(maxCompanyJSON)+" bytes of JSON")
 	} else if depth(icp.Company) > maxCompanyDepth {
 		p.Add("company", "must nest at most "+itoa(maxCompanyDepth)+" levels deep")
+	} else if at, found := emptyKey(icp.Company, "company"); found {
+		// DynamoDB cannot store an attribute without a name.
+		p.Add("company", "keys must not be empty; "+at+" has an empty key")
 	}
 	return p.Err()
+}
+
+// emptyKey finds an object with an empty key in v, at any depth, and
+// returns where it is (at names v).
+func emptyKey(v any, at string) (where string, found bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x[""]; ok {
+			return at, true
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if where, found := emptyKey(x[k], at+"."+k); found {
+				return where, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if where, found := emptyKey(e, at+"["+itoa(i)+"]"); found {
+				return where, true
+			}
+		}
+	}
+	return "", false
 }
 
 // depth is how deeply v nests objects and arrays.
@@ -282,13 +310,13 @@ func ValidateAudience(a *AudienceList) error {
 	switch {
 	case a.Name == "":
 		p.Add("name", "is required")
-	case len(a.Name) > maxTitle:
+	case tooLong(a.Name, maxTitle):
 		p.Add("name", "must be at most "+itoa(maxTitle)+" characters")
 	}
 	if a.ICPID == "" {
 		p.Add("icpId", "is required")
 	}
-	if len(a.Description) > maxDescription {
+	if tooLong(a.Description, maxDescription) {
 		p.Add("description", "must be at most "+itoa(maxDescription)+" characters")
 	}
 	a.Tags = cleanStrings(&p, "tags", a.Tags, maxCriteria, maxCriterionLen)

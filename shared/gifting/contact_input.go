@@ -69,7 +69,7 @@ func (in *ContactInput) Validate() error {
 		{"profileImage", &in.ProfileImage, maxURLLen},
 	} {
 		*f.v = strings.TrimSpace(*f.v)
-		if len(*f.v) > f.max {
+		if tooLong(*f.v, f.max) {
 			p.Add(f.name, "must be at most "+itoa(f.max)+" characters")
 		}
 	}
@@ -86,7 +86,7 @@ func (in *ContactInput) Validate() error {
 	a := &in.Address
 	for _, f := range []*string{&a.Line1, &a.Line2, &a.City, &a.State, &a.Country, &a.Zip} {
 		*f = strings.TrimSpace(*f)
-		if len(*f) > maxAddressLen {
+		if tooLong(*f, maxAddressLen) {
 			p.Add("address", "fields must be at most "+itoa(maxAddressLen)+" characters")
 		}
 	}
@@ -104,7 +104,7 @@ func normalizeTags(tags []string, p *Problems) []string {
 		if t == "" || seen[k] {
 			continue
 		}
-		if len(t) > maxTagLen {
+		if tooLong(t, maxTagLen) {
 			p.Add("tags", "each tag must be at most "+itoa(maxTagLen)+" characters")
 			continue
 		}
@@ -310,10 +310,10 @@ func ValidateContactList(name, description *string) error {
 	*name, *description = strings.TrimSpace(*name), strings.TrimSpace(*description)
 	if *name == "" {
 		p.Add("name", "is required")
-	} else if len(*name) > maxNameLen {
+	} else if tooLong(*name, maxNameLen) {
 		p.Add("name", "must be at most "+itoa(maxNameLen)+" characters")
 	}
-	if len(*description) > 2000 {
+	if tooLong(*description, 2000) {
 		p.Add("description", "must be at most 2000 characters")
 	}
 	return p.Err()

@@ -59,10 +59,10 @@ func (p ContactPatch) Apply(c *Contact, now time.Time) error {
 		problems = e.Details
 	}
 	companyID, notes := strings.TrimSpace(pick(p.CompanyID, c.CompanyID)), strings.TrimSpace(pick(p.Notes, c.Notes))
-	if len(companyID) > maxNameLen {
+	if tooLong(companyID, maxNameLen) {
 		problems.Add("companyId", "must be at most "+itoa(maxNameLen)+" characters")
 	}
-	if len(notes) > maxNotesLen {
+	if tooLong(notes, maxNotesLen) {
 		problems.Add("notes", "must be at most "+itoa(maxNotesLen)+" characters")
 	}
 	if err := problems.Err(); err != nil {

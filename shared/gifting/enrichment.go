@@ -30,7 +30,7 @@ func (q *EnrichmentQuery) Validate() error {
 		v    *string
 	}{{"firstname", &q.FirstName}, {"lastname", &q.LastName}, {"company_name", &q.CompanyName}, {"linkedin_url", &q.LinkedinURL}} {
 		*f.v = strings.TrimSpace(*f.v)
-		if len(*f.v) > maxURLLen {
+		if tooLong(*f.v, maxURLLen) {
 			p.Add(f.name, "is too long")
 		}
 	}

@@ -103,7 +103,7 @@ func (e *Event) Validate() error {
 	switch {
 	case e.Name == "":
 		p.Add("name", "is required")
-	case len(e.Name) > maxEventName:
+	case tooLong(e.Name, maxEventName):
 		p.Add("name", "must be at most "+itoa(maxEventName)+" characters")
 	}
 	e.Type = strings.TrimSpace(e.Type)
@@ -134,7 +134,7 @@ func (e *Event) Validate() error {
 		{"eventUrl", &e.EventURL, maxEventURL}, {"banner", &e.Banner, maxEventURL}, {"hashtag", &e.Hashtag, 101},
 	} {
 		*f.v = strings.TrimSpace(*f.v)
-		if len(*f.v) > f.max {
+		if tooLong(*f.v, f.max) {
 			p.Add(f.name, "must be at most "+itoa(f.max)+" characters")
 		}
 	}
@@ -202,7 +202,7 @@ func (e *Event) validateLocation(p *Problems) {
 		p.Add("location.type", "must be one of "+strings.Join(EventLocationTypes, ", "))
 		return
 	}
-	if len(l.Address) > maxEventShort || len(l.VenueName) > maxEventShort {
+	if tooLong(l.Address, maxEventShort) || tooLong(l.VenueName, maxEventShort) {
 		p.Add("location", "address and venueName must be at most "+itoa(maxEventShort)+" characters")
 	}
 	if l.OnlineURL != "" && !ValidURL(l.OnlineURL) {
@@ -222,10 +222,10 @@ func (s *Speaker) validate(p *Problems, field string) {
 	if s.FullName == "" {
 		p.Add(field+".fullName", "is required")
 	}
-	if len(s.FullName) > maxEventName || len(s.Role) > maxEventName || len(s.Company) > maxEventName {
+	if tooLong(s.FullName, maxEventName) || tooLong(s.Role, maxEventName) || tooLong(s.Company, maxEventName) {
 		p.Add(field, "fullName, role and company must be at most "+itoa(maxEventName)+" characters")
 	}
-	if len(s.Bio) > maxEventText {
+	if tooLong(s.Bio, maxEventText) {
 		p.Add(field+".bio", "must be at most "+itoa(maxEventText)+" characters")
 	}
 	if s.PhotoURL != "" && !ValidURL(s.PhotoURL) {
@@ -243,7 +243,7 @@ func cleanStrings(p *Problems, field string, in []string, maxItems, maxLen int) 
 		if s == "" || containsFold(out, s) {
 			continue
 		}
-		if len(s) > maxLen {
+		if tooLong(s, maxLen) {
 			p.Add(field, "entries must be at most "+itoa(maxLen)+" characters")
 		}
 		out = append(out, s)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ValidURL reports whether s is an absolute http or https URL.
@@ -40,5 +41,10 @@ func oneOf(s string, set []string) bool {
 	}
 	return false
 }
+
+// tooLong reports whether s has more than max characters. Limits count
+// characters, as the API document's maxLength does, not bytes: a name in
+// Greek or Japanese gets as many letters as one in English.
+func tooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }
 
 func itoa(i int) string { return strconv.Itoa(i) }

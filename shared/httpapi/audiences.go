@@ -148,12 +148,9 @@ func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) er
 	q := newQuery(r)
 	mq := dynamo.MemberQuery{
 		Page:   q.page(12),
-		Search: q.str("search"),
+		Search: q.search(maxSearch),
 		SortBy: q.enum("sortBy", "createdAt", dynamo.AudienceMemberSorts...),
 		Order:  q.sortOrder(gifting.Desc),
-	}
-	if len(mq.Search) > 200 {
-		q.problems.Add("search", "must be at most 200 characters")
 	}
 	if err := q.err(); err != nil {
 		return err

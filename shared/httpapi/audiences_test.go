@@ -184,6 +184,8 @@ func TestPersonas(t *testing.T) {
 		{"empty location", map[string]any{"persona": map[string]any{"name": "x", "contact_locations": []map[string]any{{"country": " "}}}}, "persona.contact_locations[0]"},
 		{"titles not strings", map[string]any{"persona": map[string]any{"name": "x", "job_titles": []int{1}}}, "persona.job_titles"},
 		{"company not an object", map[string]any{"persona": map[string]any{"name": "x"}, "company": "Acme"}, "company"},
+		{"empty key in company", map[string]any{"persona": map[string]any{"name": "x"}, "company": map[string]any{"": 1}}, "company"},
+		{"empty key deep in company", map[string]any{"persona": map[string]any{"name": "x"}, "company": map[string]any{"sizes": []any{map[string]any{"": "1-10"}}}}, "company"},
 		{"unknown priority", map[string]any{"persona": map[string]any{"name": "x"}, "metadata": map[string]any{"priority": "urgent"}}, "metadata.priority"},
 		{"unknown status", map[string]any{"persona": map[string]any{"name": "x"}, "status": "archived"}, "status"},
 		{"server-owned field", map[string]any{"persona": map[string]any{"name": "x"}, "icpId": "mine"}, "icpId"},

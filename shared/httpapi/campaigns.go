@@ -318,7 +318,7 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
 	f := dynamo.CampaignFilter{
 		Status:      gifting.CampaignStatus(q.enum("status", "", statuses...)),
-		Search:      q.str("search"),
+		Search:      q.search(maxSearch),
 		CreatedFrom: q.timestamp("createdFrom"),
 		CreatedTo:   q.timestamp("createdTo"),
 	}

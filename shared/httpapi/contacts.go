@@ -34,10 +34,7 @@ type contactsPageBody struct {
 func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	search := q.str("search")
-	if len(search) > 200 {
-		q.problems.Add("search", "must be at most 200 characters")
-	}
+	search := q.search(maxSearch)
 	if err := q.err(); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"net/http"
 	"strings"
 
@@ -27,7 +28,8 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		return decodeError(err)
 	}
-	if err := checkJSON(body); err != nil {
+	body, err = checkJSON(body)
+	if err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -46,21 +48,26 @@ const (
 
 // checkJSON walks the tokens of body: it must be exactly one JSON object,
 // and every number in it must fit DynamoDB's number type, so no valid
-// request can fail when it is stored.
-func checkJSON(body []byte) error {
+// request can fail when it is stored. It returns the body with whole
+// numbers written with a fraction or an exponent (2197.0, 1e3) rewritten as
+// integers: JSON Schema's integer type accepts them, and Go's decoder would
+// refuse them for an integer field.
+func checkJSON(body []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	first, err := dec.Token()
 	if err != nil {
-		return decodeError(err)
+		return nil, decodeError(err)
 	}
 	if d, ok := first.(json.Delim); !ok || d != '{' {
-		return gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
+		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
 	}
+	var out []byte // the rewritten body, once a number needs it
+	copied := 0    // how much of body out holds
 	for depth := 1; depth > 0; {
 		tok, err := dec.Token()
 		if err != nil {
-			return decodeError(err)
+			return nil, decodeError(err)
 		}
 		switch t := tok.(type) {
 		case json.Delim:
@@ -72,14 +79,36 @@ func checkJSON(body []byte) error {
 		case json.Number:
 			f, err := t.Float64()
 			if a := math.Abs(f); err != nil || a >= maxMagnitude || (a != 0 && a < minMagnitude) {
-				return gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", t)
+				return nil, gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", t)
+			}
+			if whole, ok := wholeNumber(string(t)); ok {
+				// A number token ends where the decoder stands.
+				end := int(dec.InputOffset())
+				out = append(append(out, body[copied:end-len(t)]...), whole...)
+				copied = end
 			}
 		}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
+		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
 	}
-	return nil
+	if out == nil {
+		return body, nil
+	}
+	return append(out, body[copied:]...), nil
+}
+
+// wholeNumber returns a number written with a fraction or an exponent as an
+// integer, when its value is whole; ok is false for any other number.
+func wholeNumber(lit string) (integer string, ok bool) {
+	if !strings.ContainsAny(lit, ".eE") {
+		return "", false
+	}
+	var r big.Rat
+	if _, parsed := r.SetString(lit); !parsed || !r.IsInt() {
+		return "", false
+	}
+	return r.Num().String(), true
 }
 
 func decodeError(err error) error {

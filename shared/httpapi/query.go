@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -23,15 +24,32 @@ func newQuery(r *http.Request) *query { return &query{v: r.URL.Query()} }
 // str returns a trimmed parameter, "" when absent.
 func (q *query) str(name string) string { return strings.TrimSpace(q.v.Get(name)) }
 
-// typed returns a trimmed parameter that must have a value when present:
+// maxSearch is the longest free-text search of the list endpoints, in
+// characters: enough for any name or phrase, and it bounds the work of a
+// search scan.
+const maxSearch = 200
+
+// search returns the trimmed free-text search parameter, recording a
+// problem when it is longer than maxChars characters as sent. Characters,
+// not bytes: the API document's maxLength counts them that way.
+func (q *query) search(maxChars int) string {
+	if utf8.RuneCountInString(q.v.Get("search")) > maxChars {
+		q.problems.Add("search", "must be at most "+strconv.Itoa(maxChars)+" characters")
+	}
+	return q.str("search")
+}
+
+// typed returns a parameter that must have a value when present:
 // `?limit=` is a mistake, not a request for the default. ok is false when
-// the parameter is absent or blank (a problem is recorded for blank).
+// the parameter is absent or blank (a problem is recorded for blank). The
+// value is not trimmed: `limit=10%20` is no more an integer to the service
+// than it is to the API document.
 func (q *query) typed(name string) (value string, ok bool) {
 	if !q.v.Has(name) {
 		return "", false
 	}
-	value = q.str(name)
-	if value == "" {
+	value = q.v.Get(name)
+	if strings.TrimSpace(value) == "" {
 		q.problems.Add(name, "must not be empty; leave the parameter out to use its default")
 		return "", false
 	}
@@ -86,8 +104,11 @@ func (q *query) enums(name string, allowed ...string) []string {
 		return nil
 	}
 	var out []string
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
+	for i, part := range strings.Split(s, ",") {
+		if i > 0 {
+			// "a, b" is a list of two, as the document's patterns allow.
+			part = strings.TrimLeft(part, " ")
+		}
 		if !slices.Contains(allowed, part) {
 			q.problems.Add(name, "entries must be among "+strings.Join(allowed, ", "))
 			return nil

@@ -29,7 +29,7 @@ func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) erro
 	q := newQuery(r)
 	rq := dynamo.RecipientQuery{
 		Page:     q.page(12),
-		Search:   q.str("search"),
+		Search:   q.search(maxSearch),
 		Statuses: recipientStatuses(q, gifting.RecipientStatuses),
 		UserID:   q.str("userId"),
 		SortBy:   q.enum("sortBy", "createdAt", dynamo.RecipientSorts...),
@@ -39,9 +39,6 @@ func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) erro
 	}
 	group := q.boolean("groupBy")
 	rq.GroupByStatus = group != nil && *group
-	if len(rq.Search) > 200 {
-		q.problems.Add("search", "must be at most 200 characters")
-	}
 	if err := q.err(); err != nil {
 		return err
 	}

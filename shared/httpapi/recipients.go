@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -235,11 +236,11 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 			msg.Type = "text"
 		}
 		switch {
-		case len(msg.Type) > 50:
+		case utf8.RuneCountInString(msg.Type) > 50:
 			p.Add("message.type", "must be at most 50 characters")
 		case msg.Text == "" && msg.URL == "":
 			p.Add("message", "needs a text or a url")
-		case len(msg.Text) > 2000:
+		case utf8.RuneCountInString(msg.Text) > 2000:
 			p.Add("message.text", "must be at most 2000 characters")
 		case msg.URL != "" && !gifting.ValidURL(msg.URL):
 			p.Add("message.url", "must be an http(s) URL")
