@@ -80,24 +80,12 @@ func buildHostFunction(ctx context.Context, root, dir, function string) (string,
 	return out, nil
 }
 
-// measureColdStart starts the function binary runs times against a Lambda
-// Runtime API of our own and times each start: from starting the process
-// to the runtime receiving the function's answer to its first event, an API
-// Gateway request for rq sent with key. The function reaches the benchmark's
-// table in DynamoDB Local, whose key item and data exist.
-func measureColdStart(ctx context.Context, e *env, binary, key string, rq call, runs int) (total, init []time.Duration, err error) {
-	for range runs {
-		d, i, err := coldStartOnce(ctx, e, binary, key, rq)
-		if err != nil {
-			return total, init, err
-		}
-		total, init = append(total, d), append(init, i)
-	}
-	return total, init, nil
-}
-
-// coldStartOnce starts the function once and returns the time to its first
-// answer and the part of it before the function asked for its first event.
+// coldStartOnce starts the function binary once against a Lambda Runtime
+// API of our own, which hands it one API Gateway request for rq sent with
+// key, and returns the time from starting the process to receiving the
+// function's answer, and the part of it before the function asked for its
+// first event. The function reaches the benchmark's table in DynamoDB
+// Local, whose key item and data exist.
 func coldStartOnce(ctx context.Context, e *env, binary, key string, rq call) (took, init time.Duration, err error) {
 	event, err := apiGatewayEvent(key, rq)
 	if err != nil {
