@@ -90,8 +90,9 @@ type endpointResult struct {
 	// reported them; billedWrites is the write units AWS would bill (see
 	// units.go).
 	requests, readUnits, writeUnits, billedWrites float64
-	// ops is the most common set of operations of a call.
-	ops ops
+	// ops is the most common set of operations of a call; most is that of
+	// the call that made the most requests.
+	ops, most ops
 	// targetMet is false when any call missed the request target.
 	targetMet bool
 	// replayed is true when the bare figures come from replaying the
@@ -200,6 +201,9 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 					sig := o.String()
 					signatures[sig]++
 					opsBySig[sig] = o
+					if o.total() > res.most.total() {
+						res.most = o
+					}
 				}
 			}
 			b.ReportMetric(float64(percentile(apis, 50).Nanoseconds()), "p50-ns")

@@ -89,7 +89,7 @@ func (r report) markdown() string {
 		}
 		ratio := e.ratio
 		w("| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s %s | %s | %.2f | ≤ %.2f | %s |\n",
-			name, num(e.requests), e.ops, dash(e.c.target.label), reqVerdict, num(e.readUnits), num(e.writeUnits), num(e.billedWrites),
+			name, num(e.requests), opsNote(e), dash(e.c.target.label), reqVerdict, num(e.readUnits), num(e.writeUnits), num(e.billedWrites),
 			ms(e.apiP50), ms(e.apiP99), ms(e.bareP50), method, ms(e.bareP99), ratio, overheadTarget, verdict(ratio <= overheadTarget))
 	}
 	for _, u := range r.unlisted {
@@ -149,6 +149,15 @@ func (r report) writeCosts(w func(string, ...any)) {
 		w("| %s | %s | %s |\n", p.item, p.unit, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.10f", p.usd), "0"), "."))
 	}
 	w("\nRaw per-run results, in `go test -bench` format: bench/out/raw.txt (compare two runs with `benchstat old.txt new.txt`).\n")
+}
+
+// opsNote names the usual operations of a call, and those of the call that
+// made the most requests when it made more.
+func opsNote(e endpointResult) string {
+	if e.most.total() > e.ops.total() {
+		return fmt.Sprintf("%s; at most %d: %s", e.ops, e.most.total(), e.most)
+	}
+	return e.ops.String()
 }
 
 // times says how often something ran.
