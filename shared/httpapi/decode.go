@@ -37,7 +37,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
-	return nil
+	return exactKeys(body, v)
 }
 
 // DynamoDB stores numbers of magnitude 1e-130 to below 1e126 (and zero).

@@ -282,3 +282,39 @@ func TestWholeNumbersAreIntegers(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldNamesAreCaseSensitive: encoding/json would fill Name from
+// "nAme"; the API document knows only "name", so the service refuses a
+// misspelt field at any depth, naming it (FuzzDecode found the 201).
+func TestFieldNamesAreCaseSensitive(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 0)
+	api := testenv.NewAPI(t, s, key)
+	listID := createList(t, api, "Leads")
+	event := newEventBody()
+	event["location"] = map[string]any{"Type": "physical", "venueName": "Hall"}
+	for _, tt := range []struct {
+		name, path string
+		body       any
+		field      string
+	}{
+		{"top level", "/api/campaigns", map[string]any{"nAme": "Q3"}, "nAme"},
+		{"in an object", "/api/campaigns/events", event, "location.Type"},
+		{"in an array", "/api/campaigns/contact-lists/" + listID + "/contacts",
+			map[string]any{"contacts": []any{map[string]any{"mailId": "a@example.com"}, map[string]any{"MailId": "b@example.com"}}}, "contacts[1].MailId"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := api.Do("POST", tt.path, tt.body)
+			assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+			if d, _ := res.Map(t)["details"].(map[string]any); d[tt.field] == nil {
+				t.Errorf("details %v do not name %s", d, tt.field)
+			}
+		})
+	}
+	t.Run("nothing was written", func(t *testing.T) {
+		if got := getList(t, api, listID).ContactCount; got != 0 {
+			t.Errorf("the list has %d contacts, want 0", got)
+		}
+	})
+}
