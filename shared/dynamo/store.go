@@ -37,9 +37,10 @@ var _ DB = (*dynamodb.Client)(nil)
 
 // Store reads and writes the service's table.
 type Store struct {
-	db    DB
-	table string
-	now   func() time.Time
+	db      DB
+	table   string
+	now     func() time.Time
+	wallets walletLocks
 }
 
 // Option configures a Store.

@@ -72,18 +72,46 @@ const walletHeader = 3
 // balance DynamoDB reports back; conflicts and throttling are retried with
 // jittered backoff.
 func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (gifting.Wallet, gifting.LedgerEntry, error) {
+	lock, err := s.wallets.acquire(ctx, c.OrgID)
+	if err != nil {
+		return gifting.Wallet{}, gifting.LedgerEntry{}, err
+	}
+	defer s.wallets.release(c.OrgID, lock)
+	return s.changeBalance(ctx, c, lock)
+}
+
+// changeBalance is ChangeBalance with the wallet's lock held.
+func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *walletLock) (gifting.Wallet, gifting.LedgerEntry, error) {
 	var balance int64
-	if c.Balance != nil {
+	fresh := false // read from the table in this call
+	switch {
+	case lock.known:
+		// What the previous change in this process wrote: newer than a
+		// read the caller made before waiting for the lock.
+		balance = lock.balance
+	case c.Balance != nil:
 		balance = *c.Balance
-	} else {
+	default:
 		w, err := s.Wallet(ctx, c.OrgID)
 		if err != nil {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, err
 		}
-		balance = w.Balance
+		balance, fresh = w.Balance, true
 	}
 	for attempt := 1; ; attempt++ {
 		after := balance + c.Delta
+		lock.known, lock.balance = true, balance
+		if after < 0 && !fresh {
+			// A remembered or earlier-read balance may miss a top-up made
+			// elsewhere: refuse only on a balance read now.
+			w, err := s.Wallet(ctx, c.OrgID)
+			if err != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, err
+			}
+			balance, fresh = w.Balance, true
+			after = balance + c.Delta
+			lock.balance = balance
+		}
 		if after < 0 {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 				"this needs %d credits but the wallet holds %d", -c.Delta, balance)
@@ -124,6 +152,7 @@ func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (gifting.Wal
 		}
 		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {
+			lock.balance = after
 			w := gifting.Wallet{OrgID: c.OrgID, Balance: after, UpdatedAt: now}
 			return w, entry, nil
 		}
@@ -146,6 +175,7 @@ func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (gifting.Wal
 			if balance, err = strconv.ParseInt(n.Value, 10, 64); err != nil {
 				return gifting.Wallet{}, gifting.LedgerEntry{}, fmt.Errorf("wallet balance: %w", err)
 			}
+			fresh = true
 			if attempt > 2 {
 				if err := sleep(ctx, backoff(attempt-2)); err != nil {
 					return gifting.Wallet{}, gifting.LedgerEntry{}, err

@@ -1,0 +1,71 @@
+package dynamo
+
+import (
+	"context"
+	"sync"
+)
+
+// walletLocks serializes the balance changes of each wallet within this
+// process, and remembers the balance the last change wrote.
+//
+// Every change is conditioned on the exact balance it starts from, so the
+// balance it reports is the one it wrote. Concurrent changes of one wallet
+// in one process would otherwise invalidate each other: each success makes
+// every other attempt in flight fail and retry, which is quadratic work for
+// a burst (200 add-recipients at once took minutes on DynamoDB Local).
+// Queued here, each change starts from the balance its predecessor wrote
+// and succeeds at its first attempt. Changes from other processes (other
+// Lambda instances) still race through the condition; a stale remembered
+// balance costs one failed attempt, whose cancellation reports the current
+// balance.
+type walletLocks struct {
+	mu    sync.Mutex
+	locks map[string]*walletLock
+}
+
+// walletLock is the lock of one wallet. Its fields after sem are guarded by
+// holding sem.
+type walletLock struct {
+	sem     chan struct{}
+	refs    int // guarded by walletLocks.mu
+	known   bool
+	balance int64
+}
+
+// acquire waits for org's wallet, or for ctx to end.
+func (w *walletLocks) acquire(ctx context.Context, org string) (*walletLock, error) {
+	w.mu.Lock()
+	if w.locks == nil {
+		w.locks = map[string]*walletLock{}
+	}
+	l := w.locks[org]
+	if l == nil {
+		l = &walletLock{sem: make(chan struct{}, 1)}
+		w.locks[org] = l
+	}
+	l.refs++
+	w.mu.Unlock()
+	select {
+	case l.sem <- struct{}{}:
+		return l, nil
+	case <-ctx.Done():
+		w.drop(org, l)
+		return nil, ctx.Err()
+	}
+}
+
+// release lets the next change of org's wallet go.
+func (w *walletLocks) release(org string, l *walletLock) {
+	<-l.sem
+	w.drop(org, l)
+}
+
+// drop forgets a wallet nobody waits for, so the map stays as small as the
+// number of wallets in use.
+func (w *walletLocks) drop(org string, l *walletLock) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if l.refs--; l.refs == 0 {
+		delete(w.locks, org)
+	}
+}
