@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// admin runs one CLI command against the test's table and decodes its JSON.
+func admin(t *testing.T, want int, args ...string) map[string]any {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if got := run(context.Background(), args, &stdout, &stderr); got != want {
+		t.Fatalf("admin %s: exit %d, want %d; stderr %s", strings.Join(args, " "), got, want, stderr.String())
+	}
+	if want != 0 {
+		if stderr.Len() == 0 {
+			t.Errorf("admin %s: failed without saying why", strings.Join(args, " "))
+		}
+		return nil
+	}
+	var out map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("admin %s: output is not JSON: %v\n%s", strings.Join(args, " "), err, stdout.String())
+	}
+	return out
+}
+
+func field(m map[string]any, path ...string) any {
+	var v any = m
+	for _, p := range path {
+		obj, _ := v.(map[string]any)
+		v = obj[p]
+	}
+	return v
+}
+
+// TestOperatorCLI walks an operator through an organization's life: create
+// it, give it a key, top it up, show it, revoke the key.
+func TestOperatorCLI(t *testing.T) {
+	t.Setenv("TABLE_NAME", testenv.Table(t))
+	ctx := context.Background()
+
+	org := admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc", "-domain", "acme.com", "-credits", "500", "-budget", "500")
+	if field(org, "organization", "orgId") != "acme" || field(org, "wallet", "balance") != float64(500) {
+		t.Fatalf("create-org printed %v", org)
+	}
+	admin(t, 1, "create-org", "-id", "acme", "-name", "Again") // taken
+	admin(t, 2, "create-org", "-id", "Bad Id!", "-name", "x")  // invalid
+
+	key := admin(t, 0, "create-key", "-org", "acme", "-user", "alice")
+	secret, _ := key["apiKey"].(string)
+	keyID, _ := field(key, "key", "keyId").(string)
+	if !strings.HasPrefix(secret, "gcs_") || keyID == "" || field(key, "key", "userId") != "alice" {
+		t.Fatalf("create-key printed %v", key)
+	}
+	admin(t, 1, "create-key", "-org", "nobody")
+
+	topUp := admin(t, 0, "top-up", "-org", "acme", "-credits", "250", "-reason", "invoice 42")
+	if field(topUp, "wallet", "balance") != float64(750) || field(topUp, "ledgerEntry", "balanceAfter") != float64(750) {
+		t.Fatalf("top-up printed %v", topUp)
+	}
+	admin(t, 2, "top-up", "-org", "acme", "-credits", "0")
+
+	shown := admin(t, 0, "show-org", "-org", "acme")
+	if field(shown, "organization", "domain") != "acme.com" || field(shown, "wallet", "balance") != float64(750) {
+		t.Fatalf("show-org printed %v", shown)
+	}
+
+	store, err := newStore(ctx, mustConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := store.ResolveAPIKey(ctx, secret); err != nil || p.OrgID != "acme" {
+		t.Fatalf("the new key resolves to %+v, %v", p, err)
+	}
+	if revoked := admin(t, 0, "revoke-key", "-org", "acme", "-key-id", keyID); field(revoked, "key", "revokedAt") == nil {
+		t.Fatalf("revoke-key printed %v", revoked)
+	}
+	if _, err := store.ResolveAPIKey(ctx, secret); err == nil {
+		t.Fatal("a revoked key still resolves")
+	}
+
+	if seeded := admin(t, 0, "seed-catalog"); seeded["gifts"] == float64(0) {
+		t.Errorf("seed-catalog printed %v", seeded)
+	}
+	admin(t, 2, "no-such-command")
+	admin(t, 2)
+}
+
+func mustConfig(t *testing.T) app.Config {
+	t.Helper()
+	cfg, err := app.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
