@@ -79,7 +79,9 @@ fi
 
 # --mode all: valid and invalid inputs; both must get documented answers, never a 5xx. The stateful phase
 # needs links between operations, which the document does not declare. Failing examples are kept under
-# .tools, and tried first on the next run.
+# .tools, and tried first on the next run. One worker: under CPython 3.11, hypothesis parsing sources in
+# two threads at once can crash with "SystemError: AST constructor recursion depth mismatch" (CPython
+# gh-106905), an error of the tool, not of the API, that made a CI run fail at random.
 set +e
 "$VENV/bin/st" run "$base/api/campaigns/openapi.json" \
 	--url "$base" \
@@ -88,7 +90,7 @@ set +e
 	--phases examples,coverage,fuzzing \
 	--mode all \
 	--max-examples "${ST_MAX_EXAMPLES:-10}" \
-	--workers 2 \
+	--workers 1 \
 	--request-timeout 10 \
 	--report junit --report-dir "$REPORTS" \
 	--generation-database "$REPORTS/examples" \
