@@ -38,22 +38,6 @@ func addInput(orgID, campaignID, email string) dynamo.AddRecipientInput {
 	}
 }
 
-// setCampaignStatus forces a campaign's state, bypassing the state machine
-// (a draft completed, or made live without a launch).
-func setCampaignStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
-	t.Helper()
-	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.Table()),
-		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "CAMPAIGN#" + campaignID}},
-		UpdateExpression:          aws.String("SET #st = :st"),
-		ExpressionAttributeNames:  map[string]string{"#st": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":st": &types.AttributeValueMemberS{Value: string(st)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // assertWallet checks the balance and the number of ledger entries.
 func assertWallet(t *testing.T, s *dynamo.Store, orgID string, balance int64, entries int) {
 	t.Helper()
@@ -154,7 +138,7 @@ func TestAddRecipient(t *testing.T) {
 		}},
 		{"completed campaign", gifting.CodeConflict, func(t *testing.T) (string, string) {
 			done := giftCampaign(t, s, orgID, 0)
-			setCampaignStatus(t, s, orgID, done.CampaignID, gifting.CampaignCompleted)
+			testenv.SetCampaignStatus(t, s, orgID, done.CampaignID, gifting.CampaignCompleted)
 			return orgID, done.CampaignID
 		}},
 		{"deleted campaign", gifting.CodeNotFound, func(t *testing.T) (string, string) {

@@ -46,7 +46,7 @@ func TestPauseRacingAddRecipient(t *testing.T) {
 	s := dynamo.New(db, base.Table())
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	setCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
 	paused := false
 	db.do = func() {
 		_, err := base.MoveCampaign(ctx, orgID, c.CampaignID, gifting.CampaignPause, "user-2", "")

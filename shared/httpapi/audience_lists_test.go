@@ -12,21 +12,8 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/httpapi"
-	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/testenv"
 )
-
-// pausedAPI is an API whose background jobs wait until start is called, so a
-// test can see an audience while it is still list-building.
-func pausedAPI(t *testing.T, s *dynamo.Store, key string) (api *testenv.API, start func()) {
-	t.Helper()
-	q := jobs.NewLocal(testenv.Quiet)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: q})
-	api = testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs = q
-	return api, func() { q.Start(srv.RunJob) }
-}
 
 // listStarted is the body of POST /audience-lists/{id}/contact-list.
 type listStarted struct {
@@ -44,7 +31,7 @@ func TestAudienceToContactList(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	orgA, keyA := testenv.Org(t, s, "acme", 0)
-	a, start := pausedAPI(t, s, keyA)
+	a, start := testenv.HeldAPI(t, s, keyA)
 	ids := seedContacts(t, s, orgA, matchingPeople)
 	icp := createPersona(t, a, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 

@@ -139,7 +139,7 @@ func TestCampaignLifecycleRefusals(t *testing.T) {
 	api := testenv.NewAPI(t, s, key)
 	draft := postCampaign(t, api, map[string]any{"name": "Still a draft"})
 	live := liveCampaign(t, s, api, orgID, 1)
-	held, run := launchHeldAPI(t, s, key)
+	held, run := testenv.HeldAPI(t, s, key)
 	preparing := liveReadyDraft(t, s, held, orgID)
 	if res := held.Do("POST", "/api/campaigns/"+preparing.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
@@ -197,6 +197,7 @@ func TestCampaignLifecycleRefusals(t *testing.T) {
 		}
 	}
 	run()
+	held.Jobs.Wait()
 }
 
 // liveReadyDraft is a draft of org over one new contact, ready to launch.

@@ -14,22 +14,8 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/httpapi"
-	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/testenv"
 )
-
-// launchHeldAPI is an API whose background jobs wait until run is called, so a
-// test can look at a launch while it is preparing and change things under
-// it.
-func launchHeldAPI(t *testing.T, s *dynamo.Store, key string) (api *testenv.API, run func()) {
-	t.Helper()
-	queue := jobs.NewLocal(testenv.Quiet)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
-	api = testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs = queue
-	return api, func() { queue.Start(srv.RunJob); queue.Wait() }
-}
 
 // countSKPrefix counts org's items whose sort key starts with prefix (a
 // test-only look under the API).
@@ -258,7 +244,7 @@ func TestLaunchRules(t *testing.T) {
 	})
 	t.Run("preparing until the job is done", func(t *testing.T) {
 		orgID, key := testenv.Org(t, s, "held", credits)
-		api, run := launchHeldAPI(t, s, key)
+		api, run := testenv.HeldAPI(t, s, key)
 		listID, ids := listWithContacts(t, s, orgID, 4)
 		c := launchReady(t, api, gift, listID)
 		if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
@@ -288,6 +274,7 @@ func TestLaunchRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		run()
+		api.Jobs.Wait()
 		got := fetchCampaign(t, api, c.CampaignID)
 		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != gifting.CampaignLive || r != 3 || got.TotalRecipients != 3 {
 			t.Fatalf("after the job: %s with %d recipients (%d counted); want live with 3", got.Status, r, got.TotalRecipients)
@@ -298,7 +285,7 @@ func TestLaunchRules(t *testing.T) {
 	})
 	t.Run("contacts joining during the launch were not paid for and are not added", func(t *testing.T) {
 		orgID, key := testenv.Org(t, s, "growing", credits)
-		api, run := launchHeldAPI(t, s, key)
+		api, run := testenv.HeldAPI(t, s, key)
 		listID, _ := listWithContacts(t, s, orgID, 3)
 		c := launchReady(t, api, gift, listID)
 		if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
@@ -306,6 +293,7 @@ func TestLaunchRules(t *testing.T) {
 		}
 		addContactsTo(t, s, orgID, listID, 2)
 		run()
+		api.Jobs.Wait()
 		got := fetchCampaign(t, api, c.CampaignID)
 		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != gifting.CampaignLive || r != 3 || got.TotalRecipients != 3 {
 			t.Fatalf("after the job: %s with %d recipients (%d counted); want live with 3", got.Status, r, got.TotalRecipients)

@@ -12,10 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -148,7 +144,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 	})
 	t.Run("completed campaign", func(t *testing.T) {
 		done := createCampaign(t, api, 1)
-		setStatus(t, s, "acme", done, gifting.CampaignCompleted)
+		testenv.SetCampaignStatus(t, s, "acme", done, gifting.CampaignCompleted)
 		assertError(t, api.Do("POST", addPath(done), recipientBody("jo@example.com", "Jo")), http.StatusConflict, "CONFLICT")
 	})
 	t.Run("not enough credits writes nothing", func(t *testing.T) {
@@ -179,22 +175,6 @@ func TestAddRecipientEndpoint(t *testing.T) {
 			t.Errorf("recipient after a failed send: %+v, counts %v; want pending, invitation still scheduled", l.Recipients, l.StatusCounts)
 		}
 	})
-}
-
-// setStatus forces a campaign's state, bypassing the state machine (a
-// draft the API could not complete).
-func setStatus(t *testing.T, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
-	t.Helper()
-	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.Table()),
-		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "CAMPAIGN#" + campaignID}},
-		UpdateExpression:          aws.String("SET #st = :st"),
-		ExpressionAttributeNames:  map[string]string{"#st": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":st": &types.AttributeValueMemberS{Value: string(st)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func TestAddRecipientIdempotencyKey(t *testing.T) {

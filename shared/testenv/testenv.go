@@ -17,12 +17,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -111,13 +114,40 @@ type API struct {
 
 // NewAPI serves every group over s and calls it with key.
 func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
+	api, start := HeldAPI(t, s, key)
+	start()
+	return api
+}
+
+// HeldAPI is NewAPI with its background jobs held until start is called, so
+// a test can look at work while it is pending (a launch preparing, an
+// audience list-building) and change things under it.
+func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func()) {
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
 	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
-	queue.Start(srv.RunJob)
-	api := HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	api.Jobs, api.Mail = queue, mailer
-	return api
+	return api, func() { queue.Start(srv.RunJob) }
+}
+
+// SetCampaignStatus forces a campaign's state in the table, bypassing the
+// state machine (a draft completed, a campaign live without a launch).
+func SetCampaignStatus(t testing.TB, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
+	t.Helper()
+	_, err := Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.Table()),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID},
+			"SK": &types.AttributeValueMemberS{Value: "CAMPAIGN#" + campaignID},
+		},
+		UpdateExpression:          aws.String("SET #st = :st"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":st": &types.AttributeValueMemberS{Value: string(st)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // HandlerAPI calls h with key.
