@@ -45,11 +45,7 @@ func recipients(ctx context.Context, e *env) (recipientsFixture, error) {
 		if fx.t, err = e.newTenant(ctx, "fx-recipients", 1_000_000_000); err != nil {
 			return fx, err
 		}
-		body, err := campaignBody("Recipients fixture", nil, 10)
-		if err != nil {
-			return fx, err
-		}
-		if fx.campaignID, err = e.createCampaign(ctx, fx.t, body); err != nil {
+		if fx.campaignID, err = e.newCampaign(ctx, fx.t, "Recipients fixture", nil, 10); err != nil {
 			return fx, err
 		}
 		for k := range fixtureRecipients {
@@ -166,11 +162,7 @@ func eventBody(i int) map[string]any {
 
 func prepareListCampaigns(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
 	for i := range 30 {
-		body, err := campaignBody(fmt.Sprintf("Campaign %d", i), nil, 10)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := e.createCampaign(ctx, t, body); err != nil {
+		if _, err := e.newCampaign(ctx, t, fmt.Sprintf("Campaign %d", i), nil, 10); err != nil {
 			return nil, err
 		}
 	}
@@ -191,11 +183,7 @@ func prepareRecipientList(pathFormat string) func(context.Context, *env, tenant,
 }
 
 func prepareAddRecipient(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
-	body, err := campaignBody("Add-recipient campaign", nil, 10)
-	if err != nil {
-		return nil, err
-	}
-	id, err := e.createCampaign(ctx, t, body)
+	id, err := e.newCampaign(ctx, t, "Add-recipient campaign", nil, 10)
 	if err != nil {
 		return nil, err
 	}
@@ -291,11 +279,7 @@ func prepareCreateCampaign(ctx context.Context, e *env, t tenant, _ int) (func(i
 // prepareGetCampaign reads pathFormat of one campaign.
 func prepareGetCampaign(pathFormat string) func(context.Context, *env, tenant, int) (func(int) call, error) {
 	return func(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
-		body, err := campaignBody("Read me", nil, 10)
-		if err != nil {
-			return nil, err
-		}
-		id, err := e.createCampaign(ctx, t, body)
+		id, err := e.newCampaign(ctx, t, "Read me", nil, 10)
 		return same("GET", fmt.Sprintf(pathFormat, id), nil), err
 	}
 }
@@ -311,11 +295,7 @@ func prepareLaunch(ctx context.Context, e *env, t tenant, n int) (func(int) call
 	}
 	ids := make([]string, n)
 	for i := range ids {
-		body, err := campaignBody(fmt.Sprintf("Launch %d", i), []string{listID}, 10)
-		if err != nil {
-			return nil, err
-		}
-		if ids[i], err = e.createCampaign(ctx, t, body); err != nil {
+		if ids[i], err = e.newCampaign(ctx, t, fmt.Sprintf("Launch %d", i), []string{listID}, 10); err != nil {
 			return nil, err
 		}
 	}
@@ -361,11 +341,7 @@ func preparePatchContact(ctx context.Context, e *env, t tenant, _ int) (func(int
 // preparePatchCampaign changes one draft's description, to a new text each
 // call.
 func preparePatchCampaign(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
-	body, err := campaignBody("Patch me", nil, 10)
-	if err != nil {
-		return nil, err
-	}
-	id, err := e.createCampaign(ctx, t, body)
+	id, err := e.newCampaign(ctx, t, "Patch me", nil, 10)
 	if err != nil {
 		return nil, err
 	}

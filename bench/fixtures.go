@@ -132,6 +132,16 @@ func (e *env) createCampaign(ctx context.Context, t tenant, body map[string]any)
 	return out.Data.CampaignID, res.decode(&out)
 }
 
+// newCampaign creates a draft campaign over lists at a stated price per
+// recipient and returns its id.
+func (e *env) newCampaign(ctx context.Context, t tenant, name string, lists []string, creditsPerRecipient int) (string, error) {
+	body, err := campaignBody(name, lists, creditsPerRecipient)
+	if err != nil {
+		return "", err
+	}
+	return e.createCampaign(ctx, t, body)
+}
+
 // campaignBody is a campaign over lists with the catalog's first gift and
 // template, at a stated price per recipient.
 func campaignBody(name string, lists []string, creditsPerRecipient int) (map[string]any, error) {

@@ -102,11 +102,7 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 		return r, fmt.Errorf("import: some contacts were not created")
 	}
 
-	body, err := campaignBody("Bulk launch", []string{listID}, price)
-	if err != nil {
-		return r, err
-	}
-	campaignID, err := e.createCampaign(ctx, t, body)
+	campaignID, err := e.newCampaign(ctx, t, "Bulk launch", []string{listID}, price)
 	if err != nil {
 		return r, err
 	}

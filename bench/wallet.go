@@ -39,12 +39,7 @@ func walletRace(ctx context.Context, e *env, runs int, timeout time.Duration) []
 			problems = append(problems, err.Error())
 			break
 		}
-		body, err := campaignBody("Wallet race", nil, price)
-		if err != nil {
-			problems = append(problems, err.Error())
-			break
-		}
-		campaignID, err := e.createCampaign(ctx, t, body)
+		campaignID, err := e.newCampaign(ctx, t, "Wallet race", nil, price)
 		if err != nil {
 			problems = append(problems, err.Error())
 			break
