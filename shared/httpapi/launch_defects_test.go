@@ -9,8 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -24,7 +27,8 @@ func (lostQueue) Enqueue(context.Context, jobs.Job) error {
 
 func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 	t.Parallel()
-	s := testenv.Store(t)
+	clock := &testClock{}
+	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	_, gifts := campaignCatalogRefs(t)
 	price := int64(math.Ceil(gifts[1].Price))
 	const n, credits = 60, 1_000_000
@@ -41,6 +45,15 @@ func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 	if b := walletBalance(t, s, orgID); b != credits-n*price {
 		t.Fatalf("balance %d, want %d taken", b, credits-n*price)
 	}
+	got := fetchCampaign(t, api, c.CampaignID)
+	if lp := got.LaunchProgress; got.Status != gifting.CampaignPreparing || lp == nil || lp.Contacts != n || lp.Created != 0 || lp.FinishedAt != nil {
+		t.Errorf("after the launch: %s, launchProgress %+v; want preparing, %d contacts, none created yet", got.Status, lp, n)
+	}
+	// A second launch is a plain conflict and takes nothing.
+	assertError(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil), http.StatusConflict, "CONFLICT")
+	// Nobody calls launch again: the scheduler's ticks finish it.
+	tickUntilLive(t, api, scheduler.New(s, srv.RunJob, testenv.Quiet), clock, c.CampaignID)
+	assertLaunchEnded(t, api, s, orgID, c.CampaignID, credits, n, n, price)
 }
 
 func TestDefectConcurrentLaunchReplays(t *testing.T) {
