@@ -86,9 +86,9 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 			ExpressionAttributeValues: item{
 				":pk": str(dueShardPK(shard)), ":upto": str(dueUpTo(now)),
 			},
-			ProjectionExpression: aws.String("PK, SK, GSI1SK, dueKind, dueRef, #cur, progressAt"),
+			ProjectionExpression:     aws.String("PK, SK, GSI1SK, dueKind, dueRef, #cur, progressAt"),
 			ExpressionAttributeNames: map[string]string{"#cur": "cursor"},
-			Limit:                aws.Int32(dueTickPage),
+			Limit:                    aws.Int32(dueTickPage),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("query due shard %d: %w", shard, err)
