@@ -1,5 +1,7 @@
-// Command worker is the Lambda function that runs background jobs
-// (campaign launches, audience builds) from the jobs queue.
+// Command worker is the Lambda function that runs background work: job
+// slices from the jobs queue (campaign launches, audience builds) and the
+// scheduler's tick from its EventBridge schedule (launches whose job
+// stopped).
 package main
 
 import (
@@ -20,10 +22,10 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	srv, queue, err := app.NewServer(ctx, cfg)
+	srv, queue, sched, err := app.NewWorker(ctx, cfg)
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	lambda.Start(jobs.SQSHandler(srv.RunJob, queue, slog.Default()))
+	lambda.Start(jobs.WorkerHandler(srv.RunJob, queue, sched.Tick, slog.Default()))
 }

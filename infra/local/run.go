@@ -24,7 +24,7 @@ import (
 // port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, TABLE_NAME and MAIL_OUTBOX")
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, TABLE_NAME, MAIL_OUTBOX and SCHEDULER_TICK")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -87,11 +87,18 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	// The same wiring as a Lambda function's, with jobs in this process.
-	srv, _, err := app.NewServer(ctx, cfg)
+	// The same wiring as a Lambda function's, with jobs in this process
+	// and the scheduler's tick on a ticker (SCHEDULER_TICK, default 5s)
+	// instead of an EventBridge schedule.
+	tick, err := envDuration("SCHEDULER_TICK", 5*time.Second)
 	if err != nil {
 		return err
 	}
+	srv, _, sched, err := app.NewWorker(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	go sched.Run(ctx, tick)
 	hs := &http.Server{Handler: srv.Handler(httpapi.Groups...), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -135,6 +142,19 @@ func envPort(name string, def int) (int, error) {
 		return 0, fmt.Errorf("%s=%q is not a port number", name, v)
 	}
 	return p, nil
+}
+
+// envDuration reads a positive duration (e.g. "5s") from the environment.
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q is not a positive duration such as 5s", name, v)
+	}
+	return d, nil
 }
 
 func envOr(name, def string) string {

@@ -23,6 +23,7 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/scheduler"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -140,6 +141,26 @@ func NewServer(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, er
 	if err != nil {
 		return nil, nil, err
 	}
+	return newServer(store, cfg)
+}
+
+// NewWorker returns what runs background work for cfg: the server (whose
+// RunJob runs job slices), its job queue, and the scheduler whose tick
+// continues due work (launches whose job stopped) over the same store.
+func NewWorker(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, *scheduler.Scheduler, error) {
+	store, err := NewStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	srv, queue, err := newServer(store, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return srv, queue, scheduler.New(store, srv.RunJob, slog.Default()), nil
+}
+
+// newServer is NewServer over store.
+func newServer(store *dynamo.Store, cfg Config) (*httpapi.Server, jobs.Queue, error) {
 	log := NewLogger(cfg.LogLevel)
 	slog.SetDefault(log)
 	var (

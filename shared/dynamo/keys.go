@@ -1,5 +1,12 @@
 package dynamo
 
+import (
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+)
+
 // The table's keys. Every tenant item lives in the partition of its
 // organization, so no request can name another organization's item: the
 // organization comes from the API key, never from input. The only global
@@ -32,6 +39,11 @@ package dynamo
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
+//	due items (scheduler tick)      GSI1PK=DUE#<shard>, GSI1SK <= <now>          GSI1 (sparse)
+//
+// The due index is sparse: an item (a launch record) carries GSI1PK and
+// GSI1SK only while work on it is outstanding, so a tick with nothing due
+// reads one empty page per shard. See due.go.
 //
 // Key builders are the only place these strings are spelled.
 
@@ -113,3 +125,35 @@ const (
 	indexGSI1 = "GSI1"
 	indexSlim = "Slim"
 )
+
+// dueShards is the number of partitions of the due index. Items spread
+// over them by a hash of their key, so no single index partition takes all
+// the scheduler's writes; an idle tick reads each once.
+const dueShards = 4
+
+// dueTimeLayout is the fixed-width UTC time that starts a due sort key, so
+// sort keys order by due time.
+const dueTimeLayout = "2006-01-02T15:04:05.000Z"
+
+// dueShardPK is the due-index partition of shard.
+func dueShardPK(shard int) string { return "DUE#" + strconv.Itoa(shard) }
+
+// dueShardOf is the due-index shard of the item pk/sk: fixed for the item,
+// so moving its due time never moves it to another partition.
+func dueShardOf(pk, sk string) int {
+	h := fnv.New32a()
+	h.Write([]byte(pk + "\x00" + sk))
+	return int(h.Sum32() % dueShards)
+}
+
+// dueSK is the due-index sort key of the item pk/sk due at at.
+func dueSK(at time.Time, pk, sk string) string {
+	return at.UTC().Format(dueTimeLayout) + "#" + pk + "#" + sk
+}
+
+// dueUpTo is the upper bound of the due sort keys of items due at or
+// before at ("~" sorts after the "#" that follows the time).
+func dueUpTo(at time.Time) string { return at.UTC().Format(dueTimeLayout) + "~" }
+
+// orgOfPK is the organization of a tenant partition key.
+func orgOfPK(pk string) string { return strings.TrimPrefix(pk, "ORG#") }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -47,8 +48,11 @@ type Launch struct {
 // LaunchCampaign accepts the launch of a draft: in one transaction (the
 // wallet's, see ChangeBalance) it takes the credits of every contact of the
 // campaign's lists, moves the campaign from draft to preparing and writes
-// the launch record. The launch job (LaunchSlice) then writes the
-// recipients. It returns NOT_FOUND for a missing campaign, CONFLICT when the
+// the launch record, due in the due index (due.go). The launch job
+// (LaunchSlice) then writes the recipients; whether its message is ever
+// sent or not, the scheduler tick finds the record due and drives the
+// launch to its end, so the credits end as recipients or back in the
+// wallet. It returns NOT_FOUND for a missing campaign, CONFLICT when the
 // campaign is not a draft or cannot be launched as it is (no contact list,
 // no gifts and no price, no contacts), INSUFFICIENT_CREDITS when the wallet
 // is short; in each case nothing is written.
@@ -76,6 +80,15 @@ func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID,
 	if errors.As(err, &replay) {
 		return Launch{}, replay.stored, nil
 	}
+	if idem != nil && gifting.ErrorCode(err) == gifting.CodeConflict {
+		// A concurrent request with the same key may have committed after
+		// the replay check above: the campaign then is no longer a draft
+		// and this one fails on it (before or in its transaction). Its
+		// record answers, so every retry gets the first response.
+		if stored, rerr := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || rerr != nil {
+			return Launch{}, stored, rerr
+		}
+	}
 	return l, nil, err
 }
 
@@ -101,7 +114,17 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		CampaignID: campaignID, ListIDs: c.CampaignData.ContactListIDs, Contacts: contacts,
 		CreditsPerRecipient: price, Debited: contacts * price, StartedBy: userID, StartedAt: now, ProgressAt: now,
 	}
-	recItem, err := withKey(rec, map[string]string{"PK": orgPK(orgID), "SK": launchSK(campaignID)})
+	// The record is due a lease from now: the job enqueued after the
+	// commit pushes that forward as it progresses, and if it never runs
+	// (the enqueue failed, the process died) the scheduler tick takes the
+	// launch over.
+	attrs := dueAttrs(JobLaunch, campaignID, orgPK(orgID), launchSK(campaignID), now.Add(DueLease))
+	attrs["PK"], attrs["SK"] = orgPK(orgID), launchSK(campaignID)
+	recItem, err := withKey(rec, attrs)
+	if err != nil {
+		return Launch{}, err
+	}
+	progress, err := marshalValue(gifting.LaunchProgress{Contacts: contacts, LastProgressAt: now})
 	if err != nil {
 		return Launch{}, err
 	}
@@ -114,7 +137,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				{Update: &types.Update{
 					TableName:        &s.table,
 					Key:              key(orgPK(orgID), campaignSK(campaignID)),
-					UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now"),
+					UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
 					// The draft read is the one priced: an edit since then
 					// (other lists, gifts) fails the launch.
 					ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
@@ -122,7 +145,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 					ExpressionAttributeValues: item{
 						":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
 						":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
-						":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)),
+						":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)), ":progress": progress,
 					},
 				}},
 				{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
@@ -219,14 +242,16 @@ func listGone(err error, listID string) error {
 	return err
 }
 
-// LaunchStalled reports whether the launch of a preparing campaign has made
-// no progress for longer than d, so its job may have been lost and can be
-// enqueued again (slices are idempotent).
-func (s *Store) LaunchStalled(ctx context.Context, orgID, campaignID string, d time.Duration) (bool, error) {
-	var rec launchRecord
-	found, err := s.get(ctx, orgPK(orgID), launchSK(campaignID), &rec)
-	if err != nil || !found || rec.FinishedAt != nil {
-		return false, err
+// JobLaunch is the job kind of a launch: the job that writes a launched
+// campaign's recipients in slices (LaunchSlice) and takes it live. The
+// launch record is due under it, so the scheduler tick continues it.
+const JobLaunch = "campaign.launch"
+
+// marshalValue encodes v as one attribute value (a map for a struct).
+func marshalValue(v any) (types.AttributeValue, error) {
+	av, err := attributevalue.MarshalWithOptions(v, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
+	if err != nil {
+		return nil, fmt.Errorf("marshal %T: %w", v, err)
 	}
-	return s.Now().Sub(rec.ProgressAt) > d, nil
+	return av, nil
 }

@@ -34,7 +34,10 @@ const launchFinishCursor = "finish"
 // done when the launch is over. When every member is done it moves the
 // campaign to live and refunds the credits of the contacts that were paid
 // for but did not become recipients (already recipients, deleted since),
-// so the launch costs exactly recipients created × price.
+// so the launch costs exactly recipients created × price. The finish takes
+// the launch record out of the due index; every other slice records its
+// cursor there and pushes the record's due time a lease ahead (due.go), so
+// the scheduler tick continues a launch whose job stopped.
 //
 // A slice may run again (a retry, a duplicate message): a contact that is
 // already a recipient of the campaign is skipped, and the launch record's
@@ -53,7 +56,7 @@ const launchFinishCursor = "finish"
 func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
-		return "", true, nil
+		return "", true, s.dueDone(ctx, orgPK(orgID), launchSK(campaignID))
 	}
 	if err != nil {
 		return "", false, err
@@ -62,6 +65,11 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	found, err := s.get(ctx, orgPK(orgID), launchSK(campaignID), &rec)
 	if err != nil {
 		return "", false, err
+	}
+	if found && rec.FinishedAt == nil && c.Status != gifting.CampaignPreparing {
+		// A record left unfinished by a campaign that moved on: nothing
+		// is left to drive.
+		return "", true, s.dueDone(ctx, orgPK(orgID), launchSK(campaignID))
 	}
 	if c.Status != gifting.CampaignPreparing || !found || rec.FinishedAt != nil {
 		return "", true, nil
@@ -83,10 +91,16 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if err := s.addLaunchRecipients(ctx, orgID, c, rec, rec.ListIDs[list], ids, publicBaseURL, invite); err != nil {
 		return "", false, err
 	}
+	next = strconv.Itoa(list) + "|" + last
 	if last == "" {
-		return strconv.Itoa(list + 1), false, nil
+		next = strconv.Itoa(list + 1)
 	}
-	return strconv.Itoa(list) + "|" + last, false, nil
+	// The cursor goes on the record, so whoever continues the launch (the
+	// job's next message or the scheduler tick) starts here.
+	if err := s.dueProgressed(ctx, orgPK(orgID), launchSK(campaignID), next); err != nil {
+		return "", false, err
+	}
+	return next, false, nil
 }
 
 // parseLaunchCursor reads "<list index>" or "<list index>|<last member sort key>".
@@ -199,8 +213,17 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			deltas[r.Status]++
 		}
 		n := int64(len(contacts))
+		now := s.Now()
+		counters := s.campaignCounters(orgID, campaignID, deltas, n*price)
+		if kit.Campaign.LaunchProgress != nil {
+			// The campaign's mirror of the record's count (launches
+			// accepted before launchProgress existed have none).
+			u := counters.Update
+			u.UpdateExpression = aws.String(*u.UpdateExpression + ", launchProgress.created = launchProgress.created + :lpn, launchProgress.lastProgressAt = :lpnow")
+			u.ExpressionAttributeValues[":lpn"], u.ExpressionAttributeValues[":lpnow"] = num(n), str(now.Format(time.RFC3339Nano))
+		}
 		items = append(items,
-			s.campaignCounters(orgID, campaignID, deltas, n*price),
+			counters,
 			types.TransactWriteItem{Update: &types.Update{
 				TableName:        &s.table,
 				Key:              key(orgPK(orgID), launchSK(campaignID)),
@@ -208,7 +231,7 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 				// Never more recipients than were paid for (a list can
 				// grow during the launch), and none once it is over.
 				ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
-				ExpressionAttributeValues: item{":now": str(s.Now().Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
+				ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
 			}},
 		)
 		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
@@ -276,22 +299,29 @@ func (s *Store) launchFull(ctx context.Context, orgID, campaignID string, contac
 func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord) (string, bool, error) {
 	now := s.Now()
 	refund := rec.Debited - rec.Created*rec.CreditsPerRecipient
+	live := "SET #st = :live, updatedAt = :now, liveData.liveAt = :now"
+	values := item{
+		":live": str(string(gifting.CampaignLive)), ":preparing": str(string(gifting.CampaignPreparing)),
+		":now": str(now.Format(time.RFC3339Nano)),
+	}
+	if c.LaunchProgress != nil {
+		live += ", launchProgress.finishedAt = :now, launchProgress.lastProgressAt = :now, launchProgress.refunded = :refund"
+		values[":refund"] = num(refund)
+	}
 	items := []types.TransactWriteItem{
 		{Update: &types.Update{
-			TableName:                &s.table,
-			Key:                      key(orgPK(orgID), campaignSK(c.CampaignID)),
-			UpdateExpression:         aws.String("SET #st = :live, updatedAt = :now, liveData.liveAt = :now"),
-			ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :preparing"),
-			ExpressionAttributeNames: map[string]string{"#st": "status"},
-			ExpressionAttributeValues: item{
-				":live": str(string(gifting.CampaignLive)), ":preparing": str(string(gifting.CampaignPreparing)),
-				":now": str(now.Format(time.RFC3339Nano)),
-			},
+			TableName:                 &s.table,
+			Key:                       key(orgPK(orgID), campaignSK(c.CampaignID)),
+			UpdateExpression:          aws.String(live),
+			ConditionExpression:       aws.String("attribute_exists(PK) AND #st = :preparing"),
+			ExpressionAttributeNames:  map[string]string{"#st": "status"},
+			ExpressionAttributeValues: values,
 		}},
 		{Update: &types.Update{
-			TableName:                 &s.table,
-			Key:                       key(orgPK(orgID), launchSK(c.CampaignID)),
-			UpdateExpression:          aws.String("SET finishedAt = :now, progressAt = :now, refunded = :refund"),
+			TableName: &s.table,
+			Key:       key(orgPK(orgID), launchSK(c.CampaignID)),
+			// Done: out of the due index.
+			UpdateExpression:          aws.String("SET finishedAt = :now, progressAt = :now, refunded = :refund " + dueRemove),
 			ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created = :created"),
 			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":refund": num(refund), ":created": num(rec.Created)},
 		}},

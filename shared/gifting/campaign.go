@@ -29,6 +29,22 @@ type Campaign struct {
 	TotalRecipients int64          `json:"totalRecipients"`
 	LiveData        LiveData       `json:"liveData"`
 	CompletionData  CompletionData `json:"completionData"`
+	// LaunchProgress is how far the launch got, from its acceptance on;
+	// absent before the launch.
+	LaunchProgress *LaunchProgress `json:"launchProgress,omitempty"`
+}
+
+// LaunchProgress mirrors a campaign's launch record on the campaign, in the
+// same transactions that change the record: the contacts paid for, the
+// recipients created so far, the last progress and, once it is over, when
+// it finished and the credits given back. A preparing campaign whose
+// lastProgressAt is old is a launch the scheduler has not yet finished.
+type LaunchProgress struct {
+	Contacts       int64      `json:"contacts"`
+	Created        int64      `json:"created"`
+	Refunded       *int64     `json:"refunded,omitempty"`
+	LastProgressAt time.Time  `json:"lastProgressAt"`
+	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
 }
 
 // CampaignData is what a campaign is made of. SPEC.md shows contactListId,

@@ -4,26 +4,24 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
 
 // jobLaunch is the kind of the launch job: it writes a launched campaign's
 // recipients in slices and then takes the campaign live.
-const jobLaunch = "campaign.launch"
+const jobLaunch = dynamo.JobLaunch
 
 // launchAccepted is the message of an accepted launch.
 const launchAccepted = "Campaign launch accepted; the campaign is preparing"
 
-// launchStallAfter is how long a preparing campaign's launch may go without
-// progress before a new launch request enqueues its job again.
-const launchStallAfter = 2 * time.Minute
-
 // launchCampaign accepts a launch: the credits are taken and the campaign
-// is preparing when it answers 202; the job does the rest.
+// is preparing when it answers 202; the job does the rest. The job's
+// message only makes the launch start at once: the launch record, written
+// with the debit, is due for the scheduler tick, which finishes the launch
+// (or gives the credits back) when the message is lost. So a failed
+// enqueue is logged, not answered: the launch is committed.
 func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p := principal(ctx)
@@ -34,33 +32,15 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 	}
 	l, stored, err := s.store.LaunchCampaignIdempotent(ctx, p.OrgID, id, p.UserID,
 		idempotent(idem, http.StatusAccepted, launchAccepted, func(l dynamo.Launch) any { return l }))
-	if gifting.ErrorCode(err) == gifting.CodeConflict {
-		s.resumeStalledLaunch(ctx, p.OrgID, id)
-		return err
-	}
 	if err != nil || stored != nil {
 		return writeStored(w, stored, err)
 	}
 	if err := s.enqueue(ctx, jobs.Job{Kind: jobLaunch, OrgID: p.OrgID, Ref: id}); err != nil {
-		// The credits are taken and the campaign is preparing; a later
-		// launch request finds it stalled and enqueues the job again.
-		return err
+		loggerFrom(ctx).WarnContext(ctx, "launch job not enqueued; the scheduler will run the launch",
+			slog.String("organizationId", p.OrgID), slog.String("campaignId", id), slog.String("error", err.Error()))
 	}
 	writeEnvelope(w, http.StatusAccepted, launchAccepted, l)
 	return nil
-}
-
-// resumeStalledLaunch enqueues the job of a launch that stopped making
-// progress (its job was lost): slices are idempotent, so running one again
-// is safe. Failures are only logged: the caller's answer is the conflict.
-func (s *Server) resumeStalledLaunch(ctx context.Context, orgID, campaignID string) {
-	stalled, err := s.store.LaunchStalled(ctx, orgID, campaignID, launchStallAfter)
-	if err == nil && stalled {
-		err = s.enqueue(ctx, jobs.Job{Kind: jobLaunch, OrgID: orgID, Ref: campaignID})
-	}
-	if err != nil {
-		loggerFrom(ctx).WarnContext(ctx, "resume stalled launch", slog.String("campaignId", campaignID), slog.String("error", err.Error()))
-	}
 }
 
 // runLaunch does one slice of a launch job.

@@ -29,6 +29,7 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/scheduler"
 )
 
 var (
@@ -110,6 +111,9 @@ type API struct {
 	Jobs *jobs.Local
 	// Mail holds the emails the service sent (invitations).
 	Mail *mail.Memory
+	// Scheduler runs ticks over the same store and job handler, as the
+	// worker's schedule does; tests call its Tick.
+	Scheduler *scheduler.Scheduler
 }
 
 // NewAPI serves every group over s and calls it with key.
@@ -127,7 +131,7 @@ func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func())
 	mailer := &mail.Memory{}
 	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs, api.Mail = queue, mailer
+	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, srv.RunJob, Quiet)
 	return api, func() { queue.Start(srv.RunJob) }
 }
 
@@ -157,7 +161,7 @@ func HandlerAPI(t testing.TB, h http.Handler, key string) *API {
 
 // WithKey returns a client of the same handler with another key.
 func (a *API) WithKey(key string) *API {
-	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs, Mail: a.Mail}
+	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs, Mail: a.Mail, Scheduler: a.Scheduler}
 }
 
 // Response is a recorded response.

@@ -1,0 +1,169 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Due items are work that must happen after a commit, driven from a record
+// written in the same transaction as the change (a launch record) rather
+// than from a message sent after it. Such a record carries, while its work
+// is outstanding:
+//
+//	GSI1PK   the due shard (dueShardPK), fixed for the item
+//	GSI1SK   when it is next due, then its own key (dueSK)
+//	dueKind  the job kind that continues it, e.g. "campaign.launch"
+//	dueRef   what the job works on, e.g. the campaign id
+//	cursor   where its job stopped ("" at the start)
+//
+// and progressAt, the time of its last progress. The scheduler tick finds
+// what is due through the GSI1 index (DueItems), claims each with a
+// conditional move of its due time (ClaimDue), and runs its job from the
+// cursor; the work moves the due time forward as it progresses and removes
+// GSI1PK and GSI1SK when it is done, so a tick with nothing due reads
+// nothing but one empty page per shard.
+
+// DueLease is how long whoever works a due item has it to itself: the due
+// time is pushed this far ahead when a tick claims the item and on each
+// progress, so a tick only takes over work that stopped (a lost message, a
+// crashed process) this long ago.
+const DueLease = time.Minute
+
+// Due is one item of due work, as the scheduler tick sees it.
+type Due struct {
+	// Kind is the job kind that continues the work.
+	Kind string
+	// OrgID and Ref name the work: the organization and the resource.
+	OrgID, Ref string
+	// Cursor is where the work stopped; "" for the start.
+	Cursor string
+	// At is when the item became due; ProgressAt its last progress.
+	At, ProgressAt time.Time
+
+	pk, sk, dueSK string
+}
+
+// dueAttrs are the attributes that put a new item pk/sk of kind and ref in
+// the due index at at.
+func dueAttrs(kind, ref, pk, sk string, at time.Time) map[string]string {
+	return map[string]string{
+		"GSI1PK": dueShardPK(dueShardOf(pk, sk)), "GSI1SK": dueSK(at, pk, sk),
+		"dueKind": kind, "dueRef": ref,
+	}
+}
+
+// dueRecord is the part of a due item the tick reads.
+type dueRecord struct {
+	PK         string    `json:"PK"`
+	SK         string    `json:"SK"`
+	GSI1SK     string    `json:"GSI1SK"`
+	DueKind    string    `json:"dueKind"`
+	DueRef     string    `json:"dueRef"`
+	Cursor     string    `json:"cursor"`
+	ProgressAt time.Time `json:"progressAt"`
+}
+
+// dueTickPage bounds the items one tick takes from a shard; the rest wait
+// for the next tick.
+const dueTickPage = 25
+
+// DueItems returns the items due at or before now: one Query of the due
+// index per shard (eventually consistent, as every index read; ClaimDue
+// settles who works an item).
+func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
+	var due []Due
+	for shard := range dueShards {
+		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:              &s.table,
+			IndexName:              aws.String(indexGSI1),
+			KeyConditionExpression: aws.String("GSI1PK = :pk AND GSI1SK <= :upto"),
+			ExpressionAttributeValues: item{
+				":pk": str(dueShardPK(shard)), ":upto": str(dueUpTo(now)),
+			},
+			ProjectionExpression:     aws.String("PK, SK, GSI1SK, dueKind, dueRef, #cur, progressAt"),
+			ExpressionAttributeNames: map[string]string{"#cur": "cursor"},
+			Limit:                    aws.Int32(dueTickPage),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("query due shard %d: %w", shard, err)
+		}
+		for _, it := range out.Items {
+			var r dueRecord
+			if err := unmarshal(it, &r); err != nil {
+				return nil, err
+			}
+			at, err := time.Parse(dueTimeLayout, r.GSI1SK[:min(len(r.GSI1SK), len(dueTimeLayout))])
+			if err != nil {
+				return nil, fmt.Errorf("due item %s %s: %w", r.PK, r.SK, err)
+			}
+			due = append(due, Due{Kind: r.DueKind, OrgID: orgOfPK(r.PK), Ref: r.DueRef, Cursor: r.Cursor,
+				At: at, ProgressAt: r.ProgressAt, pk: r.PK, sk: r.SK, dueSK: r.GSI1SK})
+		}
+	}
+	return due, nil
+}
+
+// ClaimDue makes d due again at until, if it is still due as DueItems saw
+// it: of overlapping ticks only one gets it (true); the others, and a tick
+// that saw it before its work progressed or finished, get false.
+func (s *Store) ClaimDue(ctx context.Context, d Due, until time.Time) (bool, error) {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(d.pk, d.sk),
+		UpdateExpression:          aws.String("SET GSI1SK = :next"),
+		ConditionExpression:       aws.String("GSI1SK = :seen"),
+		ExpressionAttributeValues: item{":next": str(dueSK(until, d.pk, d.sk)), ":seen": str(d.dueSK)},
+	})
+	var cond *types.ConditionalCheckFailedException
+	if errors.As(err, &cond) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim due %s: %w", d.Kind, err)
+	}
+	return true, nil
+}
+
+// dueProgressed records the progress of the due item pk/sk: its cursor,
+// and its due time pushed a lease ahead. An item no longer due (its work
+// finished meanwhile) is left alone.
+func (s *Store) dueProgressed(ctx context.Context, pk, sk, cursor string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(pk, sk),
+		UpdateExpression:          aws.String("SET GSI1SK = :next, #cur = :cursor"),
+		ConditionExpression:       aws.String("attribute_exists(GSI1PK)"),
+		ExpressionAttributeNames:  map[string]string{"#cur": "cursor"},
+		ExpressionAttributeValues: item{":next": str(dueSK(s.Now().Add(DueLease), pk, sk)), ":cursor": str(cursor)},
+	})
+	var cond *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &cond) {
+		return fmt.Errorf("record progress: %w", err)
+	}
+	return nil
+}
+
+// dueDone takes the item pk/sk out of the due index: its work is over.
+func (s *Store) dueDone(ctx context.Context, pk, sk string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           &s.table,
+		Key:                 key(pk, sk),
+		UpdateExpression:    aws.String(dueRemove),
+		ConditionExpression: aws.String("attribute_exists(GSI1PK)"),
+	})
+	var cond *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &cond) {
+		return fmt.Errorf("clear due: %w", err)
+	}
+	return nil
+}
+
+// dueRemove is the update clause that takes an item out of the due index,
+// for transactions that finish its work.
+const dueRemove = "REMOVE GSI1PK, GSI1SK"
