@@ -99,7 +99,7 @@ func serve(ctx context.Context, started time.Time) error {
 		return err
 	}
 	go sched.Run(ctx, tick)
-	hs := &http.Server{Handler: srv.Handler(httpapi.Groups...), ReadHeaderTimeout: 10 * time.Second}
+	hs := newHTTPServer(srv.Handler(httpapi.Groups...))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,6 +20,20 @@ import (
 // apiKeyPrefix marks the service's keys so a leaked one is recognisable by
 // secret scanners.
 const apiKeyPrefix = "gcs_"
+
+// apiKeyLength is the length of every key CreateAPIKey makes: the prefix
+// and 32 random bytes in unpadded base64url.
+var apiKeyLength = len(apiKeyPrefix) + base64.RawURLEncoding.EncodedLen(32)
+
+// WellFormedAPIKey reports whether s has the shape of the keys CreateAPIKey
+// makes, so anything else can be refused without a read.
+func WellFormedAPIKey(s string) bool {
+	if len(s) != apiKeyLength || !strings.HasPrefix(s, apiKeyPrefix) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.Strict().DecodeString(s[len(apiKeyPrefix):])
+	return err == nil
+}
 
 // HashAPIKey returns the hex SHA-256 of an API key: the only form in which a
 // key is stored. Keys carry 256 random bits, so a fast hash is enough.

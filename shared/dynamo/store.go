@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/oklog/ulid/v2"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // DB is the part of the DynamoDB client the store uses. *dynamodb.Client
@@ -53,7 +56,7 @@ func WithClock(now func() time.Time) Option {
 
 // New returns a Store over table.
 func New(db DB, table string, opts ...Option) *Store {
-	s := &Store{db: db, table: table, now: time.Now}
+	s := &Store{db: guarded{db}, table: table, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -119,6 +122,18 @@ func num(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: fmt.Sprint(n)}
 }
 
+// keyForError is a key as error messages, and so logs, may quote it: an
+// email marker's address is personal data and a key item's hash is half a
+// credential, so those keep only their prefix.
+func keyForError(k string) string {
+	for _, prefix := range []string{emailSK(""), apiKeyPK("")} {
+		if strings.HasPrefix(k, prefix) && len(k) > len(prefix) {
+			return prefix + "…"
+		}
+	}
+	return k
+}
+
 // key builds a primary key.
 func key(pk, sk string) item { return item{"PK": str(pk), "SK": str(sk)} }
 
@@ -131,7 +146,7 @@ func (s *Store) get(ctx context.Context, pk, sk string, v any) (found bool, err 
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return false, fmt.Errorf("get %s %s: %w", pk, sk, err)
+		return false, fmt.Errorf("get %s %s: %w", keyForError(pk), keyForError(sk), err)
 	}
 	if out.Item == nil {
 		return false, nil
@@ -157,7 +172,7 @@ func (s *Store) queryPrefix(ctx context.Context, pk, prefix string, forward bool
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("query %s %s: %w", pk, prefix, err)
+			return nil, fmt.Errorf("query %s %s: %w", keyForError(pk), keyForError(prefix), err)
 		}
 		items = append(items, out.Items...)
 	}
@@ -217,8 +232,13 @@ func reasonCode(reasons []types.CancellationReason, i int) string {
 }
 
 // retryable reports whether a failed transaction may succeed when tried
-// again unchanged: every reason is a conflict, throttling, or none.
+// again unchanged: every reason is a conflict, throttling, or none. An
+// unavailable store is not: the SDK has retried that already, and the
+// caller gets SERVICE_UNAVAILABLE at once rather than after many more.
 func retryable(err error) bool {
+	if gifting.ErrorCode(err) == gifting.CodeUnavailable {
+		return false
+	}
 	var (
 		tce      *types.TransactionCanceledException
 		conflict *types.TransactionConflictException

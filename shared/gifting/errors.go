@@ -26,6 +26,8 @@ const (
 	CodeTooLarge            Code = "PAYLOAD_TOO_LARGE"
 	CodeMethodNotAllowed    Code = "METHOD_NOT_ALLOWED"
 	CodeRateLimited         Code = "RATE_LIMITED"
+	CodeUnsupportedMedia    Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeUnavailable         Code = "SERVICE_UNAVAILABLE"
 	CodeInternal            Code = "INTERNAL"
 )
 
@@ -37,10 +39,26 @@ type Error struct {
 	// Details maps a field (JSON name, or query parameter) to what is wrong
 	// with it. Only set for CodeValidation.
 	Details map[string]string
+	// Err is the underlying failure, kept for errors.Is and errors.As (a
+	// store's SDK error behind SERVICE_UNAVAILABLE); never shown to callers.
+	Err error
+}
+
+// Unwrap returns the underlying failure, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Unavailable returns the SERVICE_UNAVAILABLE error for a failure of a
+// backing service (unreachable, timing out, failing or throttling after its
+// retries); err is kept for errors.As but its text is never shown.
+func Unavailable(err error) *Error {
+	return &Error{Code: CodeUnavailable, Message: "The service is temporarily unavailable; retry shortly.", Err: err}
 }
 
 // Error implements the error interface.
 func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
 	return fmt.Sprintf("%s: %s", e.Code, e.Message)
 }
 

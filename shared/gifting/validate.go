@@ -48,3 +48,39 @@ func oneOf(s string, set []string) bool {
 func tooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// MaxIDLength is the longest identifier the service issues or accepts.
+const MaxIDLength = 128
+
+// ValidID reports whether s can be an identifier of the service: 1 to
+// MaxIDLength ASCII letters, digits, '-', '_', '.' or ':'. Every id the
+// service issues fits (ULIDs, page ids, catalog ids such as
+// gift-artisan-coffee), so anything else names nothing and needs no read;
+// the rule also keeps the key separator '#' out of every key built from
+// input.
+func ValidID(s string) bool {
+	if s == "" || len(s) > MaxIDLength {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// Clip shortens a value a client sent to at most max bytes (cut on a
+// character boundary) followed by its full length, for logs and messages:
+// a caller controls its size, and a log line must not.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + itoa(len(s)) + " bytes)"
+}

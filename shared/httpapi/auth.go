@@ -13,13 +13,15 @@ import (
 var errUnauthorized = gifting.Errorf(gifting.CodeUnauthorized, "Invalid or missing API key")
 
 // authenticate resolves the x-api-key header to the calling organization.
-// Resolved keys are cached by their hash for Config.KeyCacheTTL, so most
-// requests do not read the key item; the key itself is never kept or
-// logged. The key lookup is by hash, so no comparison of secrets happens
-// in this process at all.
+// A value that is not shaped like a key of the service is refused without
+// a read. Resolved keys are cached by their hash for Config.KeyCacheTTL, and
+// so are keys that resolved to nothing, so neither a valid key nor a
+// repeated garbage one reads the key item on most requests; the key itself
+// is never kept or logged. The key lookup is by hash, so no comparison of
+// secrets happens in this process at all.
 func (s *Server) authenticate(r *http.Request) (gifting.Principal, error) {
 	secret := strings.TrimSpace(r.Header.Get("x-api-key"))
-	if secret == "" || len(secret) > 200 {
+	if !dynamo.WellFormedAPIKey(secret) {
 		return gifting.Principal{}, errUnauthorized
 	}
 	hash := dynamo.HashAPIKey(secret)
@@ -27,8 +29,14 @@ func (s *Server) authenticate(r *http.Request) (gifting.Principal, error) {
 		if p, ok := s.keys.Get(hash); ok {
 			return p, nil
 		}
+		if _, ok := s.unknownKeys.Get(hash); ok {
+			return gifting.Principal{}, errUnauthorized
+		}
 	}
 	p, err := s.store.ResolveAPIKey(r.Context(), secret)
+	if gifting.ErrorCode(err) == gifting.CodeUnauthorized && s.unknownKeys != nil {
+		s.unknownKeys.Add(hash, struct{}{})
+	}
 	if err != nil {
 		return gifting.Principal{}, err
 	}

@@ -8,8 +8,11 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"mime"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -20,13 +23,18 @@ const maxBody = 1 << 20
 
 func asError(err error, target **gifting.Error) bool { return errors.As(err, target) }
 
-// decode reads a JSON object from the request body into v. Anything but
-// one object (null, an array, trailing data), unknown fields, wrong types,
-// numbers DynamoDB cannot store and oversized bodies are client errors.
+// decode reads a JSON object from the request body into v. A body that is
+// not declared application/json, anything but one object (null, an array,
+// trailing data), unknown fields, wrong types, numbers DynamoDB cannot
+// store, text that is not clean UTF-8, malformed ids and oversized bodies
+// are client errors.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		return decodeError(err)
+	}
+	if len(body) > 0 && !jsonMediaType(r.Header.Get("Content-Type")) {
+		return gifting.Errorf(gifting.CodeUnsupportedMedia, "send the body with Content-Type: application/json")
 	}
 	body, err = checkJSON(body)
 	if err != nil {
@@ -40,18 +48,77 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return exactKeys(body, v)
 }
 
+// jsonMediaType reports whether a Content-Type header declares JSON:
+// application/json in any letter case, with no charset or UTF-8, the only
+// encoding JSON has (RFC 8259).
+func jsonMediaType(header string) bool {
+	mt, params, err := mime.ParseMediaType(header)
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
+}
+
 // DynamoDB stores numbers of magnitude 1e-130 to below 1e126 (and zero).
 const (
 	minMagnitude = 1e-130
 	maxMagnitude = 1e126
 )
 
+// idFields are the body fields that name a resource of the service, alone
+// or in an array. Their values must be ids (gifting.ValidID) or empty.
+var idFields = map[string]bool{
+	"campaignId": true, "campaignIds": true, "contactIds": true, "contactListId": true,
+	"contactListIds": true, "emailTemplateId": true, "giftId": true, "giftIds": true,
+	"icpId": true, "templateId": true,
+}
+
+// frame is one open object or array of the body, for naming fields.
+type frame struct {
+	object  bool
+	key     string // the current key, in an object
+	index   int    // the current index, in an array (-1 before the first)
+	wantKey bool   // in an object: the next string is a key
+}
+
+// fieldPath names the value the innermost frame is at, the way validation
+// details name fields: contacts[3].firstName.
+func fieldPath(stack []frame) string {
+	var b strings.Builder
+	for _, f := range stack {
+		if f.object {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(f.key)
+		} else {
+			b.WriteString("[" + strconv.Itoa(f.index) + "]")
+		}
+	}
+	return b.String()
+}
+
+// idField reports whether the value the innermost frame is at belongs to
+// one of idFields: the field itself, or an element of its array.
+func idField(stack []frame) bool {
+	n := len(stack)
+	switch {
+	case n >= 1 && stack[n-1].object:
+		return idFields[stack[n-1].key]
+	case n >= 2 && stack[n-2].object:
+		return idFields[stack[n-2].key]
+	}
+	return false
+}
+
 // checkJSON walks the tokens of body: it must be exactly one JSON object,
-// and every number in it must fit DynamoDB's number type, so no valid
-// request can fail when it is stored. It returns the body with whole
-// numbers written with a fraction or an exponent (2197.0, 1e3) rewritten as
-// integers: JSON Schema's integer type accepts them, and Go's decoder would
-// refuse them for an integer field.
+// every number in it must fit DynamoDB's number type, so no valid request
+// can fail when it is stored, every string (keys too) must be clean text
+// (see textProblem), and the id fields must hold ids. It returns the body
+// with whole numbers written with a fraction or an exponent (2197.0, 1e3)
+// rewritten as integers: JSON Schema's integer type accepts them, and Go's
+// decoder would refuse them for an integer field.
 func checkJSON(body []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -62,28 +129,53 @@ func checkJSON(body []byte) ([]byte, error) {
 	if d, ok := first.(json.Delim); !ok || d != '{' {
 		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
 	}
-	var out []byte // the rewritten body, once a number needs it
-	copied := 0    // how much of body out holds
-	for depth := 1; depth > 0; {
+	var (
+		out      []byte // the rewritten body, once a number needs it
+		copied   int    // how much of body out holds
+		problems gifting.Problems
+		stack    = []frame{{object: true, wantKey: true}}
+	)
+	for len(stack) > 0 {
+		start := int(dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, decodeError(err)
 		}
+		end := int(dec.InputOffset())
+		top := &stack[len(stack)-1]
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if s, ok := tok.(string); ok && top.object && top.wantKey {
+			top.key, top.wantKey = s, false
+			if p := textProblem(body[start:end]); p != "" {
+				problems.Add(fieldPath(stack), "the field name "+p)
+			}
+			continue
+		}
+		// A value: of the current key, or the next element.
+		if top.object {
+			top.wantKey = true
+		} else {
+			top.index++
+		}
 		switch t := tok.(type) {
 		case json.Delim:
-			if t == '{' || t == '[' {
-				depth++
-			} else {
-				depth--
+			stack = append(stack, frame{object: t == '{', wantKey: t == '{', index: -1})
+		case string:
+			if p := textProblem(body[start:end]); p != "" {
+				problems.Add(fieldPath(stack), p)
+			} else if t != "" && idField(stack) && !gifting.ValidID(t) {
+				problems.Add(fieldPath(stack), idProblem)
 			}
 		case json.Number:
 			f, err := t.Float64()
 			if a := math.Abs(f); err != nil || a >= maxMagnitude || (a != 0 && a < minMagnitude) {
-				return nil, gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", t)
+				return nil, gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", gifting.Clip(string(t), 64))
 			}
 			if whole, ok := wholeNumber(string(t)); ok {
 				// A number token ends where the decoder stands.
-				end := int(dec.InputOffset())
 				out = append(append(out, body[copied:end-len(t)]...), whole...)
 				copied = end
 			}
@@ -92,10 +184,78 @@ func checkJSON(body []byte) ([]byte, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
 	}
+	if err := problems.Err(); err != nil {
+		return nil, err
+	}
 	if out == nil {
 		return body, nil
 	}
 	return append(out, body[copied:]...), nil
+}
+
+// idProblem is the detail of an id field whose value cannot be an id.
+var idProblem = "must be an id: 1 to " + strconv.Itoa(gifting.MaxIDLength) + " letters, digits, '-', '_', '.' or ':'"
+
+// textProblem checks the raw JSON of one string token (with whatever
+// separators precede it): encoding/json silently turns invalid UTF-8 and
+// lone UTF-16 surrogates (\ud800) into U+FFFD, so they are refused here,
+// on the bytes as sent, together with control characters other than tab,
+// line feed and carriage return (\u0000, \b, \f…), which no text field
+// of the service means to hold. Raw control bytes are already a JSON
+// syntax error. It returns "" for clean text.
+func textProblem(raw []byte) string {
+	if !utf8.Valid(raw) {
+		return "must be valid UTF-8 text"
+	}
+	const control = "must not contain control characters (only tab, line feed and carriage return are allowed)"
+	const surrogate = "must not contain a lone UTF-16 surrogate (\\ud800 to \\udfff without its pair)"
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		switch raw[i+1] {
+		case 'b', 'f':
+			return control
+		case 'u':
+			v := hex4(raw[i+2:])
+			switch {
+			case v < 0x20 && v != '\t' && v != '\n' && v != '\r':
+				return control
+			case 0xDC00 <= v && v <= 0xDFFF:
+				return surrogate
+			case 0xD800 <= v && v <= 0xDBFF:
+				if lo := hex4u(raw[i+6:]); lo < 0xDC00 || lo > 0xDFFF {
+					return surrogate
+				}
+				i += 6 // the low half is checked already
+			}
+			i += 5
+			continue
+		}
+		i++ // a two-character escape such as \\ or \"
+	}
+	return ""
+}
+
+// hex4 parses the four hex digits of a \u escape (the decoder has checked
+// the syntax); -1 when b is too short.
+func hex4(b []byte) int {
+	if len(b) < 4 {
+		return -1
+	}
+	v, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return int(v)
+}
+
+// hex4u parses a following \uXXXX escape; -1 when b does not start with one.
+func hex4u(b []byte) int {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	return hex4(b[2:])
 }
 
 // wholeNumber returns a number written with a fraction or an exponent as an

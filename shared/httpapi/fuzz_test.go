@@ -192,6 +192,8 @@ func FuzzDecode(f *testing.F) {
 		`{"unknown":1}`, `{"name":1e400}`, `{"price":"10"}`, `{"name":"\ud800"}`, `{"name":"a\u0000b"}`,
 		strings.Repeat("[", 10000), `{"contacts":[` + strings.Repeat(`{"mailId":"a@b.co"},`, 150) + `{}]}`,
 		`{"contactDetails":{"email":"x"},"sourceType":"fax"}`, `{"inventory":{"total":-1}}`, "\xff\xfe{}",
+		`{"name":"a\udc00"}`, `{"name":"\ud83d\ude00"}`, `{"name":"\ud800\u0041"}`, "{\"name\":\"a\xffb\"}", `{"name":"\b\f"}`,
+		`{"a\u0000":1}`, `{"giftIds":["` + strings.Repeat("g", 1016) + `"]}`, `{"contactIds":["a#b"]}`, `{"icpId":" x "}`,
 	} {
 		// Each seed goes to two endpoints, not to all: the fuzzer moves
 		// inputs between them, and a short run gets past its seeds.

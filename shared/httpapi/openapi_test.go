@@ -121,7 +121,7 @@ func TestOpenAPIOperationsAreComplete(t *testing.T) {
 				public := op.Security != nil && len(*op.Security) == 0
 				var want []string
 				if !public {
-					want = append(want, "401", "500")
+					want = append(want, "401", "500", "503")
 				}
 				hasQuery, hasPathParam := false, false
 				for _, p := range op.Parameters {
@@ -142,7 +142,7 @@ func TestOpenAPIOperationsAreComplete(t *testing.T) {
 					want = append(want, "404")
 				}
 				if op.RequestBody != nil {
-					want = append(want, "413")
+					want = append(want, "413", "415")
 					for mt, c := range op.RequestBody.Value.Content {
 						if s := c.Schema.Value; s.Type.Is("object") && (s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has) {
 							t.Errorf("request body %s: the service rejects unknown fields, so say additionalProperties: false", mt)

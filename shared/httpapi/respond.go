@@ -20,6 +20,8 @@ var statusOf = map[gifting.Code]int{
 	gifting.CodeTooLarge:            http.StatusRequestEntityTooLarge,
 	gifting.CodeIdempotencyMismatch: http.StatusUnprocessableEntity,
 	gifting.CodeRateLimited:         http.StatusTooManyRequests,
+	gifting.CodeUnsupportedMedia:    http.StatusUnsupportedMediaType,
+	gifting.CodeUnavailable:         http.StatusServiceUnavailable,
 	gifting.CodeInternal:            http.StatusInternalServerError,
 }
 
@@ -34,8 +36,19 @@ var messageOf = map[int]string{
 	http.StatusRequestEntityTooLarge: "Payload Too Large",
 	http.StatusUnprocessableEntity:   "Unprocessable Entity",
 	http.StatusTooManyRequests:       "Too Many Requests",
+	http.StatusUnsupportedMediaType:  "Unsupported Media Type",
+	http.StatusServiceUnavailable:    "Service Unavailable",
 	http.StatusInternalServerError:   "Internal Server Error",
 }
+
+// retryAfter is the Retry-After of a 503, in seconds: the store has already
+// retried with backoff, so a client should leave it a moment.
+const retryAfter = "2"
+
+// maxLoggedError bounds the error text of one log line; errors quote ids,
+// which are bounded, but a log line must not grow with anything a client
+// sends.
+const maxLoggedError = 1024
 
 // ErrorBody is the shape of every error response.
 type ErrorBody struct {
@@ -87,9 +100,13 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == gifting.CodeUnauthorized {
 		body.Code, body.Error = "", "Invalid or missing API key"
 	}
-	if status == http.StatusInternalServerError {
-		loggerFrom(r.Context()).ErrorContext(r.Context(), "internal error", slog.String("error", err.Error()))
+	switch status {
+	case http.StatusInternalServerError:
+		loggerFrom(r.Context()).ErrorContext(r.Context(), "internal error", slog.String("error", gifting.Clip(err.Error(), maxLoggedError)))
 		body.Error = "An internal error occurred. Quote request id " + requestIDFrom(r.Context()) + " when reporting it."
+	case http.StatusServiceUnavailable:
+		loggerFrom(r.Context()).WarnContext(r.Context(), "unavailable", slog.String("error", gifting.Clip(err.Error(), maxLoggedError)))
+		w.Header().Set("Retry-After", retryAfter)
 	}
 	writeJSON(w, status, body)
 }

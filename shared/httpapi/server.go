@@ -43,9 +43,11 @@ type Config struct {
 	PublicBaseURL string
 	// Logger receives structured logs; nil means slog.Default().
 	Logger *slog.Logger
-	// KeyCacheTTL is how long a resolved API key is trusted without a read:
-	// a revoked key stops working within it. Zero means 30 seconds;
-	// negative turns the cache off.
+	// KeyCacheTTL is how long a resolved API key is trusted without a read,
+	// and how long a key that resolved to nothing is refused without one: a
+	// revoked key stops working, and a key that was unknown when tried
+	// starts working, within it. Zero means 30 seconds; negative turns both
+	// caches off.
 	KeyCacheTTL time.Duration
 	// Jobs receives background work (launches, audience builds). Nil
 	// means work is refused with an internal error.
@@ -62,7 +64,14 @@ type Server struct {
 	cfg   Config
 	log   *slog.Logger
 	keys  *expirable.LRU[string, gifting.Principal]
+	// unknownKeys remembers the hashes of keys that resolved to nothing
+	// (unknown or revoked), so repeating one costs no read.
+	unknownKeys *expirable.LRU[string, struct{}]
 }
+
+// keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
+// flood of distinct garbage keys only evicts older entries.
+const keyCacheSize = 10_000
 
 // NewServer returns a Server over store.
 func NewServer(store *dynamo.Store, cfg Config) *Server {
@@ -74,7 +83,8 @@ func NewServer(store *dynamo.Store, cfg Config) *Server {
 	}
 	s := &Server{store: store, cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
-		s.keys = expirable.NewLRU[string, gifting.Principal](10_000, nil, cfg.KeyCacheTTL)
+		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
+		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)
 	}
 	return s
 }
@@ -138,7 +148,7 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 			}
 		}
 		if best == nil {
-			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
+			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", gifting.Clip(r.Method, 16), loggedPath(r.URL.Path)))
 			return
 		}
 		best.ServeHTTP(w, r)
@@ -159,6 +169,18 @@ func moreSpecific(a, b string) bool {
 	return false
 }
 
+// pathParams returns the names of a pattern's path variables; every one
+// of them is an id.
+func pathParams(pattern string) []string {
+	var out []string
+	for _, seg := range strings.Split(patternPath(pattern), "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			out = append(out, strings.TrimSuffix(strings.Trim(seg, "{}"), "..."))
+		}
+	}
+	return out
+}
+
 func patternPath(p string) string {
 	if _, path, ok := strings.Cut(p, " "); ok {
 		return path
@@ -166,8 +188,10 @@ func patternPath(p string) string {
 	return p
 }
 
-// endpoint wraps a route with authentication and error writing.
+// endpoint wraps a route with authentication, the check of its path ids
+// and error writing.
 func (s *Server) endpoint(rt route) http.Handler {
+	params := pathParams(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !rt.public {
 			p, err := s.authenticate(r)
@@ -176,6 +200,14 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+		}
+		for _, name := range params {
+			// A value that cannot be an id names nothing: 404 without a
+			// read (DynamoDB would refuse a key that long anyway).
+			if v := r.PathValue(name); !gifting.ValidID(v) {
+				writeError(w, r, gifting.NotFound(name, gifting.Clip(v, 64)))
+				return
+			}
 		}
 		if err := rt.handle(w, r); err != nil {
 			writeError(w, r, err)
@@ -206,8 +238,8 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				writeError(rec, r, fmt.Errorf("panic: %v", v))
 			}
 			attrs := []any{
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
+				slog.String("method", gifting.Clip(r.Method, 16)),
+				slog.String("path", loggedPath(r.URL.Path)),
 				slog.Int("status", rec.status),
 				slog.Duration("duration", time.Since(start)),
 			}
@@ -218,6 +250,18 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// loggedPath is a request path as logs and messages may quote it: a
+// client must not decide the size of a log line, so each segment is clipped
+// to 64 bytes (longer than any id the service issues), past the 16th
+// segment the rest counts as one, and the whole is clipped to 320.
+func loggedPath(path string) string {
+	segs := strings.SplitN(path, "/", 16)
+	for i, seg := range segs {
+		segs[i] = gifting.Clip(seg, 64)
+	}
+	return gifting.Clip(strings.Join(segs, "/"), 320)
 }
 
 // requestID is API Gateway's request id when running behind it, else a new

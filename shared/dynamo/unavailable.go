@@ -1,0 +1,89 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// guarded is the DB every Store talks to: it turns the failures that mean
+// DynamoDB cannot serve now into the domain's SERVICE_UNAVAILABLE, so no
+// caller has to know an SDK error. The SDK error stays in the chain for
+// errors.As (cancellation reasons, retryable), and the SDK has already
+// retried it with backoff when it arrives here.
+type guarded struct{ db DB }
+
+var _ DB = guarded{}
+
+// unavailable returns err as SERVICE_UNAVAILABLE when it says DynamoDB is
+// unreachable, timing out, failing (5xx) or throttling; any other err is
+// returned as it is.
+func unavailable(err error) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		send     *smithyhttp.RequestSendError
+		resp     *smithyhttp.ResponseError
+		internal *types.InternalServerError
+		thr      *types.ProvisionedThroughputExceededException
+		rle      *types.RequestLimitExceeded
+		tle      *types.ThrottlingException
+	)
+	switch {
+	case errors.As(err, &send), errors.As(err, &internal), errors.As(err, &thr), errors.As(err, &rle), errors.As(err, &tle),
+		errors.As(err, &resp) && resp.HTTPStatusCode() >= 500:
+		return gifting.Unavailable(err)
+	}
+	return err
+}
+
+func (g guarded) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	out, err := g.db.GetItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	out, err := g.db.PutItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	out, err := g.db.UpdateItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	out, err := g.db.DeleteItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := g.db.Query(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	out, err := g.db.BatchGetItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	out, err := g.db.BatchWriteItem(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := g.db.TransactWriteItems(ctx, in, opts...)
+	return out, unavailable(err)
+}
+
+func (g guarded) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	out, err := g.db.TransactGetItems(ctx, in, opts...)
+	return out, unavailable(err)
+}
