@@ -96,10 +96,14 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		return Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
 	}
 	price := c.CampaignData.CreditsPerRecipient
+	debited, err := gifting.MulCredits(contacts, price)
+	if err != nil {
+		return Launch{}, err
+	}
 	now := s.Now()
 	rec := launchRecord{
 		CampaignID: campaignID, ListIDs: c.CampaignData.ContactListIDs, Contacts: contacts,
-		CreditsPerRecipient: price, Debited: contacts * price, StartedBy: userID, StartedAt: now, ProgressAt: now,
+		CreditsPerRecipient: price, Debited: debited, StartedBy: userID, StartedAt: now, ProgressAt: now,
 	}
 	recItem, err := withKey(rec, map[string]string{"PK": orgPK(orgID), "SK": launchSK(campaignID)})
 	if err != nil {
