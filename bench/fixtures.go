@@ -142,8 +142,9 @@ func (e *env) newCampaign(ctx context.Context, t tenant, name string, lists []st
 	return e.createCampaign(ctx, t, body)
 }
 
-// campaignBody is a campaign over lists with the catalog's first gift and
-// template, at a stated price per recipient.
+// campaignBody is a campaign over lists with the catalog's first template,
+// at a stated price per recipient. It has no gift: a campaign of catalog
+// gifts may not be priced below them, and the bench's prices are small.
 func campaignBody(name string, lists []string, creditsPerRecipient int) (map[string]any, error) {
 	c, err := seed.LoadCatalog()
 	if err != nil {
@@ -152,8 +153,7 @@ func campaignBody(name string, lists []string, creditsPerRecipient int) (map[str
 	return map[string]any{
 		"name": name, "description": "made by make bench", "contactListIds": lists,
 		"campaignData": map[string]any{
-			"giftIds": []string{c.Gifts[0].GiftID}, "emailTemplateId": c.Templates[0].TemplateID,
-			"creditsPerRecipient": creditsPerRecipient,
+			"emailTemplateId": c.Templates[0].TemplateID, "creditsPerRecipient": creditsPerRecipient,
 		},
 	}, nil
 }

@@ -8,6 +8,7 @@
 //	go run ./infra/admin revoke-key -org acme -key-id 01J...
 //	go run ./infra/admin top-up -org acme -credits 1000 -reason "invoice 42"
 //	go run ./infra/admin show-org -org acme
+//	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
 package main
 
@@ -39,8 +40,9 @@ commands:
   create-org    -name N [-id ID] [-domain D] [-credits C] [-currency USD] [-budget AMOUNT]
   create-key    -org ORG [-user USER] [-name LABEL]     prints the key once
   revoke-key    -org ORG -key-id ID
-  top-up        -org ORG -credits C [-reason TEXT]
+  top-up        -org ORG -credits C [-reason TEXT]     C from 1 to 1000000000
   show-org      -org ORG
+  verify-ledger -org ORG     sums the ledger; exit 1 when it differs from the balance
   seed-catalog
 
 environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS)
@@ -97,6 +99,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
 	}
+	if check, ok := out.(dynamo.LedgerCheck); ok && !check.OK {
+		fmt.Fprintf(stderr, "admin: the ledger of %s does not add up to its balance\n", check.OrganizationID)
+		return 1
+	}
 	return 0
 }
 
@@ -151,6 +157,11 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		}
 		wallet, err := s.Wallet(ctx, o.orgID)
 		return map[string]any{"organization": org, "wallet": wallet}, err
+	case "verify-ledger":
+		if err := need("org", o.orgID); err != nil {
+			return nil, err
+		}
+		return s.VerifyLedger(ctx, o.orgID)
 	case "seed-catalog":
 		c, err := seed.SeedCatalog(ctx, s)
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err

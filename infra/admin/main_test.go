@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -66,6 +70,16 @@ func TestOperatorCLI(t *testing.T) {
 		t.Fatalf("top-up printed %v", topUp)
 	}
 	admin(t, 2, "top-up", "-org", "acme", "-credits", "0")
+	admin(t, 2, "top-up", "-org", "acme", "-credits", "1000000001") // above the most one top-up adds
+	admin(t, 2, "create-org", "-id", "midas", "-name", "Midas", "-credits", "1000000001")
+
+	verified := admin(t, 0, "verify-ledger", "-org", "acme")
+	if verified["organizationId"] != "acme" || verified["balance"] != float64(750) || verified["ledgerSum"] != float64(750) ||
+		verified["entries"] != float64(2) || verified["ok"] != true {
+		t.Fatalf("verify-ledger printed %v; want 750 = 750 over 2 entries, ok", verified)
+	}
+	admin(t, 1, "verify-ledger", "-org", "nobody")
+	admin(t, 2, "verify-ledger")
 
 	shown := admin(t, 0, "show-org", "-org", "acme")
 	if field(shown, "organization", "domain") != "acme.com" || field(shown, "wallet", "balance") != float64(750) {
@@ -91,6 +105,32 @@ func TestOperatorCLI(t *testing.T) {
 	}
 	admin(t, 2, "no-such-command")
 	admin(t, 2)
+
+	t.Run("verify-ledger exits 1 on a balance changed behind the ledger", func(t *testing.T) {
+		// Credits from nowhere: the balance changed without a ledger entry.
+		_, err := testenv.Client(t).UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(mustConfig(t).TableName),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: "ORG#acme"}, "SK": &types.AttributeValueMemberS{Value: "WALLET"},
+			},
+			UpdateExpression:          aws.String("SET balance = :b"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":b": &types.AttributeValueMemberN{Value: "1750"}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(ctx, []string{"verify-ledger", "-org", "acme"}, &stdout, &stderr); code != 1 || stderr.Len() == 0 {
+			t.Fatalf("exit %d, stderr %q; want 1 with a reason", code, stderr.String())
+		}
+		var got map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+		}
+		if got["balance"] != float64(1750) || got["ledgerSum"] != float64(750) || got["ok"] != false {
+			t.Errorf("verify-ledger printed %v; want balance 1750, ledgerSum 750, not ok", got)
+		}
+	})
 }
 
 func mustConfig(t *testing.T) app.Config {

@@ -167,6 +167,10 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 		return AddRecipientResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
+	if price < 0 || price > gifting.MaxCreditsPerRecipient {
+		return AddRecipientResult{}, gifting.Errorf(gifting.CodeConflict,
+			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", in.CampaignID, price, gifting.MaxCreditsPerRecipient)
+	}
 	if wallet.Balance < price {
 		return AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
@@ -194,6 +198,9 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 	if err != nil {
 		return AddRecipientResult{}, err
 	}
+	if err := underPriced(c, kit.Gift); err != nil {
+		return AddRecipientResult{}, err
+	}
 	var cur *storedContact
 	if contactID != "" {
 		for _, it := range got2 {
@@ -210,6 +217,25 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 		}
 	}
 	return s.addRecipientWrite(ctx, in, kit, cur, wallet.Balance)
+}
+
+// underPriced is the CONFLICT of a campaign whose own price (PriceSet) is
+// below the catalog price of its service-catalog gift
+// (gifting.CatalogFloor): one stored before that rule, or whose catalog
+// gift became dearer since. A price derived from the gifts is the catalog's
+// own at the time it was fixed and stands. gift is the campaign's only gift
+// as read, nil when it has several (create and PATCH checked those).
+func underPriced(c gifting.Campaign, gift *gifting.Gift) error {
+	if gift == nil || !c.CampaignData.PriceSet {
+		return nil
+	}
+	floor, err := gifting.CatalogFloor([]gifting.Gift{*gift})
+	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
+		return nil
+	}
+	return gifting.Errorf(gifting.CodeConflict,
+		"campaign %q is priced at %d credits a recipient, below the catalog price of gift %q; update campaignData.creditsPerRecipient",
+		c.CampaignID, c.CampaignData.CreditsPerRecipient, gift.GiftID)
 }
 
 // acceptingCampaign decodes the campaign item read for in and checks that

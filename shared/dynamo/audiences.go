@@ -87,13 +87,21 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudiencePrice) (gifting.AudienceMeta, error) {
 	switch {
 	case price.CreditsPerContact != nil:
+		if c := *price.CreditsPerContact; c < 0 || c > gifting.MaxCreditsPerContact {
+			return gifting.AudienceMeta{}, &gifting.Error{Code: gifting.CodeValidation, Message: "The request has invalid fields; see details.",
+				Details: map[string]string{"creditsPerContact": fmt.Sprintf("must be between 0 and %d", gifting.MaxCreditsPerContact)}}
+		}
 		return gifting.AudienceMeta{CreditsPerContact: *price.CreditsPerContact, PricedBy: gifting.PricedByInput}, nil
 	case price.GiftID != "":
 		g, err := s.Gift(ctx, orgID, price.GiftID)
 		if err != nil {
 			return gifting.AudienceMeta{}, err
 		}
-		return gifting.AudienceMeta{CreditsPerContact: credits(g.Price), PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
+		c, err := gifting.CreditsForPrice(g.Price)
+		if err != nil {
+			return gifting.AudienceMeta{}, fmt.Errorf("gift %q: %w", g.GiftID, err)
+		}
+		return gifting.AudienceMeta{CreditsPerContact: c, PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
 	}
 	gifts, _, err := s.ListGifts(ctx, orgID, GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
 	if err != nil {
@@ -108,12 +116,12 @@ func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudienceP
 			cheapest = g
 		}
 	}
-	return gifting.AudienceMeta{CreditsPerContact: credits(cheapest.Price), PricedBy: gifting.PricedByGift, GiftID: cheapest.GiftID}, nil
+	c, err := gifting.CreditsForPrice(cheapest.Price)
+	if err != nil {
+		return gifting.AudienceMeta{}, fmt.Errorf("gift %q: %w", cheapest.GiftID, err)
+	}
+	return gifting.AudienceMeta{CreditsPerContact: c, PricedBy: gifting.PricedByGift, GiftID: cheapest.GiftID}, nil
 }
-
-// credits is the whole number of wallet credits a gift price costs: credits
-// are whole, so a fractional price rounds up.
-func credits(price float64) int64 { return int64(math.Ceil(price)) }
 
 // Audience returns audience list id of org, or NOT_FOUND.
 func (s *Store) Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error) {
@@ -290,10 +298,14 @@ func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error)
 // cursor has moved meanwhile.
 func (s *Store) commitBuild(ctx context.Context, orgID string, a storedAudience, members []item, cursor string, scanned int64, final bool) error {
 	n := int64(len(members))
+	credits, err := gifting.MulCredits(n, a.Metadata.CreditsPerContact)
+	if err != nil {
+		return err
+	}
 	now := s.Now().Format(timeLayout)
 	set := "updatedAt = :now, buildFailures = :zero, metadata.contactsScanned = metadata.contactsScanned + :scanned"
 	values := item{
-		":n": num(n), ":credits": num(n * a.Metadata.CreditsPerContact), ":scanned": num(scanned),
+		":n": num(n), ":credits": num(credits), ":scanned": num(scanned),
 		":now": str(now), ":zero": num(0), ":building": str(string(gifting.AudienceBuilding)),
 	}
 	if cursor != "" {

@@ -109,10 +109,14 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		return Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
 	}
 	price := c.CampaignData.CreditsPerRecipient
+	debited, err := gifting.MulCredits(contacts, price)
+	if err != nil {
+		return Launch{}, err
+	}
 	now := s.Now()
 	rec := launchRecord{
 		CampaignID: campaignID, ListIDs: c.CampaignData.ContactListIDs, Contacts: contacts,
-		CreditsPerRecipient: price, Debited: contacts * price, StartedBy: userID, StartedAt: now, ProgressAt: now,
+		CreditsPerRecipient: price, Debited: debited, StartedBy: userID, StartedAt: now, ProgressAt: now,
 	}
 	// The record is due a lease from now: the job enqueued after the
 	// commit pushes that forward as it progresses, and if it never runs

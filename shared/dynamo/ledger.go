@@ -77,6 +77,17 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 // ledgerEntries reads org's ledger newest first until it holds need
 // entries; exhausted reports that it read the whole ledger.
 func (s *Store) ledgerEntries(ctx context.Context, orgID string, need int) (entries []gifting.LedgerEntry, exhausted bool, err error) {
+	exhausted, err = s.eachLedgerEntry(ctx, orgID, min(need+1, 10_000), false, func(e gifting.LedgerEntry) bool {
+		entries = append(entries, e)
+		return len(entries) <= need
+	})
+	return entries, exhausted, err
+}
+
+// eachLedgerEntry calls fn with org's ledger entries, newest first, reading
+// pageSize entries a request, until fn returns false or the ledger ends
+// (exhausted).
+func (s *Store) eachLedgerEntry(ctx context.Context, orgID string, pageSize int, consistent bool, fn func(gifting.LedgerEntry) bool) (exhausted bool, err error) {
 	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
 		TableName:              &s.table,
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
@@ -85,23 +96,80 @@ func (s *Store) ledgerEntries(ctx context.Context, orgID string, need int) (entr
 			":prefix": str(ledgerPrefix),
 		},
 		ScanIndexForward: aws.Bool(false),
-		Limit:            aws.Int32(int32(min(need+1, 10_000))),
+		ConsistentRead:   aws.Bool(consistent),
+		Limit:            aws.Int32(int32(pageSize)),
 	})
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, false, fmt.Errorf("query ledger: %w", err)
+			return false, fmt.Errorf("query ledger: %w", err)
 		}
 		for _, it := range out.Items {
 			var e gifting.LedgerEntry
 			if err := unmarshal(it, &e); err != nil {
-				return nil, false, err
+				return false, err
 			}
-			entries = append(entries, e)
-		}
-		if len(entries) > need {
-			return entries, false, nil
+			if !fn(e) {
+				return false, nil
+			}
 		}
 	}
-	return entries, true, nil
+	return true, nil
+}
+
+// LedgerCheck is the outcome of VerifyLedger: the wallet's balance beside
+// the sum of its ledger.
+type LedgerCheck struct {
+	OrganizationID string `json:"organizationId"`
+	Balance        int64  `json:"balance"`
+	// LedgerSum is the top-ups and refunds minus the debits of every
+	// ledger entry (up to the first broken one, see Problem).
+	LedgerSum int64 `json:"ledgerSum"`
+	// Entries is the number of ledger entries summed.
+	Entries int `json:"entries"`
+	// OK is true when LedgerSum equals Balance and every entry is sound.
+	OK bool `json:"ok"`
+	// Problem names the first entry that cannot be summed (an unknown
+	// type, a negative amount, a sum out of the range of a balance).
+	Problem string `json:"problem,omitempty"`
+}
+
+// VerifyLedger sums every entry of org's ledger (all pages, strongly
+// consistent reads) and compares the sum with the wallet's balance: money
+// that appeared or vanished without a ledger entry, or an entry whose
+// amount is not what the wallet moved, makes OK false. Run it when no
+// change of the wallet is under way: one made between the reads shows as a
+// difference. NOT_FOUND when org has no wallet.
+func (s *Store) VerifyLedger(ctx context.Context, orgID string) (LedgerCheck, error) {
+	w, err := s.Wallet(ctx, orgID)
+	if err != nil {
+		return LedgerCheck{}, err
+	}
+	check := LedgerCheck{OrganizationID: orgID, Balance: w.Balance}
+	_, err = s.eachLedgerEntry(ctx, orgID, 1000, true, func(e gifting.LedgerEntry) bool {
+		amount := e.Amount
+		switch {
+		case amount < 0:
+			check.Problem = fmt.Sprintf("entry %s has a negative amount %d", e.EntryID, amount)
+			return false
+		case e.Type == gifting.LedgerDebit:
+			amount = -amount
+		case e.Type != gifting.LedgerTopUp && e.Type != LedgerRefund:
+			check.Problem = fmt.Sprintf("entry %s has an unknown type %q", e.EntryID, e.Type)
+			return false
+		}
+		sum, ok := gifting.AddCredits(check.LedgerSum, amount)
+		if !ok {
+			check.Problem = fmt.Sprintf("entry %s (%s of %d) takes the sum out of the range of a balance", e.EntryID, e.Type, e.Amount)
+			return false
+		}
+		check.LedgerSum = sum
+		check.Entries++
+		return true
+	})
+	if err != nil {
+		return LedgerCheck{}, err
+	}
+	check.OK = check.Problem == "" && check.LedgerSum == check.Balance
+	return check, nil
 }

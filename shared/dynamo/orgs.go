@@ -39,8 +39,8 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if strings.TrimSpace(in.Name) == "" {
 		p.Add("name", "is required")
 	}
-	if in.Credits < 0 {
-		p.Add("credits", "must be zero or more")
+	if in.Credits < 0 || in.Credits > gifting.MaxTopUp {
+		p.Add("credits", fmt.Sprintf("must be from 0 to %d", gifting.MaxTopUp))
 	}
 	if in.Budget.Currency == "" {
 		in.Budget.Currency = "USD"

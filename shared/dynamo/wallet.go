@@ -63,7 +63,12 @@ const walletHeader = 3
 // current balance to balance+Delta, a ledger entry records it, and the
 // caller's items are written, all or nothing. The balance never goes below
 // zero: a debit larger than the balance returns INSUFFICIENT_CREDITS and
-// writes nothing.
+// writes nothing. Nor above gifting.MaxBalance: a top-up that would take it
+// there is a VALIDATION_FAILED naming "credits".
+//
+// Whatever the caller computed, a change whose sign or size does not fit
+// its ledger type (BalanceChange.check) is refused before anything is read
+// or written, with an INTERNAL error: it is a programming error.
 //
 // The wallet update is conditioned on the balance it was computed from, so
 // the balance after (reported back to the caller and in the ledger) is
@@ -72,6 +77,9 @@ const walletHeader = 3
 // balance DynamoDB reports back; conflicts and throttling are retried with
 // jittered backoff.
 func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (gifting.Wallet, gifting.LedgerEntry, error) {
+	if err := c.check(); err != nil {
+		return gifting.Wallet{}, gifting.LedgerEntry{}, err
+	}
 	lock, err := s.wallets.acquire(ctx, c.OrgID)
 	if err != nil {
 		return gifting.Wallet{}, gifting.LedgerEntry{}, err
@@ -99,13 +107,19 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		balance, fresh = w.Balance, true
 	}
 	for attempt := 1; ; attempt++ {
-		after := balance + c.Delta
+		if err := balanceInRange(c.OrgID, balance); err != nil {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, err
+		}
+		after := balance + c.Delta // both within ±MaxBalance (check): no overflow
 		lock.known, lock.balance = true, balance
 		if after < 0 && !fresh {
 			// A remembered or earlier-read balance may miss a top-up made
 			// elsewhere: refuse only on a balance read now.
 			w, err := s.Wallet(ctx, c.OrgID)
 			if err != nil {
+				return gifting.Wallet{}, gifting.LedgerEntry{}, err
+			}
+			if err := balanceInRange(c.OrgID, w.Balance); err != nil {
 				return gifting.Wallet{}, gifting.LedgerEntry{}, err
 			}
 			balance, fresh = w.Balance, true
@@ -115,6 +129,9 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		if after < 0 {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 				"this needs %d credits but the wallet holds %d", -c.Delta, balance)
+		}
+		if after > gifting.MaxBalance {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, tooRich(c, balance)
 		}
 		now := s.Now()
 		entry := c.Entry
@@ -196,11 +213,59 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 	}
 }
 
-// TopUp adds credits to org's wallet, with a ledger entry.
+// check refuses a change whose sign or size does not fit its ledger type:
+// a top-up adds 1 to gifting.MaxTopUp credits, a refund gives back 1 to
+// gifting.MaxBalance, a debit takes 0 to gifting.MaxBalance (0 for a
+// recipient of a free campaign of the organization's own gifts). The error
+// is INTERNAL: callers validate amounts first, so reaching it is a bug.
+func (c BalanceChange) check() error {
+	var ok bool
+	switch c.Entry.Type {
+	case gifting.LedgerTopUp:
+		ok = c.Delta > 0 && c.Delta <= gifting.MaxTopUp
+	case LedgerRefund:
+		ok = c.Delta > 0 && c.Delta <= gifting.MaxBalance
+	case gifting.LedgerDebit:
+		ok = c.Delta <= 0 && c.Delta >= -gifting.MaxBalance
+	}
+	if !ok {
+		return gifting.Errorf(gifting.CodeInternal, "refused a %q change of %d credits to the wallet of %s: wrong sign or size",
+			c.Entry.Type, c.Delta, c.OrgID)
+	}
+	return nil
+}
+
+// balanceInRange refuses to change a balance outside [0,
+// gifting.MaxBalance], which no change can have written: the wallet item
+// was damaged, and computing from it could wrap around.
+func balanceInRange(orgID string, balance int64) error {
+	if balance < 0 || balance > gifting.MaxBalance {
+		return gifting.Errorf(gifting.CodeInternal, "the wallet of %s holds %d credits, outside 0 to %d: refusing to change it",
+			orgID, balance, int64(gifting.MaxBalance))
+	}
+	return nil
+}
+
+// tooRich is the error of a change that would take the balance above
+// gifting.MaxBalance: the operator's mistake for a top-up, a bug otherwise.
+func tooRich(c BalanceChange, balance int64) error {
+	if c.Entry.Type == gifting.LedgerTopUp {
+		return &gifting.Error{Code: gifting.CodeValidation,
+			Message: fmt.Sprintf("a wallet holds at most %d credits; this one holds %d", int64(gifting.MaxBalance), balance),
+			Details: map[string]string{"credits": fmt.Sprintf("must be at most %d here", gifting.MaxBalance-balance)}}
+	}
+	return gifting.Errorf(gifting.CodeInternal, "refused a %q change of %d credits to the wallet of %s: the balance %d would pass the most a wallet holds",
+		c.Entry.Type, c.Delta, c.OrgID, balance)
+}
+
+// TopUp adds credits to org's wallet, with a ledger entry. Credits must be
+// from 1 to gifting.MaxTopUp, and the balance stays at most
+// gifting.MaxBalance (VALIDATION_FAILED naming "credits").
 func (s *Store) TopUp(ctx context.Context, orgID string, credits int64, reason string) (gifting.Wallet, gifting.LedgerEntry, error) {
-	if credits <= 0 {
+	if credits <= 0 || credits > gifting.MaxTopUp {
 		return gifting.Wallet{}, gifting.LedgerEntry{}, &gifting.Error{Code: gifting.CodeValidation,
-			Message: "credits must be a positive whole number", Details: map[string]string{"credits": "must be > 0"}}
+			Message: fmt.Sprintf("credits must be a whole number from 1 to %d", gifting.MaxTopUp),
+			Details: map[string]string{"credits": fmt.Sprintf("must be from 1 to %d", gifting.MaxTopUp)}}
 	}
 	w, e, err := s.ChangeBalance(ctx, BalanceChange{OrgID: orgID, Delta: credits,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp, Reason: reason}})

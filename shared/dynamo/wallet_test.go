@@ -60,6 +60,7 @@ func TestConcurrentDebitsOfOneWallet(t *testing.T) {
 		t.Errorf("%d transactions for 30 debits; want one each, no retries", db.calls)
 	}
 	assertWallet(t, s, "acme", 0, 31)
+	testenv.AssertLedgerBalanced(t, s, "acme")
 }
 
 // TestStaleBalanceDoesNotRefuse: a balance read earlier (by the caller, or
@@ -85,4 +86,5 @@ func TestStaleBalanceDoesNotRefuse(t *testing.T) {
 		t.Fatalf("debit of an empty wallet: %v, want INSUFFICIENT_CREDITS", err)
 	}
 	assertWallet(t, s, "acme", 0, 2)
+	testenv.AssertLedgerBalanced(t, s, "acme")
 }

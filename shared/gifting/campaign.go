@@ -1,6 +1,7 @@
 package gifting
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -199,14 +200,33 @@ func (a CampaignAction) Refused(st CampaignStatus) error {
 }
 
 // CreditsFor returns the price of one recipient in credits for gifts: the
-// highest gift price rounded up to whole credits. Prices are rounded to
-// cents first, so 25.00 stored as 25.000000001 is still 25 credits.
-func CreditsFor(gifts []Gift) int64 {
-	var top float64
+// highest gift price in whole credits (CreditsForPrice). A price out of
+// range (a gift stored before prices were bounded) is a VALIDATION_FAILED.
+func CreditsFor(gifts []Gift) (int64, error) {
+	var top int64
 	for _, g := range gifts {
-		top = max(top, g.Price)
+		c, err := CreditsForPrice(g.Price)
+		if err != nil {
+			return 0, fmt.Errorf("gift %q: %w", g.GiftID, err)
+		}
+		top = max(top, c)
 	}
-	return int64(math.Ceil(math.Round(top*100) / 100))
+	return top, nil
+}
+
+// CatalogFloor returns the lowest price of a recipient a campaign of gifts
+// may set: the highest price, in whole credits, among the service catalog's
+// gifts (IsDelightloop), so no campaign gives the catalog's gifts away
+// below their price. An organization's own gifts set no floor: their price
+// is the organization's business. 0 when gifts holds no catalog gift.
+func CatalogFloor(gifts []Gift) (int64, error) {
+	var catalog []Gift
+	for _, g := range gifts {
+		if g.IsDelightloop {
+			catalog = append(catalog, g)
+		}
+	}
+	return CreditsFor(catalog)
 }
 
 // CampaignMetrics is the performance of a campaign, computed from its

@@ -1,6 +1,7 @@
 package gifting
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -120,23 +121,60 @@ func TestAcceptsRecipients(t *testing.T) {
 func TestCreditsFor(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name   string
-		prices []float64
-		want   int64
+		name    string
+		prices  []float64
+		want    int64
+		wantErr bool
+	}{
+		{"no gifts", nil, 0, false},
+		{"whole price", []float64{25}, 25, false},
+		{"float noise", []float64{25.000000001}, 25, false},
+		{"cents round up", []float64{12.01}, 13, false},
+		{"the dearest gift", []float64{10, 34.5, 20}, 35, false},
+		{"the highest price", []float64{MaxGiftPrice}, MaxGiftPrice, false},
+		{"above the highest price", []float64{10, MaxGiftPrice + 0.01}, 0, true},
+		{"beyond int64", []float64{1e20}, 0, true},
+		{"negative", []float64{-1}, 0, true},
+		{"not a number", []float64{math.NaN()}, 0, true},
+		{"infinite", []float64{math.Inf(1)}, 0, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var gifts []Gift
+			for _, p := range tt.prices {
+				gifts = append(gifts, Gift{Price: p})
+			}
+			got, err := CreditsFor(gifts)
+			if tt.wantErr {
+				if ErrorCode(err) != CodeValidation {
+					t.Errorf("CreditsFor = %d, %v; want VALIDATION_FAILED", got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("CreditsFor = %d, %v; want %d", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCatalogFloor(t *testing.T) {
+	t.Parallel()
+	own := Gift{GiftID: "own", Price: 500}
+	for _, tt := range []struct {
+		name  string
+		gifts []Gift
+		want  int64
 	}{
 		{"no gifts", nil, 0},
-		{"whole price", []float64{25}, 25},
-		{"float noise", []float64{25.000000001}, 25},
-		{"cents round up", []float64{12.01}, 13},
-		{"the dearest gift", []float64{10, 34.5, 20}, 35},
+		{"own gifts only", []Gift{own}, 0},
+		{"catalog gift", []Gift{{GiftID: "c", Price: 54.2, IsDelightloop: true}}, 55},
+		{"own gift dearer than the catalog's", []Gift{own, {GiftID: "c", Price: 25, IsDelightloop: true}}, 25},
 	} {
-		var gifts []Gift
-		for _, p := range tt.prices {
-			gifts = append(gifts, Gift{Price: p})
-		}
-		if got := CreditsFor(gifts); got != tt.want {
-			t.Errorf("%s: CreditsFor = %d, want %d", tt.name, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := CatalogFloor(tt.gifts); err != nil || got != tt.want {
+				t.Errorf("CatalogFloor = %d, %v; want %d", got, err, tt.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package gifting
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -93,8 +94,8 @@ func (g *Gift) Validate() error {
 	} else if len(g.Name) > 200 {
 		p.Add("name", "must be at most 200 characters")
 	}
-	if g.Price < 0 {
-		p.Add("price", "must be zero or more")
+	if _, err := CreditsForPrice(g.Price); err != nil {
+		p.Add("price", fmt.Sprintf("must be from 0 to %d", MaxGiftPrice))
 	}
 	if !ValidCurrency(g.Currency) {
 		p.Add("currency", "must be a three-letter ISO 4217 code such as USD")

@@ -71,7 +71,7 @@ func (s *Server) getPersona(w http.ResponseWriter, r *http.Request) error {
 }
 
 // maxCreditsPerContact bounds the stated price of one gift.
-const maxCreditsPerContact = 1_000_000
+const maxCreditsPerContact = gifting.MaxCreditsPerContact
 
 // audienceInput is the body of POST /audience-lists. creditsPerContact or
 // giftId (not both) state the price creditRequired is computed at; without

@@ -32,7 +32,6 @@ const (
 	maxCampaignDescription = 2000
 	maxCampaignLists       = 20
 	maxCampaignGifts       = 50
-	maxCreditsPerRecipient = 1_000_000
 )
 
 // campaignInput is the body of POST /api/campaigns and of PATCH: variant A
@@ -133,8 +132,8 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 		c.CampaignData.GiftIDs = gifts
 	}
 	if d.CreditsPerRecipient != nil {
-		if n := *d.CreditsPerRecipient; n < 0 || n > maxCreditsPerRecipient {
-			p.Add("campaignData.creditsPerRecipient", fmt.Sprintf("must be a whole number from 0 to %d", maxCreditsPerRecipient))
+		if n := *d.CreditsPerRecipient; n < 0 || n > gifting.MaxCreditsPerRecipient {
+			p.Add("campaignData.creditsPerRecipient", fmt.Sprintf("must be a whole number from 0 to %d", gifting.MaxCreditsPerRecipient))
 		}
 		c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet = *d.CreditsPerRecipient, true
 	}
@@ -158,7 +157,8 @@ func cmpOr(a, b string) string {
 // checkReferences makes sure the contact lists, template and gifts c names
 // exist for org (the template and gifts may be the service catalog's), and
 // prices c from its gifts unless it sets its own price. Missing references
-// are a VALIDATION_FAILED naming each one.
+// are a VALIDATION_FAILED naming each one; so is a price of its own below
+// the catalog price of its catalog gifts (gifting.CatalogFloor).
 func (s *Server) checkReferences(ctx context.Context, orgID string, c *gifting.Campaign) error {
 	var p gifting.Problems
 	for _, id := range c.CampaignData.ContactListIDs {
@@ -177,23 +177,49 @@ func (s *Server) checkReferences(ctx context.Context, orgID string, c *gifting.C
 			p.Add("templateId", fmt.Sprintf("template %q was not found", id))
 		}
 	}
+	var gifts []gifting.Gift
 	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
-		gifts, err := s.store.Gifts(ctx, orgID, ids)
+		var err error
+		gifts, err = s.store.Gifts(ctx, orgID, ids)
 		switch {
 		case gifting.ErrorCode(err) == gifting.CodeNotFound:
 			p.Add("campaignData.giftIds", gifting.ErrorMessage(err))
 		case err != nil:
 			return err
-		case !c.CampaignData.PriceSet:
-			c.CampaignData.CreditsPerRecipient = gifting.CreditsFor(gifts)
 		}
-	} else if !c.CampaignData.PriceSet {
-		c.CampaignData.CreditsPerRecipient = 0
 	}
 	if err := p.Err(); err != nil {
 		e := err.(*gifting.Error)
 		e.Message = "The campaign refers to resources that do not exist; see details."
 		return e
+	}
+	return priceCampaign(c, gifts)
+}
+
+// priceCampaign fixes c's price of a recipient from its gifts: the dearest
+// gift in whole credits, unless c sets its own price, which may not be
+// below the catalog price of its catalog gifts.
+func priceCampaign(c *gifting.Campaign, gifts []gifting.Gift) error {
+	const field = "campaignData.creditsPerRecipient"
+	refuse := func(field, problem string) error {
+		return &gifting.Error{Code: gifting.CodeValidation, Message: "The campaign's price is not valid; see details.",
+			Details: map[string]string{field: problem}}
+	}
+	price, err := gifting.CreditsFor(gifts)
+	if err != nil {
+		// A gift stored before prices were bounded.
+		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
+	}
+	if !c.CampaignData.PriceSet {
+		c.CampaignData.CreditsPerRecipient = price
+		return nil
+	}
+	floor, err := gifting.CatalogFloor(gifts)
+	if err != nil {
+		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
+	}
+	if c.CampaignData.CreditsPerRecipient < floor {
+		return refuse(field, fmt.Sprintf("must be at least %d, the catalog price of the campaign's dearest service-catalog gift", floor))
 	}
 	return nil
 }

@@ -136,10 +136,11 @@ func TestCreateCampaign(t *testing.T) {
 		}
 	})
 	t.Run("own price wins", func(t *testing.T) {
+		own := int64(math.Ceil(gifts[0].Price)) + 7 // at or above the catalog price
 		c := postCampaign(t, api, map[string]any{"name": "Priced",
-			"campaignData": map[string]any{"giftIds": []string{gifts[0].GiftID}, "creditsPerRecipient": 7}})
-		if c.CampaignData.CreditsPerRecipient != 7 || !c.CampaignData.PriceSet {
-			t.Errorf("creditsPerRecipient = %d (set %v), want 7 (set)", c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet)
+			"campaignData": map[string]any{"giftIds": []string{gifts[0].GiftID}, "creditsPerRecipient": own}})
+		if c.CampaignData.CreditsPerRecipient != own || !c.CampaignData.PriceSet {
+			t.Errorf("creditsPerRecipient = %d (set %v), want %d (set)", c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet, own)
 		}
 	})
 	t.Run("own gift and template", func(t *testing.T) {

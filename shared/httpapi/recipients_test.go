@@ -21,13 +21,23 @@ import (
 )
 
 // createCampaign creates a draft campaign with the catalog's meeting-booker
-// template and coffee gift at price credits a recipient, and returns its id.
+// template and a gift of the organization's own at price credits a
+// recipient (a catalog gift may not go below its catalog price), and
+// returns its id.
 func createCampaign(t *testing.T, api *testenv.API, price int64) string {
 	t.Helper()
-	res := api.Do("POST", "/api/campaigns", map[string]any{
+	var gift struct {
+		Data gifting.Gift `json:"data"`
+	}
+	res := api.Do("POST", "/api/campaigns/gifts", newGift("Spring hamper", float64(price)))
+	res.JSON(t, &gift)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create gift: %d %s", res.Status, res.Body)
+	}
+	res = api.Do("POST", "/api/campaigns", map[string]any{
 		"name": "Spring thanks",
 		"campaignData": map[string]any{
-			"giftIds": []string{"gift-artisan-coffee"}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": price,
+			"giftIds": []string{gift.Data.GiftID}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": price,
 		},
 	})
 	var env struct {

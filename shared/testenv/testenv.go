@@ -83,7 +83,9 @@ func Store(t testing.TB, opts ...dynamo.Option) *dynamo.Store {
 }
 
 // Org creates an organization with credits and returns its id and an API
-// key for it.
+// key for it. When the test ends, the organization's ledger must sum to its
+// balance (AssertLedgerBalanced), so every test that moves credits ends
+// with that check.
 func Org(t testing.TB, s *dynamo.Store, id string, credits int64) (orgID, apiKey string) {
 	t.Helper()
 	ctx := context.Background()
@@ -91,6 +93,8 @@ func Org(t testing.TB, s *dynamo.Store, id string, credits int64) (orgID, apiKey
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A store of its own: the test's may wrap a client that fails or counts.
+	t.Cleanup(func() { AssertLedgerBalanced(t, dynamo.New(Client(t), s.Table()), org.OrgID) })
 	key, _, err := s.CreateAPIKey(ctx, org.OrgID, "user-"+id, "test")
 	if err != nil {
 		t.Fatal(err)
