@@ -213,8 +213,12 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			deltas[r.Status]++
 		}
 		n := int64(len(contacts))
+		spent, err := gifting.MulCredits(n, price)
+		if err != nil {
+			return nil, fmt.Errorf("launch chunk of %s: %w", campaignID, err)
+		}
 		now := s.Now()
-		counters := s.campaignCounters(orgID, campaignID, deltas, n*price)
+		counters := s.campaignCounters(orgID, campaignID, deltas, spent)
 		if kit.Campaign.LaunchProgress != nil {
 			// The campaign's mirror of the record's count (launches
 			// accepted before launchProgress existed have none).
@@ -234,7 +238,7 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 				ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
 			}},
 		)
-		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {
 			return written, nil
 		}
@@ -298,7 +302,11 @@ func (s *Store) launchFull(ctx context.Context, orgID, campaignID string, contac
 // (a duplicate) makes the finish wait and try again.
 func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord) (string, bool, error) {
 	now := s.Now()
-	refund := rec.Debited - rec.Created*rec.CreditsPerRecipient
+	spent, err := gifting.MulCredits(rec.Created, rec.CreditsPerRecipient)
+	if err != nil || spent > rec.Debited {
+		return "", false, fmt.Errorf("finish launch of %s: %d recipients at %d credits exceed the %d debited", c.CampaignID, rec.Created, rec.CreditsPerRecipient, rec.Debited)
+	}
+	refund := rec.Debited - spent
 	live := "SET #st = :live, updatedAt = :now, liveData.liveAt = :now"
 	values := item{
 		":live": str(string(gifting.CampaignLive)), ":preparing": str(string(gifting.CampaignPreparing)),
@@ -326,7 +334,6 @@ func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campai
 			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":refund": num(refund), ":created": num(rec.Created)},
 		}},
 	}
-	var err error
 	if refund > 0 {
 		_, _, err = s.ChangeBalance(ctx, BalanceChange{
 			OrgID: orgID, Delta: refund,
