@@ -9,6 +9,8 @@
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
+#   make events   regenerate events/ with sam local generate-event (no Docker)
 #   make tools    install the local tools under .tools/ (every target above does it itself)
 #   make clean    remove build output; make clean-tools also removes .tools/
 #
@@ -153,6 +155,26 @@ schemathesis: $(DYNAMODB_LOCAL_STAMP) | check-java
 
 deploy: build
 	$(SAM) deploy
+
+# sam local runs each function in a Docker container (public.ecr.aws/lambda/provided:al2023). The env file
+# overrides the template's variables (only declared ones reach a function) so the functions use the
+# DynamoDB Local that `make run` started on the host, and run jobs in-process (no SQS queue locally).
+SAM_PORT ?= 3001
+SAM_ENV := .aws-sam/local-env.json
+.PHONY: sam-local events
+sam-local: build
+	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s"}}\n' \
+		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' > $(SAM_ENV)
+	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
+
+# The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes
+# by events/adapt.py; shared/httpapi's TestSAMEvents pushes them through the Lambda adapter.
+GENERATE_EVENT = $(SAM) local generate-event apigateway http-api-proxy --stage '$$default'
+events: $(SAM_STAMP)
+	$(GENERATE_EVENT) --method GET --path api/campaigns/wallet | python3 events/adapt.py > events/get-wallet.json
+	$(GENERATE_EVENT) --method POST --path api/campaigns/contact-lists \
+		| python3 events/adapt.py '{"name":"Launch guests","description":"made by sam local generate-event"}' \
+		> events/create-contact-list.json
 
 clean:
 	rm -rf .aws-sam bin
