@@ -32,8 +32,11 @@ package dynamo
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
+//	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //
 // Key builders are the only place these strings are spelled.
+
+import "strconv"
 
 func orgPK(org string) string         { return "ORG#" + org }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
@@ -55,6 +58,9 @@ func recipientOfSK(campaign, contact string) string {
 }
 func idempotencySK(scope, k string) string { return "IDEM#" + scope + "#" + k }
 func icpSK(id string) string               { return "ICP#" + id }
+func rateSK(class string, window int64) string {
+	return "RATE#" + class + "#" + strconv.FormatInt(window, 10)
+}
 func audienceSK(id string) string          { return "AUDIENCE#" + id }
 func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact

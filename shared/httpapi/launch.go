@@ -9,6 +9,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/metrics"
 )
 
 // jobLaunch is the kind of the launch job: it writes a launched campaign's
@@ -46,6 +47,7 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 		// launch request finds it stalled and enqueues the job again.
 		return err
 	}
+	metrics.Count(p.OrgID, map[string]int64{metrics.LaunchesAccepted: 1, metrics.CreditsSpent: l.CreditsDeducted})
 	writeEnvelope(w, http.StatusAccepted, launchAccepted, l)
 	return nil
 }

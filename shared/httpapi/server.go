@@ -62,6 +62,7 @@ type Server struct {
 	cfg   Config
 	log   *slog.Logger
 	keys  *expirable.LRU[string, gifting.Principal]
+	orgs  *expirable.LRU[string, gifting.Organization] // profiles, for rate limits (ratelimit.go)
 }
 
 // NewServer returns a Server over store.
@@ -75,6 +76,7 @@ func NewServer(store *dynamo.Store, cfg Config) *Server {
 	s := &Server{store: store, cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](10_000, nil, cfg.KeyCacheTTL)
+		s.orgs = expirable.NewLRU[string, gifting.Organization](10_000, nil, cfg.KeyCacheTTL)
 	}
 	return s
 }
@@ -176,6 +178,10 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			if err := s.limit(w, r, rt.pattern); err != nil {
+				writeError(w, r, err)
+				return
+			}
 		}
 		if err := rt.handle(w, r); err != nil {
 			writeError(w, r, err)
