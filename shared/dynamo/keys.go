@@ -61,7 +61,7 @@ func icpSK(id string) string               { return "ICP#" + id }
 func rateSK(class string, window int64) string {
 	return "RATE#" + class + "#" + strconv.FormatInt(window, 10)
 }
-func audienceSK(id string) string          { return "AUDIENCE#" + id }
+func audienceSK(id string) string { return "AUDIENCE#" + id }
 func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact
 }

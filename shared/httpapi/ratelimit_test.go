@@ -172,4 +172,3 @@ func TestSetRateLimits(t *testing.T) {
 		}
 	})
 }
-
