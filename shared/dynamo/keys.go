@@ -40,12 +40,14 @@ import (
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
 //	due items (scheduler tick)      GSI1PK=DUE#<shard>, GSI1SK <= <now>          GSI1 (sparse)
+//	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and
 // GSI1SK only while work on it is outstanding, so a tick with nothing due
 // reads one empty page per shard. See due.go.
 //
 // Key builders are the only place these strings are spelled.
+
 
 func orgPK(org string) string         { return "ORG#" + org }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
@@ -67,7 +69,10 @@ func recipientOfSK(campaign, contact string) string {
 }
 func idempotencySK(scope, k string) string { return "IDEM#" + scope + "#" + k }
 func icpSK(id string) string               { return "ICP#" + id }
-func audienceSK(id string) string          { return "AUDIENCE#" + id }
+func rateSK(class string, window int64) string {
+	return "RATE#" + class + "#" + strconv.FormatInt(window, 10)
+}
+func audienceSK(id string) string { return "AUDIENCE#" + id }
 func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact
 }

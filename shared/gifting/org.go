@@ -18,6 +18,46 @@ type Organization struct {
 	Products    []string  `json:"products"`
 	CreatedAt   time.Time `json:"createdAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
+	// RateLimits overrides DefaultRateLimits for this organization:
+	// requests per RateWindow by class. Absent classes keep the default.
+	RateLimits map[RateClass]int `json:"rateLimits,omitempty"`
+}
+
+// RateClass names a group of expensive endpoints that share one
+// per-organization request budget.
+type RateClass string
+
+// The rate-limited classes of endpoints.
+const (
+	RateBulkAdd       RateClass = "bulk-add"
+	RateLaunch        RateClass = "launch"
+	RateEnrichment    RateClass = "enrichment"
+	RateAudienceBuild RateClass = "audience-build"
+	RateAddRecipient  RateClass = "add-recipient"
+)
+
+// RateWindow is the fixed window the per-organization limits count in.
+const RateWindow = time.Minute
+
+// DefaultRateLimits are the requests per RateWindow an organization may
+// make in each class unless its profile says otherwise. Bulk add allows
+// twice SPEC.md's pace (100 contacts a request, a one-second pause between
+// requests: at most 60 a minute), so a client keeping that pace is never
+// limited.
+var DefaultRateLimits = map[RateClass]int{
+	RateBulkAdd:       120,
+	RateLaunch:        30,
+	RateEnrichment:    120,
+	RateAudienceBuild: 30,
+	RateAddRecipient:  600,
+}
+
+// RateLimit is the organization's budget per RateWindow in class.
+func (o Organization) RateLimit(class RateClass) int {
+	if n, ok := o.RateLimits[class]; ok && n > 0 {
+		return n
+	}
+	return DefaultRateLimits[class]
 }
 
 // Budget is an organization's budget in a currency.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/metrics"
 )
 
 // jobLaunch is the kind of the launch job: it writes a launched campaign's
@@ -39,6 +40,7 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 		loggerFrom(ctx).WarnContext(ctx, "launch job not enqueued; the scheduler will run the launch",
 			slog.String("organizationId", p.OrgID), slog.String("campaignId", id), slog.String("error", err.Error()))
 	}
+	metrics.Count(p.OrgID, map[string]int64{metrics.LaunchesAccepted: 1, metrics.CreditsSpent: l.CreditsDeducted})
 	writeEnvelope(w, http.StatusAccepted, launchAccepted, l)
 	return nil
 }

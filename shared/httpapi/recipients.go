@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/metrics"
 )
 
 func (s *Server) recipientRoutes() []route {
@@ -107,8 +108,10 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
 	})
 	if err != nil {
+		countRefused(p.OrgID, err)
 		return err
 	}
+	countAdded(p.OrgID, res)
 	if res.Invited() {
 		s.sendInvitation(ctx, p.OrgID, res.Invitation(), func(ctx context.Context) error {
 			var err error
@@ -139,6 +142,7 @@ func (s *Server) sendInvitation(ctx context.Context, orgID string, inv dynamo.In
 		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
 	})
 	if err == nil {
+		metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
 		return true
 	}
 	log := loggerFrom(ctx).With(slog.String("recipientId", rc.RecipientID))

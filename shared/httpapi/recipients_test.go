@@ -301,8 +301,8 @@ func TestAddRecipientConcurrency(t *testing.T) {
 
 // TestRecipientRequestCounts holds the DynamoDB requests of the recipient
 // endpoints to their targets, with the API-key cache warm: add-recipient
-// is one transaction and two reads; a list page and the wallet are two
-// requests.
+// is one transaction, two reads and the organization's rate-limit counter
+// (one UpdateItem); a list page and the wallet are two requests.
 func TestRecipientRequestCounts(t *testing.T) {
 	t.Parallel()
 	meter := dynamo.NewMeter(testenv.Client(t))
@@ -321,8 +321,8 @@ func TestRecipientRequestCounts(t *testing.T) {
 		body               any
 		want               int
 	}{
-		{"add-recipient, new contact", "POST", addPath(campaignID), recipientBody("new@example.com", "N"), 3},
-		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 3},
+		{"add-recipient, new contact", "POST", addPath(campaignID), recipientBody("new@example.com", "N"), 4},
+		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 4},
 		{"recipient list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients", nil, 2},
 		{"filtered, sorted list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?search=n&sortBy=email", nil, 2},
 		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 2},

@@ -67,6 +67,7 @@ type Server struct {
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
+	orgs        *expirable.LRU[string, gifting.Organization] // profiles, for rate limits (ratelimit.go)
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -85,6 +86,7 @@ func NewServer(store *dynamo.Store, cfg Config) *Server {
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)
+		s.orgs = expirable.NewLRU[string, gifting.Organization](keyCacheSize, nil, cfg.KeyCacheTTL)
 	}
 	return s
 }
@@ -200,6 +202,10 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			if err := s.limit(w, r, rt.pattern); err != nil {
+				writeError(w, r, err)
+				return
+			}
 		}
 		for _, name := range params {
 			// A value that cannot be an id names nothing: 404 without a

@@ -1,0 +1,80 @@
+package httpapi
+
+import (
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/metrics"
+)
+
+// rateClassOf maps the expensive routes to the per-organization budget they
+// draw on. Every other route is limited only by the HTTP API's default
+// route throttling (template.yaml).
+var rateClassOf = map[string]gifting.RateClass{
+	"POST /api/campaigns/contact-lists/{listId}/contacts":          gifting.RateBulkAdd,
+	"POST /api/campaigns/{campaignId}/launch":                      gifting.RateLaunch,
+	"POST /api/campaigns/enrichment/enrich":                        gifting.RateEnrichment,
+	"POST /api/campaigns/audience-lists":                           gifting.RateAudienceBuild,
+	"POST /api/campaigns/audience-lists/{audienceId}/contact-list": gifting.RateAudienceBuild,
+	"POST /api/campaigns/campaigns/{campaignId}/add-recipient":     gifting.RateAddRecipient,
+}
+
+// limit counts an authenticated request to a rate-limited route against
+// its organization's budget (dynamo.Store.CountRequest: one write, shared
+// by every Lambda instance) and sets the IETF RateLimit-Policy and RateLimit
+// headers. Over the budget it sets Retry-After and returns RATE_LIMITED.
+// When the counter cannot be written the request goes through: a counter
+// outage must not take the API down with it.
+func (s *Server) limit(w http.ResponseWriter, r *http.Request, pattern string) error {
+	class, ok := rateClassOf[pattern]
+	if !ok {
+		return nil
+	}
+	ctx := r.Context()
+	orgID := principal(ctx).OrgID
+	org, err := s.orgProfile(r, orgID)
+	if err != nil {
+		loggerFrom(ctx).WarnContext(ctx, "rate limit not checked", slog.String("error", err.Error()))
+		return nil
+	}
+	limit := org.RateLimit(class)
+	used, err := s.store.CountRequest(ctx, orgID, class)
+	if err != nil {
+		loggerFrom(ctx).WarnContext(ctx, "rate limit not checked", slog.String("error", err.Error()))
+		return nil
+	}
+	reset := int64(math.Ceil(used.Reset.Sub(s.store.Now()).Seconds()))
+	remaining := max(int64(limit)-used.Count, 0)
+	h := w.Header()
+	h.Set("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=%d", class, limit, int(gifting.RateWindow.Seconds())))
+	h.Set("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", class, remaining, reset))
+	if used.Count <= int64(limit) {
+		return nil
+	}
+	h.Set("Retry-After", strconv.FormatInt(reset, 10))
+	metrics.Count(orgID, map[string]int64{metrics.RateLimited: 1})
+	return gifting.Errorf(gifting.CodeRateLimited,
+		"this organization may make %d %s requests a minute; retry after %d seconds", limit, class, reset)
+}
+
+// orgProfile returns the organization's profile, cached as long as a
+// resolved API key (Config.KeyCacheTTL): a changed limit applies within it.
+func (s *Server) orgProfile(r *http.Request, orgID string) (gifting.Organization, error) {
+	if s.orgs != nil {
+		if org, ok := s.orgs.Get(orgID); ok {
+			return org, nil
+		}
+	}
+	org, err := s.store.Org(r.Context(), orgID)
+	if err != nil {
+		return org, err
+	}
+	if s.orgs != nil {
+		s.orgs.Add(orgID, org)
+	}
+	return org, nil
+}
