@@ -48,7 +48,6 @@ import (
 //
 // Key builders are the only place these strings are spelled.
 
-
 func orgPK(org string) string         { return "ORG#" + org }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
 func apiKeyRefSK(keyID string) string { return "APIKEY#" + keyID }
