@@ -63,6 +63,10 @@ func TestDefectConcurrentLaunchReplays(t *testing.T) {
 	price := int64(math.Ceil(gifts[1].Price))
 	const campaigns, calls, credits = 8, 10, 1_000_000
 	orgID, key := testenv.Org(t, s, "replays", credits)
+	// 80 launch calls in a moment: more than the default per-minute budget.
+	if err := s.SetRateLimits(t.Context(), orgID, map[gifting.RateClass]int{gifting.RateLaunch: campaigns * calls}); err != nil {
+		t.Fatal(err)
+	}
 	api := testenv.NewAPI(t, s, key)
 	listID, _ := listWithContacts(t, s, orgID, 2)
 	for i := range campaigns {

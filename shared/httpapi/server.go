@@ -202,16 +202,20 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
-			if err := s.limit(w, r, rt.pattern); err != nil {
-				writeError(w, r, err)
-				return
-			}
 		}
 		for _, name := range params {
 			// A value that cannot be an id names nothing: 404 without a
 			// read (DynamoDB would refuse a key that long anyway).
 			if v := r.PathValue(name); !gifting.ValidID(v) {
 				writeError(w, r, gifting.NotFound(name, gifting.Clip(v, 64)))
+				return
+			}
+		}
+		// Only a request that could do work spends the organization's
+		// budget of an expensive endpoint.
+		if !rt.public {
+			if err := s.limit(w, r, rt.pattern); err != nil {
+				writeError(w, r, err)
 				return
 			}
 		}
