@@ -44,9 +44,9 @@ PORT ?= 3000
 DYNAMODB_PORT ?= 8000
 TABLE_NAME ?= gift-campaigns
 
-# One Lambda function per resource group, plus the worker of background jobs; each package is
+# One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
 # functions/<lower-cased name>.
-FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Worker
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Worker
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 

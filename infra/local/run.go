@@ -92,7 +92,8 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(httpapi.Groups...), ReadHeaderTimeout: 10 * time.Second}
+	handler := app.WithPages(srv.Handler(httpapi.Groups...), app.PagesHandler(store, app.NewLogger(cfg.LogLevel)))
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 

@@ -32,6 +32,7 @@ package dynamo
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
+//	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //
 // Key builders are the only place these strings are spelled.
 
@@ -60,6 +61,10 @@ func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact
 }
 func eventSK(id string) string { return "EVENT#" + id }
+
+// pageKey is the Pages index key of a recipient: the prefix its landing
+// and claim page ids share (see newPageIDs).
+func pageKey(pageID string) string { return pageID[:pageKeyLength] }
 
 // deletedContactSK is where a soft-deleted contact is kept: outside the
 // CONTACT# range and without Slim keys, so pages and searches never see it.
@@ -106,10 +111,14 @@ const (
 	icpPrefix      = "ICP#"
 	audiencePrefix = "AUDIENCE#"
 	eventPrefix    = "EVENT#"
+	// recipientPrefix starts every recipient's sort key (RCPT#<campaign>#<id>).
+	recipientPrefix = "RCPT#"
 )
 
 // Index names, as in template.yaml.
 const (
 	indexGSI1 = "GSI1"
 	indexSlim = "Slim"
+	// indexPages is sparse: only recipients carry its key, pg.
+	indexPages = "Pages"
 )

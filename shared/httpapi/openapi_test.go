@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -57,6 +58,10 @@ func TestOpenAPIPathsMatchRoutes(t *testing.T) {
 			}
 			served[r] = g
 		}
+	}
+	// The recipient pages are documented as HTML responses.
+	for _, r := range pages.Routes() {
+		served[r] = "pages"
 	}
 	root, err := localstack.RepoRoot()
 	if err != nil {
