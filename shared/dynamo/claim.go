@@ -184,16 +184,16 @@ func (s *Store) claimItems(orgID string, cur storedRecipient, r gifting.Recipien
 			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
 		}}, failed: errClaimRace},
 		{item: types.TransactWriteItem{Update: &types.Update{
-			TableName:           &s.table,
-			Key:                 key(gift.pk, giftSK(gift.GiftID)),
-			UpdateExpression:    aws.String("SET inventory.available = inventory.available - :one, inventory.reserved = inventory.reserved + :one, updatedAt = :now"),
-			ConditionExpression: aws.String("inventory.available >= :one"),
+			TableName:                 &s.table,
+			Key:                       key(gift.pk, giftSK(gift.GiftID)),
+			UpdateExpression:          aws.String("SET inventory.available = inventory.available - :one, inventory.reserved = inventory.reserved + :one, updatedAt = :now"),
+			ConditionExpression:       aws.String("inventory.available >= :one"),
 			ExpressionAttributeValues: item{":one": num(1), ":now": now},
 		}}, failed: outOfStock(gift.GiftID)},
 		{item: types.TransactWriteItem{Update: &types.Update{
-			TableName:        &s.table,
-			Key:              key(orgPK(orgID), campaignSK(r.CampaignID)),
-			UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund"),
+			TableName:           &s.table,
+			Key:                 key(orgPK(orgID), campaignSK(r.CampaignID)),
+			UpdateExpression:    aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund"),
 			ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
 			ExpressionAttributeNames: map[string]string{
 				"#from": string(from), "#to": string(r.Status), "#st": "status",

@@ -31,7 +31,7 @@ const pageKeyLength = 20
 // time and share a prefix with its neighbours).
 func newPageIDs() (landing, claim string) {
 	b := make([]byte, 20)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
+	_, _ = rand.Read(b)                   // crypto/rand.Read never fails (Go 1.24+).
 	s := pageIDEncoding.EncodeToString(b) // 32 characters
 	landing, claim = s[:gifting.PageIDLength], s[:pageKeyLength]+s[gifting.PageIDLength:]
 	if landing == claim {

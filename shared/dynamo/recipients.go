@@ -202,6 +202,7 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 //	au    " user1 user2 " assigned user ids (filter)
 //
 // and its Pages index key, pg (see pageKey).
+//
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	r := sr.Recipient

@@ -25,6 +25,7 @@ type fixture struct {
 	s                *dynamo.Store
 	h                http.Handler
 	orgID, campaign  string
+	apiKey           string
 	cheap, dear      gifting.Gift
 	startingBalance  int64
 	creditsPerPerson int64
@@ -39,7 +40,7 @@ func newFixture(t *testing.T, db dynamo.DB) *fixture {
 		s = dynamo.New(db, base.Table())
 	}
 	f := &fixture{s: s, startingBalance: 1000, creditsPerPerson: 40}
-	f.orgID, _ = testenv.Org(t, s, "acme", f.startingBalance)
+	f.orgID, f.apiKey = testenv.Org(t, s, "acme", f.startingBalance)
 	mk := func(name string, price float64, available int) gifting.Gift {
 		g, err := s.CreateGift(ctx, f.orgID, gifting.Gift{Name: name, Price: price, Currency: "USD", Status: gifting.GiftAvailable,
 			ShortDescription: name + " <b>described</b>", ImageURLs: []string{"https://img.test/" + strings.ToLower(name) + ".png"},
