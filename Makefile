@@ -8,6 +8,7 @@
 #   make bench    the benchmark report
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
+#   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
 #   make tools    install the local tools under .tools/ (every target above does it itself)
 #   make clean    remove build output; make clean-tools also removes .tools/
@@ -88,7 +89,7 @@ run: $(DYNAMODB_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
 	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
-test: $(DYNAMODB_LOCAL_STAMP) | check-java
+test: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
@@ -142,3 +143,17 @@ clean:
 
 clean-tools: clean
 	rm -rf $(TOOLS)
+
+# The browser test of the recipient pages drives Debian's chromium; the test
+# skips without it outside CI and fails without it in CI.
+.PHONY: chromium screenshots
+chromium:
+	@if ! command -v chromium >/dev/null; then \
+		apt-get update && apt-get install -y chromium; \
+	fi
+
+# The browser test, saving each recipient page at phone and desktop widths.
+screenshots: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
+	$(BUILD_LOCAL)
+	mkdir -p docs/screenshots
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages

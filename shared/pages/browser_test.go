@@ -89,7 +89,7 @@ func TestBrowserJourney(t *testing.T) {
 				width int64
 			}{{"phone", 360}, {"desktop", 1280}} {
 				var png []byte
-				if err := chromedp.Run(ctx, chromedp.EmulateViewport(w.width, 800), chromedp.FullScreenshot(&png, 90)); err != nil {
+				if err := chromedp.Run(ctx, chromedp.EmulateViewport(w.width, 800), chromedp.FullScreenshot(&png, 100)); err != nil {
 					return err
 				}
 				if err := os.WriteFile(filepath.Join(shots, name+"-"+w.label+".png"), png, 0o644); err != nil {
