@@ -8,6 +8,7 @@
 #   make bench    the benchmark report
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
+#   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
 #   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
 #   make events   regenerate events/ with sam local generate-event (no Docker)
@@ -54,9 +55,9 @@ PORT ?= 3000
 DYNAMODB_PORT ?= 8000
 TABLE_NAME ?= gift-campaigns
 
-# One Lambda function per resource group, plus the worker of background jobs; each package is
+# One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
 # functions/<lower-cased name>.
-FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Worker
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Worker
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 
@@ -104,7 +105,7 @@ run: $(DYNAMODB_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
 	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
-test: $(DYNAMODB_LOCAL_STAMP) | check-java
+test: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
@@ -181,3 +182,17 @@ clean:
 
 clean-tools: clean
 	rm -rf $(TOOLS)
+
+# The browser test of the recipient pages drives Debian's chromium; the test
+# skips without it outside CI and fails without it in CI.
+.PHONY: chromium screenshots
+chromium:
+	@if ! command -v chromium >/dev/null; then \
+		apt-get update && apt-get install -y chromium; \
+	fi
+
+# The browser test, saving each recipient page at phone and desktop widths.
+screenshots: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
+	$(BUILD_LOCAL)
+	mkdir -p docs/screenshots
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages

@@ -99,7 +99,8 @@ func serve(ctx context.Context, started time.Time) error {
 		return err
 	}
 	go sched.Run(ctx, tick)
-	hs := newHTTPServer(srv.Handler(httpapi.Groups...))
+	handler := app.WithPages(srv.Handler(httpapi.Groups...), app.PagesHandler(store, app.NewLogger(cfg.LogLevel)))
+	hs := newHTTPServer(handler)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 

@@ -24,6 +24,8 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/pages"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -62,7 +64,12 @@ func ConfigFromEnv() (Config, error) {
 		return c, fmt.Errorf("TABLE_NAME is not set")
 	}
 	if c.PublicBaseURL == "" {
-		c.PublicBaseURL = "http://127.0.0.1:3000"
+		// Locally the pages are served on the API's own port.
+		port := os.Getenv("PORT")
+		if port == "" {
+			port = "3000"
+		}
+		c.PublicBaseURL = "http://127.0.0.1:" + port
 	}
 	c.PublicBaseURL = strings.TrimRight(c.PublicBaseURL, "/")
 	return c, nil
@@ -204,4 +211,21 @@ func Handler(ctx context.Context, g httpapi.Group) (http.Handler, error) {
 		return nil, err
 	}
 	return srv.Handler(g), nil
+}
+
+// PagesHandler returns the recipient pages (landing and claim) over store.
+func PagesHandler(store *dynamo.Store, log *slog.Logger) http.Handler {
+	return pages.New(service.NewRecipientPages(store), log)
+}
+
+// WithPages serves the recipient pages beside api on one port, as the HTTP
+// API routes them in AWS: the page routes go to pages, everything else to
+// api.
+func WithPages(api, pagesHandler http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", api)
+	for _, pattern := range pages.Routes() {
+		mux.Handle(pattern, pagesHandler)
+	}
+	return mux
 }

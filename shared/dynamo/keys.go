@@ -41,6 +41,7 @@ import (
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
 //	due items (scheduler tick)      GSI1PK=DUE#<shard>, GSI1SK <= <now>          GSI1 (sparse)
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
+//	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and
 // GSI1SK only while work on it is outstanding, so a tick with nothing due
@@ -76,6 +77,10 @@ func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact
 }
 func eventSK(id string) string { return "EVENT#" + id }
+
+// pageKey is the Pages index key of a recipient: the prefix its landing
+// and claim page ids share (see newPageIDs).
+func pageKey(pageID string) string { return pageID[:pageKeyLength] }
 
 // deletedContactSK is where a soft-deleted contact is kept: outside the
 // CONTACT# range and without Slim keys, so pages and searches never see it.
@@ -122,12 +127,16 @@ const (
 	icpPrefix      = "ICP#"
 	audiencePrefix = "AUDIENCE#"
 	eventPrefix    = "EVENT#"
+	// recipientPrefix starts every recipient's sort key (RCPT#<campaign>#<id>).
+	recipientPrefix = "RCPT#"
 )
 
 // Index names, as in template.yaml.
 const (
 	indexGSI1 = "GSI1"
 	indexSlim = "Slim"
+	// indexPages is sparse: only recipients carry its key, pg.
+	indexPages = "Pages"
 )
 
 // dueShards is the number of partitions of the due index. Items spread

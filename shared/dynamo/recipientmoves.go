@@ -16,11 +16,12 @@ import (
 // one transaction.
 //
 // Errors: NOT_FOUND (recipient or campaign), CONFLICT (a backward or
-// same-state move).
+// same-state move; a move to address_confirmed or later of a recipient
+// without a confirmed address, see gifting.Recipient.MoveByFulfilment).
 func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
 	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, delays map[string]int) ([]types.TransactWriteItem, error) {
 		from := r.Status
-		if err := r.Advance(to, s.Now(), delays); err != nil {
+		if err := r.MoveByFulfilment(to, s.Now(), delays); err != nil {
 			return nil, err
 		}
 		return []types.TransactWriteItem{s.CampaignStatusMove(orgID, campaignID, from, to)}, nil

@@ -2,8 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"fmt"
 	"strings"
 
@@ -135,10 +133,11 @@ func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting
 // (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
+	landing, claim := newPageIDs()
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
 		RecipientID: NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
-		LandingPageID: newPageID(), ClaimPageID: newPageID(), PublicBaseURL: kit.PublicBaseURL,
+		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
 	})
 	if kit.invitesNow() {
@@ -168,18 +167,6 @@ func (s *Store) recipientItems(orgID string, r gifting.Recipient, kit RecipientK
 // recipientMarker makes a contact a recipient of a campaign at most once.
 type recipientMarker struct {
 	RecipientID string `json:"recipientId"`
-}
-
-// pageIDEncoding spells page ids in lower-case base32 without padding.
-var pageIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newPageID returns a landing or claim page id: 128 bits from crypto/rand,
-// so the page URL is its own credential and cannot be guessed from another
-// (a ULID would give away its time and share a prefix with its neighbours).
-func newPageID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return pageIDEncoding.EncodeToString(b)
 }
 
 // storedRecipient is a recipient item: the record plus its version, which
@@ -213,6 +200,9 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 //	upd   updatedAt (sort)
 //	fb    "1" when the recipient has feedback (filter)
 //	au    " user1 user2 " assigned user ids (filter)
+//
+// and its Pages index key, pg (see pageKey).
+//
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	r := sr.Recipient
@@ -239,6 +229,9 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
 	it["ver"] = num(sr.Ver)
+	if gifting.ValidPageID(r.LandingPageID) {
+		it["pg"] = str(pageKey(r.LandingPageID))
+	}
 	if len(sr.Delays) > 0 {
 		d, err := marshal(sr.Delays)
 		if err != nil {

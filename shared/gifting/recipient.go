@@ -31,8 +31,19 @@ type Recipient struct {
 	Feedback        Feedback        `json:"feedback"`
 	ShipmentInfo    map[string]any  `json:"shipmentInfo"`
 	AssignedUsers   []AssignedUser  `json:"assignedUsers"`
-	// CreditsCharged is what adding the recipient took from the wallet.
+	// CreditsCharged is what the recipient costs the wallet: what adding
+	// it took, less what its claim gave back (a gift cheaper than the
+	// credits held for it).
 	CreditsCharged int64 `json:"creditsCharged"`
+	// ViewedAt is when the recipient first opened the landing page, null
+	// until then.
+	ViewedAt *time.Time `json:"viewedAt"`
+	// ClaimedAt is when the recipient confirmed the shipping address on the
+	// claim page, null until then.
+	ClaimedAt *time.Time `json:"claimedAt"`
+	// Address is the shipping address the recipient confirmed, null until
+	// then.
+	Address *ShippingAddress `json:"address"`
 }
 
 // ContactDetails is the copy of the contact a recipient carries, taken when
@@ -415,4 +426,37 @@ func joinStatuses(ss []RecipientStatus) string {
 		parts[i] = string(s)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ValidateFeedback checks a feedback submission, the same wherever it
+// comes from (the sender-side endpoint, the recipient's landing page): a
+// rating among RatingValues, a message (when not nil, trimmed in place, its
+// type "text" when empty) with a text or a URL, or both. The error is
+// VALIDATION_FAILED naming the field (rating, message, message.type,
+// message.text, message.url).
+func ValidateFeedback(rating string, msg *FeedbackMessage) error {
+	var p Problems
+	if rating == "" && msg == nil {
+		p.Add("rating", "rating or message is required")
+	}
+	if rating != "" && !oneOf(rating, RatingValues) {
+		p.Add("rating", "must be one of "+strings.Join(RatingValues, ", "))
+	}
+	if msg != nil {
+		msg.Type, msg.Text, msg.URL = strings.TrimSpace(msg.Type), strings.TrimSpace(msg.Text), strings.TrimSpace(msg.URL)
+		if msg.Type == "" {
+			msg.Type = "text"
+		}
+		switch {
+		case tooLong(msg.Type, 50):
+			p.Add("message.type", "must be at most 50 characters")
+		case msg.Text == "" && msg.URL == "":
+			p.Add("message", "needs a text or a url")
+		case tooLong(msg.Text, 2000):
+			p.Add("message.text", "must be at most 2000 characters")
+		case msg.URL != "" && !ValidURL(msg.URL):
+			p.Add("message.url", "must be an http(s) URL")
+		}
+	}
+	return p.Err()
 }

@@ -61,6 +61,12 @@ func TestCampaignMetrics(t *testing.T) {
 	moves := []gifting.RecipientStatus{gifting.RecipientInviteSent, gifting.RecipientAddressConfirmed, gifting.RecipientDelivered, gifting.RecipientAcknowledged}
 	for i, to := range moves {
 		r := page.Recipients[i]
+		if to.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
+			testenv.Claim(t, s, orgID, c.CampaignID, r.RecipientID)
+		}
+		if to == gifting.RecipientAddressConfirmed {
+			continue
+		}
 		if _, err := s.MoveRecipient(ctx, orgID, c.CampaignID, r.RecipientID, to); err != nil {
 			t.Fatalf("move to %s: %v", to, err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -57,6 +58,10 @@ func TestOpenAPIPathsMatchRoutes(t *testing.T) {
 			}
 			served[r] = g
 		}
+	}
+	// The recipient pages are documented as HTML responses.
+	for _, r := range pages.Routes() {
+		served[r] = "pages"
 	}
 	root, err := localstack.RepoRoot()
 	if err != nil {
@@ -163,6 +168,13 @@ func TestOpenAPIOperationsAreComplete(t *testing.T) {
 						}
 					}
 					if strings.HasPrefix(status, "4") || strings.HasPrefix(status, "5") {
+						if op.Tags[0] == "Recipient pages" {
+							// The recipient's pages answer every error as a page.
+							if r.Value.Content.Get("text/html") == nil {
+								t.Errorf("response %s: a recipient page answers text/html", status)
+							}
+							continue
+						}
 						if !isErrorResponse(r) {
 							t.Errorf("response %s: use a response of components/responses, or a schema built on Error", status)
 						}

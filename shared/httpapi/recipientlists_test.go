@@ -96,6 +96,7 @@ func TestRecipientLists(t *testing.T) {
 	}
 	move := func(first, to string) {
 		t.Helper()
+		testenv.Claim(t, s, orgID, campaignID, ids[first])
 		res := api.Do("POST", "/api/campaigns/campaigns/"+campaignID+"/recipients/"+ids[first]+"/status", map[string]any{"status": to})
 		if res.Status != http.StatusOK {
 			t.Fatalf("move %s to %s: %d %s", first, to, res.Status, res.Body)
@@ -217,7 +218,7 @@ func TestRecipientLists(t *testing.T) {
 func TestRecipientStatusAndFeedback(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
-	_, key := testenv.Org(t, s, "acme", 100)
+	orgID, key := testenv.Org(t, s, "acme", 100)
 	_, otherKey := testenv.Org(t, s, "globex", 100)
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 1)
@@ -235,10 +236,13 @@ func TestRecipientStatusAndFeedback(t *testing.T) {
 		return api.Do("POST", base+id+"/status", map[string]any{"status": to})
 	}
 
-	t.Run("forward moves update the counters", func(t *testing.T) {
-		if res := status(id, "address_confirmed"); res.Status != http.StatusOK {
-			t.Fatalf("move: %d %s", res.Status, res.Body)
+	t.Run("no shipping without a confirmed address", func(t *testing.T) {
+		for _, to := range []string{"address_confirmed", "processing", "delivered"} {
+			assertError(t, status(id, to), http.StatusConflict, "CONFLICT")
 		}
+	})
+	t.Run("forward moves update the counters", func(t *testing.T) {
+		testenv.Claim(t, s, orgID, campaignID, id)
 		var env struct {
 			Data gifting.Recipient `json:"data"`
 		}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -226,31 +225,11 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 	if err := decode(w, r, &body); err != nil {
 		return err
 	}
-	var p gifting.Problems
-	if body.Rating == "" && body.Message == nil {
-		p.Add("rating", "rating or message is required")
-	}
-	if body.Rating != "" && !oneOf(body.Rating, gifting.RatingValues) {
-		p.Add("rating", "must be one of "+strings.Join(gifting.RatingValues, ", "))
-	}
 	var msg *gifting.FeedbackMessage
 	if m := body.Message; m != nil {
-		msg = &gifting.FeedbackMessage{Type: strings.TrimSpace(m.Type), Text: strings.TrimSpace(m.Text), URL: strings.TrimSpace(m.URL)}
-		if msg.Type == "" {
-			msg.Type = "text"
-		}
-		switch {
-		case utf8.RuneCountInString(msg.Type) > 50:
-			p.Add("message.type", "must be at most 50 characters")
-		case msg.Text == "" && msg.URL == "":
-			p.Add("message", "needs a text or a url")
-		case utf8.RuneCountInString(msg.Text) > 2000:
-			p.Add("message.text", "must be at most 2000 characters")
-		case msg.URL != "" && !gifting.ValidURL(msg.URL):
-			p.Add("message.url", "must be an http(s) URL")
-		}
+		msg = &gifting.FeedbackMessage{Type: m.Type, Text: m.Text, URL: m.URL}
 	}
-	if err := p.Err(); err != nil {
+	if err := gifting.ValidateFeedback(body.Rating, msg); err != nil {
 		return err
 	}
 	rc, err := s.store.AddRecipientFeedback(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"),

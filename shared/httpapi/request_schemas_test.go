@@ -222,6 +222,9 @@ func TestDocumentedRequestExamplesAreAccepted(t *testing.T) {
 				continue
 			}
 			c := op.RequestBody.Value.Content.Get("application/json")
+			if c == nil {
+				continue // a recipient page's form post, tested in shared/pages
+			}
 			var examples []any
 			if c.Example != nil {
 				examples = append(examples, c.Example)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/pages"
 )
 
 // TestTemplateRoutesMatchHandlers keeps template.yaml and the handlers one
@@ -46,6 +47,17 @@ func TestTemplateRoutesMatchHandlers(t *testing.T) {
 		})
 		delete(declared, id)
 	}
+	// The recipient pages are their own function, outside the API's
+	// groups.
+	t.Run("pages", func(t *testing.T) {
+		fromTemplate, served := declared["PagesFunction"], pages.Routes()
+		slices.Sort(fromTemplate)
+		slices.Sort(served)
+		if !slices.Equal(fromTemplate, served) {
+			t.Errorf("template.yaml routes %q to PagesFunction, which serves %q", fromTemplate, served)
+		}
+	})
+	delete(declared, "PagesFunction")
 	// The worker runs background jobs from the queue and serves no route.
 	if routes := declared["WorkerFunction"]; len(routes) != 0 {
 		t.Errorf("WorkerFunction must serve no HTTP route, declares %v", routes)

@@ -1,0 +1,206 @@
+package dynamo
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base32"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// pageIDEncoding spells page ids in lower-case base32 without padding.
+var pageIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// pageKeyLength is the length of the prefix a recipient's two page ids
+// share: 20 base32 characters, 100 random bits.
+const pageKeyLength = 20
+
+// newPageIDs returns a recipient's landing and claim page ids: 26
+// characters each, drawn from crypto/rand, sharing their first 20 (the
+// Pages index key, so one sparse index finds the recipient from either)
+// and differing in their last 6. Sharing the prefix gives nothing away:
+// the landing page links to the claim page and the claim page leads back
+// to the landing page, so either id already reaches the other. Guessing a
+// page still means guessing 100 random bits (a ULID would give away its
+// time and share a prefix with its neighbours).
+func newPageIDs() (landing, claim string) {
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)                   // crypto/rand.Read never fails (Go 1.24+).
+	s := pageIDEncoding.EncodeToString(b) // 32 characters
+	landing, claim = s[:gifting.PageIDLength], s[:pageKeyLength]+s[gifting.PageIDLength:]
+	if landing == claim {
+		// 2^-30: draw again rather than hand out one id for both pages.
+		return newPageIDs()
+	}
+	return landing, claim
+}
+
+// RecipientPage returns the page a landing or claim page id names: the
+// recipient, its campaign, the sender's name and the campaign's gifts. It
+// costs one Query of the keys-only Pages index and two BatchGetItems
+// (recipient, campaign live or deleted, organization profile; then the
+// gifts, own and catalog). pageID must be well-formed
+// (gifting.ValidPageID).
+//
+// Errors: NOT_FOUND when no recipient has this page id.
+func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+	notFound := gifting.NotFound("page", pageID)
+	if !gifting.ValidPageID(pageID) {
+		return gifting.RecipientPage{}, notFound
+	}
+	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		TableName: &s.table, IndexName: aws.String(indexPages),
+		KeyConditionExpression:    aws.String("pg = :pg"),
+		ExpressionAttributeValues: item{":pg": str(pageKey(pageID))},
+		Limit:                     aws.Int32(2),
+	})
+	if err != nil {
+		return gifting.RecipientPage{}, fmt.Errorf("query pages: %w", err)
+	}
+	if len(out.Items) != 1 {
+		// None, or (at 2^-50 per pair) two recipients sharing a key:
+		// neither may be shown for the other.
+		return gifting.RecipientPage{}, notFound
+	}
+	orgID, campaignID, ok := recipientKeyParts(out.Items[0])
+	if !ok {
+		return gifting.RecipientPage{}, notFound
+	}
+	org := orgPK(orgID)
+	got, err := s.batchGet(ctx, []item{
+		{"PK": out.Items[0]["PK"], "SK": out.Items[0]["SK"]},
+		key(org, campaignSK(campaignID)), key(org, deletedCampaignSK(campaignID)), key(org, profileSK),
+	})
+	if err != nil {
+		return gifting.RecipientPage{}, err
+	}
+	var p gifting.RecipientPage
+	var found, campaignFound bool
+	for _, it := range got {
+		var err error
+		switch sk := attrS(it, "SK"); {
+		case sk == campaignSK(campaignID) || (sk == deletedCampaignSK(campaignID) && !campaignFound):
+			err, campaignFound = unmarshal(it, &p.Campaign), true
+			if sk == deletedCampaignSK(campaignID) {
+				p.Campaign.IsDeleted = true
+			}
+		case sk == profileSK:
+			var o gifting.Organization
+			err = unmarshal(it, &o)
+			p.Sender = o.DisplayName
+			if p.Sender == "" {
+				p.Sender = o.OrgName
+			}
+		case strings.HasPrefix(sk, recipientPrefix):
+			var sr storedRecipient
+			sr, err = decodeRecipient(it)
+			p.Recipient, found = sr.Recipient, true
+		}
+		if err != nil {
+			return gifting.RecipientPage{}, err
+		}
+	}
+	if !found {
+		return gifting.RecipientPage{}, notFound
+	}
+	switch r := p.Recipient; {
+	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.LandingPageID)) == 1:
+		p.Kind = gifting.LandingPage
+	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.ClaimPageID)) == 1:
+		p.Kind = gifting.ClaimPage
+	default:
+		return gifting.RecipientPage{}, notFound
+	}
+	if !campaignFound {
+		p.Campaign.IsDeleted = true // recipients outlive only a soft delete
+	}
+	p.Campaign.Normalize()
+	if !p.Gone() && !p.Recipient.Claimed() {
+		if p.Gifts, err = s.campaignGifts(ctx, orgID, p.Campaign.CampaignData.GiftIDs); err != nil {
+			return gifting.RecipientPage{}, err
+		}
+	}
+	return p, nil
+}
+
+// recipientKeyParts reads the organization and campaign from a recipient
+// item's keys (PK=ORG#<org>, SK=RCPT#<campaign>#<recipient>).
+func recipientKeyParts(it item) (orgID, campaignID string, ok bool) {
+	orgID, ok1 := strings.CutPrefix(attrS(it, "PK"), orgPK(""))
+	rest, ok2 := strings.CutPrefix(attrS(it, "SK"), recipientPrefix)
+	campaignID, _, ok3 := strings.Cut(rest, "#")
+	return orgID, campaignID, ok1 && ok2 && ok3 && orgID != "" && campaignID != ""
+}
+
+// campaignGifts returns the gifts with the given ids visible to org, in the
+// order of ids, leaving out those that no longer exist. The org's own gift
+// wins over the catalog's of the same id.
+func (s *Store) campaignGifts(ctx context.Context, orgID string, ids []string) ([]gifting.Gift, error) {
+	byID, err := s.giftItems(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gifting.Gift, 0, len(ids))
+	for _, id := range ids {
+		if g, ok := byID[id]; ok {
+			out = append(out, g.Gift)
+		}
+	}
+	return out, nil
+}
+
+// giftItem is a gift with the partition it is stored in (the org's own, or
+// the service catalog's), which its inventory updates address.
+type giftItem struct {
+	gifting.Gift
+	pk string
+}
+
+// giftItems reads the gifts with the given ids visible to org, by id.
+func (s *Store) giftItems(ctx context.Context, orgID string, ids []string) (map[string]giftItem, error) {
+	keys := make([]item, 0, 2*len(ids))
+	for _, id := range ids {
+		keys = append(keys, key(orgPK(orgID), giftSK(id)), key(orgPK(gifting.CatalogOrgID), giftSK(id)))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]giftItem, len(items))
+	for _, it := range items {
+		var g gifting.Gift
+		if err := unmarshal(it, &g); err != nil {
+			return nil, err
+		}
+		pk := attrS(it, "PK")
+		if cur, ok := byID[g.GiftID]; ok && cur.pk == orgPK(orgID) {
+			continue
+		}
+		byID[g.GiftID] = giftItem{Gift: g, pk: pk}
+	}
+	return byID, nil
+}
+
+// MarkPageViewed records the first view of a recipient's landing page
+// (viewedAt); later views change nothing. It costs one conditional
+// UpdateItem, which also moves the recipient's version so a concurrent
+// update does not write over it.
+func (s *Store) MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), recipientSK(campaignID, recipientID)),
+		UpdateExpression:          aws.String("SET viewedAt = :now, ver = ver + :one"),
+		ConditionExpression:       aws.String("attribute_exists(PK) AND attribute_not_exists(viewedAt)"),
+		ExpressionAttributeValues: item{":now": str(gifting.FormatTime(s.Now())), ":one": num(1)},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("mark page viewed: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,274 @@
+// Package pages is the HTML adapter of the recipient's pages: the landing
+// page (/gift/{pageId}) and the claim page (/claim/{pageId}), public and
+// server-rendered, where the page id in the URL is the only credential.
+// It decodes form posts, calls the recipient page use cases (Service) and
+// renders their answers; it never reads storage itself.
+package pages
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"html/template"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Service is what the pages need: the recipient page use cases
+// (service.RecipientPages). Errors carry gifting codes: NOT_FOUND, GONE,
+// CONFLICT, VALIDATION_FAILED; anything else is internal.
+type Service interface {
+	Landing(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	ClaimForm(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (gifting.RecipientPage, error)
+	Acknowledge(ctx context.Context, pageID string) error
+	Feedback(ctx context.Context, pageID, rating, text string) error
+}
+
+// MaxBody is the largest form body a page accepts (413 beyond it).
+const MaxBody = 16 << 10
+
+//go:embed assets/style.css
+var css string
+
+//go:embed assets/pages.html
+var pagesHTML string
+
+var (
+	tmpl = template.Must(template.New("pages").Parse(pagesHTML))
+	// csp allows no script at all, the embedded style sheet by its hash,
+	// gift images from http(s) hosts, and forms posting only to the pages
+	// themselves.
+	csp = "default-src 'none'; style-src 'sha256-" + hashOf(css) + "'; img-src https: http:; " +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+func hashOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// routes are the page routes, as template.yaml declares them.
+var routes = []string{
+	"GET /gift/{pageId}",
+	"POST /gift/{pageId}/acknowledge",
+	"POST /gift/{pageId}/feedback",
+	"GET /claim/{pageId}",
+	"POST /claim/{pageId}",
+}
+
+// Routes returns the "METHOD /path" patterns the pages serve.
+func Routes() []string { return append([]string(nil), routes...) }
+
+// Handler serves the recipient pages.
+type Handler struct {
+	svc Service
+	log *slog.Logger
+	mux *http.ServeMux
+}
+
+// New returns the pages handler over svc; log receives one line per
+// request (method, route, status; never the page id, which is a
+// credential) and internal errors. A nil log means slog.Default().
+func New(svc Service, log *slog.Logger) *Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim}
+	for i, pattern := range routes {
+		h.mux.Handle(pattern, handlers[i])
+	}
+	return h
+}
+
+// ServeHTTP sets the headers every page needs and routes the request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", csp)
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Robots-Tag", "noindex, nofollow")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	rec := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			h.log.ErrorContext(r.Context(), "page panic", slog.Any("panic", v))
+			h.problem(rec, r, http.StatusInternalServerError, nil)
+		}
+		h.log.InfoContext(r.Context(), "page", slog.String("method", r.Method), slog.String("route", routeOf(r)),
+			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)))
+	}()
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		h.problem(rec, r, http.StatusNotFound, nil)
+		return
+	}
+	h.mux.ServeHTTP(rec, r)
+}
+
+// routeOf is the route of r without its page id.
+func routeOf(r *http.Request) string {
+	if r.Pattern != "" {
+		return r.Pattern
+	}
+	return r.Method + " (no route)"
+}
+
+func (h *Handler) landing(w http.ResponseWriter, r *http.Request) {
+	p, err := h.svc.Landing(r.Context(), r.PathValue("pageId"))
+	if err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	v := h.landingView(p)
+	switch r.URL.Query().Get("done") {
+	case "claimed":
+		v.Notice = "Thank you! Your address is confirmed and your gift will be on its way soon."
+	case "feedback":
+		v.FeedbackGiven = true
+	}
+	h.render(w, r, http.StatusOK, v)
+}
+
+func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	id := r.PathValue("pageId")
+	if err := h.svc.Acknowledge(r.Context(), id); err != nil {
+		h.fail(w, r, gifting.RecipientPage{}, err)
+		return
+	}
+	http.Redirect(w, r, "/gift/"+id, http.StatusSeeOther)
+}
+
+func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	id := r.PathValue("pageId")
+	rating, text := r.PostForm.Get("rating"), strings.TrimSpace(r.PostForm.Get("message"))
+	err := h.svc.Feedback(r.Context(), id, rating, text)
+	if gifting.ErrorCode(err) == gifting.CodeValidation {
+		p, perr := h.svc.Landing(r.Context(), id)
+		if perr != nil {
+			h.fail(w, r, p, perr)
+			return
+		}
+		v := h.landingView(p)
+		v.Errors, v.Rating, v.FeedbackText = fieldErrors(err, map[string]string{"message.text": "message"}), rating, text
+		v.Alert = "Please check the feedback form."
+		h.render(w, r, http.StatusBadRequest, v)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, gifting.RecipientPage{}, err)
+		return
+	}
+	http.Redirect(w, r, "/gift/"+id+"?done=feedback", http.StatusSeeOther)
+}
+
+func (h *Handler) claimForm(w http.ResponseWriter, r *http.Request) {
+	p, err := h.svc.ClaimForm(r.Context(), r.PathValue("pageId"))
+	if err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, h.claimView(p, gifting.ClaimInput{}, nil))
+}
+
+func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	f := r.PostForm
+	in := gifting.ClaimInput{GiftID: f.Get("giftId"), ShippingAddress: gifting.ShippingAddress{
+		Line1: f.Get("line1"), Line2: f.Get("line2"), City: f.Get("city"), State: f.Get("state"),
+		Zip: f.Get("zip"), Country: f.Get("country"), PhoneNumber: f.Get("phoneNumber"),
+	}}
+	p, err := h.svc.Claim(r.Context(), r.PathValue("pageId"), in)
+	var de *gifting.Error
+	if errors.As(err, &de) && len(de.Details) > 0 && (de.Code == gifting.CodeValidation || de.Code == gifting.CodeConflict) {
+		// The form again, with each problem beside its field and the
+		// values as entered.
+		status := http.StatusBadRequest
+		if de.Code == gifting.CodeConflict {
+			status = http.StatusConflict
+		}
+		h.render(w, r, status, h.claimView(p, in, de))
+		return
+	}
+	if err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	http.Redirect(w, r, "/gift/"+p.Recipient.LandingPageID+"?done=claimed", http.StatusSeeOther)
+}
+
+// readForm parses a form post of at most MaxBody bytes; on failure it
+// writes the error page and returns false.
+func (h *Handler) readForm(w http.ResponseWriter, r *http.Request) bool {
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || ct != "application/x-www-form-urlencoded" {
+		h.problem(w, r, http.StatusUnsupportedMediaType, nil)
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.problem(w, r, http.StatusRequestEntityTooLarge, nil)
+		} else {
+			h.problem(w, r, http.StatusBadRequest, nil)
+		}
+		return false
+	}
+	return true
+}
+
+// fail writes the page of a use case's error. p, when set, is the page the
+// error is about (a second claim leads to its landing page).
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p gifting.RecipientPage, err error) {
+	switch gifting.ErrorCode(err) {
+	case gifting.CodeNotFound:
+		h.problem(w, r, http.StatusNotFound, nil)
+	case gifting.CodeGone:
+		h.problem(w, r, http.StatusGone, nil)
+	case gifting.CodeConflict:
+		h.problem(w, r, http.StatusConflict, &p, gifting.ErrorMessage(err))
+	case gifting.CodeValidation:
+		h.problem(w, r, http.StatusBadRequest, nil)
+	default:
+		h.log.ErrorContext(r.Context(), "page failed", slog.String("route", routeOf(r)), slog.String("error", err.Error()))
+		h.problem(w, r, http.StatusInternalServerError, nil)
+	}
+}
+
+// statusWriter remembers the status written, for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}

@@ -1,0 +1,221 @@
+package pages
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// view is what the page template renders. Only what a recipient may see
+// goes in: never the email, the organization's or the recipient's ids.
+type view struct {
+	View  string // landing, claim or problem
+	Title string
+	CSS   template.CSS
+
+	Sender, CampaignName, FirstName, Message string
+	Notice, Alert                            string
+	Errors                                   map[string]string
+
+	// Landing page before the claim, and the claim form.
+	Gifts    []giftView
+	ClaimURL string
+
+	// Landing page after the claim.
+	Claimed, Delivered, Acknowledged, FeedbackOpen, FeedbackGiven bool
+	Selected                                                      giftView
+	Steps                                                         []step
+	TrackingLink, AddressText                                     string
+	AcknowledgeAction, FeedbackAction, Rating, FeedbackText       string
+
+	// Claim form.
+	ClaimAction string
+	Fields      []field
+
+	// Problem pages.
+	Heading, Text, LandingURL string
+}
+
+type giftView struct {
+	ID, Name, Description, ImageURL string
+	Checked                         bool
+}
+
+type step struct {
+	Label         string
+	Done, Current bool
+}
+
+// field is one input of the claim form, or a row of them.
+type field struct {
+	Name, Label, Hint, Type, Value, Autocomplete, Error string
+	Required                                            bool
+	Max                                                 int
+	Row                                                 []field
+}
+
+func giftOf(g gifting.Gift, checked bool) giftView {
+	v := giftView{ID: g.GiftID, Name: g.Name, Description: g.ShortDescription, Checked: checked}
+	if len(g.ImageURLs) > 0 {
+		v.ImageURL = g.ImageURLs[0]
+	}
+	return v
+}
+
+func base(p gifting.RecipientPage, name string) view {
+	first := strings.TrimSpace(p.Recipient.ContactDetails.FirstName)
+	if first == "" {
+		first = "there"
+	}
+	return view{View: name, Title: "A gift from " + p.Sender, Sender: p.Sender, CampaignName: p.Campaign.Name,
+		FirstName: first, Message: p.Campaign.Description}
+}
+
+// shippingSteps are the stages a landing page shows once the address is
+// confirmed.
+var shippingSteps = []struct {
+	status gifting.RecipientStatus
+	label  string
+}{
+	{gifting.RecipientAddressConfirmed, "Address confirmed"},
+	{gifting.RecipientProcessing, "Being prepared"},
+	{gifting.RecipientShipped, "Shipped"},
+	{gifting.RecipientInTransit, "On its way"},
+	{gifting.RecipientDelivered, "Delivered"},
+	{gifting.RecipientAcknowledged, "Arrived, thank you"},
+}
+
+func (h *Handler) landingView(p gifting.RecipientPage) view {
+	v := base(p, "landing")
+	r := p.Recipient
+	if !r.Claimed() {
+		for _, g := range p.Gifts {
+			v.Gifts = append(v.Gifts, giftOf(g, false))
+		}
+		v.ClaimURL = "/claim/" + r.ClaimPageID
+		return v
+	}
+	sg := r.SelectedGift
+	v.Claimed = true
+	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: sg.ImageURL}
+	v.TrackingLink = sg.TrackingLink
+	if !gifting.ValidURL(v.TrackingLink) {
+		v.TrackingLink = ""
+	}
+	for _, s := range shippingSteps {
+		v.Steps = append(v.Steps, step{Label: s.label, Done: r.Status.Rank() >= s.status.Rank(), Current: r.Status == s.status})
+	}
+	if a := r.Address; a != nil {
+		lines := []string{a.Line1, a.Line2, strings.TrimSpace(a.Zip + " " + a.City), a.State, a.Country}
+		var kept []string
+		for _, l := range lines {
+			if l != "" {
+				kept = append(kept, l)
+			}
+		}
+		v.AddressText = strings.Join(kept, "\n")
+	}
+	v.Delivered = r.Status == gifting.RecipientDelivered
+	v.Acknowledged = r.Status == gifting.RecipientAcknowledged
+	v.FeedbackOpen = r.Status.Rank() >= gifting.RecipientDelivered.Rank()
+	v.FeedbackGiven = r.Feedback.Has()
+	if rt := r.Feedback.Rating; rt != nil {
+		v.Rating = rt.Value
+	}
+	v.AcknowledgeAction = "/gift/" + r.LandingPageID + "/acknowledge"
+	v.FeedbackAction = "/gift/" + r.LandingPageID + "/feedback"
+	return v
+}
+
+func (h *Handler) claimView(p gifting.RecipientPage, in gifting.ClaimInput, problem *gifting.Error) view {
+	v := base(p, "claim")
+	v.Title = "Claim your gift from " + p.Sender
+	v.ClaimAction = "/claim/" + p.Recipient.ClaimPageID
+	stock := p.InStock()
+	for _, g := range stock {
+		v.Gifts = append(v.Gifts, giftOf(g, g.GiftID == in.GiftID || len(stock) == 1))
+	}
+	if problem != nil {
+		v.Errors = problem.Details
+		v.Alert = "Please check the fields marked below."
+		if problem.Code == gifting.CodeConflict {
+			v.Alert = problem.Message
+		}
+	}
+	e := v.Errors
+	v.Fields = []field{
+		{Name: "line1", Label: "Street and number", Type: "text", Value: in.Line1, Autocomplete: "address-line1", Required: true, Max: 200, Error: e["line1"]},
+		{Name: "line2", Label: "Apartment, suite, floor", Hint: "optional", Type: "text", Value: in.Line2, Autocomplete: "address-line2", Max: 200, Error: e["line2"]},
+		{Row: []field{
+			{Name: "zip", Label: "Postal code", Type: "text", Value: in.Zip, Autocomplete: "postal-code", Required: true, Max: 20, Error: e["zip"]},
+			{Name: "city", Label: "City", Type: "text", Value: in.City, Autocomplete: "address-level2", Required: true, Max: 200, Error: e["city"]},
+		}},
+		{Row: []field{
+			{Name: "state", Label: "State or region", Hint: "optional", Type: "text", Value: in.State, Autocomplete: "address-level1", Max: 200, Error: e["state"]},
+			{Name: "country", Label: "Country", Hint: "two-letter code, e.g. US", Type: "text", Value: in.Country, Autocomplete: "country", Required: true, Max: 2, Error: e["country"]},
+		}},
+		{Name: "phoneNumber", Label: "Phone number", Hint: "optional, for the carrier", Type: "tel", Value: in.PhoneNumber, Autocomplete: "tel", Max: 30, Error: e["phoneNumber"]},
+	}
+	return v
+}
+
+// problems are the texts of the error pages, by status.
+var problems = map[int][2]string{
+	http.StatusBadRequest:            {"Something is missing", "The form could not be read. Please go back and try again."},
+	http.StatusNotFound:              {"This page does not exist", "Please check that the link is exactly as in your invitation."},
+	http.StatusConflict:              {"Already done", "This has already been done."},
+	http.StatusGone:                  {"This campaign has ended", "Its gifts can no longer be claimed. Thank you for your interest."},
+	http.StatusRequestEntityTooLarge: {"That was too much text", "Please shorten what you entered and try again."},
+	http.StatusUnsupportedMediaType:  {"Please use the form", "This page only accepts its own form."},
+	http.StatusInternalServerError:   {"Something went wrong on our side", "Please try again in a few minutes."},
+}
+
+// problem writes an error page. p, when set, is the recipient's page the
+// problem is about: the error page then names the sender and, once the gift
+// is claimed, leads to the landing page.
+func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p *gifting.RecipientPage, text ...string) {
+	t := problems[status]
+	v := view{View: "problem", Title: t[0], Heading: t[0], Text: t[1]}
+	if p != nil && p.Recipient.RecipientID != "" {
+		v.Sender, v.CampaignName = p.Sender, p.Campaign.Name
+		if p.Recipient.Claimed() {
+			v.Heading, v.LandingURL = "Your address is already confirmed", "/gift/"+p.Recipient.LandingPageID
+		}
+	}
+	if len(text) > 0 && text[0] != "" {
+		v.Text = text[0]
+	}
+	h.render(w, r, status, v)
+}
+
+// render writes v as a page with status.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v view) {
+	v.CSS = template.CSS(css)
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
+		h.log.ErrorContext(r.Context(), "render page", "error", err.Error())
+		http.Error(w, "Something went wrong on our side.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fieldErrors returns the problems of a validation error by form field,
+// renaming the use case's field names to the form's.
+func fieldErrors(err error, rename map[string]string) map[string]string {
+	out := map[string]string{}
+	if de, ok := err.(*gifting.Error); ok {
+		for k, msg := range de.Details {
+			if n, ok := rename[k]; ok {
+				k = n
+			}
+			out[k] = msg
+		}
+	}
+	return out
+}
