@@ -23,8 +23,8 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
-	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/pages"
+	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 )
 
