@@ -64,12 +64,10 @@ func ConfigFromEnv() (Config, error) {
 		return c, fmt.Errorf("TABLE_NAME is not set")
 	}
 	if c.PublicBaseURL == "" {
-		// Locally the pages are served on the API's own port.
-		port := os.Getenv("PORT")
-		if port == "" {
-			port = "3000"
-		}
-		c.PublicBaseURL = "http://127.0.0.1:" + port
+		// The local runner serves the pages on the API's own port and sets
+		// the base URL from the address it listens on; this default is for
+		// a runner on the default port.
+		c.PublicBaseURL = "http://127.0.0.1:3000"
 	}
 	c.PublicBaseURL = strings.TrimRight(c.PublicBaseURL, "/")
 	return c, nil
