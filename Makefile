@@ -152,6 +152,7 @@ OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 HEY_API_VERSION := 0.99.0
 TYPESCRIPT_VERSION := 5.9.3
 ZOD_VERSION := 4.6.7
+NODE_TYPES_VERSION := 20.19.9
 REDOCLY_VERSION := 2.77.0
 OAPI_CODEGEN := $(TOOLS)/bin/oapi-codegen
 OAPI_CODEGEN_STAMP := $(TOOLS)/.oapi-codegen-$(OAPI_CODEGEN_VERSION).stamp
@@ -180,7 +181,7 @@ $(SDK_NODE_STAMP):
 	mkdir -p $(SDK_NODE)
 	echo '{"private": true}' > $(SDK_NODE)/package.json
 	npm install --prefix $(SDK_NODE) --no-audit --no-fund --save-exact @hey-api/openapi-ts@$(HEY_API_VERSION) \
-		typescript@$(TYPESCRIPT_VERSION) zod@$(ZOD_VERSION) @redocly/cli@$(REDOCLY_VERSION)
+		typescript@$(TYPESCRIPT_VERSION) @types/node@$(NODE_TYPES_VERSION) zod@$(ZOD_VERSION) @redocly/cli@$(REDOCLY_VERSION)
 	touch $@
 
 client: $(OAPI_CODEGEN_STAMP)
