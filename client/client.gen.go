@@ -3386,23 +3386,23 @@ type EventLocationInput0 struct {
 
 // EventLocationInput1 defines model for EventLocationInput.1.
 type EventLocationInput1 struct {
-	Address interface{} `json:"address"`
+	// OnlineUrl An absolute http or https URL.
+	OnlineUrl HttpURL `json:"onlineUrl"`
 }
 
 // EventLocationInput2 defines model for EventLocationInput.2.
 type EventLocationInput2 struct {
-	VenueName interface{} `json:"venueName"`
+	Type interface{} `json:"type,omitempty"`
 }
 
 // EventLocationInput3 defines model for EventLocationInput.3.
 type EventLocationInput3 struct {
-	Type interface{} `json:"type,omitempty"`
+	Address interface{} `json:"address"`
 }
 
 // EventLocationInput4 defines model for EventLocationInput.4.
 type EventLocationInput4 struct {
-	// OnlineUrl An absolute http or https URL.
-	OnlineUrl HttpURL `json:"onlineUrl"`
+	VenueName interface{} `json:"venueName"`
 }
 
 // EventTerms At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
@@ -13410,11 +13410,19 @@ type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *map[string]interface{}
+	JSON200 *struct {
+		Info    map[string]interface{} `json:"info"`
+		Openapi string                 `json:"openapi"`
+		Paths   map[string]interface{} `json:"paths"`
+	}
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r GetOpenAPIResponse) GetJSON200() *map[string]interface{} {
+func (r GetOpenAPIResponse) GetJSON200() *struct {
+	Info    map[string]interface{} `json:"info"`
+	Openapi string                 `json:"openapi"`
+	Paths   map[string]interface{} `json:"paths"`
+} {
 	return r.JSON200
 }
 
@@ -17521,7 +17529,11 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest map[string]interface{}
+		var dest struct {
+			Info    map[string]interface{} `json:"info"`
+			Openapi string                 `json:"openapi"`
+			Paths   map[string]interface{} `json:"paths"`
+		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
