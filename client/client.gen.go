@@ -668,6 +668,21 @@ func (e FeedbackInputRating) Valid() bool {
 	}
 }
 
+// Defines values for FreeFormValue3.
+const (
+	N0 FreeFormValue3 = 0
+)
+
+// Valid indicates whether the value is a known member of the FreeFormValue3 enum.
+func (e FreeFormValue3) Valid() bool {
+	switch e {
+	case N0:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GiftStatus.
 const (
 	GiftStatusAvailable GiftStatus = "available"
@@ -3444,13 +3459,32 @@ type FeedbackMessageInput1 struct {
 
 // FreeFormObject Any JSON object the service can store: no key is empty, at any depth, and every number is
 // 0 or of a magnitude from 1e-130 to below 1e126 (DynamoDB's number range).
-type FreeFormObject map[string]FreeFormValue
+type FreeFormObject map[string]*FreeFormValue
 
-// FreeFormValue Any JSON value: a string, a boolean, null, a number (0 or of a magnitude from 1e-130 to
-// below 1e126), an array of such values, or a FreeFormObject. The service checks these rules
-// and answers 400 naming the offending key; the schema leaves the value open so that every
-// client generator can read it.
-type FreeFormValue = interface{}
+// FreeFormValue Any JSON value the service can store: a string, a boolean, null, a number (0 or of a
+// magnitude from 1e-130 to below 1e126), an array of such values, or a FreeFormObject. One
+// type per branch: oapi-codegen refuses a list of types.
+type FreeFormValue struct {
+	union json.RawMessage
+}
+
+// FreeFormValue0 defines model for FreeFormValue.0.
+type FreeFormValue0 = string
+
+// FreeFormValue1 defines model for FreeFormValue.1.
+type FreeFormValue1 = bool
+
+// FreeFormValue3 defines model for FreeFormValue.3.
+type FreeFormValue3 float32
+
+// FreeFormValue4 defines model for FreeFormValue.4.
+type FreeFormValue4 = float32
+
+// FreeFormValue5 defines model for FreeFormValue.5.
+type FreeFormValue5 = float32
+
+// FreeFormValue6 defines model for FreeFormValue.6.
+type FreeFormValue6 = []*FreeFormValue
 
 // Gift defines model for Gift.
 type Gift struct {
@@ -5279,6 +5313,198 @@ func (t *FeedbackMessageInput) UnmarshalJSON(b []byte) error {
 		}
 	}
 
+	return err
+}
+
+// AsFreeFormValue0 returns the union data inside the FreeFormValue as a FreeFormValue0
+func (t FreeFormValue) AsFreeFormValue0() (FreeFormValue0, error) {
+	var body FreeFormValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue0 overwrites any union data inside the FreeFormValue as the provided FreeFormValue0
+func (t *FreeFormValue) FromFreeFormValue0(v FreeFormValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue0 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue0
+func (t *FreeFormValue) MergeFreeFormValue0(v FreeFormValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormValue1 returns the union data inside the FreeFormValue as a FreeFormValue1
+func (t FreeFormValue) AsFreeFormValue1() (FreeFormValue1, error) {
+	var body FreeFormValue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue1 overwrites any union data inside the FreeFormValue as the provided FreeFormValue1
+func (t *FreeFormValue) FromFreeFormValue1(v FreeFormValue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue1 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue1
+func (t *FreeFormValue) MergeFreeFormValue1(v FreeFormValue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormValue3 returns the union data inside the FreeFormValue as a FreeFormValue3
+func (t FreeFormValue) AsFreeFormValue3() (FreeFormValue3, error) {
+	var body FreeFormValue3
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue3 overwrites any union data inside the FreeFormValue as the provided FreeFormValue3
+func (t *FreeFormValue) FromFreeFormValue3(v FreeFormValue3) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue3 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue3
+func (t *FreeFormValue) MergeFreeFormValue3(v FreeFormValue3) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormValue4 returns the union data inside the FreeFormValue as a FreeFormValue4
+func (t FreeFormValue) AsFreeFormValue4() (FreeFormValue4, error) {
+	var body FreeFormValue4
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue4 overwrites any union data inside the FreeFormValue as the provided FreeFormValue4
+func (t *FreeFormValue) FromFreeFormValue4(v FreeFormValue4) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue4 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue4
+func (t *FreeFormValue) MergeFreeFormValue4(v FreeFormValue4) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormValue5 returns the union data inside the FreeFormValue as a FreeFormValue5
+func (t FreeFormValue) AsFreeFormValue5() (FreeFormValue5, error) {
+	var body FreeFormValue5
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue5 overwrites any union data inside the FreeFormValue as the provided FreeFormValue5
+func (t *FreeFormValue) FromFreeFormValue5(v FreeFormValue5) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue5 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue5
+func (t *FreeFormValue) MergeFreeFormValue5(v FreeFormValue5) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormValue6 returns the union data inside the FreeFormValue as a FreeFormValue6
+func (t FreeFormValue) AsFreeFormValue6() (FreeFormValue6, error) {
+	var body FreeFormValue6
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormValue6 overwrites any union data inside the FreeFormValue as the provided FreeFormValue6
+func (t *FreeFormValue) FromFreeFormValue6(v FreeFormValue6) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormValue6 performs a merge with any union data inside the FreeFormValue, using the provided FreeFormValue6
+func (t *FreeFormValue) MergeFreeFormValue6(v FreeFormValue6) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFreeFormObject returns the union data inside the FreeFormValue as a FreeFormObject
+func (t FreeFormValue) AsFreeFormObject() (FreeFormObject, error) {
+	var body FreeFormObject
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFreeFormObject overwrites any union data inside the FreeFormValue as the provided FreeFormObject
+func (t *FreeFormValue) FromFreeFormObject(v FreeFormObject) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFreeFormObject performs a merge with any union data inside the FreeFormValue, using the provided FreeFormObject
+func (t *FreeFormValue) MergeFreeFormObject(v FreeFormObject) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FreeFormValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FreeFormValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
 	return err
 }
 
