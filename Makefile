@@ -196,3 +196,50 @@ screenshots: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
 	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
+
+# ---- Generated clients (issue 19) -------------------------------------------------------------------
+#   make client     regenerate the Go client (client/client.gen.go) from shared/httpapi/openapi.yaml
+#   make sdk-check  generate Python and TypeScript clients, lint the document (Redocly), and run one
+#                   flow with each client against the local server
+OAPI_CODEGEN_VERSION := v2.8.2
+OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
+HEY_API_VERSION := 0.99.0
+TYPESCRIPT_VERSION := 5.9.3
+ZOD_VERSION := 4.6.7
+NODE_TYPES_VERSION := 20.19.9
+REDOCLY_VERSION := 2.77.0
+OAPI_CODEGEN := $(TOOLS)/bin/oapi-codegen
+OAPI_CODEGEN_STAMP := $(TOOLS)/.oapi-codegen-$(OAPI_CODEGEN_VERSION).stamp
+SDK_VENV := $(TOOLS)/sdk-venv
+SDK_VENV_STAMP := $(TOOLS)/.openapi-python-client-$(OPENAPI_PYTHON_CLIENT_VERSION).stamp
+# The generators' npm packages get a prefix of their own, apart from DynamoDB Local's under .tools/.
+SDK_NODE := $(TOOLS)/sdk-node
+SDK_NODE_STAMP := $(TOOLS)/.sdk-node-$(HEY_API_VERSION)-$(TYPESCRIPT_VERSION)-$(ZOD_VERSION)-$(REDOCLY_VERSION).stamp
+
+.PHONY: client sdk-tools sdk-check
+# The drift test of the Go client (make test) runs the pinned generator.
+tools test: $(OAPI_CODEGEN_STAMP)
+sdk-tools: $(OAPI_CODEGEN_STAMP) $(SDK_VENV_STAMP) $(SDK_NODE_STAMP)
+
+$(OAPI_CODEGEN_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@$(OAPI_CODEGEN_VERSION)
+	touch $@
+
+$(SDK_VENV_STAMP):
+	rm -rf $(SDK_VENV)
+	python3 -m venv $(SDK_VENV)
+	$(SDK_VENV)/bin/pip install --quiet --disable-pip-version-check openapi-python-client==$(OPENAPI_PYTHON_CLIENT_VERSION)
+	touch $@
+
+$(SDK_NODE_STAMP):
+	mkdir -p $(SDK_NODE)
+	echo '{"private": true}' > $(SDK_NODE)/package.json
+	npm install --prefix $(SDK_NODE) --no-audit --no-fund --save-exact @hey-api/openapi-ts@$(HEY_API_VERSION) \
+		typescript@$(TYPESCRIPT_VERSION) @types/node@$(NODE_TYPES_VERSION) zod@$(ZOD_VERSION) @redocly/cli@$(REDOCLY_VERSION)
+	touch $@
+
+client: $(OAPI_CODEGEN_STAMP)
+	$(OAPI_CODEGEN) -config client/oapi-codegen.yaml shared/httpapi/openapi.yaml
+
+sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) | check-java
+	bash sdkcheck/run.sh
