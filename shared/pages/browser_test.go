@@ -2,6 +2,9 @@ package pages_test
 
 import (
 	"context"
+	"image"
+	"image/color"
+	pngenc "image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -41,7 +44,13 @@ func chromium(t *testing.T) string {
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	bin := chromium(t)
-	f := newFixture(t, nil)
+	// The gifts' pictures come from a server on loopback, as a real
+	// catalog's would from its CDN.
+	images := httptest.NewServer(http.HandlerFunc(giftPicture))
+	t.Cleanup(images.Close)
+	f := newFixtureWith(t, nil, func(name string) (string, string) {
+		return giftBlurbs[name], images.URL + "/" + strings.ToLower(name) + ".png"
+	})
 
 	// One server for the API and the pages, as `make run` serves them.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -174,4 +183,30 @@ func TestBrowserJourney(t *testing.T) {
 		len(got.Feedback.Message) != 1 || got.Feedback.Message[0].Text != "Perfect coffee, thank you!" {
 		t.Errorf("after the journey: %s, feedback %+v", got.Status, got.Feedback)
 	}
+}
+
+// giftBlurbs are the short descriptions of the browser test's gifts.
+var giftBlurbs = map[string]string{
+	"Coffee":     "Single-origin beans from a roaster near you, 340 g, ground or whole.",
+	"Headphones": "Wireless noise-cancelling headphones with a 30-hour battery.",
+}
+
+// giftPicture answers a 640×400 PNG: a warm gradient for coffee, a cool one
+// for anything else.
+func giftPicture(w http.ResponseWriter, r *http.Request) {
+	const width, height = 640, 400
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	warm := strings.Contains(r.URL.Path, "coffee")
+	for y := range height {
+		for x := range width {
+			v := uint8(80 + 120*(x+y)/(width+height))
+			c := color.RGBA{R: v / 2, G: v/2 + 40, B: v + 40, A: 255}
+			if warm {
+				c = color.RGBA{R: v + 50, G: v/2 + 30, B: v / 3, A: 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	w.Header().Set("Content-Type", "image/png")
+	_ = pngenc.Encode(w, img)
 }

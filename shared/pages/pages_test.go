@@ -33,6 +33,15 @@ type fixture struct {
 
 func newFixture(t *testing.T, db dynamo.DB) *fixture {
 	t.Helper()
+	return newFixtureWith(t, db, func(name string) (string, string) {
+		return name + " <b>described</b>", "https://img.test/" + strings.ToLower(name) + ".png"
+	})
+}
+
+// newFixtureWith is newFixture with each gift's short description and
+// image URL from look.
+func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (description, imageURL string)) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	base := testenv.Store(t)
 	s := base
@@ -42,8 +51,9 @@ func newFixture(t *testing.T, db dynamo.DB) *fixture {
 	f := &fixture{s: s, startingBalance: 1000, creditsPerPerson: 40}
 	f.orgID, f.apiKey = testenv.Org(t, s, "acme", f.startingBalance)
 	mk := func(name string, price float64, available int) gifting.Gift {
+		description, image := look(name)
 		g, err := s.CreateGift(ctx, f.orgID, gifting.Gift{Name: name, Price: price, Currency: "USD", Status: gifting.GiftAvailable,
-			ShortDescription: name + " <b>described</b>", ImageURLs: []string{"https://img.test/" + strings.ToLower(name) + ".png"},
+			ShortDescription: description, ImageURLs: []string{image},
 			Inventory: gifting.Inventory{Total: available + 2, Available: available, Reserved: 2}})
 		if err != nil {
 			t.Fatal(err)
