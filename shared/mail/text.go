@@ -133,7 +133,8 @@ func (w *textWriter) text(s string) {
 	if isSpace(s[0]) {
 		w.space = true
 	}
-	for i, field := range strings.Fields(s) {
+	// Only HTML's whitespace collapses; a non-breaking space stays.
+	for i, field := range strings.FieldsFunc(s, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) {
 		if i > 0 {
 			w.space = true
 		}
