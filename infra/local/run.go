@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -24,7 +23,7 @@ import (
 // port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, TABLE_NAME, MAIL_OUTBOX and SCHEDULER_TICK")
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, TABLE_NAME, SENDER_ADDRESS and SCHEDULER_TICK")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -45,14 +44,18 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
+	sesPort, err := envPort("SES_PORT", 8005)
+	if err != nil {
+		return err
+	}
 	root, err := localstack.RepoRoot()
 	if err != nil {
 		return err
 	}
 	cfg := app.Config{
-		TableName:  envOr("TABLE_NAME", "gift-campaigns"),
-		LogLevel:   os.Getenv("LOG_LEVEL"),
-		MailOutbox: envOr("MAIL_OUTBOX", filepath.Join(root, ".tools", "outbox", "mail.jsonl")),
+		TableName:     envOr("TABLE_NAME", "gift-campaigns"),
+		LogLevel:      os.Getenv("LOG_LEVEL"),
+		SenderAddress: envOr("SENDER_ADDRESS", "gifts@example.com"),
 	}
 	// Take the API port first, so a busy port fails before anything starts.
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
@@ -68,6 +71,13 @@ func serve(ctx context.Context, started time.Time) error {
 	}
 	defer ddb.Stop()
 	cfg.Endpoint = ddb.Endpoint()
+
+	ses, err := localstack.StartSES(ctx, root, sesPort)
+	if err != nil {
+		return fmt.Errorf("%w (set SES_PORT to use another port)", err)
+	}
+	defer ses.Stop()
+	cfg.SESEndpoint = ses.Endpoint()
 
 	store, err := app.NewStore(ctx, cfg)
 	if err != nil {
@@ -110,14 +120,14 @@ Gift Campaign Service is running (ready in %d ms).
   API            %s/api/campaigns   (docs: %s/api/campaigns/docs)
   DynamoDB Local %s  table %s
   Demo API key   %s
-  Mail outbox    %s   (read it: jq -s . %s)
+  Emails         %s/   (every email sent, from %s)
 
   curl -H "x-api-key: %s" %s/api/campaigns/gifts
 
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-		demo.APIKey, cfg.MailOutbox, cfg.MailOutbox, demo.APIKey, cfg.PublicBaseURL)
+		demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, demo.APIKey, cfg.PublicBaseURL)
 
 	select {
 	case <-ctx.Done():

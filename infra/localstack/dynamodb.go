@@ -4,16 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -25,8 +19,6 @@ import (
 const (
 	// startTimeout bounds how long StartDynamoDB waits for the JVM to answer.
 	startTimeout = 30 * time.Second
-	// stopTimeout is how long Stop lets the JVM shut down after SIGTERM before it sends SIGKILL.
-	stopTimeout = 5 * time.Second
 	// freePortAttempts is how often StartDynamoDB tries another free port when the one it picked was
 	// taken before the JVM could bind it.
 	freePortAttempts = 3
@@ -38,15 +30,8 @@ var errExited = errors.New("DynamoDB Local exited while starting")
 // DynamoDB is a running DynamoDB Local process. Stop it when done: it lives in its own process group, so
 // a terminal's Ctrl-C does not reach it.
 type DynamoDB struct {
-	cmd     *exec.Cmd
-	port    int
-	logPath string
-	// exited is closed once the process has exited; waitErr, its exit status, is set before that.
-	exited  chan struct{}
-	waitErr error
-
-	stopOnce sync.Once
-	stopErr  error
+	*process
+	port int
 }
 
 // Endpoint returns the URL that clients reach it at, http://127.0.0.1:PORT.
@@ -127,48 +112,15 @@ func startAndWait(ctx context.Context, dir string, port int) (*DynamoDB, error) 
 // start launches the JVM. DynamoDB Local has no flag for a bind address: it listens on every interface,
 // not only on loopback, so it only ever runs in memory, on a development or CI machine.
 func start(dir string, port int) (*DynamoDB, error) {
-	// The output goes to a file rather than a pipe, which would stall the JVM whenever nobody reads it;
-	// Stop removes the file, after quoting its end in any error.
-	log, err := os.CreateTemp("", "dynamodb-local-*.log")
-	if err != nil {
-		return nil, fmt.Errorf("create DynamoDB Local log: %w", err)
-	}
-	defer log.Close() // The child holds its own descriptor.
 	cmd := exec.Command("java",
 		"-Djava.library.path="+filepath.Join(dir, "DynamoDBLocal_lib"),
 		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
 		"-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
-	cmd.Dir = os.TempDir()
-	cmd.Stdout = log
-	cmd.Stderr = log
-	cmd.SysProcAttr = sysProcAttr()
-	db := &DynamoDB{cmd: cmd, port: port, logPath: log.Name(), exited: make(chan struct{})}
-	started := make(chan error)
-	go db.run(started)
-	if err := <-started; err != nil {
-		_ = os.Remove(log.Name())
-		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
-	}
-	return db, nil
-}
-
-// run starts the process, reports the start's error on started, and waits for the process to exit.
-//
-// It keeps its OS thread for the process's lifetime because Linux's parent-death signal follows the
-// thread that started the child, not the Go process: were the runtime to end that thread while the JVM
-// runs, the JVM would be killed.
-func (d *DynamoDB) run(started chan<- error) {
-	runtime.LockOSThread()
-	err := d.cmd.Start()
-	started <- err
+	p, err := startProcess("DynamoDB Local", cmd)
 	if err != nil {
-		runtime.UnlockOSThread()
-		return
+		return nil, err
 	}
-	// The thread stays locked: when this goroutine returns, the runtime ends the thread, by then the
-	// parent of nothing.
-	d.waitErr = d.cmd.Wait()
-	close(d.exited)
+	return &DynamoDB{process: p, port: port}, nil
 }
 
 // waitReady polls ListTables until DynamoDB Local answers, the process exits, or ctx ends. A TCP
@@ -196,71 +148,4 @@ func (d *DynamoDB) waitReady(ctx context.Context) error {
 		case <-tick.C:
 		}
 	}
-}
-
-// Stop ends the process group with SIGTERM, then SIGKILL if it has not exited within a few seconds, and
-// waits for it to exit. Only the first call acts; later ones return its result. The error reports a
-// process that had already died on its own, with the end of its output.
-func (d *DynamoDB) Stop() error {
-	d.stopOnce.Do(func() { d.stopErr = d.stop() })
-	return d.stopErr
-}
-
-func (d *DynamoDB) stop() error {
-	defer os.Remove(d.logPath)
-	select {
-	case <-d.exited:
-		return fmt.Errorf("DynamoDB Local had already exited: %v%s", d.waitErr, d.logTail())
-	default:
-	}
-	pgid := d.cmd.Process.Pid // Setpgid made the JVM the leader of a group with its own pid.
-	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("stop DynamoDB Local: %w", err)
-	}
-	select {
-	case <-d.exited:
-	case <-time.After(stopTimeout):
-		if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			return fmt.Errorf("kill DynamoDB Local: %w", err)
-		}
-		<-d.exited
-	}
-	return nil
-}
-
-// logTail returns the last lines of the process's output, to explain a failed start or a crash, or ""
-// when there is none.
-func (d *DynamoDB) logTail() string {
-	f, err := os.Open(d.logPath)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	const limit = 4096
-	cut := false
-	if info, err := f.Stat(); err == nil && info.Size() > limit {
-		_, err := f.Seek(-limit, io.SeekEnd)
-		cut = err == nil
-	}
-	data, _ := io.ReadAll(f)
-	text := string(data)
-	if cut {
-		_, text, _ = strings.Cut(text, "\n") // Start at a whole line.
-	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return ""
-	}
-	return "\nDynamoDB Local output:\n" + text
-}
-
-// freePort returns a TCP port that nothing listens on right now, on any interface, since that is where
-// DynamoDB Local binds.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", ":0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

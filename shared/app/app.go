@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -43,11 +44,17 @@ type Config struct {
 	// JobsQueueURL is the SQS queue of background jobs (JOBS_QUEUE_URL);
 	// empty means jobs run in this process (local server).
 	JobsQueueURL string
-	// MailOutbox is the file the local outbox appends sent emails to, one
-	// JSON object a line (MAIL_OUTBOX). Empty means no mail provider: no
+	// SenderAddress is the From address of every email, an identity
+	// verified in SES (SENDER_ADDRESS). Empty means no mail provider: no
 	// email goes out (emailSent is false) and invitations stay scheduled.
-	// No real provider (SES) is wired yet.
-	MailOutbox string
+	SenderAddress string
+	// SESConfigurationSet, when set, is the SES configuration set every
+	// email names (SES_CONFIGURATION_SET); its event destination publishes
+	// bounces and complaints.
+	SESConfigurationSet string
+	// SESEndpoint, when set, is the SES v2 emulator's endpoint
+	// (SES_ENDPOINT); empty means Amazon SES in the function's region.
+	SESEndpoint string
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -58,7 +65,10 @@ func ConfigFromEnv() (Config, error) {
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"),
 		LogLevel:      os.Getenv("LOG_LEVEL"),
 		JobsQueueURL:  os.Getenv("JOBS_QUEUE_URL"),
-		MailOutbox:    os.Getenv("MAIL_OUTBOX"),
+		SenderAddress: os.Getenv("SENDER_ADDRESS"),
+		SESEndpoint:   os.Getenv("SES_ENDPOINT"),
+
+		SESConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -101,6 +111,42 @@ func NewDynamoDB(_ context.Context, endpoint string) (*dynamodb.Client, error) {
 	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
 		o.DisableValidateResponseChecksum = true
+	}), nil
+}
+
+// NewSESv2 returns an SES v2 client: for the SES v2 emulator when endpoint
+// is set, else for AWS as a Lambda function sees it (see LambdaAWS).
+func NewSESv2(endpoint string) (*sesv2.Client, error) {
+	if endpoint == "" {
+		cfg, err := LambdaAWS()
+		if err != nil {
+			return nil, err
+		}
+		return sesv2.NewFromConfig(cfg), nil
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("SES emulator endpoint %q: want a URL like http://127.0.0.1:8005", endpoint)
+	}
+	// As for DynamoDB Local, nothing of the AWS environment is read, so
+	// local mail can never reach a real account.
+	cfg := aws.Config{
+		Region:      "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+	}
+	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
+}
+
+// NewMailer returns the SES mailer of cfg, sending from cfg.SenderAddress.
+func NewMailer(cfg Config) (*mail.SES, error) {
+	client, err := NewSESv2(cfg.SESEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	return mail.NewSES(client, mail.SESConfig{
+		From:             cfg.SenderAddress,
+		ConfigurationSet: cfg.SESConfigurationSet,
+		PublicBaseURL:    cfg.PublicBaseURL,
 	}), nil
 }
 
@@ -183,12 +229,12 @@ func newServer(store *dynamo.Store, cfg Config) (*httpapi.Server, jobs.Queue, er
 		queue = local
 	}
 	var mailer mail.Mailer
-	if cfg.MailOutbox != "" {
-		outbox, err := mail.NewOutbox(cfg.MailOutbox)
+	if cfg.SenderAddress != "" {
+		ses, err := NewMailer(cfg)
 		if err != nil {
 			return nil, nil, err
 		}
-		mailer = outbox
+		mailer = ses
 	}
 	srv := httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
 	if local != nil {

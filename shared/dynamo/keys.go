@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -42,6 +44,7 @@ import (
 //	due items (scheduler tick)      GSI1PK=DUE#<shard>, GSI1SK <= <now>          GSI1 (sparse)
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
+//	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and
 // GSI1SK only while work on it is outstanding, so a tick with nothing due
@@ -81,6 +84,14 @@ func eventSK(id string) string { return "EVENT#" + id }
 // pageKey is the Pages index key of a recipient: the prefix its landing
 // and claim page ids share (see newPageIDs).
 func pageKey(pageID string) string { return pageID[:pageKeyLength] }
+
+// suppressionSK is an address the organization never mails again. The key
+// holds a hash of the lower-cased address, not the address, so a key that
+// reaches a log or an error carries no personal data.
+func suppressionSK(email string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
+	return "SUPPRESS#" + hex.EncodeToString(sum[:])
+}
 
 // deletedContactSK is where a soft-deleted contact is kept: outside the
 // CONTACT# range and without Slim keys, so pages and searches never see it.

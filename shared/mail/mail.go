@@ -1,20 +1,16 @@
 // Package mail sends the emails of recipients' schedules. A Mailer is
-// anything that delivers a Message; the service ships an Outbox, which
-// appends messages to a local JSON-lines file (the local server's "sent"
-// mail), and Memory for tests. No provider for real delivery (SES) is wired
-// yet: a deployed service without a Mailer sends nothing, reports
+// anything that delivers a Message: SES is the service's, on Amazon SES v2
+// in AWS and on the SES v2 emulator locally (the same code, through an
+// endpoint override); Memory keeps messages for tests. A service without a
+// Mailer (no sender address configured) sends nothing, reports
 // emailSent: false, and leaves the invitation scheduled.
+//
+// The package also reads SES's bounce and complaint notifications
+// (ParseSNSEvent), which decide which addresses are suppressed.
 package mail
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -22,16 +18,30 @@ import (
 // Message is one email to one recipient.
 type Message struct {
 	// To is the recipient's address.
-	To      string `json:"to"`
-	Subject string `json:"subject"`
-	HTML    string `json:"html"`
+	To      string
+	Subject string
+	HTML    string
+	// Text is the plain-text part; empty means derived from HTML.
+	Text string
+	// UnsubscribeToken, when set, names the recipient's unsubscribe link:
+	// the mailer puts <base>/unsubscribe/<token> in a List-Unsubscribe
+	// header and at the foot of both parts. What it resolves to is the
+	// caller's.
+	UnsubscribeToken string
 	// Kind is the schedule entry the email is, e.g. addressConfirmation.
-	Kind string `json:"kind"`
+	Kind string
 	// OrgID, CampaignID and RecipientID say whose email it is.
-	OrgID       string    `json:"organizationId"`
-	CampaignID  string    `json:"campaignId"`
-	RecipientID string    `json:"recipientId"`
-	SentAt      time.Time `json:"sentAt"`
+	OrgID       string
+	CampaignID  string
+	RecipientID string
+	SentAt      time.Time
+}
+
+// Sent is what the provider said about a message it accepted.
+type Sent struct {
+	// MessageID is the provider's id of the message; SES's bounce and
+	// complaint notifications name the message by it.
+	MessageID string
 }
 
 // Mailer delivers messages. Send returns only when the message has been
@@ -39,73 +49,6 @@ type Message struct {
 // logged, so they must not carry the address or the body.
 type Mailer interface {
 	Send(ctx context.Context, m Message) error
-}
-
-// Outbox is a Mailer that appends each message as one JSON line to a file:
-// the local server's outbox. Read it with Read, or with
-// `tail -f <file> | jq`.
-type Outbox struct {
-	mu   sync.Mutex
-	path string
-}
-
-var _ Mailer = (*Outbox)(nil)
-
-// NewOutbox returns an Outbox writing to path, creating its directory.
-func NewOutbox(path string) (*Outbox, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("outbox directory: %w", err)
-	}
-	return &Outbox{path: path}, nil
-}
-
-// Path is the file the outbox writes.
-func (o *Outbox) Path() string { return o.path }
-
-// Send appends m to the outbox file.
-func (o *Outbox) Send(_ context.Context, m Message) error {
-	line, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	f, err := os.OpenFile(o.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("open outbox: %w", err)
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("write outbox: %w", err)
-	}
-	return f.Close()
-}
-
-// Read returns every message of the outbox file at path, oldest first; a
-// missing file is an empty outbox.
-func Read(path string) ([]Message, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open outbox: %w", err)
-	}
-	defer f.Close()
-	var out []Message
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for sc.Scan() {
-		var m Message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, fmt.Errorf("outbox line %d: %w", len(out)+1, err)
-		}
-		out = append(out, m)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read outbox: %w", err)
-	}
-	return out, nil
 }
 
 // Memory is a Mailer that keeps messages in memory, for tests.
