@@ -58,7 +58,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 	}
 	secret := apiKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	rec := apiKeyItem{
-		APIKey: gifting.APIKey{KeyID: NewID(), OrgID: orgID, UserID: userID, Name: name, CreatedAt: s.Now()},
+		APIKey: gifting.APIKey{KeyID: s.NewID(), OrgID: orgID, UserID: userID, Name: name, CreatedAt: s.Now()},
 		Hash:   HashAPIKey(secret),
 	}
 	global, err := withKey(rec, map[string]string{"PK": apiKeyPK(rec.Hash), "SK": apiKeySK})

@@ -18,7 +18,7 @@ import (
 // persona must be validated; ids, ownership and timestamps are set here.
 func (s *Store) CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error) {
 	now := s.Now()
-	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = NewID(), orgID, userID, now, now
+	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = s.NewID(), orgID, userID, now, now
 	if err := s.putNew(ctx, orgID, icpSK(p.ICPID), p); err != nil {
 		return gifting.ICPPersona{}, err
 	}
@@ -74,7 +74,7 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 	}
 	now := s.Now()
 	meta.BuildStartedAt, meta.ContactLists = now, map[string]gifting.ListProgress{}
-	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = NewID(), orgID, userID, now, now
+	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = s.NewID(), orgID, userID, now, now
 	a.TotalMatch, a.CreditRequired, a.Status, a.Metadata = 0, 0, gifting.AudienceBuilding, meta
 	if err := s.putNew(ctx, orgID, audienceSK(a.AudienceID), storedAudience{AudienceList: a}); err != nil {
 		return gifting.AudienceList{}, err

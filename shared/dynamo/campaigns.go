@@ -255,7 +255,7 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 		}
 	}
 	now := s.Now()
-	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = NewID(), orgID, gifting.CampaignDraft, false
+	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = s.NewID(), orgID, gifting.CampaignDraft, false
 	c.CreatedAt, c.UpdatedAt, c.LastUpdatedBy = now, now, c.CreatedBy
 	c.TotalRecipients = 0
 	c.LiveData = gifting.LiveData{StatusCounts: gifting.NewStatusCounts()}

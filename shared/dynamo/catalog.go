@@ -17,14 +17,14 @@ import (
 // ownership and timestamps are set here.
 func (s *Store) CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error) {
 	now := s.Now()
-	g.GiftID, g.OrganizationID, g.IsDelightloop, g.CreatedAt, g.UpdatedAt = NewID(), orgID, false, now, now
+	g.GiftID, g.OrganizationID, g.IsDelightloop, g.CreatedAt, g.UpdatedAt = s.NewID(), orgID, false, now, now
 	return g, s.putNew(ctx, orgID, giftSK(g.GiftID), g)
 }
 
 // CreateTemplate stores a tenant's own template.
 func (s *Store) CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error) {
 	now := s.Now()
-	t.TemplateID, t.OrganizationID, t.IsDelightloop, t.CreatedAt, t.UpdatedAt = NewID(), orgID, false, now, now
+	t.TemplateID, t.OrganizationID, t.IsDelightloop, t.CreatedAt, t.UpdatedAt = s.NewID(), orgID, false, now, now
 	return t, s.putNew(ctx, orgID, templateSK(t.TemplateID), t)
 }
 

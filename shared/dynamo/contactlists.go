@@ -22,7 +22,7 @@ func (s *Store) CreateContactList(ctx context.Context, orgID, userID, name, desc
 	}
 	now := s.Now()
 	l := gifting.ContactList{
-		ListID: NewID(), OrganizationID: orgID, Name: name, Description: description,
+		ListID: s.NewID(), OrganizationID: orgID, Name: name, Description: description,
 		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 	}
 	return l, s.putNew(ctx, orgID, listSK(l.ListID), l)

@@ -136,7 +136,7 @@ func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: newPageID(), ClaimPageID: newPageID(), PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),

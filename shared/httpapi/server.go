@@ -240,6 +240,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		log := s.log.With(slog.String("requestId", id))
 		ctx := context.WithValue(r.Context(), ctxRequestID, id)
 		ctx = context.WithValue(ctx, ctxLogger, log)
+		// An empty principal the endpoint fills in (withPrincipal), so the
+		// request log below, which holds this context, names the caller.
+		ctx = context.WithValue(ctx, ctxPrincipal, &gifting.Principal{})
 		r = r.WithContext(ctx)
 		rec := &statusRecorder{ResponseWriter: w}
 		rec.Header().Set("X-Request-Id", id)
