@@ -14,20 +14,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// Sort fields of an audience's contacts.
-var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
-
-// MemberQuery selects a page of an audience's members.
-type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it, case-insensitively.
-	Search string
-	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
-	SortBy string
-	Order  gifting.SortOrder
-	Page   gifting.PageRequest
-}
-
 // AudienceMembers returns a page of audience a's members and how many match
 // q. a is the audience as just read (its totalMatch is the total when there
 // is no search).
@@ -40,7 +26,7 @@ type MemberQuery struct {
 // updatedAt order, reads the audience's whole Slim partition (keys, search
 // text and updatedAt: about 1 read unit per 30 members), then the page's
 // items by key: O(audience) in index entries, never in items.
-func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	terms := strings.Fields(strings.ToLower(q.Search))
 	if len(terms) > 0 || q.SortBy == "updatedAt" {
 		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
@@ -101,7 +87,7 @@ func attrString(it item, name string) string {
 
 // scanMembers reads every Slim entry of the audience that contains all
 // terms, orders them, and reads the page's items by key.
-func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	if len(terms) > maxSearchTerms {
 		terms = terms[:maxSearchTerms]
 	}
@@ -233,7 +219,7 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	for _, it := range res.Items {
 		ids = append(ids, strings.TrimPrefix(attrString(it, "SK"), prefix))
 	}
-	var added BulkResult
+	var added gifting.BulkResult
 	if len(ids) > 0 {
 		added, err = s.AddContactIDsToList(ctx, orgID, listID, ids)
 		if gifting.ErrorCode(err) == gifting.CodeNotFound {

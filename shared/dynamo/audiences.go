@@ -52,19 +52,11 @@ type storedAudience struct {
 	Failures int `json:"buildFailures,omitempty"`
 }
 
-// AudiencePrice is how creditRequired is priced: CreditsPerContact when set,
-// else the price of GiftID when set, else the cheapest available gift the
-// organization can send.
-type AudiencePrice struct {
-	CreditsPerContact *int64
-	GiftID            string
-}
-
 // CreateAudience stores a new audience list of org, created by userID and
 // built from persona a.ICPID, in status list-building; the build itself is
 // a background job (BuildAudience). a must be validated. It returns
 // NOT_FOUND when the persona, or the gift it is priced by, is not org's.
-func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gifting.AudienceList, price AudiencePrice) (gifting.AudienceList, error) {
+func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gifting.AudienceList, price gifting.AudiencePrice) (gifting.AudienceList, error) {
 	if _, err := s.Persona(ctx, orgID, a.ICPID); err != nil {
 		return gifting.AudienceList{}, err
 	}
@@ -84,7 +76,7 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 }
 
 // audiencePrice resolves the price an audience states.
-func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudiencePrice) (gifting.AudienceMeta, error) {
+func (s *Store) audiencePrice(ctx context.Context, orgID string, price gifting.AudiencePrice) (gifting.AudienceMeta, error) {
 	switch {
 	case price.CreditsPerContact != nil:
 		if c := *price.CreditsPerContact; c < 0 || c > gifting.MaxCreditsPerContact {
@@ -103,7 +95,7 @@ func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudienceP
 		}
 		return gifting.AudienceMeta{CreditsPerContact: c, PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
 	}
-	gifts, _, err := s.ListGifts(ctx, orgID, GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
+	gifts, _, err := s.ListGifts(ctx, orgID, gifting.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
 	if err != nil {
 		return gifting.AudienceMeta{}, err
 	}

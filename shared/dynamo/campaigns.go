@@ -229,18 +229,8 @@ func (s *Store) CreateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	return c, err
 }
 
-// Idempotent makes a write replayable under an Idempotency-Key: the record
-// holding the response (Status, and the body Render makes of the write's
-// result) is written in the write's own transaction, so a retry gets the
-// first response and never a second effect.
-type Idempotent[T any] struct {
-	Key    IdempotencyKey
-	Status int
-	Render func(T) ([]byte, error)
-}
-
 // replayError carries a stored response out of a cancelled transaction.
-type replayError struct{ stored *StoredResponse }
+type replayError struct{ stored *gifting.StoredResponse }
 
 func (replayError) Error() string { return "idempotent replay" }
 
@@ -248,7 +238,7 @@ func (replayError) Error() string { return "idempotent replay" }
 // none). When the key was already used for the same request it writes
 // nothing and returns the stored response; for another request,
 // IDEMPOTENCY_KEY_REUSED.
-func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *Idempotent[gifting.Campaign]) (gifting.Campaign, *StoredResponse, error) {
+func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *gifting.Idempotent[gifting.Campaign]) (gifting.Campaign, *gifting.StoredResponse, error) {
 	if idem != nil {
 		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
 			return c, stored, err
@@ -296,7 +286,7 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 
 // idempotentPut is the transaction item recording the response idem
 // renders of v.
-func idempotentPut[T any](s *Store, orgID string, idem *Idempotent[T], v T) (types.TransactWriteItem, error) {
+func idempotentPut[T any](s *Store, orgID string, idem *gifting.Idempotent[T], v T) (types.TransactWriteItem, error) {
 	body, err := idem.Render(v)
 	if err != nil {
 		return types.TransactWriteItem{}, err

@@ -53,7 +53,7 @@ const launchFinishCursor = "finish"
 // not send. Because a run only ever invites the recipients it created
 // itself, a slice run twice sends no invitation twice. Without an inviter
 // the recipients are pending with the invitation scheduled.
-func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite Inviter) (next string, done bool, err error) {
+func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
 		return "", true, s.dueDone(ctx, orgPK(orgID), launchSK(campaignID))
@@ -159,7 +159,7 @@ var errLaunchOver = errors.New("launch is over")
 // credits are refunded at the end), as are contacts already recipients.
 // The invitations of each transaction go to invite (when not nil) as soon
 // as it commits, so a later failure of the slice loses none of them.
-func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite Inviter) error {
+func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite gifting.Inviter) error {
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil || len(contacts) == 0 {
 		return err
@@ -172,10 +172,10 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 	delays := eventDelays(kit.Emails)
 	for start := 0; start < len(contacts); start += launchChunkSize {
 		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])
-		var invs []Invitation
+		var invs []gifting.Invitation
 		for _, r := range written {
 			if r.Emails.AddressConfirmation.Sent {
-				invs = append(invs, Invitation{Recipient: r, delays: delays})
+				invs = append(invs, gifting.Invitation{Recipient: r, Delays: delays})
 			}
 		}
 		if len(invs) > 0 {

@@ -103,7 +103,7 @@ func (s *Server) createAudience(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr := principal(r.Context())
-	a, err := s.store.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, dynamo.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
+	a, err := s.store.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, gifting.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
 	if err != nil {
 		return err
 	}
@@ -146,10 +146,10 @@ type audienceContacts struct {
 
 func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := dynamo.MemberQuery{
+	mq := gifting.MemberQuery{
 		Page:   q.page(12),
 		Search: q.search(maxSearch),
-		SortBy: q.enum("sortBy", "createdAt", dynamo.AudienceMemberSorts...),
+		SortBy: q.enum("sortBy", "createdAt", gifting.AudienceMemberSorts...),
 		Order:  q.sortOrder(gifting.Desc),
 	}
 	if err := q.err(); err != nil {

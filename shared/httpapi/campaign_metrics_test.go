@@ -49,7 +49,7 @@ func TestCampaignMetrics(t *testing.T) {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	queue.Wait()
-	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, dynamo.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, gifting.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -250,14 +250,14 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// idempotent is the dynamo.Idempotent of key (nil when the request has
+// idempotent is the gifting.Idempotent of key (nil when the request has
 // none) whose stored response is the envelope of what data makes of the
 // result, exactly as writeEnvelope would write it.
-func idempotent[T any](key *dynamo.IdempotencyKey, status int, message string, data func(T) any) *dynamo.Idempotent[T] {
+func idempotent[T any](key *gifting.IdempotencyKey, status int, message string, data func(T) any) *gifting.Idempotent[T] {
 	if key == nil {
 		return nil
 	}
-	return &dynamo.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
+	return &gifting.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
 		b, err := json.Marshal(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
 		return append(b, '\n'), err // as json.Encoder ends it
 	}}
@@ -265,7 +265,7 @@ func idempotent[T any](key *dynamo.IdempotencyKey, status int, message string, d
 
 // writeStored answers a retried request with the first response, or
 // returns err.
-func writeStored(w http.ResponseWriter, stored *dynamo.StoredResponse, err error) error {
+func writeStored(w http.ResponseWriter, stored *gifting.StoredResponse, err error) error {
 	if err != nil {
 		return err
 	}
@@ -342,13 +342,13 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 		statuses[i] = string(st)
 	}
 	p := principal(r.Context())
-	f := dynamo.CampaignFilter{
+	f := gifting.CampaignFilter{
 		Status:      gifting.CampaignStatus(q.enum("status", "", statuses...)),
 		Search:      q.search(maxSearch),
 		CreatedFrom: q.timestamp("createdFrom"),
 		CreatedTo:   q.timestamp("createdTo"),
 	}
-	sortBy := q.enum("sortBy", dynamo.CampaignSortCreatedAt, dynamo.CampaignSorts...)
+	sortBy := q.enum("sortBy", gifting.CampaignSortCreatedAt, gifting.CampaignSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if mine := q.boolean("myCampaigns"); mine != nil && *mine {
 		f.CreatedBy = p.UserID

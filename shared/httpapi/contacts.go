@@ -96,7 +96,7 @@ type contactListsData struct {
 func (s *Server) listContactLists(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	sortBy := q.enum("sortBy", "createdAt", dynamo.ContactListSorts...)
+	sortBy := q.enum("sortBy", "createdAt", gifting.ContactListSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if err := q.err(); err != nil {
 		return err

@@ -5,14 +5,14 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/metrics"
 )
 
 // jobLaunch is the kind of the launch job: it writes a launched campaign's
 // recipients in slices and then takes the campaign live.
-const jobLaunch = dynamo.JobLaunch
+const jobLaunch = gifting.JobLaunch
 
 // launchAccepted is the message of an accepted launch.
 const launchAccepted = "Campaign launch accepted; the campaign is preparing"
@@ -32,7 +32,7 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l, stored, err := s.store.LaunchCampaignIdempotent(ctx, p.OrgID, id, p.UserID,
-		idempotent(idem, http.StatusAccepted, launchAccepted, func(l dynamo.Launch) any { return l }))
+		idempotent(idem, http.StatusAccepted, launchAccepted, func(l gifting.Launch) any { return l }))
 	if err != nil || stored != nil {
 		return writeStored(w, stored, err)
 	}
@@ -61,11 +61,11 @@ func (s *Server) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 // is configured: the recipients then stay pending, invitation scheduled.
 // Sends are sequential: the undo of a failed one moves the campaign's
 // counters, which concurrent undos would fight over.
-func (s *Server) launchInviter(orgID string) dynamo.Inviter {
+func (s *Server) launchInviter(orgID string) gifting.Inviter {
 	if s.cfg.Mailer == nil {
 		return nil
 	}
-	return func(ctx context.Context, invs []dynamo.Invitation) {
+	return func(ctx context.Context, invs []gifting.Invitation) {
 		for _, inv := range invs {
 			s.sendInvitation(ctx, orgID, inv, func(ctx context.Context) error {
 				return s.store.UninviteRecipient(ctx, orgID, inv)

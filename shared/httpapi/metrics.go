@@ -1,14 +1,13 @@
 package httpapi
 
 import (
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
 )
 
 // countAdded records a recipient added by add-recipient and the credits it
 // took; a replayed request did nothing and counts nothing.
-func countAdded(orgID string, res dynamo.AddRecipientResult) {
+func countAdded(orgID string, res gifting.AddRecipientResult) {
 	if res.Replayed {
 		return
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/metrics"
@@ -102,7 +101,7 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	if sourceType == "" {
 		sourceType = gifting.DefaultSourceType
 	}
-	res, err := s.store.AddRecipient(ctx, dynamo.AddRecipientInput{
+	res, err := s.store.AddRecipient(ctx, gifting.AddRecipientInput{
 		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
 		PublicBaseURL: s.cfg.PublicBaseURL, Invite: s.cfg.Mailer != nil, Idempotency: idem,
 		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
@@ -127,13 +126,13 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 }
 
 // sendInvitation sends the invitation of a recipient the store has just
-// written as invited (dynamo.Invitation) and reports whether it went out.
+// written as invited (gifting.Invitation) and reports whether it went out.
 // The write has happened, so the send must not be cut short by the caller
 // going away. When the send fails, undo puts the recipient back to pending
 // (the invitation stays scheduled); add-recipient and the launch job each
 // pass their own undo (dynamo.Store.UninviteAddedRecipient, which also
 // rewrites the stored idempotent response, and UninviteRecipient).
-func (s *Server) sendInvitation(ctx context.Context, orgID string, inv dynamo.Invitation, undo func(context.Context) error) bool {
+func (s *Server) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation, undo func(context.Context) error) bool {
 	ctx = context.WithoutCancel(ctx)
 	rc := inv.Recipient
 	e := rc.Emails.AddressConfirmation
@@ -157,7 +156,7 @@ func (s *Server) sendInvitation(ctx context.Context, orgID string, inv dynamo.In
 // request hash covers what the request asks for (the path's ids and the
 // decoded body), so the same request with other whitespace or field order
 // is still a retry.
-func idempotencyKey(r *http.Request, scope, target string, body any) (*dynamo.IdempotencyKey, error) {
+func idempotencyKey(r *http.Request, scope, target string, body any) (*gifting.IdempotencyKey, error) {
 	k := r.Header.Get("Idempotency-Key")
 	if k == "" {
 		return nil, nil
@@ -174,7 +173,7 @@ func idempotencyKey(r *http.Request, scope, target string, body any) (*dynamo.Id
 	h := sha256.New()
 	h.Write([]byte(scope + "\n" + target + "\n"))
 	h.Write(canonical)
-	return &dynamo.IdempotencyKey{Scope: scope, Key: k, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return &gifting.IdempotencyKey{Scope: scope, Key: k, Hash: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
