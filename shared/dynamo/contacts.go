@@ -294,7 +294,6 @@ func (s *Store) planUpsert(ctx context.Context, orgID string, in gifting.Contact
 	}
 }
 
-
 // contactPlan is one contact's part of a write: the record as it will be,
 // and its transaction items (without the shared counters).
 type contactPlan struct {
