@@ -16,6 +16,7 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
@@ -94,12 +95,12 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	srv, _, sched, err := app.NewWorker(ctx, cfg)
+	core, err := app.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	go sched.Run(ctx, tick)
-	hs := newHTTPServer(srv.Handler(httpapi.Groups...))
+	go core.Scheduler().Run(ctx, tick)
+	hs := newHTTPServer(web.NewServer(core).Handler(httpapi.Groups...))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 

@@ -148,13 +148,12 @@ func (s *Store) DeleteAudience(ctx context.Context, orgID, id string) error {
 	return nil
 }
 
-// Build sizes. A slice compares one page of contacts (at most
-// BuildSliceContacts, fewer when the page reaches 1 MB: a few seconds of
-// work); matches are committed in transactions of up to membersPerCommit
-// members plus the audience's counters.
+// Build sizes. A slice compares one page of contacts (at most the
+// caller's sliceContacts, fewer when the page reaches 1 MB); matches are
+// committed in transactions of up to membersPerCommit members plus the
+// audience's counters.
 const (
-	BuildSliceContacts = 1000
-	membersPerCommit   = 99
+	membersPerCommit = 99
 	// maxBuildFailures is how many consecutive failed slices make a build
 	// fail for good: below the job queue's own redelivery limit, so the
 	// audience reaches failed before the job is dropped.

@@ -74,12 +74,7 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 	if err != nil {
 		return err
 	}
-	return NotDraft(c, what)
-}
-
-// NotDraft is the CONFLICT of an operation only a draft allows.
-func NotDraft(c gifting.Campaign, what string) error {
-	return gifting.Errorf(gifting.CodeConflict, "campaign is %s; only a draft can be %s", c.Status, what)
+	return c.NotDraft(what)
 }
 
 // DeleteCampaign soft-deletes a campaign of org: the item moves out of the

@@ -177,7 +177,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				if now.Status == gifting.CampaignDraft {
 					return gifting.Errorf(gifting.CodeConflict, "the campaign was edited while it was being launched; launch it again")
 				}
-				return NotDraft(now, "launched")
+				return now.NotDraft("launched")
 			case reasonCode(reasons, 1) == "ConditionalCheckFailed":
 				return gifting.Errorf(gifting.CodeConflict, "campaign %q was already launched", campaignID)
 			}
@@ -197,7 +197,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 func launchable(c gifting.Campaign) error {
 	switch {
 	case !gifting.CanMove(c.Status, gifting.CampaignPreparing):
-		return NotDraft(c, "launched")
+		return c.NotDraft("launched")
 	case len(c.CampaignData.ContactListIDs) == 0:
 		return gifting.Errorf(gifting.CodeConflict, "the campaign has no contact list; set contactListIds before launching")
 	case len(c.CampaignData.GiftIDs) == 0 && !c.CampaignData.PriceSet:

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -154,76 +152,6 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// checkReferences makes sure the contact lists, template and gifts c names
-// exist for org (the template and gifts may be the service catalog's), and
-// prices c from its gifts unless it sets its own price. Missing references
-// are a VALIDATION_FAILED naming each one; so is a price of its own below
-// the catalog price of its catalog gifts (gifting.CatalogFloor).
-func (s *Server) checkReferences(ctx context.Context, orgID string, c *gifting.Campaign) error {
-	var p gifting.Problems
-	for _, id := range c.CampaignData.ContactListIDs {
-		if _, err := s.store.ContactList(ctx, orgID, id); err != nil {
-			if gifting.ErrorCode(err) != gifting.CodeNotFound {
-				return err
-			}
-			p.Add("contactListIds", fmt.Sprintf("contact list %q was not found", id))
-		}
-	}
-	if id := c.CampaignData.EmailTemplateID; id != "" {
-		if _, err := s.store.Template(ctx, orgID, id); err != nil {
-			if gifting.ErrorCode(err) != gifting.CodeNotFound {
-				return err
-			}
-			p.Add("templateId", fmt.Sprintf("template %q was not found", id))
-		}
-	}
-	var gifts []gifting.Gift
-	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
-		var err error
-		gifts, err = s.store.Gifts(ctx, orgID, ids)
-		switch {
-		case gifting.ErrorCode(err) == gifting.CodeNotFound:
-			p.Add("campaignData.giftIds", gifting.ErrorMessage(err))
-		case err != nil:
-			return err
-		}
-	}
-	if err := p.Err(); err != nil {
-		e := err.(*gifting.Error)
-		e.Message = "The campaign refers to resources that do not exist; see details."
-		return e
-	}
-	return priceCampaign(c, gifts)
-}
-
-// priceCampaign fixes c's price of a recipient from its gifts: the dearest
-// gift in whole credits, unless c sets its own price, which may not be
-// below the catalog price of its catalog gifts.
-func priceCampaign(c *gifting.Campaign, gifts []gifting.Gift) error {
-	const field = "campaignData.creditsPerRecipient"
-	refuse := func(field, problem string) error {
-		return &gifting.Error{Code: gifting.CodeValidation, Message: "The campaign's price is not valid; see details.",
-			Details: map[string]string{field: problem}}
-	}
-	price, err := gifting.CreditsFor(gifts)
-	if err != nil {
-		// A gift stored before prices were bounded.
-		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
-	}
-	if !c.CampaignData.PriceSet {
-		c.CampaignData.CreditsPerRecipient = price
-		return nil
-	}
-	floor, err := gifting.CatalogFloor(gifts)
-	if err != nil {
-		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
-	}
-	if c.CampaignData.CreditsPerRecipient < floor {
-		return refuse(field, fmt.Sprintf("must be at least %d, the catalog price of the campaign's dearest service-catalog gift", floor))
-	}
-	return nil
-}
-
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	var in campaignInput
 	if err := decode(w, r, &in); err != nil {
@@ -238,10 +166,7 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
-		return err
-	}
-	c, stored, err := s.store.CreateCampaignIdempotent(r.Context(), p.OrgID, c,
+	c, stored, err := s.svc.CreateCampaign(r.Context(), p.OrgID, c,
 		idempotent(idem, http.StatusCreated, "Campaign created", func(c gifting.Campaign) any { return c }))
 	if err != nil || stored != nil {
 		return writeStored(w, stored, err)
@@ -291,20 +216,8 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := principal(r.Context())
-	c, err := s.store.Campaign(r.Context(), p.OrgID, r.PathValue("campaignId"))
-	if err != nil {
-		return err
-	}
-	if c.Status != gifting.CampaignDraft {
-		return dynamo.NotDraft(c, "edited")
-	}
-	if err := in.apply(&c, false); err != nil {
-		return err
-	}
-	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
-		return err
-	}
-	c, err = s.store.UpdateCampaign(r.Context(), p.OrgID, c, p.UserID)
+	c, err := s.svc.UpdateCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), p.UserID,
+		func(c *gifting.Campaign) error { return in.apply(c, false) })
 	if err != nil {
 		return err
 	}

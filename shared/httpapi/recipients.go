@@ -1,18 +1,14 @@
 package httpapi
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/mail"
-	"github.com/giftcampaign/service/shared/metrics"
 )
 
 func (s *Server) recipientRoutes() []route {
@@ -101,55 +97,18 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	if sourceType == "" {
 		sourceType = gifting.DefaultSourceType
 	}
-	res, err := s.store.AddRecipient(ctx, gifting.AddRecipientInput{
-		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
-		PublicBaseURL: s.cfg.PublicBaseURL, Invite: s.cfg.Mailer != nil, Idempotency: idem,
+	res, err := s.svc.AddRecipient(ctx, gifting.AddRecipientInput{
+		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType, Idempotency: idem,
 		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
 	})
 	if err != nil {
-		countRefused(p.OrgID, err)
 		return err
-	}
-	countAdded(p.OrgID, res)
-	if res.Invited() {
-		s.sendInvitation(ctx, p.OrgID, res.Invitation(), func(ctx context.Context) error {
-			var err error
-			res.Response, err = s.store.UninviteAddedRecipient(ctx, p.OrgID, res, idem)
-			return err
-		})
 	}
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	writeJSON(w, http.StatusOK, res.Response)
 	return nil
-}
-
-// sendInvitation sends the invitation of a recipient the store has just
-// written as invited (gifting.Invitation) and reports whether it went out.
-// The write has happened, so the send must not be cut short by the caller
-// going away. When the send fails, undo puts the recipient back to pending
-// (the invitation stays scheduled); add-recipient and the launch job each
-// pass their own undo (dynamo.Store.UninviteAddedRecipient, which also
-// rewrites the stored idempotent response, and UninviteRecipient).
-func (s *Server) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation, undo func(context.Context) error) bool {
-	ctx = context.WithoutCancel(ctx)
-	rc := inv.Recipient
-	e := rc.Emails.AddressConfirmation
-	err := s.cfg.Mailer.Send(ctx, mail.Message{
-		To: rc.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: "addressConfirmation",
-		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
-	})
-	if err == nil {
-		metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
-		return true
-	}
-	log := loggerFrom(ctx).With(slog.String("recipientId", rc.RecipientID))
-	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
-	if err := undo(ctx); err != nil {
-		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
-	}
-	return false
 }
 
 // idempotencyKey reads the Idempotency-Key header: nil when absent. The
@@ -200,7 +159,7 @@ func (s *Server) moveRecipient(w http.ResponseWriter, r *http.Request) error {
 		p.Add("status", "must be one of "+strings.Join(statusNames(gifting.RecipientStatuses), ", "))
 		return p.Err()
 	}
-	rc, err := s.store.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
+	rc, err := s.svc.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
 	if err != nil {
 		return err
 	}
