@@ -244,15 +244,18 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
 	nContact := len(upsert.Items)
-	markerAt, campaignAt, idemAt := nContact+1, nContact+2, nContact+3
+	var tx txn
 	_, _, err = s.ChangeBalance(ctx, BalanceChange{
 		OrgID: in.OrgID, Delta: -price, Balance: &balance,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
 			Reason: "recipient added to campaign"},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
 			res.RemainingBalance = after
-			items := make([]types.TransactWriteItem, 0, nContact+4)
-			items = append(append(items, upsert.Items...), recItems...)
+			tx = txn{items: make([]types.TransactWriteItem, 0, nContact+4)}
+			tx.add("", upsert.Items...)
+			tx.add(condRecipient, recItems[preparedRecipient])
+			tx.add(condMarker, recItems[preparedMarker])
+			tx.add(condCampaign, recItems[preparedCounter])
 			if in.Idempotency != nil {
 				body, err := json.Marshal(res)
 				if err != nil {
@@ -262,13 +265,13 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 				if err != nil {
 					return nil, err
 				}
-				items = append(items, put)
+				tx.add(condIdempotency, put)
 			}
-			return items, nil
+			return tx.items, nil
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
-			if in.Idempotency != nil && reasonCode(reasons, idemAt) == "ConditionalCheckFailed" {
-				stored, err := s.replayOf(*in.Idempotency, reasons[idemAt].Item)
+			if tx.failed(reasons, condIdempotency) {
+				stored, err := s.replayOf(*in.Idempotency, tx.old(reasons, condIdempotency))
 				if err != nil {
 					return err
 				}
@@ -284,11 +287,11 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
 				return errAddRace
 			}
-			if reasonCode(reasons, markerAt) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condMarker) {
 				return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q",
 					r.ContactDetails.ContactID, c.CampaignID)
 			}
-			if reasonCode(reasons, campaignAt) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condCampaign) {
 				// The campaign changed state or was deleted since it was
 				// read: read it again to say which.
 				return errAddRace

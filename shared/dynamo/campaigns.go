@@ -253,21 +253,20 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 	if err != nil {
 		return c, nil, err
 	}
-	items := []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		s.counterAdd(orgID, counterCampaigns, 1),
-	}
+	var tx txn
+	tx.add(condCampaign, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
+	tx.add("", s.counterAdd(orgID, counterCampaigns, 1))
 	if idem != nil {
 		put, err := idempotentPut(s, orgID, idem, c)
 		if err != nil {
 			return c, nil, err
 		}
-		items = append(items, put)
+		tx.add(condIdempotency, put)
 	}
-	err = s.transactRetrying(ctx, items)
-	if reasons := cancellationReasons(err); idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+	err = s.transactRetrying(ctx, tx.items)
+	if reasons := cancellationReasons(err); tx.failed(reasons, condIdempotency) {
 		// The same key won a race with this request.
-		stored, err := s.replayOf(idem.Key, reasons[2].Item)
+		stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
 		if stored == nil && err == nil {
 			err = fmt.Errorf("create campaign: idempotency record vanished")
 		}

@@ -64,13 +64,13 @@ func (s *Store) uninvite(ctx context.Context, orgID string, inv gifting.Invitati
 	if err != nil {
 		return false, err
 	}
-	items := append([]types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(1)}}},
-		s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending),
-	}, extra...)
-	if err := s.transactRetrying(ctx, items); err != nil {
-		if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+	var tx txn
+	tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
+		ExpressionAttributeValues: item{":ver": num(1)}}})
+	tx.add("", s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending))
+	tx.add("", extra...)
+	if err := s.transactRetrying(ctx, tx.items); err != nil {
+		if tx.failed(cancellationReasons(err), condRecipient) {
 			return false, nil
 		}
 		return false, fmt.Errorf("uninvite recipient: %w", err)

@@ -122,28 +122,28 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	if err != nil {
 		return gifting.Launch{}, err
 	}
+	var tx txn
 	w, _, err := s.ChangeBalance(ctx, BalanceChange{
 		OrgID: orgID, Delta: -rec.Debited,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: campaignID,
 			Reason: fmt.Sprintf("campaign launch: %d contacts × %d credits", contacts, price)},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
-			items := []types.TransactWriteItem{
-				{Update: &types.Update{
-					TableName:        &s.table,
-					Key:              key(orgPK(orgID), campaignSK(campaignID)),
-					UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
-					// The draft read is the one priced: an edit since then
-					// (other lists, gifts) fails the launch.
-					ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
-					ExpressionAttributeNames: map[string]string{"#st": "status"},
-					ExpressionAttributeValues: item{
-						":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
-						":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
-						":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)), ":progress": progress,
-					},
-				}},
-				{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-			}
+			tx = txn{}
+			tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{
+				TableName:        &s.table,
+				Key:              key(orgPK(orgID), campaignSK(campaignID)),
+				UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
+				// The draft read is the one priced: an edit since then
+				// (other lists, gifts) fails the launch.
+				ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
+				ExpressionAttributeNames: map[string]string{"#st": "status"},
+				ExpressionAttributeValues: item{
+					":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
+					":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
+					":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)), ":progress": progress,
+				},
+			}})
+			tx.add(condLaunch, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
 			if idem != nil {
 				put, err := idempotentPut(s, orgID, idem, gifting.Launch{
 					CampaignID: campaignID, Status: gifting.CampaignPreparing, Contacts: contacts,
@@ -152,14 +152,14 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				if err != nil {
 					return nil, err
 				}
-				items = append(items, put)
+				tx.add(condIdempotency, put)
 			}
-			return items, nil
+			return tx.items, nil
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
-			if idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condIdempotency) {
 				// A retry with the same key lost the race to the first.
-				stored, err := s.replayOf(idem.Key, reasons[2].Item)
+				stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
 				if err != nil {
 					return err
 				}
@@ -168,7 +168,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				}
 			}
 			switch {
-			case reasonCode(reasons, 0) == "ConditionalCheckFailed":
+			case tx.failed(reasons, condCampaign):
 				// Another launch or an edit got there first.
 				now, err := s.Campaign(ctx, orgID, campaignID)
 				if err != nil {
@@ -178,7 +178,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 					return gifting.Errorf(gifting.CodeConflict, "the campaign was edited while it was being launched; launch it again")
 				}
 				return now.NotDraft("launched")
-			case reasonCode(reasons, 1) == "ConditionalCheckFailed":
+			case tx.failed(reasons, condLaunch):
 				return gifting.Errorf(gifting.CodeConflict, "campaign %q was already launched", campaignID)
 			}
 			return nil

@@ -200,15 +200,19 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 	price := kit.Campaign.CampaignData.CreditsPerRecipient
 	campaignID := kit.Campaign.CampaignID
 	for attempt := 1; len(contacts) > 0; attempt++ {
-		var items []types.TransactWriteItem
+		// Each contact's recipient and marker, named by the contact's
+		// index; then the campaign's shared counters and the launch record.
+		var tx txn
 		written := make([]gifting.Recipient, 0, len(contacts))
 		deltas := map[gifting.RecipientStatus]int64{}
-		for _, ct := range contacts {
+		for i, ct := range contacts {
 			r, its, err := s.PrepareRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, its[:2]...) // the counter update is shared, below
+			// The counter update is shared, below.
+			tx.add(chunkRecipient(i), its[preparedRecipient])
+			tx.add(chunkMarker(i), its[preparedMarker])
 			written = append(written, r)
 			deltas[r.Status]++
 		}
@@ -226,19 +230,17 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			u.UpdateExpression = aws.String(*u.UpdateExpression + ", launchProgress.created = launchProgress.created + :lpn, launchProgress.lastProgressAt = :lpnow")
 			u.ExpressionAttributeValues[":lpn"], u.ExpressionAttributeValues[":lpnow"] = num(n), str(now.Format(time.RFC3339Nano))
 		}
-		items = append(items,
-			counters,
-			types.TransactWriteItem{Update: &types.Update{
-				TableName:        &s.table,
-				Key:              key(orgPK(orgID), launchSK(campaignID)),
-				UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
-				// Never more recipients than were paid for (a list can
-				// grow during the launch), and none once it is over.
-				ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
-				ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
-			}},
-		)
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		tx.add(condCampaign, counters)
+		tx.add(condLaunch, types.TransactWriteItem{Update: &types.Update{
+			TableName:        &s.table,
+			Key:              key(orgPK(orgID), launchSK(campaignID)),
+			UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
+			// Never more recipients than were paid for (a list can
+			// grow during the launch), and none once it is over.
+			ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
+			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
+		}})
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
 		if err == nil {
 			return written, nil
 		}
@@ -259,16 +261,16 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 		// launch record's room must be judged without them.
 		kept := contacts[:0:0]
 		for i, ct := range contacts {
-			if reasonCode(reasons, 2*i) == "" && reasonCode(reasons, 2*i+1) == "" {
+			if !tx.cancelled(reasons, chunkRecipient(i)) && !tx.cancelled(reasons, chunkMarker(i)) {
 				kept = append(kept, ct)
 			}
 		}
 		switch {
 		case len(kept) < len(contacts):
 			contacts = kept
-		case reasonCode(reasons, len(items)-2) != "":
+		case tx.cancelled(reasons, condCampaign):
 			return nil, fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
-		case reasonCode(reasons, len(items)-1) != "":
+		case tx.cancelled(reasons, condLaunch):
 			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
 				return nil, err
 			}
@@ -382,3 +384,8 @@ func (s *Store) contactsConcurrently(ctx context.Context, orgID string, ids []st
 	}
 	return slices.Concat(parts...), nil
 }
+
+// chunkRecipient and chunkMarker name the items of a launch chunk's i-th
+// contact.
+func chunkRecipient(i int) string { return fmt.Sprintf("%s %d", condRecipient, i) }
+func chunkMarker(i int) string    { return fmt.Sprintf("%s %d", condMarker, i) }
