@@ -78,13 +78,6 @@ func decodeMember(it item) (gifting.AudienceMember, error) {
 	return m, nil
 }
 
-func attrString(it item, name string) string {
-	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
-		return v.Value
-	}
-	return ""
-}
-
 // scanMembers reads every Slim entry of the audience that contains all
 // terms, orders them, and reads the page's items by key.
 func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
@@ -93,15 +86,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 	}
 	in := s.slimQuery(audienceLPK(orgID, aud), true)
 	in.ProjectionExpression = aws.String("LSK, upd")
-	if len(terms) > 0 {
-		conds := make([]string, len(terms))
-		for i, t := range terms {
-			name := fmt.Sprintf(":t%d", i)
-			conds[i] = "contains(srch, " + name + ")"
-			in.ExpressionAttributeValues[name] = str(t)
-		}
-		in.FilterExpression = aws.String(strings.Join(conds, " AND "))
-	}
+	filterTerms(in, terms)
 	type entry struct{ sk, upd string }
 	var entries []entry
 	p := dynamodb.NewQueryPaginator(s.db, in)
@@ -111,7 +96,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 			return nil, 0, fmt.Errorf("scan audience members: %w", err)
 		}
 		for _, it := range res.Items {
-			entries = append(entries, entry{attrString(it, "LSK"), attrString(it, "upd")})
+			entries = append(entries, entry{attrS(it, "LSK"), attrS(it, "upd")})
 		}
 	}
 	// Entries arrive in contactId (= createdAt) order; updatedAt needs a
@@ -138,7 +123,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 		if err != nil {
 			return nil, 0, err
 		}
-		bySK[attrString(it, "SK")] = m
+		bySK[attrS(it, "SK")] = m
 	}
 	out := make([]gifting.AudienceMember, 0, len(keys))
 	for _, e := range entries[lo:hi] {
@@ -217,7 +202,7 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	}
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
-		ids = append(ids, strings.TrimPrefix(attrString(it, "SK"), prefix))
+		ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), prefix))
 	}
 	var added gifting.BulkResult
 	if len(ids) > 0 {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -99,7 +100,7 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 		if a != "" && b != "" && a != b {
 			p.Add("templateId", "differs from campaignData.emailTemplateId; send one of them")
 		}
-		c.CampaignData.EmailTemplateID = cmpOr(a, b)
+		c.CampaignData.EmailTemplateID = cmp.Or(a, b)
 	}
 	if in.ScheduledAt != nil || d.ScheduledAt != nil {
 		field, raw := "scheduledAt", deref(in.ScheduledAt)
@@ -143,13 +144,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -48,7 +49,7 @@ type contactDetailsInput struct {
 // Problems are reported under the body's own field names.
 func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
 	var p gifting.Problems
-	if b.SourceType != "" && !oneOf(b.SourceType, gifting.SourceTypes) {
+	if b.SourceType != "" && !slices.Contains(gifting.SourceTypes, b.SourceType) {
 		p.Add("sourceType", "must be one of "+strings.Join(gifting.SourceTypes, ", "))
 	}
 	d := b.ContactDetails
@@ -188,7 +189,7 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 	if body.Rating == "" && body.Message == nil {
 		p.Add("rating", "rating or message is required")
 	}
-	if body.Rating != "" && !oneOf(body.Rating, gifting.RatingValues) {
+	if body.Rating != "" && !slices.Contains(gifting.RatingValues, body.Rating) {
 		p.Add("rating", "must be one of "+strings.Join(gifting.RatingValues, ", "))
 	}
 	var msg *gifting.FeedbackMessage
@@ -226,13 +227,4 @@ func statusNames(ss []gifting.RecipientStatus) []string {
 		out[i] = string(s)
 	}
 	return out
-}
-
-func oneOf(s string, set []string) bool {
-	for _, v := range set {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }

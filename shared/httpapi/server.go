@@ -136,7 +136,7 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		bestPattern := ""
 		for _, mux := range muxes {
 			_, pattern := mux.Handler(r)
-			if pattern != "" && (best == nil || moreSpecific(pattern, bestPattern)) {
+			if pattern != "" && (best == nil || MoreSpecific(pattern, bestPattern)) {
 				best, bestPattern = mux, pattern
 			}
 		}
@@ -148,9 +148,9 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 	}))
 }
 
-// moreSpecific reports whether pattern a wins over b under API Gateway's
-// rule: compared segment by segment, a literal beats a path variable.
-func moreSpecific(a, b string) bool {
+// MoreSpecific reports whether pattern (or path template) a wins over b
+// under API Gateway's rule: compared segment by segment, a literal beats a path variable.
+func MoreSpecific(a, b string) bool {
 	as := strings.Split(patternPath(a), "/")
 	bs := strings.Split(patternPath(b), "/")
 	for i := 0; i < len(as) && i < len(bs); i++ {
