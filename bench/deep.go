@@ -11,8 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // deepPages compares page 1 and page 50 (limit 100) of GET /contacts over n
@@ -158,7 +157,7 @@ func cloneContacts(ctx context.Context, e *env, t tenant, n int) error {
 	for k := range copies {
 		tpl := templates[k%len(templates)]
 		oldID, oldMail := attrString(tpl["contactId"]), attrString(tpl["mailId"])
-		r := strings.NewReplacer(oldID, dynamo.NewID(), oldMail, fmt.Sprintf("copy%d.deep@example.com", k))
+		r := strings.NewReplacer(oldID, gifting.NewID(), oldMail, fmt.Sprintf("copy%d.deep@example.com", k))
 		select {
 		case items <- replaceStrings(tpl, r):
 		case err := <-errs:

@@ -19,8 +19,10 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 // env is one benchmark run's service: a fresh table in DynamoDB Local, the
@@ -61,7 +63,7 @@ func newEnv(ctx context.Context) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	table := "bench-" + strings.ToLower(dynamo.NewID())
+	table := "bench-" + strings.ToLower(gifting.NewID())
 	if err := localstack.CreateTable(ctx, client, root, table); err != nil {
 		return nil, err
 	}
@@ -77,8 +79,9 @@ func newEnv(ctx context.Context) (*env, error) {
 	// part of every request, its output would drown the report.
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	e.queue = jobs.NewLocal(log)
-	srv := httpapi.NewServer(e.store, httpapi.Config{PublicBaseURL: "https://gifts.example.com", Logger: log, Jobs: e.queue})
-	e.queue.Start(srv.RunJob)
+	svc := service.New(e.store, service.Config{PublicBaseURL: "https://gifts.example.com", Logger: log, Jobs: e.queue})
+	srv := httpapi.NewServer(e.store, svc, httpapi.Config{Logger: log})
+	e.queue.Start(svc.RunJob)
 	h := srv.Handler(httpapi.Groups...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

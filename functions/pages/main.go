@@ -10,21 +10,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
-	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/site"
 )
 
 func main() {
-	ctx := context.Background()
-	cfg, err := app.ConfigFromEnv()
+	h, err := site.Handler(context.Background())
 	if err != nil {
 		slog.Error("start pages function", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	store, err := app.NewStore(ctx, cfg)
-	if err != nil {
-		slog.Error("start pages function", slog.String("error", err.Error()))
-		os.Exit(1)
-	}
-	h := app.PagesHandler(store, app.NewLogger(cfg.LogLevel))
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }

@@ -22,10 +22,10 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	srv, queue, sched, err := app.NewWorker(ctx, cfg)
+	svc, queue, sched, err := app.NewWorker(ctx, cfg)
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	lambda.Start(jobs.WorkerHandler(srv.RunJob, queue, sched.Tick, slog.Default()))
+	lambda.Start(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, slog.Default()))
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/site"
+	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
@@ -104,13 +106,13 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	srv, _, sched, err := app.NewWorker(ctx, cfg)
+	core, err := app.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	go sched.Run(ctx, tick)
-	handler := app.WithPages(srv.Handler(httpapi.Groups...), app.PagesHandler(store, app.NewLogger(cfg.LogLevel)))
-	hs := newHTTPServer(handler)
+	go core.Scheduler().Run(ctx, tick)
+	api := web.NewServer(core).Handler(httpapi.Groups...)
+	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 

@@ -1,13 +1,14 @@
-// Package app wires configuration, the DynamoDB client, the store and the
-// HTTP handlers together. The Lambda functions, the local server, the
-// operator CLI and the tests all build the service through it.
+// Package app wires configuration, the DynamoDB client, the store, the use
+// cases (shared/service) and the job queue together: the Core. The worker
+// function, the local server, the operator CLI and the tests build the
+// service through it; shared/app/web adds the HTTP handlers, so the worker
+// links no HTTP adapter.
 package app
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -21,10 +22,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
-	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 )
@@ -185,33 +184,49 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 	return dynamo.New(db, cfg.TableName), nil
 }
 
-// NewServer returns the HTTP server for cfg, with its job queue: SQS when
-// JobsQueueURL is set, else an in-process queue already running.
-func NewServer(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, error) {
-	store, err := NewStore(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return newServer(store, cfg)
+// The store implements every use case's storage.
+var _ service.Store = (*dynamo.Store)(nil)
+
+// Core is the service without its HTTP adapter: the store, the use cases
+// over it, and the job queue they hand background work to. The worker
+// function runs on it alone; the HTTP functions add shared/app/web.
+type Core struct {
+	Store   *dynamo.Store
+	Service *service.Service
+	// Queue is SQS when JobsQueueURL is set, else an in-process queue
+	// already running the service's jobs.
+	Queue jobs.Queue
+	Log   *slog.Logger
 }
 
-// NewWorker returns what runs background work for cfg: the server (whose
-// RunJob runs job slices), its job queue, and the scheduler whose tick
-// continues due work (launches whose job stopped) over the same store.
-func NewWorker(ctx context.Context, cfg Config) (*httpapi.Server, jobs.Queue, *scheduler.Scheduler, error) {
+// New builds the Core for cfg.
+func New(ctx context.Context, cfg Config) (*Core, error) {
 	store, err := NewStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newCore(store, cfg)
+}
+
+// Scheduler returns the scheduler whose tick continues due work (launches
+// whose job stopped) with the service's job runner.
+func (c *Core) Scheduler() *scheduler.Scheduler {
+	return scheduler.New(c.Store, c.Service.RunJob, slog.Default())
+}
+
+// NewWorker returns what runs background work for cfg: the service (whose
+// RunJob runs job slices), its job queue, and the scheduler over the same
+// store.
+func NewWorker(ctx context.Context, cfg Config) (*service.Service, jobs.Queue, *scheduler.Scheduler, error) {
+	c, err := New(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	srv, queue, err := newServer(store, cfg)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return srv, queue, scheduler.New(store, srv.RunJob, slog.Default()), nil
+	return c.Service, c.Queue, c.Scheduler(), nil
 }
 
-// newServer is NewServer over store.
-func newServer(store *dynamo.Store, cfg Config) (*httpapi.Server, jobs.Queue, error) {
+// newCore is New over store.
+func newCore(store *dynamo.Store, cfg Config) (*Core, error) {
 	log := NewLogger(cfg.LogLevel)
 	slog.SetDefault(log)
 	var (
@@ -221,7 +236,7 @@ func newServer(store *dynamo.Store, cfg Config) (*httpapi.Server, jobs.Queue, er
 	if cfg.JobsQueueURL != "" {
 		awsCfg, err := LambdaAWS()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		queue = jobs.NewSQS(sqs.NewFromConfig(awsCfg), cfg.JobsQueueURL)
 	} else {
@@ -232,44 +247,13 @@ func newServer(store *dynamo.Store, cfg Config) (*httpapi.Server, jobs.Queue, er
 	if cfg.SenderAddress != "" {
 		ses, err := NewMailer(cfg)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		mailer = ses
 	}
-	srv := httpapi.NewServer(store, httpapi.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
+	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
 	if local != nil {
-		local.Start(srv.RunJob)
+		local.Start(svc.RunJob)
 	}
-	return srv, queue, nil
-}
-
-// Handler builds the handler of one group from the environment; a Lambda
-// function's main calls it.
-func Handler(ctx context.Context, g httpapi.Group) (http.Handler, error) {
-	cfg, err := ConfigFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	srv, _, err := NewServer(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return srv.Handler(g), nil
-}
-
-// PagesHandler returns the recipient pages (landing and claim) over store.
-func PagesHandler(store *dynamo.Store, log *slog.Logger) http.Handler {
-	return pages.New(service.NewRecipientPages(store), log)
-}
-
-// WithPages serves the recipient pages beside api on one port, as the HTTP
-// API routes them in AWS: the page routes go to pages, everything else to
-// api.
-func WithPages(api, pagesHandler http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/", api)
-	for _, pattern := range pages.Routes() {
-		mux.Handle(pattern, pagesHandler)
-	}
-	return mux
+	return &Core{Store: store, Service: svc, Queue: queue, Log: log}, nil
 }

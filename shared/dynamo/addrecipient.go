@@ -12,53 +12,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// AddRecipientInput is one add-recipient request.
-type AddRecipientInput struct {
-	OrgID, CampaignID string
-	// Contact is the recipient's contact, created or merged by email.
-	Contact gifting.ContactInput
-	// SourceType is one of gifting.SourceTypes.
-	SourceType string
-	// PublicBaseURL is the base of the recipient's page URLs.
-	PublicBaseURL string
-	// Invite says the caller sends the invitation right after the write
-	// (a mailer is configured): when the campaign is sending and its
-	// template's invitation is due at once, the recipient is written as
-	// invite_sent with the invitation marked sent, so the happy path needs
-	// no second write. If sending fails, the caller undoes it with
-	// UninviteAddedRecipient. See Invitation.
-	Invite bool
-	// Idempotency, when set, makes a retry return the first response.
-	Idempotency *IdempotencyKey
-	// AssignTo, when set, is the user the recipient is assigned to.
-	AssignTo gifting.AssignedUser
-}
-
-// AddRecipientResult is what add-recipient did.
-type AddRecipientResult struct {
-	// Response is the body of SPEC.md's add-recipient response.
-	Response gifting.AddedRecipient
-	// Replayed is true when Response is the stored response of an earlier
-	// request with the same idempotency key: nothing was done this time,
-	// and Recipient is zero.
-	Replayed bool
-	// Recipient is the recipient written.
-	Recipient gifting.Recipient
-	// delays are the recipient's stored event delays, for UninviteRecipient.
-	delays map[string]int
-}
-
-// Invited reports whether the recipient was written as invited: the caller
-// must now send the invitation (Invitation).
-func (r AddRecipientResult) Invited() bool {
-	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.Sent
-}
-
-// Invitation is the invitation to send when Invited.
-func (r AddRecipientResult) Invitation() Invitation {
-	return Invitation{Recipient: r.Recipient, delays: r.delays}
-}
-
 // errAddRace means something add-recipient read changed before its
 // transaction (the contact, the campaign): read again and retry.
 var errAddRace = errors.New("add recipient: a read item changed")
@@ -80,19 +33,19 @@ func (replayed) Error() string { return "idempotent replay" }
 // (campaign not accepting recipients; contact already a recipient of it),
 // INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
 // VALIDATION_FAILED (contact).
-func (s *Store) AddRecipient(ctx context.Context, in AddRecipientInput) (AddRecipientResult, error) {
+func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
 	if err := in.Contact.Validate(); err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	for attempt := 1; ; attempt++ {
 		res, err := s.addRecipientOnce(ctx, in)
 		var rp replayed
 		switch {
 		case errors.As(err, &rp):
-			return AddRecipientResult{Response: rp.res, Replayed: true}, nil
+			return gifting.AddRecipientResult{Response: rp.res, Replayed: true}, nil
 		case errors.Is(err, errAddRace) && attempt < maxAttempts:
 			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return AddRecipientResult{}, err
+				return gifting.AddRecipientResult{}, err
 			}
 			continue
 		case gifting.ErrorCode(err) == gifting.CodeInsufficientCredits && in.Idempotency != nil:
@@ -100,10 +53,10 @@ func (s *Store) AddRecipient(ctx context.Context, in AddRecipientInput) (AddReci
 			// credits this one was about to: then it is a replay.
 			rp, rerr := s.replay(ctx, in)
 			if rerr != nil {
-				return AddRecipientResult{}, rerr
+				return gifting.AddRecipientResult{}, rerr
 			}
 			if rp != nil {
-				return AddRecipientResult{Response: rp.res, Replayed: true}, nil
+				return gifting.AddRecipientResult{Response: rp.res, Replayed: true}, nil
 			}
 		}
 		return res, err
@@ -111,7 +64,7 @@ func (s *Store) AddRecipient(ctx context.Context, in AddRecipientInput) (AddReci
 }
 
 // replay returns the stored response to in's idempotency key, nil if none.
-func (s *Store) replay(ctx context.Context, in AddRecipientInput) (*replayed, error) {
+func (s *Store) replay(ctx context.Context, in gifting.AddRecipientInput) (*replayed, error) {
 	stored, err := s.IdempotentReplay(ctx, in.OrgID, *in.Idempotency)
 	if err != nil || stored == nil {
 		return nil, err
@@ -119,7 +72,7 @@ func (s *Store) replay(ctx context.Context, in AddRecipientInput) (*replayed, er
 	return decodeReplay(stored)
 }
 
-func decodeReplay(stored *StoredResponse) (*replayed, error) {
+func decodeReplay(stored *gifting.StoredResponse) (*replayed, error) {
 	var r replayed
 	if err := json.Unmarshal(stored.Body, &r.res); err != nil {
 		return nil, fmt.Errorf("stored add-recipient response: %w", err)
@@ -129,7 +82,7 @@ func decodeReplay(stored *StoredResponse) (*replayed, error) {
 
 // addRecipientOnce reads what add-recipient needs and runs its transaction
 // once (ChangeBalance retries balance moves and conflicts itself).
-func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (AddRecipientResult, error) {
+func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
 	org := orgPK(in.OrgID)
 	keys := []item{key(org, campaignSK(in.CampaignID)), key(org, walletSK), key(org, emailSK(in.Contact.MailID))}
 	if in.Idempotency != nil {
@@ -137,7 +90,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	bySK := map[string]item{}
 	for _, it := range got {
@@ -146,33 +99,33 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 	if in.Idempotency != nil {
 		stored, err := s.replayOf(*in.Idempotency, bySK[idempotencySK(in.Idempotency.Scope, in.Idempotency.Key)])
 		if err != nil {
-			return AddRecipientResult{}, err
+			return gifting.AddRecipientResult{}, err
 		}
 		if stored != nil {
 			r, err := decodeReplay(stored)
 			if err != nil {
-				return AddRecipientResult{}, err
+				return gifting.AddRecipientResult{}, err
 			}
-			return AddRecipientResult{}, *r
+			return gifting.AddRecipientResult{}, *r
 		}
 	}
 	c, err := s.acceptingCampaign(in, bySK[campaignSK(in.CampaignID)])
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	var wallet gifting.Wallet
 	if it := bySK[walletSK]; it == nil {
-		return AddRecipientResult{}, gifting.NotFound("organization", in.OrgID)
+		return gifting.AddRecipientResult{}, gifting.NotFound("organization", in.OrgID)
 	} else if err := unmarshal(it, &wallet); err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
 	if price < 0 || price > gifting.MaxCreditsPerRecipient {
-		return AddRecipientResult{}, gifting.Errorf(gifting.CodeConflict,
+		return gifting.AddRecipientResult{}, gifting.Errorf(gifting.CodeConflict,
 			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", in.CampaignID, price, gifting.MaxCreditsPerRecipient)
 	}
 	if wallet.Balance < price {
-		return AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
+		return gifting.AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
 	}
 
@@ -183,7 +136,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 	if it := bySK[emailSK(in.Contact.MailID)]; it != nil {
 		var m emailMarker
 		if err := unmarshal(it, &m); err != nil {
-			return AddRecipientResult{}, err
+			return gifting.AddRecipientResult{}, err
 		}
 		contactID = m.ContactID
 		more = append(more, key(org, contactSK(contactID)))
@@ -191,15 +144,15 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 	var got2 []item
 	if len(more) > 0 {
 		if got2, err = s.batchGet(ctx, more); err != nil {
-			return AddRecipientResult{}, err
+			return gifting.AddRecipientResult{}, err
 		}
 	}
 	kit, err := kitFrom(in.OrgID, c, in.PublicBaseURL, got2)
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	if err := underPriced(c, kit.Gift); err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	var cur *storedContact
 	if contactID != "" {
@@ -207,13 +160,13 @@ func (s *Store) addRecipientOnce(ctx context.Context, in AddRecipientInput) (Add
 			if attrS(it, "SK") == contactSK(contactID) {
 				sc, err := decodeContact(it)
 				if err != nil {
-					return AddRecipientResult{}, err
+					return gifting.AddRecipientResult{}, err
 				}
 				cur = &sc
 			}
 		}
 		if cur == nil {
-			return AddRecipientResult{}, errAddRace // deleted since the marker was read
+			return gifting.AddRecipientResult{}, errAddRace // deleted since the marker was read
 		}
 	}
 	return s.addRecipientWrite(ctx, in, kit, cur, wallet.Balance)
@@ -240,7 +193,7 @@ func underPriced(c gifting.Campaign, gift *gifting.Gift) error {
 
 // acceptingCampaign decodes the campaign item read for in and checks that
 // it takes recipients.
-func (s *Store) acceptingCampaign(in AddRecipientInput, it item) (gifting.Campaign, error) {
+func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (gifting.Campaign, error) {
 	var c gifting.Campaign
 	if it == nil {
 		return c, gifting.NotFound("campaign", in.CampaignID)
@@ -260,7 +213,7 @@ func (s *Store) acceptingCampaign(in AddRecipientInput, it item) (gifting.Campai
 
 // addRecipientWrite plans the contact and the recipient and runs the
 // wallet transaction from balance.
-func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit RecipientKit, cur *storedContact, balance int64) (AddRecipientResult, error) {
+func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientInput, kit RecipientKit, cur *storedContact, balance int64) (gifting.AddRecipientResult, error) {
 	c := kit.Campaign
 	now := s.Now()
 	kit.Invite = in.Invite
@@ -274,7 +227,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
 	upsert, err := s.contactUpsertFrom(in.OrgID, cur, ci, src)
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	r := s.newRecipient(in.OrgID, kit, upsert.Contact, in.SourceType, "")
 	if in.AssignTo.UserID != "" {
@@ -282,7 +235,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 	}
 	recItems, err := s.recipientItems(in.OrgID, r, kit)
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
 	res := gifting.AddedRecipient{
@@ -291,15 +244,18 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
 	nContact := len(upsert.Items)
-	markerAt, campaignAt, idemAt := nContact+1, nContact+2, nContact+3
+	var tx txn
 	_, _, err = s.ChangeBalance(ctx, BalanceChange{
 		OrgID: in.OrgID, Delta: -price, Balance: &balance,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
 			Reason: "recipient added to campaign"},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
 			res.RemainingBalance = after
-			items := make([]types.TransactWriteItem, 0, nContact+4)
-			items = append(append(items, upsert.Items...), recItems...)
+			tx = txn{items: make([]types.TransactWriteItem, 0, nContact+4)}
+			tx.add("", upsert.Items...)
+			tx.add(condRecipient, recItems[preparedRecipient])
+			tx.add(condMarker, recItems[preparedMarker])
+			tx.add(condCampaign, recItems[preparedCounter])
 			if in.Idempotency != nil {
 				body, err := json.Marshal(res)
 				if err != nil {
@@ -309,13 +265,13 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 				if err != nil {
 					return nil, err
 				}
-				items = append(items, put)
+				tx.add(condIdempotency, put)
 			}
-			return items, nil
+			return tx.items, nil
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
-			if in.Idempotency != nil && reasonCode(reasons, idemAt) == "ConditionalCheckFailed" {
-				stored, err := s.replayOf(*in.Idempotency, reasons[idemAt].Item)
+			if tx.failed(reasons, condIdempotency) {
+				stored, err := s.replayOf(*in.Idempotency, tx.old(reasons, condIdempotency))
 				if err != nil {
 					return err
 				}
@@ -331,11 +287,11 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
 				return errAddRace
 			}
-			if reasonCode(reasons, markerAt) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condMarker) {
 				return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q",
 					r.ContactDetails.ContactID, c.CampaignID)
 			}
-			if reasonCode(reasons, campaignAt) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condCampaign) {
 				// The campaign changed state or was deleted since it was
 				// read: read it again to say which.
 				return errAddRace
@@ -344,9 +300,9 @@ func (s *Store) addRecipientWrite(ctx context.Context, in AddRecipientInput, kit
 		},
 	})
 	if err != nil {
-		return AddRecipientResult{}, err
+		return gifting.AddRecipientResult{}, err
 	}
-	return AddRecipientResult{Response: res, Recipient: r, delays: eventDelays(kit.Emails)}, nil
+	return gifting.AddRecipientResult{Response: res, Recipient: r, Delays: eventDelays(kit.Emails)}, nil
 }
 
 // contactUpsertFrom plans the create (cur == nil) or merge of in without

@@ -31,8 +31,8 @@ func giftCampaign(t *testing.T, s *dynamo.Store, orgID string, price int64) gift
 	return c
 }
 
-func addInput(orgID, campaignID, email string) dynamo.AddRecipientInput {
-	return dynamo.AddRecipientInput{
+func addInput(orgID, campaignID, email string) gifting.AddRecipientInput {
+	return gifting.AddRecipientInput{
 		OrgID: orgID, CampaignID: campaignID, SourceType: "api", PublicBaseURL: "https://gifts.test/",
 		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane", LastName: "Doe"},
 	}
@@ -172,7 +172,7 @@ func TestAddRecipientIdempotency(t *testing.T) {
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 30)
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
-	in.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-1"}
+	in.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-1"}
 
 	first, err := s.AddRecipient(ctx, in)
 	if err != nil || first.Replayed {
@@ -185,7 +185,7 @@ func TestAddRecipientIdempotency(t *testing.T) {
 	assertWallet(t, s, orgID, 70, 2)
 
 	other := in
-	other.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-2"}
+	other.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-2"}
 	if _, err := s.AddRecipient(ctx, other); gifting.ErrorCode(err) != gifting.CodeIdempotencyMismatch {
 		t.Fatalf("same key, other request: %v, want IDEMPOTENCY_KEY_REUSED", err)
 	}
@@ -279,7 +279,7 @@ func TestUninviteAddedRecipient(t *testing.T) {
 	c := giftCampaign(t, s, orgID, 10)
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
 	in.Invite = true
-	in.Idempotency = &dynamo.IdempotencyKey{Scope: "add-recipient", Key: "k", Hash: "h"}
+	in.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k", Hash: "h"}
 	res, err := s.AddRecipient(ctx, in)
 	if err != nil {
 		t.Fatal(err)

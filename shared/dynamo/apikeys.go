@@ -3,11 +3,8 @@ package dynamo
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,31 +13,6 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
-
-// apiKeyPrefix marks the service's keys so a leaked one is recognisable by
-// secret scanners.
-const apiKeyPrefix = "gcs_"
-
-// apiKeyLength is the length of every key CreateAPIKey makes: the prefix
-// and 32 random bytes in unpadded base64url.
-var apiKeyLength = len(apiKeyPrefix) + base64.RawURLEncoding.EncodedLen(32)
-
-// WellFormedAPIKey reports whether s has the shape of the keys CreateAPIKey
-// makes, so anything else can be refused without a read.
-func WellFormedAPIKey(s string) bool {
-	if len(s) != apiKeyLength || !strings.HasPrefix(s, apiKeyPrefix) {
-		return false
-	}
-	_, err := base64.RawURLEncoding.Strict().DecodeString(s[len(apiKeyPrefix):])
-	return err == nil
-}
-
-// HashAPIKey returns the hex SHA-256 of an API key: the only form in which a
-// key is stored. Keys carry 256 random bits, so a fast hash is enough.
-func HashAPIKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
 
 // apiKeyItem is the global item that resolves a key hash.
 type apiKeyItem struct {
@@ -56,10 +28,10 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 	if _, err := rand.Read(raw); err != nil {
 		return "", gifting.APIKey{}, fmt.Errorf("random key: %w", err)
 	}
-	secret := apiKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	secret := gifting.APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	rec := apiKeyItem{
-		APIKey: gifting.APIKey{KeyID: NewID(), OrgID: orgID, UserID: userID, Name: name, CreatedAt: s.Now()},
-		Hash:   HashAPIKey(secret),
+		APIKey: gifting.APIKey{KeyID: s.NewID(), OrgID: orgID, UserID: userID, Name: name, CreatedAt: s.Now()},
+		Hash:   gifting.HashAPIKey(secret),
 	}
 	global, err := withKey(rec, map[string]string{"PK": apiKeyPK(rec.Hash), "SK": apiKeySK})
 	if err != nil {
@@ -91,7 +63,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 // an unknown or revoked key.
 func (s *Store) ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error) {
 	var rec apiKeyItem
-	found, err := s.get(ctx, apiKeyPK(HashAPIKey(secret)), apiKeySK, &rec)
+	found, err := s.get(ctx, apiKeyPK(gifting.HashAPIKey(secret)), apiKeySK, &rec)
 	if err != nil {
 		return gifting.Principal{}, err
 	}

@@ -14,20 +14,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// Sort fields of an audience's contacts.
-var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
-
-// MemberQuery selects a page of an audience's members.
-type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it, case-insensitively.
-	Search string
-	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
-	SortBy string
-	Order  gifting.SortOrder
-	Page   gifting.PageRequest
-}
-
 // AudienceMembers returns a page of audience a's members and how many match
 // q. a is the audience as just read (its totalMatch is the total when there
 // is no search).
@@ -40,7 +26,7 @@ type MemberQuery struct {
 // updatedAt order, reads the audience's whole Slim partition (keys, search
 // text and updatedAt: about 1 read unit per 30 members), then the page's
 // items by key: O(audience) in index entries, never in items.
-func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	terms := strings.Fields(strings.ToLower(q.Search))
 	if len(terms) > 0 || q.SortBy == "updatedAt" {
 		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
@@ -92,30 +78,15 @@ func decodeMember(it item) (gifting.AudienceMember, error) {
 	return m, nil
 }
 
-func attrString(it item, name string) string {
-	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
-		return v.Value
-	}
-	return ""
-}
-
 // scanMembers reads every Slim entry of the audience that contains all
 // terms, orders them, and reads the page's items by key.
-func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q MemberQuery) ([]gifting.AudienceMember, int, error) {
+func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	if len(terms) > maxSearchTerms {
 		terms = terms[:maxSearchTerms]
 	}
 	in := s.slimQuery(audienceLPK(orgID, aud), true)
 	in.ProjectionExpression = aws.String("LSK, upd")
-	if len(terms) > 0 {
-		conds := make([]string, len(terms))
-		for i, t := range terms {
-			name := fmt.Sprintf(":t%d", i)
-			conds[i] = "contains(srch, " + name + ")"
-			in.ExpressionAttributeValues[name] = str(t)
-		}
-		in.FilterExpression = aws.String(strings.Join(conds, " AND "))
-	}
+	filterTerms(in, terms)
 	type entry struct{ sk, upd string }
 	var entries []entry
 	p := dynamodb.NewQueryPaginator(s.db, in)
@@ -125,7 +96,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 			return nil, 0, fmt.Errorf("scan audience members: %w", err)
 		}
 		for _, it := range res.Items {
-			entries = append(entries, entry{attrString(it, "LSK"), attrString(it, "upd")})
+			entries = append(entries, entry{attrS(it, "LSK"), attrS(it, "upd")})
 		}
 	}
 	// Entries arrive in contactId (= createdAt) order; updatedAt needs a
@@ -152,7 +123,7 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 		if err != nil {
 			return nil, 0, err
 		}
-		bySK[attrString(it, "SK")] = m
+		bySK[attrS(it, "SK")] = m
 	}
 	out := make([]gifting.AudienceMember, 0, len(keys))
 	for _, e := range entries[lo:hi] {
@@ -231,9 +202,9 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	}
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
-		ids = append(ids, strings.TrimPrefix(attrString(it, "SK"), prefix))
+		ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), prefix))
 	}
-	var added BulkResult
+	var added gifting.BulkResult
 	if len(ids) > 0 {
 		added, err = s.AddContactIDsToList(ctx, orgID, listID, ids)
 		if gifting.ErrorCode(err) == gifting.CodeNotFound {

@@ -18,7 +18,7 @@ import (
 // persona must be validated; ids, ownership and timestamps are set here.
 func (s *Store) CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error) {
 	now := s.Now()
-	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = NewID(), orgID, userID, now, now
+	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = s.NewID(), orgID, userID, now, now
 	if err := s.putNew(ctx, orgID, icpSK(p.ICPID), p); err != nil {
 		return gifting.ICPPersona{}, err
 	}
@@ -52,19 +52,11 @@ type storedAudience struct {
 	Failures int `json:"buildFailures,omitempty"`
 }
 
-// AudiencePrice is how creditRequired is priced: CreditsPerContact when set,
-// else the price of GiftID when set, else the cheapest available gift the
-// organization can send.
-type AudiencePrice struct {
-	CreditsPerContact *int64
-	GiftID            string
-}
-
 // CreateAudience stores a new audience list of org, created by userID and
 // built from persona a.ICPID, in status list-building; the build itself is
 // a background job (BuildAudience). a must be validated. It returns
 // NOT_FOUND when the persona, or the gift it is priced by, is not org's.
-func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gifting.AudienceList, price AudiencePrice) (gifting.AudienceList, error) {
+func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gifting.AudienceList, price gifting.AudiencePrice) (gifting.AudienceList, error) {
 	if _, err := s.Persona(ctx, orgID, a.ICPID); err != nil {
 		return gifting.AudienceList{}, err
 	}
@@ -74,7 +66,7 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 	}
 	now := s.Now()
 	meta.BuildStartedAt, meta.ContactLists = now, map[string]gifting.ListProgress{}
-	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = NewID(), orgID, userID, now, now
+	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = s.NewID(), orgID, userID, now, now
 	a.TotalMatch, a.CreditRequired, a.Status, a.Metadata = 0, 0, gifting.AudienceBuilding, meta
 	if err := s.putNew(ctx, orgID, audienceSK(a.AudienceID), storedAudience{AudienceList: a}); err != nil {
 		return gifting.AudienceList{}, err
@@ -84,7 +76,7 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 }
 
 // audiencePrice resolves the price an audience states.
-func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudiencePrice) (gifting.AudienceMeta, error) {
+func (s *Store) audiencePrice(ctx context.Context, orgID string, price gifting.AudiencePrice) (gifting.AudienceMeta, error) {
 	switch {
 	case price.CreditsPerContact != nil:
 		if c := *price.CreditsPerContact; c < 0 || c > gifting.MaxCreditsPerContact {
@@ -103,7 +95,7 @@ func (s *Store) audiencePrice(ctx context.Context, orgID string, price AudienceP
 		}
 		return gifting.AudienceMeta{CreditsPerContact: c, PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
 	}
-	gifts, _, err := s.ListGifts(ctx, orgID, GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
+	gifts, _, err := s.ListGifts(ctx, orgID, gifting.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
 	if err != nil {
 		return gifting.AudienceMeta{}, err
 	}
@@ -156,13 +148,12 @@ func (s *Store) DeleteAudience(ctx context.Context, orgID, id string) error {
 	return nil
 }
 
-// Build sizes. A slice compares one page of contacts (at most
-// BuildSliceContacts, fewer when the page reaches 1 MB: a few seconds of
-// work); matches are committed in transactions of up to membersPerCommit
-// members plus the audience's counters.
+// Build sizes. A slice compares one page of contacts (at most the
+// caller's sliceContacts, fewer when the page reaches 1 MB); matches are
+// committed in transactions of up to membersPerCommit members plus the
+// audience's counters.
 const (
-	BuildSliceContacts = 1000
-	membersPerCommit   = 99
+	membersPerCommit = 99
 	// maxBuildFailures is how many consecutive failed slices make a build
 	// fail for good: below the job queue's own redelivery limit, so the
 	// audience reaches failed before the job is dropped.

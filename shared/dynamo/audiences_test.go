@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -43,7 +42,7 @@ func TestBuildAudienceSlices(t *testing.T) {
 		t.Fatal(err)
 	}
 	price := int64(3)
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, dynamo.AudiencePrice{CreditsPerContact: &price})
+	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +82,7 @@ func TestBuildAudienceSlices(t *testing.T) {
 	}
 	// The updatedAt order reads every Slim entry: it counts the members
 	// actually written.
-	_, n, err := s.AudienceMembers(ctx, orgID, got, dynamo.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
+	_, n, err := s.AudienceMembers(ctx, orgID, got, gifting.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
 	if err != nil || n != 150 {
 		t.Errorf("members written = %d (%v), want 150", n, err)
 	}

@@ -74,12 +74,7 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 	if err != nil {
 		return err
 	}
-	return NotDraft(c, what)
-}
-
-// NotDraft is the CONFLICT of an operation only a draft allows.
-func NotDraft(c gifting.Campaign, what string) error {
-	return gifting.Errorf(gifting.CodeConflict, "campaign is %s; only a draft can be %s", c.Status, what)
+	return c.NotDraft(what)
 }
 
 // DeleteCampaign soft-deletes a campaign of org: the item moves out of the
@@ -229,18 +224,8 @@ func (s *Store) CreateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	return c, err
 }
 
-// Idempotent makes a write replayable under an Idempotency-Key: the record
-// holding the response (Status, and the body Render makes of the write's
-// result) is written in the write's own transaction, so a retry gets the
-// first response and never a second effect.
-type Idempotent[T any] struct {
-	Key    IdempotencyKey
-	Status int
-	Render func(T) ([]byte, error)
-}
-
 // replayError carries a stored response out of a cancelled transaction.
-type replayError struct{ stored *StoredResponse }
+type replayError struct{ stored *gifting.StoredResponse }
 
 func (replayError) Error() string { return "idempotent replay" }
 
@@ -248,14 +233,14 @@ func (replayError) Error() string { return "idempotent replay" }
 // none). When the key was already used for the same request it writes
 // nothing and returns the stored response; for another request,
 // IDEMPOTENCY_KEY_REUSED.
-func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *Idempotent[gifting.Campaign]) (gifting.Campaign, *StoredResponse, error) {
+func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *gifting.Idempotent[gifting.Campaign]) (gifting.Campaign, *gifting.StoredResponse, error) {
 	if idem != nil {
 		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
 			return c, stored, err
 		}
 	}
 	now := s.Now()
-	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = NewID(), orgID, gifting.CampaignDraft, false
+	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = s.NewID(), orgID, gifting.CampaignDraft, false
 	c.CreatedAt, c.UpdatedAt, c.LastUpdatedBy = now, now, c.CreatedBy
 	c.TotalRecipients = 0
 	c.LiveData = gifting.LiveData{StatusCounts: gifting.NewStatusCounts()}
@@ -268,21 +253,20 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 	if err != nil {
 		return c, nil, err
 	}
-	items := []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		s.counterAdd(orgID, counterCampaigns, 1),
-	}
+	var tx txn
+	tx.add(condCampaign, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
+	tx.add("", s.counterAdd(orgID, counterCampaigns, 1))
 	if idem != nil {
 		put, err := idempotentPut(s, orgID, idem, c)
 		if err != nil {
 			return c, nil, err
 		}
-		items = append(items, put)
+		tx.add(condIdempotency, put)
 	}
-	err = s.transactRetrying(ctx, items)
-	if reasons := cancellationReasons(err); idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+	err = s.transactRetrying(ctx, tx.items)
+	if reasons := cancellationReasons(err); tx.failed(reasons, condIdempotency) {
 		// The same key won a race with this request.
-		stored, err := s.replayOf(idem.Key, reasons[2].Item)
+		stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
 		if stored == nil && err == nil {
 			err = fmt.Errorf("create campaign: idempotency record vanished")
 		}
@@ -296,7 +280,7 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 
 // idempotentPut is the transaction item recording the response idem
 // renders of v.
-func idempotentPut[T any](s *Store, orgID string, idem *Idempotent[T], v T) (types.TransactWriteItem, error) {
+func idempotentPut[T any](s *Store, orgID string, idem *gifting.Idempotent[T], v T) (types.TransactWriteItem, error) {
 	body, err := idem.Render(v)
 	if err != nil {
 		return types.TransactWriteItem{}, err

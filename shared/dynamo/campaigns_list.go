@@ -6,38 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
-
-// Sort fields of campaigns.
-const (
-	CampaignSortCreatedAt = "createdAt"
-	CampaignSortUpdatedAt = "updatedAt"
-	CampaignSortName      = "name"
-	CampaignSortStatus    = "status"
-)
-
-// CampaignSorts lists the sort fields of the campaign list, default first.
-var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, CampaignSortName, CampaignSortStatus}
-
-// CampaignFilter selects campaigns. Empty fields do not filter.
-type CampaignFilter struct {
-	Status gifting.CampaignStatus
-	// Search keeps campaigns whose name or description contains it,
-	// case-insensitively.
-	Search string
-	// CreatedFrom and CreatedTo bound createdAt, both inclusive.
-	CreatedFrom, CreatedTo *time.Time
-	// CreatedBy keeps the campaigns of one user (myCampaigns).
-	CreatedBy string
-}
-
-func (f CampaignFilter) empty() bool { return f == CampaignFilter{} }
 
 // ListCampaigns returns a page of org's campaigns (never deleted ones)
 // matching f, sorted by sortBy (one of CampaignSorts; ties by id in the
@@ -50,8 +24,8 @@ func (f CampaignFilter) empty() bool { return f == CampaignFilter{} }
 // of the organization in one paginated Query and sorts in memory: campaigns
 // per organization are few (hundreds), about 1 KB each, so this is about
 // 1 read unit per 8 campaigns.
-func (s *Store) ListCampaigns(ctx context.Context, orgID string, f CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error) {
-	if f.empty() && (sortBy == "" || sortBy == CampaignSortCreatedAt) {
+func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error) {
+	if f.Empty() && (sortBy == "" || sortBy == gifting.CampaignSortCreatedAt) {
 		return s.campaignPage(ctx, orgID, order, page)
 	}
 	items, err := s.queryPrefix(ctx, orgPK(orgID), campaignPrefix, false)
@@ -78,11 +52,11 @@ func (s *Store) ListCampaigns(ctx context.Context, orgID string, f CampaignFilte
 	slices.SortFunc(matched, func(a, b gifting.Campaign) int {
 		var by int
 		switch sortBy {
-		case CampaignSortUpdatedAt:
+		case gifting.CampaignSortUpdatedAt:
 			by = a.UpdatedAt.Compare(b.UpdatedAt)
-		case CampaignSortName:
+		case gifting.CampaignSortName:
 			by = cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
-		case CampaignSortStatus:
+		case gifting.CampaignSortStatus:
 			by = cmp.Compare(a.Status, b.Status)
 		default:
 			by = a.CreatedAt.Compare(b.CreatedAt)

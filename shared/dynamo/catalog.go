@@ -17,14 +17,14 @@ import (
 // ownership and timestamps are set here.
 func (s *Store) CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error) {
 	now := s.Now()
-	g.GiftID, g.OrganizationID, g.IsDelightloop, g.CreatedAt, g.UpdatedAt = NewID(), orgID, false, now, now
+	g.GiftID, g.OrganizationID, g.IsDelightloop, g.CreatedAt, g.UpdatedAt = s.NewID(), orgID, false, now, now
 	return g, s.putNew(ctx, orgID, giftSK(g.GiftID), g)
 }
 
 // CreateTemplate stores a tenant's own template.
 func (s *Store) CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error) {
 	now := s.Now()
-	t.TemplateID, t.OrganizationID, t.IsDelightloop, t.CreatedAt, t.UpdatedAt = NewID(), orgID, false, now, now
+	t.TemplateID, t.OrganizationID, t.IsDelightloop, t.CreatedAt, t.UpdatedAt = s.NewID(), orgID, false, now, now
 	return t, s.putNew(ctx, orgID, templateSK(t.TemplateID), t)
 }
 
@@ -123,22 +123,12 @@ func (s *Store) visible(ctx context.Context, orgID, sk string, v any) error {
 	return unmarshal(pick, v)
 }
 
-// GiftFilter selects gifts. Empty fields do not filter.
-type GiftFilter struct {
-	Search       string
-	CollectionID string
-	// IsDelightloop, when set, keeps only the catalog's (true) or only the
-	// organization's own (false) gifts.
-	IsDelightloop *bool
-	Status        gifting.GiftStatus
-}
-
 // ListGifts returns a page of the gifts visible to org (its own, newest
 // first, then the service catalog's) and the number matching the filter.
 //
 // Gift catalogs are small by nature (tens to a few thousand items), so a
 // page reads both partitions and filters in memory: one Query per partition.
-func (s *Store) ListGifts(ctx context.Context, orgID string, f GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error) {
+func (s *Store) ListGifts(ctx context.Context, orgID string, f gifting.GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error) {
 	var parts []string
 	if f.IsDelightloop == nil || !*f.IsDelightloop {
 		parts = append(parts, orgID)

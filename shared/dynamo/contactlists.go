@@ -22,7 +22,7 @@ func (s *Store) CreateContactList(ctx context.Context, orgID, userID, name, desc
 	}
 	now := s.Now()
 	l := gifting.ContactList{
-		ListID: NewID(), OrganizationID: orgID, Name: name, Description: description,
+		ListID: s.NewID(), OrganizationID: orgID, Name: name, Description: description,
 		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 	}
 	return l, s.putNew(ctx, orgID, listSK(l.ListID), l)
@@ -40,9 +40,6 @@ func (s *Store) ContactList(ctx context.Context, orgID, listID string) (gifting.
 	}
 	return l, nil
 }
-
-// Sort fields of contact lists.
-var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
 
 // ListContactLists returns a page of org's contact lists sorted by sortBy
 // (one of ContactListSorts; ties by id) and their number.
@@ -143,16 +140,16 @@ const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 // them (100 per round). Each contact is added or reported on its own:
 // unknown or deleted ids fail, members already in the list are unchanged.
 // It returns NOT_FOUND when the list does not exist.
-func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (BulkResult, error) {
+func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error) {
 	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
-		return BulkResult{}, err
+		return gifting.BulkResult{}, err
 	}
-	var res BulkResult
+	var res gifting.BulkResult
 	for start := 0; start < len(ids); start += 100 {
 		chunk := ids[start:min(start+100, len(ids))]
 		stored, err := s.contactsByID(ctx, orgID, chunk)
 		if err != nil {
-			return BulkResult{}, err
+			return gifting.BulkResult{}, err
 		}
 		first := map[string]*pending{}
 		var ps []*pending
@@ -176,16 +173,16 @@ func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, i
 			ps = append(ps, p)
 		}
 		if err := s.apply(ctx, orgID, ps); err != nil {
-			return BulkResult{}, err
+			return gifting.BulkResult{}, err
 		}
 		for i, id := range chunk {
 			p := first[id]
-			it := BulkItem{Index: start + i, ContactID: id}
+			it := gifting.BulkItem{Index: start + i, ContactID: id}
 			switch {
 			case p.err != nil:
 				it.Fail(p.err)
 			case slices.IndexFunc(chunk, func(x string) bool { return x == id }) < i:
-				it.Status = BulkUnchanged
+				it.Status = gifting.BulkUnchanged
 			default:
 				it.Status, it.MailID = p.plan.status, p.plan.contact.MailID
 			}
@@ -200,7 +197,7 @@ func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, i
 func (s *Store) planJoin(orgID string, cur storedContact, listID string) (contactPlan, error) {
 	c := cur.Contact
 	if c.InList(listID) {
-		return contactPlan{contact: c, status: BulkUnchanged}, nil
+		return contactPlan{contact: c, status: gifting.BulkUnchanged}, nil
 	}
 	if len(c.ListIDs) >= MaxListsPerContact {
 		return contactPlan{}, gifting.Errorf(gifting.CodeConflict, "the contact is already in %d lists, the most one contact can be in", MaxListsPerContact)
@@ -211,7 +208,7 @@ func (s *Store) planJoin(orgID string, cur storedContact, listID string) (contac
 	if err != nil {
 		return contactPlan{}, err
 	}
-	return contactPlan{contact: c, status: BulkAdded, joined: listID,
+	return contactPlan{contact: c, status: gifting.BulkAdded, joined: listID,
 		items: []types.TransactWriteItem{put, s.memberPut(orgID, listID, c.ContactID)}}, nil
 }
 

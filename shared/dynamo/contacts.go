@@ -262,7 +262,7 @@ func (s *Store) PrepareContactUpsert(ctx context.Context, orgID string, in gifti
 	if err != nil {
 		return ContactUpsert{}, err
 	}
-	u := ContactUpsert{Contact: p.contact, Created: p.status == BulkCreated, Items: p.items}
+	u := ContactUpsert{Contact: p.contact, Created: p.status == gifting.BulkCreated, Items: p.items}
 	if u.Created {
 		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
 	}
@@ -294,15 +294,6 @@ func (s *Store) planUpsert(ctx context.Context, orgID string, in gifting.Contact
 	}
 }
 
-// Statuses of one item of a bulk add.
-const (
-	BulkCreated   = "created"
-	BulkMerged    = "merged"
-	BulkAdded     = "added"
-	BulkUnchanged = "unchanged"
-	BulkFailed    = "failed"
-)
-
 // contactPlan is one contact's part of a write: the record as it will be,
 // and its transaction items (without the shared counters).
 type contactPlan struct {
@@ -317,7 +308,7 @@ type contactPlan struct {
 // both conditioned on not existing, and the list membership.
 func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.Source, listID string) (contactPlan, error) {
 	c := gifting.NewContact(newContactID(), orgID, in, src, s.Now())
-	p := contactPlan{contact: c, status: BulkCreated}
+	p := contactPlan{contact: c, status: gifting.BulkCreated}
 	if listID != "" {
 		p.contact.ListIDs = append(p.contact.ListIDs, listID)
 		p.joined = listID
@@ -346,7 +337,7 @@ func (s *Store) planMerge(orgID string, cur storedContact, in gifting.ContactInp
 	c := cur.Contact
 	c.ListIDs = slices.Clone(c.ListIDs)
 	c.Merge(in, src, s.Now())
-	p := contactPlan{contact: c, status: BulkMerged}
+	p := contactPlan{contact: c, status: gifting.BulkMerged}
 	if listID != "" && !c.InList(listID) {
 		if len(c.ListIDs) >= MaxListsPerContact {
 			return p, gifting.Errorf(gifting.CodeConflict, "the contact is already in %d lists, the most one contact can be in", MaxListsPerContact)

@@ -2,9 +2,7 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,69 +10,6 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
-
-// BulkResult reports a bulk add item by item, with totals per status.
-type BulkResult struct {
-	Items     []BulkItem `json:"results"`
-	Created   int        `json:"created"`
-	Merged    int        `json:"merged"`
-	Added     int        `json:"added"`
-	Unchanged int        `json:"unchanged"`
-	Failed    int        `json:"failed"`
-}
-
-// BulkItem is what happened to one item of a bulk add: created, merged
-// (into the contact with the same email), added (an existing contact joined
-// the list), unchanged (it was already in the list) or failed (with the
-// reason, and for invalid input the problem with each field).
-type BulkItem struct {
-	Index     int               `json:"index"`
-	Status    string            `json:"status"`
-	ContactID string            `json:"contactId,omitempty"`
-	MailID    string            `json:"mailId,omitempty"`
-	Reason    string            `json:"reason,omitempty"`
-	Details   map[string]string `json:"details,omitempty"`
-}
-
-// Fail marks the item failed because of err. Internal errors are reported
-// without their text, which may hold details that must not leak.
-func (it *BulkItem) Fail(err error) {
-	it.Status, it.Reason = BulkFailed, gifting.ErrorMessage(err)
-	if gifting.ErrorCode(err) == gifting.CodeInternal {
-		it.Reason = "the contact could not be saved; retry this item"
-	}
-	var e *gifting.Error
-	if errors.As(err, &e) && e.Details != nil {
-		it.Details = e.Details
-		keys := make([]string, 0, len(e.Details))
-		for k := range e.Details {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = k + " " + e.Details[k]
-		}
-		it.Reason = strings.Join(parts, "; ")
-	}
-}
-
-// Add records one item's outcome.
-func (r *BulkResult) Add(it BulkItem) {
-	r.Items = append(r.Items, it)
-	switch it.Status {
-	case BulkCreated:
-		r.Created++
-	case BulkMerged:
-		r.Merged++
-	case BulkAdded:
-		r.Added++
-	case BulkUnchanged:
-		r.Unchanged++
-	default:
-		r.Failed++
-	}
-}
 
 // AddContactsToList creates or merges contacts (one per email) and makes
 // them members of a list of org. Every input is validated on its own; a
@@ -85,20 +20,20 @@ func (r *BulkResult) Add(it BulkItem) {
 // the same email, a concurrent change) is read again and retried on its
 // own, so one item never holds the others back. It returns NOT_FOUND when
 // the list does not exist.
-func (s *Store) AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (BulkResult, error) {
+func (s *Store) AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error) {
 	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
-		return BulkResult{}, err
+		return gifting.BulkResult{}, err
 	}
-	var res BulkResult
+	var res gifting.BulkResult
 	for start := 0; start < len(inputs); start += 100 {
 		if err := s.addContactsChunk(ctx, orgID, listID, inputs[start:min(start+100, len(inputs))], start, src, &res); err != nil {
-			return BulkResult{}, err
+			return gifting.BulkResult{}, err
 		}
 	}
 	return res, nil
 }
 
-func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, offset int, src gifting.Source, res *BulkResult) error {
+func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, offset int, src gifting.Source, res *gifting.BulkResult) error {
 	invalid := make([]error, len(inputs))
 	byEmail := map[string]*pending{}
 	owner := make([]*pending, len(inputs))
@@ -128,7 +63,7 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 		return err
 	}
 	for i, p := range owner {
-		it := BulkItem{Index: offset + i}
+		it := gifting.BulkItem{Index: offset + i}
 		switch {
 		case invalid[i] != nil:
 			it.MailID, _ = gifting.NormalizeEmail(inputs[i].MailID)
@@ -141,7 +76,7 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 			if p.reported {
 				// A repeat of an email earlier in the batch: it was merged
 				// into the same contact.
-				it.Status = BulkMerged
+				it.Status = gifting.BulkMerged
 			}
 			p.reported = true
 		}
@@ -245,7 +180,7 @@ func (s *Store) apply(ctx context.Context, orgID string, ps []*pending) error {
 func (s *Store) counters(orgID string, group []*pending) []types.TransactWriteItem {
 	created, joined := 0, map[string]int64{}
 	for _, p := range group {
-		if p.plan.status == BulkCreated {
+		if p.plan.status == gifting.BulkCreated {
 			created++
 		}
 		if p.plan.joined != "" {

@@ -31,22 +31,22 @@ func (s *Store) UpdateContact(ctx context.Context, orgID, contactID string, patc
 		if err != nil {
 			return gifting.Contact{}, err
 		}
-		items := []types.TransactWriteItem{put}
+		var tx txn
+		tx.add("", put)
 		if c.MailID != cur.MailID {
 			marker, err := withKey(emailMarker{ContactID: contactID}, map[string]string{"PK": orgPK(orgID), "SK": emailSK(c.MailID)})
 			if err != nil {
 				return gifting.Contact{}, err
 			}
-			items = append(items,
-				s.markerDelete(orgID, cur.MailID, contactID),
-				types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: marker,
-					ConditionExpression: aws.String("attribute_not_exists(PK)")}})
+			tx.add("", s.markerDelete(orgID, cur.MailID, contactID))
+			tx.add(condEmail, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: marker,
+				ConditionExpression: aws.String("attribute_not_exists(PK)")}})
 		}
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
 		if err == nil {
 			return c, nil
 		}
-		if reasonCode(cancellationReasons(err), 2) == "ConditionalCheckFailed" {
+		if tx.failed(cancellationReasons(err), condEmail) {
 			return gifting.Contact{}, &gifting.Error{Code: gifting.CodeConflict,
 				Message: "another contact already has this email address",
 				Details: map[string]string{"mailId": "belongs to another contact"}}

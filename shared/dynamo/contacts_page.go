@@ -108,13 +108,7 @@ func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string
 	}
 	in := s.slimQuery(contactsLPK(orgID), false)
 	in.ProjectionExpression = aws.String("LSK")
-	conds := make([]string, len(terms))
-	for i, t := range terms {
-		name := fmt.Sprintf(":t%d", i)
-		conds[i] = "contains(srch, " + name + ")"
-		in.ExpressionAttributeValues[name] = str(t)
-	}
-	in.FilterExpression = aws.String(strings.Join(conds, " AND "))
+	filterTerms(in, terms)
 	var ids []string
 	p := dynamodb.NewQueryPaginator(s.db, in)
 	for p.HasMorePages() {

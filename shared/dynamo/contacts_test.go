@@ -152,7 +152,7 @@ func TestContactReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Added != 30 || r.Unchanged != 119 || r.Failed != 1 || r.Items[5].Status != dynamo.BulkFailed || r.Items[149].Index != 149 {
+		if r.Added != 30 || r.Unchanged != 119 || r.Failed != 1 || r.Items[5].Status != gifting.BulkFailed || r.Items[149].Index != 149 {
 			t.Errorf("added %d unchanged %d failed %d; want 30, 119, 1 (the deleted one)", r.Added, r.Unchanged, r.Failed)
 		}
 		if l, _ := s.ContactList(ctx, org, list.ListID); l.ContactCount != 149 {
@@ -251,7 +251,7 @@ func TestBulkAddItemFailsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Created != 2 || res.Failed != 1 || res.Items[1].Status != dynamo.BulkFailed ||
+	if res.Created != 2 || res.Failed != 1 || res.Items[1].Status != gifting.BulkFailed ||
 		!strings.Contains(res.Items[1].Reason, "retry") || strings.Contains(res.Items[1].Reason, "injected") {
 		t.Fatalf("result %+v; want 2 created and item 1 failed with a retry hint, without internal text", res)
 	}
@@ -267,7 +267,7 @@ func TestBulkAddItemFailsAlone(t *testing.T) {
 	}
 	// No marker was left: the email imports as a new contact.
 	again, err := healthy.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "bad@example.com"}}, gifting.Source{Type: gifting.SourceImport})
-	if err != nil || again.Items[0].Status != dynamo.BulkCreated {
+	if err != nil || again.Items[0].Status != gifting.BulkCreated {
 		t.Errorf("re-import: %+v, %v; want created", again, err)
 	}
 }

@@ -83,3 +83,9 @@ func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.Enr
 	return gifting.Enrichment{Matched: true, MatchedBy: bestBy, Provider: ProviderContacts,
 		Person: gifting.PersonFromContact(*best)}, nil
 }
+
+// Enrich answers an enrichment query from org's own contacts
+// (ContactEnricher): the store is the default provider.
+func (s *Store) Enrich(ctx context.Context, orgID string, q gifting.EnrichmentQuery) (gifting.Enrichment, error) {
+	return ContactEnricher{Store: s}.Enrich(ctx, orgID, q)
+}

@@ -20,7 +20,7 @@ func (s *Store) CreateEvent(ctx context.Context, orgID, userID string, e gifting
 		return gifting.Event{}, err
 	}
 	now := s.Now()
-	e.ID, e.OrganizationID, e.CreatorUserID = NewID(), orgID, userID
+	e.ID, e.OrganizationID, e.CreatorUserID = s.NewID(), orgID, userID
 	e.CreatedAt, e.UpdatedAt, e.Version = now, now, 1
 	if err := s.putNew(ctx, orgID, eventSK(e.ID), e); err != nil {
 		return gifting.Event{}, err

@@ -17,16 +17,6 @@ import (
 // it the key may be used again for a new request.
 const IdempotencyTTL = 24 * time.Hour
 
-// IdempotencyKey identifies a request that may be retried: the caller's
-// Idempotency-Key header within a scope (the operation), and a hash of
-// what the request asks for, so the same key with another request is told
-// apart from a retry.
-type IdempotencyKey struct {
-	Scope string
-	Key   string
-	Hash  string
-}
-
 // idempotencyRecord is the stored first response to a key. It is written
 // in the same transaction as the effect it records, so a request either
 // took effect and has its record, or neither.
@@ -41,14 +31,8 @@ type idempotencyRecord struct {
 	ExpiresAt int64 `json:"expiresAt"`
 }
 
-// StoredResponse is a stored first response, returned for a retried request.
-type StoredResponse struct {
-	Status int
-	Body   []byte
-}
-
 // idempotencyKey is the primary key of k's record.
-func idempotencyKeyOf(orgID string, k IdempotencyKey) item {
+func idempotencyKeyOf(orgID string, k gifting.IdempotencyKey) item {
 	return key(orgPK(orgID), idempotencySK(k.Scope, k.Key))
 }
 
@@ -56,7 +40,7 @@ func idempotencyKeyOf(orgID string, k IdempotencyKey) item {
 // to k. It fails with ConditionalCheckFailed when a live record exists,
 // returning that record (ALL_OLD), so the loser of a race learns the
 // winner's response without another read.
-func (s *Store) idempotencyPut(orgID string, k IdempotencyKey, status int, body []byte) (types.TransactWriteItem, error) {
+func (s *Store) idempotencyPut(orgID string, k gifting.IdempotencyKey, status int, body []byte) (types.TransactWriteItem, error) {
 	now := s.Now()
 	rec := idempotencyRecord{Hash: k.Hash, Status: status, Body: string(body), CreatedAt: now,
 		ExpiresAt: now.Add(IdempotencyTTL).Unix()}
@@ -79,7 +63,7 @@ func (s *Store) idempotencyPut(orgID string, k IdempotencyKey, status int, body 
 // replayOf interprets a stored record for k: nil when there is none (or it
 // expired), the stored response when k's request is the same, and
 // IDEMPOTENCY_KEY_REUSED when the key was used for another request.
-func (s *Store) replayOf(k IdempotencyKey, it item) (*StoredResponse, error) {
+func (s *Store) replayOf(k gifting.IdempotencyKey, it item) (*gifting.StoredResponse, error) {
 	if len(it) == 0 {
 		return nil, nil
 	}
@@ -94,13 +78,13 @@ func (s *Store) replayOf(k IdempotencyKey, it item) (*StoredResponse, error) {
 		return nil, gifting.Errorf(gifting.CodeIdempotencyMismatch,
 			"the Idempotency-Key %s was already used for a different request; use a new key for a new request", strconv.Quote(k.Key))
 	}
-	return &StoredResponse{Status: rec.Status, Body: []byte(rec.Body)}, nil
+	return &gifting.StoredResponse{Status: rec.Status, Body: []byte(rec.Body)}, nil
 }
 
 // IdempotentReplay reads k's record (strongly consistent): nil when the key
 // is new or expired, the stored response for the same request, and
 // IDEMPOTENCY_KEY_REUSED for another request.
-func (s *Store) IdempotentReplay(ctx context.Context, orgID string, k IdempotencyKey) (*StoredResponse, error) {
+func (s *Store) IdempotentReplay(ctx context.Context, orgID string, k gifting.IdempotencyKey) (*gifting.StoredResponse, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: &s.table, Key: idempotencyKeyOf(orgID, k), ConsistentRead: aws.Bool(true),
 	})

@@ -12,41 +12,12 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// Invitation is a recipient just written as invited: invite_sent, its
-// invitation marked sent, counted as invite_sent by the campaign in the
-// same transaction. The caller that wrote it must now send the invitation,
-// and undo the mark with UninviteRecipient when it cannot.
-//
-// Marking before sending keeps the happy path at one write, and makes the
-// writer of a recipient the only one who ever sends its invitation: a
-// retried add-recipient is a replay or a conflict, and a launch slice run
-// twice skips the contacts that are already recipients. An invitation is
-// therefore sent at most once. The price is a narrow window: a process
-// that dies between the write and the send (or whose undo fails) leaves a
-// recipient marked invited whose email did not go out.
-type Invitation struct {
-	// Recipient is the recipient as written, with the invitation's subject
-	// and HTML rendered and its sentAt set.
-	Recipient gifting.Recipient
-	// delays are the recipient's stored event delays, written again by
-	// UninviteRecipient.
-	delays map[string]int
-}
-
-// Inviter sends the invitations of recipients just written as invited,
-// reverting with UninviteRecipient the ones it could not send. A writer of
-// many recipients (the launch job) calls it once per committed
-// transaction, with the recipients that transaction wrote; nil means no
-// mailer is configured, and the recipients are written pending with their
-// invitation scheduled.
-type Inviter func(ctx context.Context, invs []Invitation)
-
 // UninviteRecipient undoes an invitation whose send failed: the recipient
 // goes back to pending with its invitation unsent (still scheduled), and
 // the campaign counts it as pending again, in one transaction. It changes
 // nothing if the recipient has moved on since it was written (its version
 // is no longer 1).
-func (s *Store) UninviteRecipient(ctx context.Context, orgID string, inv Invitation) error {
+func (s *Store) UninviteRecipient(ctx context.Context, orgID string, inv gifting.Invitation) error {
 	_, err := s.uninvite(ctx, orgID, inv, nil)
 	return err
 }
@@ -55,7 +26,7 @@ func (s *Store) UninviteRecipient(ctx context.Context, orgID string, inv Invitat
 // stored idempotency response (k, nil when none) says emailSent false in
 // the same transaction. It returns the response to give, emailSent false,
 // or the original one when nothing was undone.
-func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res AddRecipientResult, k *IdempotencyKey) (gifting.AddedRecipient, error) {
+func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, k *gifting.IdempotencyKey) (gifting.AddedRecipient, error) {
 	out := res.Response
 	out.EmailSent = false
 	var extra []types.TransactWriteItem
@@ -85,21 +56,21 @@ func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res Ad
 
 // uninvite writes inv's recipient back as pending with extra in the same
 // transaction, and reports whether it did (false: the recipient moved on).
-func (s *Store) uninvite(ctx context.Context, orgID string, inv Invitation, extra []types.TransactWriteItem) (bool, error) {
+func (s *Store) uninvite(ctx context.Context, orgID string, inv gifting.Invitation, extra []types.TransactWriteItem) (bool, error) {
 	r := inv.Recipient
 	r.Status = gifting.RecipientPending
 	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = false, nil
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.delays})
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.Delays})
 	if err != nil {
 		return false, err
 	}
-	items := append([]types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(1)}}},
-		s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending),
-	}, extra...)
-	if err := s.transactRetrying(ctx, items); err != nil {
-		if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+	var tx txn
+	tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("ver = :ver"),
+		ExpressionAttributeValues: item{":ver": num(1)}}})
+	tx.add("", s.CampaignStatusMove(orgID, r.CampaignID, gifting.RecipientInviteSent, gifting.RecipientPending))
+	tx.add("", extra...)
+	if err := s.transactRetrying(ctx, tx.items); err != nil {
+		if tx.failed(cancellationReasons(err), condRecipient) {
 			return false, nil
 		}
 		return false, fmt.Errorf("uninvite recipient: %w", err)

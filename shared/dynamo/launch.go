@@ -35,16 +35,6 @@ type launchRecord struct {
 	FinishedAt          *time.Time `json:"finishedAt,omitempty"`
 }
 
-// Launch is the outcome of accepting a launch.
-type Launch struct {
-	CampaignID          string                 `json:"campaignId"`
-	Status              gifting.CampaignStatus `json:"status"`
-	Contacts            int64                  `json:"contacts"`
-	CreditsPerRecipient int64                  `json:"creditsPerRecipient"`
-	CreditsDeducted     int64                  `json:"creditsDeducted"`
-	RemainingBalance    int64                  `json:"remainingBalance"`
-}
-
 // LaunchCampaign accepts the launch of a draft: in one transaction (the
 // wallet's, see ChangeBalance) it takes the credits of every contact of the
 // campaign's lists, moves the campaign from draft to preparing and writes
@@ -61,7 +51,7 @@ type Launch struct {
 // read); for several lists it is the size of the union of their member ids
 // (one Query of member keys per list), so a contact in two lists is paid
 // once.
-func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID string) (Launch, error) {
+func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Launch, error) {
 	l, _, err := s.LaunchCampaignIdempotent(ctx, orgID, campaignID, userID, nil)
 	return l, err
 }
@@ -69,16 +59,16 @@ func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID st
 // LaunchCampaignIdempotent is LaunchCampaign under an idempotency key (nil:
 // none): a retry of an accepted launch gets the first response back rather
 // than a CONFLICT, and a key used for another request IDEMPOTENCY_KEY_REUSED.
-func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *Idempotent[Launch]) (Launch, *StoredResponse, error) {
+func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error) {
 	if idem != nil {
 		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
-			return Launch{}, stored, err
+			return gifting.Launch{}, stored, err
 		}
 	}
 	l, err := s.launch(ctx, orgID, campaignID, userID, idem)
 	var replay replayError
 	if errors.As(err, &replay) {
-		return Launch{}, replay.stored, nil
+		return gifting.Launch{}, replay.stored, nil
 	}
 	if idem != nil && gifting.ErrorCode(err) == gifting.CodeConflict {
 		// A concurrent request with the same key may have committed after
@@ -86,32 +76,32 @@ func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID,
 		// and this one fails on it (before or in its transaction). Its
 		// record answers, so every retry gets the first response.
 		if stored, rerr := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || rerr != nil {
-			return Launch{}, stored, rerr
+			return gifting.Launch{}, stored, rerr
 		}
 	}
 	return l, nil, err
 }
 
 // launch accepts a launch; see LaunchCampaign.
-func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, idem *Idempotent[Launch]) (Launch, error) {
+func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
 	if err := launchable(c); err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
 	contacts, err := s.countContacts(ctx, orgID, c.CampaignData.ContactListIDs)
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
 	if contacts == 0 {
-		return Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
+		return gifting.Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
 	}
 	price := c.CampaignData.CreditsPerRecipient
 	debited, err := gifting.MulCredits(contacts, price)
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
 	now := s.Now()
 	rec := launchRecord{
@@ -122,54 +112,54 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	// commit pushes that forward as it progresses, and if it never runs
 	// (the enqueue failed, the process died) the scheduler tick takes the
 	// launch over.
-	attrs := dueAttrs(JobLaunch, campaignID, orgPK(orgID), launchSK(campaignID), now.Add(DueLease))
+	attrs := dueAttrs(gifting.JobLaunch, campaignID, orgPK(orgID), launchSK(campaignID), now.Add(DueLease))
 	attrs["PK"], attrs["SK"] = orgPK(orgID), launchSK(campaignID)
 	recItem, err := withKey(rec, attrs)
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
 	progress, err := marshalValue(gifting.LaunchProgress{Contacts: contacts, LastProgressAt: now})
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
+	var tx txn
 	w, _, err := s.ChangeBalance(ctx, BalanceChange{
 		OrgID: orgID, Delta: -rec.Debited,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: campaignID,
 			Reason: fmt.Sprintf("campaign launch: %d contacts × %d credits", contacts, price)},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
-			items := []types.TransactWriteItem{
-				{Update: &types.Update{
-					TableName:        &s.table,
-					Key:              key(orgPK(orgID), campaignSK(campaignID)),
-					UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
-					// The draft read is the one priced: an edit since then
-					// (other lists, gifts) fails the launch.
-					ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
-					ExpressionAttributeNames: map[string]string{"#st": "status"},
-					ExpressionAttributeValues: item{
-						":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
-						":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
-						":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)), ":progress": progress,
-					},
-				}},
-				{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-			}
+			tx = txn{}
+			tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{
+				TableName:        &s.table,
+				Key:              key(orgPK(orgID), campaignSK(campaignID)),
+				UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
+				// The draft read is the one priced: an edit since then
+				// (other lists, gifts) fails the launch.
+				ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),
+				ExpressionAttributeNames: map[string]string{"#st": "status"},
+				ExpressionAttributeValues: item{
+					":preparing": str(string(gifting.CampaignPreparing)), ":draft": str(string(gifting.CampaignDraft)),
+					":now": str(now.Format(time.RFC3339Nano)), ":user": str(userID),
+					":seen": str(c.UpdatedAt.Format(time.RFC3339Nano)), ":progress": progress,
+				},
+			}})
+			tx.add(condLaunch, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
 			if idem != nil {
-				put, err := idempotentPut(s, orgID, idem, Launch{
+				put, err := idempotentPut(s, orgID, idem, gifting.Launch{
 					CampaignID: campaignID, Status: gifting.CampaignPreparing, Contacts: contacts,
 					CreditsPerRecipient: price, CreditsDeducted: rec.Debited, RemainingBalance: after,
 				})
 				if err != nil {
 					return nil, err
 				}
-				items = append(items, put)
+				tx.add(condIdempotency, put)
 			}
-			return items, nil
+			return tx.items, nil
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
-			if idem != nil && reasonCode(reasons, 2) == "ConditionalCheckFailed" {
+			if tx.failed(reasons, condIdempotency) {
 				// A retry with the same key lost the race to the first.
-				stored, err := s.replayOf(idem.Key, reasons[2].Item)
+				stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
 				if err != nil {
 					return err
 				}
@@ -178,7 +168,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				}
 			}
 			switch {
-			case reasonCode(reasons, 0) == "ConditionalCheckFailed":
+			case tx.failed(reasons, condCampaign):
 				// Another launch or an edit got there first.
 				now, err := s.Campaign(ctx, orgID, campaignID)
 				if err != nil {
@@ -187,17 +177,17 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				if now.Status == gifting.CampaignDraft {
 					return gifting.Errorf(gifting.CodeConflict, "the campaign was edited while it was being launched; launch it again")
 				}
-				return NotDraft(now, "launched")
-			case reasonCode(reasons, 1) == "ConditionalCheckFailed":
+				return now.NotDraft("launched")
+			case tx.failed(reasons, condLaunch):
 				return gifting.Errorf(gifting.CodeConflict, "campaign %q was already launched", campaignID)
 			}
 			return nil
 		},
 	})
 	if err != nil {
-		return Launch{}, err
+		return gifting.Launch{}, err
 	}
-	return Launch{
+	return gifting.Launch{
 		CampaignID: campaignID, Status: gifting.CampaignPreparing, Contacts: contacts,
 		CreditsPerRecipient: price, CreditsDeducted: rec.Debited, RemainingBalance: w.Balance,
 	}, nil
@@ -207,7 +197,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 func launchable(c gifting.Campaign) error {
 	switch {
 	case !gifting.CanMove(c.Status, gifting.CampaignPreparing):
-		return NotDraft(c, "launched")
+		return c.NotDraft("launched")
 	case len(c.CampaignData.ContactListIDs) == 0:
 		return gifting.Errorf(gifting.CodeConflict, "the campaign has no contact list; set contactListIds before launching")
 	case len(c.CampaignData.GiftIDs) == 0 && !c.CampaignData.PriceSet:
@@ -245,11 +235,6 @@ func listGone(err error, listID string) error {
 	}
 	return err
 }
-
-// JobLaunch is the job kind of a launch: the job that writes a launched
-// campaign's recipients in slices (LaunchSlice) and takes it live. The
-// launch record is due under it, so the scheduler tick continues it.
-const JobLaunch = "campaign.launch"
 
 // marshalValue encodes v as one attribute value (a map for a struct).
 func marshalValue(v any) (types.AttributeValue, error) {

@@ -53,7 +53,7 @@ const launchFinishCursor = "finish"
 // not send. Because a run only ever invites the recipients it created
 // itself, a slice run twice sends no invitation twice. Without an inviter
 // the recipients are pending with the invitation scheduled.
-func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite Inviter) (next string, done bool, err error) {
+func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
 		return "", true, s.dueDone(ctx, orgPK(orgID), launchSK(campaignID))
@@ -159,7 +159,7 @@ var errLaunchOver = errors.New("launch is over")
 // credits are refunded at the end), as are contacts already recipients.
 // The invitations of each transaction go to invite (when not nil) as soon
 // as it commits, so a later failure of the slice loses none of them.
-func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite Inviter) error {
+func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite gifting.Inviter) error {
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil || len(contacts) == 0 {
 		return err
@@ -172,10 +172,10 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 	delays := eventDelays(kit.Emails)
 	for start := 0; start < len(contacts); start += launchChunkSize {
 		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])
-		var invs []Invitation
+		var invs []gifting.Invitation
 		for _, r := range written {
 			if r.Emails.AddressConfirmation.Sent {
-				invs = append(invs, Invitation{Recipient: r, delays: delays})
+				invs = append(invs, gifting.Invitation{Recipient: r, Delays: delays})
 			}
 		}
 		if len(invs) > 0 {
@@ -200,15 +200,19 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 	price := kit.Campaign.CampaignData.CreditsPerRecipient
 	campaignID := kit.Campaign.CampaignID
 	for attempt := 1; len(contacts) > 0; attempt++ {
-		var items []types.TransactWriteItem
+		// Each contact's recipient and marker, named by the contact's
+		// index; then the campaign's shared counters and the launch record.
+		var tx txn
 		written := make([]gifting.Recipient, 0, len(contacts))
 		deltas := map[gifting.RecipientStatus]int64{}
-		for _, ct := range contacts {
+		for i, ct := range contacts {
 			r, its, err := s.PrepareRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, its[:2]...) // the counter update is shared, below
+			// The counter update is shared, below.
+			tx.add(chunkRecipient(i), its[preparedRecipient])
+			tx.add(chunkMarker(i), its[preparedMarker])
 			written = append(written, r)
 			deltas[r.Status]++
 		}
@@ -226,19 +230,17 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			u.UpdateExpression = aws.String(*u.UpdateExpression + ", launchProgress.created = launchProgress.created + :lpn, launchProgress.lastProgressAt = :lpnow")
 			u.ExpressionAttributeValues[":lpn"], u.ExpressionAttributeValues[":lpnow"] = num(n), str(now.Format(time.RFC3339Nano))
 		}
-		items = append(items,
-			counters,
-			types.TransactWriteItem{Update: &types.Update{
-				TableName:        &s.table,
-				Key:              key(orgPK(orgID), launchSK(campaignID)),
-				UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
-				// Never more recipients than were paid for (a list can
-				// grow during the launch), and none once it is over.
-				ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
-				ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
-			}},
-		)
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		tx.add(condCampaign, counters)
+		tx.add(condLaunch, types.TransactWriteItem{Update: &types.Update{
+			TableName:        &s.table,
+			Key:              key(orgPK(orgID), launchSK(campaignID)),
+			UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
+			// Never more recipients than were paid for (a list can
+			// grow during the launch), and none once it is over.
+			ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
+			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
+		}})
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
 		if err == nil {
 			return written, nil
 		}
@@ -259,16 +261,16 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 		// launch record's room must be judged without them.
 		kept := contacts[:0:0]
 		for i, ct := range contacts {
-			if reasonCode(reasons, 2*i) == "" && reasonCode(reasons, 2*i+1) == "" {
+			if !tx.cancelled(reasons, chunkRecipient(i)) && !tx.cancelled(reasons, chunkMarker(i)) {
 				kept = append(kept, ct)
 			}
 		}
 		switch {
 		case len(kept) < len(contacts):
 			contacts = kept
-		case reasonCode(reasons, len(items)-2) != "":
+		case tx.cancelled(reasons, condCampaign):
 			return nil, fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
-		case reasonCode(reasons, len(items)-1) != "":
+		case tx.cancelled(reasons, condLaunch):
 			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
 				return nil, err
 			}
@@ -382,3 +384,8 @@ func (s *Store) contactsConcurrently(ctx context.Context, orgID string, ids []st
 	}
 	return slices.Concat(parts...), nil
 }
+
+// chunkRecipient and chunkMarker name the items of a launch chunk's i-th
+// contact.
+func chunkRecipient(i int) string { return fmt.Sprintf("%s %d", condRecipient, i) }
+func chunkMarker(i int) string    { return fmt.Sprintf("%s %d", condMarker, i) }

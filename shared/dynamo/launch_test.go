@@ -148,7 +148,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 
 // runSlicesTwice runs a launch job to its end with every slice delivered
 // twice (SQS is at-least-once), the second copy running after the first.
-func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite dynamo.Inviter) {
+func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite gifting.Inviter) {
 	t.Helper()
 	ctx := context.Background()
 	cursor := ""
@@ -208,9 +208,9 @@ func TestLaunchInvitations(t *testing.T) {
 				sends  = map[string]int{}
 				undone = map[string]bool{}
 			)
-			var invite dynamo.Inviter
+			var invite gifting.Inviter
 			if tt.inviter {
-				invite = func(ctx context.Context, invs []dynamo.Invitation) {
+				invite = func(ctx context.Context, invs []gifting.Invitation) {
 					mu.Lock()
 					defer mu.Unlock()
 					calls++

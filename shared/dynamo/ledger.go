@@ -10,31 +10,19 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// WalletStatement is a wallet with a page of its ledger, newest first.
-type WalletStatement struct {
-	Wallet gifting.Wallet
-	// Budget is the organization's budget (currency and amount) from its
-	// profile.
-	Budget gifting.Budget
-	// Entries is the page of ledger entries.
-	Entries []gifting.LedgerEntry
-	// Total is the number of ledger entries.
-	Total int
-}
-
 // WalletStatement returns org's wallet and a page of its ledger, newest
 // first, in two requests: one BatchGetItem (wallet, profile, ledger
 // counter) and a Query of the ledger that stops at the page's end. Ledger
 // entries are small (~200 bytes), so a deep page costs about one read unit
 // per 20 entries skipped. NOT_FOUND when the organization has no wallet.
-func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (WalletStatement, error) {
+func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error) {
 	got, err := s.batchGet(ctx, []item{
 		key(orgPK(orgID), walletSK), key(orgPK(orgID), profileSK), key(orgPK(orgID), counterSK(counterLedger)),
 	})
 	if err != nil {
-		return WalletStatement{}, err
+		return gifting.WalletStatement{}, err
 	}
-	var st WalletStatement
+	var st gifting.WalletStatement
 	var counted counterItem
 	found := false
 	for _, it := range got {
@@ -50,18 +38,18 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 			err = unmarshal(it, &counted)
 		}
 		if err != nil {
-			return WalletStatement{}, err
+			return gifting.WalletStatement{}, err
 		}
 	}
 	if !found {
-		return WalletStatement{}, gifting.NotFound("organization", orgID)
+		return gifting.WalletStatement{}, gifting.NotFound("organization", orgID)
 	}
 	if st.Wallet.OrgID == "" {
 		st.Wallet.OrgID = orgID
 	}
 	entries, exhausted, err := s.ledgerEntries(ctx, orgID, p.Offset()+p.Limit)
 	if err != nil {
-		return WalletStatement{}, err
+		return gifting.WalletStatement{}, err
 	}
 	lo, hi := p.Window(len(entries))
 	st.Entries = entries[lo:hi]

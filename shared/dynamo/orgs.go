@@ -31,7 +31,7 @@ type NewOrg struct {
 func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, gifting.Wallet, error) {
 	var p gifting.Problems
 	if in.OrgID == "" {
-		in.OrgID = strings.ToLower(NewID())
+		in.OrgID = strings.ToLower(s.NewID())
 	}
 	if !orgIDPattern.MatchString(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
 		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
@@ -73,7 +73,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		{Put: &types.Put{TableName: &s.table, Item: w}},
 	}
 	if in.Credits > 0 {
-		entry := gifting.LedgerEntry{EntryID: NewID(), Type: gifting.LedgerTopUp, Amount: in.Credits,
+		entry := gifting.LedgerEntry{EntryID: s.NewID(), Type: gifting.LedgerTopUp, Amount: in.Credits,
 			BalanceAfter: in.Credits, Reason: "initial credits", CreatedAt: now}
 		put, err := s.ledgerPut(in.OrgID, entry)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -13,20 +12,12 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// RequestCount is an organization's use of one class's budget in the
-// current window, this request included.
-type RequestCount struct {
-	Count int64
-	// Reset is when the window ends and the budget starts again.
-	Reset time.Time
-}
-
 // CountRequest counts one request of orgID in class against the current
 // fixed window of gifting.RateWindow. It is one UpdateItem (ADD, returning
 // the new count): one write unit, and the count is shared by every Lambda
 // instance. The counter expires through the table's TTL a window after its
 // own.
-func (s *Store) CountRequest(ctx context.Context, orgID string, class gifting.RateClass) (RequestCount, error) {
+func (s *Store) CountRequest(ctx context.Context, orgID string, class gifting.RateClass) (gifting.RequestCount, error) {
 	now := s.now()
 	start := now.Truncate(gifting.RateWindow)
 	reset := start.Add(gifting.RateWindow)
@@ -44,17 +35,17 @@ func (s *Store) CountRequest(ctx context.Context, orgID string, class gifting.Ra
 		ReturnValues: types.ReturnValueUpdatedNew,
 	})
 	if err != nil {
-		return RequestCount{}, fmt.Errorf("count request %s/%s: %w", orgID, class, err)
+		return gifting.RequestCount{}, fmt.Errorf("count request %s/%s: %w", orgID, class, err)
 	}
 	n, ok := out.Attributes["n"].(*types.AttributeValueMemberN)
 	if !ok {
-		return RequestCount{}, fmt.Errorf("count request %s/%s: no count returned", orgID, class)
+		return gifting.RequestCount{}, fmt.Errorf("count request %s/%s: no count returned", orgID, class)
 	}
 	count, err := strconv.ParseInt(n.Value, 10, 64)
 	if err != nil {
-		return RequestCount{}, fmt.Errorf("count request %s/%s: %w", orgID, class, err)
+		return gifting.RequestCount{}, fmt.Errorf("count request %s/%s: %w", orgID, class, err)
 	}
-	return RequestCount{Count: count, Reset: reset}, nil
+	return gifting.RequestCount{Count: count, Reset: reset}, nil
 }
 
 // SetRateLimits replaces an organization's own rate limits (requests per

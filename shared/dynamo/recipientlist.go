@@ -14,43 +14,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// RecipientSorts are the sortBy values of the recipient lists (SPEC.md).
-var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
-
-// RecipientQuery selects a page of a campaign's recipients.
-type RecipientQuery struct {
-	// Statuses keeps recipients in any of these states; empty keeps all.
-	Statuses []gifting.RecipientStatus
-	// Search keeps recipients whose "first last" name contains it
-	// (case-insensitively).
-	Search string
-	// UserID keeps recipients assigned to that user.
-	UserID string
-	// Feedback keeps recipients with (true) or without (false) feedback.
-	Feedback *bool
-	// SortBy is one of RecipientSorts; "" means createdAt. Status sorts in
-	// the order of a recipient's journey (gifting.RecipientStatuses).
-	SortBy string
-	// Order is asc or desc; "" means desc.
-	Order gifting.SortOrder
-	// GroupByStatus sorts by status (journey order) first, so a page holds
-	// whole runs of each status.
-	GroupByStatus bool
-	Page          gifting.PageRequest
-	// WithOrg also reads the organization's profile.
-	WithOrg bool
-}
-
-// RecipientPage is a page of recipients with the campaign they belong to.
-type RecipientPage struct {
-	Recipients []gifting.Recipient
-	// Total is the number of recipients the query matches.
-	Total    int
-	Campaign gifting.Campaign
-	// Org is set when the query asked WithOrg.
-	Org gifting.Organization
-}
-
 // slimRecipient is a recipient's entry in the Slim index.
 type slimRecipient struct {
 	LSK  string `json:"LSK"`
@@ -72,7 +35,7 @@ type slimRecipient struct {
 // read unit per ~50 recipients) and sorts it in memory.
 //
 // A missing, deleted or another organization's campaign is NOT_FOUND.
-func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q RecipientQuery) (RecipientPage, error) {
+func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error) {
 	if q.SortBy == "" {
 		q.SortBy = "createdAt"
 	}
@@ -84,7 +47,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	need := q.Page.Offset() + q.Page.Limit
 	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, need)
 	if err != nil {
-		return RecipientPage{}, err
+		return gifting.RecipientListPage{}, err
 	}
 	if !fast {
 		sortRecipients(entries, q)
@@ -101,9 +64,9 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return RecipientPage{}, err
+		return gifting.RecipientListPage{}, err
 	}
-	var page RecipientPage
+	var page gifting.RecipientListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
@@ -114,7 +77,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		return page, err
 	}
 	if page.Campaign.IsDeleted {
-		return RecipientPage{}, gifting.NotFound("campaign", campaignID)
+		return gifting.RecipientListPage{}, gifting.NotFound("campaign", campaignID)
 	}
 	page.Campaign.Normalize()
 	if q.WithOrg {
@@ -159,7 +122,7 @@ func countOf(c gifting.Campaign, statuses []gifting.RecipientStatus) int {
 // slimRecipients queries the campaign's Slim partition with q's filters.
 // With stopEarly it reads in createdAt order and stops once need entries
 // matched; exhausted reports that it read to the end.
-func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q RecipientQuery, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
+func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		IndexName:                 aws.String(indexSlim),
@@ -219,7 +182,7 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 
 // sortRecipients orders Slim entries by q's sort (ties by creation, which
 // the ULID in LSK gives), status first when grouping.
-func sortRecipients(es []slimRecipient, q RecipientQuery) {
+func sortRecipients(es []slimRecipient, q gifting.RecipientQuery) {
 	field := func(e slimRecipient, i int) string {
 		parts := strings.SplitN(e.Srt, sortSep, 4)
 		if i < len(parts) {

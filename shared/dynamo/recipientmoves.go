@@ -71,20 +71,23 @@ func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipien
 		if err != nil {
 			return gifting.Recipient{}, err
 		}
-		items := append([]types.TransactWriteItem{{Put: &types.Put{
+		var tx txn
+		tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
 			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
-		}}}, more...)
-		err = s.transactRetrying(ctx, items)
+		}})
+		// The change's items lead with the campaign's counters.
+		tx.add(condCampaign, more...)
+		err = s.transactRetrying(ctx, tx.items)
 		if err == nil {
 			return r, nil
 		}
 		reasons := cancellationReasons(err)
 		switch {
-		case reasonCode(reasons, 0) == "ConditionalCheckFailed" && attempt < maxAttempts:
+		case tx.failed(reasons, condRecipient) && attempt < maxAttempts:
 			continue // changed since read: read again
-		case reasonCode(reasons, 1) == "ConditionalCheckFailed":
+		case tx.failed(reasons, condCampaign):
 			return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
 		}
 		return gifting.Recipient{}, fmt.Errorf("update recipient: %w", err)

@@ -129,13 +129,20 @@ func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting
 	return r, items, err
 }
 
+// Positions of PrepareRecipient's items, as its doc comment lists them.
+const (
+	preparedRecipient = 0
+	preparedMarker    = 1
+	preparedCounter   = 2
+)
+
 // newRecipient builds a recipient of kit's campaign: pending, or invited
 // (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
 	landing, claim := newPageIDs()
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -38,7 +39,7 @@ func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (
 		}
 		n -= len(res.Items)
 		if len(res.Items) > 0 {
-			last = attrString(res.Items[len(res.Items)-1], "LSK")
+			last = attrS(res.Items[len(res.Items)-1], "LSK")
 		}
 		if res.LastEvaluatedKey == nil {
 			break
@@ -49,4 +50,20 @@ func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (
 		return "", nil
 	}
 	return last, nil
+}
+
+// filterTerms keeps, of a Slim query's entries, those whose search text
+// (srch) contains every term; no terms keep all. The Slim free-text search
+// of contacts and of audience members.
+func filterTerms(in *dynamodb.QueryInput, terms []string) {
+	if len(terms) == 0 {
+		return
+	}
+	conds := make([]string, len(terms))
+	for i, t := range terms {
+		name := fmt.Sprintf(":t%d", i)
+		conds[i] = "contains(srch, " + name + ")"
+		in.ExpressionAttributeValues[name] = str(t)
+	}
+	in.FilterExpression = aws.String(strings.Join(conds, " AND "))
 }

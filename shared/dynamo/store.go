@@ -6,7 +6,6 @@ package dynamo
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/oklog/ulid/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -72,11 +70,10 @@ func (s *Store) Now() time.Time {
 	return s.now().UTC().Truncate(time.Millisecond)
 }
 
-// NewID returns a new identifier: a ULID, sortable by creation time, with
-// 80 bits from crypto/rand so ids cannot be guessed from one another.
-func NewID() string {
-	return ulid.MustNew(ulid.Now(), rand.Reader).String()
-}
+// NewID returns a new identifier whose time is the store's clock (Now), so
+// ids sort as the times the store writes beside them, under a test clock
+// too.
+func (s *Store) NewID() string { return gifting.NewIDAt(s.Now()) }
 
 // item is a DynamoDB item.
 type item = map[string]types.AttributeValue

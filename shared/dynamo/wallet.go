@@ -135,7 +135,7 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		}
 		now := s.Now()
 		entry := c.Entry
-		entry.EntryID, entry.CreatedAt, entry.BalanceAfter = NewID(), now, after
+		entry.EntryID, entry.CreatedAt, entry.BalanceAfter = s.NewID(), now, after
 		entry.Amount = c.Delta
 		if c.Delta < 0 {
 			entry.Amount = -c.Delta

@@ -116,13 +116,13 @@ func (icp *ICPPersona) Validate() error {
 	}
 	if icp.Status = strings.TrimSpace(icp.Status); icp.Status == "" {
 		icp.Status = "active"
-	} else if !oneOf(icp.Status, PersonaStatuses) {
+	} else if !slices.Contains(PersonaStatuses, icp.Status) {
 		p.Add("status", "must be one of "+strings.Join(PersonaStatuses, ", "))
 	}
 	m := &icp.Metadata
 	if m.Priority = strings.TrimSpace(m.Priority); m.Priority == "" {
 		m.Priority = "medium"
-	} else if !oneOf(m.Priority, PersonaPriorities) {
+	} else if !slices.Contains(PersonaPriorities, m.Priority) {
 		p.Add("metadata.priority", "must be one of "+strings.Join(PersonaPriorities, ", "))
 	}
 	m.Tags = cleanStrings(&p, "metadata.tags", m.Tags, maxCriteria, maxCriterionLen)

@@ -306,3 +306,9 @@ func (c *Campaign) Normalize() {
 	}
 	c.LiveData.StatusCounts = counts
 }
+
+// NotDraft is the CONFLICT of an operation only a draft allows, what being
+// what it would do to c ("edited", "launched").
+func (c Campaign) NotDraft(what string) error {
+	return Errorf(CodeConflict, "campaign is %s; only a draft can be %s", c.Status, what)
+}

@@ -3,6 +3,7 @@ package gifting
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -121,7 +122,7 @@ func (g *Gift) Validate() error {
 		if d.Height < 0 || d.Width < 0 || d.Length < 0 {
 			p.Add("dimensions", "must be zero or more")
 		}
-		if !oneOf(d.Unit, DimensionUnits) {
+		if !slices.Contains(DimensionUnits, d.Unit) {
 			p.Add("dimensions.unit", "must be one of "+strings.Join(DimensionUnits, ", "))
 		}
 	}
@@ -129,7 +130,7 @@ func (g *Gift) Validate() error {
 		if w.Weight < 0 {
 			p.Add("weight.weight", "must be zero or more")
 		}
-		if !oneOf(w.Unit, WeightUnits) {
+		if !slices.Contains(WeightUnits, w.Unit) {
 			p.Add("weight.unit", "must be one of "+strings.Join(WeightUnits, ", "))
 		}
 	}
@@ -209,7 +210,7 @@ func (t *Template) Validate() error {
 		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
 	}
 	for kind, e := range t.TemplateData.Emails {
-		if !oneOf(kind, EmailKinds) {
+		if !slices.Contains(EmailKinds, kind) {
 			p.Add("templateData.emails."+kind, "is not an email kind; use "+strings.Join(EmailKinds, ", "))
 			continue
 		}

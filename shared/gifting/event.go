@@ -2,6 +2,7 @@ package gifting
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,17 +110,17 @@ func (e *Event) Validate() error {
 	e.Type = strings.TrimSpace(e.Type)
 	if e.Type == "" {
 		p.Add("type", "is required; one of "+strings.Join(EventTypes, ", "))
-	} else if !oneOf(e.Type, EventTypes) {
+	} else if !slices.Contains(EventTypes, e.Type) {
 		p.Add("type", "must be one of "+strings.Join(EventTypes, ", "))
 	}
 	if e.Status = strings.TrimSpace(e.Status); e.Status == "" {
 		e.Status = DefaultEventStatus
-	} else if !oneOf(e.Status, EventStatuses) {
+	} else if !slices.Contains(EventStatuses, e.Status) {
 		p.Add("status", "must be one of "+strings.Join(EventStatuses, ", "))
 	}
 	if e.Visibility = strings.TrimSpace(e.Visibility); e.Visibility == "" {
 		e.Visibility = DefaultEventVisibility
-	} else if !oneOf(e.Visibility, EventVisibilities) {
+	} else if !slices.Contains(EventVisibilities, e.Visibility) {
 		p.Add("visibility", "must be one of "+strings.Join(EventVisibilities, ", "))
 	}
 	e.validateDates(&p)
@@ -198,7 +199,7 @@ func (e *Event) validateLocation(p *Problems) {
 		p.Add("location.type", "is required; one of "+strings.Join(EventLocationTypes, ", "))
 		return
 	}
-	if !oneOf(l.Type, EventLocationTypes) {
+	if !slices.Contains(EventLocationTypes, l.Type) {
 		p.Add("location.type", "must be one of "+strings.Join(EventLocationTypes, ", "))
 		return
 	}

@@ -439,7 +439,7 @@ func ValidateFeedback(rating string, msg *FeedbackMessage) error {
 	if rating == "" && msg == nil {
 		p.Add("rating", "rating or message is required")
 	}
-	if rating != "" && !oneOf(rating, RatingValues) {
+	if rating != "" && !slices.Contains(RatingValues, rating) {
 		p.Add("rating", "must be one of "+strings.Join(RatingValues, ", "))
 	}
 	if msg != nil {

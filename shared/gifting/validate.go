@@ -33,15 +33,6 @@ func NormalizeEmail(s string) (string, bool) {
 	return s, true
 }
 
-func oneOf(s string, set []string) bool {
-	for _, v := range set {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
 // tooLong reports whether s has more than max characters. Limits count
 // characters, as the API document's maxLength does, not bytes: a name in
 // Greek or Japanese gets as many letters as one in English.

@@ -1,22 +1,10 @@
 package httpapi
 
 import (
-	"context"
-	"log/slog"
 	"net/http"
 	"strings"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/jobs"
-)
-
-// Kinds of the audiences group's background jobs. Both keep their real
-// position on the audience item; a job's Ref is the audience id, and a
-// contact-list job's Cursor is the list being filled.
-const (
-	jobAudienceBuild       = "audience.build"
-	jobAudienceContactList = "audience.contactlist"
 )
 
 func (s *Server) audienceRoutes() []route {
@@ -103,16 +91,8 @@ func (s *Server) createAudience(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr := principal(r.Context())
-	a, err := s.store.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, dynamo.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
+	a, err := s.svc.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, gifting.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
 	if err != nil {
-		return err
-	}
-	if err := s.enqueue(r.Context(), jobs.Job{Kind: jobAudienceBuild, OrgID: pr.OrgID, Ref: a.AudienceID}); err != nil {
-		// Without its build the audience would stay list-building for
-		// ever: take it back, so the failed request leaves nothing.
-		if derr := s.store.DeleteAudience(context.WithoutCancel(r.Context()), pr.OrgID, a.AudienceID); derr != nil {
-			loggerFrom(r.Context()).ErrorContext(r.Context(), "undo audience", slog.String("audienceId", a.AudienceID), slog.String("error", derr.Error()))
-		}
 		return err
 	}
 	writeEnvelope(w, http.StatusCreated, "Audience list created; it is being built", a)
@@ -146,10 +126,10 @@ type audienceContacts struct {
 
 func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := dynamo.MemberQuery{
+	mq := gifting.MemberQuery{
 		Page:   q.page(12),
 		Search: q.search(maxSearch),
-		SortBy: q.enum("sortBy", "createdAt", dynamo.AudienceMemberSorts...),
+		SortBy: q.enum("sortBy", "createdAt", gifting.AudienceMemberSorts...),
 		Order:  q.sortOrder(gifting.Desc),
 	}
 	if err := q.err(); err != nil {
@@ -196,75 +176,13 @@ func (s *Server) audienceToContactList(w http.ResponseWriter, r *http.Request) e
 		}
 	}
 	pr := principal(r.Context())
-	a, err := s.store.Audience(r.Context(), pr.OrgID, r.PathValue("audienceId"))
+	a, l, err := s.svc.AudienceToContactList(r.Context(), pr.OrgID, pr.UserID, r.PathValue("audienceId"),
+		in.Name, in.Description)
 	if err != nil {
-		return err
-	}
-	if a.Status != gifting.AudienceReady {
-		return a.NotReady()
-	}
-	if strings.TrimSpace(in.Name) == "" {
-		in.Name = a.Name
-	}
-	if strings.TrimSpace(in.Description) == "" {
-		in.Description = "Contacts of audience list " + a.Name
-	}
-	l, err := s.store.CreateContactList(r.Context(), pr.OrgID, pr.UserID, in.Name, in.Description)
-	if err != nil {
-		return err
-	}
-	if err := s.store.StartAudienceContactList(r.Context(), pr.OrgID, a.AudienceID, l.ListID); err != nil {
-		return err
-	}
-	job := jobs.Job{Kind: jobAudienceContactList, OrgID: pr.OrgID, Ref: a.AudienceID, Cursor: l.ListID}
-	if err := s.enqueue(r.Context(), job); err != nil {
-		if _, ferr := s.store.NoteContactListFailure(context.WithoutCancel(r.Context()), pr.OrgID, a.AudienceID, l.ListID); ferr != nil {
-			loggerFrom(r.Context()).ErrorContext(r.Context(), "record contact list failure", slog.String("error", ferr.Error()))
-		}
 		return err
 	}
 	writeEnvelope(w, http.StatusAccepted, "Contact list created; the audience's contacts are being added", contactListStarted{
 		ListID: l.ListID, AudienceID: a.AudienceID, ContactList: l, Progress: gifting.ListProgress{Status: gifting.ListAdding},
 	})
 	return nil
-}
-
-// runAudienceJob runs one slice of an audience build or of filling a
-// contact list from an audience. A slice that fails is retried by the
-// queue; after a few consecutive failures the audience (or the list's
-// progress) is marked failed and the job stops, so nothing stays
-// list-building for ever.
-func (s *Server) runAudienceJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	var (
-		done bool
-		err  error
-	)
-	switch j.Kind {
-	case jobAudienceBuild:
-		done, err = s.store.BuildAudience(ctx, j.OrgID, j.Ref, dynamo.BuildSliceContacts)
-	default:
-		done, err = s.store.FillAudienceContactList(ctx, j.OrgID, j.Ref, j.Cursor)
-	}
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
-		// The audience is gone: nothing is left to do.
-		return nil, nil
-	}
-	if err != nil {
-		var gaveUp bool
-		var nerr error
-		if j.Kind == jobAudienceBuild {
-			gaveUp, nerr = s.store.NoteBuildFailure(ctx, j.OrgID, j.Ref)
-		} else {
-			gaveUp, nerr = s.store.NoteContactListFailure(ctx, j.OrgID, j.Ref, j.Cursor)
-		}
-		if nerr == nil && gaveUp {
-			s.log.ErrorContext(ctx, "audience job failed for good", slog.String("job", j.String()), slog.String("error", err.Error()))
-			return nil, nil
-		}
-		return nil, err
-	}
-	if done {
-		return nil, nil
-	}
-	return &j, nil
 }

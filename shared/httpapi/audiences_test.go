@@ -281,7 +281,7 @@ func TestAudiencePricing(t *testing.T) {
 	a := testenv.NewAPI(t, s, keyA)
 	seedContacts(t, s, orgA, matchingPeople)
 	icp := createPersona(t, a, map[string]any{"name": "sales", "departments": []string{"sales"}})
-	gifts, _, err := s.ListGifts(context.Background(), orgA, dynamo.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: 1000})
+	gifts, _, err := s.ListGifts(context.Background(), orgA, gifting.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: 1000})
 	if err != nil || len(gifts) < 2 {
 		t.Fatalf("catalog gifts: %v, %d", err, len(gifts))
 	}

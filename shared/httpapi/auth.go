@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -21,10 +20,10 @@ var errUnauthorized = gifting.Errorf(gifting.CodeUnauthorized, "Invalid or missi
 // secrets happens in this process at all.
 func (s *Server) authenticate(r *http.Request) (gifting.Principal, error) {
 	secret := strings.TrimSpace(r.Header.Get("x-api-key"))
-	if !dynamo.WellFormedAPIKey(secret) {
+	if !gifting.WellFormedAPIKey(secret) {
 		return gifting.Principal{}, errUnauthorized
 	}
-	hash := dynamo.HashAPIKey(secret)
+	hash := gifting.HashAPIKey(secret)
 	if s.keys != nil {
 		if p, ok := s.keys.Get(hash); ok {
 			return p, nil

@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -71,7 +72,7 @@ func TestRevokedKeyIsRejected(t *testing.T) {
 	}
 	// A server with no key cache shows the revocation at once; the cache
 	// bounds how long a revoked key keeps working elsewhere.
-	srv := httpapi.NewServer(s, httpapi.Config{KeyCacheTTL: -1, Logger: testenv.Quiet})
+	srv := httpapi.NewServer(s, service.New(s, service.Config{Logger: testenv.Quiet}), httpapi.Config{KeyCacheTTL: -1, Logger: testenv.Quiet})
 	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	if res := api.Do("GET", "/api/campaigns/gifts", nil); res.Status != http.StatusOK {
 		t.Fatalf("before revocation: status = %d, want 200", res.Status)
@@ -90,7 +91,7 @@ func TestKeysAreStoredOnlyAsHashes(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 0)
-	if got := dynamo.HashAPIKey(key); len(got) != 64 {
+	if got := gifting.HashAPIKey(key); len(got) != 64 {
 		t.Fatalf("hash length = %d, want 64 hex characters", len(got))
 	}
 	p, err := s.ResolveAPIKey(context.Background(), key)

@@ -10,6 +10,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -29,8 +30,9 @@ func TestCampaignMetrics(t *testing.T) {
 	price := int64(math.Ceil(gifts[1].Price))
 	orgID, key := testenv.Org(t, s, "acme", 1_000_000)
 	queue := jobs.NewLocal(testenv.Quiet)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
-	queue.Start(srv.RunJob)
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet})
+	queue.Start(svc.RunJob)
 	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	listID, _ := listWithContacts(t, s, orgID, 5)
 	c := launchReady(t, api, gifts[1], listID)
@@ -49,7 +51,7 @@ func TestCampaignMetrics(t *testing.T) {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	queue.Wait()
-	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, dynamo.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, gifting.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package httpapi
 
 import (
-	"context"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -101,7 +100,7 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 		if a != "" && b != "" && a != b {
 			p.Add("templateId", "differs from campaignData.emailTemplateId; send one of them")
 		}
-		c.CampaignData.EmailTemplateID = cmpOr(a, b)
+		c.CampaignData.EmailTemplateID = cmp.Or(a, b)
 	}
 	if in.ScheduledAt != nil || d.ScheduledAt != nil {
 		field, raw := "scheduledAt", deref(in.ScheduledAt)
@@ -147,83 +146,6 @@ func deref(s *string) string {
 	return *s
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// checkReferences makes sure the contact lists, template and gifts c names
-// exist for org (the template and gifts may be the service catalog's), and
-// prices c from its gifts unless it sets its own price. Missing references
-// are a VALIDATION_FAILED naming each one; so is a price of its own below
-// the catalog price of its catalog gifts (gifting.CatalogFloor).
-func (s *Server) checkReferences(ctx context.Context, orgID string, c *gifting.Campaign) error {
-	var p gifting.Problems
-	for _, id := range c.CampaignData.ContactListIDs {
-		if _, err := s.store.ContactList(ctx, orgID, id); err != nil {
-			if gifting.ErrorCode(err) != gifting.CodeNotFound {
-				return err
-			}
-			p.Add("contactListIds", fmt.Sprintf("contact list %q was not found", id))
-		}
-	}
-	if id := c.CampaignData.EmailTemplateID; id != "" {
-		if _, err := s.store.Template(ctx, orgID, id); err != nil {
-			if gifting.ErrorCode(err) != gifting.CodeNotFound {
-				return err
-			}
-			p.Add("templateId", fmt.Sprintf("template %q was not found", id))
-		}
-	}
-	var gifts []gifting.Gift
-	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
-		var err error
-		gifts, err = s.store.Gifts(ctx, orgID, ids)
-		switch {
-		case gifting.ErrorCode(err) == gifting.CodeNotFound:
-			p.Add("campaignData.giftIds", gifting.ErrorMessage(err))
-		case err != nil:
-			return err
-		}
-	}
-	if err := p.Err(); err != nil {
-		e := err.(*gifting.Error)
-		e.Message = "The campaign refers to resources that do not exist; see details."
-		return e
-	}
-	return priceCampaign(c, gifts)
-}
-
-// priceCampaign fixes c's price of a recipient from its gifts: the dearest
-// gift in whole credits, unless c sets its own price, which may not be
-// below the catalog price of its catalog gifts.
-func priceCampaign(c *gifting.Campaign, gifts []gifting.Gift) error {
-	const field = "campaignData.creditsPerRecipient"
-	refuse := func(field, problem string) error {
-		return &gifting.Error{Code: gifting.CodeValidation, Message: "The campaign's price is not valid; see details.",
-			Details: map[string]string{field: problem}}
-	}
-	price, err := gifting.CreditsFor(gifts)
-	if err != nil {
-		// A gift stored before prices were bounded.
-		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
-	}
-	if !c.CampaignData.PriceSet {
-		c.CampaignData.CreditsPerRecipient = price
-		return nil
-	}
-	floor, err := gifting.CatalogFloor(gifts)
-	if err != nil {
-		return refuse("campaignData.giftIds", "a gift's price is out of range: "+gifting.ErrorMessage(err))
-	}
-	if c.CampaignData.CreditsPerRecipient < floor {
-		return refuse(field, fmt.Sprintf("must be at least %d, the catalog price of the campaign's dearest service-catalog gift", floor))
-	}
-	return nil
-}
-
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	var in campaignInput
 	if err := decode(w, r, &in); err != nil {
@@ -238,10 +160,7 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
-		return err
-	}
-	c, stored, err := s.store.CreateCampaignIdempotent(r.Context(), p.OrgID, c,
+	c, stored, err := s.svc.CreateCampaign(r.Context(), p.OrgID, c,
 		idempotent(idem, http.StatusCreated, "Campaign created", func(c gifting.Campaign) any { return c }))
 	if err != nil || stored != nil {
 		return writeStored(w, stored, err)
@@ -250,14 +169,14 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// idempotent is the dynamo.Idempotent of key (nil when the request has
+// idempotent is the gifting.Idempotent of key (nil when the request has
 // none) whose stored response is the envelope of what data makes of the
 // result, exactly as writeEnvelope would write it.
-func idempotent[T any](key *dynamo.IdempotencyKey, status int, message string, data func(T) any) *dynamo.Idempotent[T] {
+func idempotent[T any](key *gifting.IdempotencyKey, status int, message string, data func(T) any) *gifting.Idempotent[T] {
 	if key == nil {
 		return nil
 	}
-	return &dynamo.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
+	return &gifting.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
 		b, err := json.Marshal(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
 		return append(b, '\n'), err // as json.Encoder ends it
 	}}
@@ -265,7 +184,7 @@ func idempotent[T any](key *dynamo.IdempotencyKey, status int, message string, d
 
 // writeStored answers a retried request with the first response, or
 // returns err.
-func writeStored(w http.ResponseWriter, stored *dynamo.StoredResponse, err error) error {
+func writeStored(w http.ResponseWriter, stored *gifting.StoredResponse, err error) error {
 	if err != nil {
 		return err
 	}
@@ -291,20 +210,8 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := principal(r.Context())
-	c, err := s.store.Campaign(r.Context(), p.OrgID, r.PathValue("campaignId"))
-	if err != nil {
-		return err
-	}
-	if c.Status != gifting.CampaignDraft {
-		return dynamo.NotDraft(c, "edited")
-	}
-	if err := in.apply(&c, false); err != nil {
-		return err
-	}
-	if err := s.checkReferences(r.Context(), p.OrgID, &c); err != nil {
-		return err
-	}
-	c, err = s.store.UpdateCampaign(r.Context(), p.OrgID, c, p.UserID)
+	c, err := s.svc.UpdateCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), p.UserID,
+		func(c *gifting.Campaign) error { return in.apply(c, false) })
 	if err != nil {
 		return err
 	}
@@ -342,13 +249,13 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 		statuses[i] = string(st)
 	}
 	p := principal(r.Context())
-	f := dynamo.CampaignFilter{
+	f := gifting.CampaignFilter{
 		Status:      gifting.CampaignStatus(q.enum("status", "", statuses...)),
 		Search:      q.search(maxSearch),
 		CreatedFrom: q.timestamp("createdFrom"),
 		CreatedTo:   q.timestamp("createdTo"),
 	}
-	sortBy := q.enum("sortBy", dynamo.CampaignSortCreatedAt, dynamo.CampaignSorts...)
+	sortBy := q.enum("sortBy", gifting.CampaignSortCreatedAt, gifting.CampaignSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if mine := q.boolean("myCampaigns"); mine != nil && *mine {
 		f.CreatedBy = p.UserID

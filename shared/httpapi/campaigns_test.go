@@ -64,7 +64,7 @@ func addContactsTo(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
 	t.Helper()
 	in := make([]gifting.ContactInput, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("p%d.%s@example.com", i, strings.ToLower(dynamo.NewID())),
+		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("p%d.%s@example.com", i, strings.ToLower(gifting.NewID())),
 			FirstName: fmt.Sprintf("First%d", i), LastName: "Last"}
 	}
 	res, err := s.AddContactsToList(context.Background(), orgID, listID, in, gifting.Source{Type: "test", Provider: "test"})

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -33,7 +32,7 @@ type giftList struct {
 func (s *Server) listGifts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	f := dynamo.GiftFilter{
+	f := gifting.GiftFilter{
 		Search:        q.str("search"),
 		CollectionID:  q.str("collectionId"),
 		IsDelightloop: q.boolean("isDelightloop"),

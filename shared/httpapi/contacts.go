@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -96,7 +95,7 @@ type contactListsData struct {
 func (s *Server) listContactLists(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	sortBy := q.enum("sortBy", "createdAt", dynamo.ContactListSorts...)
+	sortBy := q.enum("sortBy", "createdAt", gifting.ContactListSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if err := q.err(); err != nil {
 		return err
@@ -155,8 +154,7 @@ func (s *Server) enrich(w http.ResponseWriter, r *http.Request) error {
 	if err := q.Validate(); err != nil {
 		return err
 	}
-	var provider gifting.Enricher = dynamo.ContactEnricher{Store: s.store}
-	res, err := provider.Enrich(r.Context(), principal(r.Context()).OrgID, q)
+	res, err := s.store.Enrich(r.Context(), principal(r.Context()).OrgID, q)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -78,7 +77,7 @@ func sameEmail(a, b string) bool {
 type bulkAddData struct {
 	ListID   string `json:"listId"`
 	Received int    `json:"received"`
-	dynamo.BulkResult
+	gifting.BulkResult
 }
 
 // bulkAddFailed is the response when every item failed: the error shape
@@ -109,7 +108,7 @@ func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error
 	}
 	ctx, orgID, listID := r.Context(), principal(r.Context()).OrgID, r.PathValue("listId")
 	var (
-		res   dynamo.BulkResult
+		res   gifting.BulkResult
 		err   error
 		field = "contacts"
 	)
@@ -145,16 +144,16 @@ func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error
 
 // bulkAddContacts converts the contacts, sends the convertible ones to the
 // store and merges the results back into request order.
-func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (dynamo.BulkResult, error) {
+func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (gifting.BulkResult, error) {
 	var (
 		inputs []gifting.ContactInput
 		at     []int // request index of each input
-		items  []dynamo.BulkItem
+		items  []gifting.BulkItem
 	)
 	for i, c := range contacts {
 		in, err := c.input()
 		if err != nil {
-			it := dynamo.BulkItem{Index: i}
+			it := gifting.BulkItem{Index: i}
 			it.Fail(err)
 			items = append(items, it)
 			continue
@@ -164,14 +163,14 @@ func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts
 	src := gifting.Source{Type: gifting.SourceImport, Provider: gifting.ProviderAPI}
 	stored, err := s.store.AddContactsToList(r.Context(), orgID, listID, inputs, src)
 	if err != nil {
-		return dynamo.BulkResult{}, err
+		return gifting.BulkResult{}, err
 	}
 	for _, it := range stored.Items {
 		it.Index = at[it.Index]
 		items = append(items, it)
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Index < items[j].Index })
-	var res dynamo.BulkResult
+	var res gifting.BulkResult
 	for _, it := range items {
 		res.Add(it)
 	}

@@ -20,7 +20,7 @@ type bulkResponse struct {
 	Data       struct {
 		ListID   string `json:"listId"`
 		Received int    `json:"received"`
-		dynamo.BulkResult
+		gifting.BulkResult
 	} `json:"data"`
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -48,7 +49,7 @@ func loggedAPI(t *testing.T, s *dynamo.Store, key string) (*testenv.API, *logBuf
 	t.Helper()
 	logs := &logBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: log})
+	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}), httpapi.Config{Logger: log})
 	return testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key), logs
 }
 

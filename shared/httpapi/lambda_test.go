@@ -11,6 +11,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -35,7 +36,7 @@ func TestThroughLambdaAdapter(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 0)
-	h := httpapi.NewServer(s, httpapi.Config{Logger: testenv.Quiet}).Handler(httpapi.Catalog)
+	h := httpapi.NewServer(s, service.New(s, service.Config{Logger: testenv.Quiet}), httpapi.Config{Logger: testenv.Quiet}).Handler(httpapi.Catalog)
 	proxy := httpadapter.NewV2(h).ProxyWithContext
 
 	t.Run("list gifts", func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -33,7 +34,8 @@ func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 	price := int64(math.Ceil(gifts[1].Price))
 	const n, credits = 60, 1_000_000
 	orgID, key := testenv.Org(t, s, "lost", credits)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: lostQueue{}})
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: lostQueue{}})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet})
 	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	listID, _ := listWithContacts(t, s, orgID, n)
 	c := launchReady(t, api, gifts[1], listID)
@@ -52,7 +54,7 @@ func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 	// A second launch is a plain conflict and takes nothing.
 	assertError(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil), http.StatusConflict, "CONFLICT")
 	// Nobody calls launch again: the scheduler's ticks finish it.
-	tickUntilLive(t, api, scheduler.New(s, srv.RunJob, testenv.Quiet), clock, c.CampaignID)
+	tickUntilLive(t, api, scheduler.New(s, svc.RunJob, testenv.Quiet), clock, c.CampaignID)
 	assertLaunchEnded(t, api, s, orgID, c.CampaignID, credits, n, n, price)
 }
 

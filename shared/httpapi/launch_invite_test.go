@@ -14,6 +14,7 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -41,17 +42,18 @@ func (m *flakyMailer) Send(_ context.Context, msg mail.Message) error {
 
 // mailAPI serves every group over s with mailer (nil: none) and a job
 // queue that runs at once unless held, in which case the test runs the
-// jobs itself with srv.RunJob.
-func mailAPI(t *testing.T, s *dynamo.Store, key string, mailer mail.Mailer, held bool) (*testenv.API, *httpapi.Server) {
+// jobs itself with svc.RunJob.
+func mailAPI(t *testing.T, s *dynamo.Store, key string, mailer mail.Mailer, held bool) (*testenv.API, *service.Service) {
 	t.Helper()
 	queue := jobs.NewLocal(testenv.Quiet)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue, Mailer: mailer})
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue, Mailer: mailer})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet})
 	if !held {
-		queue.Start(srv.RunJob)
+		queue.Start(svc.RunJob)
 	}
 	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	api.Jobs = queue
-	return api, srv
+	return api, svc
 }
 
 // launchWithInvitations creates org's list of launchInvites contacts and a
@@ -184,18 +186,18 @@ func TestLaunchSendsInvitations(t *testing.T) {
 		ctx := context.Background()
 		orgID, key := testenv.Org(t, s, "twice", credits)
 		mailer := &mail.Memory{}
-		api, srv := mailAPI(t, s, key, mailer, true)
+		api, svc := mailAPI(t, s, key, mailer, true)
 		c, emails := launchWithInvitations(t, s, api, orgID)
 		j := &jobs.Job{Kind: "campaign.launch", OrgID: orgID, Ref: c.CampaignID}
 		for step := 0; j != nil; step++ {
 			if step > 10 {
 				t.Fatal("the launch job does not finish")
 			}
-			next, err := srv.RunJob(ctx, *j)
+			next, err := svc.RunJob(ctx, *j)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := srv.RunJob(ctx, *j); err != nil { // the duplicate delivery
+			if _, err := svc.RunJob(ctx, *j); err != nil { // the duplicate delivery
 				t.Fatal(err)
 			}
 			j = next

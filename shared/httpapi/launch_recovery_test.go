@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -167,7 +168,8 @@ func TestTwoTicksAtOnceWorkOneLaunch(t *testing.T) {
 	clock := &testClock{}
 	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	orgID, key := testenv.Org(t, s, "overlap", credits)
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: lostQueue{}})
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: lostQueue{}})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet})
 	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	listID, ids := listWithContacts(t, s, orgID, n)
 	c := launchReady(t, api, gifts[1], listID)
@@ -181,7 +183,7 @@ func TestTwoTicksAtOnceWorkOneLaunch(t *testing.T) {
 	}
 	clock.Advance(dynamo.DueLease + time.Second)
 	// Two schedulers, as two overlapping worker invocations.
-	a, b := scheduler.New(s, srv.RunJob, testenv.Quiet), scheduler.New(s, srv.RunJob, testenv.Quiet)
+	a, b := scheduler.New(s, svc.RunJob, testenv.Quiet), scheduler.New(s, svc.RunJob, testenv.Quiet)
 	var wg sync.WaitGroup
 	for _, sched := range []*scheduler.Scheduler{a, b, a, b} {
 		wg.Add(1)

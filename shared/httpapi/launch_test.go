@@ -75,7 +75,7 @@ func launchReady(t *testing.T, api *testenv.API, gift gifting.Gift, lists ...str
 }
 
 type launchEnvelope struct {
-	Data dynamo.Launch `json:"data"`
+	Data gifting.Launch `json:"data"`
 }
 
 func TestLaunchThousandContacts(t *testing.T) {
@@ -205,7 +205,7 @@ func TestLaunchRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.AddRecipient(ctx, dynamo.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID,
+		_, err = s.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID,
 			Contact: gifting.ContactInput{MailID: contacts[0].MailID}, SourceType: "manual", PublicBaseURL: "https://gifts.test"})
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -27,12 +26,12 @@ type recipientList struct {
 // every query parameter of SPEC.md.
 func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	rq := dynamo.RecipientQuery{
+	rq := gifting.RecipientQuery{
 		Page:     q.page(12),
 		Search:   q.search(maxSearch),
 		Statuses: recipientStatuses(q, gifting.RecipientStatuses),
 		UserID:   q.str("userId"),
-		SortBy:   q.enum("sortBy", "createdAt", dynamo.RecipientSorts...),
+		SortBy:   q.enum("sortBy", "createdAt", gifting.RecipientSorts...),
 		Order:    q.sortOrder(gifting.Desc),
 		Feedback: q.boolean("feedback"),
 		WithOrg:  true,
@@ -63,7 +62,7 @@ func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) e
 
 func (s *Server) simpleRecipients(w http.ResponseWriter, r *http.Request, defLimit int, allowed []gifting.RecipientStatus) error {
 	q := newQuery(r)
-	rq := dynamo.RecipientQuery{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
+	rq := gifting.RecipientQuery{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -82,7 +81,7 @@ func recipientStatuses(q *query, allowed []gifting.RecipientStatus) []gifting.Re
 
 // writeRecipients reads the page and writes the list. Counts come from the
 // campaign's counters, never from reading its recipients.
-func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq dynamo.RecipientQuery, filters map[string]any, full bool) error {
+func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq gifting.RecipientQuery, filters map[string]any, full bool) error {
 	orgID := principal(r.Context()).OrgID
 	campaignID := r.PathValue("campaignId")
 	page, err := s.store.ListRecipients(r.Context(), orgID, campaignID, rq)

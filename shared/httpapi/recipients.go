@@ -1,18 +1,14 @@
 package httpapi
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/mail"
-	"github.com/giftcampaign/service/shared/metrics"
 )
 
 func (s *Server) recipientRoutes() []route {
@@ -52,7 +48,7 @@ type contactDetailsInput struct {
 // Problems are reported under the body's own field names.
 func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
 	var p gifting.Problems
-	if b.SourceType != "" && !oneOf(b.SourceType, gifting.SourceTypes) {
+	if b.SourceType != "" && !slices.Contains(gifting.SourceTypes, b.SourceType) {
 		p.Add("sourceType", "must be one of "+strings.Join(gifting.SourceTypes, ", "))
 	}
 	d := b.ContactDetails
@@ -101,22 +97,12 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	if sourceType == "" {
 		sourceType = gifting.DefaultSourceType
 	}
-	res, err := s.store.AddRecipient(ctx, dynamo.AddRecipientInput{
-		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
-		PublicBaseURL: s.cfg.PublicBaseURL, Invite: s.cfg.Mailer != nil, Idempotency: idem,
+	res, err := s.svc.AddRecipient(ctx, gifting.AddRecipientInput{
+		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType, Idempotency: idem,
 		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
 	})
 	if err != nil {
-		countRefused(p.OrgID, err)
 		return err
-	}
-	countAdded(p.OrgID, res)
-	if res.Invited() {
-		s.sendInvitation(ctx, p.OrgID, res.Invitation(), func(ctx context.Context) error {
-			var err error
-			res.Response, err = s.store.UninviteAddedRecipient(ctx, p.OrgID, res, idem)
-			return err
-		})
 	}
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
@@ -125,38 +111,11 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// sendInvitation sends the invitation of a recipient the store has just
-// written as invited (dynamo.Invitation) and reports whether it went out.
-// The write has happened, so the send must not be cut short by the caller
-// going away. When the send fails, undo puts the recipient back to pending
-// (the invitation stays scheduled); add-recipient and the launch job each
-// pass their own undo (dynamo.Store.UninviteAddedRecipient, which also
-// rewrites the stored idempotent response, and UninviteRecipient).
-func (s *Server) sendInvitation(ctx context.Context, orgID string, inv dynamo.Invitation, undo func(context.Context) error) bool {
-	ctx = context.WithoutCancel(ctx)
-	rc := inv.Recipient
-	e := rc.Emails.AddressConfirmation
-	err := s.cfg.Mailer.Send(ctx, mail.Message{
-		To: rc.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: "addressConfirmation",
-		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
-	})
-	if err == nil {
-		metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
-		return true
-	}
-	log := loggerFrom(ctx).With(slog.String("recipientId", rc.RecipientID))
-	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
-	if err := undo(ctx); err != nil {
-		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
-	}
-	return false
-}
-
 // idempotencyKey reads the Idempotency-Key header: nil when absent. The
 // request hash covers what the request asks for (the path's ids and the
 // decoded body), so the same request with other whitespace or field order
 // is still a retry.
-func idempotencyKey(r *http.Request, scope, target string, body any) (*dynamo.IdempotencyKey, error) {
+func idempotencyKey(r *http.Request, scope, target string, body any) (*gifting.IdempotencyKey, error) {
 	k := r.Header.Get("Idempotency-Key")
 	if k == "" {
 		return nil, nil
@@ -173,7 +132,7 @@ func idempotencyKey(r *http.Request, scope, target string, body any) (*dynamo.Id
 	h := sha256.New()
 	h.Write([]byte(scope + "\n" + target + "\n"))
 	h.Write(canonical)
-	return &dynamo.IdempotencyKey{Scope: scope, Key: k, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return &gifting.IdempotencyKey{Scope: scope, Key: k, Hash: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
@@ -200,7 +159,7 @@ func (s *Server) moveRecipient(w http.ResponseWriter, r *http.Request) error {
 		p.Add("status", "must be one of "+strings.Join(statusNames(gifting.RecipientStatuses), ", "))
 		return p.Err()
 	}
-	rc, err := s.store.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
+	rc, err := s.svc.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
 	if err != nil {
 		return err
 	}
@@ -247,13 +206,4 @@ func statusNames(ss []gifting.RecipientStatus) []string {
 		out[i] = string(s)
 	}
 	return out
-}
-
-func oneOf(s string, set []string) bool {
-	for _, v := range set {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }

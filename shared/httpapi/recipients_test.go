@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -234,7 +235,7 @@ func TestAddRecipientConcurrency(t *testing.T) {
 	// under load says what it was.
 	var errLog lockedBuffer
 	log := slog.New(slog.NewTextHandler(&errLog, &slog.HandlerOptions{Level: slog.LevelError}))
-	api := testenv.HandlerAPI(t, httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: log, Mailer: &mail.Memory{}}).
+	api := testenv.HandlerAPI(t, httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log, Mailer: &mail.Memory{}}), httpapi.Config{Logger: log}).
 		Handler(httpapi.Groups...), key)
 	campaignID := createCampaign(t, api, price)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -21,7 +22,7 @@ func TestSAMEvents(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "samlocal", 750)
-	srv := httpapi.NewServer(s, httpapi.Config{Logger: testenv.Quiet})
+	srv := httpapi.NewServer(s, service.New(s, service.Config{Logger: testenv.Quiet}), httpapi.Config{Logger: testenv.Quiet})
 
 	cases := []struct {
 		name   string

@@ -15,10 +15,8 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/jobs"
-	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 // Group is a resource group: one Lambda function serves each.
@@ -37,10 +35,8 @@ const (
 // Groups lists every group.
 var Groups = []Group{Catalog, Contacts, Campaigns, Recipients, Audiences, Events}
 
-// Config holds what the handlers need besides the store.
+// Config holds what the handlers need besides the store and the use cases.
 type Config struct {
-	// PublicBaseURL is where recipients' landing and claim pages live.
-	PublicBaseURL string
 	// Logger receives structured logs; nil means slog.Default().
 	Logger *slog.Logger
 	// KeyCacheTTL is how long a resolved API key is trusted without a read,
@@ -49,18 +45,12 @@ type Config struct {
 	// starts working, within it. Zero means 30 seconds; negative turns both
 	// caches off.
 	KeyCacheTTL time.Duration
-	// Jobs receives background work (launches, audience builds). Nil
-	// means work is refused with an internal error.
-	Jobs jobs.Queue
-	// Mailer sends recipients' invitations. Nil means no mail provider:
-	// add-recipient reports emailSent false and the invitation stays
-	// scheduled.
-	Mailer mail.Mailer
 }
 
 // Server holds the dependencies of the handlers.
 type Server struct {
-	store *dynamo.Store
+	store Store
+	svc   *service.Service
 	cfg   Config
 	log   *slog.Logger
 	keys  *expirable.LRU[string, gifting.Principal]
@@ -74,15 +64,16 @@ type Server struct {
 // flood of distinct garbage keys only evicts older entries.
 const keyCacheSize = 10_000
 
-// NewServer returns a Server over store.
-func NewServer(store *dynamo.Store, cfg Config) *Server {
+// NewServer returns a Server whose handlers read and write store directly
+// and run the use cases with rules through svc.
+func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)
@@ -145,7 +136,7 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		bestPattern := ""
 		for _, mux := range muxes {
 			_, pattern := mux.Handler(r)
-			if pattern != "" && (best == nil || moreSpecific(pattern, bestPattern)) {
+			if pattern != "" && (best == nil || MoreSpecific(pattern, bestPattern)) {
 				best, bestPattern = mux, pattern
 			}
 		}
@@ -157,9 +148,9 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 	}))
 }
 
-// moreSpecific reports whether pattern a wins over b under API Gateway's
-// rule: compared segment by segment, a literal beats a path variable.
-func moreSpecific(a, b string) bool {
+// MoreSpecific reports whether pattern (or path template) a wins over b
+// under API Gateway's rule: compared segment by segment, a literal beats a path variable.
+func MoreSpecific(a, b string) bool {
 	as := strings.Split(patternPath(a), "/")
 	bs := strings.Split(patternPath(b), "/")
 	for i := 0; i < len(as) && i < len(bs); i++ {
@@ -239,7 +230,10 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		id := requestID(r.Context())
 		log := s.log.With(slog.String("requestId", id))
 		ctx := context.WithValue(r.Context(), ctxRequestID, id)
-		ctx = context.WithValue(ctx, ctxLogger, log)
+		ctx = service.WithLogger(ctx, log)
+		// An empty principal the endpoint fills in (withPrincipal), so the
+		// request log below, which holds this context, names the caller.
+		ctx = context.WithValue(ctx, ctxPrincipal, &gifting.Principal{})
 		r = r.WithContext(ctx)
 		rec := &statusRecorder{ResponseWriter: w}
 		rec.Header().Set("X-Request-Id", id)
@@ -280,7 +274,7 @@ func requestID(ctx context.Context) string {
 	if rc, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && rc.RequestID != "" {
 		return rc.RequestID
 	}
-	return dynamo.NewID()
+	return gifting.NewID()
 }
 
 // statusRecorder remembers the status written, for the request log.
@@ -307,7 +301,6 @@ type ctxKey int
 
 const (
 	ctxRequestID ctxKey = iota
-	ctxLogger
 	ctxPrincipal
 )
 
@@ -335,9 +328,6 @@ func requestIDFrom(ctx context.Context) string {
 	return id
 }
 
-func loggerFrom(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(ctxLogger).(*slog.Logger); ok {
-		return l
-	}
-	return slog.Default()
-}
+// loggerFrom is the request's logger (service.Logger: the use cases log
+// through the same one).
+func loggerFrom(ctx context.Context) *slog.Logger { return service.Logger(ctx) }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
 )
 
@@ -49,7 +49,7 @@ func received(t *testing.T, endpoint, id string) localstack.Email {
 func TestSESSendsThroughTheEmulator(t *testing.T) {
 	t.Parallel()
 	m, endpoint := emulatorMailer(t, "gift-events")
-	to := strings.ToLower(dynamo.NewID()) + "@example.com"
+	to := strings.ToLower(gifting.NewID()) + "@example.com"
 	html := `<html><head><style>p{}</style></head><body><p>Hello Jane,</p><p><a href="https://gifts.test/l/abc">Confirm your address</a></p></body></html>`
 
 	tests := []struct {

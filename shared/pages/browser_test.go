@@ -17,9 +17,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -58,8 +59,9 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseURL := "http://" + ln.Addr().String()
-	srv := httpapi.NewServer(f.s, httpapi.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet})
-	ts := httptest.NewUnstartedServer(app.WithPages(srv.Handler(httpapi.Groups...), f.h))
+	svc := service.New(f.s, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet})
+	srv := httpapi.NewServer(f.s, svc, httpapi.Config{Logger: testenv.Quiet})
+	ts := httptest.NewUnstartedServer(site.With(srv.Handler(httpapi.Groups...), f.h))
 	ts.Listener.Close()
 	ts.Listener = ln
 	ts.Start()

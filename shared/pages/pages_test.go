@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -67,14 +67,14 @@ func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (descript
 		t.Fatal(err)
 	}
 	f.campaign = c.CampaignID
-	f.h = app.PagesHandler(s, testenv.Quiet)
+	f.h = site.New(s, testenv.Quiet)
 	return f
 }
 
 // add adds a recipient and returns it.
 func (f *fixture) add(t *testing.T, email string) gifting.Recipient {
 	t.Helper()
-	res, err := f.s.AddRecipient(context.Background(), dynamo.AddRecipientInput{
+	res, err := f.s.AddRecipient(context.Background(), gifting.AddRecipientInput{
 		OrgID: f.orgID, CampaignID: f.campaign, SourceType: "api", PublicBaseURL: "https://gifts.test",
 		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane <i>", LastName: "Doe"},
 	})

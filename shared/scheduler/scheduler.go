@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
 
@@ -30,7 +31,7 @@ const StuckAfter = 30 * time.Minute
 const stopMargin = 20 * time.Second
 
 // alerts are the alert field values of stuck items, by job kind.
-var alerts = map[string]string{dynamo.JobLaunch: "launch_stuck"}
+var alerts = map[string]string{gifting.JobLaunch: "launch_stuck"}
 
 // Scheduler runs ticks.
 type Scheduler struct {
@@ -104,7 +105,7 @@ func (s *Scheduler) work(ctx context.Context, d dynamo.Due) {
 func (s *Scheduler) failed(ctx context.Context, d dynamo.Due, j jobs.Job, err error) {
 	attrs := []any{slog.String("kind", d.Kind), slog.String("organizationId", d.OrgID), slog.String("ref", d.Ref),
 		slog.String("cursor", j.Cursor), slog.String("error", err.Error())}
-	if d.Kind == dynamo.JobLaunch {
+	if d.Kind == gifting.JobLaunch {
 		attrs = append(attrs, slog.String("campaignId", d.Ref))
 	}
 	idle := s.store.Now().Sub(d.ProgressAt)

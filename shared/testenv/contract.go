@@ -123,7 +123,7 @@ func findRoute(doc *openapi3.T, req *http.Request) (*routers.Route, map[string]s
 		if !ok {
 			continue
 		}
-		if bestItem == nil || moreSpecific(path, best) {
+		if bestItem == nil || httpapi.MoreSpecific(path, best) {
 			best, bestItem, bestParams = path, item, params
 		}
 	}
@@ -156,17 +156,6 @@ func matchPath(pattern, segs []string) (map[string]string, bool) {
 		}
 	}
 	return params, true
-}
-
-func moreSpecific(a, b string) bool {
-	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		av, bv := strings.HasPrefix(as[i], "{"), strings.HasPrefix(bs[i], "{")
-		if av != bv {
-			return bv
-		}
-	}
-	return false
 }
 
 // apiKeyPresent is the document's only security scheme, checked as far as

@@ -30,6 +30,7 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 var (
@@ -61,7 +62,7 @@ func Table(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := "t-" + strings.ToLower(dynamo.NewID())
+	name := "t-" + strings.ToLower(gifting.NewID())
 	if err := localstack.CreateTable(context.Background(), c, root, name); err != nil {
 		t.Fatal(err)
 	}
@@ -133,10 +134,11 @@ func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
 func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func()) {
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
-	srv := httpapi.NewServer(s, httpapi.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, srv.RunJob, Quiet)
-	return api, func() { queue.Start(srv.RunJob) }
+	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, svc.RunJob, Quiet)
+	return api, func() { queue.Start(svc.RunJob) }
 }
 
 // SetCampaignStatus forces a campaign's state in the table, bypassing the

@@ -1,0 +1,47 @@
+package gifting
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+)
+
+// APIKeyPrefix marks the service's keys so a leaked one is recognisable by
+// secret scanners.
+const APIKeyPrefix = "gcs_"
+
+// apiKeyLength is the length of every key the store makes: the prefix
+// and 32 random bytes in unpadded base64url.
+var apiKeyLength = len(APIKeyPrefix) + base64.RawURLEncoding.EncodedLen(32)
+
+// WellFormedAPIKey reports whether s has the shape of the keys CreateAPIKey
+// makes, so anything else can be refused without a read.
+func WellFormedAPIKey(s string) bool {
+	if len(s) != apiKeyLength || !strings.HasPrefix(s, APIKeyPrefix) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.Strict().DecodeString(s[len(APIKeyPrefix):])
+	return err == nil
+}
+
+// HashAPIKey returns the hex SHA-256 of an API key: the only form in which a
+// key is stored. Keys carry 256 random bits, so a fast hash is enough.
+func HashAPIKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// NewID returns a new identifier: a ULID, sortable by creation time, with
+// 80 bits from crypto/rand so ids cannot be guessed from one another.
+func NewID() string { return NewIDAt(time.Now()) }
+
+// NewIDAt is NewID for a thing created at t: stores pass their own clock,
+// so ids sort as the times written beside them.
+func NewIDAt(t time.Time) string {
+	return ulid.MustNew(ulid.Timestamp(t), rand.Reader).String()
+}

@@ -1,0 +1,88 @@
+package httpapi
+
+import (
+	"context"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Store is what the handlers read and write directly: operations without
+// rules of their own beyond the store's (reads, plain creates and edits).
+// Use cases with rules (add-recipient, launch, campaign create and edit,
+// audience builds, recipient moves) go through shared/service instead.
+// shared/dynamo's Store implements it; shared/app asserts that it does.
+type Store interface {
+	AuthStore
+	CatalogStore
+	ContactStore
+	CampaignReader
+	RecipientReader
+	AudienceReader
+	EventStore
+	gifting.Enricher
+}
+
+// AuthStore resolves callers and counts their requests.
+type AuthStore interface {
+	Now() time.Time
+	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
+	Org(ctx context.Context, orgID string) (gifting.Organization, error)
+	CountRequest(ctx context.Context, orgID string, class gifting.RateClass) (gifting.RequestCount, error)
+}
+
+// CatalogStore is the gift and template catalog.
+type CatalogStore interface {
+	Gift(ctx context.Context, orgID, giftID string) (gifting.Gift, error)
+	ListGifts(ctx context.Context, orgID string, f gifting.GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error)
+	CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error)
+	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
+	CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error)
+}
+
+// ContactStore is contacts and contact lists.
+type ContactStore interface {
+	Contact(ctx context.Context, orgID, contactID string) (gifting.Contact, error)
+	ListContacts(ctx context.Context, orgID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error)
+	UpdateContact(ctx context.Context, orgID, contactID string, patch gifting.ContactPatch) (gifting.Contact, error)
+	DeleteContact(ctx context.Context, orgID, contactID string) error
+	ContactList(ctx context.Context, orgID, listID string) (gifting.ContactList, error)
+	ListContactLists(ctx context.Context, orgID, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.ContactList, int, error)
+	CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error)
+	AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error)
+	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
+	RemoveContactFromList(ctx context.Context, orgID, listID, contactID string) error
+}
+
+// CampaignReader reads campaigns and makes the moves without rules beyond
+// the state machine's.
+type CampaignReader interface {
+	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
+	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
+	DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error)
+	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
+	WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error)
+}
+
+// RecipientReader reads recipients and records their feedback.
+type RecipientReader interface {
+	Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
+	ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error)
+	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+}
+
+// AudienceReader reads audiences and stores personas.
+type AudienceReader interface {
+	Persona(ctx context.Context, orgID, id string) (gifting.ICPPersona, error)
+	CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error)
+	Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error)
+	AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error)
+}
+
+// EventStore is events and their campaign links.
+type EventStore interface {
+	Event(ctx context.Context, orgID, id string) (gifting.Event, error)
+	CreateEvent(ctx context.Context, orgID, userID string, e gifting.Event) (gifting.Event, error)
+	LinkEventCampaigns(ctx context.Context, orgID, id string, campaignIDs []string) (gifting.Event, error)
+	UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID string) (gifting.Event, error)
+}

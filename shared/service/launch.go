@@ -1,0 +1,72 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/metrics"
+)
+
+// LaunchStore is the storage of launches.
+type LaunchStore interface {
+	// LaunchCampaignIdempotent takes the launch's credits and moves the
+	// campaign to preparing, with its launch record due for the scheduler.
+	LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error)
+	// LaunchSlice writes one slice of a launch's recipients.
+	LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error)
+}
+
+// LaunchCampaign accepts a launch: the credits are taken and the campaign
+// is preparing when it returns; the launch job does the rest. The job's
+// message only makes the launch start at once: the launch record, written
+// with the debit, is due for the scheduler tick, which finishes the launch
+// (or gives the credits back) when the message is lost. So a failed
+// enqueue is logged, not returned: the launch is committed. A non-nil
+// stored response is the first response to idem's key: nothing was done.
+//
+// Errors: NOT_FOUND (campaign), CONFLICT (not a draft, no contacts, price
+// out of bounds), INSUFFICIENT_CREDITS (nothing written),
+// IDEMPOTENCY_KEY_REUSED.
+func (s *Service) LaunchCampaign(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error) {
+	l, stored, err := s.store.LaunchCampaignIdempotent(ctx, orgID, campaignID, userID, idem)
+	if err != nil || stored != nil {
+		return l, stored, err
+	}
+	if err := s.enqueue(ctx, jobs.Job{Kind: gifting.JobLaunch, OrgID: orgID, Ref: campaignID}); err != nil {
+		Logger(ctx).WarnContext(ctx, "launch job not enqueued; the scheduler will run the launch",
+			slog.String("organizationId", orgID), slog.String("campaignId", campaignID), slog.String("error", err.Error()))
+	}
+	metrics.Count(orgID, map[string]int64{metrics.LaunchesAccepted: 1, metrics.CreditsSpent: l.CreditsDeducted})
+	return l, nil, nil
+}
+
+// runLaunch does one slice of a launch job.
+func (s *Service) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	ctx = WithLogger(ctx, s.log.With(slog.String("job", j.String())))
+	next, done, err := s.store.LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor, s.cfg.PublicBaseURL, s.launchInviter(j.OrgID))
+	if err != nil || done {
+		return nil, err
+	}
+	j.Cursor = next
+	return &j, nil
+}
+
+// launchInviter sends the invitations of the recipients a launch slice
+// writes, as add-recipient does (sendInvitation), or is nil when no mailer
+// is configured: the recipients then stay pending, invitation scheduled.
+// Sends are sequential: the undo of a failed one moves the campaign's
+// counters, which concurrent undos would fight over.
+func (s *Service) launchInviter(orgID string) gifting.Inviter {
+	if s.cfg.Mailer == nil {
+		return nil
+	}
+	return func(ctx context.Context, invs []gifting.Invitation) {
+		for _, inv := range invs {
+			s.sendInvitation(ctx, orgID, inv, func(ctx context.Context) error {
+				return s.store.UninviteRecipient(ctx, orgID, inv)
+			})
+		}
+	}
+}

@@ -1,0 +1,99 @@
+// Package service is the application layer: every use case of the service
+// (adding a recipient with its invitation, accepting and running a launch,
+// building audiences, creating and editing campaigns, moving recipients)
+// and the job runner the worker and the local queue call. It speaks domain
+// types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
+// adapter (shared/httpapi) decodes, calls it and encodes, and the storage
+// adapter (shared/dynamo) implements the store interfaces it declares.
+// Neither adapter calls back into the other.
+package service
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/mail"
+)
+
+// Store is everything the use cases need from storage: one small interface
+// per concern, so a use case's dependencies read off its file.
+type Store interface {
+	RecipientStore
+	LaunchStore
+	CampaignStore
+	AudienceStore
+}
+
+// Config holds what the use cases need besides the store.
+type Config struct {
+	// PublicBaseURL is where recipients' landing and claim pages live.
+	PublicBaseURL string
+	// Logger receives structured logs of background work; nil means
+	// slog.Default(). A request's own logger travels in its context
+	// (WithLogger).
+	Logger *slog.Logger
+	// Jobs receives background work (launches, audience builds). Nil
+	// means work is refused with an internal error.
+	Jobs jobs.Queue
+	// Mailer sends recipients' invitations. Nil means no mail provider:
+	// add-recipient reports emailSent false and the invitation stays
+	// scheduled.
+	Mailer mail.Mailer
+}
+
+// Service runs the use cases over a store.
+type Service struct {
+	store Store
+	cfg   Config
+	log   *slog.Logger
+}
+
+// New returns the use cases over store.
+func New(store Store, cfg Config) *Service {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Service{store: store, cfg: cfg, log: cfg.Logger}
+}
+
+// RunJob runs one slice of a background job and returns the job that
+// continues it, nil when the work is done: the worker function, the local
+// queue and the scheduler call it (it is a jobs.Handler). Each use case that
+// has background work adds its kinds here.
+func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	switch j.Kind {
+	case gifting.JobLaunch:
+		return s.runLaunch(ctx, j)
+	case jobAudienceBuild, jobAudienceContactList:
+		return s.runAudienceJob(ctx, j)
+	}
+	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
+}
+
+// enqueue hands j to the configured queue.
+func (s *Service) enqueue(ctx context.Context, j jobs.Job) error {
+	if s.cfg.Jobs == nil {
+		return fmt.Errorf("no job queue configured for %s", j)
+	}
+	return s.cfg.Jobs.Enqueue(ctx, j)
+}
+
+type ctxKey struct{}
+
+// WithLogger returns ctx carrying log, the logger of the request (or job)
+// it belongs to; use cases log through it, so their lines carry the
+// request id.
+func WithLogger(ctx context.Context, log *slog.Logger) context.Context {
+	return context.WithValue(ctx, ctxKey{}, log)
+}
+
+// Logger returns the logger ctx carries, slog.Default() when none.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(ctxKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
