@@ -14,7 +14,6 @@ SCHEMATHESIS_VERSION=4.32.5
 TOOLS=$PWD/.tools
 VENV=$TOOLS/venv-st
 STAMP=$TOOLS/.schemathesis-$SCHEMATHESIS_VERSION.stamp
-LOCAL=$TOOLS/bin/local
 REPORTS=${ST_REPORTS:-$TOOLS/schemathesis}
 
 if [ ! -f "$STAMP" ]; then
@@ -24,58 +23,8 @@ if [ ! -f "$STAMP" ]; then
 	touch "$STAMP"
 fi
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-PORT=$(free_port)
-DYNAMODB_PORT=$(free_port)
-while [ "$DYNAMODB_PORT" = "$PORT" ]; do DYNAMODB_PORT=$(free_port); done
-
-# Built rather than `go run`, so that SIGTERM reaches the runner itself (see the Makefile).
-go build -o "$LOCAL" ./infra/local
-
-mkdir -p "$REPORTS"
-log=$REPORTS/server.log
-# setsid gives the server and DynamoDB Local a process group of their own, so the cleanup can reach
-# anything the runner leaves behind, and nothing else.
-PORT=$PORT DYNAMODB_PORT=$DYNAMODB_PORT TABLE_NAME=schemathesis LOG_LEVEL=WARN \
-	setsid "$LOCAL" run >"$log" 2>&1 </dev/null &
-server=$!
-
-stop_server() {
-	if kill -0 "$server" 2>/dev/null; then
-		kill -TERM "$server" 2>/dev/null || true
-		for _ in $(seq 1 50); do
-			kill -0 "$server" 2>/dev/null || break
-			sleep 0.2
-		done
-	fi
-	# The group's id is the runner's pid; whatever of it is still alive is ended.
-	kill -KILL -- "-$server" 2>/dev/null || true
-	wait "$server" 2>/dev/null || true
-}
-trap stop_server EXIT
-trap 'exit 130' INT TERM
-
-base=http://127.0.0.1:$PORT
-key=""
-for _ in $(seq 1 600); do
-	if ! kill -0 "$server" 2>/dev/null; then
-		echo "schemathesis: the local server exited before serving; its log:" >&2
-		cat "$log" >&2
-		exit 1
-	fi
-	key=$(grep -oE 'gcs_[A-Za-z0-9_-]{43}' "$log" | tail -n 1 || true)
-	if [ -n "$key" ] && curl -fsS -o /dev/null "$base/api/campaigns/openapi.json" 2>/dev/null; then
-		break
-	fi
-	sleep 0.2
-done
-if [ -z "$key" ]; then
-	echo "schemathesis: no demo API key in the local server's output within 120 s; its log:" >&2
-	cat "$log" >&2
-	exit 1
-fi
+source .ci/local-server.sh
+start_local_server schemathesis schemathesis "$REPORTS/server.log"
 
 # --mode all: valid and invalid inputs; both must get documented answers, never a 5xx. The stateful phase
 # needs links between operations, which the document does not declare. Failing examples are kept under
@@ -99,6 +48,6 @@ set +e
 status=$?
 set -e
 if [ "$status" -ne 0 ]; then
-	echo "schemathesis: failures above (server log: $log, JUnit report under $REPORTS)" >&2
+	echo "schemathesis: failures above (server log: $REPORTS/server.log, JUnit report under $REPORTS)" >&2
 fi
 exit "$status"
