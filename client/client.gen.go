@@ -3387,7 +3387,7 @@ type EmailSchedule struct {
 	ScheduledTime string `json:"scheduledTime"`
 	Sent          bool   `json:"sent"`
 
-	// SentAt An RFC 3339 date-time, or null while it has not happened.
+	// SentAt An RFC 3339 date-time in UTC with exactly three fractional digits, or null while it has not happened.
 	SentAt  *NullableDateTime `json:"sentAt"`
 	Subject string            `json:"subject"`
 }
@@ -4002,7 +4002,7 @@ type NotFoundErrorStatusCode int
 // NotFoundErrorSuccess defines model for NotFoundError.Success.
 type NotFoundErrorSuccess bool
 
-// NullableDateTime An RFC 3339 date-time, or null while it has not happened.
+// NullableDateTime An RFC 3339 date-time in UTC with exactly three fractional digits, or null while it has not happened.
 type NullableDateTime = time.Time
 
 // OptionalDateTime An ISO 8601 date-time (RFC 3339, with a time zone), or empty for none.
@@ -4228,7 +4228,7 @@ type Recipient struct {
 		Name     string  `json:"name"`
 		Price    float32 `json:"price"`
 
-		// SelectedAt An RFC 3339 date-time, or null while it has not happened.
+		// SelectedAt An RFC 3339 date-time in UTC with exactly three fractional digits, or null while it has not happened.
 		SelectedAt *NullableDateTime `json:"selectedAt"`
 	} `json:"giftDetails"`
 
@@ -4248,7 +4248,7 @@ type Recipient struct {
 		Name        string  `json:"name"`
 		Price       float32 `json:"price"`
 
-		// SelectedAt An RFC 3339 date-time, or null while it has not happened.
+		// SelectedAt An RFC 3339 date-time in UTC with exactly three fractional digits, or null while it has not happened.
 		SelectedAt   *NullableDateTime `json:"selectedAt"`
 		TrackingLink string            `json:"trackingLink"`
 	} `json:"selectedGift"`

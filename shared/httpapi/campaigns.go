@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -177,8 +176,7 @@ func idempotent[T any](key *gifting.IdempotencyKey, status int, message string, 
 		return nil
 	}
 	return &gifting.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
-		b, err := json.Marshal(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
-		return append(b, '\n'), err // as json.Encoder ends it
+		return marshalWire(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
 	}}
 }
 

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"log/slog"
 	"net/http"
 
@@ -72,11 +71,17 @@ type Envelope struct {
 
 // writeJSON writes v as the JSON body with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := marshalWire(v)
+	if err != nil {
+		// A body that cannot be encoded is a bug: say so as every
+		// internal error is said, never half a body.
+		status, body = http.StatusInternalServerError, []byte(`{"success":false,"statusCode":500,"message":"Internal Server Error","error":"An internal error occurred.","code":"INTERNAL"}`+"\n")
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	// The status is sent; an encoding error can only be a broken
-	// connection, which there is nobody left to tell.
-	_ = json.NewEncoder(w).Encode(v)
+	// The status is sent; a write error can only be a broken connection,
+	// which there is nobody left to tell.
+	_, _ = w.Write(body)
 }
 
 // writeEnvelope writes the enveloped style with data.
