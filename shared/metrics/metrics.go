@@ -23,6 +23,9 @@ const (
 	CreditsRefunded     = "CreditsRefunded"
 	LaunchesAccepted    = "LaunchesAccepted"
 	EmailsSent          = "EmailsSent"
+	// EmailsStopped counts recipients whose emails stopped for a bounce,
+	// a complaint or an unsubscribe.
+	EmailsStopped = "EmailsStopped"
 	InsufficientCredits = "InsufficientCredits"
 	RateLimited         = "RateLimited"
 )

@@ -60,8 +60,9 @@ func newMailEnv(t *testing.T) *mailEnv {
 	}
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Mailer: mailer})
 	orgID, _ := testenv.Org(t, s, "acme", 10_000)
-	return &mailEnv{t: t, store: s, svc: svc, sched: scheduler.New(s, svc.RunJob, testenv.Quiet), clock: clk,
-		endpoint: endpoint, orgID: orgID, tag: strings.ToLower(gifting.NewID())}
+	e := &mailEnv{t: t, store: s, svc: svc, clock: clk, endpoint: endpoint, orgID: orgID, tag: strings.ToLower(gifting.NewID())}
+	e.sched = e.newScheduler()
+	return e
 }
 
 // campaign creates a campaign on the meeting-booker template (invitation
@@ -96,6 +97,11 @@ func (e *mailEnv) add(c gifting.Campaign, name string) gifting.AddRecipientResul
 		e.t.Fatal(err)
 	}
 	return res
+}
+
+// newScheduler is another scheduler over the same store and use cases.
+func (e *mailEnv) newScheduler() *scheduler.Scheduler {
+	return scheduler.New(e.store, e.svc.RunJob, testenv.Quiet)
 }
 
 // tick runs one scheduler tick.
@@ -316,7 +322,7 @@ func TestOverlappingTicksSendEachEmailOnce(t *testing.T) {
 	}
 	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
 	e.clock.Advance(time.Minute)
-	other := scheduler.New(e.store, e.svc.RunJob, testenv.Quiet)
+	other := e.newScheduler()
 	var wg sync.WaitGroup
 	for _, s := range []*scheduler.Scheduler{e.sched, other} {
 		wg.Add(1)

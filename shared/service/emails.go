@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
+
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -142,5 +144,71 @@ func (s *Service) sent(ctx context.Context, orgID string, r gifting.Recipient, k
 		Logger(ctx).ErrorContext(ctx, "email sent but not recorded; it stays claimed", slog.String("recipientId", r.RecipientID),
 			slog.String("kind", kind), slog.String("error", err.Error()))
 	}
+	return nil
+}
+
+// MailFeedbackStore is the storage the mail provider's feedback changes.
+type MailFeedbackStore interface {
+	// MessageRecipient returns whose email a sent message was.
+	MessageRecipient(ctx context.Context, messageID string) (orgID, campaignID, recipientID, kind string, found bool, err error)
+	// StopEmails records a failure on an email and stops the rest.
+	StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
+	// Suppress adds an address to the organization's suppression list.
+	Suppress(ctx context.Context, orgID, email, reason string) error
+}
+
+// HandleMailEvents applies the bounce and complaint notifications of an
+// SNS delivery from the mail-events topic (mail.ParseSNSEvent): for each
+// hard bounce or complaint of a message this service sent (found by its
+// message id), the recipient's email is marked bounced or complained, its
+// scheduled emails stop, and the address joins the organization's
+// suppression list. Soft bounces and other notifications change nothing.
+// Every step is idempotent, so SNS's redelivery is harmless; an error
+// fails the invocation and SNS retries it.
+func (s *Service) HandleMailEvents(ctx context.Context, ev events.SNSEvent) error {
+	fs, err := mail.ParseSNSEvent(ev)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		if !f.Suppresses() {
+			continue
+		}
+		orgID, campaignID, recipientID, kind, found, err := s.store.MessageRecipient(ctx, f.MessageID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue // not ours, or too old to matter
+		}
+		failure := gifting.EmailBounced
+		if f.Kind == mail.Complained {
+			failure = gifting.EmailComplained
+		}
+		if err := s.stopMail(ctx, orgID, campaignID, recipientID, kind, failure, f.Email); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopMail records failure on a recipient's email kind ("" for none),
+// stops its other emails and suppresses address (the recipient's own when
+// ""): a bounce, a complaint, an unsubscribe.
+func (s *Service) stopMail(ctx context.Context, orgID, campaignID, recipientID, kind, failure, address string) error {
+	r, err := s.store.StopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
+	if err != nil && gifting.ErrorCode(err) != gifting.CodeNotFound {
+		return err
+	}
+	if address == "" {
+		address = r.ContactDetails.Email
+	}
+	if address == "" {
+		return nil // the recipient is gone with its campaign
+	}
+	if err := s.store.Suppress(ctx, orgID, address, failure); err != nil {
+		return err
+	}
+	metrics.Count(orgID, map[string]int64{metrics.EmailsStopped: 1})
 	return nil
 }

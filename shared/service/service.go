@@ -26,6 +26,7 @@ type Store interface {
 	CampaignStore
 	AudienceStore
 	EmailStore
+	MailFeedbackStore
 }
 
 // Config holds what the use cases need besides the store.
