@@ -94,3 +94,45 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestTickCostPerEmail measures a tick that sends n held invitations (a
+// draft's recipients, once it is live): requests and capacity units per
+// email sent, as DynamoDB Local reports them.
+func TestTickCostPerEmail(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := &clock{now: time.Now().UTC()}
+	meter := dynamo.NewMeter(testenv.Client(t))
+	s := dynamo.New(meter, testenv.Store(t).Table(), dynamo.WithClock(clk.Now))
+	mailer := &mail.Memory{}
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Mailer: mailer})
+	orgID, _ := testenv.Org(t, s, "acme", 10_000)
+	e := &mailEnv{t: t, store: s, svc: svc, clock: clk, orgID: orgID, tag: "cost"}
+	c := e.campaign(gifting.CampaignDraft)
+	const n = 20
+	for i := range n {
+		if _, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
+			Contact: gifting.ContactInput{MailID: e.address(string(rune('a' + i))), FirstName: "Jane"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	clk.Advance(time.Minute)
+	before := meter.Total()
+	if err := e.newScheduler().Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := meter.Total().Sub(before)
+	if sent := len(mailer.Sent()); sent != n {
+		t.Fatalf("%d emails sent, want %d", sent, n)
+	}
+	per := func(v float64) float64 { return v / n }
+	t.Logf("tick sending %d emails: per email %.1f requests, %.1f read units, %.1f write units",
+		n, per(float64(got.Requests)), per(got.ReadUnits), per(got.WriteUnits))
+	// The due index query (4 shards, amortized), the claim of the due item,
+	// the recipient, campaign and suppression reads, the email's claim and
+	// its sent record: at most 9 requests an email.
+	if per(float64(got.Requests)) > 9 {
+		t.Errorf("%.1f requests per email, want at most 9", per(float64(got.Requests)))
+	}
+}
