@@ -3380,8 +3380,23 @@ type EmailSchedule struct {
 	// Active False when the template has no such email, or it no longer applies.
 	Active bool `json:"active"`
 
+	// Attempts Sends that failed for a reason a later one may get past (retried, at most 5).
+	Attempts *int `json:"attempts,omitempty"`
+
+	// ClaimedAt When a sender took the email for sending. A claimed email is never sent again, so it goes out at most once; claimed and not sent means the sender stopped between the two.
+	ClaimedAt *time.Time `json:"claimedAt,omitempty"`
+
+	// Failure Why the email will never go out (suppressed, attemptsExhausted, or the provider's rejection: messageRejected, senderNotVerified, accountSuspended, sendingPaused, ...), or, after it went out, bounced, complained or unsubscribed.
+	Failure *string `json:"failure,omitempty"`
+
 	// Html The rendered body; the contact's values are HTML-escaped.
 	Html string `json:"html"`
+
+	// MessageId The mail provider's id of the message sent.
+	MessageId *string `json:"messageId,omitempty"`
+
+	// RetryAt When the next send is tried after a failed one.
+	RetryAt *time.Time `json:"retryAt,omitempty"`
 
 	// ScheduledTime An RFC 3339 time, or empty while the email waits for delivery or acknowledgement.
 	ScheduledTime string `json:"scheduledTime"`

@@ -1,7 +1,8 @@
 // Command worker is the Lambda function that runs background work: job
 // slices from the jobs queue (campaign launches, audience builds) and the
 // scheduler's tick from its EventBridge schedule (launches whose job
-// stopped).
+// stopped, scheduled emails), and SES's bounces and complaints from the
+// mail-events SNS topic.
 package main
 
 import (
@@ -27,5 +28,5 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	lambda.Start(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, slog.Default()))
+	lambda.Start(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, svc.HandleMailEvents, slog.Default()))
 }

@@ -277,6 +277,7 @@ func TestUninviteAddedRecipient(t *testing.T) {
 	s := testenv.Store(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive) // a draft invites no one
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
 	in.Invite = true
 	in.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k", Hash: "h"}
@@ -293,7 +294,7 @@ func TestUninviteAddedRecipient(t *testing.T) {
 	}
 	r, _ := s.Recipient(ctx, orgID, c.CampaignID, res.Response.RecipientID)
 	got, _ := s.Campaign(ctx, orgID, c.CampaignID)
-	if r.Status != gifting.RecipientPending || r.Emails.AddressConfirmation.Sent || got.LiveData.StatusCounts[gifting.RecipientPending] != 1 ||
+	if r.Status != gifting.RecipientPending || r.Emails.AddressConfirmation.ClaimedAt != nil || got.LiveData.StatusCounts[gifting.RecipientPending] != 1 ||
 		got.LiveData.StatusCounts[gifting.RecipientInviteSent] != 0 {
 		t.Errorf("after uninvite: status %s sent %v, counts %v", r.Status, r.Emails.AddressConfirmation.Sent, got.LiveData.StatusCounts)
 	}

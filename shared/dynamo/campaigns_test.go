@@ -47,6 +47,8 @@ func TestCampaignCounters(t *testing.T) {
 		}
 	})
 	t.Run("counter update adds to total, status and credits", func(t *testing.T) {
+		// Invited recipients are counted only in a campaign that sends.
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
 		if err := transact(t, s.CampaignCounterUpdate(orgID, c.CampaignID, gifting.RecipientInviteSent, 1, 25)); err != nil {
 			t.Fatal(err)
 		}

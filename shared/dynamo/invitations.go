@@ -59,7 +59,7 @@ func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res gi
 func (s *Store) uninvite(ctx context.Context, orgID string, inv gifting.Invitation, extra []types.TransactWriteItem) (bool, error) {
 	r := inv.Recipient
 	r.Status = gifting.RecipientPending
-	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = false, nil
+	r.Emails.AddressConfirmation.ClaimedAt = nil
 	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.Delays})
 	if err != nil {
 		return false, err

@@ -45,6 +45,12 @@ import (
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
+//	recipient's next email due      GSI1PK=DUE#<shard>, GSI1SK=<time>#…          GSI1 (on the recipient item)
+//	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
+//
+// The message item is global, like the API-key hash: SES's bounce and
+// complaint events name only the message id, before the organization is
+// known.
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and
 // GSI1SK only while work on it is outstanding, so a tick with nothing due
@@ -53,6 +59,7 @@ import (
 // Key builders are the only place these strings are spelled.
 
 func orgPK(org string) string         { return "ORG#" + org }
+func messagePK(id string) string      { return "MSG#" + id }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
 func apiKeyRefSK(keyID string) string { return "APIKEY#" + keyID }
 func ledgerSK(entryID string) string  { return "LEDGER#" + entryID }
@@ -141,6 +148,9 @@ const (
 	// recipientPrefix starts every recipient's sort key (RCPT#<campaign>#<id>).
 	recipientPrefix = "RCPT#"
 )
+
+// messageSK is the sort key of a sent message's item.
+const messageSK = "MSG"
 
 // Index names, as in template.yaml.
 const (

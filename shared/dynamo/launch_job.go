@@ -174,7 +174,7 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])
 		var invs []gifting.Invitation
 		for _, r := range written {
-			if r.Emails.AddressConfirmation.Sent {
+			if r.Emails.AddressConfirmation.ClaimedAt != nil {
 				invs = append(invs, gifting.Invitation{Recipient: r, Delays: delays})
 			}
 		}

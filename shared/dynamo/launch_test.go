@@ -216,9 +216,9 @@ func TestLaunchInvitations(t *testing.T) {
 					calls++
 					for _, inv := range invs {
 						r := inv.Recipient
-						if r.Status != gifting.RecipientInviteSent || !r.Emails.AddressConfirmation.Sent || r.Emails.AddressConfirmation.Subject == "" {
-							t.Errorf("invitation of a recipient %s, sent %v, subject %q; want invite_sent, marked sent, rendered",
-								r.Status, r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.Subject)
+						if e := r.Emails.AddressConfirmation; r.Status != gifting.RecipientInviteSent || e.ClaimedAt == nil || e.Sent || e.Subject == "" {
+							t.Errorf("invitation of a recipient %s, claimed %v, sent %v, subject %q; want invite_sent, claimed, not yet sent, rendered",
+								r.Status, e.ClaimedAt, e.Sent, e.Subject)
 						}
 						sends[r.RecipientID]++
 						if tt.failEach > 0 && len(sends)%tt.failEach == 0 {
@@ -251,8 +251,8 @@ func TestLaunchInvitations(t *testing.T) {
 				if undone[id] {
 					want = gifting.RecipientPending
 				}
-				if r.Status != want || r.Emails.AddressConfirmation.Sent != (want == gifting.RecipientInviteSent) {
-					t.Errorf("recipient %s is %s (invitation sent %v), want %s", id, r.Status, r.Emails.AddressConfirmation.Sent, want)
+				if claimed := r.Emails.AddressConfirmation.ClaimedAt != nil; r.Status != want || claimed != (want == gifting.RecipientInviteSent) {
+					t.Errorf("recipient %s is %s (invitation claimed %v), want %s", id, r.Status, claimed, want)
 				}
 			}
 			got, err := s.Campaign(ctx, orgID, c.CampaignID)

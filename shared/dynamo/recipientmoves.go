@@ -2,9 +2,11 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -71,12 +73,27 @@ func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipien
 		if err != nil {
 			return gifting.Recipient{}, err
 		}
-		var tx txn
-		tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
+		put := &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
 			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
-		}})
+		}
+		if len(more) == 0 {
+			// The recipient alone: a conditional put, at half a
+			// transaction's cost.
+			_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: put.TableName, Item: put.Item,
+				ConditionExpression: put.ConditionExpression, ExpressionAttributeValues: put.ExpressionAttributeValues})
+			var cond *types.ConditionalCheckFailedException
+			switch {
+			case err == nil:
+				return r, nil
+			case errors.As(err, &cond) && attempt < maxAttempts:
+				continue // changed since read: read again
+			}
+			return gifting.Recipient{}, fmt.Errorf("update recipient: %w", err)
+		}
+		var tx txn
+		tx.add(condRecipient, types.TransactWriteItem{Put: put})
 		// The change's items lead with the campaign's counters.
 		tx.add(condCampaign, more...)
 		err = s.transactRetrying(ctx, tx.items)

@@ -239,6 +239,15 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	if gifting.ValidPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
+	// A recipient with an email still to send is due at that email's time
+	// (see emails.go), so every write of a recipient keeps its place in the
+	// due index in the same request.
+	if _, at, ok := r.NextEmail(); ok {
+		for k, v := range dueAttrs(gifting.JobRecipientEmails, gifting.RecipientRef(r.CampaignID, r.RecipientID),
+			orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID), at) {
+			it[k] = str(v)
+		}
+	}
 	if len(sr.Delays) > 0 {
 		d, err := marshal(sr.Delays)
 		if err != nil {

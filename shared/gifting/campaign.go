@@ -128,18 +128,34 @@ var RecipientStatesAccepting = []CampaignStatus{CampaignDraft, CampaignPreparing
 // invitations at once (AcceptsRecipients and SendsEmails); storage
 // conditions the write of an invited recipient on them, so a pause racing
 // an add-recipient never lets an invitation through.
-var InvitingStates = []CampaignStatus{CampaignDraft, CampaignPreparing, CampaignLive}
+var InvitingStates = []CampaignStatus{CampaignPreparing, CampaignLive}
 
 // Valid reports whether s is a known campaign state.
 func (s CampaignStatus) Valid() bool { return slices.Contains(CampaignStatuses, s) }
 
-// SendsEmails reports whether the service sends c's emails now. A campaign
-// in_progress (SPEC.md: "active", where live is "live and sending") is
-// paused: it accepts recipients and they keep moving through their journey,
-// but their emails wait, scheduled. A completed campaign takes no new
-// recipients, so it sends no invitations either.
+// SendsEmails reports whether the service sends c's invitations now. A
+// draft sends nothing: its recipients get their invitation once it is
+// launched. A campaign in_progress (SPEC.md: "active", where live is "live
+// and sending") is paused: it accepts recipients and they keep moving
+// through their journey, but their emails wait, scheduled, until it
+// resumes. A completed campaign takes no new recipients, so it sends no
+// invitations either.
 func (c Campaign) SendsEmails() bool {
-	return c.Status != CampaignInProgress && c.Status != CampaignCompleted
+	return c.Status == CampaignPreparing || c.Status == CampaignLive
+}
+
+// Sends reports whether the service sends c's email of kind now
+// (EmailKinds): a preparing or live campaign sends every email; a
+// completed one only the emails that follow a delivery or an
+// acknowledgement; a draft or paused one none (they wait).
+func (c Campaign) Sends(kind string) bool {
+	if c.IsDeleted {
+		return false
+	}
+	if c.Status == CampaignCompleted {
+		return kind == "postDelivery" || kind == "postAcknowledgement"
+	}
+	return c.SendsEmails()
 }
 
 // campaignMoves is the campaign state machine: the states each state may

@@ -76,11 +76,39 @@ func TestCampaignActions(t *testing.T) {
 func TestSendsEmails(t *testing.T) {
 	t.Parallel()
 	for st, want := range map[CampaignStatus]bool{
-		CampaignDraft: true, CampaignPreparing: true, CampaignLive: true, CampaignInProgress: false, CampaignCompleted: false,
+		CampaignDraft: false, CampaignPreparing: true, CampaignLive: true, CampaignInProgress: false, CampaignCompleted: false,
 	} {
 		if got := (Campaign{Status: st}).SendsEmails(); got != want {
 			t.Errorf("%s: SendsEmails = %v, want %v", st, got, want)
 		}
+	}
+}
+
+func TestSendsByKind(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status CampaignStatus
+		want   []string
+	}{
+		{"draft sends nothing", CampaignDraft, nil},
+		{"paused holds everything", CampaignInProgress, nil},
+		{"live sends everything", CampaignLive, EmailKinds},
+		{"preparing sends everything", CampaignPreparing, EmailKinds},
+		{"completed sends only what follows delivery and acknowledgement", CampaignCompleted, []string{"postDelivery", "postAcknowledgement"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, k := range EmailKinds {
+				if (Campaign{Status: tt.status}).Sends(k) {
+					got = append(got, k)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Sends = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

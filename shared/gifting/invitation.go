@@ -70,7 +70,7 @@ type AddRecipientResult struct {
 // Invited reports whether the recipient was written as invited: the caller
 // must now send the invitation (Invitation).
 func (r AddRecipientResult) Invited() bool {
-	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.Sent
+	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.ClaimedAt != nil
 }
 
 // Invitation is the invitation to send when Invited.

@@ -141,7 +141,17 @@ func (e *RecipientEmails) Kind(kind string) *EmailSchedule {
 // EmailSchedule is one scheduled email. Active is false when the template
 // has no such email or it no longer applies (a reminder after the address
 // was confirmed). ScheduledTime is an RFC 3339 time, or "" while the email
-// waits for an event (delivery, acknowledgement). SentAt is null until sent.
+// waits for an event (delivery, acknowledgement). Sent and SentAt say the
+// mail provider accepted the message; SentAt is null until then.
+//
+// The other fields are the sending's own record. ClaimedAt is when a
+// sender took the email (see Recipient.ClaimEmail): a claimed email is
+// never taken again, so it goes out at most once. MessageID is the
+// provider's id of the message sent. Attempts counts the sends that failed
+// for a reason a later one may get past, and RetryAt is when the next may
+// run. Failure, once set, says why the email will never go out
+// (EmailFailures) or, after it went out, that it bounced or drew a
+// complaint.
 type EmailSchedule struct {
 	Active        bool       `json:"active"`
 	ScheduledTime string     `json:"scheduledTime"`
@@ -149,6 +159,111 @@ type EmailSchedule struct {
 	SentAt        *time.Time `json:"sentAt"`
 	HTML          string     `json:"html"`
 	Subject       string     `json:"subject"`
+	ClaimedAt     *time.Time `json:"claimedAt,omitempty"`
+	MessageID     string     `json:"messageId,omitempty"`
+	Attempts      int        `json:"attempts,omitempty"`
+	RetryAt       *time.Time `json:"retryAt,omitempty"`
+	Failure       string     `json:"failure,omitempty"`
+}
+
+// Failures recorded on an email entry (EmailSchedule.Failure) besides the
+// mail provider's rejection reasons (shared/mail's Reason constants).
+const (
+	// EmailSuppressed: the address is on the organization's suppression
+	// list, so the email was not sent.
+	EmailSuppressed = "suppressed"
+	// EmailAttemptsExhausted: MaxEmailAttempts sends failed.
+	EmailAttemptsExhausted = "attemptsExhausted"
+	// EmailBounced and EmailComplained: the email went out, then bounced
+	// for good or drew a complaint; the recipient's later emails stop.
+	EmailBounced    = "bounced"
+	EmailComplained = "complained"
+	// EmailUnsubscribed: the recipient unsubscribed; later emails stop.
+	EmailUnsubscribed = "unsubscribed"
+)
+
+// MaxEmailAttempts bounds the sends of one email that fail for a reason a
+// later send may get past (throttling, the provider down); the last one
+// records EmailAttemptsExhausted.
+const MaxEmailAttempts = 5
+
+// EmailRetryAfter is how long after its n-th failed send an email is tried
+// again: 5 minutes, doubling.
+func EmailRetryAfter(n int) time.Duration {
+	return 5 * time.Minute << min(max(n-1, 0), 6)
+}
+
+// waiting reports whether e is still to be sent: active, scheduled, not
+// sent, claimed or failed.
+func (e EmailSchedule) waiting() bool {
+	return e.Active && e.ScheduledTime != "" && !e.Sent && e.ClaimedAt == nil && e.Failure == ""
+}
+
+// dueAt is when a waiting e is due: its scheduled time, or its retry time
+// when later.
+func (e EmailSchedule) dueAt() time.Time {
+	at, err := time.Parse(time.RFC3339Nano, e.ScheduledTime)
+	if err != nil {
+		return time.Time{} // a malformed time is due at once rather than never
+	}
+	if e.RetryAt != nil && e.RetryAt.After(at) {
+		return *e.RetryAt
+	}
+	return at
+}
+
+// NextEmail returns the earliest email of the recipient still to be sent
+// and when it is due; ok is false when none waits.
+func (r *Recipient) NextEmail() (kind string, at time.Time, ok bool) {
+	for _, k := range EmailKinds {
+		e := *r.Emails.Kind(k)
+		if !e.waiting() {
+			continue
+		}
+		if t := e.dueAt(); !ok || t.Before(at) {
+			kind, at, ok = k, t, true
+		}
+	}
+	return kind, at, ok
+}
+
+// DueEmails returns the kinds of the recipient's emails due at now, in
+// EmailKinds order.
+func (r *Recipient) DueEmails(now time.Time) []string {
+	var kinds []string
+	for _, k := range EmailKinds {
+		if e := *r.Emails.Kind(k); e.waiting() && !e.dueAt().After(now) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// ClaimEmail takes the email kind for sending at now, or returns CONFLICT
+// when it is not waiting (sent, claimed by another sender, failed or no
+// longer active). Storage writes the claim conditioned on the version it
+// read, so of two senders only one claims an email.
+func (r *Recipient) ClaimEmail(kind string, now time.Time) error {
+	e := r.Emails.Kind(kind)
+	if e == nil || !e.waiting() {
+		return Errorf(CodeConflict, "email %s of recipient %q is not waiting to be sent", kind, r.RecipientID)
+	}
+	at := now
+	e.ClaimedAt = &at
+	return nil
+}
+
+// StopEmails records failure on every email of the recipient still to be
+// sent (and on the sent email kind, when not ""), so none goes out again:
+// a bounce, a complaint, an unsubscribe.
+func (r *Recipient) StopEmails(kind, failure string, now time.Time) {
+	for _, k := range EmailKinds {
+		e := r.Emails.Kind(k)
+		if k == kind || (e.Active && !e.Sent && e.Failure == "") {
+			e.Failure = failure
+		}
+	}
+	r.UpdatedAt = now
 }
 
 // Feedback is what the recipient said: a rating and messages. Rating is
@@ -293,13 +408,52 @@ func (r *Recipient) render(text string, isHTML bool) string {
 	).Replace(text)
 }
 
-// MarkInvited records the invitation as sent at now and moves a pending
-// recipient to invite_sent.
+// MarkInvited claims the invitation at now for the writer to send at once
+// (see Invitation) and moves a pending recipient to invite_sent.
 func (r *Recipient) MarkInvited(now time.Time) {
 	at := now
-	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt = true, &at
+	r.Emails.AddressConfirmation.ClaimedAt = &at
 	if r.Status == RecipientPending {
 		r.Status = RecipientInviteSent
+	}
+	r.UpdatedAt = now
+}
+
+// MarkEmailSent records that the mail provider accepted the email kind at
+// now as messageID. The invitation of a pending recipient (one sent by the
+// scheduler) moves it to invite_sent; MarkEmailSent reports the status it
+// moved from, "" when it stayed.
+func (r *Recipient) MarkEmailSent(kind, messageID string, now time.Time) (from RecipientStatus) {
+	e := r.Emails.Kind(kind)
+	at := now
+	e.Sent, e.SentAt, e.MessageID, e.RetryAt = true, &at, messageID, nil
+	if e.ClaimedAt == nil {
+		e.ClaimedAt = &at
+	}
+	r.UpdatedAt = now
+	if kind == "addressConfirmation" && r.Status == RecipientPending {
+		r.Status = RecipientInviteSent
+		return RecipientPending
+	}
+	return ""
+}
+
+// MarkEmailFailed records a failed send of the email kind at now and
+// releases its claim: failure is the reason it will never go out, or ""
+// for a failure a later send may get past, which is retried after
+// EmailRetryAfter until MaxEmailAttempts.
+func (r *Recipient) MarkEmailFailed(kind, failure string, now time.Time) {
+	e := r.Emails.Kind(kind)
+	e.ClaimedAt = nil
+	e.Attempts++
+	switch {
+	case failure != "":
+		e.Failure = failure
+	case e.Attempts >= MaxEmailAttempts:
+		e.Failure = EmailAttemptsExhausted
+	default:
+		at := now.Add(EmailRetryAfter(e.Attempts))
+		e.RetryAt = &at
 	}
 	r.UpdatedAt = now
 }

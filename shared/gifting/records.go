@@ -22,6 +22,20 @@ type Launch struct {
 // launch record is due under it, so the scheduler tick continues it.
 const JobLaunch = "campaign.launch"
 
+// JobRecipientEmails is the job kind of a recipient's scheduled emails: a
+// recipient with an email still to send is due under it at that email's
+// time, with the reference RecipientRef.
+const JobRecipientEmails = "recipient.emails"
+
+// RecipientRef is the reference of a recipient in a job: campaign and
+// recipient ids; SplitRecipientRef reads it back.
+func RecipientRef(campaignID, recipientID string) string { return campaignID + "/" + recipientID }
+
+// SplitRecipientRef returns the campaign and recipient ids of ref.
+func SplitRecipientRef(ref string) (campaignID, recipientID string, ok bool) {
+	return strings.Cut(ref, "/")
+}
+
 // RequestCount is an organization's use of one class's budget in the
 // current window, this request included.
 type RequestCount struct {

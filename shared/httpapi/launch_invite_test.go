@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -29,15 +30,15 @@ type flakyMailer struct {
 	sent  []mail.Message
 }
 
-func (m *flakyMailer) Send(_ context.Context, msg mail.Message) error {
+func (m *flakyMailer) SendEmail(_ context.Context, msg mail.Message) (mail.Sent, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tries++
 	if m.tries%2 == 0 {
-		return errors.New("mail provider unavailable")
+		return mail.Sent{}, errors.New("mail provider unavailable")
 	}
 	m.sent = append(m.sent, msg)
-	return nil
+	return mail.Sent{MessageID: fmt.Sprintf("flaky-%d", m.tries)}, nil
 }
 
 // mailAPI serves every group over s with mailer (nil: none) and a job

@@ -71,6 +71,7 @@ func TestRecipientLists(t *testing.T) {
 	}
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 5)
+	testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive) // a draft invites no one
 	people := []struct {
 		email, first, last, company string
 		user2                       bool

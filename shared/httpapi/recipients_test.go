@@ -90,6 +90,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 	_, otherKey := testenv.Org(t, s, "globex", 100)
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 40)
+	testenv.SetCampaignStatus(t, s, "acme", campaignID, gifting.CampaignLive) // a draft invites no one
 
 	t.Run("ok", func(t *testing.T) {
 		res := api.Do("POST", addPath(campaignID), recipientBody("Jane@Example.com", "<b>Jane</b>"))
@@ -175,6 +176,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 		api.Mail.SetFail(errors.New("smtp down"))
 		defer api.Mail.SetFail(nil)
 		cheap := createCampaign(t, api, 1)
+		testenv.SetCampaignStatus(t, s, "acme", cheap, gifting.CampaignLive)
 		res := api.Do("POST", addPath(cheap), recipientBody("dan@example.com", "Dan"))
 		m := res.Map(t)
 		if res.Status != http.StatusOK || m["emailSent"] != false {
@@ -194,6 +196,7 @@ func TestAddRecipientIdempotencyKey(t *testing.T) {
 	_, key := testenv.Org(t, s, "acme", 100)
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 10)
+	testenv.SetCampaignStatus(t, s, "acme", campaignID, gifting.CampaignLive)
 
 	first := api.Do("POST", addPath(campaignID), recipientBody("jane@example.com", "Jane"), "Idempotency-Key", "key-1")
 	if first.Status != http.StatusOK {

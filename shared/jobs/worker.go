@@ -10,15 +10,23 @@ import (
 )
 
 // WorkerHandler is the worker function's Lambda handler. The function has
-// two event sources: the jobs queue (an SQS batch, run as SQSHandler does)
-// and the scheduler's EventBridge schedule (a scheduled event, which runs
-// tick once).
-func WorkerHandler(h Handler, q Queue, tick func(context.Context) error, log *slog.Logger) func(context.Context, json.RawMessage) (events.SQSEventResponse, error) {
+// three event sources, told apart by the event's shape: the jobs queue (an
+// SQS batch, run as SQSHandler does), the scheduler's EventBridge schedule
+// (a scheduled event, which runs tick once) and the mail-events SNS topic
+// (SES's bounces and complaints, handed to mailEvents; an error makes SNS
+// deliver the notification again).
+func WorkerHandler(h Handler, q Queue, tick func(context.Context) error, mailEvents func(context.Context, events.SNSEvent) error,
+	log *slog.Logger) func(context.Context, json.RawMessage) (events.SQSEventResponse, error) {
 	sqsHandler := SQSHandler(h, q, log)
 	return func(ctx context.Context, raw json.RawMessage) (events.SQSEventResponse, error) {
 		var probe struct {
 			Source     string `json:"source"`
 			DetailType string `json:"detail-type"`
+			// SNS spells it EventSource, SQS eventSource; Go matches
+			// either.
+			Records []struct {
+				EventSource string `json:"EventSource"`
+			} `json:"Records"`
 		}
 		if err := json.Unmarshal(raw, &probe); err != nil {
 			return events.SQSEventResponse{}, fmt.Errorf("decode worker event: %w", err)
@@ -27,6 +35,13 @@ func WorkerHandler(h Handler, q Queue, tick func(context.Context) error, log *sl
 			// An error fails the invocation, which EventBridge does not
 			// retry: the next tick, a minute later, is the retry.
 			return events.SQSEventResponse{}, tick(ctx)
+		}
+		if len(probe.Records) > 0 && probe.Records[0].EventSource == "aws:sns" {
+			var ev events.SNSEvent
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				return events.SQSEventResponse{}, fmt.Errorf("decode SNS event: %w", err)
+			}
+			return events.SQSEventResponse{}, mailEvents(ctx, ev)
 		}
 		var ev events.SQSEvent
 		if err := json.Unmarshal(raw, &ev); err != nil {

@@ -11,6 +11,7 @@ package mail
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -44,11 +45,13 @@ type Sent struct {
 	MessageID string
 }
 
-// Mailer delivers messages. Send returns only when the message has been
-// handed over for delivery, or with the reason it could not be. Errors are
-// logged, so they must not carry the address or the body.
+// Mailer delivers messages. SendEmail returns only when the message has
+// been accepted for delivery (with the provider's id of it), or with the
+// reason it could not be: *Rejected when sending it again would fail the
+// same way. Errors are logged, so they must not carry the address or the
+// body.
 type Mailer interface {
-	Send(ctx context.Context, m Message) error
+	SendEmail(ctx context.Context, m Message) (Sent, error)
 }
 
 // Memory is a Mailer that keeps messages in memory, for tests.
@@ -60,15 +63,16 @@ type Memory struct {
 
 var _ Mailer = (*Memory)(nil)
 
-// Send keeps msg, or fails as SetFail said.
-func (m *Memory) Send(_ context.Context, msg Message) error {
+// SendEmail keeps msg, or fails as SetFail said. Message ids are
+// "memory-<n>".
+func (m *Memory) SendEmail(_ context.Context, msg Message) (Sent, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.fail != nil {
-		return m.fail
+		return Sent{}, m.fail
 	}
 	m.sent = append(m.sent, msg)
-	return nil
+	return Sent{MessageID: "memory-" + strconv.Itoa(len(m.sent))}, nil
 }
 
 // Sent returns the messages sent so far.

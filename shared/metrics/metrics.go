@@ -18,11 +18,14 @@ import (
 
 // The business metric names; the dashboard and the README use them.
 const (
-	RecipientsAdded     = "RecipientsAdded"
-	CreditsSpent        = "CreditsSpent"
-	CreditsRefunded     = "CreditsRefunded"
-	LaunchesAccepted    = "LaunchesAccepted"
-	EmailsSent          = "EmailsSent"
+	RecipientsAdded  = "RecipientsAdded"
+	CreditsSpent     = "CreditsSpent"
+	CreditsRefunded  = "CreditsRefunded"
+	LaunchesAccepted = "LaunchesAccepted"
+	EmailsSent       = "EmailsSent"
+	// EmailsStopped counts recipients whose emails stopped for a bounce,
+	// a complaint or an unsubscribe.
+	EmailsStopped       = "EmailsStopped"
 	InsufficientCredits = "InsufficientCredits"
 	RateLimited         = "RateLimited"
 )

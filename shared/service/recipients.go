@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/metrics"
 )
 
@@ -68,28 +67,33 @@ func (s *Service) MoveRecipient(ctx context.Context, orgID, campaignID, recipien
 }
 
 // sendInvitation sends the invitation of a recipient the store has just
-// written as invited (gifting.Invitation) and reports whether it went out.
-// The write has happened, so the send must not be cut short by the caller
-// going away. When the send fails, undo puts the recipient back to pending
-// (the invitation stays scheduled); add-recipient and the launch job each
-// pass their own undo (UninviteAddedRecipient, which also rewrites the
-// stored idempotent response, and UninviteRecipient).
+// written as invited, its invitation claimed (gifting.Invitation), through
+// the same path as the scheduler's emails (deliver, then EmailSent), and
+// reports whether it went out. The write has happened, so the send must not
+// be cut short by the caller going away. When the send fails, undo puts the
+// recipient back to pending, its claim released; then the failure is
+// recorded, so a failure a later try may get past is retried by the
+// scheduler and a permanent one (a rejection, a suppressed address) is
+// kept with its reason. Add-recipient and the launch job each pass their
+// own undo (UninviteAddedRecipient, which also rewrites the stored
+// idempotent response, and UninviteRecipient).
 func (s *Service) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation, undo func(context.Context) error) bool {
 	ctx = context.WithoutCancel(ctx)
 	rc := inv.Recipient
-	e := rc.Emails.AddressConfirmation
-	err := s.cfg.Mailer.Send(ctx, mail.Message{
-		To: rc.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: "addressConfirmation",
-		OrgID: orgID, CampaignID: rc.CampaignID, RecipientID: rc.RecipientID, SentAt: *e.SentAt,
-	})
+	const kind = "addressConfirmation"
+	id, failure, err := s.deliver(ctx, orgID, rc, kind)
 	if err == nil {
-		metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
+		_ = s.sent(ctx, orgID, rc, kind, id)
 		return true
 	}
 	log := Logger(ctx).With(slog.String("recipientId", rc.RecipientID))
 	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
 	if err := undo(ctx); err != nil {
 		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
+		return false
+	}
+	if err := s.store.EmailFailed(ctx, orgID, rc.CampaignID, rc.RecipientID, kind, failure); err != nil {
+		log.ErrorContext(ctx, "record failed invitation", slog.String("error", err.Error()))
 	}
 	return false
 }

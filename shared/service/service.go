@@ -25,6 +25,8 @@ type Store interface {
 	LaunchStore
 	CampaignStore
 	AudienceStore
+	EmailStore
+	MailFeedbackStore
 }
 
 // Config holds what the use cases need besides the store.
@@ -38,8 +40,8 @@ type Config struct {
 	// Jobs receives background work (launches, audience builds). Nil
 	// means work is refused with an internal error.
 	Jobs jobs.Queue
-	// Mailer sends recipients' invitations. Nil means no mail provider:
-	// add-recipient reports emailSent false and the invitation stays
+	// Mailer sends recipients' emails. Nil means no mail provider:
+	// add-recipient reports emailSent false and every email stays
 	// scheduled.
 	Mailer mail.Mailer
 }
@@ -67,6 +69,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
 	case gifting.JobLaunch:
 		return s.runLaunch(ctx, j)
+	case gifting.JobRecipientEmails:
+		return s.runRecipientEmails(ctx, j)
 	case jobAudienceBuild, jobAudienceContactList:
 		return s.runAudienceJob(ctx, j)
 	}

@@ -1,0 +1,139 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// A recipient's scheduled emails are sent from the recipient item itself:
+// while one of its emails waits (gifting.Recipient.NextEmail), the item
+// carries the due attributes (dueAttrs) of the job kind
+// gifting.JobRecipientEmails at that email's time, written by
+// recipientItem. So whatever writes a recipient (add-recipient, a launch
+// chunk, a status move, the claim page) schedules its emails in the same
+// request, and the scheduler tick finds them through the due index without
+// reading recipients.
+//
+// An email goes out in three steps: ClaimEmail marks it claimed with a
+// write conditioned on the recipient's version (of overlapping senders one
+// wins), the mailer sends it, and EmailSent records the provider's message
+// id and sentAt (EmailFailed the failure). A claimed email is never claimed
+// again, so a process that dies between the claim and the send leaves it
+// claimed and unsent: at most once.
+
+// messageTTL is how long a sent message's item (MessageRecipient) is kept:
+// SES reports bounces within minutes and complaints within days.
+const messageTTL = 30 * 24 * time.Hour
+
+// sentMessage is the global item of a sent message: whose email it was,
+// for SES's bounce and complaint events, which name only the message id.
+type sentMessage struct {
+	OrgID       string `json:"organizationId"`
+	CampaignID  string `json:"campaignId"`
+	RecipientID string `json:"recipientId"`
+	Kind        string `json:"kind"`
+	ExpiresAt   int64  `json:"expiresAt"`
+}
+
+// ClaimEmail claims the email kind of a recipient for sending at the
+// store's now (gifting.Recipient.ClaimEmail) and returns the recipient as
+// claimed. It is one read and one conditional write.
+//
+// Errors: NOT_FOUND (recipient), CONFLICT (the email is not waiting: sent,
+// claimed by another sender, failed or no longer active).
+func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		return nil, r.ClaimEmail(kind, s.Now())
+	})
+}
+
+// EmailSent records that the mail provider accepted the email kind of a
+// recipient as messageID (gifting.Recipient.MarkEmailSent), and writes the
+// message's global item (MessageRecipient) in the same transaction; an
+// invitation sent to a pending recipient moves it to invite_sent in the
+// campaign's counters too.
+//
+// Errors: NOT_FOUND (recipient or campaign).
+func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error {
+	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		now := s.Now()
+		from := r.MarkEmailSent(kind, messageID, now)
+		var items []types.TransactWriteItem
+		if from != "" {
+			items = append(items, s.CampaignStatusMove(orgID, campaignID, from, r.Status))
+		}
+		if messageID != "" {
+			it, err := withKey(sentMessage{OrgID: orgID, CampaignID: campaignID, RecipientID: recipientID, Kind: kind,
+				ExpiresAt: now.Add(messageTTL).Unix()}, map[string]string{"PK": messagePK(messageID), "SK": messageSK})
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
+		}
+		return items, nil
+	})
+	return err
+}
+
+// EmailFailed records a failed send of the email kind of a recipient and
+// releases its claim (gifting.Recipient.MarkEmailFailed): failure is the
+// reason it will never go out, "" for one a later tick retries.
+//
+// Errors: NOT_FOUND (recipient).
+func (s *Store) EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) error {
+	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		r.MarkEmailFailed(kind, failure, s.Now())
+		return nil, nil
+	})
+	return err
+}
+
+// StopEmails records failure on the email kind of a recipient (when not
+// "") and on every email of it still to be sent, which takes it out of the
+// due index (gifting.Recipient.StopEmails): a bounce, a complaint, an
+// unsubscribe.
+//
+// Errors: NOT_FOUND (recipient).
+func (s *Store) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		r.StopEmails(kind, failure, s.Now())
+		return nil, nil
+	})
+}
+
+// HoldEmails makes a recipient's waiting emails due again at until
+// without changing the recipient: their campaign does not send them now
+// (a draft, a paused campaign). A recipient no longer due is left alone.
+func (s *Store) HoldEmails(ctx context.Context, orgID, campaignID, recipientID string, until time.Time) error {
+	pk, sk := orgPK(orgID), recipientSK(campaignID, recipientID)
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(pk, sk),
+		UpdateExpression:          aws.String("SET GSI1SK = :next"),
+		ConditionExpression:       aws.String("attribute_exists(GSI1PK)"),
+		ExpressionAttributeValues: item{":next": str(dueSK(until, pk, sk))},
+	})
+	var cond *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &cond) {
+		return fmt.Errorf("hold emails: %w", err)
+	}
+	return nil
+}
+
+// MessageRecipient returns whose email the sent message messageID was:
+// organization, campaign, recipient and email kind, with one read; found
+// is false for a message this service did not send (or sent more than
+// messageTTL ago).
+func (s *Store) MessageRecipient(ctx context.Context, messageID string) (orgID, campaignID, recipientID, kind string, found bool, err error) {
+	var m sentMessage
+	found, err = s.get(ctx, messagePK(messageID), messageSK, &m)
+	return m.OrgID, m.CampaignID, m.RecipientID, m.Kind, found, err
+}
