@@ -8,7 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -364,4 +368,57 @@ func TestEventListEditDelete(t *testing.T) {
 // eventBodyCheck is the bare body of GET /events/{id}.
 type eventBodyCheck struct {
 	Event gifting.Event `json:"event"`
+}
+
+func TestAudiencePurgeFinishesByTicks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := &testClock{}
+	s := testenv.Store(t, dynamo.WithClock(clock.Now))
+	orgID, key := testenv.Org(t, s, "purge", 0)
+	a := testenv.NewAPI(t, s, key)
+	var people []person
+	for i := range 620 {
+		people = append(people, person{fmt.Sprintf("p%03d@example.com", i), "VP Sales", "US", "CA"})
+	}
+	seedContacts(t, s, orgID, people)
+	icp := createPersona(t, a, map[string]any{"name": "sales", "departments": []string{"Sales"}})
+	aud := buildAudience(t, a, map[string]any{"name": "All sales", "icpId": icp})
+	if aud.TotalMatch != 620 {
+		t.Fatalf("built %d members, want 620", aud.TotalMatch)
+	}
+	// The delete's job message is lost: the queue refuses it.
+	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: lostQueue{}})
+	lost := testenv.HandlerAPI(t, httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet}).Handler(httpapi.Groups...), key)
+	if res := lost.Do("DELETE", "/api/campaigns/audience-lists/"+aud.AudienceID, nil); res.Status != http.StatusOK {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	assertError(t, a.Do("GET", "/api/campaigns/audience-lists/"+aud.AudienceID, nil), http.StatusNotFound, "NOT_FOUND")
+	members := func() int {
+		t.Helper()
+		got, _, err := s.AudienceMembers(ctx, orgID, gifting.AudienceList{AudienceID: aud.AudienceID}, gifting.MemberQuery{Page: gifting.PageRequest{Page: 1, Limit: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	if members() == 0 {
+		t.Fatal("members gone before any job ran")
+	}
+	clock.Advance(dynamo.DueLease + time.Second)
+	if err := scheduler.New(s, svc.RunJob, testenv.Quiet).Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := members(); n != 0 {
+		t.Errorf("%d members left after the tick", n)
+	}
+	due, err := s.DueItems(ctx, clock.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range due {
+		if d.OrgID == orgID {
+			t.Errorf("still due after the purge: %+v", d)
+		}
+	}
 }
