@@ -77,6 +77,14 @@ func cases() []benchCase {
 		{route: "POST /api/campaigns/events", status: http.StatusCreated, prepare: prepareCreateEvent},
 		{route: "PATCH /api/campaigns/contacts/{contactId}", status: http.StatusOK, prepare: preparePatchContact},
 		{route: "PATCH /api/campaigns/{campaignId}", status: http.StatusOK, prepare: preparePatchCampaign},
+		{route: "GET /api/campaigns/icp-personas", target: listPage, status: http.StatusOK, prepare: preparePersonaList},
+		{route: "GET /api/campaigns/audience-lists", target: listPage, status: http.StatusOK, prepare: prepareAudienceList},
+		{route: "GET /api/campaigns/events", target: listPage, status: http.StatusOK, prepare: prepareEventList},
+		{route: "PATCH /api/campaigns/icp-personas/{icpId}", status: http.StatusOK, prepare: preparePatchPersona},
+		{route: "PATCH /api/campaigns/audience-lists/{audienceId}", status: http.StatusOK, prepare: preparePatchAudience},
+		{route: "PATCH /api/campaigns/events/{id}", status: http.StatusOK, prepare: preparePatchEvent},
+		{route: "DELETE /api/campaigns/icp-personas/{icpId}", status: http.StatusOK, prepare: prepareDeletePersona},
+		{route: "DELETE /api/campaigns/events/{id}", status: http.StatusOK, prepare: prepareDeleteEvent},
 	}
 }
 

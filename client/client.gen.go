@@ -656,6 +656,84 @@ func (e EventLocationInputType) Valid() bool {
 	}
 }
 
+// Defines values for EventPatchStatus.
+const (
+	EventPatchStatusCancelled EventPatchStatus = "cancelled"
+	EventPatchStatusCompleted EventPatchStatus = "completed"
+	EventPatchStatusDraft     EventPatchStatus = "draft"
+	EventPatchStatusPublished EventPatchStatus = "published"
+)
+
+// Valid indicates whether the value is a known member of the EventPatchStatus enum.
+func (e EventPatchStatus) Valid() bool {
+	switch e {
+	case EventPatchStatusCancelled:
+		return true
+	case EventPatchStatusCompleted:
+		return true
+	case EventPatchStatusDraft:
+		return true
+	case EventPatchStatusPublished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPatchType.
+const (
+	EventPatchTypeConference EventPatchType = "conference"
+	EventPatchTypeDinner     EventPatchType = "dinner"
+	EventPatchTypeMeetup     EventPatchType = "meetup"
+	EventPatchTypeOther      EventPatchType = "other"
+	EventPatchTypeRoundtable EventPatchType = "roundtable"
+	EventPatchTypeTradeShow  EventPatchType = "trade_show"
+	EventPatchTypeWebinar    EventPatchType = "webinar"
+	EventPatchTypeWorkshop   EventPatchType = "workshop"
+)
+
+// Valid indicates whether the value is a known member of the EventPatchType enum.
+func (e EventPatchType) Valid() bool {
+	switch e {
+	case EventPatchTypeConference:
+		return true
+	case EventPatchTypeDinner:
+		return true
+	case EventPatchTypeMeetup:
+		return true
+	case EventPatchTypeOther:
+		return true
+	case EventPatchTypeRoundtable:
+		return true
+	case EventPatchTypeTradeShow:
+		return true
+	case EventPatchTypeWebinar:
+		return true
+	case EventPatchTypeWorkshop:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPatchVisibility.
+const (
+	EventPatchVisibilityPrivate EventPatchVisibility = "private"
+	EventPatchVisibilityPublic  EventPatchVisibility = "public"
+)
+
+// Valid indicates whether the value is a known member of the EventPatchVisibility enum.
+func (e EventPatchVisibility) Valid() bool {
+	switch e {
+	case EventPatchVisibilityPrivate:
+		return true
+	case EventPatchVisibilityPublic:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FeedbackFormRating.
 const (
 	FeedbackFormRatingDislike FeedbackFormRating = "dislike"
@@ -1130,6 +1208,45 @@ func (e PersonaMetadataPriority) Valid() bool {
 	}
 }
 
+// Defines values for PersonaPatchMetadataPriority.
+const (
+	PersonaPatchMetadataPriorityHigh   PersonaPatchMetadataPriority = "high"
+	PersonaPatchMetadataPriorityLow    PersonaPatchMetadataPriority = "low"
+	PersonaPatchMetadataPriorityMedium PersonaPatchMetadataPriority = "medium"
+)
+
+// Valid indicates whether the value is a known member of the PersonaPatchMetadataPriority enum.
+func (e PersonaPatchMetadataPriority) Valid() bool {
+	switch e {
+	case PersonaPatchMetadataPriorityHigh:
+		return true
+	case PersonaPatchMetadataPriorityLow:
+		return true
+	case PersonaPatchMetadataPriorityMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PersonaPatchStatus.
+const (
+	PersonaPatchStatusActive   PersonaPatchStatus = "active"
+	PersonaPatchStatusInactive PersonaPatchStatus = "inactive"
+)
+
+// Valid indicates whether the value is a known member of the PersonaPatchStatus enum.
+func (e PersonaPatchStatus) Valid() bool {
+	switch e {
+	case PersonaPatchStatusActive:
+		return true
+	case PersonaPatchStatusInactive:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RateLimitedErrorCode.
 const (
 	RateLimitedErrorCodeRATELIMITED RateLimitedErrorCode = "RATE_LIMITED"
@@ -1511,6 +1628,78 @@ func (e CreateCampaign201JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for ListAudiencesParamsSortBy.
+const (
+	ListAudiencesParamsSortByCreatedAt  ListAudiencesParamsSortBy = "createdAt"
+	ListAudiencesParamsSortByName       ListAudiencesParamsSortBy = "name"
+	ListAudiencesParamsSortByTotalMatch ListAudiencesParamsSortBy = "totalMatch"
+	ListAudiencesParamsSortByUpdatedAt  ListAudiencesParamsSortBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ListAudiencesParamsSortBy enum.
+func (e ListAudiencesParamsSortBy) Valid() bool {
+	switch e {
+	case ListAudiencesParamsSortByCreatedAt:
+		return true
+	case ListAudiencesParamsSortByName:
+		return true
+	case ListAudiencesParamsSortByTotalMatch:
+		return true
+	case ListAudiencesParamsSortByUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAudiencesParamsSortOrder.
+const (
+	ListAudiencesParamsSortOrderAsc  ListAudiencesParamsSortOrder = "asc"
+	ListAudiencesParamsSortOrderDesc ListAudiencesParamsSortOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListAudiencesParamsSortOrder enum.
+func (e ListAudiencesParamsSortOrder) Valid() bool {
+	switch e {
+	case ListAudiencesParamsSortOrderAsc:
+		return true
+	case ListAudiencesParamsSortOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAudiences200JSONResponseBodyStatusCode.
+const (
+	ListAudiences200JSONResponseBodyStatusCodeN200 ListAudiences200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the ListAudiences200JSONResponseBodyStatusCode enum.
+func (e ListAudiences200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case ListAudiences200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAudiences200JSONResponseBodySuccess.
+const (
+	ListAudiences200JSONResponseBodySuccessTrue ListAudiences200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ListAudiences200JSONResponseBodySuccess enum.
+func (e ListAudiences200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case ListAudiences200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateAudience201JSONResponseBodyStatusCode.
 const (
 	CreateAudience201JSONResponseBodyStatusCodeN201 CreateAudience201JSONResponseBodyStatusCode = 201
@@ -1541,6 +1730,51 @@ func (e CreateAudience201JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for DeleteAudience200JSONResponseBodyDataIsDeleted.
+const (
+	DeleteAudience200JSONResponseBodyDataIsDeletedTrue DeleteAudience200JSONResponseBodyDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeleteAudience200JSONResponseBodyDataIsDeleted enum.
+func (e DeleteAudience200JSONResponseBodyDataIsDeleted) Valid() bool {
+	switch e {
+	case DeleteAudience200JSONResponseBodyDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteAudience200JSONResponseBodyStatusCode.
+const (
+	DeleteAudience200JSONResponseBodyStatusCodeN200 DeleteAudience200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeleteAudience200JSONResponseBodyStatusCode enum.
+func (e DeleteAudience200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case DeleteAudience200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteAudience200JSONResponseBodySuccess.
+const (
+	DeleteAudience200JSONResponseBodySuccessTrue DeleteAudience200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeleteAudience200JSONResponseBodySuccess enum.
+func (e DeleteAudience200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case DeleteAudience200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetAudience200JSONResponseBodyStatusCode.
 const (
 	GetAudience200JSONResponseBodyStatusCodeN200 GetAudience200JSONResponseBodyStatusCode = 200
@@ -1565,6 +1799,36 @@ const (
 func (e GetAudience200JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case GetAudience200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateAudience200JSONResponseBodyStatusCode.
+const (
+	UpdateAudience200JSONResponseBodyStatusCodeN200 UpdateAudience200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the UpdateAudience200JSONResponseBodyStatusCode enum.
+func (e UpdateAudience200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case UpdateAudience200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateAudience200JSONResponseBodySuccess.
+const (
+	UpdateAudience200JSONResponseBodySuccessTrue UpdateAudience200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the UpdateAudience200JSONResponseBodySuccess enum.
+func (e UpdateAudience200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case UpdateAudience200JSONResponseBodySuccessTrue:
 		return true
 	default:
 		return false
@@ -1664,6 +1928,36 @@ const (
 func (e ListAudienceContacts200JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case ListAudienceContacts200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RebuildAudience202JSONResponseBodyStatusCode.
+const (
+	RebuildAudience202JSONResponseBodyStatusCodeN202 RebuildAudience202JSONResponseBodyStatusCode = 202
+)
+
+// Valid indicates whether the value is a known member of the RebuildAudience202JSONResponseBodyStatusCode enum.
+func (e RebuildAudience202JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case RebuildAudience202JSONResponseBodyStatusCodeN202:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RebuildAudience202JSONResponseBodySuccess.
+const (
+	RebuildAudience202JSONResponseBodySuccessTrue RebuildAudience202JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the RebuildAudience202JSONResponseBodySuccess enum.
+func (e RebuildAudience202JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case RebuildAudience202JSONResponseBodySuccessTrue:
 		return true
 	default:
 		return false
@@ -2120,6 +2414,138 @@ func (e EnrichContact200JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for ListEventsParamsStatus.
+const (
+	ListEventsParamsStatusCancelled ListEventsParamsStatus = "cancelled"
+	ListEventsParamsStatusCompleted ListEventsParamsStatus = "completed"
+	ListEventsParamsStatusDraft     ListEventsParamsStatus = "draft"
+	ListEventsParamsStatusPublished ListEventsParamsStatus = "published"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsStatus enum.
+func (e ListEventsParamsStatus) Valid() bool {
+	switch e {
+	case ListEventsParamsStatusCancelled:
+		return true
+	case ListEventsParamsStatusCompleted:
+		return true
+	case ListEventsParamsStatusDraft:
+		return true
+	case ListEventsParamsStatusPublished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsType.
+const (
+	ListEventsParamsTypeConference ListEventsParamsType = "conference"
+	ListEventsParamsTypeDinner     ListEventsParamsType = "dinner"
+	ListEventsParamsTypeMeetup     ListEventsParamsType = "meetup"
+	ListEventsParamsTypeOther      ListEventsParamsType = "other"
+	ListEventsParamsTypeRoundtable ListEventsParamsType = "roundtable"
+	ListEventsParamsTypeTradeShow  ListEventsParamsType = "trade_show"
+	ListEventsParamsTypeWebinar    ListEventsParamsType = "webinar"
+	ListEventsParamsTypeWorkshop   ListEventsParamsType = "workshop"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsType enum.
+func (e ListEventsParamsType) Valid() bool {
+	switch e {
+	case ListEventsParamsTypeConference:
+		return true
+	case ListEventsParamsTypeDinner:
+		return true
+	case ListEventsParamsTypeMeetup:
+		return true
+	case ListEventsParamsTypeOther:
+		return true
+	case ListEventsParamsTypeRoundtable:
+		return true
+	case ListEventsParamsTypeTradeShow:
+		return true
+	case ListEventsParamsTypeWebinar:
+		return true
+	case ListEventsParamsTypeWorkshop:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsSortBy.
+const (
+	ListEventsParamsSortByCreatedAt ListEventsParamsSortBy = "createdAt"
+	ListEventsParamsSortByName      ListEventsParamsSortBy = "name"
+	ListEventsParamsSortByStartDate ListEventsParamsSortBy = "startDate"
+	ListEventsParamsSortByUpdatedAt ListEventsParamsSortBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsSortBy enum.
+func (e ListEventsParamsSortBy) Valid() bool {
+	switch e {
+	case ListEventsParamsSortByCreatedAt:
+		return true
+	case ListEventsParamsSortByName:
+		return true
+	case ListEventsParamsSortByStartDate:
+		return true
+	case ListEventsParamsSortByUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsSortOrder.
+const (
+	ListEventsParamsSortOrderAsc  ListEventsParamsSortOrder = "asc"
+	ListEventsParamsSortOrderDesc ListEventsParamsSortOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsSortOrder enum.
+func (e ListEventsParamsSortOrder) Valid() bool {
+	switch e {
+	case ListEventsParamsSortOrderAsc:
+		return true
+	case ListEventsParamsSortOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEvents200JSONResponseBodyStatusCode.
+const (
+	ListEvents200JSONResponseBodyStatusCodeN200 ListEvents200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the ListEvents200JSONResponseBodyStatusCode enum.
+func (e ListEvents200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case ListEvents200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEvents200JSONResponseBodySuccess.
+const (
+	ListEvents200JSONResponseBodySuccessTrue ListEvents200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ListEvents200JSONResponseBodySuccess enum.
+func (e ListEvents200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case ListEvents200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateEvent201JSONResponseBodyStatusCode.
 const (
 	CreateEvent201JSONResponseBodyStatusCodeN201 CreateEvent201JSONResponseBodyStatusCode = 201
@@ -2144,6 +2570,81 @@ const (
 func (e CreateEvent201JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case CreateEvent201JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteEvent200JSONResponseBodyDataIsDeleted.
+const (
+	DeleteEvent200JSONResponseBodyDataIsDeletedTrue DeleteEvent200JSONResponseBodyDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeleteEvent200JSONResponseBodyDataIsDeleted enum.
+func (e DeleteEvent200JSONResponseBodyDataIsDeleted) Valid() bool {
+	switch e {
+	case DeleteEvent200JSONResponseBodyDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteEvent200JSONResponseBodyStatusCode.
+const (
+	DeleteEvent200JSONResponseBodyStatusCodeN200 DeleteEvent200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeleteEvent200JSONResponseBodyStatusCode enum.
+func (e DeleteEvent200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case DeleteEvent200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteEvent200JSONResponseBodySuccess.
+const (
+	DeleteEvent200JSONResponseBodySuccessTrue DeleteEvent200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeleteEvent200JSONResponseBodySuccess enum.
+func (e DeleteEvent200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case DeleteEvent200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateEvent200JSONResponseBodyStatusCode.
+const (
+	UpdateEvent200JSONResponseBodyStatusCodeN200 UpdateEvent200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the UpdateEvent200JSONResponseBodyStatusCode enum.
+func (e UpdateEvent200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case UpdateEvent200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateEvent200JSONResponseBodySuccess.
+const (
+	UpdateEvent200JSONResponseBodySuccessTrue UpdateEvent200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the UpdateEvent200JSONResponseBodySuccess enum.
+func (e UpdateEvent200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case UpdateEvent200JSONResponseBodySuccessTrue:
 		return true
 	default:
 		return false
@@ -2234,6 +2735,168 @@ const (
 func (e CreateGift201JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case CreateGift201JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPersonasParamsStatus.
+const (
+	ListPersonasParamsStatusActive   ListPersonasParamsStatus = "active"
+	ListPersonasParamsStatusInactive ListPersonasParamsStatus = "inactive"
+)
+
+// Valid indicates whether the value is a known member of the ListPersonasParamsStatus enum.
+func (e ListPersonasParamsStatus) Valid() bool {
+	switch e {
+	case ListPersonasParamsStatusActive:
+		return true
+	case ListPersonasParamsStatusInactive:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPersonasParamsSortBy.
+const (
+	ListPersonasParamsSortByCreatedAt ListPersonasParamsSortBy = "createdAt"
+	ListPersonasParamsSortByName      ListPersonasParamsSortBy = "name"
+	ListPersonasParamsSortByUpdatedAt ListPersonasParamsSortBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ListPersonasParamsSortBy enum.
+func (e ListPersonasParamsSortBy) Valid() bool {
+	switch e {
+	case ListPersonasParamsSortByCreatedAt:
+		return true
+	case ListPersonasParamsSortByName:
+		return true
+	case ListPersonasParamsSortByUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPersonasParamsSortOrder.
+const (
+	ListPersonasParamsSortOrderAsc  ListPersonasParamsSortOrder = "asc"
+	ListPersonasParamsSortOrderDesc ListPersonasParamsSortOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListPersonasParamsSortOrder enum.
+func (e ListPersonasParamsSortOrder) Valid() bool {
+	switch e {
+	case ListPersonasParamsSortOrderAsc:
+		return true
+	case ListPersonasParamsSortOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPersonas200JSONResponseBodyStatusCode.
+const (
+	ListPersonas200JSONResponseBodyStatusCodeN200 ListPersonas200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the ListPersonas200JSONResponseBodyStatusCode enum.
+func (e ListPersonas200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case ListPersonas200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPersonas200JSONResponseBodySuccess.
+const (
+	ListPersonas200JSONResponseBodySuccessTrue ListPersonas200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ListPersonas200JSONResponseBodySuccess enum.
+func (e ListPersonas200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case ListPersonas200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePersona200JSONResponseBodyDataIsDeleted.
+const (
+	DeletePersona200JSONResponseBodyDataIsDeletedTrue DeletePersona200JSONResponseBodyDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletePersona200JSONResponseBodyDataIsDeleted enum.
+func (e DeletePersona200JSONResponseBodyDataIsDeleted) Valid() bool {
+	switch e {
+	case DeletePersona200JSONResponseBodyDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePersona200JSONResponseBodyStatusCode.
+const (
+	DeletePersona200JSONResponseBodyStatusCodeN200 DeletePersona200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeletePersona200JSONResponseBodyStatusCode enum.
+func (e DeletePersona200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case DeletePersona200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePersona200JSONResponseBodySuccess.
+const (
+	DeletePersona200JSONResponseBodySuccessTrue DeletePersona200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeletePersona200JSONResponseBodySuccess enum.
+func (e DeletePersona200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case DeletePersona200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdatePersona200JSONResponseBodyStatusCode.
+const (
+	UpdatePersona200JSONResponseBodyStatusCodeN200 UpdatePersona200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the UpdatePersona200JSONResponseBodyStatusCode enum.
+func (e UpdatePersona200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case UpdatePersona200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdatePersona200JSONResponseBodySuccess.
+const (
+	UpdatePersona200JSONResponseBodySuccessTrue UpdatePersona200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the UpdatePersona200JSONResponseBodySuccess enum.
+func (e UpdatePersona200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case UpdatePersona200JSONResponseBodySuccessTrue:
 		return true
 	default:
 		return false
@@ -2808,6 +3471,15 @@ type AudienceMember struct {
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
+}
+
+// AudiencePatch The body of PATCH /audience-lists/{audienceId}; only the fields sent change.
+type AudiencePatch struct {
+	Description *string `json:"description,omitempty"`
+
+	// Name Not blank.
+	Name *string   `json:"name,omitempty"`
+	Tags *[]string `json:"tags,omitempty"`
 }
 
 // AudienceStatus list-building (the build runs) → ready (every contact compared) or failed (see metadata.error).
@@ -3542,7 +4214,7 @@ type Event struct {
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
 
-	// Version 1 at creation; grows by one with every change of the stored event (linking or unlinking campaigns).
+	// Version 1 at creation; grows by one with every change of the stored event (an edit, linking or unlinking campaigns, the delete).
 	Version    int             `json:"version"`
 	Visibility EventVisibility `json:"visibility"`
 }
@@ -3677,6 +4349,74 @@ type EventLocationInput3 struct {
 type EventLocationInput4 struct {
 	VenueName interface{} `json:"venueName"`
 }
+
+// EventPatch The body of PATCH /events/{id}; only the fields sent change, and the event they make must be
+// valid as a new one would (start not after end, what the location type needs).
+type EventPatch struct {
+	Agenda *string `json:"agenda,omitempty"`
+
+	// Banner An absolute http or https URL, or empty for none.
+	Banner      *OptionalHttpURL `json:"banner,omitempty"`
+	Description *string          `json:"description,omitempty"`
+
+	// EventDates Either or both; the other stays.
+	EventDates *struct {
+		// End An ISO 8601 date-time, or a date (midnight UTC).
+		End *EventTime `json:"end,omitempty"`
+
+		// Start An ISO 8601 date-time, or a date (midnight UTC).
+		Start *EventTime `json:"start,omitempty"`
+	} `json:"eventDates,omitempty"`
+
+	// EventUrl An absolute http or https URL, or empty for none.
+	EventUrl          *OptionalHttpURL `json:"eventUrl,omitempty"`
+	ExpectedAttendees *int             `json:"expectedAttendees,omitempty"`
+	Focus             *string          `json:"focus,omitempty"`
+
+	// Hashtag One word (letters, digits, underscores), optionally starting with #.
+	Hashtag *string `json:"hashtag,omitempty"`
+	Host    *string `json:"host,omitempty"`
+
+	// Location Where it happens: a physical event needs an address or a venueName, a virtual one an
+	// onlineUrl, a hybrid one both.
+	Location *EventLocationInput `json:"location,omitempty"`
+
+	// Name Not blank.
+	Name     *string `json:"name,omitempty"`
+	Speakers *[]struct {
+		Bio      *string `json:"bio,omitempty"`
+		Company  *string `json:"company,omitempty"`
+		FullName string  `json:"fullName"`
+
+		// PhotoUrl An absolute http or https URL, or empty for none.
+		PhotoUrl *OptionalHttpURL `json:"photoUrl,omitempty"`
+		Role     *string          `json:"role,omitempty"`
+	} `json:"speakers,omitempty"`
+	Status *EventPatchStatus `json:"status,omitempty"`
+
+	// Tags At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
+	Tags *EventTerms `json:"tags,omitempty"`
+
+	// TargetAccounts At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
+	TargetAccounts *EventTerms `json:"targetAccounts,omitempty"`
+
+	// TargetAudience At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
+	TargetAudience *EventTerms `json:"targetAudience,omitempty"`
+
+	// Topics At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
+	Topics     *EventTerms           `json:"topics,omitempty"`
+	Type       *EventPatchType       `json:"type,omitempty"`
+	Visibility *EventPatchVisibility `json:"visibility,omitempty"`
+}
+
+// EventPatchStatus defines model for EventPatch.Status.
+type EventPatchStatus string
+
+// EventPatchType defines model for EventPatch.Type.
+type EventPatchType string
+
+// EventPatchVisibility defines model for EventPatch.Visibility.
+type EventPatchVisibility string
 
 // EventTerms At most 50 entries (blank and repeated ones are dropped) of at most 500 characters.
 type EventTerms = []string
@@ -4154,6 +4894,36 @@ type PersonaMetadata struct {
 // PersonaMetadataPriority defines model for PersonaMetadata.Priority.
 type PersonaMetadataPriority string
 
+// PersonaPatch The body of PATCH /icp-personas/{icpId}; only the fields sent change.
+type PersonaPatch struct {
+	// Company Any JSON object the service can store: no key is empty, at any depth, and every number is
+	// 0 or of a magnitude from 1e-130 to below 1e126 (DynamoDB's number range).
+	Company  *FreeFormObject `json:"company,omitempty"`
+	Metadata *struct {
+		Priority *PersonaPatchMetadataPriority `json:"priority,omitempty"`
+		Tags     *[]string                     `json:"tags,omitempty"`
+	} `json:"metadata,omitempty"`
+	Persona *struct {
+		ContactLocations *[]ContactLocationInput `json:"contact_locations,omitempty"`
+		Departments      *[]string               `json:"departments,omitempty"`
+		Description      *string                 `json:"description,omitempty"`
+		JobTitles        *[]string               `json:"job_titles,omitempty"`
+
+		// Name Not blank.
+		Name *string `json:"name,omitempty"`
+
+		// SeniorityLevels Levels or aliases, as on create.
+		SeniorityLevels *[]string `json:"seniority_levels,omitempty"`
+	} `json:"persona,omitempty"`
+	Status *PersonaPatchStatus `json:"status,omitempty"`
+}
+
+// PersonaPatchMetadataPriority defines model for PersonaPatch.Metadata.Priority.
+type PersonaPatchMetadataPriority string
+
+// PersonaPatchStatus defines model for PersonaPatch.Status.
+type PersonaPatchStatus string
+
 // RateLimitedError The 429 body: the Error shape with this status, message and code fixed.
 type RateLimitedError struct {
 	Code RateLimitedErrorCode `json:"code"`
@@ -4623,17 +5393,66 @@ type CreateCampaign201JSONResponseBodyStatusCode int
 // CreateCampaign201JSONResponseBodySuccess defines parameters for CreateCampaign.
 type CreateCampaign201JSONResponseBodySuccess bool
 
+// ListAudiencesParams defines parameters for ListAudiences.
+type ListAudiencesParams struct {
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Every word must appear (case-insensitively) in the text named above.
+	Search *string         `form:"search,omitempty" json:"search,omitempty"`
+	Status *AudienceStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// IcpId Only the audiences built from this persona.
+	IcpId *string `form:"icpId,omitempty" json:"icpId,omitempty"`
+
+	// SortBy The field to sort by (ties by id). Only createdAt without filter or search reads just the page.
+	SortBy *ListAudiencesParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
+
+	// SortOrder Sort direction.
+	SortOrder *ListAudiencesParamsSortOrder `form:"sortOrder,omitempty" json:"sortOrder,omitempty"`
+}
+
+// ListAudiencesParamsSortBy defines parameters for ListAudiences.
+type ListAudiencesParamsSortBy string
+
+// ListAudiencesParamsSortOrder defines parameters for ListAudiences.
+type ListAudiencesParamsSortOrder string
+
+// ListAudiences200JSONResponseBodyStatusCode defines parameters for ListAudiences.
+type ListAudiences200JSONResponseBodyStatusCode int
+
+// ListAudiences200JSONResponseBodySuccess defines parameters for ListAudiences.
+type ListAudiences200JSONResponseBodySuccess bool
+
 // CreateAudience201JSONResponseBodyStatusCode defines parameters for CreateAudience.
 type CreateAudience201JSONResponseBodyStatusCode int
 
 // CreateAudience201JSONResponseBodySuccess defines parameters for CreateAudience.
 type CreateAudience201JSONResponseBodySuccess bool
 
+// DeleteAudience200JSONResponseBodyDataIsDeleted defines parameters for DeleteAudience.
+type DeleteAudience200JSONResponseBodyDataIsDeleted bool
+
+// DeleteAudience200JSONResponseBodyStatusCode defines parameters for DeleteAudience.
+type DeleteAudience200JSONResponseBodyStatusCode int
+
+// DeleteAudience200JSONResponseBodySuccess defines parameters for DeleteAudience.
+type DeleteAudience200JSONResponseBodySuccess bool
+
 // GetAudience200JSONResponseBodyStatusCode defines parameters for GetAudience.
 type GetAudience200JSONResponseBodyStatusCode int
 
 // GetAudience200JSONResponseBodySuccess defines parameters for GetAudience.
 type GetAudience200JSONResponseBodySuccess bool
+
+// UpdateAudience200JSONResponseBodyStatusCode defines parameters for UpdateAudience.
+type UpdateAudience200JSONResponseBodyStatusCode int
+
+// UpdateAudience200JSONResponseBodySuccess defines parameters for UpdateAudience.
+type UpdateAudience200JSONResponseBodySuccess bool
 
 // AudienceToContactListJSONBody defines parameters for AudienceToContactList.
 type AudienceToContactListJSONBody struct {
@@ -4678,6 +5497,12 @@ type ListAudienceContacts200JSONResponseBodyStatusCode int
 
 // ListAudienceContacts200JSONResponseBodySuccess defines parameters for ListAudienceContacts.
 type ListAudienceContacts200JSONResponseBodySuccess bool
+
+// RebuildAudience202JSONResponseBodyStatusCode defines parameters for RebuildAudience.
+type RebuildAudience202JSONResponseBodyStatusCode int
+
+// RebuildAudience202JSONResponseBodySuccess defines parameters for RebuildAudience.
+type RebuildAudience202JSONResponseBodySuccess bool
 
 // ListCampaignsParams defines parameters for ListCampaigns.
 type ListCampaignsParams struct {
@@ -4873,11 +5698,70 @@ type EnrichContact200JSONResponseBodyStatusCode int
 // EnrichContact200JSONResponseBodySuccess defines parameters for EnrichContact.
 type EnrichContact200JSONResponseBodySuccess bool
 
+// ListEventsParams defines parameters for ListEvents.
+type ListEventsParams struct {
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Every word must appear (case-insensitively) in the text named above.
+	Search *string                 `form:"search,omitempty" json:"search,omitempty"`
+	Status *ListEventsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	Type   *ListEventsParamsType   `form:"type,omitempty" json:"type,omitempty"`
+
+	// From Only events starting at or after this time (ISO 8601 date-time, or a date).
+	From *EventTime `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only events starting at or before this time (a date means the end of that day).
+	To *EventTime `form:"to,omitempty" json:"to,omitempty"`
+
+	// SortBy The field to sort by (ties by id). Only createdAt without filter or search reads just the page.
+	SortBy *ListEventsParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
+
+	// SortOrder Sort direction.
+	SortOrder *ListEventsParamsSortOrder `form:"sortOrder,omitempty" json:"sortOrder,omitempty"`
+}
+
+// ListEventsParamsStatus defines parameters for ListEvents.
+type ListEventsParamsStatus string
+
+// ListEventsParamsType defines parameters for ListEvents.
+type ListEventsParamsType string
+
+// ListEventsParamsSortBy defines parameters for ListEvents.
+type ListEventsParamsSortBy string
+
+// ListEventsParamsSortOrder defines parameters for ListEvents.
+type ListEventsParamsSortOrder string
+
+// ListEvents200JSONResponseBodyStatusCode defines parameters for ListEvents.
+type ListEvents200JSONResponseBodyStatusCode int
+
+// ListEvents200JSONResponseBodySuccess defines parameters for ListEvents.
+type ListEvents200JSONResponseBodySuccess bool
+
 // CreateEvent201JSONResponseBodyStatusCode defines parameters for CreateEvent.
 type CreateEvent201JSONResponseBodyStatusCode int
 
 // CreateEvent201JSONResponseBodySuccess defines parameters for CreateEvent.
 type CreateEvent201JSONResponseBodySuccess bool
+
+// DeleteEvent200JSONResponseBodyDataIsDeleted defines parameters for DeleteEvent.
+type DeleteEvent200JSONResponseBodyDataIsDeleted bool
+
+// DeleteEvent200JSONResponseBodyStatusCode defines parameters for DeleteEvent.
+type DeleteEvent200JSONResponseBodyStatusCode int
+
+// DeleteEvent200JSONResponseBodySuccess defines parameters for DeleteEvent.
+type DeleteEvent200JSONResponseBodySuccess bool
+
+// UpdateEvent200JSONResponseBodyStatusCode defines parameters for UpdateEvent.
+type UpdateEvent200JSONResponseBodyStatusCode int
+
+// UpdateEvent200JSONResponseBodySuccess defines parameters for UpdateEvent.
+type UpdateEvent200JSONResponseBodySuccess bool
 
 // LinkEventCampaignsJSONBody defines parameters for LinkEventCampaigns.
 type LinkEventCampaignsJSONBody struct {
@@ -4923,6 +5807,55 @@ type CreateGift201JSONResponseBodyStatusCode int
 
 // CreateGift201JSONResponseBodySuccess defines parameters for CreateGift.
 type CreateGift201JSONResponseBodySuccess bool
+
+// ListPersonasParams defines parameters for ListPersonas.
+type ListPersonasParams struct {
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Every word must appear (case-insensitively) in the text named above.
+	Search *string                   `form:"search,omitempty" json:"search,omitempty"`
+	Status *ListPersonasParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// SortBy The field to sort by (ties by id). Only createdAt without filter or search reads just the page.
+	SortBy *ListPersonasParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
+
+	// SortOrder Sort direction.
+	SortOrder *ListPersonasParamsSortOrder `form:"sortOrder,omitempty" json:"sortOrder,omitempty"`
+}
+
+// ListPersonasParamsStatus defines parameters for ListPersonas.
+type ListPersonasParamsStatus string
+
+// ListPersonasParamsSortBy defines parameters for ListPersonas.
+type ListPersonasParamsSortBy string
+
+// ListPersonasParamsSortOrder defines parameters for ListPersonas.
+type ListPersonasParamsSortOrder string
+
+// ListPersonas200JSONResponseBodyStatusCode defines parameters for ListPersonas.
+type ListPersonas200JSONResponseBodyStatusCode int
+
+// ListPersonas200JSONResponseBodySuccess defines parameters for ListPersonas.
+type ListPersonas200JSONResponseBodySuccess bool
+
+// DeletePersona200JSONResponseBodyDataIsDeleted defines parameters for DeletePersona.
+type DeletePersona200JSONResponseBodyDataIsDeleted bool
+
+// DeletePersona200JSONResponseBodyStatusCode defines parameters for DeletePersona.
+type DeletePersona200JSONResponseBodyStatusCode int
+
+// DeletePersona200JSONResponseBodySuccess defines parameters for DeletePersona.
+type DeletePersona200JSONResponseBodySuccess bool
+
+// UpdatePersona200JSONResponseBodyStatusCode defines parameters for UpdatePersona.
+type UpdatePersona200JSONResponseBodyStatusCode int
+
+// UpdatePersona200JSONResponseBodySuccess defines parameters for UpdatePersona.
+type UpdatePersona200JSONResponseBodySuccess bool
 
 // ListExpressSendRecipientsParams defines parameters for ListExpressSendRecipients.
 type ListExpressSendRecipientsParams struct {
@@ -5048,6 +5981,9 @@ type CreateCampaignJSONRequestBody CreateCampaignJSONBody
 // CreateAudienceJSONRequestBody defines body for CreateAudience for application/json ContentType.
 type CreateAudienceJSONRequestBody = AudienceInput
 
+// UpdateAudienceJSONRequestBody defines body for UpdateAudience for application/json ContentType.
+type UpdateAudienceJSONRequestBody = AudiencePatch
+
 // AudienceToContactListJSONRequestBody defines body for AudienceToContactList for application/json ContentType.
 type AudienceToContactListJSONRequestBody AudienceToContactListJSONBody
 
@@ -5075,6 +6011,9 @@ type EnrichContactJSONRequestBody = EnrichmentQuery
 // CreateEventJSONRequestBody defines body for CreateEvent for application/json ContentType.
 type CreateEventJSONRequestBody = EventInput
 
+// UpdateEventJSONRequestBody defines body for UpdateEvent for application/json ContentType.
+type UpdateEventJSONRequestBody = EventPatch
+
 // LinkEventCampaignsJSONRequestBody defines body for LinkEventCampaigns for application/json ContentType.
 type LinkEventCampaignsJSONRequestBody LinkEventCampaignsJSONBody
 
@@ -5083,6 +6022,9 @@ type CreateGiftJSONRequestBody = GiftInput
 
 // CreatePersonaJSONRequestBody defines body for CreatePersona for application/json ContentType.
 type CreatePersonaJSONRequestBody = PersonaInput
+
+// UpdatePersonaJSONRequestBody defines body for UpdatePersona for application/json ContentType.
+type UpdatePersonaJSONRequestBody = PersonaPatch
 
 // CreateTemplateJSONRequestBody defines body for CreateTemplate for application/json ContentType.
 type CreateTemplateJSONRequestBody = TemplateInput
@@ -6242,6 +7184,15 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns (the `CreateCampaign` operationId).
 	CreateCampaign(ctx context.Context, params *CreateCampaignParams, body CreateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAudiences List audience lists
+	//
+	// The organization's audience lists, newest first by default; `search` matches name, description
+	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
+	// filter, search or other sort reads the organization's audiences (they are few).
+	//
+	// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
+	ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateAudienceWithBody Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
@@ -6278,12 +7229,41 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/audience-lists (the `CreateAudience` operationId).
 	CreateAudience(ctx context.Context, body CreateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteAudience Delete an audience list
+	//
+	// The audience is gone at once (404 afterwards, never listed); its members are removed in the
+	// background in slices. Contact lists made from it keep their contacts. 409 while it is being built
+	// or copied into a contact list: wait until its status is ready or failed.
+	//
+	// Corresponds with DELETE /api/campaigns/audience-lists/{audienceId} (the `DeleteAudience` operationId).
+	DeleteAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetAudience Get an audience list
 	//
 	// The list with its status and counts; poll it while it is `list-building`. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId} (the `GetAudience` operationId).
 	GetAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateAudienceWithBody Update an audience list
+	//
+	// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+	// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+	UpdateAudienceWithBody(ctx context.Context, audienceId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateAudience Update an audience list
+	//
+	// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+	// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+	UpdateAudience(ctx context.Context, audienceId string, body UpdateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AudienceToContactListWithBody Turn an audience into a contact list
 	//
@@ -6326,6 +7306,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RebuildAudience Rebuild an audience list
+	//
+	// Matches a `ready` or `failed` audience against the organization's contacts again, with its
+	// persona's current criteria: the audience becomes `list-building` with `totalMatch`,
+	// `creditRequired` and `metadata.contactsScanned` at 0, the previous members are removed, then the
+	// build runs as at creation (poll GET /audience-lists/{audienceId}). The result is exact: no member
+	// of the previous build stays unless it matches again. 409 while it is building or being copied into
+	// a contact list, or when its persona was deleted. Enveloped response (202).
+	//
+	// Corresponds with POST /api/campaigns/audience-lists/{audienceId}/rebuild (the `RebuildAudience` operationId).
+	RebuildAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaigns List campaigns
 	//
@@ -6614,6 +7606,16 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/enrichment/enrich (the `EnrichContact` operationId).
 	EnrichContact(ctx context.Context, body EnrichContactJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListEvents List events
+	//
+	// The organization's events, newest first by default; `search` matches name, description, host,
+	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
+	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
+	// the page; any filter, search or other sort reads the organization's events (they are few).
+	//
+	// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
+	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateEventWithBody Create an event
 	//
 	// A conference or similar event. Required: `name`, `type`, `eventDates` {`start`, `end`}
@@ -6642,12 +7644,44 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/events (the `CreateEvent` operationId).
 	CreateEvent(ctx context.Context, body CreateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteEvent Delete an event
+	//
+	// Soft delete: the event is kept, with its version bumped, outside every list; it is a 404
+	// afterwards. Linked campaigns are not touched.
+	//
+	// Corresponds with DELETE /api/campaigns/events/{id} (the `DeleteEvent` operationId).
+	DeleteEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetEvent Get an event
 	//
 	// Bare response `{event}` with every field; another organization's event is a 404.
 	//
 	// Corresponds with GET /api/campaigns/events/{id} (the `GetEvent` operationId).
 	GetEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateEventWithBody Update an event
+	//
+	// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+	// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+	// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+	// edit that changes nothing leaves both. Enveloped response with the event.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+	UpdateEventWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateEvent Update an event
+	//
+	// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+	// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+	// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+	// edit that changes nothing leaves both. Enveloped response with the event.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+	UpdateEvent(ctx context.Context, id string, body UpdateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LinkEventCampaignsWithBody Link campaigns to an event
 	//
@@ -6714,6 +7748,15 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/gifts/{giftId} (the `GetGift` operationId).
 	GetGift(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPersonas List ICP personas
+	//
+	// The organization's personas, newest first by default; `search` matches the persona's name,
+	// description and tags. Enveloped response. The default order (no filter, no search) reads only
+	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	//
+	// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
+	ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreatePersonaWithBody Create an ICP persona
 	//
 	// An ideal-customer-profile persona: the criteria audience lists are built from. Job titles,
@@ -6742,12 +7785,42 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/icp-personas (the `CreatePersona` operationId).
 	CreatePersona(ctx context.Context, body CreatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeletePersona Delete an ICP persona
+	//
+	// Removes the persona for good (nothing else reads it once audiences are built: they are
+	// snapshots and stay as they are). An audience built from it can no longer be rebuilt (409).
+	//
+	// Corresponds with DELETE /api/campaigns/icp-personas/{icpId} (the `DeletePersona` operationId).
+	DeletePersona(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPersona Get an ICP persona
 	//
 	// Bare response `{icpPersona}`; another organization's persona is a 404.
 	//
 	// Corresponds with GET /api/campaigns/icp-personas/{icpId} (the `GetPersona` operationId).
 	GetPersona(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePersonaWithBody Update an ICP persona
+	//
+	// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+	// the stored one. Validated like a create. Audiences already built from the persona do not change
+	// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+	UpdatePersonaWithBody(ctx context.Context, icpId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePersona Update an ICP persona
+	//
+	// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+	// the stored one. Validated like a create. Audiences already built from the persona do not change
+	// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+	UpdatePersona(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document, as JSON
 	//
@@ -7105,6 +8178,25 @@ func (c *Client) CreateCampaign(ctx context.Context, params *CreateCampaignParam
 	return c.Client.Do(req)
 }
 
+// ListAudiences List audience lists
+//
+// The organization's audience lists, newest first by default; `search` matches name, description
+// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
+// filter, search or other sort reads the organization's audiences (they are few).
+//
+// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
+func (c *Client) ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAudiencesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateAudienceWithBody Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
@@ -7161,6 +8253,25 @@ func (c *Client) CreateAudience(ctx context.Context, body CreateAudienceJSONRequ
 	return c.Client.Do(req)
 }
 
+// DeleteAudience Delete an audience list
+//
+// The audience is gone at once (404 afterwards, never listed); its members are removed in the
+// background in slices. Contact lists made from it keep their contacts. 409 while it is being built
+// or copied into a contact list: wait until its status is ready or failed.
+//
+// Corresponds with DELETE /api/campaigns/audience-lists/{audienceId} (the `DeleteAudience` operationId).
+func (c *Client) DeleteAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteAudienceRequest(c.Server, audienceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetAudience Get an audience list
 //
 // The list with its status and counts; poll it while it is `list-building`. Enveloped response.
@@ -7168,6 +8279,46 @@ func (c *Client) CreateAudience(ctx context.Context, body CreateAudienceJSONRequ
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId} (the `GetAudience` operationId).
 func (c *Client) GetAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAudienceRequest(c.Server, audienceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateAudienceWithBody Update an audience list
+//
+// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+func (c *Client) UpdateAudienceWithBody(ctx context.Context, audienceId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateAudienceRequestWithBody(c.Server, audienceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateAudience Update an audience list
+//
+// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+func (c *Client) UpdateAudience(ctx context.Context, audienceId string, body UpdateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateAudienceRequest(c.Server, audienceId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7240,6 +8391,28 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAudienceContactsRequest(c.Server, audienceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RebuildAudience Rebuild an audience list
+//
+// Matches a `ready` or `failed` audience against the organization's contacts again, with its
+// persona's current criteria: the audience becomes `list-building` with `totalMatch`,
+// `creditRequired` and `metadata.contactsScanned` at 0, the previous members are removed, then the
+// build runs as at creation (poll GET /audience-lists/{audienceId}). The result is exact: no member
+// of the previous build stays unless it matches again. 409 while it is building or being copied into
+// a contact list, or when its persona was deleted. Enveloped response (202).
+//
+// Corresponds with POST /api/campaigns/audience-lists/{audienceId}/rebuild (the `RebuildAudience` operationId).
+func (c *Client) RebuildAudience(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRebuildAudienceRequest(c.Server, audienceId)
 	if err != nil {
 		return nil, err
 	}
@@ -7777,6 +8950,26 @@ func (c *Client) EnrichContact(ctx context.Context, body EnrichContactJSONReques
 	return c.Client.Do(req)
 }
 
+// ListEvents List events
+//
+// The organization's events, newest first by default; `search` matches name, description, host,
+// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
+// means the whole day). Enveloped response. The default order (no filter, no search) reads only
+// the page; any filter, search or other sort reads the organization's events (they are few).
+//
+// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
+func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListEventsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateEventWithBody Create an event
 //
 // A conference or similar event. Required: `name`, `type`, `eventDates` {`start`, `end`}
@@ -7825,6 +9018,24 @@ func (c *Client) CreateEvent(ctx context.Context, body CreateEventJSONRequestBod
 	return c.Client.Do(req)
 }
 
+// DeleteEvent Delete an event
+//
+// Soft delete: the event is kept, with its version bumped, outside every list; it is a 404
+// afterwards. Linked campaigns are not touched.
+//
+// Corresponds with DELETE /api/campaigns/events/{id} (the `DeleteEvent` operationId).
+func (c *Client) DeleteEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteEventRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetEvent Get an event
 //
 // Bare response `{event}` with every field; another organization's event is a 404.
@@ -7832,6 +9043,50 @@ func (c *Client) CreateEvent(ctx context.Context, body CreateEventJSONRequestBod
 // Corresponds with GET /api/campaigns/events/{id} (the `GetEvent` operationId).
 func (c *Client) GetEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetEventRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateEventWithBody Update an event
+//
+// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+// edit that changes nothing leaves both. Enveloped response with the event.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+func (c *Client) UpdateEventWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEventRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateEvent Update an event
+//
+// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+// edit that changes nothing leaves both. Enveloped response with the event.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+func (c *Client) UpdateEvent(ctx context.Context, id string, body UpdateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEventRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7977,6 +9232,25 @@ func (c *Client) GetGift(ctx context.Context, giftId string, reqEditors ...Reque
 	return c.Client.Do(req)
 }
 
+// ListPersonas List ICP personas
+//
+// The organization's personas, newest first by default; `search` matches the persona's name,
+// description and tags. Enveloped response. The default order (no filter, no search) reads only
+// the page; any filter, search or other sort reads the organization's personas (they are few).
+//
+// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
+func (c *Client) ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPersonasRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreatePersonaWithBody Create an ICP persona
 //
 // An ideal-customer-profile persona: the criteria audience lists are built from. Job titles,
@@ -8025,6 +9299,24 @@ func (c *Client) CreatePersona(ctx context.Context, body CreatePersonaJSONReques
 	return c.Client.Do(req)
 }
 
+// DeletePersona Delete an ICP persona
+//
+// Removes the persona for good (nothing else reads it once audiences are built: they are
+// snapshots and stay as they are). An audience built from it can no longer be rebuilt (409).
+//
+// Corresponds with DELETE /api/campaigns/icp-personas/{icpId} (the `DeletePersona` operationId).
+func (c *Client) DeletePersona(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePersonaRequest(c.Server, icpId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPersona Get an ICP persona
 //
 // Bare response `{icpPersona}`; another organization's persona is a 404.
@@ -8032,6 +9324,48 @@ func (c *Client) CreatePersona(ctx context.Context, body CreatePersonaJSONReques
 // Corresponds with GET /api/campaigns/icp-personas/{icpId} (the `GetPersona` operationId).
 func (c *Client) GetPersona(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPersonaRequest(c.Server, icpId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePersonaWithBody Update an ICP persona
+//
+// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+// the stored one. Validated like a create. Audiences already built from the persona do not change
+// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+func (c *Client) UpdatePersonaWithBody(ctx context.Context, icpId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePersonaRequestWithBody(c.Server, icpId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePersona Update an ICP persona
+//
+// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+// the stored one. Validated like a create. Audiences already built from the persona do not change
+// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+func (c *Client) UpdatePersona(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePersonaRequest(c.Server, icpId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8668,6 +10002,132 @@ func NewCreateCampaignRequestWithBody(server string, params *CreateCampaignParam
 	return req, nil
 }
 
+// NewListAudiencesRequest constructs an http.Request for the ListAudiences method
+func NewListAudiencesRequest(server string, params *ListAudiencesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/audience-lists")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IcpId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "icpId", *params.IcpId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortBy", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortOrder != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortOrder", *params.SortOrder, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateAudienceRequest calls the generic CreateAudience builder with application/json body
 func NewCreateAudienceRequest(server string, body CreateAudienceJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8708,6 +10168,40 @@ func NewCreateAudienceRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
+// NewDeleteAudienceRequest constructs an http.Request for the DeleteAudience method
+func NewDeleteAudienceRequest(server string, audienceId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "audienceId", audienceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/audience-lists/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetAudienceRequest constructs an http.Request for the GetAudience method
 func NewGetAudienceRequest(server string, audienceId string) (*http.Request, error) {
 	var err error
@@ -8738,6 +10232,53 @@ func NewGetAudienceRequest(server string, audienceId string) (*http.Request, err
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateAudienceRequest calls the generic UpdateAudience builder with application/json body
+func NewUpdateAudienceRequest(server string, audienceId string, body UpdateAudienceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateAudienceRequestWithBody(server, audienceId, "application/json", bodyReader)
+}
+
+// NewUpdateAudienceRequestWithBody constructs an http.Request for the UpdateAudience method, with any body, and a specified content type
+func NewUpdateAudienceRequestWithBody(server string, audienceId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "audienceId", audienceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/audience-lists/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -8891,6 +10432,40 @@ func NewListAudienceContactsRequest(server string, audienceId string, params *Li
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRebuildAudienceRequest constructs an http.Request for the RebuildAudience method
+func NewRebuildAudienceRequest(server string, audienceId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "audienceId", audienceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/audience-lists/%s/rebuild", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -9928,6 +11503,156 @@ func NewEnrichContactRequestWithBody(server string, contentType string, body io.
 	return req, nil
 }
 
+// NewListEventsRequest constructs an http.Request for the ListEvents method
+func NewListEventsRequest(server string, params *ListEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortBy", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortOrder != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortOrder", *params.SortOrder, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateEventRequest calls the generic CreateEvent builder with application/json body
 func NewCreateEventRequest(server string, body CreateEventJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9968,6 +11693,40 @@ func NewCreateEventRequestWithBody(server string, contentType string, body io.Re
 	return req, nil
 }
 
+// NewDeleteEventRequest constructs an http.Request for the DeleteEvent method
+func NewDeleteEventRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/events/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetEventRequest constructs an http.Request for the GetEvent method
 func NewGetEventRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -9998,6 +11757,53 @@ func NewGetEventRequest(server string, id string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateEventRequest calls the generic UpdateEvent builder with application/json body
+func NewUpdateEventRequest(server string, id string, body UpdateEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateEventRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateEventRequestWithBody constructs an http.Request for the UpdateEvent method, with any body, and a specified content type
+func NewUpdateEventRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/events/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10278,6 +12084,120 @@ func NewGetGiftRequest(server string, giftId string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListPersonasRequest constructs an http.Request for the ListPersonas method
+func NewListPersonasRequest(server string, params *ListPersonasParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/icp-personas")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortBy", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortOrder != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortOrder", *params.SortOrder, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreatePersonaRequest calls the generic CreatePersona builder with application/json body
 func NewCreatePersonaRequest(server string, body CreatePersonaJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10318,6 +12238,40 @@ func NewCreatePersonaRequestWithBody(server string, contentType string, body io.
 	return req, nil
 }
 
+// NewDeletePersonaRequest constructs an http.Request for the DeletePersona method
+func NewDeletePersonaRequest(server string, icpId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "icpId", icpId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/icp-personas/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPersonaRequest constructs an http.Request for the GetPersona method
 func NewGetPersonaRequest(server string, icpId string) (*http.Request, error) {
 	var err error
@@ -10348,6 +12302,53 @@ func NewGetPersonaRequest(server string, icpId string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdatePersonaRequest calls the generic UpdatePersona builder with application/json body
+func NewUpdatePersonaRequest(server string, icpId string, body UpdatePersonaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdatePersonaRequestWithBody(server, icpId, "application/json", bodyReader)
+}
+
+// NewUpdatePersonaRequestWithBody constructs an http.Request for the UpdatePersona method, with any body, and a specified content type
+func NewUpdatePersonaRequestWithBody(server string, icpId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "icpId", icpId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/icp-personas/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -11315,6 +13316,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns (the `CreateCampaign` operationId).
 	CreateCampaignWithResponse(ctx context.Context, params *CreateCampaignParams, body CreateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignResponse, error)
 
+	// ListAudiencesWithResponse List audience lists
+	//
+	// The organization's audience lists, newest first by default; `search` matches name, description
+	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
+	// filter, search or other sort reads the organization's audiences (they are few).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
+	ListAudiencesWithResponse(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*ListAudiencesResponse, error)
+
 	// CreateAudienceWithBodyWithResponse Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
@@ -11351,6 +13363,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/audience-lists (the `CreateAudience` operationId).
 	CreateAudienceWithResponse(ctx context.Context, body CreateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAudienceResponse, error)
 
+	// DeleteAudienceWithResponse Delete an audience list
+	//
+	// The audience is gone at once (404 afterwards, never listed); its members are removed in the
+	// background in slices. Contact lists made from it keep their contacts. 409 while it is being built
+	// or copied into a contact list: wait until its status is ready or failed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/audience-lists/{audienceId} (the `DeleteAudience` operationId).
+	DeleteAudienceWithResponse(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*DeleteAudienceResponse, error)
+
 	// GetAudienceWithResponse Get an audience list
 	//
 	// The list with its status and counts; poll it while it is `list-building`. Enveloped response.
@@ -11359,6 +13382,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId} (the `GetAudience` operationId).
 	GetAudienceWithResponse(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*GetAudienceResponse, error)
+
+	// UpdateAudienceWithBodyWithResponse Update an audience list
+	//
+	// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+	// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+	UpdateAudienceWithBodyWithResponse(ctx context.Context, audienceId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAudienceResponse, error)
+
+	// UpdateAudienceWithResponse Update an audience list
+	//
+	// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+	// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+	UpdateAudienceWithResponse(ctx context.Context, audienceId string, body UpdateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAudienceResponse, error)
 
 	// AudienceToContactListWithBodyWithResponse Turn an audience into a contact list
 	//
@@ -11403,6 +13446,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContactsWithResponse(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*ListAudienceContactsResponse, error)
+
+	// RebuildAudienceWithResponse Rebuild an audience list
+	//
+	// Matches a `ready` or `failed` audience against the organization's contacts again, with its
+	// persona's current criteria: the audience becomes `list-building` with `totalMatch`,
+	// `creditRequired` and `metadata.contactsScanned` at 0, the previous members are removed, then the
+	// build runs as at creation (poll GET /audience-lists/{audienceId}). The result is exact: no member
+	// of the previous build stays unless it matches again. 409 while it is building or being copied into
+	// a contact list, or when its persona was deleted. Enveloped response (202).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/audience-lists/{audienceId}/rebuild (the `RebuildAudience` operationId).
+	RebuildAudienceWithResponse(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*RebuildAudienceResponse, error)
 
 	// ListCampaignsWithResponse List campaigns
 	//
@@ -11711,6 +13768,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/enrichment/enrich (the `EnrichContact` operationId).
 	EnrichContactWithResponse(ctx context.Context, body EnrichContactJSONRequestBody, reqEditors ...RequestEditorFn) (*EnrichContactResponse, error)
 
+	// ListEventsWithResponse List events
+	//
+	// The organization's events, newest first by default; `search` matches name, description, host,
+	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
+	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
+	// the page; any filter, search or other sort reads the organization's events (they are few).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
+	ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error)
+
 	// CreateEventWithBodyWithResponse Create an event
 	//
 	// A conference or similar event. Required: `name`, `type`, `eventDates` {`start`, `end`}
@@ -11739,6 +13808,16 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/events (the `CreateEvent` operationId).
 	CreateEventWithResponse(ctx context.Context, body CreateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEventResponse, error)
 
+	// DeleteEventWithResponse Delete an event
+	//
+	// Soft delete: the event is kept, with its version bumped, outside every list; it is a 404
+	// afterwards. Linked campaigns are not touched.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/events/{id} (the `DeleteEvent` operationId).
+	DeleteEventWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteEventResponse, error)
+
 	// GetEventWithResponse Get an event
 	//
 	// Bare response `{event}` with every field; another organization's event is a 404.
@@ -11747,6 +13826,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/events/{id} (the `GetEvent` operationId).
 	GetEventWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetEventResponse, error)
+
+	// UpdateEventWithBodyWithResponse Update an event
+	//
+	// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+	// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+	// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+	// edit that changes nothing leaves both. Enveloped response with the event.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+	UpdateEventWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEventResponse, error)
+
+	// UpdateEventWithResponse Update an event
+	//
+	// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+	// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+	// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+	// edit that changes nothing leaves both. Enveloped response with the event.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+	UpdateEventWithResponse(ctx context.Context, id string, body UpdateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEventResponse, error)
 
 	// LinkEventCampaignsWithBodyWithResponse Link campaigns to an event
 	//
@@ -11819,6 +13922,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/campaigns/gifts/{giftId} (the `GetGift` operationId).
 	GetGiftWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*GetGiftResponse, error)
 
+	// ListPersonasWithResponse List ICP personas
+	//
+	// The organization's personas, newest first by default; `search` matches the persona's name,
+	// description and tags. Enveloped response. The default order (no filter, no search) reads only
+	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
+	ListPersonasWithResponse(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*ListPersonasResponse, error)
+
 	// CreatePersonaWithBodyWithResponse Create an ICP persona
 	//
 	// An ideal-customer-profile persona: the criteria audience lists are built from. Job titles,
@@ -11847,6 +13961,16 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/icp-personas (the `CreatePersona` operationId).
 	CreatePersonaWithResponse(ctx context.Context, body CreatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePersonaResponse, error)
 
+	// DeletePersonaWithResponse Delete an ICP persona
+	//
+	// Removes the persona for good (nothing else reads it once audiences are built: they are
+	// snapshots and stay as they are). An audience built from it can no longer be rebuilt (409).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/icp-personas/{icpId} (the `DeletePersona` operationId).
+	DeletePersonaWithResponse(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*DeletePersonaResponse, error)
+
 	// GetPersonaWithResponse Get an ICP persona
 	//
 	// Bare response `{icpPersona}`; another organization's persona is a 404.
@@ -11855,6 +13979,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/icp-personas/{icpId} (the `GetPersona` operationId).
 	GetPersonaWithResponse(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*GetPersonaResponse, error)
+
+	// UpdatePersonaWithBodyWithResponse Update an ICP persona
+	//
+	// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+	// the stored one. Validated like a create. Audiences already built from the persona do not change
+	// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+	UpdatePersonaWithBodyWithResponse(ctx context.Context, icpId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePersonaResponse, error)
+
+	// UpdatePersonaWithResponse Update an ICP persona
+	//
+	// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+	// the stored one. Validated like a create. Audiences already built from the persona do not change
+	// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+	UpdatePersonaWithResponse(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePersonaResponse, error)
 
 	// GetOpenAPIWithResponse This document, as JSON
 	//
@@ -12287,6 +14433,98 @@ func (r CreateCampaignResponse) ContentType() string {
 	return ""
 }
 
+// ListAudiencesResponse503Headers the declared response headers of an HTTP 503 response for ListAudiences
+type ListAudiencesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAudiencesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			Items      []AudienceList `json:"items"`
+			Pagination Pagination     `json:"pagination"`
+		} `json:"data"`
+		Message    string                                     `json:"message"`
+		StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    ListAudiences200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAudiencesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAudiencesResponse) GetJSON200() *struct {
+	Data struct {
+		Items      []AudienceList `json:"items"`
+		Pagination Pagination     `json:"pagination"`
+	} `json:"data"`
+	Message    string                                     `json:"message"`
+	StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    ListAudiences200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAudiencesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAudiencesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAudiencesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAudiencesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAudiencesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAudiencesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAudiencesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAudiencesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateAudienceResponse429Headers the declared response headers of an HTTP 429 response for CreateAudience
 type CreateAudienceResponse429Headers struct {
 	RateLimit       *string
@@ -12410,6 +14648,105 @@ func (r CreateAudienceResponse) ContentType() string {
 	return ""
 }
 
+// DeleteAudienceResponse503Headers the declared response headers of an HTTP 503 response for DeleteAudience
+type DeleteAudienceResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteAudienceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			AudienceId string                                         `json:"audienceId"`
+			IsDeleted  DeleteAudience200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+		} `json:"data"`
+		Message    string                                      `json:"message"`
+		StatusCode DeleteAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    DeleteAudience200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteAudienceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteAudienceResponse) GetJSON200() *struct {
+	Data struct {
+		AudienceId string                                         `json:"audienceId"`
+		IsDeleted  DeleteAudience200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+	} `json:"data"`
+	Message    string                                      `json:"message"`
+	StatusCode DeleteAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    DeleteAudience200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteAudienceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteAudienceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteAudienceResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteAudienceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteAudienceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteAudienceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteAudienceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteAudienceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteAudienceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAudienceResponse503Headers the declared response headers of an HTTP 503 response for GetAudience
 type GetAudienceResponse503Headers struct {
 	RetryAfter *int
@@ -12490,6 +14827,113 @@ func (r GetAudienceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetAudienceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateAudienceResponse503Headers the declared response headers of an HTTP 503 response for UpdateAudience
+type UpdateAudienceResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateAudienceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data       AudienceList                                `json:"data"`
+		Message    string                                      `json:"message"`
+		StatusCode UpdateAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    UpdateAudience200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateAudienceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateAudienceResponse) GetJSON200() *struct {
+	Data       AudienceList                                `json:"data"`
+	Message    string                                      `json:"message"`
+	StatusCode UpdateAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    UpdateAudience200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateAudienceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateAudienceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateAudienceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateAudienceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateAudienceResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateAudienceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateAudienceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateAudienceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateAudienceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateAudienceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateAudienceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12727,6 +15171,115 @@ func (r ListAudienceContactsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListAudienceContactsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RebuildAudienceResponse429Headers the declared response headers of an HTTP 429 response for RebuildAudience
+type RebuildAudienceResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RebuildAudienceResponse503Headers the declared response headers of an HTTP 503 response for RebuildAudience
+type RebuildAudienceResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RebuildAudienceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *struct {
+		Data       AudienceList                                 `json:"data"`
+		Message    string                                       `json:"message"`
+		StatusCode RebuildAudience202JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    RebuildAudience202JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RebuildAudienceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RebuildAudienceResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RebuildAudienceResponse) GetJSON202() *struct {
+	Data       AudienceList                                 `json:"data"`
+	Message    string                                       `json:"message"`
+	StatusCode RebuildAudience202JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    RebuildAudience202JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RebuildAudienceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RebuildAudienceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RebuildAudienceResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RebuildAudienceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RebuildAudienceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RebuildAudienceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RebuildAudienceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RebuildAudienceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RebuildAudienceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RebuildAudienceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14353,6 +16906,98 @@ func (r EnrichContactResponse) ContentType() string {
 	return ""
 }
 
+// ListEventsResponse503Headers the declared response headers of an HTTP 503 response for ListEvents
+type ListEventsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			Items      []Event    `json:"items"`
+			Pagination Pagination `json:"pagination"`
+		} `json:"data"`
+		Message    string                                  `json:"message"`
+		StatusCode ListEvents200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    ListEvents200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListEventsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListEventsResponse) GetJSON200() *struct {
+	Data struct {
+		Items      []Event    `json:"items"`
+		Pagination Pagination `json:"pagination"`
+	} `json:"data"`
+	Message    string                                  `json:"message"`
+	StatusCode ListEvents200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    ListEvents200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListEventsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateEventResponse503Headers the declared response headers of an HTTP 503 response for CreateEvent
 type CreateEventResponse503Headers struct {
 	RetryAfter *int
@@ -14462,6 +17107,104 @@ func (r CreateEventResponse) ContentType() string {
 	return ""
 }
 
+// DeleteEventResponse503Headers the declared response headers of an HTTP 503 response for DeleteEvent
+type DeleteEventResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			Id        string                                      `json:"id"`
+			IsDeleted DeleteEvent200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+
+			// Version The version of the deletion.
+			Version int `json:"version"`
+		} `json:"data"`
+		Message    string                                   `json:"message"`
+		StatusCode DeleteEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    DeleteEvent200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteEventResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteEventResponse) GetJSON200() *struct {
+	Data struct {
+		Id        string                                      `json:"id"`
+		IsDeleted DeleteEvent200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+
+		// Version The version of the deletion.
+		Version int `json:"version"`
+	} `json:"data"`
+	Message    string                                   `json:"message"`
+	StatusCode DeleteEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    DeleteEvent200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteEventResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteEventResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteEventResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetEventResponse503Headers the declared response headers of an HTTP 503 response for GetEvent
 type GetEventResponse503Headers struct {
 	RetryAfter *int
@@ -14538,6 +17281,115 @@ func (r GetEventResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateEventResponse503Headers the declared response headers of an HTTP 503 response for UpdateEvent
+type UpdateEventResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Data Every field is present; optional text is empty and optional lists [] when not set.
+		Data       Event                                    `json:"data"`
+		Message    string                                   `json:"message"`
+		StatusCode UpdateEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    UpdateEvent200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateEventResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateEventResponse) GetJSON200() *struct {
+	// Data Every field is present; optional text is empty and optional lists [] when not set.
+	Data       Event                                    `json:"data"`
+	Message    string                                   `json:"message"`
+	StatusCode UpdateEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    UpdateEvent200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateEventResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateEventResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateEventResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateEventResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateEventResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateEventResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateEventResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14993,6 +17845,98 @@ func (r GetGiftResponse) ContentType() string {
 	return ""
 }
 
+// ListPersonasResponse503Headers the declared response headers of an HTTP 503 response for ListPersonas
+type ListPersonasResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListPersonasResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			Items      []ICPPersona `json:"items"`
+			Pagination Pagination   `json:"pagination"`
+		} `json:"data"`
+		Message    string                                    `json:"message"`
+		StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    ListPersonas200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPersonasResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPersonasResponse) GetJSON200() *struct {
+	Data struct {
+		Items      []ICPPersona `json:"items"`
+		Pagination Pagination   `json:"pagination"`
+	} `json:"data"`
+	Message    string                                    `json:"message"`
+	StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    ListPersonas200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPersonasResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPersonasResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListPersonasResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPersonasResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPersonasResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPersonasResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPersonasResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPersonasResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreatePersonaResponse503Headers the declared response headers of an HTTP 503 response for CreatePersona
 type CreatePersonaResponse503Headers struct {
 	RetryAfter *int
@@ -15083,6 +18027,98 @@ func (r CreatePersonaResponse) ContentType() string {
 	return ""
 }
 
+// DeletePersonaResponse503Headers the declared response headers of an HTTP 503 response for DeletePersona
+type DeletePersonaResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeletePersonaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			IcpId     string                                        `json:"icpId"`
+			IsDeleted DeletePersona200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+		} `json:"data"`
+		Message    string                                     `json:"message"`
+		StatusCode DeletePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    DeletePersona200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePersonaResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeletePersonaResponse) GetJSON200() *struct {
+	Data struct {
+		IcpId     string                                        `json:"icpId"`
+		IsDeleted DeletePersona200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+	} `json:"data"`
+	Message    string                                     `json:"message"`
+	StatusCode DeletePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    DeletePersona200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeletePersonaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeletePersonaResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeletePersonaResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeletePersonaResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeletePersonaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePersonaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePersonaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePersonaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetPersonaResponse503Headers the declared response headers of an HTTP 503 response for GetPersona
 type GetPersonaResponse503Headers struct {
 	RetryAfter *int
@@ -15153,6 +18189,113 @@ func (r GetPersonaResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPersonaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdatePersonaResponse503Headers the declared response headers of an HTTP 503 response for UpdatePersona
+type UpdatePersonaResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdatePersonaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data       ICPPersona                                 `json:"data"`
+		Message    string                                     `json:"message"`
+		StatusCode UpdatePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    UpdatePersona200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdatePersonaResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdatePersonaResponse) GetJSON200() *struct {
+	Data       ICPPersona                                 `json:"data"`
+	Message    string                                     `json:"message"`
+	StatusCode UpdatePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    UpdatePersona200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdatePersonaResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdatePersonaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdatePersonaResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdatePersonaResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdatePersonaResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdatePersonaResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdatePersonaResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdatePersonaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdatePersonaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdatePersonaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdatePersonaResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16747,6 +19890,23 @@ func (c *ClientWithResponses) CreateCampaignWithResponse(ctx context.Context, pa
 	return ParseCreateCampaignResponse(rsp)
 }
 
+// ListAudiencesWithResponse List audience lists
+//
+// The organization's audience lists, newest first by default; `search` matches name, description
+// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
+// filter, search or other sort reads the organization's audiences (they are few).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
+func (c *ClientWithResponses) ListAudiencesWithResponse(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*ListAudiencesResponse, error) {
+	rsp, err := c.ListAudiences(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAudiencesResponse(rsp)
+}
+
 // CreateAudienceWithBodyWithResponse Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
@@ -16795,6 +19955,23 @@ func (c *ClientWithResponses) CreateAudienceWithResponse(ctx context.Context, bo
 	return ParseCreateAudienceResponse(rsp)
 }
 
+// DeleteAudienceWithResponse Delete an audience list
+//
+// The audience is gone at once (404 afterwards, never listed); its members are removed in the
+// background in slices. Contact lists made from it keep their contacts. 409 while it is being built
+// or copied into a contact list: wait until its status is ready or failed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/audience-lists/{audienceId} (the `DeleteAudience` operationId).
+func (c *ClientWithResponses) DeleteAudienceWithResponse(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*DeleteAudienceResponse, error) {
+	rsp, err := c.DeleteAudience(ctx, audienceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteAudienceResponse(rsp)
+}
+
 // GetAudienceWithResponse Get an audience list
 //
 // The list with its status and counts; poll it while it is `list-building`. Enveloped response.
@@ -16808,6 +19985,38 @@ func (c *ClientWithResponses) GetAudienceWithResponse(ctx context.Context, audie
 		return nil, err
 	}
 	return ParseGetAudienceResponse(rsp)
+}
+
+// UpdateAudienceWithBodyWithResponse Update an audience list
+//
+// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+func (c *ClientWithResponses) UpdateAudienceWithBodyWithResponse(ctx context.Context, audienceId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAudienceResponse, error) {
+	rsp, err := c.UpdateAudienceWithBody(ctx, audienceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateAudienceResponse(rsp)
+}
+
+// UpdateAudienceWithResponse Update an audience list
+//
+// Changes `name`, `description` or `tags` (the fields sent). The persona and the price are fixed
+// at creation; to match again, rebuild. Allowed while the list builds. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/audience-lists/{audienceId} (the `UpdateAudience` operationId).
+func (c *ClientWithResponses) UpdateAudienceWithResponse(ctx context.Context, audienceId string, body UpdateAudienceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAudienceResponse, error) {
+	rsp, err := c.UpdateAudience(ctx, audienceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateAudienceResponse(rsp)
 }
 
 // AudienceToContactListWithBodyWithResponse Turn an audience into a contact list
@@ -16870,6 +20079,26 @@ func (c *ClientWithResponses) ListAudienceContactsWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseListAudienceContactsResponse(rsp)
+}
+
+// RebuildAudienceWithResponse Rebuild an audience list
+//
+// Matches a `ready` or `failed` audience against the organization's contacts again, with its
+// persona's current criteria: the audience becomes `list-building` with `totalMatch`,
+// `creditRequired` and `metadata.contactsScanned` at 0, the previous members are removed, then the
+// build runs as at creation (poll GET /audience-lists/{audienceId}). The result is exact: no member
+// of the previous build stays unless it matches again. 409 while it is building or being copied into
+// a contact list, or when its persona was deleted. Enveloped response (202).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/audience-lists/{audienceId}/rebuild (the `RebuildAudience` operationId).
+func (c *ClientWithResponses) RebuildAudienceWithResponse(ctx context.Context, audienceId string, reqEditors ...RequestEditorFn) (*RebuildAudienceResponse, error) {
+	rsp, err := c.RebuildAudience(ctx, audienceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRebuildAudienceResponse(rsp)
 }
 
 // ListCampaignsWithResponse List campaigns
@@ -17323,6 +20552,24 @@ func (c *ClientWithResponses) EnrichContactWithResponse(ctx context.Context, bod
 	return ParseEnrichContactResponse(rsp)
 }
 
+// ListEventsWithResponse List events
+//
+// The organization's events, newest first by default; `search` matches name, description, host,
+// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
+// means the whole day). Enveloped response. The default order (no filter, no search) reads only
+// the page; any filter, search or other sort reads the organization's events (they are few).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
+func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error) {
+	rsp, err := c.ListEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListEventsResponse(rsp)
+}
+
 // CreateEventWithBodyWithResponse Create an event
 //
 // A conference or similar event. Required: `name`, `type`, `eventDates` {`start`, `end`}
@@ -17363,6 +20610,22 @@ func (c *ClientWithResponses) CreateEventWithResponse(ctx context.Context, body 
 	return ParseCreateEventResponse(rsp)
 }
 
+// DeleteEventWithResponse Delete an event
+//
+// Soft delete: the event is kept, with its version bumped, outside every list; it is a 404
+// afterwards. Linked campaigns are not touched.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/events/{id} (the `DeleteEvent` operationId).
+func (c *ClientWithResponses) DeleteEventWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteEventResponse, error) {
+	rsp, err := c.DeleteEvent(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteEventResponse(rsp)
+}
+
 // GetEventWithResponse Get an event
 //
 // Bare response `{event}` with every field; another organization's event is a 404.
@@ -17376,6 +20639,42 @@ func (c *ClientWithResponses) GetEventWithResponse(ctx context.Context, id strin
 		return nil, err
 	}
 	return ParseGetEventResponse(rsp)
+}
+
+// UpdateEventWithBodyWithResponse Update an event
+//
+// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+// edit that changes nothing leaves both. Enveloped response with the event.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+func (c *ClientWithResponses) UpdateEventWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEventResponse, error) {
+	rsp, err := c.UpdateEventWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateEventResponse(rsp)
+}
+
+// UpdateEventWithResponse Update an event
+//
+// Changes the fields sent; `eventDates.start` and `.end` one by one, a sent `location`, list or
+// `speakers` replaces the stored one. Validated like a create (the result must be a valid event).
+// Campaign links change through the link endpoints. A change bumps `version` and `updatedAt`; an
+// edit that changes nothing leaves both. Enveloped response with the event.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/events/{id} (the `UpdateEvent` operationId).
+func (c *ClientWithResponses) UpdateEventWithResponse(ctx context.Context, id string, body UpdateEventJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEventResponse, error) {
+	rsp, err := c.UpdateEvent(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateEventResponse(rsp)
 }
 
 // LinkEventCampaignsWithBodyWithResponse Link campaigns to an event
@@ -17491,6 +20790,23 @@ func (c *ClientWithResponses) GetGiftWithResponse(ctx context.Context, giftId st
 	return ParseGetGiftResponse(rsp)
 }
 
+// ListPersonasWithResponse List ICP personas
+//
+// The organization's personas, newest first by default; `search` matches the persona's name,
+// description and tags. Enveloped response. The default order (no filter, no search) reads only
+// the page; any filter, search or other sort reads the organization's personas (they are few).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
+func (c *ClientWithResponses) ListPersonasWithResponse(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*ListPersonasResponse, error) {
+	rsp, err := c.ListPersonas(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPersonasResponse(rsp)
+}
+
 // CreatePersonaWithBodyWithResponse Create an ICP persona
 //
 // An ideal-customer-profile persona: the criteria audience lists are built from. Job titles,
@@ -17531,6 +20847,22 @@ func (c *ClientWithResponses) CreatePersonaWithResponse(ctx context.Context, bod
 	return ParseCreatePersonaResponse(rsp)
 }
 
+// DeletePersonaWithResponse Delete an ICP persona
+//
+// Removes the persona for good (nothing else reads it once audiences are built: they are
+// snapshots and stay as they are). An audience built from it can no longer be rebuilt (409).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/icp-personas/{icpId} (the `DeletePersona` operationId).
+func (c *ClientWithResponses) DeletePersonaWithResponse(ctx context.Context, icpId string, reqEditors ...RequestEditorFn) (*DeletePersonaResponse, error) {
+	rsp, err := c.DeletePersona(ctx, icpId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePersonaResponse(rsp)
+}
+
 // GetPersonaWithResponse Get an ICP persona
 //
 // Bare response `{icpPersona}`; another organization's persona is a 404.
@@ -17544,6 +20876,40 @@ func (c *ClientWithResponses) GetPersonaWithResponse(ctx context.Context, icpId 
 		return nil, err
 	}
 	return ParseGetPersonaResponse(rsp)
+}
+
+// UpdatePersonaWithBodyWithResponse Update an ICP persona
+//
+// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+// the stored one. Validated like a create. Audiences already built from the persona do not change
+// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+func (c *ClientWithResponses) UpdatePersonaWithBodyWithResponse(ctx context.Context, icpId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePersonaResponse, error) {
+	rsp, err := c.UpdatePersonaWithBody(ctx, icpId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePersonaResponse(rsp)
+}
+
+// UpdatePersonaWithResponse Update an ICP persona
+//
+// Changes the fields sent, inside `persona` and `metadata` too; a sent list or `company` replaces
+// the stored one. Validated like a create. Audiences already built from the persona do not change
+// (they are snapshots); rebuild one to match again. Enveloped response with the persona.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
+func (c *ClientWithResponses) UpdatePersonaWithResponse(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePersonaResponse, error) {
+	rsp, err := c.UpdatePersona(ctx, icpId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePersonaResponse(rsp)
 }
 
 // GetOpenAPIWithResponse This document, as JSON
@@ -18124,6 +21490,81 @@ func ParseCreateCampaignResponse(rsp *http.Response) (*CreateCampaignResponse, e
 	return response, nil
 }
 
+// ParseListAudiencesResponse parses an HTTP response from a ListAudiencesWithResponse call
+func ParseListAudiencesResponse(rsp *http.Response) (*ListAudiencesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAudiencesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				Items      []AudienceList `json:"items"`
+				Pagination Pagination     `json:"pagination"`
+			} `json:"data"`
+			Message    string                                     `json:"message"`
+			StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    ListAudiences200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAudiencesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateAudienceResponse parses an HTTP response from a CreateAudienceWithResponse call
 func ParseCreateAudienceResponse(rsp *http.Response) (*CreateAudienceResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -18248,6 +21689,88 @@ func ParseCreateAudienceResponse(rsp *http.Response) (*CreateAudienceResponse, e
 	return response, nil
 }
 
+// ParseDeleteAudienceResponse parses an HTTP response from a DeleteAudienceWithResponse call
+func ParseDeleteAudienceResponse(rsp *http.Response) (*DeleteAudienceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteAudienceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				AudienceId string                                         `json:"audienceId"`
+				IsDeleted  DeleteAudience200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+			} `json:"data"`
+			Message    string                                      `json:"message"`
+			StatusCode DeleteAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    DeleteAudience200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteAudienceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetAudienceResponse parses an HTTP response from a GetAudienceWithResponse call
 func ParseGetAudienceResponse(rsp *http.Response) (*GetAudienceResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -18307,6 +21830,99 @@ func ParseGetAudienceResponse(rsp *http.Response) (*GetAudienceResponse, error) 
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetAudienceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateAudienceResponse parses an HTTP response from a UpdateAudienceWithResponse call
+func ParseUpdateAudienceResponse(rsp *http.Response) (*UpdateAudienceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateAudienceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data       AudienceList                                `json:"data"`
+			Message    string                                      `json:"message"`
+			StatusCode UpdateAudience200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    UpdateAudience200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateAudienceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18524,6 +22140,116 @@ func ParseListAudienceContactsResponse(rsp *http.Response) (*ListAudienceContact
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListAudienceContactsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRebuildAudienceResponse parses an HTTP response from a RebuildAudienceWithResponse call
+func ParseRebuildAudienceResponse(rsp *http.Response) (*RebuildAudienceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RebuildAudienceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest struct {
+			Data       AudienceList                                 `json:"data"`
+			Message    string                                       `json:"message"`
+			StatusCode RebuildAudience202JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    RebuildAudience202JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RebuildAudienceResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RebuildAudienceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19980,6 +23706,81 @@ func ParseEnrichContactResponse(rsp *http.Response) (*EnrichContactResponse, err
 	return response, nil
 }
 
+// ParseListEventsResponse parses an HTTP response from a ListEventsWithResponse call
+func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				Items      []Event    `json:"items"`
+				Pagination Pagination `json:"pagination"`
+			} `json:"data"`
+			Message    string                                  `json:"message"`
+			StatusCode ListEvents200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    ListEvents200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateEventResponse parses an HTTP response from a CreateEventWithResponse call
 func ParseCreateEventResponse(rsp *http.Response) (*CreateEventResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -20074,6 +23875,84 @@ func ParseCreateEventResponse(rsp *http.Response) (*CreateEventResponse, error) 
 	return response, nil
 }
 
+// ParseDeleteEventResponse parses an HTTP response from a DeleteEventWithResponse call
+func ParseDeleteEventResponse(rsp *http.Response) (*DeleteEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				Id        string                                      `json:"id"`
+				IsDeleted DeleteEvent200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+
+				// Version The version of the deletion.
+				Version int `json:"version"`
+			} `json:"data"`
+			Message    string                                   `json:"message"`
+			StatusCode DeleteEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    DeleteEvent200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetEventResponse parses an HTTP response from a GetEventWithResponse call
 func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -20131,6 +24010,100 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateEventResponse parses an HTTP response from a UpdateEventWithResponse call
+func ParseUpdateEventResponse(rsp *http.Response) (*UpdateEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Data Every field is present; optional text is empty and optional lists [] when not set.
+			Data       Event                                    `json:"data"`
+			Message    string                                   `json:"message"`
+			StatusCode UpdateEvent200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    UpdateEvent200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateEventResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20531,6 +24504,81 @@ func ParseGetGiftResponse(rsp *http.Response) (*GetGiftResponse, error) {
 	return response, nil
 }
 
+// ParseListPersonasResponse parses an HTTP response from a ListPersonasWithResponse call
+func ParseListPersonasResponse(rsp *http.Response) (*ListPersonasResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPersonasResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				Items      []ICPPersona `json:"items"`
+				Pagination Pagination   `json:"pagination"`
+			} `json:"data"`
+			Message    string                                    `json:"message"`
+			StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    ListPersonas200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPersonasResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreatePersonaResponse parses an HTTP response from a CreatePersonaWithResponse call
 func ParseCreatePersonaResponse(rsp *http.Response) (*CreatePersonaResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -20612,6 +24660,81 @@ func ParseCreatePersonaResponse(rsp *http.Response) (*CreatePersonaResponse, err
 	return response, nil
 }
 
+// ParseDeletePersonaResponse parses an HTTP response from a DeletePersonaWithResponse call
+func ParseDeletePersonaResponse(rsp *http.Response) (*DeletePersonaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePersonaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				IcpId     string                                        `json:"icpId"`
+				IsDeleted DeletePersona200JSONResponseBodyDataIsDeleted `json:"isDeleted"`
+			} `json:"data"`
+			Message    string                                     `json:"message"`
+			StatusCode DeletePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    DeletePersona200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeletePersonaResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetPersonaResponse parses an HTTP response from a GetPersonaWithResponse call
 func ParseGetPersonaResponse(rsp *http.Response) (*GetPersonaResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -20666,6 +24789,99 @@ func ParseGetPersonaResponse(rsp *http.Response) (*GetPersonaResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetPersonaResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdatePersonaResponse parses an HTTP response from a UpdatePersonaWithResponse call
+func ParseUpdatePersonaResponse(rsp *http.Response) (*UpdatePersonaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdatePersonaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data       ICPPersona                                 `json:"data"`
+			Message    string                                     `json:"message"`
+			StatusCode UpdatePersona200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    UpdatePersona200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdatePersonaResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -19,7 +19,7 @@ import (
 func (s *Store) CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error) {
 	now := s.Now()
 	p.ICPID, p.OrganizationID, p.CreatedBy, p.CreatedAt, p.UpdatedAt = s.NewID(), orgID, userID, now, now
-	if err := s.putNew(ctx, orgID, icpSK(p.ICPID), p); err != nil {
+	if err := s.putCounted(ctx, orgID, icpSK(p.ICPID), personasOf(orgID), p); err != nil {
 		return gifting.ICPPersona{}, err
 	}
 	p.Normalize()
@@ -50,6 +50,9 @@ type storedAudience struct {
 	Cursor string `json:"buildCursor,omitempty"`
 	// Failures counts the build's consecutive failed slices.
 	Failures int `json:"buildFailures,omitempty"`
+	// Clearing is set while a rebuild removes the previous build's
+	// members; the build compares contacts only once they are all gone.
+	Clearing bool `json:"buildClearing,omitempty"`
 }
 
 // CreateAudience stores a new audience list of org, created by userID and
@@ -68,7 +71,7 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 	meta.BuildStartedAt, meta.ContactLists = now, map[string]gifting.ListProgress{}
 	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = s.NewID(), orgID, userID, now, now
 	a.TotalMatch, a.CreditRequired, a.Status, a.Metadata = 0, 0, gifting.AudienceBuilding, meta
-	if err := s.putNew(ctx, orgID, audienceSK(a.AudienceID), storedAudience{AudienceList: a}); err != nil {
+	if err := s.putCounted(ctx, orgID, audienceSK(a.AudienceID), audiencesOf(orgID), storedAudience{AudienceList: a}); err != nil {
 		return gifting.AudienceList{}, err
 	}
 	a.Normalize()
@@ -135,14 +138,18 @@ func (s *Store) audience(ctx context.Context, orgID, id string) (storedAudience,
 }
 
 // DeleteAudience removes an audience list that has no members yet: the
-// undo of CreateAudience when its build could not be started.
+// undo of CreateAudience when its build could not be started. The
+// audiences counter drops in the same transaction.
 func (s *Store) DeleteAudience(ctx context.Context, orgID, id string) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName: &s.table, Key: key(orgPK(orgID), audienceSK(id)),
-		ConditionExpression:       aws.String("totalMatch = :zero"),
-		ExpressionAttributeValues: item{":zero": num(0)},
+	err := s.transactRetrying(ctx, []types.TransactWriteItem{
+		{Delete: &types.Delete{
+			TableName: &s.table, Key: key(orgPK(orgID), audienceSK(id)),
+			ConditionExpression:       aws.String("totalMatch = :zero"),
+			ExpressionAttributeValues: item{":zero": num(0)},
+		}},
+		s.counterAdd(orgID, counterAudiences, -1),
 	})
-	if err != nil && !isConditionFailed(err) {
+	if err != nil && reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" {
 		return fmt.Errorf("delete audience %s: %w", id, err)
 	}
 	return nil
@@ -178,6 +185,9 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	}
 	if a.Status != gifting.AudienceBuilding {
 		return true, nil
+	}
+	if a.Clearing {
+		return false, s.clearPreviousBuild(ctx, orgID, a, sliceContacts)
 	}
 	persona, err := s.Persona(ctx, orgID, a.ICPID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {

@@ -3,12 +3,8 @@ package dynamo
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -76,48 +72,10 @@ func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.Campa
 // campaignPage reads one page of org's campaigns in creation order, and the
 // campaigns counter.
 func (s *Store) campaignPage(ctx context.Context, orgID string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error) {
-	total, err := s.counter(ctx, orgID, counterCampaigns)
+	items, total, err := s.orderedPage(ctx, orgID, campaignsOf(orgID), order, page)
 	if err != nil {
 		return nil, 0, err
 	}
-	forward := order == gifting.Asc
-	in := &dynamodb.QueryInput{
-		TableName:              &s.table,
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: item{
-			":pk": str(orgPK(orgID)), ":prefix": str(campaignPrefix),
-		},
-		ScanIndexForward: aws.Bool(forward),
-		ConsistentRead:   aws.Bool(true),
-	}
-	out := make([]gifting.Campaign, 0, page.Limit)
-	if off := page.Offset(); off > 0 {
-		if int64(off) >= total {
-			return out, int(total), nil
-		}
-		last, err := s.skipSlim(ctx, campaignsLPK(orgID), forward, off)
-		if err != nil || last == "" {
-			return out, int(total), err
-		}
-		in.ExclusiveStartKey = key(orgPK(orgID), last)
-	}
-	for len(out) < page.Limit {
-		in.Limit = aws.Int32(int32(page.Limit - len(out)))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, 0, fmt.Errorf("query campaigns: %w", err)
-		}
-		for _, it := range res.Items {
-			var c gifting.Campaign
-			if err := unmarshal(it, &c); err != nil {
-				return nil, 0, err
-			}
-			out = append(out, c)
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	return out, int(total), nil
+	out, err := decodeAll[gifting.Campaign](items)
+	return out, total, err
 }

@@ -11,7 +11,10 @@ import (
 // Counter names. A counter is kept in the same transaction as the writes it
 // counts, so list totals never need a read of the whole collection.
 const (
-	counterLedger = "LEDGER"
+	counterLedger    = "LEDGER"
+	counterPersonas  = "ICP"
+	counterAudiences = "AUDIENCE"
+	counterEvents    = "EVENT"
 )
 
 // counterItem is the stored form of a counter.

@@ -3,10 +3,12 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -22,7 +24,7 @@ func (s *Store) CreateEvent(ctx context.Context, orgID, userID string, e gifting
 	now := s.Now()
 	e.ID, e.OrganizationID, e.CreatorUserID = s.NewID(), orgID, userID
 	e.CreatedAt, e.UpdatedAt, e.Version = now, now, 1
-	if err := s.putNew(ctx, orgID, eventSK(e.ID), e); err != nil {
+	if err := s.putCounted(ctx, orgID, eventSK(e.ID), eventsOf(orgID), e); err != nil {
 		return gifting.Event{}, err
 	}
 	e.Normalize()
@@ -85,43 +87,38 @@ func (s *Store) UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID s
 	})
 }
 
-// changeEvent applies change to the stored event and writes the links back
-// if they changed, conditioned on the version it read: a concurrent change
-// makes it read again and retry, so no change is lost and every change
-// gets its own version.
+// changeEvent applies change to the stored event and, if the event
+// changed, writes it back with the next version and a new updatedAt,
+// conditioned on the version it read: a concurrent change makes it read
+// again and retry, so no change is lost and every change gets its own
+// version.
 func (s *Store) changeEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error) {
 	for attempt := 1; ; attempt++ {
 		e, err := s.Event(ctx, orgID, id)
 		if err != nil {
 			return e, err
 		}
-		before := slices.Clone(e.LinkedCampaigns)
+		before := e
+		before.LinkedCampaigns = slices.Clone(e.LinkedCampaigns)
 		if err := change(&e); err != nil {
 			return gifting.Event{}, err
 		}
-		if slices.Equal(before, e.LinkedCampaigns) {
+		e.Normalize()
+		if reflect.DeepEqual(before, e) {
 			return e, nil
 		}
-		links, err := marshal(struct {
-			L []string `json:"l"`
-		}{e.LinkedCampaigns})
+		e.ID, e.OrganizationID, e.Version, e.UpdatedAt = id, orgID, before.Version+1, s.Now()
+		it, err := listedItem(e, orgID, eventSK(id), eventsOf(orgID))
 		if err != nil {
 			return gifting.Event{}, err
 		}
-		now := s.Now()
-		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName:                &s.table,
-			Key:                      key(orgPK(orgID), eventSK(id)),
-			UpdateExpression:         aws.String("SET linkedCampaigns = :l, #v = :next, updatedAt = :now"),
-			ConditionExpression:      aws.String("#v = :v"),
-			ExpressionAttributeNames: map[string]string{"#v": "version"},
-			ExpressionAttributeValues: item{
-				":l": links["l"], ":v": num(int64(e.Version)), ":next": num(int64(e.Version + 1)),
-				":now": str(now.Format(timeLayout)),
-			},
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: &s.table, Item: it,
+			ConditionExpression:       aws.String("#v = :v"),
+			ExpressionAttributeNames:  map[string]string{"#v": "version"},
+			ExpressionAttributeValues: item{":v": num(int64(before.Version))},
 		})
 		if err == nil {
-			e.Version, e.UpdatedAt = e.Version+1, now
 			return e, nil
 		}
 		if !isConditionFailed(err) || attempt >= maxAttempts {
@@ -131,6 +128,99 @@ func (s *Store) changeEvent(ctx context.Context, orgID, id string, change func(*
 			return gifting.Event{}, err
 		}
 	}
+}
+
+// UpdateEvent applies change (an edit, which validates: VALIDATION_FAILED)
+// to event id of org. An edit that changes something bumps the version and
+// updatedAt; one that changes nothing writes nothing. NOT_FOUND for a
+// missing or deleted event.
+func (s *Store) UpdateEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error) {
+	return s.changeEvent(ctx, orgID, id, change)
+}
+
+// DeleteEvent soft-deletes event id of org: one transaction moves it, with
+// the next version, to DELEVENT# (out of the list and the Slim index) and
+// drops the events counter. It is NOT_FOUND afterwards. NOT_FOUND for a
+// missing event.
+func (s *Store) DeleteEvent(ctx context.Context, orgID, id string) (gifting.Event, error) {
+	for attempt := 1; ; attempt++ {
+		e, err := s.Event(ctx, orgID, id)
+		if err != nil {
+			return e, err
+		}
+		seen := e.Version
+		e.Version, e.UpdatedAt = seen+1, s.Now()
+		it, err := withKey(e, map[string]string{"PK": orgPK(orgID), "SK": deletedEventSK(id)})
+		if err != nil {
+			return e, err
+		}
+		err = s.transactRetrying(ctx, []types.TransactWriteItem{
+			{Delete: &types.Delete{
+				TableName: &s.table, Key: key(orgPK(orgID), eventSK(id)),
+				ConditionExpression:       aws.String("#v = :v"),
+				ExpressionAttributeNames:  map[string]string{"#v": "version"},
+				ExpressionAttributeValues: item{":v": num(int64(seen))},
+			}},
+			{Put: &types.Put{TableName: &s.table, Item: it}},
+			s.counterAdd(orgID, counterEvents, -1),
+		})
+		if err == nil {
+			return e, nil
+		}
+		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= maxAttempts {
+			return e, fmt.Errorf("delete event %s: %w", id, err)
+		}
+	}
+}
+
+// ListEvents returns a page of org's events matching f and q, and how many
+// match. The default order (createdAt, no filter, no search) is O(page):
+// the counter and the Slim index. Any filter, search or other sort reads
+// every event of the organization (events are few: tens to hundreds a
+// year, ~2 KB each, about 1 read unit per 2 events) and sorts in memory.
+func (s *Store) ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error) {
+	var (
+		items []item
+		total int
+		err   error
+	)
+	if f.Empty() && q.DefaultOrder() {
+		items, total, err = s.orderedPage(ctx, orgID, eventsOf(orgID), q.Order, q.Page)
+	} else {
+		items, err = s.queryPrefix(ctx, orgPK(orgID), eventPrefix, true)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	all, err := decodeAll[gifting.Event](items)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range all {
+		all[i].Normalize()
+	}
+	if f.Empty() && q.DefaultOrder() {
+		return all, total, nil
+	}
+	all = slices.DeleteFunc(all, func(e gifting.Event) bool {
+		return !f.Keeps(e) || !gifting.MatchesSearch(e.SearchText(), q.Search)
+	})
+	slices.SortFunc(all, func(a, b gifting.Event) int {
+		var by int
+		switch q.SortBy {
+		case gifting.SortUpdatedAt:
+			by = a.UpdatedAt.Compare(b.UpdatedAt)
+		case gifting.SortName:
+			by = gifting.CompareText(a.Name, b.Name)
+		case "startDate":
+			by = a.EventDates.Start.Compare(b.EventDates.Start)
+		default:
+			by = a.CreatedAt.Compare(b.CreatedAt)
+		}
+		return gifting.CompareBy(q.Order, by, a.ID, b.ID)
+	})
+	lo, hi := q.Page.Window(len(all))
+	return all[lo:hi], len(all), nil
 }
 
 // checkCampaigns returns NOT_FOUND naming the first of ids that is not a

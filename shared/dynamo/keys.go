@@ -38,6 +38,10 @@ import (
 //	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
 //	idempotency record              PK=ORG#<org>, SK=IDEM#<scope>#<key>          table (TTL expiresAt)
 //	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
+//	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
+//	  skip (deep pages)             LPK=ORG#<org>#ICP | #AUDIENCE | #EVENT        Slim (keys only used)
+//	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in GSI1 until purged)
+//	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
@@ -118,6 +122,18 @@ func recipientsLPK(org, campaign string) string {
 }
 func audienceLPK(org, aud string) string { return orgPK(org) + "#AUD#" + aud }
 func campaignsLPK(org string) string     { return orgPK(org) + "#CAMPAIGN" }
+func personasLPK(org string) string      { return orgPK(org) + "#ICP" }
+func audiencesLPK(org string) string     { return orgPK(org) + "#AUDIENCE" }
+func eventsLPK(org string) string        { return orgPK(org) + "#EVENT" }
+
+// deletedAudienceSK is the tombstone of a deleted audience while its
+// members are purged: outside the AUDIENCE# range, so the audience is gone
+// at once; it is a due item until the purge ends, then removed.
+func deletedAudienceSK(id string) string { return "DELAUDIENCE#" + id }
+
+// deletedEventSK is where a soft-deleted event is kept: outside the EVENT#
+// range and without Slim keys, so lists never see it.
+func deletedEventSK(id string) string { return "DELEVENT#" + id }
 
 // deletedCampaignSK is where a soft-deleted campaign is kept: outside the
 // CAMPAIGN# range and without Slim keys, so campaign pages never see it.

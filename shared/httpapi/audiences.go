@@ -9,10 +9,17 @@ import (
 
 func (s *Server) audienceRoutes() []route {
 	return []route{
+		{pattern: "GET /api/campaigns/icp-personas", handle: s.listPersonas},
 		{pattern: "POST /api/campaigns/icp-personas", handle: s.createPersona},
 		{pattern: "GET /api/campaigns/icp-personas/{icpId}", handle: s.getPersona},
+		{pattern: "PATCH /api/campaigns/icp-personas/{icpId}", handle: s.updatePersona},
+		{pattern: "DELETE /api/campaigns/icp-personas/{icpId}", handle: s.deletePersona},
+		{pattern: "GET /api/campaigns/audience-lists", handle: s.listAudiences},
 		{pattern: "POST /api/campaigns/audience-lists", handle: s.createAudience},
 		{pattern: "GET /api/campaigns/audience-lists/{audienceId}", handle: s.getAudience},
+		{pattern: "PATCH /api/campaigns/audience-lists/{audienceId}", handle: s.updateAudience},
+		{pattern: "DELETE /api/campaigns/audience-lists/{audienceId}", handle: s.deleteAudience},
+		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/rebuild", handle: s.rebuildAudience},
 		{pattern: "GET /api/campaigns/audience-lists/{audienceId}/contacts", handle: s.listAudienceContacts},
 		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/contact-list", handle: s.audienceToContactList},
 	}
@@ -184,5 +191,106 @@ func (s *Server) audienceToContactList(w http.ResponseWriter, r *http.Request) e
 	writeEnvelope(w, http.StatusAccepted, "Contact list created; the audience's contacts are being added", contactListStarted{
 		ListID: l.ListID, AudienceID: a.AudienceID, ContactList: l, Progress: gifting.ListProgress{Status: gifting.ListAdding},
 	})
+	return nil
+}
+
+// listData is the data of the persona, audience and event lists.
+type listData[T any] struct {
+	Items      []T                `json:"items"`
+	Pagination gifting.Pagination `json:"pagination"`
+}
+
+// listQuery parses search, sortBy (one of sorts, default createdAt),
+// sortOrder (default desc) and the page (default limit 12).
+func listQuery(q *query, sorts []string) gifting.ListQuery {
+	return gifting.ListQuery{
+		Page:   q.page(12),
+		Search: q.search(maxSearch),
+		SortBy: q.enum("sortBy", gifting.SortCreatedAt, sorts...),
+		Order:  q.sortOrder(gifting.Desc),
+	}
+}
+
+// writeList writes a page of a list in the enveloped style.
+func writeList[T any](w http.ResponseWriter, message string, items []T, page gifting.PageRequest, total int) {
+	if items == nil {
+		items = []T{}
+	}
+	writeEnvelope(w, http.StatusOK, message, listData[T]{Items: items, Pagination: gifting.NewPagination(page, total)})
+}
+
+// deleted is the data of a DELETE's response: the id under the resource's
+// own name, and isDeleted.
+func deleted(idField, id string) map[string]any {
+	return map[string]any{idField: id, "isDeleted": true}
+}
+
+func (s *Server) listAudiences(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	lq := listQuery(q, gifting.AudienceSorts)
+	f := gifting.AudienceFilter{
+		Status: gifting.AudienceStatus(q.enum("status", "", gifting.AudienceStatuses...)),
+		ICPID:  q.str("icpId"),
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	items, total, err := s.store.ListAudiences(r.Context(), principal(r.Context()).OrgID, f, lq)
+	if err != nil {
+		return err
+	}
+	writeList(w, "Audience lists retrieved", items, lq.Page, total)
+	return nil
+}
+
+// audiencePatch is the body of PATCH /audience-lists/{id}: only sent
+// fields change. The persona and the price are fixed at creation (an
+// audience is a snapshot of one match); they are unknown fields here.
+type audiencePatch struct {
+	Name        *string   `json:"name"`
+	Description *string   `json:"description"`
+	Tags        *[]string `json:"tags"`
+}
+
+func (s *Server) updateAudience(w http.ResponseWriter, r *http.Request) error {
+	var in audiencePatch
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	a, err := s.store.UpdateAudience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"), func(a *gifting.AudienceList) error {
+		setIf(&a.Name, in.Name)
+		setIf(&a.Description, in.Description)
+		setIf(&a.Tags, in.Tags)
+		return gifting.ValidateAudience(a)
+	})
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Audience list updated", a)
+	return nil
+}
+
+// setIf sets *dst to *v when the field was sent.
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (s *Server) deleteAudience(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("audienceId")
+	if err := s.svc.RemoveAudience(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Audience list deleted; its contacts are being removed", deleted("audienceId", id))
+	return nil
+}
+
+func (s *Server) rebuildAudience(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.svc.RebuildAudience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusAccepted, "Audience list is being rebuilt", a)
 	return nil
 }

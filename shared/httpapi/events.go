@@ -11,8 +11,11 @@ import (
 
 func (s *Server) eventRoutes() []route {
 	return []route{
+		{pattern: "GET /api/campaigns/events", handle: s.listEvents},
 		{pattern: "POST /api/campaigns/events", handle: s.createEvent},
 		{pattern: "GET /api/campaigns/events/{id}", handle: s.getEvent},
+		{pattern: "PATCH /api/campaigns/events/{id}", handle: s.updateEvent},
+		{pattern: "DELETE /api/campaigns/events/{id}", handle: s.deleteEvent},
 		{pattern: "POST /api/campaigns/events/{id}/campaigns", handle: s.linkEventCampaigns},
 		{pattern: "DELETE /api/campaigns/events/{id}/campaigns/{campaignId}", handle: s.unlinkEventCampaign},
 	}
@@ -181,5 +184,125 @@ func (s *Server) unlinkEventCampaign(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Campaign unlinked", e)
+	return nil
+}
+
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	lq := listQuery(q, gifting.EventSorts)
+	f := gifting.EventFilter{
+		Status: q.enum("status", "", gifting.EventStatuses...),
+		Type:   q.enum("type", "", gifting.EventTypes...),
+		From:   q.timestamp("from"),
+		To:     q.timestamp("to"),
+	}
+	if f.To != nil && len(q.str("to")) == len("2006-01-02") {
+		// A date alone means the whole of that day.
+		end := f.To.Add(24*time.Hour - time.Millisecond)
+		f.To = &end
+	}
+	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
+		q.problems.Add("to", "must not be before from")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	items, total, err := s.store.ListEvents(r.Context(), principal(r.Context()).OrgID, f, lq)
+	if err != nil {
+		return err
+	}
+	writeList(w, "Events retrieved", items, lq.Page, total)
+	return nil
+}
+
+// eventPatch is the body of PATCH /events/{id}: only sent fields change.
+// eventDates.start and .end change one by one; a sent location, list or
+// speakers replaces the stored one. Links change through the link
+// endpoints, so linkedCampaigns is not a field here.
+type eventPatch struct {
+	Name              *string                `json:"name"`
+	Type              *string                `json:"type"`
+	Status            *string                `json:"status"`
+	Visibility        *string                `json:"visibility"`
+	EventDates        *eventDatesInput       `json:"eventDates"`
+	Location          *gifting.EventLocation `json:"location"`
+	Description       *string                `json:"description"`
+	Host              *string                `json:"host"`
+	Agenda            *string                `json:"agenda"`
+	Focus             *string                `json:"focus"`
+	EventURL          *string                `json:"eventUrl"`
+	Banner            *string                `json:"banner"`
+	Hashtag           *string                `json:"hashtag"`
+	Topics            *[]string              `json:"topics"`
+	TargetAudience    *[]string              `json:"targetAudience"`
+	TargetAccounts    *[]string              `json:"targetAccounts"`
+	Tags              *[]string              `json:"tags"`
+	Speakers          *[]gifting.Speaker     `json:"speakers"`
+	ExpectedAttendees *int                   `json:"expectedAttendees"`
+}
+
+// apply sets the sent fields on e and validates the result as a create
+// would.
+func (in eventPatch) apply(e *gifting.Event) error {
+	var p gifting.Problems
+	for _, f := range []struct {
+		dst *string
+		v   *string
+	}{
+		{&e.Name, in.Name}, {&e.Type, in.Type}, {&e.Status, in.Status}, {&e.Visibility, in.Visibility},
+		{&e.Description, in.Description}, {&e.Host, in.Host}, {&e.Agenda, in.Agenda}, {&e.Focus, in.Focus},
+		{&e.EventURL, in.EventURL}, {&e.Banner, in.Banner}, {&e.Hashtag, in.Hashtag},
+	} {
+		setIf(f.dst, f.v)
+	}
+	for _, f := range []struct {
+		dst *[]string
+		v   *[]string
+	}{
+		{&e.Topics, in.Topics}, {&e.TargetAudience, in.TargetAudience}, {&e.TargetAccounts, in.TargetAccounts}, {&e.Tags, in.Tags},
+	} {
+		setIf(f.dst, f.v)
+	}
+	setIf(&e.Location, in.Location)
+	setIf(&e.Speakers, in.Speakers)
+	setIf(&e.ExpectedAttendees, in.ExpectedAttendees)
+	if d := in.EventDates; d != nil {
+		if d.Start != "" {
+			e.EventDates.Start = parseDateTime(&p, "eventDates.start", d.Start)
+		}
+		if d.End != "" {
+			e.EventDates.End = parseDateTime(&p, "eventDates.end", d.End)
+		}
+	}
+	return mergeProblems(p, e.Validate())
+}
+
+func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) error {
+	var in eventPatch
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	e, err := s.store.UpdateEvent(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), in.apply)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Event updated", e)
+	return nil
+}
+
+// deletedEvent is the data of DELETE /events/{id}: the event is kept
+// (soft delete) with the version of its deletion.
+type deletedEvent struct {
+	ID        string `json:"id"`
+	IsDeleted bool   `json:"isDeleted"`
+	Version   int    `json:"version"`
+}
+
+func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.store.DeleteEvent(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Event deleted", deletedEvent{ID: e.ID, IsDeleted: true, Version: e.Version})
 	return nil
 }

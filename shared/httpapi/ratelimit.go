@@ -20,6 +20,7 @@ var rateClassOf = map[string]gifting.RateClass{
 	"POST /api/campaigns/enrichment/enrich":                        gifting.RateEnrichment,
 	"POST /api/campaigns/audience-lists":                           gifting.RateAudienceBuild,
 	"POST /api/campaigns/audience-lists/{audienceId}/contact-list": gifting.RateAudienceBuild,
+	"POST /api/campaigns/audience-lists/{audienceId}/rebuild":      gifting.RateAudienceBuild,
 	"POST /api/campaigns/campaigns/{campaignId}/add-recipient":     gifting.RateAddRecipient,
 }
 

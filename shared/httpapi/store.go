@@ -71,12 +71,18 @@ type RecipientReader interface {
 	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
 }
 
-// AudienceReader reads audiences and stores personas.
+// AudienceReader reads audiences and stores personas and plain audience
+// edits (the rest goes through the service).
 type AudienceReader interface {
 	Persona(ctx context.Context, orgID, id string) (gifting.ICPPersona, error)
 	CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error)
 	Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error)
 	AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error)
+	ListPersonas(ctx context.Context, orgID string, f gifting.PersonaFilter, q gifting.ListQuery) ([]gifting.ICPPersona, int, error)
+	UpdatePersona(ctx context.Context, orgID, id string, change func(*gifting.ICPPersona) error) (gifting.ICPPersona, error)
+	DeletePersona(ctx context.Context, orgID, id string) error
+	ListAudiences(ctx context.Context, orgID string, f gifting.AudienceFilter, q gifting.ListQuery) ([]gifting.AudienceList, int, error)
+	UpdateAudience(ctx context.Context, orgID, id string, change func(*gifting.AudienceList) error) (gifting.AudienceList, error)
 }
 
 // EventStore is events and their campaign links.
@@ -85,4 +91,7 @@ type EventStore interface {
 	CreateEvent(ctx context.Context, orgID, userID string, e gifting.Event) (gifting.Event, error)
 	LinkEventCampaigns(ctx context.Context, orgID, id string, campaignIDs []string) (gifting.Event, error)
 	UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID string) (gifting.Event, error)
+	ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error)
+	UpdateEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error)
+	DeleteEvent(ctx context.Context, orgID, id string) (gifting.Event, error)
 }

@@ -31,6 +31,10 @@ type AudienceStore interface {
 	FillAudienceContactList(ctx context.Context, orgID, id, listID string) (done bool, err error)
 	NoteBuildFailure(ctx context.Context, orgID, id string) (gaveUp bool, err error)
 	NoteContactListFailure(ctx context.Context, orgID, id, listID string) (gaveUp bool, err error)
+	RemoveAudience(ctx context.Context, orgID, id string) error
+	PurgeAudience(ctx context.Context, orgID, id string) (done bool, err error)
+	RebuildAudience(ctx context.Context, orgID, id string) (gifting.AudienceList, error)
+	FailAudience(ctx context.Context, orgID, id, reason string) error
 }
 
 // CreateAudience stores a validated audience as list-building and starts
@@ -52,6 +56,57 @@ func (s *Service) CreateAudience(ctx context.Context, orgID, userID string, a gi
 		return a, err
 	}
 	return a, nil
+}
+
+// RemoveAudience deletes an audience list: it is NOT_FOUND at once, and a
+// background job removes its members in slices. The job's record (the
+// audience's tombstone, a due item) is written with the delete, so if the
+// job cannot be queued now the scheduler tick starts it within a lease;
+// that is logged, not returned.
+//
+// Errors: NOT_FOUND, CONFLICT (being built, or being copied into a contact
+// list).
+func (s *Service) RemoveAudience(ctx context.Context, orgID, audienceID string) error {
+	if err := s.store.RemoveAudience(ctx, orgID, audienceID); err != nil {
+		return err
+	}
+	if err := s.enqueue(ctx, jobs.Job{Kind: gifting.JobAudiencePurge, OrgID: orgID, Ref: audienceID}); err != nil {
+		Logger(ctx).WarnContext(ctx, "queue audience purge; the scheduler will start it",
+			slog.String("audienceId", audienceID), slog.String("error", err.Error()))
+	}
+	return nil
+}
+
+// RebuildAudience matches a ready or failed audience against the
+// organization's contacts again, with its persona's current criteria: the
+// audience becomes list-building with its totals at zero, and the build job
+// first removes the previous members, then matches, so the result is exact.
+// If the job cannot be queued the audience is marked failed (it can be
+// rebuilt again) and the error returned.
+//
+// Errors: NOT_FOUND, CONFLICT (not ready or failed, being copied into a
+// contact list, or its persona deleted).
+func (s *Service) RebuildAudience(ctx context.Context, orgID, audienceID string) (gifting.AudienceList, error) {
+	a, err := s.store.RebuildAudience(ctx, orgID, audienceID)
+	if err != nil {
+		return a, err
+	}
+	if err := s.enqueue(ctx, jobs.Job{Kind: jobAudienceBuild, OrgID: orgID, Ref: audienceID}); err != nil {
+		if ferr := s.store.FailAudience(context.WithoutCancel(ctx), orgID, audienceID, "the rebuild could not be started; rebuild again"); ferr != nil {
+			Logger(ctx).ErrorContext(ctx, "fail audience", slog.String("audienceId", audienceID), slog.String("error", ferr.Error()))
+		}
+		return a, err
+	}
+	return a, nil
+}
+
+// runAudiencePurge removes one slice of a deleted audience's members.
+func (s *Service) runAudiencePurge(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	done, err := s.store.PurgeAudience(ctx, j.OrgID, j.Ref)
+	if err != nil || done {
+		return nil, err
+	}
+	return &j, nil
 }
 
 // AudienceToContactList creates a contact list named name (the audience's

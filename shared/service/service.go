@@ -73,6 +73,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runRecipientEmails(ctx, j)
 	case jobAudienceBuild, jobAudienceContactList:
 		return s.runAudienceJob(ctx, j)
+	case gifting.JobAudiencePurge:
+		return s.runAudiencePurge(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }
