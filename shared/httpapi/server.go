@@ -141,11 +141,43 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 			}
 		}
 		if best == nil {
+			if allow := allowedMethods(muxes, r); len(allow) > 0 {
+				w.Header().Set("Allow", strings.Join(allow, ", "))
+				writeError(w, r, gifting.Errorf(gifting.CodeMethodNotAllowed, "%s is not allowed on %s; use %s",
+					gifting.Clip(r.Method, 16), loggedPath(r.URL.Path), strings.Join(allow, ", ")))
+				return
+			}
 			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", gifting.Clip(r.Method, 16), loggedPath(r.URL.Path)))
 			return
 		}
 		best.ServeHTTP(w, r)
 	}))
+}
+
+// routeMethods are the methods the service's routes use, in the order an
+// Allow header lists them.
+var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowedMethods returns the methods some route of muxes serves on r's
+// path, when r's own method has none: a known path asked with the wrong
+// method is a 405 naming them, not a 404. ServeMux's GET patterns also
+// answer HEAD, so HEAD joins a path that has GET.
+func allowedMethods(muxes []*http.ServeMux, r *http.Request) []string {
+	var out []string
+	for _, m := range routeMethods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		for _, mux := range muxes {
+			if _, pattern := mux.Handler(probe); pattern != "" {
+				out = append(out, m)
+				if m == http.MethodGet {
+					out = append(out, http.MethodHead)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // MoreSpecific reports whether pattern (or path template) a wins over b
