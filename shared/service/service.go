@@ -25,6 +25,7 @@ type Store interface {
 	LaunchStore
 	CampaignStore
 	AudienceStore
+	DeleteStore
 }
 
 // Config holds what the use cases need besides the store.
@@ -69,6 +70,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runLaunch(ctx, j)
 	case jobAudienceBuild, jobAudienceContactList:
 		return s.runAudienceJob(ctx, j)
+	case gifting.JobContactListDelete:
+		return s.runListDelete(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }
