@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,21 +161,35 @@ var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, htt
 
 // allowedMethods returns the methods some route of muxes serves on r's
 // path, when r's own method has none: a known path asked with the wrong
-// method is a 405 naming them, not a 404. ServeMux's GET patterns also
-// answer HEAD, so HEAD joins a path that has GET.
+// method is a 405 naming them, not a 404. Only the routes of the most
+// specific matching path count (API Gateway's rule, as in Handler): on
+// /api/campaigns/contacts that is GET, not the PATCH of
+// /api/campaigns/{campaignId}. GET routes also answer HEAD.
 func allowedMethods(muxes []*http.ServeMux, r *http.Request) []string {
-	var out []string
+	type match struct{ method, path string }
+	var found []match
+	best := ""
 	for _, m := range routeMethods {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		for _, mux := range muxes {
 			if _, pattern := mux.Handler(probe); pattern != "" {
-				out = append(out, m)
-				if m == http.MethodGet {
-					out = append(out, http.MethodHead)
+				path := patternPath(pattern)
+				found = append(found, match{m, path})
+				if best == "" || MoreSpecific(path, best) {
+					best = path
 				}
-				break
 			}
+		}
+	}
+	var out []string
+	for _, f := range found {
+		if f.path != best || slices.Contains(out, f.method) {
+			continue
+		}
+		out = append(out, f.method)
+		if f.method == http.MethodGet {
+			out = append(out, http.MethodHead)
 		}
 	}
 	return out
