@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -444,4 +449,96 @@ func TestMethodNotAllowed(t *testing.T) {
 			t.Errorf("status %d, Allow %q; want 404 without Allow", rec.Code, rec.Header().Get("Allow"))
 		}
 	})
+}
+
+// recipientsBody is the part of a recipients list these tests read.
+type recipientsBody struct {
+	Recipients []gifting.Recipient `json:"recipients"`
+	Pagination gifting.Pagination  `json:"pagination"`
+}
+
+func TestLaunchedRecipientsAssignedAndListedPending(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "acme", 1_000)
+	// No mailer: launched recipients stay pending, invitation scheduled.
+	queue := jobs.NewLocal(testenv.Quiet)
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
+	api := testenv.HandlerAPI(t, httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet}).Handler(httpapi.Groups...), key)
+	queue.Start(svc.RunJob)
+	listID, _ := listWithContacts(t, s, orgID, 3)
+	gift := createOwnGift(t, api, "Mug", 5)
+	c := postCampaign(t, api, map[string]any{"name": "Launch", "contactListIds": []string{listID},
+		"campaignData": map[string]any{"giftIds": []string{gift.GiftID}}})
+	if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
+		t.Fatalf("launch: %d %s", res.Status, res.Body)
+	}
+	queue.Wait()
+
+	t.Run("assigned to the launching user", func(t *testing.T) {
+		var b recipientsBody
+		api.Do("GET", "/api/campaigns/campaigns/"+c.CampaignID+"/recipients?userId=user-acme", nil).JSON(t, &b)
+		if b.Pagination.Total != 3 || len(b.Recipients) != 3 {
+			t.Fatalf("userId=user-acme finds %d recipients, want 3", b.Pagination.Total)
+		}
+		for _, r := range b.Recipients {
+			if len(r.AssignedUsers) != 1 || r.AssignedUsers[0].UserID != "user-acme" {
+				t.Errorf("assignedUsers = %+v, want user-acme", r.AssignedUsers)
+			}
+		}
+		api.Do("GET", "/api/campaigns/campaigns/"+c.CampaignID+"/recipients?userId=someone-else", nil).JSON(t, &b)
+		if b.Pagination.Total != 0 {
+			t.Errorf("another user finds %d recipients", b.Pagination.Total)
+		}
+	})
+	t.Run("express-send lists them as pending", func(t *testing.T) {
+		res := api.Do("GET", "/api/campaigns/recipients/express-send/campaign/"+c.CampaignID+"?status=pending", nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("status=pending: %d %s", res.Status, res.Body)
+		}
+		var b recipientsBody
+		res.JSON(t, &b)
+		if b.Pagination.Total != 3 || len(b.Recipients) != 3 || b.Recipients[0].Status != gifting.RecipientPending {
+			t.Errorf("status=pending finds %d recipients, want the 3 pending", b.Pagination.Total)
+		}
+		api.Do("GET", "/api/campaigns/recipients/express-send/campaign/"+c.CampaignID+"?status=invite_sent,pending", nil).JSON(t, &b)
+		if b.Pagination.Total != 3 {
+			t.Errorf("status=invite_sent,pending finds %d", b.Pagination.Total)
+		}
+	})
+}
+
+// TestDeleteContactListJobLost: the memberships of a deleted list go even
+// when the job's message never runs: the tombstone written with the delete
+// is due for the scheduler tick once its lease ends.
+func TestDeleteContactListJobLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := &testClock{}
+	s := testenv.Store(t, dynamo.WithClock(clock.Now))
+	orgID, key := testenv.Org(t, s, "acme", 0)
+	api, _ := testenv.HeldAPI(t, s, key) // the queue never runs its jobs
+	listID, ids := listWithContacts(t, s, orgID, 120)
+	if res := api.Do("DELETE", "/api/campaigns/contact-lists/"+listID, nil); res.Status != http.StatusOK {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	if err := api.Scheduler.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := countSKPrefix(t, s, orgID, "MEMBER#"+listID+"#"); got != 120 {
+		t.Fatalf("%d memberships before the lease ended, want 120 (left to the job)", got)
+	}
+	clock.Advance(2 * dynamo.DueLease)
+	if err := api.Scheduler.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := countSKPrefix(t, s, orgID, "MEMBER#"+listID+"#"); got != 0 {
+		t.Errorf("%d memberships left after the tick", got)
+	}
+	if got := countSKPrefix(t, s, orgID, "DELLIST#"); got != 0 {
+		t.Errorf("%d tombstones left after the tick", got)
+	}
+	if c := getContact(t, api, ids[len(ids)-1]); slices.Contains(c.ListIDs, listID) {
+		t.Errorf("contact still lists the deleted list: %v", c.ListIDs)
+	}
 }
