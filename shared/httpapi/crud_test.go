@@ -191,8 +191,8 @@ func TestPatchCatalogAndLists(t *testing.T) {
 	t.Run("validation", func(t *testing.T) {
 		for _, tc := range []struct {
 			name, path string
-			body  any
-			field string
+			body       any
+			field      string
 		}{
 			{"blank template name", "/api/campaigns/templates/" + tmpl.TemplateID, map[string]any{"templateName": " "}, "templateName"},
 			{"success rate over 100", "/api/campaigns/templates/" + tmpl.TemplateID, map[string]any{"successRate": 101}, "successRate"},
