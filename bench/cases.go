@@ -85,6 +85,14 @@ func cases() []benchCase {
 		{route: "PATCH /api/campaigns/events/{id}", status: http.StatusOK, prepare: preparePatchEvent},
 		{route: "DELETE /api/campaigns/icp-personas/{icpId}", status: http.StatusOK, prepare: prepareDeletePersona},
 		{route: "DELETE /api/campaigns/events/{id}", status: http.StatusOK, prepare: prepareDeleteEvent},
+		{route: "GET /api/campaigns/templates", target: listPage, status: http.StatusOK, prepare: prepareListTemplates},
+		{route: "PATCH /api/campaigns/templates/{templateId}", status: http.StatusOK, prepare: preparePatchTemplate},
+		{route: "DELETE /api/campaigns/templates/{templateId}", status: http.StatusOK, prepare: prepareDeleteTemplate},
+		{route: "PATCH /api/campaigns/gifts/{giftId}", status: http.StatusOK, prepare: preparePatchGift},
+		{route: "DELETE /api/campaigns/gifts/{giftId}", status: http.StatusOK, prepare: prepareDeleteGift},
+		{route: "GET /api/campaigns/contact-lists/{listId}/contacts", status: http.StatusOK, prepare: prepareListMembers},
+		{route: "PATCH /api/campaigns/contact-lists/{listId}", status: http.StatusOK, prepare: preparePatchList},
+		{route: "DELETE /api/campaigns/contact-lists/{listId}", status: http.StatusOK, prepare: prepareDeleteList},
 	}
 }
 

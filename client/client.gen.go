@@ -359,6 +359,171 @@ func (e ConflictErrorSuccess) Valid() bool {
 	}
 }
 
+// Defines values for ContactListEnvelopeStatusCode.
+const (
+	ContactListEnvelopeStatusCodeN200 ContactListEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the ContactListEnvelopeStatusCode enum.
+func (e ContactListEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case ContactListEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContactListEnvelopeSuccess.
+const (
+	ContactListEnvelopeSuccessTrue ContactListEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ContactListEnvelopeSuccess enum.
+func (e ContactListEnvelopeSuccess) Valid() bool {
+	switch e {
+	case ContactListEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedContactListEnvelopeDataIsDeleted.
+const (
+	DeletedContactListEnvelopeDataIsDeletedTrue DeletedContactListEnvelopeDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedContactListEnvelopeDataIsDeleted enum.
+func (e DeletedContactListEnvelopeDataIsDeleted) Valid() bool {
+	switch e {
+	case DeletedContactListEnvelopeDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedContactListEnvelopeStatusCode.
+const (
+	DeletedContactListEnvelopeStatusCodeN200 DeletedContactListEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeletedContactListEnvelopeStatusCode enum.
+func (e DeletedContactListEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case DeletedContactListEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedContactListEnvelopeSuccess.
+const (
+	DeletedContactListEnvelopeSuccessTrue DeletedContactListEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedContactListEnvelopeSuccess enum.
+func (e DeletedContactListEnvelopeSuccess) Valid() bool {
+	switch e {
+	case DeletedContactListEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedGiftEnvelopeDataIsDeleted.
+const (
+	DeletedGiftEnvelopeDataIsDeletedTrue DeletedGiftEnvelopeDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedGiftEnvelopeDataIsDeleted enum.
+func (e DeletedGiftEnvelopeDataIsDeleted) Valid() bool {
+	switch e {
+	case DeletedGiftEnvelopeDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedGiftEnvelopeStatusCode.
+const (
+	DeletedGiftEnvelopeStatusCodeN200 DeletedGiftEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeletedGiftEnvelopeStatusCode enum.
+func (e DeletedGiftEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case DeletedGiftEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedGiftEnvelopeSuccess.
+const (
+	DeletedGiftEnvelopeSuccessTrue DeletedGiftEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedGiftEnvelopeSuccess enum.
+func (e DeletedGiftEnvelopeSuccess) Valid() bool {
+	switch e {
+	case DeletedGiftEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedTemplateEnvelopeDataIsDeleted.
+const (
+	DeletedTemplateEnvelopeDataIsDeletedTrue DeletedTemplateEnvelopeDataIsDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedTemplateEnvelopeDataIsDeleted enum.
+func (e DeletedTemplateEnvelopeDataIsDeleted) Valid() bool {
+	switch e {
+	case DeletedTemplateEnvelopeDataIsDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedTemplateEnvelopeStatusCode.
+const (
+	DeletedTemplateEnvelopeStatusCodeN200 DeletedTemplateEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the DeletedTemplateEnvelopeStatusCode enum.
+func (e DeletedTemplateEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case DeletedTemplateEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletedTemplateEnvelopeSuccess.
+const (
+	DeletedTemplateEnvelopeSuccessTrue DeletedTemplateEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedTemplateEnvelopeSuccess enum.
+func (e DeletedTemplateEnvelopeSuccess) Valid() bool {
+	switch e {
+	case DeletedTemplateEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DimensionsUnit.
 const (
 	Cm   DimensionsUnit = "cm"
@@ -779,6 +944,36 @@ const (
 func (e FreeFormValue3) Valid() bool {
 	switch e {
 	case N0:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GiftEnvelopeStatusCode.
+const (
+	GiftEnvelopeStatusCodeN200 GiftEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the GiftEnvelopeStatusCode enum.
+func (e GiftEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case GiftEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GiftEnvelopeSuccess.
+const (
+	GiftEnvelopeSuccessTrue GiftEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the GiftEnvelopeSuccess enum.
+func (e GiftEnvelopeSuccess) Valid() bool {
+	switch e {
+	case GiftEnvelopeSuccessTrue:
 		return true
 	default:
 		return false
@@ -1445,6 +1640,66 @@ const (
 func (e ServiceUnavailableErrorSuccess) Valid() bool {
 	switch e {
 	case ServiceUnavailableErrorSuccessFalse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TemplateEnvelopeStatusCode.
+const (
+	TemplateEnvelopeStatusCodeN200 TemplateEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the TemplateEnvelopeStatusCode enum.
+func (e TemplateEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case TemplateEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TemplateEnvelopeSuccess.
+const (
+	TemplateEnvelopeSuccessTrue TemplateEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the TemplateEnvelopeSuccess enum.
+func (e TemplateEnvelopeSuccess) Valid() bool {
+	switch e {
+	case TemplateEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TemplatePageEnvelopeStatusCode.
+const (
+	TemplatePageEnvelopeStatusCodeN200 TemplatePageEnvelopeStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the TemplatePageEnvelopeStatusCode enum.
+func (e TemplatePageEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case TemplatePageEnvelopeStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TemplatePageEnvelopeSuccess.
+const (
+	TemplatePageEnvelopeSuccessTrue TemplatePageEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the TemplatePageEnvelopeSuccess enum.
+func (e TemplatePageEnvelopeSuccess) Valid() bool {
+	switch e {
+	case TemplatePageEnvelopeSuccessTrue:
 		return true
 	default:
 		return false
@@ -2903,6 +3158,48 @@ func (e UpdatePersona200JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for ListTemplatesParamsSortBy.
+const (
+	ListTemplatesParamsSortByCreatedAt    ListTemplatesParamsSortBy = "createdAt"
+	ListTemplatesParamsSortBySuccessRate  ListTemplatesParamsSortBy = "successRate"
+	ListTemplatesParamsSortByTemplateName ListTemplatesParamsSortBy = "templateName"
+	ListTemplatesParamsSortByUpdatedAt    ListTemplatesParamsSortBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ListTemplatesParamsSortBy enum.
+func (e ListTemplatesParamsSortBy) Valid() bool {
+	switch e {
+	case ListTemplatesParamsSortByCreatedAt:
+		return true
+	case ListTemplatesParamsSortBySuccessRate:
+		return true
+	case ListTemplatesParamsSortByTemplateName:
+		return true
+	case ListTemplatesParamsSortByUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTemplatesParamsSortOrder.
+const (
+	ListTemplatesParamsSortOrderAsc  ListTemplatesParamsSortOrder = "asc"
+	ListTemplatesParamsSortOrderDesc ListTemplatesParamsSortOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListTemplatesParamsSortOrder enum.
+func (e ListTemplatesParamsSortOrder) Valid() bool {
+	switch e {
+	case ListTemplatesParamsSortOrderAsc:
+		return true
+	case ListTemplatesParamsSortOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateTemplate201JSONResponseBodyStatusCode.
 const (
 	CreateTemplate201JSONResponseBodyStatusCodeN201 CreateTemplate201JSONResponseBodyStatusCode = 201
@@ -3967,6 +4264,28 @@ type ContactList struct {
 	UpdatedAt DateTime `json:"updatedAt"`
 }
 
+// ContactListEnvelope The enveloped answer of PATCH /contact-lists/{listId}.
+type ContactListEnvelope struct {
+	Data       ContactList                   `json:"data"`
+	Message    string                        `json:"message"`
+	StatusCode ContactListEnvelopeStatusCode `json:"statusCode"`
+	Success    ContactListEnvelopeSuccess    `json:"success"`
+}
+
+// ContactListEnvelopeStatusCode defines model for ContactListEnvelope.StatusCode.
+type ContactListEnvelopeStatusCode int
+
+// ContactListEnvelopeSuccess defines model for ContactListEnvelope.Success.
+type ContactListEnvelopeSuccess bool
+
+// ContactListPatch The fields of a contact list to change; validated as on create.
+type ContactListPatch struct {
+	Description *string `json:"description,omitempty"`
+
+	// Name Not blank.
+	Name *string `json:"name,omitempty"`
+}
+
 // ContactLocationInput A country, a region (state or province) or both; at least one of them holds a word.
 type ContactLocationInput struct {
 	Country *string `json:"country,omitempty"`
@@ -4032,6 +4351,66 @@ type ContactSourceRef struct {
 
 // DateTime RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 type DateTime = time.Time
+
+// DeletedContactListEnvelope The enveloped answer of DELETE /contact-lists/{listId}.
+type DeletedContactListEnvelope struct {
+	Data struct {
+		IsDeleted DeletedContactListEnvelopeDataIsDeleted `json:"isDeleted"`
+		ListId    string                                  `json:"listId"`
+	} `json:"data"`
+	Message    string                               `json:"message"`
+	StatusCode DeletedContactListEnvelopeStatusCode `json:"statusCode"`
+	Success    DeletedContactListEnvelopeSuccess    `json:"success"`
+}
+
+// DeletedContactListEnvelopeDataIsDeleted defines model for DeletedContactListEnvelope.Data.IsDeleted.
+type DeletedContactListEnvelopeDataIsDeleted bool
+
+// DeletedContactListEnvelopeStatusCode defines model for DeletedContactListEnvelope.StatusCode.
+type DeletedContactListEnvelopeStatusCode int
+
+// DeletedContactListEnvelopeSuccess defines model for DeletedContactListEnvelope.Success.
+type DeletedContactListEnvelopeSuccess bool
+
+// DeletedGiftEnvelope The enveloped answer of DELETE /gifts/{giftId}.
+type DeletedGiftEnvelope struct {
+	Data struct {
+		GiftId    string                           `json:"giftId"`
+		IsDeleted DeletedGiftEnvelopeDataIsDeleted `json:"isDeleted"`
+	} `json:"data"`
+	Message    string                        `json:"message"`
+	StatusCode DeletedGiftEnvelopeStatusCode `json:"statusCode"`
+	Success    DeletedGiftEnvelopeSuccess    `json:"success"`
+}
+
+// DeletedGiftEnvelopeDataIsDeleted defines model for DeletedGiftEnvelope.Data.IsDeleted.
+type DeletedGiftEnvelopeDataIsDeleted bool
+
+// DeletedGiftEnvelopeStatusCode defines model for DeletedGiftEnvelope.StatusCode.
+type DeletedGiftEnvelopeStatusCode int
+
+// DeletedGiftEnvelopeSuccess defines model for DeletedGiftEnvelope.Success.
+type DeletedGiftEnvelopeSuccess bool
+
+// DeletedTemplateEnvelope The enveloped answer of DELETE /templates/{templateId}.
+type DeletedTemplateEnvelope struct {
+	Data struct {
+		IsDeleted  DeletedTemplateEnvelopeDataIsDeleted `json:"isDeleted"`
+		TemplateId string                               `json:"templateId"`
+	} `json:"data"`
+	Message    string                            `json:"message"`
+	StatusCode DeletedTemplateEnvelopeStatusCode `json:"statusCode"`
+	Success    DeletedTemplateEnvelopeSuccess    `json:"success"`
+}
+
+// DeletedTemplateEnvelopeDataIsDeleted defines model for DeletedTemplateEnvelope.Data.IsDeleted.
+type DeletedTemplateEnvelopeDataIsDeleted bool
+
+// DeletedTemplateEnvelopeStatusCode defines model for DeletedTemplateEnvelope.StatusCode.
+type DeletedTemplateEnvelopeStatusCode int
+
+// DeletedTemplateEnvelopeSuccess defines model for DeletedTemplateEnvelope.Success.
+type DeletedTemplateEnvelopeSuccess bool
 
 // Dimensions defines model for Dimensions.
 type Dimensions struct {
@@ -4525,6 +4904,20 @@ type Gift struct {
 	Weight    *Weight  `json:"weight,omitempty"`
 }
 
+// GiftEnvelope The enveloped answer of PATCH /gifts/{giftId}.
+type GiftEnvelope struct {
+	Data       Gift                   `json:"data"`
+	Message    string                 `json:"message"`
+	StatusCode GiftEnvelopeStatusCode `json:"statusCode"`
+	Success    GiftEnvelopeSuccess    `json:"success"`
+}
+
+// GiftEnvelopeStatusCode defines model for GiftEnvelope.StatusCode.
+type GiftEnvelopeStatusCode int
+
+// GiftEnvelopeSuccess defines model for GiftEnvelope.Success.
+type GiftEnvelopeSuccess bool
+
 // GiftInput The body of POST /gifts; server-owned fields are set by the server.
 type GiftInput struct {
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
@@ -4555,6 +4948,27 @@ type GiftList struct {
 	Page       int    `json:"page"`
 	Total      int    `json:"total"`
 	TotalPages int    `json:"totalPages"`
+}
+
+// GiftPatch The fields of one of the organization's own gifts to change; validated as on POST /gifts.
+type GiftPatch struct {
+	CollectionIds *[]string `json:"collectionIds,omitempty"`
+
+	// Currency An ISO 4217 code.
+	Currency    *string     `json:"currency,omitempty"`
+	Description *string     `json:"description,omitempty"`
+	Dimensions  *Dimensions `json:"dimensions,omitempty"`
+	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
+
+	// Inventory Stock counts; available plus reserved never exceed total.
+	Inventory *Inventory `json:"inventory,omitempty"`
+
+	// Name Not blank.
+	Name             *string     `json:"name,omitempty"`
+	Price            *float32    `json:"price,omitempty"`
+	ShortDescription *string     `json:"shortDescription,omitempty"`
+	Status           *GiftStatus `json:"status,omitempty"`
+	Weight           *Weight     `json:"weight,omitempty"`
 }
 
 // GiftStatus defines model for GiftStatus.
@@ -5193,6 +5607,49 @@ type TemplateData struct {
 	Goal   Goal                      `json:"goal"`
 }
 
+// TemplateDataInput The templateData of POST /templates and PATCH /templates/{templateId}.
+type TemplateDataInput struct {
+	Emails *map[string]struct {
+		DelayHours *int    `json:"delayHours,omitempty"`
+		Html       *string `json:"html,omitempty"`
+		Subject    string  `json:"subject"`
+	} `json:"emails,omitempty"`
+	Goal *struct {
+		Description *string `json:"description,omitempty"`
+		GoalId      *string `json:"goalId,omitempty"`
+
+		// Logo An http(s) URL, or empty.
+		Logo      *TemplateDataInput_Goal_Logo `json:"logo,omitempty"`
+		LogoColor *string                      `json:"logoColor,omitempty"`
+		Name      *string                      `json:"name,omitempty"`
+	} `json:"goal,omitempty"`
+}
+
+// TemplateDataInputGoalLogo0 defines model for TemplateDataInput.Goal.Logo.0.
+type TemplateDataInputGoalLogo0 = string
+
+// TemplateDataInputGoalLogo1 defines model for TemplateDataInput.Goal.Logo.1.
+type TemplateDataInputGoalLogo1 = string
+
+// TemplateDataInput_Goal_Logo An http(s) URL, or empty.
+type TemplateDataInput_Goal_Logo struct {
+	union json.RawMessage
+}
+
+// TemplateEnvelope The enveloped answer of PATCH /templates/{templateId}.
+type TemplateEnvelope struct {
+	Data       Template                   `json:"data"`
+	Message    string                     `json:"message"`
+	StatusCode TemplateEnvelopeStatusCode `json:"statusCode"`
+	Success    TemplateEnvelopeSuccess    `json:"success"`
+}
+
+// TemplateEnvelopeStatusCode defines model for TemplateEnvelope.StatusCode.
+type TemplateEnvelopeStatusCode int
+
+// TemplateEnvelopeSuccess defines model for TemplateEnvelope.Success.
+type TemplateEnvelopeSuccess bool
+
 // TemplateInput The body of POST /templates.
 type TemplateInput struct {
 	Description *string `json:"description,omitempty"`
@@ -5202,22 +5659,9 @@ type TemplateInput struct {
 	SuccessRate      *float32                `json:"successRate,omitempty"`
 	Tags             *[]string               `json:"tags,omitempty"`
 	TemplateCategory *string                 `json:"templateCategory,omitempty"`
-	TemplateData     *struct {
-		Emails *map[string]struct {
-			DelayHours *int    `json:"delayHours,omitempty"`
-			Html       *string `json:"html,omitempty"`
-			Subject    string  `json:"subject"`
-		} `json:"emails,omitempty"`
-		Goal *struct {
-			Description *string `json:"description,omitempty"`
-			GoalId      *string `json:"goalId,omitempty"`
 
-			// Logo An http(s) URL, or empty.
-			Logo      *TemplateInput_TemplateData_Goal_Logo `json:"logo,omitempty"`
-			LogoColor *string                               `json:"logoColor,omitempty"`
-			Name      *string                               `json:"name,omitempty"`
-		} `json:"goal,omitempty"`
-	} `json:"templateData,omitempty"`
+	// TemplateData The templateData of POST /templates and PATCH /templates/{templateId}.
+	TemplateData *TemplateDataInput `json:"templateData,omitempty"`
 
 	// TemplateName Not blank.
 	TemplateName string `json:"templateName"`
@@ -5234,14 +5678,53 @@ type TemplateInput_ImageUrl struct {
 	union json.RawMessage
 }
 
-// TemplateInputTemplateDataGoalLogo0 defines model for TemplateInput.TemplateData.Goal.Logo.0.
-type TemplateInputTemplateDataGoalLogo0 = string
+// TemplatePage defines model for TemplatePage.
+type TemplatePage struct {
+	Items      []Template `json:"items"`
+	Pagination Pagination `json:"pagination"`
+}
 
-// TemplateInputTemplateDataGoalLogo1 defines model for TemplateInput.TemplateData.Goal.Logo.1.
-type TemplateInputTemplateDataGoalLogo1 = string
+// TemplatePageEnvelope The enveloped answer of GET /templates.
+type TemplatePageEnvelope struct {
+	Data       TemplatePage                   `json:"data"`
+	Message    string                         `json:"message"`
+	StatusCode TemplatePageEnvelopeStatusCode `json:"statusCode"`
+	Success    TemplatePageEnvelopeSuccess    `json:"success"`
+}
 
-// TemplateInput_TemplateData_Goal_Logo An http(s) URL, or empty.
-type TemplateInput_TemplateData_Goal_Logo struct {
+// TemplatePageEnvelopeStatusCode defines model for TemplatePageEnvelope.StatusCode.
+type TemplatePageEnvelopeStatusCode int
+
+// TemplatePageEnvelopeSuccess defines model for TemplatePageEnvelope.Success.
+type TemplatePageEnvelopeSuccess bool
+
+// TemplatePatch The fields of one of the organization's own templates to change; validated as on POST /templates.
+type TemplatePatch struct {
+	Description *string `json:"description,omitempty"`
+
+	// ImageUrl An http(s) URL, or empty.
+	ImageUrl    *TemplatePatch_ImageUrl `json:"imageUrl,omitempty"`
+	SuccessRate *float32                `json:"successRate,omitempty"`
+
+	// Tags Replaces the tags.
+	Tags             *[]string `json:"tags,omitempty"`
+	TemplateCategory *string   `json:"templateCategory,omitempty"`
+
+	// TemplateData The templateData of POST /templates and PATCH /templates/{templateId}.
+	TemplateData *TemplateDataInput `json:"templateData,omitempty"`
+
+	// TemplateName Not blank.
+	TemplateName *string `json:"templateName,omitempty"`
+}
+
+// TemplatePatchImageUrl0 defines model for TemplatePatch.ImageUrl.0.
+type TemplatePatchImageUrl0 = string
+
+// TemplatePatchImageUrl1 defines model for TemplatePatch.ImageUrl.1.
+type TemplatePatchImageUrl1 = string
+
+// TemplatePatch_ImageUrl An http(s) URL, or empty.
+type TemplatePatch_ImageUrl struct {
 	union json.RawMessage
 }
 
@@ -5636,6 +6119,18 @@ type GetContactList200JSONResponseBodyStatusCode int
 // GetContactList200JSONResponseBodySuccess defines parameters for GetContactList.
 type GetContactList200JSONResponseBodySuccess bool
 
+// ListContactListMembersParams defines parameters for ListContactListMembers.
+type ListContactListMembersParams struct {
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Case-insensitive words that the name, email or company must all contain.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+}
+
 // AddContactsToList200JSONResponseBodyStatusCode defines parameters for AddContactsToList.
 type AddContactsToList200JSONResponseBodyStatusCode int
 
@@ -5669,6 +6164,9 @@ type ListContactsParams struct {
 
 	// Search Case-insensitive words that the name, email or company must all contain.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// ListId Only the members of this contact list (as GET /contact-lists/{listId}/contacts; an unknown list is a 404).
+	ListId *string `form:"listId,omitempty" json:"listId,omitempty"`
 }
 
 // DeleteContact200JSONResponseBodyDataIsDeleted defines parameters for DeleteContact.
@@ -5869,6 +6367,36 @@ type ListExpressSendRecipientsParams struct {
 	Status *string `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// ListTemplatesParams defines parameters for ListTemplates.
+type ListTemplatesParams struct {
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Case-insensitive text the template name must contain.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// TemplateCategory Only templates of this category.
+	TemplateCategory *string `form:"templateCategory,omitempty" json:"templateCategory,omitempty"`
+
+	// IsDelightloop true = only the service catalog's templates; false = only the organization's own.
+	IsDelightloop *bool `form:"isDelightloop,omitempty" json:"isDelightloop,omitempty"`
+
+	// SortBy The field to sort by (ties by id).
+	SortBy *ListTemplatesParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
+
+	// SortOrder Sort direction.
+	SortOrder *ListTemplatesParamsSortOrder `form:"sortOrder,omitempty" json:"sortOrder,omitempty"`
+}
+
+// ListTemplatesParamsSortBy defines parameters for ListTemplates.
+type ListTemplatesParamsSortBy string
+
+// ListTemplatesParamsSortOrder defines parameters for ListTemplates.
+type ListTemplatesParamsSortOrder string
+
 // CreateTemplate201JSONResponseBodyStatusCode defines parameters for CreateTemplate.
 type CreateTemplate201JSONResponseBodyStatusCode int
 
@@ -5999,6 +6527,9 @@ type MoveRecipientJSONRequestBody MoveRecipientJSONBody
 // CreateContactListJSONRequestBody defines body for CreateContactList for application/json ContentType.
 type CreateContactListJSONRequestBody CreateContactListJSONBody
 
+// UpdateContactListJSONRequestBody defines body for UpdateContactList for application/json ContentType.
+type UpdateContactListJSONRequestBody = ContactListPatch
+
 // AddContactsToListJSONRequestBody defines body for AddContactsToList for application/json ContentType.
 type AddContactsToListJSONRequestBody = BulkAddInput
 
@@ -6020,6 +6551,9 @@ type LinkEventCampaignsJSONRequestBody LinkEventCampaignsJSONBody
 // CreateGiftJSONRequestBody defines body for CreateGift for application/json ContentType.
 type CreateGiftJSONRequestBody = GiftInput
 
+// UpdateGiftJSONRequestBody defines body for UpdateGift for application/json ContentType.
+type UpdateGiftJSONRequestBody = GiftPatch
+
 // CreatePersonaJSONRequestBody defines body for CreatePersona for application/json ContentType.
 type CreatePersonaJSONRequestBody = PersonaInput
 
@@ -6028,6 +6562,9 @@ type UpdatePersonaJSONRequestBody = PersonaPatch
 
 // CreateTemplateJSONRequestBody defines body for CreateTemplate for application/json ContentType.
 type CreateTemplateJSONRequestBody = TemplateInput
+
+// UpdateTemplateJSONRequestBody defines body for UpdateTemplate for application/json ContentType.
+type UpdateTemplateJSONRequestBody = TemplatePatch
 
 // UpdateCampaignJSONRequestBody defines body for UpdateCampaign for application/json ContentType.
 type UpdateCampaignJSONRequestBody = CampaignInput
@@ -6890,6 +7427,68 @@ func (t *RecipientList_Recipients) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsTemplateDataInputGoalLogo0 returns the union data inside the TemplateDataInput_Goal_Logo as a TemplateDataInputGoalLogo0
+func (t TemplateDataInput_Goal_Logo) AsTemplateDataInputGoalLogo0() (TemplateDataInputGoalLogo0, error) {
+	var body TemplateDataInputGoalLogo0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTemplateDataInputGoalLogo0 overwrites any union data inside the TemplateDataInput_Goal_Logo as the provided TemplateDataInputGoalLogo0
+func (t *TemplateDataInput_Goal_Logo) FromTemplateDataInputGoalLogo0(v TemplateDataInputGoalLogo0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTemplateDataInputGoalLogo0 performs a merge with any union data inside the TemplateDataInput_Goal_Logo, using the provided TemplateDataInputGoalLogo0
+func (t *TemplateDataInput_Goal_Logo) MergeTemplateDataInputGoalLogo0(v TemplateDataInputGoalLogo0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTemplateDataInputGoalLogo1 returns the union data inside the TemplateDataInput_Goal_Logo as a TemplateDataInputGoalLogo1
+func (t TemplateDataInput_Goal_Logo) AsTemplateDataInputGoalLogo1() (TemplateDataInputGoalLogo1, error) {
+	var body TemplateDataInputGoalLogo1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTemplateDataInputGoalLogo1 overwrites any union data inside the TemplateDataInput_Goal_Logo as the provided TemplateDataInputGoalLogo1
+func (t *TemplateDataInput_Goal_Logo) FromTemplateDataInputGoalLogo1(v TemplateDataInputGoalLogo1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTemplateDataInputGoalLogo1 performs a merge with any union data inside the TemplateDataInput_Goal_Logo, using the provided TemplateDataInputGoalLogo1
+func (t *TemplateDataInput_Goal_Logo) MergeTemplateDataInputGoalLogo1(v TemplateDataInputGoalLogo1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TemplateDataInput_Goal_Logo) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TemplateDataInput_Goal_Logo) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTemplateInputImageUrl0 returns the union data inside the TemplateInput_ImageUrl as a TemplateInputImageUrl0
 func (t TemplateInput_ImageUrl) AsTemplateInputImageUrl0() (TemplateInputImageUrl0, error) {
 	var body TemplateInputImageUrl0
@@ -6952,22 +7551,22 @@ func (t *TemplateInput_ImageUrl) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsTemplateInputTemplateDataGoalLogo0 returns the union data inside the TemplateInput_TemplateData_Goal_Logo as a TemplateInputTemplateDataGoalLogo0
-func (t TemplateInput_TemplateData_Goal_Logo) AsTemplateInputTemplateDataGoalLogo0() (TemplateInputTemplateDataGoalLogo0, error) {
-	var body TemplateInputTemplateDataGoalLogo0
+// AsTemplatePatchImageUrl0 returns the union data inside the TemplatePatch_ImageUrl as a TemplatePatchImageUrl0
+func (t TemplatePatch_ImageUrl) AsTemplatePatchImageUrl0() (TemplatePatchImageUrl0, error) {
+	var body TemplatePatchImageUrl0
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTemplateInputTemplateDataGoalLogo0 overwrites any union data inside the TemplateInput_TemplateData_Goal_Logo as the provided TemplateInputTemplateDataGoalLogo0
-func (t *TemplateInput_TemplateData_Goal_Logo) FromTemplateInputTemplateDataGoalLogo0(v TemplateInputTemplateDataGoalLogo0) error {
+// FromTemplatePatchImageUrl0 overwrites any union data inside the TemplatePatch_ImageUrl as the provided TemplatePatchImageUrl0
+func (t *TemplatePatch_ImageUrl) FromTemplatePatchImageUrl0(v TemplatePatchImageUrl0) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeTemplateInputTemplateDataGoalLogo0 performs a merge with any union data inside the TemplateInput_TemplateData_Goal_Logo, using the provided TemplateInputTemplateDataGoalLogo0
-func (t *TemplateInput_TemplateData_Goal_Logo) MergeTemplateInputTemplateDataGoalLogo0(v TemplateInputTemplateDataGoalLogo0) error {
+// MergeTemplatePatchImageUrl0 performs a merge with any union data inside the TemplatePatch_ImageUrl, using the provided TemplatePatchImageUrl0
+func (t *TemplatePatch_ImageUrl) MergeTemplatePatchImageUrl0(v TemplatePatchImageUrl0) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6978,22 +7577,22 @@ func (t *TemplateInput_TemplateData_Goal_Logo) MergeTemplateInputTemplateDataGoa
 	return err
 }
 
-// AsTemplateInputTemplateDataGoalLogo1 returns the union data inside the TemplateInput_TemplateData_Goal_Logo as a TemplateInputTemplateDataGoalLogo1
-func (t TemplateInput_TemplateData_Goal_Logo) AsTemplateInputTemplateDataGoalLogo1() (TemplateInputTemplateDataGoalLogo1, error) {
-	var body TemplateInputTemplateDataGoalLogo1
+// AsTemplatePatchImageUrl1 returns the union data inside the TemplatePatch_ImageUrl as a TemplatePatchImageUrl1
+func (t TemplatePatch_ImageUrl) AsTemplatePatchImageUrl1() (TemplatePatchImageUrl1, error) {
+	var body TemplatePatchImageUrl1
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTemplateInputTemplateDataGoalLogo1 overwrites any union data inside the TemplateInput_TemplateData_Goal_Logo as the provided TemplateInputTemplateDataGoalLogo1
-func (t *TemplateInput_TemplateData_Goal_Logo) FromTemplateInputTemplateDataGoalLogo1(v TemplateInputTemplateDataGoalLogo1) error {
+// FromTemplatePatchImageUrl1 overwrites any union data inside the TemplatePatch_ImageUrl as the provided TemplatePatchImageUrl1
+func (t *TemplatePatch_ImageUrl) FromTemplatePatchImageUrl1(v TemplatePatchImageUrl1) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeTemplateInputTemplateDataGoalLogo1 performs a merge with any union data inside the TemplateInput_TemplateData_Goal_Logo, using the provided TemplateInputTemplateDataGoalLogo1
-func (t *TemplateInput_TemplateData_Goal_Logo) MergeTemplateInputTemplateDataGoalLogo1(v TemplateInputTemplateDataGoalLogo1) error {
+// MergeTemplatePatchImageUrl1 performs a merge with any union data inside the TemplatePatch_ImageUrl, using the provided TemplatePatchImageUrl1
+func (t *TemplatePatch_ImageUrl) MergeTemplatePatchImageUrl1(v TemplatePatchImageUrl1) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -7004,12 +7603,12 @@ func (t *TemplateInput_TemplateData_Goal_Logo) MergeTemplateInputTemplateDataGoa
 	return err
 }
 
-func (t TemplateInput_TemplateData_Goal_Logo) MarshalJSON() ([]byte, error) {
+func (t TemplatePatch_ImageUrl) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *TemplateInput_TemplateData_Goal_Logo) UnmarshalJSON(b []byte) error {
+func (t *TemplatePatch_ImageUrl) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -7466,12 +8065,51 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/contact-lists (the `CreateContactList` operationId).
 	CreateContactList(ctx context.Context, body CreateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteContactList Delete a contact list
+	//
+	// Hard delete: the list is a 404 at once; its memberships are removed in the background, 100
+	// per slice, each contact staying with the list taken out of its `listIds`. Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Corresponds with DELETE /api/campaigns/contact-lists/{listId} (the `DeleteContactList` operationId).
+	DeleteContactList(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetContactList Get a contact list
 	//
 	// One list with its exact contact count. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId} (the `GetContactList` operationId).
 	GetContactList(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateContactListWithBody Rename a contact list
+	//
+	// Changes `name` and/or `description` (validated as on create); the members and their count
+	// stay, `updatedAt` moves. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+	UpdateContactListWithBody(ctx context.Context, listId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateContactList Rename a contact list
+	//
+	// Changes `name` and/or `description` (validated as on create); the members and their count
+	// stay, `updatedAt` moves. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+	UpdateContactList(ctx context.Context, listId string, body UpdateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListContactListMembers List the contacts of a list
+	//
+	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	//
+	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
+	ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AddContactsToListWithBody Add contacts to a list (bulk)
 	//
@@ -7741,12 +8379,45 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/gifts (the `CreateGift` operationId).
 	CreateGift(ctx context.Context, body CreateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteGift Delete a gift
+	//
+	// Hard delete of one of the organization's own gifts (service-catalog gifts: 404). Then 404.
+	// Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Corresponds with DELETE /api/campaigns/gifts/{giftId} (the `DeleteGift` operationId).
+	DeleteGift(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGift Get a gift
 	//
 	// One of the organization's gifts or of the service catalog. Bare response.
 	//
 	// Corresponds with GET /api/campaigns/gifts/{giftId} (the `GetGift` operationId).
 	GetGift(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateGiftWithBody Update a gift
+	//
+	// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+	// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+	// read-only: 404, as for another organization's. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+	UpdateGiftWithBody(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateGift Update a gift
+	//
+	// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+	// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+	// read-only: 404, as for another organization's. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+	UpdateGift(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPersonas List ICP personas
 	//
@@ -7831,12 +8502,21 @@ type ClientInterface interface {
 
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values
-	// (comma-separated). Authenticated like every endpoint: it returns personal data. Bare
-	// response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values and
+	// `pending`, the state recipients are created in (comma-separated). Authenticated like
+	// every endpoint: it returns personal data. Bare response.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTemplates List email templates
+	//
+	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
+	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
+	// category (case-insensitive). Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
+	ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTemplateWithBody Create an email template
 	//
@@ -7856,12 +8536,45 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/templates (the `CreateTemplate` operationId).
 	CreateTemplate(ctx context.Context, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteTemplate Delete an email template
+	//
+	// Hard delete of one of the organization's own templates (service-catalog templates: 404).
+	// Then 404. Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Corresponds with DELETE /api/campaigns/templates/{templateId} (the `DeleteTemplate` operationId).
+	DeleteTemplate(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetTemplate Get an email template
 	//
 	// One of the organization's templates or of the service catalog. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/templates/{templateId} (the `GetTemplate` operationId).
 	GetTemplate(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTemplateWithBody Update an email template
+	//
+	// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+	// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+	// Service-catalog templates are read-only: 404. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+	UpdateTemplateWithBody(ctx context.Context, templateId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTemplate Update an email template
+	//
+	// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+	// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+	// Service-catalog templates are read-only: 404. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+	UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWallet Get the wallet and its ledger
 	//
@@ -8690,6 +9403,27 @@ func (c *Client) CreateContactList(ctx context.Context, body CreateContactListJS
 	return c.Client.Do(req)
 }
 
+// DeleteContactList Delete a contact list
+//
+// Hard delete: the list is a 404 at once; its memberships are removed in the background, 100
+// per slice, each contact staying with the list taken out of its `listIds`. Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Corresponds with DELETE /api/campaigns/contact-lists/{listId} (the `DeleteContactList` operationId).
+func (c *Client) DeleteContactList(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteContactListRequest(c.Server, listId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetContactList Get a contact list
 //
 // One list with its exact contact count. Enveloped response.
@@ -8697,6 +9431,64 @@ func (c *Client) CreateContactList(ctx context.Context, body CreateContactListJS
 // Corresponds with GET /api/campaigns/contact-lists/{listId} (the `GetContactList` operationId).
 func (c *Client) GetContactList(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetContactListRequest(c.Server, listId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateContactListWithBody Rename a contact list
+//
+// Changes `name` and/or `description` (validated as on create); the members and their count
+// stay, `updatedAt` moves. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+func (c *Client) UpdateContactListWithBody(ctx context.Context, listId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateContactListRequestWithBody(c.Server, listId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateContactList Rename a contact list
+//
+// Changes `name` and/or `description` (validated as on create); the members and their count
+// stay, `updatedAt` moves. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+func (c *Client) UpdateContactList(ctx context.Context, listId string, body UpdateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateContactListRequest(c.Server, listId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListContactListMembers List the contacts of a list
+//
+// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+//
+// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
+func (c *Client) ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListContactListMembersRequest(c.Server, listId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9215,6 +10007,27 @@ func (c *Client) CreateGift(ctx context.Context, body CreateGiftJSONRequestBody,
 	return c.Client.Do(req)
 }
 
+// DeleteGift Delete a gift
+//
+// Hard delete of one of the organization's own gifts (service-catalog gifts: 404). Then 404.
+// Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Corresponds with DELETE /api/campaigns/gifts/{giftId} (the `DeleteGift` operationId).
+func (c *Client) DeleteGift(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteGiftRequest(c.Server, giftId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGift Get a gift
 //
 // One of the organization's gifts or of the service catalog. Bare response.
@@ -9222,6 +10035,48 @@ func (c *Client) CreateGift(ctx context.Context, body CreateGiftJSONRequestBody,
 // Corresponds with GET /api/campaigns/gifts/{giftId} (the `GetGift` operationId).
 func (c *Client) GetGift(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGiftRequest(c.Server, giftId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateGiftWithBody Update a gift
+//
+// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+// read-only: 404, as for another organization's. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+func (c *Client) UpdateGiftWithBody(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateGiftRequestWithBody(c.Server, giftId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateGift Update a gift
+//
+// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+// read-only: 404, as for another organization's. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+func (c *Client) UpdateGift(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateGiftRequest(c.Server, giftId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9395,13 +10250,32 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // ListExpressSendRecipients List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values
-// (comma-separated). Authenticated like every endpoint: it returns personal data. Bare
-// response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values and
+// `pending`, the state recipients are created in (comma-separated). Authenticated like
+// every endpoint: it returns personal data. Bare response.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListExpressSendRecipientsRequest(c.Server, campaignId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTemplates List email templates
+//
+// The organization's own templates and the service catalog's (`isDelightloop`), newest first
+// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
+// category (case-insensitive). Enveloped response.
+//
+// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
+func (c *Client) ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTemplatesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9450,6 +10324,27 @@ func (c *Client) CreateTemplate(ctx context.Context, body CreateTemplateJSONRequ
 	return c.Client.Do(req)
 }
 
+// DeleteTemplate Delete an email template
+//
+// Hard delete of one of the organization's own templates (service-catalog templates: 404).
+// Then 404. Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Corresponds with DELETE /api/campaigns/templates/{templateId} (the `DeleteTemplate` operationId).
+func (c *Client) DeleteTemplate(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTemplateRequest(c.Server, templateId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetTemplate Get an email template
 //
 // One of the organization's templates or of the service catalog. Enveloped response.
@@ -9457,6 +10352,48 @@ func (c *Client) CreateTemplate(ctx context.Context, body CreateTemplateJSONRequ
 // Corresponds with GET /api/campaigns/templates/{templateId} (the `GetTemplate` operationId).
 func (c *Client) GetTemplate(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTemplateRequest(c.Server, templateId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTemplateWithBody Update an email template
+//
+// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+// Service-catalog templates are read-only: 404. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+func (c *Client) UpdateTemplateWithBody(ctx context.Context, templateId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTemplateRequestWithBody(c.Server, templateId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTemplate Update an email template
+//
+// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+// Service-catalog templates are read-only: 404. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTemplateRequest(c.Server, templateId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11121,6 +12058,40 @@ func NewCreateContactListRequestWithBody(server string, contentType string, body
 	return req, nil
 }
 
+// NewDeleteContactListRequest constructs an http.Request for the DeleteContactList method
+func NewDeleteContactListRequest(server string, listId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "listId", listId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contact-lists/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetContactListRequest constructs an http.Request for the GetContactList method
 func NewGetContactListRequest(server string, listId string) (*http.Request, error) {
 	var err error
@@ -11145,6 +12116,138 @@ func NewGetContactListRequest(server string, listId string) (*http.Request, erro
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateContactListRequest calls the generic UpdateContactList builder with application/json body
+func NewUpdateContactListRequest(server string, listId string, body UpdateContactListJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateContactListRequestWithBody(server, listId, "application/json", bodyReader)
+}
+
+// NewUpdateContactListRequestWithBody constructs an http.Request for the UpdateContactList method, with any body, and a specified content type
+func NewUpdateContactListRequestWithBody(server string, listId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "listId", listId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contact-lists/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListContactListMembersRequest constructs an http.Request for the ListContactListMembers method
+func NewListContactListMembersRequest(server string, listId string, params *ListContactListMembersParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "listId", listId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contact-lists/%s/contacts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -11298,6 +12401,18 @@ func NewListContactsRequest(server string, params *ListContactsParams) (*http.Re
 		if params.Search != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ListId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "listId", *params.ListId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12050,6 +13165,40 @@ func NewCreateGiftRequestWithBody(server string, contentType string, body io.Rea
 	return req, nil
 }
 
+// NewDeleteGiftRequest constructs an http.Request for the DeleteGift method
+func NewDeleteGiftRequest(server string, giftId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "giftId", giftId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/gifts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGiftRequest constructs an http.Request for the GetGift method
 func NewGetGiftRequest(server string, giftId string) (*http.Request, error) {
 	var err error
@@ -12080,6 +13229,53 @@ func NewGetGiftRequest(server string, giftId string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateGiftRequest calls the generic UpdateGift builder with application/json body
+func NewUpdateGiftRequest(server string, giftId string, body UpdateGiftJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateGiftRequestWithBody(server, giftId, "application/json", bodyReader)
+}
+
+// NewUpdateGiftRequestWithBody constructs an http.Request for the UpdateGift method, with any body, and a specified content type
+func NewUpdateGiftRequestWithBody(server string, giftId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "giftId", giftId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/gifts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -12465,6 +13661,132 @@ func NewListExpressSendRecipientsRequest(server string, campaignId string, param
 	return req, nil
 }
 
+// NewListTemplatesRequest constructs an http.Request for the ListTemplates method
+func NewListTemplatesRequest(server string, params *ListTemplatesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/templates")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TemplateCategory != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "templateCategory", *params.TemplateCategory, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IsDelightloop != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "isDelightloop", *params.IsDelightloop, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortBy", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortOrder != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sortOrder", *params.SortOrder, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateTemplateRequest calls the generic CreateTemplate builder with application/json body
 func NewCreateTemplateRequest(server string, body CreateTemplateJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -12505,6 +13827,40 @@ func NewCreateTemplateRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
+// NewDeleteTemplateRequest constructs an http.Request for the DeleteTemplate method
+func NewDeleteTemplateRequest(server string, templateId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "templateId", templateId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetTemplateRequest constructs an http.Request for the GetTemplate method
 func NewGetTemplateRequest(server string, templateId string) (*http.Request, error) {
 	var err error
@@ -12535,6 +13891,53 @@ func NewGetTemplateRequest(server string, templateId string) (*http.Request, err
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateTemplateRequest calls the generic UpdateTemplate builder with application/json body
+func NewUpdateTemplateRequest(server string, templateId string, body UpdateTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTemplateRequestWithBody(server, templateId, "application/json", bodyReader)
+}
+
+// NewUpdateTemplateRequestWithBody constructs an http.Request for the UpdateTemplate method, with any body, and a specified content type
+func NewUpdateTemplateRequestWithBody(server string, templateId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "templateId", templateId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -13616,6 +15019,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/contact-lists (the `CreateContactList` operationId).
 	CreateContactListWithResponse(ctx context.Context, body CreateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateContactListResponse, error)
 
+	// DeleteContactListWithResponse Delete a contact list
+	//
+	// Hard delete: the list is a 404 at once; its memberships are removed in the background, 100
+	// per slice, each contact staying with the list taken out of its `listIds`. Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/contact-lists/{listId} (the `DeleteContactList` operationId).
+	DeleteContactListWithResponse(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*DeleteContactListResponse, error)
+
 	// GetContactListWithResponse Get a contact list
 	//
 	// One list with its exact contact count. Enveloped response.
@@ -13624,6 +15040,36 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId} (the `GetContactList` operationId).
 	GetContactListWithResponse(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*GetContactListResponse, error)
+
+	// UpdateContactListWithBodyWithResponse Rename a contact list
+	//
+	// Changes `name` and/or `description` (validated as on create); the members and their count
+	// stay, `updatedAt` moves. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+	UpdateContactListWithBodyWithResponse(ctx context.Context, listId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateContactListResponse, error)
+
+	// UpdateContactListWithResponse Rename a contact list
+	//
+	// Changes `name` and/or `description` (validated as on create); the members and their count
+	// stay, `updatedAt` moves. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+	UpdateContactListWithResponse(ctx context.Context, listId string, body UpdateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateContactListResponse, error)
+
+	// ListContactListMembersWithResponse List the contacts of a list
+	//
+	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
+	ListContactListMembersWithResponse(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*ListContactListMembersResponse, error)
 
 	// AddContactsToListWithBodyWithResponse Add contacts to a list (bulk)
 	//
@@ -13913,6 +15359,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/gifts (the `CreateGift` operationId).
 	CreateGiftWithResponse(ctx context.Context, body CreateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGiftResponse, error)
 
+	// DeleteGiftWithResponse Delete a gift
+	//
+	// Hard delete of one of the organization's own gifts (service-catalog gifts: 404). Then 404.
+	// Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/gifts/{giftId} (the `DeleteGift` operationId).
+	DeleteGiftWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*DeleteGiftResponse, error)
+
 	// GetGiftWithResponse Get a gift
 	//
 	// One of the organization's gifts or of the service catalog. Bare response.
@@ -13921,6 +15380,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/gifts/{giftId} (the `GetGift` operationId).
 	GetGiftWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*GetGiftResponse, error)
+
+	// UpdateGiftWithBodyWithResponse Update a gift
+	//
+	// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+	// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+	// read-only: 404, as for another organization's. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+	UpdateGiftWithBodyWithResponse(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateGiftResponse, error)
+
+	// UpdateGiftWithResponse Update a gift
+	//
+	// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+	// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+	// read-only: 404, as for another organization's. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+	UpdateGiftWithResponse(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateGiftResponse, error)
 
 	// ListPersonasWithResponse List ICP personas
 	//
@@ -14013,14 +15494,25 @@ type ClientWithResponsesInterface interface {
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values
-	// (comma-separated). Authenticated like every endpoint: it returns personal data. Bare
-	// response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values and
+	// `pending`, the state recipients are created in (comma-separated). Authenticated like
+	// every endpoint: it returns personal data. Bare response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipientsWithResponse(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*ListExpressSendRecipientsResponse, error)
+
+	// ListTemplatesWithResponse List email templates
+	//
+	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
+	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
+	// category (case-insensitive). Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
+	ListTemplatesWithResponse(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*ListTemplatesResponse, error)
 
 	// CreateTemplateWithBodyWithResponse Create an email template
 	//
@@ -14040,6 +15532,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/templates (the `CreateTemplate` operationId).
 	CreateTemplateWithResponse(ctx context.Context, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTemplateResponse, error)
 
+	// DeleteTemplateWithResponse Delete an email template
+	//
+	// Hard delete of one of the organization's own templates (service-catalog templates: 404).
+	// Then 404. Deleting a template, gift or contact list that a campaign past `draft` (in
+	// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+	// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+	// launch is then a 409 naming what is missing.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/templates/{templateId} (the `DeleteTemplate` operationId).
+	DeleteTemplateWithResponse(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*DeleteTemplateResponse, error)
+
 	// GetTemplateWithResponse Get an email template
 	//
 	// One of the organization's templates or of the service catalog. Enveloped response.
@@ -14048,6 +15553,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/templates/{templateId} (the `GetTemplate` operationId).
 	GetTemplateWithResponse(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*GetTemplateResponse, error)
+
+	// UpdateTemplateWithBodyWithResponse Update an email template
+	//
+	// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+	// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+	// Service-catalog templates are read-only: 404. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+	UpdateTemplateWithBodyWithResponse(ctx context.Context, templateId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error)
+
+	// UpdateTemplateWithResponse Update an email template
+	//
+	// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+	// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+	// Service-catalog templates are read-only: 404. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+	UpdateTemplateWithResponse(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error)
 
 	// GetWalletWithResponse Get the wallet and its ledger
 	//
@@ -16062,6 +17589,89 @@ func (r CreateContactListResponse) ContentType() string {
 	return ""
 }
 
+// DeleteContactListResponse503Headers the declared response headers of an HTTP 503 response for DeleteContactList
+type DeleteContactListResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteContactListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedContactListEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteContactListResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteContactListResponse) GetJSON200() *DeletedContactListEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteContactListResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteContactListResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteContactListResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteContactListResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteContactListResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteContactListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteContactListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteContactListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteContactListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetContactListResponse503Headers the declared response headers of an HTTP 503 response for GetContactList
 type GetContactListResponse503Headers struct {
 	RetryAfter *int
@@ -16142,6 +17752,186 @@ func (r GetContactListResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetContactListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateContactListResponse503Headers the declared response headers of an HTTP 503 response for UpdateContactList
+type UpdateContactListResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateContactListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContactListEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateContactListResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateContactListResponse) GetJSON200() *ContactListEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateContactListResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateContactListResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateContactListResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateContactListResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateContactListResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateContactListResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateContactListResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateContactListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateContactListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateContactListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateContactListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListContactListMembersResponse503Headers the declared response headers of an HTTP 503 response for ListContactListMembers
+type ListContactListMembersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListContactListMembersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContactPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListContactListMembersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListContactListMembersResponse) GetJSON200() *ContactPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListContactListMembersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListContactListMembersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListContactListMembersResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListContactListMembersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListContactListMembersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListContactListMembersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListContactListMembersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListContactListMembersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListContactListMembersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16394,6 +18184,8 @@ type ListContactsResponse struct {
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -16415,6 +18207,11 @@ func (r ListContactsResponse) GetJSON400() *BadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListContactsResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListContactsResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -17769,6 +19566,89 @@ func (r CreateGiftResponse) ContentType() string {
 	return ""
 }
 
+// DeleteGiftResponse503Headers the declared response headers of an HTTP 503 response for DeleteGift
+type DeleteGiftResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteGiftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedGiftEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteGiftResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteGiftResponse) GetJSON200() *DeletedGiftEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteGiftResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteGiftResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteGiftResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteGiftResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteGiftResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteGiftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteGiftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteGiftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteGiftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGiftResponse503Headers the declared response headers of an HTTP 503 response for GetGift
 type GetGiftResponse503Headers struct {
 	RetryAfter *int
@@ -17839,6 +19719,103 @@ func (r GetGiftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetGiftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateGiftResponse503Headers the declared response headers of an HTTP 503 response for UpdateGift
+type UpdateGiftResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateGiftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GiftEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateGiftResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateGiftResponse) GetJSON200() *GiftEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateGiftResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateGiftResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateGiftResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateGiftResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateGiftResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateGiftResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateGiftResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateGiftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateGiftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateGiftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateGiftResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -18434,6 +20411,82 @@ func (r ListExpressSendRecipientsResponse) ContentType() string {
 	return ""
 }
 
+// ListTemplatesResponse503Headers the declared response headers of an HTTP 503 response for ListTemplates
+type ListTemplatesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListTemplatesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TemplatePageEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTemplatesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTemplatesResponse) GetJSON200() *TemplatePageEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListTemplatesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListTemplatesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListTemplatesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTemplatesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTemplatesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTemplatesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTemplatesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTemplatesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateTemplateResponse503Headers the declared response headers of an HTTP 503 response for CreateTemplate
 type CreateTemplateResponse503Headers struct {
 	RetryAfter *int
@@ -18534,6 +20587,89 @@ func (r CreateTemplateResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTemplateResponse503Headers the declared response headers of an HTTP 503 response for DeleteTemplate
+type DeleteTemplateResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedTemplateEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteTemplateResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteTemplateResponse) GetJSON200() *DeletedTemplateEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteTemplateResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteTemplateResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteTemplateResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteTemplateResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteTemplateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTemplateResponse503Headers the declared response headers of an HTTP 503 response for GetTemplate
 type GetTemplateResponse503Headers struct {
 	RetryAfter *int
@@ -18614,6 +20750,103 @@ func (r GetTemplateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateTemplateResponse503Headers the declared response headers of an HTTP 503 response for UpdateTemplate
+type UpdateTemplateResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TemplateEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateTemplateResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateTemplateResponse) GetJSON200() *TemplateEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateTemplateResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateTemplateResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateTemplateResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateTemplateResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateTemplateResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateTemplateResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateTemplateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTemplateResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20328,6 +22561,25 @@ func (c *ClientWithResponses) CreateContactListWithResponse(ctx context.Context,
 	return ParseCreateContactListResponse(rsp)
 }
 
+// DeleteContactListWithResponse Delete a contact list
+//
+// Hard delete: the list is a 404 at once; its memberships are removed in the background, 100
+// per slice, each contact staying with the list taken out of its `listIds`. Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/contact-lists/{listId} (the `DeleteContactList` operationId).
+func (c *ClientWithResponses) DeleteContactListWithResponse(ctx context.Context, listId string, reqEditors ...RequestEditorFn) (*DeleteContactListResponse, error) {
+	rsp, err := c.DeleteContactList(ctx, listId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteContactListResponse(rsp)
+}
+
 // GetContactListWithResponse Get a contact list
 //
 // One list with its exact contact count. Enveloped response.
@@ -20341,6 +22593,54 @@ func (c *ClientWithResponses) GetContactListWithResponse(ctx context.Context, li
 		return nil, err
 	}
 	return ParseGetContactListResponse(rsp)
+}
+
+// UpdateContactListWithBodyWithResponse Rename a contact list
+//
+// Changes `name` and/or `description` (validated as on create); the members and their count
+// stay, `updatedAt` moves. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+func (c *ClientWithResponses) UpdateContactListWithBodyWithResponse(ctx context.Context, listId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateContactListResponse, error) {
+	rsp, err := c.UpdateContactListWithBody(ctx, listId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateContactListResponse(rsp)
+}
+
+// UpdateContactListWithResponse Rename a contact list
+//
+// Changes `name` and/or `description` (validated as on create); the members and their count
+// stay, `updatedAt` moves. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/contact-lists/{listId} (the `UpdateContactList` operationId).
+func (c *ClientWithResponses) UpdateContactListWithResponse(ctx context.Context, listId string, body UpdateContactListJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateContactListResponse, error) {
+	rsp, err := c.UpdateContactList(ctx, listId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateContactListResponse(rsp)
+}
+
+// ListContactListMembersWithResponse List the contacts of a list
+//
+// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
+func (c *ClientWithResponses) ListContactListMembersWithResponse(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*ListContactListMembersResponse, error) {
+	rsp, err := c.ListContactListMembers(ctx, listId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListContactListMembersResponse(rsp)
 }
 
 // AddContactsToListWithBodyWithResponse Add contacts to a list (bulk)
@@ -20775,6 +23075,25 @@ func (c *ClientWithResponses) CreateGiftWithResponse(ctx context.Context, body C
 	return ParseCreateGiftResponse(rsp)
 }
 
+// DeleteGiftWithResponse Delete a gift
+//
+// Hard delete of one of the organization's own gifts (service-catalog gifts: 404). Then 404.
+// Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/gifts/{giftId} (the `DeleteGift` operationId).
+func (c *ClientWithResponses) DeleteGiftWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*DeleteGiftResponse, error) {
+	rsp, err := c.DeleteGift(ctx, giftId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteGiftResponse(rsp)
+}
+
 // GetGiftWithResponse Get a gift
 //
 // One of the organization's gifts or of the service catalog. Bare response.
@@ -20788,6 +23107,40 @@ func (c *ClientWithResponses) GetGiftWithResponse(ctx context.Context, giftId st
 		return nil, err
 	}
 	return ParseGetGiftResponse(rsp)
+}
+
+// UpdateGiftWithBodyWithResponse Update a gift
+//
+// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+// read-only: 404, as for another organization's. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+func (c *ClientWithResponses) UpdateGiftWithBodyWithResponse(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateGiftResponse, error) {
+	rsp, err := c.UpdateGiftWithBody(ctx, giftId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateGiftResponse(rsp)
+}
+
+// UpdateGiftWithResponse Update a gift
+//
+// Changes the fields sent on one of the organization's own gifts; others stay, `updatedAt`
+// moves. Validated like a new gift (price from 0 to 1,000,000). Service-catalog gifts are
+// read-only: 404, as for another organization's. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
+func (c *ClientWithResponses) UpdateGiftWithResponse(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateGiftResponse, error) {
+	rsp, err := c.UpdateGift(ctx, giftId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateGiftResponse(rsp)
 }
 
 // ListPersonasWithResponse List ICP personas
@@ -20929,9 +23282,9 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values
-// (comma-separated). Authenticated like every endpoint: it returns personal data. Bare
-// response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values and
+// `pending`, the state recipients are created in (comma-separated). Authenticated like
+// every endpoint: it returns personal data. Bare response.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -20942,6 +23295,23 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 		return nil, err
 	}
 	return ParseListExpressSendRecipientsResponse(rsp)
+}
+
+// ListTemplatesWithResponse List email templates
+//
+// The organization's own templates and the service catalog's (`isDelightloop`), newest first
+// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
+// category (case-insensitive). Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
+func (c *ClientWithResponses) ListTemplatesWithResponse(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*ListTemplatesResponse, error) {
+	rsp, err := c.ListTemplates(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTemplatesResponse(rsp)
 }
 
 // CreateTemplateWithBodyWithResponse Create an email template
@@ -20974,6 +23344,25 @@ func (c *ClientWithResponses) CreateTemplateWithResponse(ctx context.Context, bo
 	return ParseCreateTemplateResponse(rsp)
 }
 
+// DeleteTemplateWithResponse Delete an email template
+//
+// Hard delete of one of the organization's own templates (service-catalog templates: 404).
+// Then 404. Deleting a template, gift or contact list that a campaign past `draft` (in
+// progress, preparing, live, completed, also one deleted since) refers to is a 409 naming the
+// campaign: its recipients still see what it refers to. A draft may lose the reference; its
+// launch is then a 409 naming what is missing.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/templates/{templateId} (the `DeleteTemplate` operationId).
+func (c *ClientWithResponses) DeleteTemplateWithResponse(ctx context.Context, templateId string, reqEditors ...RequestEditorFn) (*DeleteTemplateResponse, error) {
+	rsp, err := c.DeleteTemplate(ctx, templateId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTemplateResponse(rsp)
+}
+
 // GetTemplateWithResponse Get an email template
 //
 // One of the organization's templates or of the service catalog. Enveloped response.
@@ -20987,6 +23376,40 @@ func (c *ClientWithResponses) GetTemplateWithResponse(ctx context.Context, templ
 		return nil, err
 	}
 	return ParseGetTemplateResponse(rsp)
+}
+
+// UpdateTemplateWithBodyWithResponse Update an email template
+//
+// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+// Service-catalog templates are read-only: 404. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+func (c *ClientWithResponses) UpdateTemplateWithBodyWithResponse(ctx context.Context, templateId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error) {
+	rsp, err := c.UpdateTemplateWithBody(ctx, templateId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTemplateResponse(rsp)
+}
+
+// UpdateTemplateWithResponse Update an email template
+//
+// Changes the fields sent on one of the organization's own templates; others stay, `tags` and
+// `templateData` are replaced whole, `updatedAt` moves. Validated like a new template.
+// Service-catalog templates are read-only: 404. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
+func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error) {
+	rsp, err := c.UpdateTemplate(ctx, templateId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTemplateResponse(rsp)
 }
 
 // GetWalletWithResponse Get the wallet and its ledger
@@ -22972,6 +25395,80 @@ func ParseCreateContactListResponse(rsp *http.Response) (*CreateContactListRespo
 	return response, nil
 }
 
+// ParseDeleteContactListResponse parses an HTTP response from a DeleteContactListWithResponse call
+func ParseDeleteContactListResponse(rsp *http.Response) (*DeleteContactListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteContactListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedContactListEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteContactListResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetContactListResponse parses an HTTP response from a GetContactListWithResponse call
 func ParseGetContactListResponse(rsp *http.Response) (*GetContactListResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -23031,6 +25528,168 @@ func ParseGetContactListResponse(rsp *http.Response) (*GetContactListResponse, e
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetContactListResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateContactListResponse parses an HTTP response from a UpdateContactListWithResponse call
+func ParseUpdateContactListResponse(rsp *http.Response) (*UpdateContactListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateContactListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContactListEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateContactListResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListContactListMembersResponse parses an HTTP response from a ListContactListMembersWithResponse call
+func ParseListContactListMembersResponse(rsp *http.Response) (*ListContactListMembersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListContactListMembersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContactPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListContactListMembersResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -23289,6 +25948,13 @@ func ParseListContactsResponse(rsp *http.Response) (*ListContactsResponse, error
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -24437,6 +27103,80 @@ func ParseCreateGiftResponse(rsp *http.Response) (*CreateGiftResponse, error) {
 	return response, nil
 }
 
+// ParseDeleteGiftResponse parses an HTTP response from a DeleteGiftWithResponse call
+func ParseDeleteGiftResponse(rsp *http.Response) (*DeleteGiftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteGiftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedGiftEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteGiftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetGiftResponse parses an HTTP response from a GetGiftWithResponse call
 func ParseGetGiftResponse(rsp *http.Response) (*GetGiftResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24491,6 +27231,94 @@ func ParseGetGiftResponse(rsp *http.Response) (*GetGiftResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetGiftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateGiftResponse parses an HTTP response from a UpdateGiftWithResponse call
+func ParseUpdateGiftResponse(rsp *http.Response) (*UpdateGiftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateGiftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GiftEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateGiftResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -24999,6 +27827,73 @@ func ParseListExpressSendRecipientsResponse(rsp *http.Response) (*ListExpressSen
 	return response, nil
 }
 
+// ParseListTemplatesResponse parses an HTTP response from a ListTemplatesWithResponse call
+func ParseListTemplatesResponse(rsp *http.Response) (*ListTemplatesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTemplatesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TemplatePageEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTemplatesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateTemplateResponse parses an HTTP response from a CreateTemplateWithResponse call
 func ParseCreateTemplateResponse(rsp *http.Response) (*CreateTemplateResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25085,6 +27980,80 @@ func ParseCreateTemplateResponse(rsp *http.Response) (*CreateTemplateResponse, e
 	return response, nil
 }
 
+// ParseDeleteTemplateResponse parses an HTTP response from a DeleteTemplateWithResponse call
+func ParseDeleteTemplateResponse(rsp *http.Response) (*DeleteTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedTemplateEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteTemplateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetTemplateResponse parses an HTTP response from a GetTemplateWithResponse call
 func ParseGetTemplateResponse(rsp *http.Response) (*GetTemplateResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25144,6 +28113,94 @@ func ParseGetTemplateResponse(rsp *http.Response) (*GetTemplateResponse, error) 
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetTemplateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateTemplateResponse parses an HTTP response from a UpdateTemplateWithResponse call
+func ParseUpdateTemplateResponse(rsp *http.Response) (*UpdateTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TemplateEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateTemplateResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -103,6 +103,21 @@ func (s *Store) contactPage(ctx context.Context, orgID string, page gifting.Page
 // searchContacts pages through the contacts whose search text contains
 // every term.
 func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
+	ids, err := s.searchContactIDs(ctx, orgID, terms)
+	if err != nil {
+		return nil, 0, err
+	}
+	lo, hi := page.Window(len(ids))
+	contacts, err := s.ContactsByID(ctx, orgID, ids[lo:hi])
+	if err != nil {
+		return nil, 0, err
+	}
+	return contacts, len(ids), nil
+}
+
+// searchContactIDs returns the ids of org's live contacts whose search text
+// contains every term, newest first: one walk of the Slim partition.
+func (s *Store) searchContactIDs(ctx context.Context, orgID string, terms []string) ([]string, error) {
 	if len(terms) > maxSearchTerms {
 		terms = terms[:maxSearchTerms]
 	}
@@ -114,7 +129,7 @@ func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string
 	for p.HasMorePages() {
 		res, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, 0, fmt.Errorf("search contacts: %w", err)
+			return nil, fmt.Errorf("search contacts: %w", err)
 		}
 		for _, it := range res.Items {
 			if lsk, ok := it["LSK"].(*types.AttributeValueMemberS); ok {
@@ -122,10 +137,5 @@ func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string
 			}
 		}
 	}
-	lo, hi := page.Window(len(ids))
-	contacts, err := s.ContactsByID(ctx, orgID, ids[lo:hi])
-	if err != nil {
-		return nil, 0, err
-	}
-	return contacts, len(ids), nil
+	return ids, nil
 }

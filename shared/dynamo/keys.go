@@ -32,6 +32,8 @@ import (
 //	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
 //	campaigns skip (deep pages)     LPK=ORG#<org>#CAMPAIGN, LSK=CAMPAIGN#<id>     Slim (keys only used)
 //	soft-deleted campaign           PK=ORG#<org>, SK=DELCAMPAIGN#<id>             table
+//	campaigns referring to a template, gift or list: both ranges above, all items     table
+//	deleted list, memberships going PK=ORG#<org>, SK=DELLIST#<id> (due item)      table
 //	launch record of a campaign     PK=ORG#<org>, SK=LAUNCH#<campaign>            table
 //	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
 //	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#…      Slim
@@ -137,7 +139,12 @@ func deletedEventSK(id string) string { return "DELEVENT#" + id }
 
 // deletedCampaignSK is where a soft-deleted campaign is kept: outside the
 // CAMPAIGN# range and without Slim keys, so campaign pages never see it.
-func deletedCampaignSK(id string) string { return "DELCAMPAIGN#" + id }
+func deletedCampaignSK(id string) string { return deletedCampaignPrefix + id }
+
+// deletedListSK is the tombstone of a deleted contact list while its
+// memberships are removed (a due item of the job that removes them); the
+// job deletes it when the last membership is gone.
+func deletedListSK(id string) string { return "DELLIST#" + id }
 
 // launchSK is the record of a campaign's launch: what was paid, how far the
 // launch job got.
@@ -161,6 +168,8 @@ const (
 	icpPrefix      = "ICP#"
 	audiencePrefix = "AUDIENCE#"
 	eventPrefix    = "EVENT#"
+	// deletedCampaignPrefix starts every soft-deleted campaign's key.
+	deletedCampaignPrefix = "DELCAMPAIGN#"
 	// recipientPrefix starts every recipient's sort key (RCPT#<campaign>#<id>).
 	recipientPrefix = "RCPT#"
 )

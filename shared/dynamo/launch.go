@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -95,6 +96,10 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	if err != nil {
 		return gifting.Launch{}, err
 	}
+	refs, err := s.launchRefs(ctx, orgID, c)
+	if err != nil {
+		return gifting.Launch{}, err
+	}
 	if contacts == 0 {
 		return gifting.Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
 	}
@@ -144,6 +149,9 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				},
 			}})
 			tx.add(condLaunch, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: recItem, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
+			for i, r := range refs {
+				tx.add(refCheck(i), r.check)
+			}
 			if idem != nil {
 				put, err := idempotentPut(s, orgID, idem, gifting.Launch{
 					CampaignID: campaignID, Status: gifting.CampaignPreparing, Contacts: contacts,
@@ -180,6 +188,11 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 				return now.NotDraft("launched")
 			case tx.failed(reasons, condLaunch):
 				return gifting.Errorf(gifting.CodeConflict, "campaign %q was already launched", campaignID)
+			}
+			for i, r := range refs {
+				if tx.failed(reasons, refCheck(i)) {
+					return refGone(r.ref)
+				}
 			}
 			return nil
 		},
@@ -243,4 +256,73 @@ func marshalValue(v any) (types.AttributeValue, error) {
 		return nil, fmt.Errorf("marshal %T: %w", v, err)
 	}
 	return av, nil
+}
+
+// launchRef is a resource a launching campaign refers to and the
+// transaction item that checks it still exists.
+type launchRef struct {
+	ref   gifting.Ref
+	check types.TransactWriteItem
+}
+
+// launchRefs checks that the template, gifts and contact lists c refers to
+// exist, and returns the checks the launch's transaction repeats for those
+// of org's own (the service catalog's cannot be deleted by a tenant): a
+// delete that commits first fails the launch, and a delete that comes
+// after sees a campaign that is no longer a draft (deleteReferenced). A
+// reference deleted while c was a draft is a CONFLICT naming it.
+func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign) ([]launchRef, error) {
+	d := c.CampaignData
+	var refs []launchRef
+	own := func(ref gifting.Ref, sk string) {
+		refs = append(refs, launchRef{ref: ref, check: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: &s.table, Key: key(orgPK(orgID), sk), ConditionExpression: aws.String("attribute_exists(PK)"),
+		}}})
+	}
+	if d.EmailTemplateID != "" {
+		t, err := s.Template(ctx, orgID, d.EmailTemplateID)
+		if err != nil {
+			return nil, refMissing(err, gifting.Ref{Kind: gifting.RefTemplate, ID: d.EmailTemplateID})
+		}
+		if !t.IsDelightloop {
+			own(gifting.Ref{Kind: gifting.RefTemplate, ID: t.TemplateID}, templateSK(t.TemplateID))
+		}
+	}
+	if len(d.GiftIDs) > 0 {
+		gifts, err := s.Gifts(ctx, orgID, d.GiftIDs)
+		if err != nil {
+			var missing *gifting.Error
+			if errors.As(err, &missing) && missing.Code == gifting.CodeNotFound {
+				return nil, gifting.Errorf(gifting.CodeConflict, "%s; it was deleted: update the campaign before launching", missing.Message)
+			}
+			return nil, err
+		}
+		for _, g := range gifts {
+			if !g.IsDelightloop {
+				own(gifting.Ref{Kind: gifting.RefGift, ID: g.GiftID}, giftSK(g.GiftID))
+			}
+		}
+	}
+	for _, id := range d.ContactListIDs {
+		own(gifting.Ref{Kind: gifting.RefContactList, ID: id}, listSK(id))
+	}
+	return refs, nil
+}
+
+// refCheck names the i-th reference check of a launch.
+func refCheck(i int) string { return "ref#" + strconv.Itoa(i) }
+
+// refMissing turns the NOT_FOUND of a campaign's reference into the
+// CONFLICT of its launch.
+func refMissing(err error, ref gifting.Ref) error {
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return refGone(ref)
+	}
+	return err
+}
+
+// refGone is the CONFLICT of a launch whose campaign refers to a deleted
+// resource.
+func refGone(ref gifting.Ref) error {
+	return gifting.Errorf(gifting.CodeConflict, "%s %q of the campaign no longer exists; update the campaign before launching", ref.Kind, ref.ID)
 }

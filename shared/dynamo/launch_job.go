@@ -169,6 +169,10 @@ func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting
 		return err
 	}
 	kit.Invite = invite != nil
+	// The launch's recipients belong to the user behind the launching key,
+	// as an added recipient belongs to the user who added it, so the
+	// recipients list's userId filter finds them.
+	kit.AssignTo = gifting.AssignedUser{UserID: rec.StartedBy, UserName: rec.StartedBy}
 	delays := eventDelays(kit.Emails)
 	for start := 0; start < len(contacts); start += launchChunkSize {
 		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])

@@ -28,6 +28,9 @@ type RecipientKit struct {
 	// Invite says the caller sends invitations right after the write (a
 	// mailer is configured); see invitesNow.
 	Invite bool
+	// AssignTo, when its UserID is set, is the user every recipient built
+	// with the kit is assigned to (the one who added or launched it).
+	AssignTo gifting.AssignedUser
 }
 
 // invitesNow reports whether recipients built with k are written invited
@@ -147,6 +150,9 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
 	})
+	if kit.AssignTo.UserID != "" {
+		r.AssignedUsers = []gifting.AssignedUser{kit.AssignTo}
+	}
 	if kit.invitesNow() {
 		r.MarkInvited(r.CreatedAt)
 	}

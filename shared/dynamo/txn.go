@@ -13,6 +13,7 @@ const (
 	condIdempotency = "idempotency" // no live record of the Idempotency-Key
 	condLaunch      = "launch"      // the launch record, written once
 	condEmail       = "email"       // the email marker of a contact
+	condTarget      = "target"      // the item a delete removes, which must exist
 )
 
 // txn builds a transaction's items, remembering which item carries which

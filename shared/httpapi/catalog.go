@@ -11,8 +11,13 @@ func (s *Server) catalogRoutes() []route {
 		{pattern: "GET /api/campaigns/gifts", handle: s.listGifts},
 		{pattern: "POST /api/campaigns/gifts", handle: s.createGift},
 		{pattern: "GET /api/campaigns/gifts/{giftId}", handle: s.getGift},
+		{pattern: "PATCH /api/campaigns/gifts/{giftId}", handle: s.updateGift},
+		{pattern: "DELETE /api/campaigns/gifts/{giftId}", handle: s.deleteGift},
+		{pattern: "GET /api/campaigns/templates", handle: s.listTemplates},
 		{pattern: "POST /api/campaigns/templates", handle: s.createTemplate},
 		{pattern: "GET /api/campaigns/templates/{templateId}", handle: s.getTemplate},
+		{pattern: "PATCH /api/campaigns/templates/{templateId}", handle: s.updateTemplate},
+		{pattern: "DELETE /api/campaigns/templates/{templateId}", handle: s.deleteTemplate},
 		{pattern: "GET /api/campaigns/openapi.json", handle: s.getOpenAPI, public: true},
 		{pattern: "GET /api/campaigns/docs", handle: s.getDocs, public: true},
 	}
@@ -154,5 +159,84 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeEnvelope(w, http.StatusCreated, "Template created", t)
+	return nil
+}
+
+// templatesData is the data of GET /templates.
+type templatesData struct {
+	Items      []gifting.Template `json:"items"`
+	Pagination gifting.Pagination `json:"pagination"`
+}
+
+// listTemplates serves GET /templates: the organization's own templates
+// and the service catalog's, enveloped like GET /contact-lists.
+func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) error {
+	q := newQuery(r)
+	page := q.page(12)
+	f := gifting.TemplateFilter{
+		Search:        q.search(maxSearch),
+		Category:      q.str("templateCategory"),
+		IsDelightloop: q.boolean("isDelightloop"),
+		SortBy:        q.enum("sortBy", "createdAt", gifting.TemplateSorts...),
+		Order:         q.sortOrder(gifting.Desc),
+	}
+	if len(f.Category) > 100 {
+		q.problems.Add("templateCategory", "must be at most 100 characters")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	ts, total, err := s.store.ListTemplates(r.Context(), principal(r.Context()).OrgID, f, page)
+	if err != nil {
+		return err
+	}
+	if ts == nil {
+		ts = []gifting.Template{}
+	}
+	writeEnvelope(w, http.StatusOK, "Templates retrieved", templatesData{Items: ts, Pagination: gifting.NewPagination(page, total)})
+	return nil
+}
+
+func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) error {
+	var patch gifting.TemplatePatch
+	if err := decode(w, r, &patch); err != nil {
+		return err
+	}
+	t, err := s.store.UpdateTemplate(r.Context(), principal(r.Context()).OrgID, r.PathValue("templateId"), patch)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Template updated", t)
+	return nil
+}
+
+func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("templateId")
+	if err := s.svc.DeleteTemplate(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Template deleted", deleted("templateId", id))
+	return nil
+}
+
+func (s *Server) updateGift(w http.ResponseWriter, r *http.Request) error {
+	var patch gifting.GiftPatch
+	if err := decode(w, r, &patch); err != nil {
+		return err
+	}
+	g, err := s.store.UpdateGift(r.Context(), principal(r.Context()).OrgID, r.PathValue("giftId"), patch)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Gift updated", g)
+	return nil
+}
+
+func (s *Server) deleteGift(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("giftId")
+	if err := s.svc.DeleteGift(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Gift deleted", deleted("giftId", id))
 	return nil
 }

@@ -15,6 +15,9 @@ func (s *Server) contactsRoutes() []route {
 		{pattern: "GET /api/campaigns/contact-lists", handle: s.listContactLists},
 		{pattern: "POST /api/campaigns/contact-lists", handle: s.createContactList},
 		{pattern: "GET /api/campaigns/contact-lists/{listId}", handle: s.getContactList},
+		{pattern: "PATCH /api/campaigns/contact-lists/{listId}", handle: s.updateContactList},
+		{pattern: "DELETE /api/campaigns/contact-lists/{listId}", handle: s.deleteContactList},
+		{pattern: "GET /api/campaigns/contact-lists/{listId}/contacts", handle: s.listMembers},
 		{pattern: "POST /api/campaigns/contact-lists/{listId}/contacts", handle: s.addContactsToList},
 		{pattern: "DELETE /api/campaigns/contact-lists/{listId}/contacts/{contactId}", handle: s.removeContactFromList},
 		{pattern: "POST /api/campaigns/enrichment/enrich", handle: s.enrich},
@@ -30,14 +33,40 @@ type contactsPageBody struct {
 	TotalPages int               `json:"totalPages"`
 }
 
+// listContacts serves GET /contacts: every live contact, or with listId
+// only the members of that list (as GET /contact-lists/{listId}/contacts).
 func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
+	listID := q.str("listId")
+	if q.v.Has("listId") && !gifting.ValidID(listID) {
+		q.problems.Add("listId", "must be a contact list id")
+	}
+	return s.writeContacts(w, r, q, listID)
+}
+
+// listMembers serves GET /contact-lists/{listId}/contacts: the list's
+// members, in GET /contacts' shape and with its parameters.
+func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
+	return s.writeContacts(w, r, newQuery(r), r.PathValue("listId"))
+}
+
+// writeContacts answers a page of contacts: the org's, or the members of
+// listID when it is set.
+func (s *Server) writeContacts(w http.ResponseWriter, r *http.Request, q *query, listID string) error {
 	page := q.page(12)
 	search := q.search(maxSearch)
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.store.ListContacts(r.Context(), principal(r.Context()).OrgID, search, page)
+	org := principal(r.Context()).OrgID
+	var items []gifting.Contact
+	var total int
+	var err error
+	if listID != "" {
+		items, total, err = s.store.ListMembers(r.Context(), org, listID, search, page)
+	} else {
+		items, total, err = s.store.ListContacts(r.Context(), org, search, page)
+	}
 	if err != nil {
 		return err
 	}
@@ -134,6 +163,28 @@ func (s *Server) getContactList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Contact list retrieved", l)
+	return nil
+}
+
+func (s *Server) updateContactList(w http.ResponseWriter, r *http.Request) error {
+	var patch gifting.ContactListPatch
+	if err := decode(w, r, &patch); err != nil {
+		return err
+	}
+	l, err := s.store.UpdateContactList(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"), patch)
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact list updated", l)
+	return nil
+}
+
+func (s *Server) deleteContactList(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("listId")
+	if err := s.svc.DeleteContactList(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Contact list deleted", deleted("listId", id))
 	return nil
 }
 

@@ -55,9 +55,10 @@ func (s *Server) guideRecipients(w http.ResponseWriter, r *http.Request) error {
 }
 
 // expressSendRecipients serves the express-send list: page, limit (default
-// 10) and status among SPEC.md's seven filter values.
+// 10) and status among SPEC.md's seven filter values and pending, the state
+// every recipient starts in (issue 16: refusing it hid new recipients).
 func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) error {
-	return s.simpleRecipients(w, r, 10, gifting.RecipientFilterStatuses)
+	return s.simpleRecipients(w, r, 10, gifting.RecipientStatuses)
 }
 
 func (s *Server) simpleRecipients(w http.ResponseWriter, r *http.Request, defLimit int, allowed []gifting.RecipientStatus) error {

@@ -191,7 +191,7 @@ func TestRecipientLists(t *testing.T) {
 		{"groupBy not boolean", "/api/campaigns/campaigns/" + campaignID + "/recipients?groupBy=yes", "groupBy"},
 		{"feedback not boolean", "/api/campaigns/campaigns/" + campaignID + "/recipients?feedback=1", "feedback"},
 		{"limit above 100", "/api/campaigns/campaigns/" + campaignID + "/recipients?limit=101", "limit"},
-		{"express-send pending", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=pending", "status"},
+		{"express-send unknown status", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=pending,lost", "status"},
 		{"express-send page zero", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?page=0", "page"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

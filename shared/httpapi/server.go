@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -141,11 +142,57 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 			}
 		}
 		if best == nil {
+			if allow := allowedMethods(muxes, r); len(allow) > 0 {
+				w.Header().Set("Allow", strings.Join(allow, ", "))
+				writeError(w, r, gifting.Errorf(gifting.CodeMethodNotAllowed, "%s is not allowed on %s; use %s",
+					gifting.Clip(r.Method, 16), loggedPath(r.URL.Path), strings.Join(allow, ", ")))
+				return
+			}
 			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", gifting.Clip(r.Method, 16), loggedPath(r.URL.Path)))
 			return
 		}
 		best.ServeHTTP(w, r)
 	}))
+}
+
+// routeMethods are the methods the service's routes use, in the order an
+// Allow header lists them.
+var routeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowedMethods returns the methods some route of muxes serves on r's
+// path, when r's own method has none: a known path asked with the wrong
+// method is a 405 naming them, not a 404. Only the routes of the most
+// specific matching path count (API Gateway's rule, as in Handler): on
+// /api/campaigns/contacts that is GET, not the PATCH of
+// /api/campaigns/{campaignId}. GET routes also answer HEAD.
+func allowedMethods(muxes []*http.ServeMux, r *http.Request) []string {
+	type match struct{ method, path string }
+	var found []match
+	best := ""
+	for _, m := range routeMethods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		for _, mux := range muxes {
+			if _, pattern := mux.Handler(probe); pattern != "" {
+				path := patternPath(pattern)
+				found = append(found, match{m, path})
+				if best == "" || MoreSpecific(path, best) {
+					best = path
+				}
+			}
+		}
+	}
+	var out []string
+	for _, f := range found {
+		if f.path != best || slices.Contains(out, f.method) {
+			continue
+		}
+		out = append(out, f.method)
+		if f.method == http.MethodGet {
+			out = append(out, http.MethodHead)
+		}
+	}
+	return out
 }
 
 // MoreSpecific reports whether pattern (or path template) a wins over b

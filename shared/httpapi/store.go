@@ -38,6 +38,9 @@ type CatalogStore interface {
 	CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error)
 	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
 	CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error)
+	ListTemplates(ctx context.Context, orgID string, f gifting.TemplateFilter, page gifting.PageRequest) ([]gifting.Template, int, error)
+	UpdateGift(ctx context.Context, orgID, giftID string, patch gifting.GiftPatch) (gifting.Gift, error)
+	UpdateTemplate(ctx context.Context, orgID, templateID string, patch gifting.TemplatePatch) (gifting.Template, error)
 }
 
 // ContactStore is contacts and contact lists.
@@ -52,6 +55,8 @@ type ContactStore interface {
 	AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error)
 	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
 	RemoveContactFromList(ctx context.Context, orgID, listID, contactID string) error
+	UpdateContactList(ctx context.Context, orgID, listID string, patch gifting.ContactListPatch) (gifting.ContactList, error)
+	ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error)
 }
 
 // CampaignReader reads campaigns and makes the moves without rules beyond

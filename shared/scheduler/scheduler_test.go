@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -24,6 +25,11 @@ func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 	t.Helper()
 	ctx := context.Background()
 	orgID, _ = testenv.Org(t, s, "acme", 1_000_000)
+	// The campaign's gift is the service catalog's: a launch checks that
+	// what a campaign refers to exists.
+	if _, err := seed.SeedCatalog(ctx, s); err != nil {
+		t.Fatal(err)
+	}
 	l, err := s.CreateContactList(ctx, orgID, "user-1", "list", "")
 	if err != nil {
 		t.Fatal(err)

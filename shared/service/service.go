@@ -27,6 +27,7 @@ type Store interface {
 	AudienceStore
 	EmailStore
 	MailFeedbackStore
+	DeleteStore
 }
 
 // Config holds what the use cases need besides the store.
@@ -75,6 +76,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runAudienceJob(ctx, j)
 	case gifting.JobAudiencePurge:
 		return s.runAudiencePurge(ctx, j)
+	case gifting.JobContactListDelete:
+		return s.runListDelete(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }

@@ -45,7 +45,7 @@ func TestValidateContract(t *testing.T) {
 		{"unknown route answered 404", "GET", "/api/campaigns/nowhere/at/all", "k", 404, notFound, ""},
 		{"public document", "GET", "/api/campaigns/openapi.json", "", 200, `{"openapi":"3.1.0","info":{},"paths":{}}`, ""},
 		{"undocumented path", "GET", "/nowhere/at/all", "k", 200, `{}`, "GET /nowhere/at/all is not documented"},
-		{"undocumented method", "DELETE", "/api/campaigns/gifts/g1", "k", 200, `{}`, "has no DELETE operation"},
+		{"undocumented method", "PUT", "/api/campaigns/gifts/g1", "k", 200, `{}`, "has no PUT operation"},
 		{"undocumented status", "GET", "/api/campaigns/gifts/g1", "k", 409,
 			`{"success":false,"statusCode":409,"message":"Conflict","error":"x","code":"CONFLICT"}`,
 			"status 409 of GET /api/campaigns/gifts/{giftId}"},
