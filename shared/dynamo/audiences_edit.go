@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,46 +19,20 @@ import (
 // reads every persona of the organization (personas are few: tens, at most
 // hundreds, ≤ 20 KB each) and sorts in memory.
 func (s *Store) ListPersonas(ctx context.Context, orgID string, f gifting.PersonaFilter, q gifting.ListQuery) ([]gifting.ICPPersona, int, error) {
-	var (
-		items []item
-		total int
-		err   error
-	)
-	if f.Empty() && q.DefaultOrder() {
-		items, total, err = s.orderedPage(ctx, orgID, personasOf(orgID), q.Order, q.Page)
-	} else {
-		items, err = s.queryPrefix(ctx, orgPK(orgID), icpPrefix, true)
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	all, err := decodeAll[gifting.ICPPersona](items)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range all {
-		all[i].Normalize()
-	}
-	if f.Empty() && q.DefaultOrder() {
-		return all, total, nil
-	}
-	all = slices.DeleteFunc(all, func(p gifting.ICPPersona) bool {
-		return !f.Keeps(p) || !gifting.MatchesSearch(p.SearchText(), q.Search)
+	return listSmall(ctx, s, orgID, personasOf(orgID), f.Empty(), q, smallList[gifting.ICPPersona]{
+		normalize: (*gifting.ICPPersona).Normalize,
+		keep:      func(v gifting.ICPPersona) bool { return f.Keeps(v) && gifting.MatchesSearch(v.SearchText(), q.Search) },
+		compare: func(a, b gifting.ICPPersona) int {
+			switch q.SortBy {
+			case gifting.SortUpdatedAt:
+				return a.UpdatedAt.Compare(b.UpdatedAt)
+			case gifting.SortName:
+				return gifting.CompareText(a.Persona.Name, b.Persona.Name)
+			}
+			return a.CreatedAt.Compare(b.CreatedAt)
+		},
+		id: func(v gifting.ICPPersona) string { return v.ICPID },
 	})
-	slices.SortFunc(all, func(a, b gifting.ICPPersona) int {
-		var by int
-		switch q.SortBy {
-		case gifting.SortUpdatedAt:
-			by = a.UpdatedAt.Compare(b.UpdatedAt)
-		case gifting.SortName:
-			by = gifting.CompareText(a.Persona.Name, b.Persona.Name)
-		default:
-			by = a.CreatedAt.Compare(b.CreatedAt)
-		}
-		return gifting.CompareBy(q.Order, by, a.ICPID, b.ICPID)
-	})
-	lo, hi := q.Page.Window(len(all))
-	return all[lo:hi], len(all), nil
 }
 
 // UpdatePersona applies change to ICP persona id of org and stores the
@@ -124,48 +97,24 @@ func (s *Store) DeletePersona(ctx context.Context, orgID, id string) error {
 // and how many match; costs as ListPersonas (audiences are few per
 // organization, ~1 KB each).
 func (s *Store) ListAudiences(ctx context.Context, orgID string, f gifting.AudienceFilter, q gifting.ListQuery) ([]gifting.AudienceList, int, error) {
-	var (
-		items []item
-		total int
-		err   error
-	)
-	if f.Empty() && q.DefaultOrder() {
-		items, total, err = s.orderedPage(ctx, orgID, audiencesOf(orgID), q.Order, q.Page)
-	} else {
-		items, err = s.queryPrefix(ctx, orgPK(orgID), audiencePrefix, true)
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	all, err := decodeAll[gifting.AudienceList](items)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range all {
-		all[i].Normalize()
-	}
-	if f.Empty() && q.DefaultOrder() {
-		return all, total, nil
-	}
-	all = slices.DeleteFunc(all, func(a gifting.AudienceList) bool {
-		return !f.Keeps(a) || !gifting.MatchesSearch(a.SearchText(), q.Search)
+	return listSmall(ctx, s, orgID, audiencesOf(orgID), f.Empty(), q, smallList[gifting.AudienceList]{
+		normalize: (*gifting.AudienceList).Normalize,
+		keep: func(v gifting.AudienceList) bool {
+			return f.Keeps(v) && gifting.MatchesSearch(v.SearchText(), q.Search)
+		},
+		compare: func(a, b gifting.AudienceList) int {
+			switch q.SortBy {
+			case gifting.SortUpdatedAt:
+				return a.UpdatedAt.Compare(b.UpdatedAt)
+			case gifting.SortName:
+				return gifting.CompareText(a.Name, b.Name)
+			case "totalMatch":
+				return int(a.TotalMatch - b.TotalMatch)
+			}
+			return a.CreatedAt.Compare(b.CreatedAt)
+		},
+		id: func(v gifting.AudienceList) string { return v.AudienceID },
 	})
-	slices.SortFunc(all, func(a, b gifting.AudienceList) int {
-		var by int
-		switch q.SortBy {
-		case gifting.SortUpdatedAt:
-			by = a.UpdatedAt.Compare(b.UpdatedAt)
-		case gifting.SortName:
-			by = gifting.CompareText(a.Name, b.Name)
-		case "totalMatch":
-			by = int(a.TotalMatch - b.TotalMatch)
-		default:
-			by = a.CreatedAt.Compare(b.CreatedAt)
-		}
-		return gifting.CompareBy(q.Order, by, a.AudienceID, b.AudienceID)
-	})
-	lo, hi := q.Page.Window(len(all))
-	return all[lo:hi], len(all), nil
 }
 
 // UpdateAudience applies change (name, description, tags; it validates) to

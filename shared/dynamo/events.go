@@ -179,48 +179,22 @@ func (s *Store) DeleteEvent(ctx context.Context, orgID, id string) (gifting.Even
 // every event of the organization (events are few: tens to hundreds a
 // year, ~2 KB each, about 1 read unit per 2 events) and sorts in memory.
 func (s *Store) ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error) {
-	var (
-		items []item
-		total int
-		err   error
-	)
-	if f.Empty() && q.DefaultOrder() {
-		items, total, err = s.orderedPage(ctx, orgID, eventsOf(orgID), q.Order, q.Page)
-	} else {
-		items, err = s.queryPrefix(ctx, orgPK(orgID), eventPrefix, true)
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	all, err := decodeAll[gifting.Event](items)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range all {
-		all[i].Normalize()
-	}
-	if f.Empty() && q.DefaultOrder() {
-		return all, total, nil
-	}
-	all = slices.DeleteFunc(all, func(e gifting.Event) bool {
-		return !f.Keeps(e) || !gifting.MatchesSearch(e.SearchText(), q.Search)
+	return listSmall(ctx, s, orgID, eventsOf(orgID), f.Empty(), q, smallList[gifting.Event]{
+		normalize: (*gifting.Event).Normalize,
+		keep:      func(v gifting.Event) bool { return f.Keeps(v) && gifting.MatchesSearch(v.SearchText(), q.Search) },
+		compare: func(a, b gifting.Event) int {
+			switch q.SortBy {
+			case gifting.SortUpdatedAt:
+				return a.UpdatedAt.Compare(b.UpdatedAt)
+			case gifting.SortName:
+				return gifting.CompareText(a.Name, b.Name)
+			case "startDate":
+				return a.EventDates.Start.Compare(b.EventDates.Start)
+			}
+			return a.CreatedAt.Compare(b.CreatedAt)
+		},
+		id: func(v gifting.Event) string { return v.ID },
 	})
-	slices.SortFunc(all, func(a, b gifting.Event) int {
-		var by int
-		switch q.SortBy {
-		case gifting.SortUpdatedAt:
-			by = a.UpdatedAt.Compare(b.UpdatedAt)
-		case gifting.SortName:
-			by = gifting.CompareText(a.Name, b.Name)
-		case "startDate":
-			by = a.EventDates.Start.Compare(b.EventDates.Start)
-		default:
-			by = a.CreatedAt.Compare(b.CreatedAt)
-		}
-		return gifting.CompareBy(q.Order, by, a.ID, b.ID)
-	})
-	lo, hi := q.Page.Window(len(all))
-	return all[lo:hi], len(all), nil
 }
 
 // checkCampaigns returns NOT_FOUND naming the first of ids that is not a
