@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
+	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/jobs"
 )
 
@@ -22,7 +24,7 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	svc, queue, sched, err := app.NewWorker(ctx, cfg)
+	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithMailer(sesmail.New))
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -45,6 +45,9 @@ type Config struct {
 	// starts working, within it. Zero means 30 seconds; negative turns both
 	// caches off.
 	KeyCacheTTL time.Duration
+	// Docs serves GET /api/campaigns/openapi.json and /api/campaigns/docs
+	// (shared/apidocs); nil answers them 404.
+	Docs Docs
 }
 
 // Server holds the dependencies of the handlers.
