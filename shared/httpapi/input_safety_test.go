@@ -19,6 +19,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -50,7 +51,8 @@ func loggedAPI(t *testing.T, s *dynamo.Store, key string) (*testenv.API, *logBuf
 	t.Helper()
 	logs := &logBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}), httpapi.Config{Logger: log})
+	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}),
+		httpapi.Config{Logger: log, Docs: apidocs.New(httpapi.OpenAPIYAML())})
 	return testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key), logs
 }
 
