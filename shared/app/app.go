@@ -81,34 +81,45 @@ func ConfigFromEnv() (Config, error) {
 }
 
 // NewDynamoDB returns a DynamoDB client: for DynamoDB Local when endpoint is
-// set, else for AWS as a Lambda function sees it (see LambdaAWS).
+// set, else for AWS as a Lambda function sees it (see AWSConfig).
 func NewDynamoDB(_ context.Context, endpoint string) (*dynamodb.Client, error) {
+	cfg, err := AWSConfig("DynamoDB Local", endpoint)
+	if err != nil {
+		return nil, err
+	}
 	if endpoint == "" {
-		cfg, err := LambdaAWS()
-		if err != nil {
-			return nil, err
-		}
 		return dynamodb.NewFromConfig(cfg), nil
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("DynamoDB Local endpoint %q: want a URL like http://127.0.0.1:8000", endpoint)
-	}
-	// No AWS environment or profile is read, so local traffic can never reach
-	// a real account. DynamoDB Local accepts any alphanumeric credentials and
-	// omits the CRC32 header on error responses. Its clients are many and
-	// parallel in tests, so the SDK's client-side retry quota is off.
-	cfg := aws.Config{
-		Region:      "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
-		Retryer: func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None })
-		},
+	// DynamoDB Local omits the CRC32 header on error responses. Its clients
+	// are many and parallel in tests, so the SDK's client-side retry quota
+	// is off.
+	cfg.Retryer = func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None })
 	}
 	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
 		o.DisableValidateResponseChecksum = true
 	}), nil
+}
+
+// AWSConfig is the AWS configuration of a client of what (e.g. "DynamoDB
+// Local", for messages): with endpoint empty, AWS as a Lambda function sees
+// it (LambdaAWS); else a local emulator at endpoint, for which no AWS
+// environment or profile is read, so local traffic can never reach a real
+// account (emulators accept any alphanumeric credentials). The caller sets
+// the client's BaseEndpoint to endpoint.
+func AWSConfig(what, endpoint string) (aws.Config, error) {
+	if endpoint == "" {
+		return LambdaAWS()
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return aws.Config{}, fmt.Errorf("%s endpoint %q: want a URL like http://127.0.0.1:8000", what, endpoint)
+	}
+	return aws.Config{
+		Region:      "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+	}, nil
 }
 
 // LambdaAWS returns the AWS configuration of a Lambda function: the region

@@ -4,11 +4,7 @@
 package sesmail
 
 import (
-	"fmt"
-	"net/url"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
 	"github.com/giftcampaign/service/shared/app"
@@ -30,24 +26,14 @@ func New(cfg app.Config) (mail.Mailer, error) {
 }
 
 // NewClient returns an SES v2 client: for the SES v2 emulator when endpoint
-// is set, else for AWS as a Lambda function sees it (see app.LambdaAWS).
+// is set, else for AWS as a Lambda function sees it (see app.AWSConfig).
 func NewClient(endpoint string) (*sesv2.Client, error) {
+	cfg, err := app.AWSConfig("SES emulator", endpoint)
+	if err != nil {
+		return nil, err
+	}
 	if endpoint == "" {
-		cfg, err := app.LambdaAWS()
-		if err != nil {
-			return nil, err
-		}
 		return sesv2.NewFromConfig(cfg), nil
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("SES emulator endpoint %q: want a URL like http://127.0.0.1:8005", endpoint)
-	}
-	// As for DynamoDB Local, nothing of the AWS environment is read, so
-	// local mail can never reach a real account.
-	cfg := aws.Config{
-		Region:      "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
 	}
 	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
 }
