@@ -15,6 +15,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
@@ -34,7 +35,7 @@ type env struct {
 	table    string
 	// client reaches DynamoDB directly: setup, and the bare replays.
 	client *dynamodb.Client
-	meter  *dynamo.Meter
+	meter  *meter.Meter
 	bill   *billing
 	store  *dynamo.Store
 	queue  *jobs.Local
@@ -43,7 +44,7 @@ type env struct {
 	srv    *http.Server
 	// last is the usage of the request the server received last; calls
 	// measured one at a time read their own counts from it.
-	last atomic.Pointer[dynamo.Usage]
+	last atomic.Pointer[meter.Usage]
 	// inflight counts requests the server is handling.
 	inflight atomic.Int64
 }
@@ -67,7 +68,7 @@ func newEnv(ctx context.Context) (*env, error) {
 	if err := localstack.CreateTable(ctx, client, root, table); err != nil {
 		return nil, err
 	}
-	e := &env{root: root, endpoint: endpoint, table: table, client: client, meter: dynamo.NewMeter(client)}
+	e := &env{root: root, endpoint: endpoint, table: table, client: client, meter: meter.New(client)}
 	e.store = dynamo.New(e.meter, table)
 	if e.bill, err = newBilling(e); err != nil {
 		return nil, err
@@ -98,9 +99,9 @@ func newEnv(ctx context.Context) (*env, error) {
 		// call of a request ends before its response is complete.
 		e.inflight.Add(1)
 		defer e.inflight.Add(-1)
-		u := &dynamo.Usage{Record: true}
+		u := &meter.Usage{Record: true}
 		e.last.Store(u)
-		h.ServeHTTP(w, r.WithContext(dynamo.WithUsage(r.Context(), u)))
+		h.ServeHTTP(w, r.WithContext(meter.WithUsage(r.Context(), u)))
 	}), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = e.srv.Serve(ln) }()
 	e.base = "http://" + ln.Addr().String()

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
 // ops counts the DynamoDB operations of one call by name.
 type ops map[string]int
 
-func opsOf(calls []dynamo.Call) ops {
+func opsOf(calls []meter.Call) ops {
 	o := ops{}
 	for _, c := range calls {
 		o[c.Op]++
@@ -133,7 +133,7 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 	}
 	res.gen = gen
 	next := 0
-	one := func() (api, bare time.Duration, u *dynamo.Usage, err error) {
+	one := func() (api, bare time.Duration, u *meter.Usage, err error) {
 		rq := gen(next)
 		next++
 		as := t
@@ -149,7 +149,7 @@ func measureEndpoint(ctx context.Context, e *env, c benchCase, t tenant, runs, c
 		recorded := u.Calls()
 		if opsOf(recorded).total() == opsOf(recorded).reads() {
 			start = time.Now()
-			if err := dynamo.Replay(ctx, e.client, recorded); err != nil {
+			if err := meter.Replay(ctx, e.client, recorded); err != nil {
 				return 0, 0, nil, err
 			}
 			return api, time.Since(start), u, nil

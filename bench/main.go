@@ -1,6 +1,6 @@
 // Command bench measures the service's speed and cost the same way every
 // time: `make bench` starts DynamoDB Local and runs it. It builds the service
-// in this process over a metered DynamoDB client (dynamo.Meter), serves every
+// in this process over a metered DynamoDB client (meter.Meter), serves every
 // group's handler on a loopback port as the local server does, and measures
 // for each endpoint of SPEC.md the DynamoDB requests and capacity units of
 // one call and its latency through HTTP against the same DynamoDB calls made

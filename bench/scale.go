@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
@@ -30,7 +30,7 @@ const (
 // imported list, audience build over the imported contacts.
 type bulkRun struct {
 	importTook, launchTook, audienceTook    time.Duration
-	importUnits, launchUnits, audienceUnits dynamo.Counts
+	importUnits, launchUnits, audienceUnits meter.Counts
 	// importBilled … are the write units AWS would bill (see units.go).
 	importBilled, launchBilled, audienceBilled float64
 	recipients, matched                        int
@@ -166,8 +166,8 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 
 // observe runs f and returns how long it took, what it asked of DynamoDB
 // (its background jobs included) and the write units AWS would bill.
-func (e *env) observe(ctx context.Context, f func() error) (time.Duration, dynamo.Counts, float64, error) {
-	u := &dynamo.Usage{Record: true}
+func (e *env) observe(ctx context.Context, f func() error) (time.Duration, meter.Counts, float64, error) {
+	u := &meter.Usage{Record: true}
 	stop := e.meter.Observe(u)
 	start := time.Now()
 	err := f()

@@ -10,8 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/localstack"
-	"github.com/giftcampaign/service/shared/dynamo"
 )
 
 // DynamoDB Local reports the capacity of single-item and batch requests as
@@ -61,7 +61,7 @@ func newBilling(e *env) (*billing, error) {
 
 // writeUnits returns the write units of calls as AWS would bill them: as
 // reported, except transactions, which are estimated.
-func (b *billing) writeUnits(ctx context.Context, calls []dynamo.Call) float64 {
+func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 	total := 0.0
 	for _, c := range calls {
 		tw, ok := c.Input.(*dynamodb.TransactWriteItemsInput)

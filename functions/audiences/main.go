@@ -9,12 +9,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Audiences)
+	h, err := web.Handler(context.Background(), httpapi.Audiences, web.Core(app.WithQueue(sqsjobs.New)))
 	if err != nil {
 		slog.Error("start audiences function", slog.String("error", err.Error()))
 		os.Exit(1)

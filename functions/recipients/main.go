@@ -9,12 +9,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Recipients)
+	h, err := web.Handler(context.Background(), httpapi.Recipients, web.Core(app.WithMailer(sesmail.New)))
 	if err != nil {
 		slog.Error("start recipients function", slog.String("error", err.Error()))
 		os.Exit(1)

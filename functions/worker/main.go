@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
+	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/jobs"
 )
 
@@ -23,7 +25,7 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	svc, queue, sched, err := app.NewWorker(ctx, cfg)
+	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithMailer(sesmail.New))
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

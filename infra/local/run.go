@@ -14,8 +14,11 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/site"
+	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
@@ -106,12 +109,12 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	core, err := app.New(ctx, cfg)
+	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithMailer(sesmail.New))
 	if err != nil {
 		return err
 	}
 	go core.Scheduler().Run(ctx, tick)
-	api := web.NewServer(core).Handler(httpapi.Groups...)
+	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIYAML())).Handler(httpapi.Groups...)
 	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

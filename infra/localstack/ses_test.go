@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 
-	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
 )
 
 func TestStartSES(t *testing.T) {
@@ -25,7 +25,7 @@ func TestStartSES(t *testing.T) {
 	t.Logf("started in %v at %s", time.Since(start), ses.Endpoint())
 	t.Cleanup(func() { _ = ses.Stop() })
 
-	client, err := app.NewSESv2(ses.Endpoint())
+	client, err := sesmail.NewClient(ses.Endpoint())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/sesv2"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -83,29 +81,20 @@ func ConfigFromEnv() (Config, error) {
 }
 
 // NewDynamoDB returns a DynamoDB client: for DynamoDB Local when endpoint is
-// set, else for AWS as a Lambda function sees it (see LambdaAWS).
+// set, else for AWS as a Lambda function sees it (see AWSConfig).
 func NewDynamoDB(_ context.Context, endpoint string) (*dynamodb.Client, error) {
+	cfg, err := AWSConfig("DynamoDB Local", endpoint)
+	if err != nil {
+		return nil, err
+	}
 	if endpoint == "" {
-		cfg, err := LambdaAWS()
-		if err != nil {
-			return nil, err
-		}
 		return dynamodb.NewFromConfig(cfg), nil
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("DynamoDB Local endpoint %q: want a URL like http://127.0.0.1:8000", endpoint)
-	}
-	// No AWS environment or profile is read, so local traffic can never reach
-	// a real account. DynamoDB Local accepts any alphanumeric credentials and
-	// omits the CRC32 header on error responses. Its clients are many and
-	// parallel in tests, so the SDK's client-side retry quota is off.
-	cfg := aws.Config{
-		Region:      "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
-		Retryer: func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None })
-		},
+	// DynamoDB Local omits the CRC32 header on error responses. Its clients
+	// are many and parallel in tests, so the SDK's client-side retry quota
+	// is off.
+	cfg.Retryer = func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None })
 	}
 	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
@@ -113,40 +102,24 @@ func NewDynamoDB(_ context.Context, endpoint string) (*dynamodb.Client, error) {
 	}), nil
 }
 
-// NewSESv2 returns an SES v2 client: for the SES v2 emulator when endpoint
-// is set, else for AWS as a Lambda function sees it (see LambdaAWS).
-func NewSESv2(endpoint string) (*sesv2.Client, error) {
+// AWSConfig is the AWS configuration of a client of what (e.g. "DynamoDB
+// Local", for messages): with endpoint empty, AWS as a Lambda function sees
+// it (LambdaAWS); else a local emulator at endpoint, for which no AWS
+// environment or profile is read, so local traffic can never reach a real
+// account (emulators accept any alphanumeric credentials). The caller sets
+// the client's BaseEndpoint to endpoint.
+func AWSConfig(what, endpoint string) (aws.Config, error) {
 	if endpoint == "" {
-		cfg, err := LambdaAWS()
-		if err != nil {
-			return nil, err
-		}
-		return sesv2.NewFromConfig(cfg), nil
+		return LambdaAWS()
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("SES emulator endpoint %q: want a URL like http://127.0.0.1:8005", endpoint)
+		return aws.Config{}, fmt.Errorf("%s endpoint %q: want a URL like http://127.0.0.1:8000", what, endpoint)
 	}
-	// As for DynamoDB Local, nothing of the AWS environment is read, so
-	// local mail can never reach a real account.
-	cfg := aws.Config{
+	return aws.Config{
 		Region:      "us-east-1",
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
-	}
-	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
-}
-
-// NewMailer returns the SES mailer of cfg, sending from cfg.SenderAddress.
-func NewMailer(cfg Config) (*mail.SES, error) {
-	client, err := NewSESv2(cfg.SESEndpoint)
-	if err != nil {
-		return nil, err
-	}
-	return mail.NewSES(client, mail.SESConfig{
-		From:             cfg.SenderAddress,
-		ConfigurationSet: cfg.SESConfigurationSet,
-		PublicBaseURL:    cfg.PublicBaseURL,
-	}), nil
+	}, nil
 }
 
 // LambdaAWS returns the AWS configuration of a Lambda function: the region
@@ -193,19 +166,46 @@ var _ service.Store = (*dynamo.Store)(nil)
 type Core struct {
 	Store   *dynamo.Store
 	Service *service.Service
-	// Queue is SQS when JobsQueueURL is set, else an in-process queue
-	// already running the service's jobs.
+	// Queue is SQS when JobsQueueURL is set (and WithQueue given; else
+	// nil), else an in-process queue already running the service's jobs.
 	Queue jobs.Queue
 	Log   *slog.Logger
 }
 
-// New builds the Core for cfg.
-func New(ctx context.Context, cfg Config) (*Core, error) {
+// An Option adds an optional adapter to the Core. A Lambda function's main
+// names the ones its routes use, so that its binary links only those: an
+// AWS service client costs every binary that imports it a few hundred
+// kilobytes, used or not.
+type Option func(*parts)
+
+// parts are the optional adapters' constructors.
+type parts struct {
+	queue  func(Config) (jobs.Queue, error)
+	mailer func(Config) (mail.Mailer, error)
+}
+
+// WithQueue has newQueue build the job queue of cfg.JobsQueueURL (e.g.
+// shared/app/sqsjobs.New). Without it a Core whose JobsQueueURL is set has
+// no queue, and enqueueing fails; with JobsQueueURL empty, jobs run in the
+// process either way.
+func WithQueue(newQueue func(Config) (jobs.Queue, error)) Option {
+	return func(p *parts) { p.queue = newQueue }
+}
+
+// WithMailer has newMailer build the mailer of cfg.SenderAddress (e.g.
+// shared/app/sesmail.New). Without it no email goes out, as when
+// SenderAddress is empty.
+func WithMailer(newMailer func(Config) (mail.Mailer, error)) Option {
+	return func(p *parts) { p.mailer = newMailer }
+}
+
+// New builds the Core for cfg with the optional adapters opts name.
+func New(ctx context.Context, cfg Config, opts ...Option) (*Core, error) {
 	store, err := NewStore(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return newCore(store, cfg)
+	return newCore(store, cfg, opts...)
 }
 
 // Scheduler returns the scheduler whose tick continues due work (launches
@@ -214,11 +214,11 @@ func (c *Core) Scheduler() *scheduler.Scheduler {
 	return scheduler.New(c.Store, c.Service.RunJob, slog.Default())
 }
 
-// NewWorker returns what runs background work for cfg: the service (whose
-// RunJob runs job slices), its job queue, and the scheduler over the same
-// store.
-func NewWorker(ctx context.Context, cfg Config) (*service.Service, jobs.Queue, *scheduler.Scheduler, error) {
-	c, err := New(ctx, cfg)
+// NewWorker returns what runs background work for cfg with opts: the
+// service (whose RunJob runs job slices), its job queue, and the scheduler
+// over the same store.
+func NewWorker(ctx context.Context, cfg Config, opts ...Option) (*service.Service, jobs.Queue, *scheduler.Scheduler, error) {
+	c, err := New(ctx, cfg, opts...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -226,30 +226,35 @@ func NewWorker(ctx context.Context, cfg Config) (*service.Service, jobs.Queue, *
 }
 
 // newCore is New over store.
-func newCore(store *dynamo.Store, cfg Config) (*Core, error) {
+func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 	log := NewLogger(cfg.LogLevel)
 	slog.SetDefault(log)
+	var p parts
+	for _, o := range opts {
+		o(&p)
+	}
 	var (
 		queue jobs.Queue
 		local *jobs.Local
 	)
-	if cfg.JobsQueueURL != "" {
-		awsCfg, err := LambdaAWS()
-		if err != nil {
-			return nil, err
-		}
-		queue = jobs.NewSQS(sqs.NewFromConfig(awsCfg), cfg.JobsQueueURL)
-	} else {
+	switch {
+	case cfg.JobsQueueURL == "":
 		local = jobs.NewLocal(log)
 		queue = local
-	}
-	var mailer mail.Mailer
-	if cfg.SenderAddress != "" {
-		ses, err := NewMailer(cfg)
+	case p.queue != nil:
+		q, err := p.queue(cfg)
 		if err != nil {
 			return nil, err
 		}
-		mailer = ses
+		queue = q
+	}
+	var mailer mail.Mailer
+	if cfg.SenderAddress != "" && p.mailer != nil {
+		m, err := p.mailer(cfg)
+		if err != nil {
+			return nil, err
+		}
+		mailer = m
 	}
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
 	if local != nil {

@@ -16,17 +16,36 @@ func TestLayers(t *testing.T) {
 	for _, tt := range []struct {
 		name, pkg string
 		forbidden []string
+		// required: the parts a function's routes need, which its main
+		// must name (without them email or jobs would silently stop).
+		required []string
 	}{
 		{"the domain imports no other package of the service", "shared/gifting",
-			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}},
+			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}, nil},
 		{"the use cases know no adapter", "shared/service",
-			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}},
+			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}, nil},
 		{"HTTP knows no storage", "shared/httpapi",
-			[]string{"shared/dynamo", "shared/app"}},
+			[]string{"shared/dynamo", "shared/app"}, nil},
 		{"storage knows no HTTP and no use case", "shared/dynamo",
-			[]string{"shared/httpapi", "shared/service"}},
+			[]string{"shared/httpapi", "shared/service"}, nil},
 		{"the worker links no HTTP adapter", "functions/worker",
-			[]string{"shared/httpapi", "shared/app/web"}},
+			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue"}},
+		// Each function links only the optional parts its routes use
+		// (bootstrap ≤ 10 MB): the SES mailer, the SQS queue, the docs.
+		{"catalog sends no email and enqueues nothing", "functions/catalog",
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue"}, []string{"shared/apidocs"}},
+		{"contacts sends no email, enqueues nothing, serves no docs", "functions/contacts",
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+		{"events sends no email, enqueues nothing, serves no docs", "functions/events",
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+		{"campaigns sends no email and serves no docs", "functions/campaigns",
+			[]string{"shared/mail/ses", "shared/apidocs"}, []string{"shared/jobs/sqsqueue"}},
+		{"audiences sends no email and serves no docs", "functions/audiences",
+			[]string{"shared/mail/ses", "shared/apidocs"}, []string{"shared/jobs/sqsqueue"}},
+		{"recipients enqueues nothing and serves no docs", "functions/recipients",
+			[]string{"shared/jobs/sqsqueue", "shared/apidocs"}, []string{"shared/mail/ses"}},
+		{"the pages link no API, mailer or queue", "functions/pages",
+			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", mod+tt.pkg).Output()
@@ -37,6 +56,11 @@ func TestLayers(t *testing.T) {
 			for _, f := range tt.forbidden {
 				if slices.Contains(deps, mod+f) {
 					t.Errorf("%s depends on %s", tt.pkg, f)
+				}
+			}
+			for _, r := range tt.required {
+				if !slices.Contains(deps, mod+r) {
+					t.Errorf("%s does not link %s", tt.pkg, r)
 				}
 			}
 		})

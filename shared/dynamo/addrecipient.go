@@ -2,10 +2,7 @@ package dynamo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -15,11 +12,6 @@ import (
 // errAddRace means something add-recipient read changed before its
 // transaction (the contact, the campaign): read again and retry.
 var errAddRace = errors.New("add recipient: a read item changed")
-
-// replayed carries a stored response out of a cancelled transaction.
-type replayed struct{ res gifting.AddedRecipient }
-
-func (replayed) Error() string { return "idempotent replay" }
 
 // AddRecipient adds a contact (created, or merged into the contact with
 // the same email) to a campaign as a recipient and pays for it, all in one
@@ -39,45 +31,20 @@ func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) 
 	}
 	for attempt := 1; ; attempt++ {
 		res, err := s.addRecipientOnce(ctx, in)
-		var rp replayed
-		switch {
-		case errors.As(err, &rp):
-			return gifting.AddRecipientResult{Response: rp.res, Replayed: true}, nil
-		case errors.Is(err, errAddRace) && attempt < maxAttempts:
+		if errors.Is(err, errAddRace) && attempt < maxAttempts {
 			if err := sleep(ctx, backoff(attempt)); err != nil {
 				return gifting.AddRecipientResult{}, err
 			}
 			continue
-		case gifting.ErrorCode(err) == gifting.CodeInsufficientCredits && in.Idempotency != nil:
-			// A concurrent request with the same key may have spent the
-			// credits this one was about to: then it is a replay.
-			rp, rerr := s.replay(ctx, in)
-			if rerr != nil {
-				return gifting.AddRecipientResult{}, rerr
-			}
-			if rp != nil {
-				return gifting.AddRecipientResult{Response: rp.res, Replayed: true}, nil
-			}
+		}
+		// A concurrent request with the same key may have spent the
+		// credits this one was about to: then it is a replay.
+		stored, err := s.replayAfter(ctx, in.OrgID, in.Idempotency.KeyOf(), err, gifting.CodeInsufficientCredits)
+		if stored != nil {
+			return gifting.AddRecipientResult{Replay: stored}, nil
 		}
 		return res, err
 	}
-}
-
-// replay returns the stored response to in's idempotency key, nil if none.
-func (s *Store) replay(ctx context.Context, in gifting.AddRecipientInput) (*replayed, error) {
-	stored, err := s.IdempotentReplay(ctx, in.OrgID, *in.Idempotency)
-	if err != nil || stored == nil {
-		return nil, err
-	}
-	return decodeReplay(stored)
-}
-
-func decodeReplay(stored *gifting.StoredResponse) (*replayed, error) {
-	var r replayed
-	if err := json.Unmarshal(stored.Body, &r.res); err != nil {
-		return nil, fmt.Errorf("stored add-recipient response: %w", err)
-	}
-	return &r, nil
 }
 
 // addRecipientOnce reads what add-recipient needs and runs its transaction
@@ -86,7 +53,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	org := orgPK(in.OrgID)
 	keys := []item{key(org, campaignSK(in.CampaignID)), key(org, walletSK), key(org, emailSK(in.Contact.MailID))}
 	if in.Idempotency != nil {
-		keys = append(keys, idempotencyKeyOf(in.OrgID, *in.Idempotency))
+		keys = append(keys, idempotencyKeyOf(in.OrgID, in.Idempotency.Key))
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
@@ -96,17 +63,14 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
-	if in.Idempotency != nil {
-		stored, err := s.replayOf(*in.Idempotency, bySK[idempotencySK(in.Idempotency.Scope, in.Idempotency.Key)])
+	if k := in.Idempotency.KeyOf(); k != nil {
+		// The replay check, in the same read.
+		stored, err := s.storedFor(*k, bySK[idempotencySK(k.Scope, k.Key)])
 		if err != nil {
 			return gifting.AddRecipientResult{}, err
 		}
 		if stored != nil {
-			r, err := decodeReplay(stored)
-			if err != nil {
-				return gifting.AddRecipientResult{}, err
-			}
-			return gifting.AddRecipientResult{}, *r
+			return gifting.AddRecipientResult{}, replayError{stored}
 		}
 	}
 	c, err := s.acceptingCampaign(in, bySK[campaignSK(in.CampaignID)])
@@ -257,11 +221,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 			tx.add(condMarker, recItems[preparedMarker])
 			tx.add(condCampaign, recItems[preparedCounter])
 			if in.Idempotency != nil {
-				body, err := json.Marshal(res)
-				if err != nil {
-					return nil, err
-				}
-				put, err := s.idempotencyPut(in.OrgID, *in.Idempotency, http.StatusOK, body)
+				put, err := idempotentPut(s, in.OrgID, in.Idempotency, res)
 				if err != nil {
 					return nil, err
 				}
@@ -271,18 +231,10 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 		},
 		Cancelled: func(reasons []types.CancellationReason) error {
 			if tx.failed(reasons, condIdempotency) {
-				stored, err := s.replayOf(*in.Idempotency, tx.old(reasons, condIdempotency))
-				if err != nil {
+				if err := s.lostTo(in.Idempotency.Key, tx, reasons); err != nil {
 					return err
 				}
-				if stored == nil {
-					return errAddRace // the record expired meanwhile
-				}
-				first, err := decodeReplay(stored)
-				if err != nil {
-					return err
-				}
-				return *first
+				return errAddRace // the record expired meanwhile
 			}
 			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
 				return errAddRace

@@ -2,6 +2,8 @@ package dynamo_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"sync"
 	"testing"
 
@@ -172,20 +174,20 @@ func TestAddRecipientIdempotency(t *testing.T) {
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 30)
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
-	in.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-1"}
+	in.Idempotency = addIdempotent("k-1", "h-1")
 
 	first, err := s.AddRecipient(ctx, in)
-	if err != nil || first.Replayed {
+	if err != nil || first.Replay != nil {
 		t.Fatalf("first: %+v, %v", first, err)
 	}
 	again, err := s.AddRecipient(ctx, in)
-	if err != nil || !again.Replayed || again.Response != first.Response {
+	if err != nil || again.Replay == nil || replayed(t, again) != first.Response {
 		t.Fatalf("replay: %+v, %v; want the first response %+v", again, err, first.Response)
 	}
 	assertWallet(t, s, orgID, 70, 2)
 
 	other := in
-	other.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k-1", Hash: "h-2"}
+	other.Idempotency = addIdempotent("k-1", "h-2")
 	if _, err := s.AddRecipient(ctx, other); gifting.ErrorCode(err) != gifting.CodeIdempotencyMismatch {
 		t.Fatalf("same key, other request: %v, want IDEMPOTENCY_KEY_REUSED", err)
 	}
@@ -280,7 +282,7 @@ func TestUninviteAddedRecipient(t *testing.T) {
 	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive) // a draft invites no one
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
 	in.Invite = true
-	in.Idempotency = &gifting.IdempotencyKey{Scope: "add-recipient", Key: "k", Hash: "h"}
+	in.Idempotency = addIdempotent("k", "h")
 	res, err := s.AddRecipient(ctx, in)
 	if err != nil {
 		t.Fatal(err)
@@ -299,9 +301,31 @@ func TestUninviteAddedRecipient(t *testing.T) {
 		t.Errorf("after uninvite: status %s sent %v, counts %v", r.Status, r.Emails.AddressConfirmation.Sent, got.LiveData.StatusCounts)
 	}
 	replay, err := s.AddRecipient(ctx, in)
-	if err != nil || !replay.Replayed || replay.Response.EmailSent {
-		t.Errorf("replay after uninvite: %+v, %v; want emailSent false", replay.Response, err)
+	if err != nil || replay.Replay == nil || replayed(t, replay).EmailSent {
+		t.Errorf("replay after uninvite: %+v, %v; want emailSent false", replay.Replay, err)
 	}
+}
+
+// addIdempotent is an add-recipient's idempotency under key, for a request
+// whose hash is hash, storing the response as JSON as the HTTP layer does.
+func addIdempotent(key, hash string) *gifting.Idempotent[gifting.AddedRecipient] {
+	return &gifting.Idempotent[gifting.AddedRecipient]{
+		Key: gifting.IdempotencyKey{Scope: "add-recipient", Key: key, Hash: hash}, Status: http.StatusOK,
+		Render: func(r gifting.AddedRecipient) ([]byte, error) { return json.Marshal(r) },
+	}
+}
+
+// replayed is the response a replayed add-recipient stored.
+func replayed(t *testing.T, res gifting.AddRecipientResult) gifting.AddedRecipient {
+	t.Helper()
+	var r gifting.AddedRecipient
+	if res.Replay.Status != http.StatusOK {
+		t.Errorf("replayed status %d, want 200", res.Replay.Status)
+	}
+	if err := json.Unmarshal(res.Replay.Body, &r); err != nil {
+		t.Fatalf("stored response %q: %v", res.Replay.Body, err)
+	}
+	return r
 }
 
 // TestAddRecipientSameNewContactConcurrently adds one new email to a

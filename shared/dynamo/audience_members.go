@@ -185,24 +185,13 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	if !ok || p.Status != gifting.ListAdding {
 		return true, nil
 	}
-	prefix := audienceMemberPrefix(id)
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(prefix)},
-		ProjectionExpression:      aws.String("SK"),
-		Limit:                     aws.Int32(fillSliceMembers),
-	}
+	after := ""
 	if p.Cursor != "" {
-		in.ExclusiveStartKey = key(orgPK(orgID), audienceMemberSK(id, p.Cursor))
+		after = audienceMemberSK(id, p.Cursor)
 	}
-	res, err := s.db.Query(ctx, in)
+	ids, next, err := s.keyPage(ctx, orgPK(orgID), audienceMemberPrefix(id), after, fillSliceMembers)
 	if err != nil {
-		return false, fmt.Errorf("query audience members: %w", err)
-	}
-	ids := make([]string, 0, len(res.Items))
-	for _, it := range res.Items {
-		ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), prefix))
+		return false, err
 	}
 	var added gifting.BulkResult
 	if len(ids) > 0 {
@@ -214,7 +203,7 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 			return false, err
 		}
 	}
-	last := res.LastEvaluatedKey == nil
+	last := next == ""
 	set := []string{"#m.#cl.#lid.added = #m.#cl.#lid.added + :a", "#m.#cl.#lid.unchanged = #m.#cl.#lid.unchanged + :u", "#m.#cl.#lid.failed = #m.#cl.#lid.failed + :f", "updatedAt = :now"}
 	values := item{
 		":a": num(int64(added.Added)), ":u": num(int64(added.Unchanged)), ":f": num(int64(added.Failed)),

@@ -224,20 +224,13 @@ func (s *Store) CreateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	return c, err
 }
 
-// replayError carries a stored response out of a cancelled transaction.
-type replayError struct{ stored *gifting.StoredResponse }
-
-func (replayError) Error() string { return "idempotent replay" }
-
 // CreateCampaignIdempotent is CreateCampaign under an idempotency key (nil:
 // none). When the key was already used for the same request it writes
 // nothing and returns the stored response; for another request,
 // IDEMPOTENCY_KEY_REUSED.
 func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *gifting.Idempotent[gifting.Campaign]) (gifting.Campaign, *gifting.StoredResponse, error) {
-	if idem != nil {
-		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
-			return c, stored, err
-		}
+	if stored, err := s.IdempotentReplay(ctx, orgID, idem.KeyOf()); stored != nil || err != nil {
+		return c, stored, err
 	}
 	now := s.Now()
 	c.CampaignID, c.OrganizationID, c.Status, c.IsDeleted = s.NewID(), orgID, gifting.CampaignDraft, false
@@ -266,26 +259,17 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 	err = s.transactRetrying(ctx, tx.items)
 	if reasons := cancellationReasons(err); tx.failed(reasons, condIdempotency) {
 		// The same key won a race with this request.
-		stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
-		if stored == nil && err == nil {
+		err = s.lostTo(idem.Key, tx, reasons)
+		if err == nil {
 			err = fmt.Errorf("create campaign: idempotency record vanished")
 		}
+	} else if err != nil {
+		err = fmt.Errorf("create campaign: %w", err)
+	}
+	if stored, err := replayOf(err); stored != nil || err != nil {
 		return c, stored, err
 	}
-	if err != nil {
-		return c, nil, fmt.Errorf("create campaign: %w", err)
-	}
 	return c, nil, nil
-}
-
-// idempotentPut is the transaction item recording the response idem
-// renders of v.
-func idempotentPut[T any](s *Store, orgID string, idem *gifting.Idempotent[T], v T) (types.TransactWriteItem, error) {
-	body, err := idem.Render(v)
-	if err != nil {
-		return types.TransactWriteItem{}, err
-	}
-	return s.idempotencyPut(orgID, idem.Key, idem.Status, body)
 }
 
 // transactRetrying runs a transaction, retrying conflicts and throttling.

@@ -170,7 +170,7 @@ const listDeleteSlice = 100
 // tombstone (its due time moves a lease ahead). Running it again after a
 // failure is safe: removed memberships are not read again.
 func (s *Store) DropListMembers(ctx context.Context, orgID, listID string) (done bool, err error) {
-	ids, _, err := s.memberPage(ctx, orgID, listID, "", listDeleteSlice)
+	ids, _, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), "", listDeleteSlice)
 	if err != nil {
 		return false, err
 	}

@@ -2,9 +2,7 @@ package dynamo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -23,19 +21,16 @@ func (s *Store) UninviteRecipient(ctx context.Context, orgID string, inv gifting
 }
 
 // UninviteAddedRecipient is UninviteRecipient for an add-recipient: the
-// stored idempotency response (k, nil when none) says emailSent false in
-// the same transaction. It returns the response to give, emailSent false,
-// or the original one when nothing was undone.
-func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, k *gifting.IdempotencyKey) (gifting.AddedRecipient, error) {
+// stored idempotent response (idem, nil when none) is rendered again with
+// emailSent false in the same transaction. It returns the response to
+// give, emailSent false, or the original one when nothing was undone.
+func (s *Store) UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error) {
 	out := res.Response
 	out.EmailSent = false
 	var extra []types.TransactWriteItem
-	if k != nil {
-		body, err := json.Marshal(out)
-		if err != nil {
-			return res.Response, err
-		}
-		put, err := s.idempotencyPut(orgID, *k, http.StatusOK, body)
+	if idem != nil {
+		k := idem.Key
+		put, err := idempotentPut(s, orgID, idem, out)
 		if err != nil {
 			return res.Response, err
 		}

@@ -61,26 +61,17 @@ func (s *Store) LaunchCampaign(ctx context.Context, orgID, campaignID, userID st
 // none): a retry of an accepted launch gets the first response back rather
 // than a CONFLICT, and a key used for another request IDEMPOTENCY_KEY_REUSED.
 func (s *Store) LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error) {
-	if idem != nil {
-		if stored, err := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || err != nil {
-			return gifting.Launch{}, stored, err
-		}
+	if stored, err := s.IdempotentReplay(ctx, orgID, idem.KeyOf()); stored != nil || err != nil {
+		return gifting.Launch{}, stored, err
 	}
 	l, err := s.launch(ctx, orgID, campaignID, userID, idem)
-	var replay replayError
-	if errors.As(err, &replay) {
-		return gifting.Launch{}, replay.stored, nil
+	// A concurrent request with the same key may have committed after the
+	// replay check above: the campaign then is no longer a draft and this
+	// one fails on it (before or in its transaction) with CONFLICT.
+	if stored, err := s.replayAfter(ctx, orgID, idem.KeyOf(), err, gifting.CodeConflict); stored != nil || err != nil {
+		return gifting.Launch{}, stored, err
 	}
-	if idem != nil && gifting.ErrorCode(err) == gifting.CodeConflict {
-		// A concurrent request with the same key may have committed after
-		// the replay check above: the campaign then is no longer a draft
-		// and this one fails on it (before or in its transaction). Its
-		// record answers, so every retry gets the first response.
-		if stored, rerr := s.IdempotentReplay(ctx, orgID, idem.Key); stored != nil || rerr != nil {
-			return gifting.Launch{}, stored, rerr
-		}
-	}
-	return l, nil, err
+	return l, nil, nil
 }
 
 // launch accepts a launch; see LaunchCampaign.
@@ -167,12 +158,8 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		Cancelled: func(reasons []types.CancellationReason) error {
 			if tx.failed(reasons, condIdempotency) {
 				// A retry with the same key lost the race to the first.
-				stored, err := s.replayOf(idem.Key, tx.old(reasons, condIdempotency))
-				if err != nil {
+				if err := s.lostTo(idem.Key, tx, reasons); err != nil {
 					return err
-				}
-				if stored != nil {
-					return replayError{stored}
 				}
 			}
 			switch {

@@ -84,7 +84,7 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if list >= len(rec.ListIDs) {
 		return s.finishLaunch(ctx, orgID, c, rec)
 	}
-	ids, last, err := s.memberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
+	ids, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(rec.ListIDs[list]), after, launchSliceSize)
 	if err != nil {
 		return "", false, err
 	}
@@ -114,39 +114,6 @@ func parseLaunchCursor(cursor string, lists int) (list int, after string, err er
 		return 0, "", fmt.Errorf("bad launch cursor %q", cursor)
 	}
 	return list, after, nil
-}
-
-// memberPage reads up to n member contact ids of a list after the member
-// sort key after. last is the sort key to continue from, "" at the end.
-func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, n int) (ids []string, last string, err error) {
-	prefix := memberPrefix(listID)
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(prefix)},
-		ProjectionExpression:      aws.String("SK"),
-		ConsistentRead:            aws.Bool(true),
-	}
-	if after != "" {
-		in.ExclusiveStartKey = key(orgPK(orgID), after)
-	}
-	for len(ids) < n {
-		in.Limit = aws.Int32(int32(n - len(ids)))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, "", fmt.Errorf("query members: %w", err)
-		}
-		for _, it := range res.Items {
-			sk := attrS(it, "SK")
-			ids = append(ids, strings.TrimPrefix(sk, prefix))
-			last = sk
-		}
-		if res.LastEvaluatedKey == nil {
-			return ids, "", nil
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	return ids, last, nil
 }
 
 // errLaunchOver stops a slice whose launch finished meanwhile.

@@ -31,7 +31,6 @@ type DB interface {
 	BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
 	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
 	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
-	TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error)
 }
 
 var _ DB = (*dynamodb.Client)(nil)
@@ -174,6 +173,41 @@ func (s *Store) queryPrefix(ctx context.Context, pk, prefix string, forward bool
 		items = append(items, out.Items...)
 	}
 	return items, nil
+}
+
+// keyPage reads the sort keys only of up to n items of partition pk whose
+// sort key starts with prefix, after the sort key after ("" from the
+// start), strongly consistent: ids are the keys without prefix (a list's or
+// an audience's member contact ids), last the sort key to continue after,
+// "" when nothing follows.
+func (s *Store) keyPage(ctx context.Context, pk, prefix, after string, n int) (ids []string, last string, err error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: item{":pk": str(pk), ":prefix": str(prefix)},
+		ProjectionExpression:      aws.String("SK"),
+		ConsistentRead:            aws.Bool(true),
+	}
+	if after != "" {
+		in.ExclusiveStartKey = key(pk, after)
+	}
+	for len(ids) < n {
+		in.Limit = aws.Int32(int32(n - len(ids)))
+		res, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, "", fmt.Errorf("query %s %s: %w", keyForError(pk), keyForError(prefix), err)
+		}
+		for _, it := range res.Items {
+			sk := attrS(it, "SK")
+			ids = append(ids, strings.TrimPrefix(sk, prefix))
+			last = sk
+		}
+		if res.LastEvaluatedKey == nil {
+			return ids, "", nil
+		}
+		in.ExclusiveStartKey = res.LastEvaluatedKey
+	}
+	return ids, last, nil
 }
 
 // batchGet reads items by key, in batches of 100, retrying unprocessed

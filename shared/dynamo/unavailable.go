@@ -82,8 +82,3 @@ func (g guarded) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	out, err := g.db.TransactWriteItems(ctx, in, opts...)
 	return out, unavailable(err)
 }
-
-func (g guarded) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	out, err := g.db.TransactGetItems(ctx, in, opts...)
-	return out, unavailable(err)
-}

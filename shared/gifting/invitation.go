@@ -47,8 +47,9 @@ type AddRecipientInput struct {
 	// no second write. If sending fails, the caller undoes it with
 	// UninviteAddedRecipient. See Invitation.
 	Invite bool
-	// Idempotency, when set, makes a retry return the first response.
-	Idempotency *IdempotencyKey
+	// Idempotency, when set, makes a retry return the first response, as
+	// the caller renders it (Idempotent).
+	Idempotency *Idempotent[AddedRecipient]
 	// AssignTo, when set, is the user the recipient is assigned to.
 	AssignTo AssignedUser
 }
@@ -57,10 +58,10 @@ type AddRecipientInput struct {
 type AddRecipientResult struct {
 	// Response is the body of SPEC.md's add-recipient response.
 	Response AddedRecipient
-	// Replayed is true when Response is the stored response of an earlier
-	// request with the same idempotency key: nothing was done this time,
-	// and Recipient is zero.
-	Replayed bool
+	// Replay, when set, is the stored response of an earlier request with
+	// the same idempotency key: nothing was done this time, and Response
+	// and Recipient are zero.
+	Replay *StoredResponse
 	// Recipient is the recipient written.
 	Recipient Recipient
 	// Delays are the recipient's stored event delays, for UninviteRecipient.
@@ -70,7 +71,7 @@ type AddRecipientResult struct {
 // Invited reports whether the recipient was written as invited: the caller
 // must now send the invitation (Invitation).
 func (r AddRecipientResult) Invited() bool {
-	return !r.Replayed && r.Recipient.Emails.AddressConfirmation.ClaimedAt != nil
+	return r.Replay == nil && r.Recipient.Emails.AddressConfirmation.ClaimedAt != nil
 }
 
 // Invitation is the invitation to send when Invited.

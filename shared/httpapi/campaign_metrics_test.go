@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -24,7 +25,7 @@ func TestCampaignMetrics(t *testing.T) {
 	ctx := context.Background()
 	// The store counts its DynamoDB requests, to show metrics read the
 	// campaign item only, however many recipients it has.
-	meter := dynamo.NewMeter(testenv.Client(t))
+	meter := meter.New(testenv.Client(t))
 	s := dynamo.New(meter, testenv.Store(t).Table())
 	_, gifts := campaignCatalogRefs(t)
 	price := int64(math.Ceil(gifts[1].Price))

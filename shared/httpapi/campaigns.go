@@ -172,11 +172,21 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 // none) whose stored response is the envelope of what data makes of the
 // result, exactly as writeEnvelope would write it.
 func idempotent[T any](key *gifting.IdempotencyKey, status int, message string, data func(T) any) *gifting.Idempotent[T] {
+	return replayable(key, status, func(v T) any {
+		return Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)}
+	})
+}
+
+// replayable is the gifting.Idempotent of key (nil when the request has
+// none) whose stored response is status and the body the result makes,
+// exactly as writeJSON would write them. A replay is written back with
+// writeStored.
+func replayable[T any](key *gifting.IdempotencyKey, status int, body func(T) any) *gifting.Idempotent[T] {
 	if key == nil {
 		return nil
 	}
 	return &gifting.Idempotent[T]{Key: *key, Status: status, Render: func(v T) ([]byte, error) {
-		return marshalWire(Envelope{Success: true, StatusCode: status, Message: message, Data: data(v)})
+		return marshalWire(body(v))
 	}}
 }
 

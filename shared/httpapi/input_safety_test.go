@@ -17,7 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -49,7 +51,8 @@ func loggedAPI(t *testing.T, s *dynamo.Store, key string) (*testenv.API, *logBuf
 	t.Helper()
 	logs := &logBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}), httpapi.Config{Logger: log})
+	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}),
+		httpapi.Config{Logger: log, Docs: apidocs.New(httpapi.OpenAPIYAML())})
 	return testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key), logs
 }
 
@@ -71,7 +74,7 @@ func assertDetail(t *testing.T, res testenv.Response, field string) {
 func TestDefectLongIDsGive500(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	meter := dynamo.NewMeter(testenv.Client(t))
+	meter := meter.New(testenv.Client(t))
 	s := dynamo.New(meter, testenv.Table(t))
 	if _, err := seed.SeedCatalog(ctx, s); err != nil {
 		t.Fatal(err)
@@ -364,7 +367,7 @@ func TestDefectTextPlainParsedAsJSON(t *testing.T) {
 // Defect 9: an unknown key was looked up in DynamoDB on every request.
 func TestDefectUnknownKeyReadEveryTime(t *testing.T) {
 	t.Parallel()
-	meter := dynamo.NewMeter(testenv.Client(t))
+	meter := meter.New(testenv.Client(t))
 	s := dynamo.New(meter, testenv.Table(t))
 	api := testenv.NewAPI(t, s, "")
 	reads := func(key string, n int) int {

@@ -89,7 +89,7 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	idem, err := idempotencyKey(r, "add-recipient", campaignID, body)
+	key, err := idempotencyKey(r, "add-recipient", campaignID, body)
 	if err != nil {
 		return err
 	}
@@ -98,14 +98,12 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 		sourceType = gifting.DefaultSourceType
 	}
 	res, err := s.svc.AddRecipient(ctx, gifting.AddRecipientInput{
-		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType, Idempotency: idem,
-		AssignTo: gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
+		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
+		Idempotency: replayable(key, http.StatusOK, func(res gifting.AddedRecipient) any { return res }),
+		AssignTo:    gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
 	})
-	if err != nil {
-		return err
-	}
-	if res.Replayed {
-		w.Header().Set("Idempotent-Replayed", "true")
+	if err != nil || res.Replay != nil {
+		return writeStored(w, res.Replay, err)
 	}
 	writeJSON(w, http.StatusOK, res.Response)
 	return nil

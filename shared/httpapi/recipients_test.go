@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -309,7 +310,7 @@ func TestAddRecipientConcurrency(t *testing.T) {
 // (one UpdateItem); a list page and the wallet are two requests.
 func TestRecipientRequestCounts(t *testing.T) {
 	t.Parallel()
-	meter := dynamo.NewMeter(testenv.Client(t))
+	meter := meter.New(testenv.Client(t))
 	s := dynamo.New(meter, testenv.Table(t))
 	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
 		t.Fatal(err)

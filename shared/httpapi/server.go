@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/service"
 )
 
@@ -46,6 +47,9 @@ type Config struct {
 	// starts working, within it. Zero means 30 seconds; negative turns both
 	// caches off.
 	KeyCacheTTL time.Duration
+	// Docs serves GET /api/campaigns/openapi.json and /api/campaigns/docs
+	// (shared/apidocs); nil answers them 404.
+	Docs Docs
 }
 
 // Server holds the dependencies of the handlers.
@@ -282,7 +286,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		// request log below, which holds this context, names the caller.
 		ctx = context.WithValue(ctx, ctxPrincipal, &gifting.Principal{})
 		r = r.WithContext(ctx)
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &httplog.StatusRecorder{ResponseWriter: w}
 		rec.Header().Set("X-Request-Id", id)
 		defer func() {
 			if v := recover(); v != nil {
@@ -291,7 +295,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			attrs := []any{
 				slog.String("method", gifting.Clip(r.Method, 16)),
 				slog.String("path", loggedPath(r.URL.Path)),
-				slog.Int("status", rec.status),
+				slog.Int("status", rec.Status),
 				slog.Duration("duration", time.Since(start)),
 			}
 			if p, ok := r.Context().Value(ctxPrincipal).(*gifting.Principal); ok && p.OrgID != "" {
@@ -322,26 +326,6 @@ func requestID(ctx context.Context) string {
 		return rc.RequestID
 	}
 	return gifting.NewID()
-}
-
-// statusRecorder remembers the status written, for the request log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
 }
 
 type ctxKey int

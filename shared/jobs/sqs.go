@@ -7,38 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 )
-
-// SQSAPI is the part of the SQS client the queue uses.
-type SQSAPI interface {
-	SendMessage(ctx context.Context, in *sqs.SendMessageInput, opts ...func(*sqs.Options)) (*sqs.SendMessageOutput, error)
-}
-
-// SQS is the deployed queue: jobs become messages for the worker function.
-type SQS struct {
-	client SQSAPI
-	url    string
-}
-
-var _ Queue = (*SQS)(nil)
-
-// NewSQS returns a queue sending to the queue at url.
-func NewSQS(client SQSAPI, url string) *SQS { return &SQS{client: client, url: url} }
-
-// Enqueue sends j as a message.
-func (q *SQS) Enqueue(ctx context.Context, j Job) error {
-	body, err := json.Marshal(j)
-	if err != nil {
-		return fmt.Errorf("encode job: %w", err)
-	}
-	_, err = q.client.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &q.url, MessageBody: aws.String(string(body))})
-	if err != nil {
-		return fmt.Errorf("enqueue %s: %w", j, err)
-	}
-	return nil
-}
 
 // SQSHandler is the worker function's Lambda handler: it runs the job of
 // each message and enqueues its continuation. Failed messages are reported

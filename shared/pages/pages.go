@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/httplog"
 )
 
 // Service is what the pages need: the recipient page use cases
@@ -99,14 +100,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
-	rec := &statusWriter{ResponseWriter: w}
+	rec := &httplog.StatusRecorder{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
 			h.log.ErrorContext(r.Context(), "page panic", slog.Any("panic", v))
 			h.problem(rec, r, http.StatusInternalServerError, nil)
 		}
 		h.log.InfoContext(r.Context(), "page", slog.String("method", r.Method), slog.String("route", routeOf(r)),
-			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)))
+			slog.Int("status", rec.Status), slog.Duration("duration", time.Since(start)))
 	}()
 	if _, pattern := h.mux.Handler(r); pattern == "" {
 		h.problem(rec, r, http.StatusNotFound, nil)
@@ -251,24 +252,4 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p gifting.Recipie
 		h.log.ErrorContext(r.Context(), "page failed", slog.String("route", routeOf(r)), slog.String("error", err.Error()))
 		h.problem(w, r, http.StatusInternalServerError, nil)
 	}
-}
-
-// statusWriter remembers the status written, for the request log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/scheduler"
@@ -54,7 +55,7 @@ func newMailEnv(t *testing.T) *mailEnv {
 	endpoint := localstack.SESEndpoint(t)
 	clk := &clock{now: time.Now().UTC().Truncate(time.Millisecond)}
 	s := dynamo.New(testenv.Client(t), testenv.Store(t).Table(), dynamo.WithClock(clk.Now))
-	mailer, err := app.NewMailer(app.Config{SenderAddress: "gifts@example.com", SESEndpoint: endpoint, PublicBaseURL: "https://gifts.test"})
+	mailer, err := sesmail.New(app.Config{SenderAddress: "gifts@example.com", SESEndpoint: endpoint, PublicBaseURL: "https://gifts.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -102,8 +103,8 @@ func TestTickCostPerEmail(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{now: time.Now().UTC()}
-	meter := dynamo.NewMeter(testenv.Client(t))
-	s := dynamo.New(meter, testenv.Store(t).Table(), dynamo.WithClock(clk.Now))
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Store(t).Table(), dynamo.WithClock(clk.Now))
 	mailer := &mail.Memory{}
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Mailer: mailer})
 	orgID, _ := testenv.Org(t, s, "acme", 10_000)
@@ -118,11 +119,11 @@ func TestTickCostPerEmail(t *testing.T) {
 	}
 	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
 	clk.Advance(time.Minute)
-	before := meter.Total()
+	before := m.Total()
 	if err := e.newScheduler().Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got := meter.Total().Sub(before)
+	got := m.Total().Sub(before)
 	if sent := len(mailer.Sent()); sent != n {
 		t.Fatalf("%d emails sent, want %d", sent, n)
 	}

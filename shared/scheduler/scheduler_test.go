@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -73,7 +74,7 @@ func TestIdleTickReadsOnlyTheDueShards(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	now := time.Now()
-	meter := dynamo.NewMeter(testenv.Client(t))
+	meter := meter.New(testenv.Client(t))
 	s := dynamo.New(meter, testenv.Table(t), dynamo.WithClock(func() time.Time { return now }))
 	sched := scheduler.New(s, launchSlices(s), testenv.Quiet)
 	idle := func(name string) {

@@ -14,7 +14,7 @@ type RecipientStore interface {
 	AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error)
 	// UninviteAddedRecipient undoes an add-recipient's invitation mark and
 	// rewrites its stored idempotent response.
-	UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, k *gifting.IdempotencyKey) (gifting.AddedRecipient, error)
+	UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error)
 	// UninviteRecipient undoes the invitation mark of a launched recipient.
 	UninviteRecipient(ctx context.Context, orgID string, inv gifting.Invitation) error
 	// MoveRecipient moves a recipient along its state machine.
@@ -42,7 +42,7 @@ func (s *Service) AddRecipient(ctx context.Context, in gifting.AddRecipientInput
 		}
 		return res, err
 	}
-	if !res.Replayed {
+	if res.Replay == nil {
 		metrics.Count(in.OrgID, map[string]int64{
 			metrics.RecipientsAdded: 1,
 			metrics.CreditsSpent:    res.Recipient.CreditsCharged,

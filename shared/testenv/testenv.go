@@ -23,6 +23,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -135,7 +136,7 @@ func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func())
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
-	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet, Docs: apidocs.New(httpapi.OpenAPIYAML())})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, svc.RunJob, Quiet)
 	return api, func() { queue.Start(svc.RunJob) }

@@ -11,16 +11,56 @@ import (
 
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/service"
 )
 
-// The store implements what the recipient pages' use cases need.
-var _ service.PageStore = (*dynamo.Store)(nil)
-
 // New returns the recipient pages (landing and claim) over store.
 func New(store *dynamo.Store, log *slog.Logger) http.Handler {
-	return pages.New(service.NewRecipientPages(store), log)
+	return pages.New(service.NewRecipientPages(narrow(store)), log)
+}
+
+// pageStore is the store as the pages' use cases see it: the five methods
+// they call, as method values. The pages render with html/template, whose
+// method calls by name (reflect's MethodByName) make the linker keep every
+// exported method of every type that reaches an interface, and of the types
+// of its fields. Handing the use cases *dynamo.Store, or a struct holding
+// it, would so link every method of the store and through them most of the
+// DynamoDB client; a method value carries its receiver out of reflection's
+// reach.
+type pageStore struct {
+	recipientPage        func(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	markPageViewed       func(ctx context.Context, orgID, campaignID, recipientID string) error
+	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error)
+	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
+	addRecipientFeedback func(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+}
+
+var _ service.PageStore = pageStore{}
+
+func narrow(s *dynamo.Store) pageStore {
+	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback}
+}
+
+func (p pageStore) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+	return p.recipientPage(ctx, pageID)
+}
+
+func (p pageStore) MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error {
+	return p.markPageViewed(ctx, orgID, campaignID, recipientID)
+}
+
+func (p pageStore) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error) {
+	return p.claimGift(ctx, orgID, campaignID, recipientID, in)
+}
+
+func (p pageStore) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
+	return p.moveRecipient(ctx, orgID, campaignID, recipientID, to)
+}
+
+func (p pageStore) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error) {
+	return p.addRecipientFeedback(ctx, orgID, campaignID, recipientID, rating, msg)
 }
 
 // Handler builds the recipient pages from the environment; the pages
@@ -30,10 +70,11 @@ func Handler(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := app.NewStore(ctx, cfg)
+	db, err := app.NewDynamoDB(ctx, cfg.Endpoint)
 	if err != nil {
 		return nil, err
 	}
+	store := dynamo.New(narrowClient(db), cfg.TableName)
 	return New(store, app.NewLogger(cfg.LogLevel)), nil
 }
 

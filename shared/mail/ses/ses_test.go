@@ -1,4 +1,4 @@
-package mail_test
+package ses_test
 
 import (
 	"context"
@@ -16,20 +16,21 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/giftcampaign/service/infra/localstack"
-	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/mail/ses"
 )
 
 // emulatorMailer returns an SES mailer on the test run's SES emulator.
-func emulatorMailer(t *testing.T, configurationSet string) (*mail.SES, string) {
+func emulatorMailer(t *testing.T, configurationSet string) (*ses.Mailer, string) {
 	t.Helper()
 	endpoint := localstack.SESEndpoint(t)
-	client, err := app.NewSESv2(endpoint)
+	client, err := sesmail.NewClient(endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mail.NewSES(client, mail.SESConfig{
+	return ses.New(client, ses.Config{
 		From: "gifts@example.com", ConfigurationSet: configurationSet, PublicBaseURL: "https://gifts.test/",
 	}), endpoint
 }
@@ -170,7 +171,7 @@ func TestSESRetriesAndRejections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fake := &fakeSES{errs: tt.errs}
-			m := mail.NewSES(fake, mail.SESConfig{From: "gifts@example.com", MaxAttempts: 3, Backoff: time.Millisecond})
+			m := ses.New(fake, ses.Config{From: "gifts@example.com", MaxAttempts: 3, Backoff: time.Millisecond})
 			sent, err := m.SendEmail(t.Context(), mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>"})
 			if len(fake.inputs) != tt.wantCalls {
 				t.Errorf("SendEmail called %d times; want %d", len(fake.inputs), tt.wantCalls)
@@ -201,7 +202,7 @@ func TestSESStopsRetryingWhenCancelled(t *testing.T) {
 	t.Parallel()
 	throttled := &types.TooManyRequestsException{}
 	fake := &fakeSES{errs: []error{throttled, throttled, throttled}}
-	m := mail.NewSES(fake, mail.SESConfig{From: "gifts@example.com", MaxAttempts: 5, Backoff: time.Hour})
+	m := ses.New(fake, ses.Config{From: "gifts@example.com", MaxAttempts: 5, Backoff: time.Hour})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -222,7 +223,7 @@ func TestSESNamesTheConfigurationSet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeSES{}
-			m := mail.NewSES(fake, mail.SESConfig{From: "gifts@example.com", ConfigurationSet: tt.set})
+			m := ses.New(fake, ses.Config{From: "gifts@example.com", ConfigurationSet: tt.set})
 			if err := m.Send(t.Context(), mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>", Kind: "reminder1"}); err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,7 @@
-package mail
+// Package ses is the Mailer on Amazon SES v2 (shared/mail). Only the
+// functions that send email import it: the SES client it links costs every
+// binary that imports it a few hundred kilobytes.
+package ses
 
 import (
 	"context"
@@ -16,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/giftcampaign/service/shared/mail"
 )
 
 // SendEmailAPI is the part of the SES v2 client that SES uses.
@@ -25,8 +30,8 @@ type SendEmailAPI interface {
 
 var _ SendEmailAPI = (*sesv2.Client)(nil)
 
-// SESConfig says how SES sends.
-type SESConfig struct {
+// Config says how SES sends.
+type Config struct {
 	// From is the sender address, an identity verified in SES.
 	From string
 	// ConfigurationSet, when set, is the SES configuration set every
@@ -44,17 +49,17 @@ type SESConfig struct {
 	Backoff time.Duration
 }
 
-// SES is the Mailer on Amazon SES v2 (and on its local emulator, which
+// Mailer is the mail.Mailer on Amazon SES v2 (and on its local emulator, which
 // speaks the same API).
-type SES struct {
+type Mailer struct {
 	client SendEmailAPI
-	cfg    SESConfig
+	cfg    Config
 }
 
-var _ Mailer = (*SES)(nil)
+var _ mail.Mailer = (*Mailer)(nil)
 
-// NewSES returns the SES mailer sending through client as cfg says.
-func NewSES(client SendEmailAPI, cfg SESConfig) *SES {
+// New returns the SES mailer sending through client as cfg says.
+func New(client SendEmailAPI, cfg Config) *Mailer {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 5
 	}
@@ -62,37 +67,17 @@ func NewSES(client SendEmailAPI, cfg SESConfig) *SES {
 		cfg.Backoff = 200 * time.Millisecond
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
-	return &SES{client: client, cfg: cfg}
+	return &Mailer{client: client, cfg: cfg}
 }
-
-// Reasons of a Rejected message: stable names to record on the
-// recipient's email entry.
-const (
-	// ReasonMessageRejected: SES refused the message itself (e.g. it
-	// holds a virus, or the sender address is not verified).
-	ReasonMessageRejected = "messageRejected"
-	// ReasonSenderNotVerified: the MAIL FROM domain is not verified.
-	ReasonSenderNotVerified = "senderNotVerified"
-	// ReasonAccountSuspended: the account may not send email.
-	ReasonAccountSuspended = "accountSuspended"
-	// ReasonSendingPaused: sending is paused for the account or the
-	// configuration set.
-	ReasonSendingPaused = "sendingPaused"
-	// ReasonNotFound: the configuration set or identity does not exist.
-	ReasonNotFound = "notFound"
-	// ReasonBadRequest: SES found the request invalid, e.g. an address it
-	// cannot parse.
-	ReasonBadRequest = "badRequest"
-)
 
 // permanent maps the SES error codes that no retry can fix to reasons.
 var permanent = map[string]string{
-	"MessageRejected":                    ReasonMessageRejected,
-	"MailFromDomainNotVerifiedException": ReasonSenderNotVerified,
-	"AccountSuspendedException":          ReasonAccountSuspended,
-	"SendingPausedException":             ReasonSendingPaused,
-	"NotFoundException":                  ReasonNotFound,
-	"BadRequestException":                ReasonBadRequest,
+	"MessageRejected":                    mail.ReasonMessageRejected,
+	"MailFromDomainNotVerifiedException": mail.ReasonSenderNotVerified,
+	"AccountSuspendedException":          mail.ReasonAccountSuspended,
+	"SendingPausedException":             mail.ReasonSendingPaused,
+	"NotFoundException":                  mail.ReasonNotFound,
+	"BadRequestException":                mail.ReasonBadRequest,
 }
 
 // retryable lists the SES error codes of throttling and of SES's own
@@ -105,59 +90,40 @@ var retryable = map[string]bool{
 	"Throttling":                    true,
 }
 
-// Rejected is the error of a message SES refused for good: sending it
-// again would fail the same way. Reason is one of the Reason constants;
-// Code is SES's error code. SES's own message is left out, as it can
-// quote addresses.
-type Rejected struct {
-	Reason string
-	Code   string
-}
-
-func (r *Rejected) Error() string {
-	return fmt.Sprintf("SES rejected the message: %s (%s)", r.Reason, r.Code)
-}
-
-// Send sends m; see SendEmail.
-func (s *SES) Send(ctx context.Context, m Message) error {
-	_, err := s.SendEmail(ctx, m)
-	return err
-}
-
 // SendEmail sends m as one SES v2 SendEmail call, HTML and plain text,
 // with the configuration set when there is one and, when m has an
 // unsubscribe token, a one-click List-Unsubscribe header and a link at the
 // foot of both parts. Throttling, SES's 5xx failures and lost connections
 // are retried with jittered exponential backoff, up to MaxAttempts sends;
-// a refusal that no retry can fix returns at once as *Rejected. Errors
+// a refusal that no retry can fix returns at once as *mail.Rejected. Errors
 // carry SES's error code, never an address.
-func (s *SES) SendEmail(ctx context.Context, m Message) (Sent, error) {
+func (s *Mailer) SendEmail(ctx context.Context, m mail.Message) (mail.Sent, error) {
 	in := s.input(m)
 	// The retries are ours, so that the SDK's own do not multiply them.
 	noSDKRetry := func(o *sesv2.Options) { o.Retryer = aws.NopRetryer{} }
 	for attempt := 1; ; attempt++ {
 		out, err := s.client.SendEmail(ctx, in, noSDKRetry)
 		if err == nil {
-			return Sent{MessageID: aws.ToString(out.MessageId)}, nil
+			return mail.Sent{MessageID: aws.ToString(out.MessageId)}, nil
 		}
 		code := errorCode(err)
 		if reason, ok := permanent[code]; ok {
-			return Sent{}, &Rejected{Reason: reason, Code: code}
+			return mail.Sent{}, &mail.Rejected{Reason: reason, Code: code}
 		}
 		if !isRetryable(err, code) || attempt == s.cfg.MaxAttempts {
-			return Sent{}, &sendError{code: code, attempts: attempt, err: err}
+			return mail.Sent{}, &sendError{code: code, attempts: attempt, err: err}
 		}
 		if err := sleep(ctx, s.backoff(attempt)); err != nil {
-			return Sent{}, &sendError{code: code, attempts: attempt, err: err}
+			return mail.Sent{}, &sendError{code: code, attempts: attempt, err: err}
 		}
 	}
 }
 
 // input builds the SendEmail request of m.
-func (s *SES) input(m Message) *sesv2.SendEmailInput {
+func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 	htmlBody, text := m.HTML, m.Text
 	if text == "" {
-		text = PlainText(m.HTML)
+		text = mail.PlainText(m.HTML)
 	}
 	var headers []types.MessageHeader
 	if m.UnsubscribeToken != "" {
@@ -206,7 +172,7 @@ func withFooter(doc, footer string) string {
 // backoff is the wait before retry n (n ≥ 1): a random time up to
 // Backoff·2^(n-1), capped at 20·Backoff ("full jitter", so that senders
 // throttled together do not retry together).
-func (s *SES) backoff(n int) time.Duration {
+func (s *Mailer) backoff(n int) time.Duration {
 	ceiling := min(s.cfg.Backoff<<(n-1), 20*s.cfg.Backoff)
 	return time.Duration(rand.Int64N(int64(ceiling))) + 1
 }

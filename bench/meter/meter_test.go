@@ -1,4 +1,4 @@
-package dynamo_test
+package meter_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -31,7 +32,7 @@ func TestMeter(t *testing.T) {
 	tests := []struct {
 		name string
 		do   func(ctx context.Context, db dynamo.DB) error
-		want dynamo.Counts
+		want meter.Counts
 		// failed is true when the call must fail (and still be counted).
 		failed bool
 	}{
@@ -41,7 +42,7 @@ func TestMeter(t *testing.T) {
 				_, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}, ConsistentRead: aws.Bool(true)})
 				return err
 			},
-			want: dynamo.Counts{Requests: 1, ReadUnits: 1},
+			want: meter.Counts{Requests: 1, ReadUnits: 1},
 		},
 		{
 			name: "put of a 1.5 KB item",
@@ -50,7 +51,7 @@ func TestMeter(t *testing.T) {
 				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it})
 				return err
 			},
-			want: dynamo.Counts{Requests: 1, WriteUnits: 2},
+			want: meter.Counts{Requests: 1, WriteUnits: 2},
 		},
 		{
 			name: "transaction of one small put",
@@ -60,7 +61,7 @@ func TestMeter(t *testing.T) {
 				}})
 				return err
 			},
-			want: dynamo.Counts{Requests: 1, WriteUnits: 2},
+			want: meter.Counts{Requests: 1, WriteUnits: 2},
 		},
 		{
 			name: "failed condition",
@@ -68,7 +69,7 @@ func TestMeter(t *testing.T) {
 				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")})
 				return err
 			},
-			want:   dynamo.Counts{Requests: 1},
+			want:   meter.Counts{Requests: 1},
 			failed: true,
 		},
 		{
@@ -80,14 +81,14 @@ func TestMeter(t *testing.T) {
 				}}})
 				return err
 			},
-			want: dynamo.Counts{Requests: 1, ReadUnits: 2},
+			want: meter.Counts{Requests: 1, ReadUnits: 2},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			meter := dynamo.NewMeter(client)
-			u := &dynamo.Usage{Record: true}
-			err := tt.do(dynamo.WithUsage(ctx, u), meter)
+			m := meter.New(client)
+			u := &meter.Usage{Record: true}
+			err := tt.do(meter.WithUsage(ctx, u), m)
 			if (err != nil) != tt.failed {
 				t.Fatalf("err = %v, want failure %v", err, tt.failed)
 			}
@@ -98,7 +99,7 @@ func TestMeter(t *testing.T) {
 			if got.DBTime <= 0 {
 				t.Errorf("DBTime = %v, want the time of the call", got.DBTime)
 			}
-			if total := meter.Total(); total != got {
+			if total := m.Total(); total != got {
 				t.Errorf("meter total = %+v, want the same as the usage %+v", total, got)
 			}
 			calls := u.Calls()
@@ -109,16 +110,16 @@ func TestMeter(t *testing.T) {
 	}
 
 	t.Run("work outside a usage counts in the total only", func(t *testing.T) {
-		meter := dynamo.NewMeter(client)
-		u := &dynamo.Usage{}
+		m := meter.New(client)
+		u := &meter.Usage{}
 		in := &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}}
-		if _, err := meter.GetItem(ctx, in); err != nil {
+		if _, err := m.GetItem(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 		if got := u.Counts(); got.Requests != 0 {
 			t.Errorf("usage = %+v, want nothing", got)
 		}
-		if got := meter.Total(); got.Requests != 1 || got.ReadUnits != 0.5 {
+		if got := m.Total(); got.Requests != 1 || got.ReadUnits != 0.5 {
 			t.Errorf("total = %+v, want 1 request, 0.5 read units (eventually consistent)", got)
 		}
 		if in.ReturnConsumedCapacity != "" {
@@ -130,15 +131,15 @@ func TestMeter(t *testing.T) {
 	})
 
 	t.Run("an observer counts calls of any context until stopped", func(t *testing.T) {
-		meter := dynamo.NewMeter(client)
-		seen := &dynamo.Usage{Record: true}
-		stop := meter.Observe(seen)
+		m := meter.New(client)
+		seen := &meter.Usage{Record: true}
+		stop := m.Observe(seen)
 		in := &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}, ConsistentRead: aws.Bool(true)}
-		if _, err := meter.GetItem(ctx, in); err != nil {
+		if _, err := m.GetItem(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 		stop()
-		if _, err := meter.GetItem(ctx, in); err != nil {
+		if _, err := m.GetItem(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 		if got := seen.Counts(); got.Requests != 1 || got.ReadUnits != 1 {
@@ -150,9 +151,9 @@ func TestMeter(t *testing.T) {
 	})
 
 	t.Run("replay issues the recorded requests again", func(t *testing.T) {
-		u := &dynamo.Usage{Record: true}
-		recorder := dynamo.NewMeter(client)
-		uctx := dynamo.WithUsage(ctx, u)
+		u := &meter.Usage{Record: true}
+		recorder := meter.New(client)
+		uctx := meter.WithUsage(ctx, u)
 		if _, err := recorder.GetItem(uctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("a"), "SK": meterStr("1")}}); err != nil {
 			t.Fatal(err)
 		}
@@ -160,8 +161,8 @@ func TestMeter(t *testing.T) {
 			ExpressionAttributeValues: map[string]types.AttributeValue{":p": meterStr("a")}}); err != nil {
 			t.Fatal(err)
 		}
-		replayer := dynamo.NewMeter(client)
-		if err := dynamo.Replay(ctx, replayer, u.Calls()); err != nil {
+		replayer := meter.New(client)
+		if err := meter.Replay(ctx, replayer, u.Calls()); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := replayer.Total(), u.Counts(); got.Requests != want.Requests || got.ReadUnits != want.ReadUnits {
@@ -170,8 +171,8 @@ func TestMeter(t *testing.T) {
 	})
 
 	t.Run("replay stops at a call that fails anew", func(t *testing.T) {
-		calls := []dynamo.Call{{Op: "PutItem", Input: &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
-		if err := dynamo.Replay(ctx, client, calls); err == nil {
+		calls := []meter.Call{{Op: "PutItem", Input: &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
+		if err := meter.Replay(ctx, client, calls); err == nil {
 			t.Error("replay of a put whose condition now fails: no error")
 		}
 	})

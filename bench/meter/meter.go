@@ -1,4 +1,8 @@
-package dynamo
+// Package meter measures what the service asks of DynamoDB, for the
+// benchmark (make bench) and for the tests that count a request's reads and
+// writes. It lives under bench/ so that no Lambda function links it (a test
+// keeps it so).
+package meter
 
 import (
 	"context"
@@ -8,9 +12,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
 )
 
-// Meter is a DB that measures what the service asks of DynamoDB: it sets
+// Meter is a dynamo.DB that measures what the service asks of DynamoDB: it sets
 // ReturnConsumedCapacity=TOTAL on every request and counts requests, read
 // and write units and the time spent waiting for DynamoDB. Counts go to the
 // meter's running total and to the Usage that the request's context carries
@@ -18,17 +24,17 @@ import (
 // running beside it. The benchmark (make bench) builds the service over a
 // Meter; the deployed functions never do.
 type Meter struct {
-	db    DB
+	db    dynamo.DB
 	total Usage
 
 	mu        sync.Mutex
 	observers []*Usage
 }
 
-var _ DB = (*Meter)(nil)
+var _ dynamo.DB = (*Meter)(nil)
 
-// NewMeter returns a Meter over db.
-func NewMeter(db DB) *Meter { return &Meter{db: db} }
+// New returns a Meter over db.
+func New(db dynamo.DB) *Meter { return &Meter{db: db} }
 
 // Total returns everything the meter has counted so far.
 func (m *Meter) Total() Counts { return m.total.Counts() }
@@ -192,7 +198,7 @@ func meterOne(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 
 const meterTotal = types.ReturnConsumedCapacityTotal
 
-// GetItem implements DB.
+// GetItem implements dynamo.DB.
 func (m *Meter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -207,7 +213,7 @@ func (m *Meter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...
 	return out, err
 }
 
-// PutItem implements DB.
+// PutItem implements dynamo.DB.
 func (m *Meter) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -222,7 +228,7 @@ func (m *Meter) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...
 	return out, err
 }
 
-// UpdateItem implements DB.
+// UpdateItem implements dynamo.DB.
 func (m *Meter) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -237,7 +243,7 @@ func (m *Meter) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, op
 	return out, err
 }
 
-// DeleteItem implements DB.
+// DeleteItem implements dynamo.DB.
 func (m *Meter) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -252,7 +258,7 @@ func (m *Meter) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, op
 	return out, err
 }
 
-// Query implements DB.
+// Query implements dynamo.DB.
 func (m *Meter) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -267,7 +273,7 @@ func (m *Meter) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func
 	return out, err
 }
 
-// BatchGetItem implements DB.
+// BatchGetItem implements dynamo.DB.
 func (m *Meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -282,7 +288,7 @@ func (m *Meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 	return out, err
 }
 
-// BatchWriteItem implements DB.
+// BatchWriteItem implements dynamo.DB.
 func (m *Meter) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -297,7 +303,7 @@ func (m *Meter) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemI
 	return out, err
 }
 
-// TransactWriteItems implements DB.
+// TransactWriteItems implements dynamo.DB.
 func (m *Meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	c := *in
 	c.ReturnConsumedCapacity = meterTotal
@@ -312,25 +318,10 @@ func (m *Meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	return out, err
 }
 
-// TransactGetItems implements DB.
-func (m *Meter) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	c := *in
-	c.ReturnConsumedCapacity = meterTotal
-	start := time.Now()
-	out, err := m.db.TransactGetItems(ctx, &c, opts...)
-	call := Call{Op: "TransactGetItems", Input: &c, Took: time.Since(start), Err: err}
-	if out == nil {
-		m.record(ctx, call, meterRead)
-	} else {
-		m.record(ctx, call, meterRead, out.ConsumedCapacity...)
-	}
-	return out, err
-}
-
 // Replay issues recorded calls again, one after another, directly on db:
 // the same requests without the service around them. It stops at the first
 // call that fails when its recording did not.
-func Replay(ctx context.Context, db DB, calls []Call) error {
+func Replay(ctx context.Context, db dynamo.DB, calls []Call) error {
 	for _, c := range calls {
 		var err error
 		switch in := c.Input.(type) {
@@ -350,8 +341,6 @@ func Replay(ctx context.Context, db DB, calls []Call) error {
 			_, err = db.BatchWriteItem(ctx, in)
 		case *dynamodb.TransactWriteItemsInput:
 			_, err = db.TransactWriteItems(ctx, in)
-		case *dynamodb.TransactGetItemsInput:
-			_, err = db.TransactGetItems(ctx, in)
 		default:
 			return fmt.Errorf("replay: cannot issue %T", c.Input)
 		}
