@@ -206,9 +206,9 @@ func TestSESStopsRetryingWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := m.Send(ctx, mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>"})
+	_, err := m.SendEmail(ctx, mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>"})
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-		t.Fatalf("Send = %v after %s; want the deadline, promptly", err, time.Since(start))
+		t.Fatalf("SendEmail = %v after %s; want the deadline, promptly", err, time.Since(start))
 	}
 }
 
