@@ -224,7 +224,7 @@ func TestSESNamesTheConfigurationSet(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeSES{}
 			m := ses.New(fake, ses.Config{From: "gifts@example.com", ConfigurationSet: tt.set})
-			if err := m.Send(t.Context(), mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>", Kind: "reminder1"}); err != nil {
+			if _, err := m.SendEmail(t.Context(), mail.Message{To: "jane@example.com", Subject: "s", HTML: "<p>hi</p>", Kind: "reminder1"}); err != nil {
 				t.Fatal(err)
 			}
 			in := fake.inputs[0]
