@@ -123,7 +123,7 @@ func (s *Mailer) SendEmail(ctx context.Context, m mail.Message) (mail.Sent, erro
 func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 	htmlBody, text := m.HTML, m.Text
 	if text == "" {
-		text = mail.PlainText(m.HTML)
+		text = PlainText(m.HTML)
 	}
 	var headers []types.MessageHeader
 	if m.UnsubscribeToken != "" {
