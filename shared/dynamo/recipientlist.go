@@ -182,7 +182,9 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 
 // statusOrder is where a status sorts: the journey's order, then expired
 // (gifting.RecipientStatuses).
-func statusOrder(st string) int { return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st)) }
+func statusOrder(st string) int {
+	return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st))
+}
 
 // sortRecipients orders Slim entries by q's sort (ties by creation, which
 // the ULID in LSK gives), status first when grouping.

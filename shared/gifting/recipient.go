@@ -343,7 +343,7 @@ type NewRecipientSpec struct {
 	// ClaimExpiresInDays is how long the recipient has to claim its gift
 	// (Campaign.ClaimExpiry).
 	ClaimExpiresInDays int
-	Now     time.Time
+	Now                time.Time
 }
 
 // NewRecipient builds a pending recipient with its pages and its email
