@@ -1555,6 +1555,7 @@ const (
 	RecipientStatusAcknowledged     RecipientStatus = "acknowledged"
 	RecipientStatusAddressConfirmed RecipientStatus = "address_confirmed"
 	RecipientStatusDelivered        RecipientStatus = "delivered"
+	RecipientStatusExpired          RecipientStatus = "expired"
 	RecipientStatusInTransit        RecipientStatus = "in_transit"
 	RecipientStatusInviteSent       RecipientStatus = "invite_sent"
 	RecipientStatusPending          RecipientStatus = "pending"
@@ -1570,6 +1571,8 @@ func (e RecipientStatus) Valid() bool {
 	case RecipientStatusAddressConfirmed:
 		return true
 	case RecipientStatusDelivered:
+		return true
+	case RecipientStatusExpired:
 		return true
 	case RecipientStatusInTransit:
 		return true
@@ -3994,6 +3997,10 @@ type CampaignActionInput struct {
 
 // CampaignData defines model for CampaignData.
 type CampaignData struct {
+	// ClaimExpiresInDays Days a recipient has, from when it is added, to confirm an address; then it moves to
+	// expired and its credits go back to the wallet (a refund ledger entry). Default 30.
+	ClaimExpiresInDays *int `json:"claimExpiresInDays,omitempty"`
+
 	// ContactListId The first of contactListIds, or empty.
 	ContactListId  string   `json:"contactListId"`
 	ContactListIds []string `json:"contactListIds"`
@@ -4019,8 +4026,10 @@ type CampaignData struct {
 // template.
 type CampaignInput struct {
 	CampaignData *struct {
-		ContactListId  *string   `json:"contactListId,omitempty"`
-		ContactListIds *[]string `json:"contactListIds,omitempty"`
+		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
+		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
+		ContactListId      *string   `json:"contactListId,omitempty"`
+		ContactListIds     *[]string `json:"contactListIds,omitempty"`
 
 		// CreditsPerRecipient The campaign's own price of a recipient; not below the catalog price (rounded up) of its dearest service-catalog gift (400 otherwise).
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
@@ -5371,7 +5380,10 @@ type Recipient struct {
 	} `json:"assignedUsers"`
 	CampaignId   string `json:"campaignId"`
 	CampaignName string `json:"campaignName"`
-	ClaimPageId  string `json:"claimPageId"`
+
+	// ClaimExpiresAt When the recipient expires unless it confirms an address first; null for one added before expiry existed.
+	ClaimExpiresAt *NullableDateTime `json:"claimExpiresAt,omitempty"`
+	ClaimPageId    string            `json:"claimPageId"`
 
 	// ClaimedAt When the recipient confirmed the address on the claim page; null until then.
 	ClaimedAt      *NullableDateTime `json:"claimedAt,omitempty"`
@@ -5459,7 +5471,10 @@ type Recipient struct {
 	// SourceType add-recipient's sourceType, or contact_list for recipients a launch added.
 	SourceType string `json:"sourceType"`
 
-	// Status A recipient's state, in journey order; pending means not invited yet.
+	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
+	// journey: a recipient that did not confirm an address within its campaign's
+	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
+	// wallet and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
@@ -5518,7 +5533,10 @@ type RecipientList_Recipients struct {
 	union json.RawMessage
 }
 
-// RecipientStatus A recipient's state, in journey order; pending means not invited yet.
+// RecipientStatus A recipient's state, in journey order; pending means not invited yet. expired is off the
+// journey: a recipient that did not confirm an address within its campaign's
+// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
+// wallet and nothing moves it again.
 type RecipientStatus string
 
 // RecipientStatusCounts The number of the campaign's recipients in each status; every status is present.
@@ -5526,6 +5544,7 @@ type RecipientStatusCounts struct {
 	Acknowledged     int `json:"acknowledged"`
 	AddressConfirmed int `json:"address_confirmed"`
 	Delivered        int `json:"delivered"`
+	Expired          int `json:"expired"`
 	InTransit        int `json:"in_transit"`
 	InviteSent       int `json:"invite_sent"`
 	Pending          int `json:"pending"`
@@ -5841,8 +5860,10 @@ type UnsupportedMediaType = UnsupportedMediaTypeError
 // CreateCampaignJSONBody defines parameters for CreateCampaign.
 type CreateCampaignJSONBody struct {
 	CampaignData *struct {
-		ContactListId  *string   `json:"contactListId,omitempty"`
-		ContactListIds *[]string `json:"contactListIds,omitempty"`
+		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
+		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
+		ContactListId      *string   `json:"contactListId,omitempty"`
+		ContactListIds     *[]string `json:"contactListIds,omitempty"`
 
 		// CreditsPerRecipient The campaign's own price of a recipient; not below the catalog price (rounded up) of its dearest service-catalog gift (400 otherwise).
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
@@ -6068,7 +6089,10 @@ type ListCampaignRecipientsParamsSortOrder string
 
 // MoveRecipientJSONBody defines parameters for MoveRecipient.
 type MoveRecipientJSONBody struct {
-	// Status A recipient's state, in journey order; pending means not invited yet.
+	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
+	// journey: a recipient that did not confirm an address within its campaign's
+	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
+	// wallet and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 }
 

@@ -180,6 +180,12 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 	return entries, true, nil
 }
 
+// statusOrder is where a status sorts: the journey's order, then expired
+// (gifting.RecipientStatuses).
+func statusOrder(st string) int {
+	return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st))
+}
+
 // sortRecipients orders Slim entries by q's sort (ties by creation, which
 // the ULID in LSK gives), status first when grouping.
 func sortRecipients(es []slimRecipient, q gifting.RecipientQuery) {
@@ -203,13 +209,13 @@ func sortRecipients(es []slimRecipient, q gifting.RecipientQuery) {
 		case "company":
 			return cmp.Compare(field(a, 3), field(b, 3))
 		case "status":
-			return cmp.Compare(gifting.RecipientStatus(a.St).Rank(), gifting.RecipientStatus(b.St).Rank())
+			return cmp.Compare(statusOrder(a.St), statusOrder(b.St))
 		}
 		return 0
 	}
 	slices.SortStableFunc(es, func(a, b slimRecipient) int {
 		if q.GroupByStatus {
-			if c := cmp.Compare(gifting.RecipientStatus(a.St).Rank(), gifting.RecipientStatus(b.St).Rank()); c != 0 {
+			if c := cmp.Compare(statusOrder(a.St), statusOrder(b.St)); c != 0 {
 				return c
 			}
 		}

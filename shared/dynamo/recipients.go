@@ -149,6 +149,7 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
+		ClaimExpiresInDays: c.ClaimExpiry(),
 	})
 	if kit.AssignTo.UserID != "" {
 		r.AssignedUsers = []gifting.AssignedUser{kit.AssignTo}
@@ -245,10 +246,10 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	if gifting.ValidPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
-	// A recipient with an email still to send is due at that email's time
-	// (see emails.go), so every write of a recipient keeps its place in the
-	// due index in the same request.
-	if _, at, ok := r.NextEmail(); ok {
+	// A recipient with an email still to send, or an expiry ahead, is due
+	// at the earliest of them (see emails.go and expiry.go), so every write
+	// of a recipient keeps its place in the due index in the same request.
+	if at, ok := r.NextDue(); ok {
 		for k, v := range dueAttrs(gifting.JobRecipientEmails, gifting.RecipientRef(r.CampaignID, r.RecipientID),
 			orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID), at) {
 			it[k] = str(v)

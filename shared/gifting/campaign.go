@@ -68,6 +68,9 @@ type CampaignData struct {
 	// PriceSet is true when CreditsPerRecipient was set by the campaign
 	// rather than derived from its gifts.
 	PriceSet bool `json:"priceSet"`
+	// ClaimExpiresInDays is how many days a recipient has, from when it is
+	// added, to confirm an address before it expires (ClaimExpiry).
+	ClaimExpiresInDays int `json:"claimExpiresInDays"`
 }
 
 // LiveData holds the campaign's running counters and its launch.
@@ -277,9 +280,9 @@ func (c Campaign) Metrics() CampaignMetrics {
 		counts[s] = n
 	}
 	reached := func(stage RecipientStatus) int64 {
-		i := slices.Index(RecipientStatuses, stage)
+		i := slices.Index(RecipientJourney, stage)
 		var n int64
-		for _, s := range RecipientStatuses[i:] {
+		for _, s := range RecipientJourney[i:] {
 			n += counts[s]
 		}
 		return n
@@ -321,6 +324,7 @@ func (c *Campaign) Normalize() {
 		counts[s] = n
 	}
 	c.LiveData.StatusCounts = counts
+	c.CampaignData.ClaimExpiresInDays = c.ClaimExpiry()
 }
 
 // NotDraft is the CONFLICT of an operation only a draft allows, what being

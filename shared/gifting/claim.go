@@ -122,6 +122,10 @@ func hasControl(s string) bool {
 // InStock reports whether at least one unit of g can be reserved.
 func (g Gift) InStock() bool { return g.Inventory.Available > 0 }
 
+// ErrGiftExpired is the GONE of a claim page whose recipient expired
+// (Recipient.Expire).
+var ErrGiftExpired = Errorf(CodeGone, "this gift has expired: it was not claimed in time, so it can no longer be claimed")
+
 // Claimed reports whether the recipient has confirmed an address (and so
 // chosen a gift).
 func (r *Recipient) Claimed() bool { return r.ClaimedAt != nil }
@@ -130,6 +134,9 @@ func (r *Recipient) Claimed() bool { return r.ClaimedAt != nil }
 // at now, and moves it to address_confirmed. A recipient who already
 // confirmed an address is a CONFLICT.
 func (r *Recipient) Claim(g Gift, addr ShippingAddress, now time.Time) error {
+	if r.Status == RecipientExpired {
+		return ErrGiftExpired
+	}
 	if r.Claimed() || r.Status.Rank() >= RecipientAddressConfirmed.Rank() {
 		return Errorf(CodeConflict, "this gift has already been claimed: the address was confirmed")
 	}

@@ -44,6 +44,10 @@ type Recipient struct {
 	// Address is the shipping address the recipient confirmed, null until
 	// then.
 	Address *ShippingAddress `json:"address"`
+	// ClaimExpiresAt is when the recipient expires if it has not confirmed
+	// an address by then: its campaign's claimExpiresInDays after it was
+	// added (null for a recipient added before expiry existed).
+	ClaimExpiresAt *time.Time `json:"claimExpiresAt"`
 }
 
 // ContactDetails is the copy of the contact a recipient carries, taken when
@@ -336,7 +340,10 @@ type NewRecipientSpec struct {
 	Gift *Gift
 	// Credits is what adding the recipient costs.
 	Credits int64
-	Now     time.Time
+	// ClaimExpiresInDays is how long the recipient has to claim its gift
+	// (Campaign.ClaimExpiry).
+	ClaimExpiresInDays int
+	Now                time.Time
 }
 
 // NewRecipient builds a pending recipient with its pages and its email
@@ -352,6 +359,10 @@ func NewRecipient(sp NewRecipientSpec) Recipient {
 			ClaimPage:   sp.PublicBaseURL + "/claim/" + sp.ClaimPageID,
 		},
 		CreditsCharged: sp.Credits,
+	}
+	if sp.ClaimExpiresInDays > 0 {
+		exp := sp.Now.AddDate(0, 0, sp.ClaimExpiresInDays)
+		r.ClaimExpiresAt = &exp
 	}
 	if g := sp.Gift; g != nil {
 		at := sp.Now
@@ -415,6 +426,7 @@ func (r *Recipient) MarkInvited(now time.Time) {
 	r.Emails.AddressConfirmation.ClaimedAt = &at
 	if r.Status == RecipientPending {
 		r.Status = RecipientInviteSent
+		r.restartExpiry(now)
 	}
 	r.UpdatedAt = now
 }
@@ -433,6 +445,7 @@ func (r *Recipient) MarkEmailSent(kind, messageID string, now time.Time) (from R
 	r.UpdatedAt = now
 	if kind == "addressConfirmation" && r.Status == RecipientPending {
 		r.Status = RecipientInviteSent
+		r.restartExpiry(now)
 		return RecipientPending
 	}
 	return ""
@@ -458,19 +471,20 @@ func (r *Recipient) MarkEmailFailed(kind, failure string, now time.Time) {
 	r.UpdatedAt = now
 }
 
-// Rank is the position of s in a recipient's journey (RecipientStatuses),
-// -1 for an unknown state.
-func (s RecipientStatus) Rank() int { return slices.Index(RecipientStatuses, s) }
+// Rank is the position of s in a recipient's journey (RecipientJourney),
+// -1 for expired and for an unknown state.
+func (s RecipientStatus) Rank() int { return slices.Index(RecipientJourney, s) }
 
-// Valid reports whether s is a known recipient state.
-func (s RecipientStatus) Valid() bool { return s.Rank() >= 0 }
+// Valid reports whether s is a known recipient state (expired included).
+func (s RecipientStatus) Valid() bool { return slices.Contains(RecipientStatuses, s) }
 
 // CanMoveRecipient reports whether a recipient may move from one state to another.
-// Recipients only move forward through RecipientStatuses, and may skip
+// Recipients only move forward through RecipientJourney, and may skip
 // states (a carrier may report delivery without an in-transit scan), but
-// never go back or stay.
+// never go back or stay. Expired is neither reached nor left this way
+// (Recipient.Expire).
 func CanMoveRecipient(from, to RecipientStatus) bool {
-	return from.Valid() && to.Valid() && to.Rank() > from.Rank()
+	return from.Rank() >= 0 && to.Rank() > from.Rank()
 }
 
 // Advance moves the recipient to status to at now, or returns CONFLICT when
@@ -481,7 +495,7 @@ func CanMoveRecipient(from, to RecipientStatus) bool {
 func (r *Recipient) Advance(to RecipientStatus, now time.Time, delayHours map[string]int) error {
 	if !CanMoveRecipient(r.Status, to) {
 		return Errorf(CodeConflict, "a recipient cannot move from %s to %s: recipients move forward only, through %s",
-			r.Status, to, joinStatuses(RecipientStatuses))
+			r.Status, to, joinStatuses(RecipientJourney))
 	}
 	rank := to.Rank()
 	if rank >= RecipientAddressConfirmed.Rank() {

@@ -106,3 +106,90 @@ func TestAddFeedback(t *testing.T) {
 		t.Errorf("feedback = %+v", r.Feedback)
 	}
 }
+
+func TestExpiredIsAnEnd(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, to := range RecipientStatuses {
+		t.Run("to "+string(to), func(t *testing.T) {
+			r := Recipient{Status: RecipientExpired}
+			if err := r.Advance(to, now, nil); ErrorCode(err) != CodeConflict {
+				t.Errorf("expired → %s: %v, want CONFLICT", to, err)
+			}
+			if err := r.MoveByFulfilment(to, now, nil); err == nil {
+				t.Errorf("fulfilment moved an expired recipient to %s", to)
+			}
+			if r.Status != RecipientExpired {
+				t.Errorf("status %s, want still expired", r.Status)
+			}
+		})
+	}
+	t.Run("nothing moves into expired but the expiry", func(t *testing.T) {
+		r := Recipient{Status: RecipientInviteSent}
+		if err := r.Advance(RecipientExpired, now, nil); ErrorCode(err) != CodeConflict {
+			t.Errorf("invite_sent → expired by a move: %v, want CONFLICT", err)
+		}
+	})
+	t.Run("expire", func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			status RecipientStatus
+			ok     bool
+		}{
+			{"pending", RecipientPending, true},
+			{"invite_sent", RecipientInviteSent, true},
+			{"address_confirmed", RecipientAddressConfirmed, false},
+			{"delivered", RecipientDelivered, false},
+			{"expired", RecipientExpired, false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := Recipient{Status: tc.status, CreditsCharged: 40}
+				r.Emails.Reminder1 = EmailSchedule{Active: true, ScheduledTime: FormatTime(now.Add(time.Hour))}
+				from, refund, err := r.Expire(now)
+				if !tc.ok {
+					if ErrorCode(err) != CodeConflict || refund != 0 || r.Status != tc.status {
+						t.Errorf("expire %s: %v, refund %d, status %s; want CONFLICT, nothing changed", tc.status, err, refund, r.Status)
+					}
+					return
+				}
+				if err != nil || from != tc.status || refund != 40 || r.Status != RecipientExpired || r.CreditsCharged != 0 {
+					t.Errorf("expire %s: %v, from %s, refund %d, status %s, charged %d", tc.status, err, from, refund, r.Status, r.CreditsCharged)
+				}
+				if _, _, waiting := r.NextEmail(); waiting {
+					t.Error("an expired recipient still has an email waiting")
+				}
+				if err := r.Claim(Gift{GiftID: "g"}, ShippingAddress{}, now); err != ErrGiftExpired {
+					t.Errorf("claim of an expired recipient: %v, want ErrGiftExpired", err)
+				}
+			})
+		}
+	})
+}
+
+func TestClaimExpiryIsADueTime(t *testing.T) {
+	added := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	r := testRecipient(t, "Jane")
+	exp := added.AddDate(0, 0, 30)
+	r.ClaimExpiresAt = &exp
+	// Every email sent: only the expiry is left to be due.
+	for _, k := range EmailKinds {
+		r.Emails.Kind(k).Sent = true
+	}
+	if at, ok := r.NextDue(); !ok || !at.Equal(exp) {
+		t.Errorf("NextDue = %v, %v; want the expiry %v", at, ok, exp)
+	}
+	// The invitation going out ten days later starts the period again.
+	r.Status = RecipientPending
+	r.MarkEmailSent("addressConfirmation", "m1", added.AddDate(0, 0, 10))
+	if want := added.AddDate(0, 0, 40); r.ClaimExpiresAt == nil || !r.ClaimExpiresAt.Equal(want) {
+		t.Errorf("expiry after a late invitation = %v, want %v", r.ClaimExpiresAt, want)
+	}
+	if r.ExpiryDue(added.AddDate(0, 0, 39)) || !r.ExpiryDue(added.AddDate(0, 0, 40)) {
+		t.Error("ExpiryDue does not turn at the expiry")
+	}
+	// A claimed recipient has no expiry to be due for.
+	claimed := time.Now()
+	r.ClaimedAt = &claimed
+	if _, ok := r.NextDue(); ok || r.ExpiryDue(added.AddDate(1, 0, 0)) {
+		t.Error("a claimed recipient is still due for its expiry")
+	}
+}

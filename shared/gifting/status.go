@@ -1,5 +1,7 @@
 package gifting
 
+import "slices"
+
 // CampaignStatus is the state of a campaign (SPEC.md, States).
 type CampaignStatus string
 
@@ -29,14 +31,25 @@ const (
 	RecipientInTransit        RecipientStatus = "in_transit"
 	RecipientDelivered        RecipientStatus = "delivered"
 	RecipientAcknowledged     RecipientStatus = "acknowledged"
+	// RecipientExpired is the end of a recipient that did not confirm an
+	// address within its campaign's claimExpiresInDays (or whose campaign
+	// was completed first): its credits went back to the wallet. It is
+	// off the journey: nothing moves into it but the expiry, nothing
+	// moves out of it.
+	RecipientExpired RecipientStatus = "expired"
 )
 
-// RecipientStatuses lists every recipient state, pending first.
-var RecipientStatuses = []RecipientStatus{
+// RecipientJourney lists the states a recipient moves through, pending
+// first; Rank is a position in it.
+var RecipientJourney = []RecipientStatus{
 	RecipientPending, RecipientInviteSent, RecipientAddressConfirmed, RecipientProcessing,
 	RecipientShipped, RecipientInTransit, RecipientDelivered, RecipientAcknowledged,
 }
 
-// RecipientFilterStatuses are the status values SPEC.md allows as filters
-// (every state but pending).
+// RecipientStatuses lists every recipient state: the journey, then
+// expired.
+var RecipientStatuses = append(slices.Clip(RecipientJourney), RecipientExpired)
+
+// RecipientFilterStatuses are the status values allowed as filters (every
+// state but pending).
 var RecipientFilterStatuses = RecipientStatuses[1:]

@@ -53,6 +53,7 @@ type campaignDataInput struct {
 	EmailTemplateID     *string  `json:"emailTemplateId"`
 	ScheduledAt         *string  `json:"scheduledAt"`
 	CreditsPerRecipient *int64   `json:"creditsPerRecipient"`
+	ClaimExpiresInDays  *int64   `json:"claimExpiresInDays"`
 }
 
 // apply validates in and applies it to c: every field sent replaces the
@@ -134,6 +135,16 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 			p.Add("campaignData.creditsPerRecipient", fmt.Sprintf("must be a whole number from 0 to %d", gifting.MaxCreditsPerRecipient))
 		}
 		c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet = *d.CreditsPerRecipient, true
+	}
+	switch {
+	case d.ClaimExpiresInDays != nil:
+		if n := *d.ClaimExpiresInDays; n < 1 || n > gifting.MaxClaimExpiresInDays {
+			p.Add("campaignData.claimExpiresInDays", fmt.Sprintf("must be a whole number of days from 1 to %d", gifting.MaxClaimExpiresInDays))
+		} else {
+			c.CampaignData.ClaimExpiresInDays = int(n)
+		}
+	case creating:
+		c.CampaignData.ClaimExpiresInDays = gifting.DefaultClaimExpiresInDays
 	}
 	return p.Err()
 }

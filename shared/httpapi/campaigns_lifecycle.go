@@ -30,7 +30,9 @@ type lifecycleBody struct {
 }
 
 // campaignAction is the handler of act: an optional body {reason}, one
-// conditional write, the campaign as written in an envelope.
+// conditional write (service.MoveCampaign: completing also starts the
+// expiry of the unclaimed recipients), the campaign as written in an
+// envelope.
 func (s *Server) campaignAction(act gifting.CampaignAction) func(w http.ResponseWriter, r *http.Request) error {
 	message := "Campaign " + act.Done
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -47,7 +49,7 @@ func (s *Server) campaignAction(act gifting.CampaignAction) func(w http.Response
 			return p.Err()
 		}
 		p := principal(r.Context())
-		c, err := s.store.MoveCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), act, p.UserID, reason)
+		c, err := s.svc.MoveCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), act, p.UserID, reason)
 		if err != nil {
 			return err
 		}

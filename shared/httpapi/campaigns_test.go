@@ -182,6 +182,9 @@ func TestCreateCampaign(t *testing.T) {
 		{"bad scheduledAt", map[string]any{"name": "x", "scheduledAt": "next week"}, 400, "VALIDATION_FAILED", "scheduledAt"},
 		{"two different templates", map[string]any{"name": "x", "templateId": templateID, "campaignData": map[string]any{"emailTemplateId": "other"}}, 400, "VALIDATION_FAILED", "templateId"},
 		{"negative price", map[string]any{"name": "x", "campaignData": map[string]any{"creditsPerRecipient": -1}}, 400, "VALIDATION_FAILED", "campaignData.creditsPerRecipient"},
+		{"claim expiry of 0 days", map[string]any{"name": "x", "campaignData": map[string]any{"claimExpiresInDays": 0}}, 400, "VALIDATION_FAILED", "campaignData.claimExpiresInDays"},
+		{"claim expiry over a year", map[string]any{"name": "x", "campaignData": map[string]any{"claimExpiresInDays": 366}}, 400, "VALIDATION_FAILED", "campaignData.claimExpiresInDays"},
+		{"claim expiry not a number", map[string]any{"name": "x", "campaignData": map[string]any{"claimExpiresInDays": "soon"}}, 400, "VALIDATION_FAILED", "campaignData.claimExpiresInDays"},
 		{"unknown field", map[string]any{"name": "x", "budget": 5}, 400, "VALIDATION_FAILED", "budget"},
 		{"wrong type", map[string]any{"name": "x", "contactListIds": "abc"}, 400, "VALIDATION_FAILED", "contactListIds"},
 		{"unknown list", map[string]any{"name": "x", "contactListIds": []string{"nope"}}, 400, "VALIDATION_FAILED", "contactListIds"},
@@ -286,6 +289,28 @@ func TestUpdateAndDeleteCampaign(t *testing.T) {
 		api.Do("GET", "/api/campaigns/"+c.CampaignID, nil).JSON(t, &again)
 		if again.Data.Name != "Renamed" || again.Data.CampaignData.CreditsPerRecipient != got.CampaignData.CreditsPerRecipient {
 			t.Errorf("read back %+v", again.Data)
+		}
+	})
+	t.Run("claim expiry: default, set, refused", func(t *testing.T) {
+		c := postCampaign(t, api, map[string]any{"name": "Draft"})
+		if got := c.CampaignData.ClaimExpiresInDays; got != gifting.DefaultClaimExpiresInDays {
+			t.Errorf("claimExpiresInDays = %d on create, want the default %d", got, gifting.DefaultClaimExpiresInDays)
+		}
+		res := api.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{"campaignData": map[string]any{"claimExpiresInDays": 365}})
+		var env campaignEnvelope
+		res.JSON(t, &env)
+		if res.Status != http.StatusOK || env.Data.CampaignData.ClaimExpiresInDays != 365 {
+			t.Errorf("PATCH claimExpiresInDays 365: status %d, value %d", res.Status, env.Data.CampaignData.ClaimExpiresInDays)
+		}
+		res = api.Do("PATCH", "/api/campaigns/"+c.CampaignID, map[string]any{"campaignData": map[string]any{"claimExpiresInDays": 0}})
+		assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+		if d, _ := res.Map(t)["details"].(map[string]any); d["campaignData.claimExpiresInDays"] == nil {
+			t.Errorf("details %v do not name campaignData.claimExpiresInDays", d)
+		}
+		var got campaignEnvelope
+		api.Do("GET", "/api/campaigns/"+c.CampaignID, nil).JSON(t, &got)
+		if got.Data.CampaignData.ClaimExpiresInDays != 365 {
+			t.Errorf("a refused edit changed claimExpiresInDays to %d", got.Data.CampaignData.ClaimExpiresInDays)
 		}
 	})
 	t.Run("same reference checks as create", func(t *testing.T) {

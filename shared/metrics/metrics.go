@@ -25,7 +25,9 @@ const (
 	EmailsSent       = "EmailsSent"
 	// EmailsStopped counts recipients whose emails stopped for a bounce,
 	// a complaint or an unsubscribe.
-	EmailsStopped       = "EmailsStopped"
+	EmailsStopped = "EmailsStopped"
+	// RecipientsExpired counts recipients that expired unclaimed.
+	RecipientsExpired   = "RecipientsExpired"
 	InsufficientCredits = "InsufficientCredits"
 	RateLimited         = "RateLimited"
 )

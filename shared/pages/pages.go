@@ -243,6 +243,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p gifting.Recipie
 	case gifting.CodeNotFound:
 		h.problem(w, r, http.StatusNotFound, nil)
 	case gifting.CodeGone:
+		if p.Recipient.Status == gifting.RecipientExpired {
+			h.problem(w, r, http.StatusGone, &p, gifting.ErrorMessage(err))
+			return
+		}
 		h.problem(w, r, http.StatusGone, nil)
 	case gifting.CodeConflict:
 		h.problem(w, r, http.StatusConflict, &p, gifting.ErrorMessage(err))

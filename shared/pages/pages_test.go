@@ -507,3 +507,38 @@ func TestAcknowledgeAndFeedback(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestExpiredGiftPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
+	r := f.add(t, "jane@example.com")
+	expired, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, false)
+	if err != nil || !expired {
+		t.Fatalf("expire: %v, %v", expired, err)
+	}
+	for name, tc := range map[string]struct {
+		method string
+		form   url.Values
+	}{
+		"claim page": {"GET", nil},
+		"claim post": {"POST", address(f.cheap.GiftID)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := f.do(t, tc.method, "/claim/"+r.ClaimPageID, tc.form)
+			if res.status != http.StatusGone || !strings.Contains(res.body, "This gift has expired") {
+				t.Errorf("%s: %d %s, want 410 saying the gift expired", name, res.status, res.body)
+			}
+		})
+	}
+	if got := f.recipient(t, r.RecipientID); got.Status != gifting.RecipientExpired || got.Claimed() {
+		t.Errorf("recipient %s (claimed %v), want expired and unclaimed", got.Status, got.Claimed())
+	}
+	if balance, _ := f.wallet(t); balance != f.startingBalance {
+		t.Errorf("balance %d, want %d: the held credits back", balance, f.startingBalance)
+	}
+	if inv := f.gift(t, f.cheap.GiftID).Inventory; inv.Available != 5 {
+		t.Errorf("inventory moved: %+v", inv)
+	}
+	testenv.AssertLedgerBalanced(t, f.s, f.orgID)
+}

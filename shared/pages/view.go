@@ -184,6 +184,9 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 		if p.Recipient.Claimed() {
 			v.Heading, v.LandingURL = "Your address is already confirmed", "/gift/"+p.Recipient.LandingPageID
 		}
+		if p.Recipient.Status == gifting.RecipientExpired {
+			v.Title, v.Heading = "This gift has expired", "This gift has expired"
+		}
 	}
 	if len(text) > 0 && text[0] != "" {
 		v.Text = text[0]

@@ -42,10 +42,12 @@ type EmailStore interface {
 	IsSuppressed(ctx context.Context, orgID, email string) (bool, error)
 }
 
-// runRecipientEmails is the job of a recipient whose email is due (the
-// scheduler runs it from the due index): it sends each of the recipient's
-// emails due now that its campaign sends (gifting.Campaign.Sends), each
-// claimed first, and puts the others off by EmailHold.
+// runRecipientEmails is the job of a recipient that is due (the scheduler
+// runs it from the due index): an unclaimed recipient whose claim expiry
+// has come expires, with its refund, and its emails stop; otherwise it
+// sends each of the recipient's emails due now that its campaign sends
+// (gifting.Campaign.Sends), each claimed first, and puts the others off by
+// EmailHold.
 func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	campaignID, recipientID, ok := gifting.SplitRecipientRef(j.Ref)
 	if !ok {
@@ -59,6 +61,9 @@ func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job
 		return nil, err
 	}
 	now := s.store.Now()
+	if r.ExpiryDue(now) {
+		return nil, s.expire(ctx, j.OrgID, campaignID, recipientID, true)
+	}
 	due := r.DueEmails(now)
 	if len(due) == 0 {
 		return nil, nil // sent or stopped since the tick saw it

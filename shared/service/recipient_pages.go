@@ -56,12 +56,16 @@ func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.Re
 // ClaimForm returns the claim page pageID names, with the gifts in stock
 // to choose from (gifting.RecipientPage.InStock).
 //
-// Errors: NOT_FOUND, GONE, CONFLICT (already claimed; the page is returned
-// too, so the answer can lead to the landing page).
+// Errors: NOT_FOUND, GONE (the campaign is over; the recipient expired,
+// with the page), CONFLICT (already claimed; the page is returned too, so
+// the answer can lead to the landing page).
 func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
 	p, err := s.page(ctx, pageID, gifting.ClaimPage)
 	if err != nil {
 		return p, err
+	}
+	if p.Recipient.Status == gifting.RecipientExpired {
+		return p, gifting.ErrGiftExpired
 	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return p, alreadyClaimed

@@ -28,6 +28,7 @@ type Store interface {
 	EmailStore
 	MailFeedbackStore
 	DeleteStore
+	ExpiryStore
 }
 
 // Config holds what the use cases need besides the store.
@@ -72,6 +73,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runLaunch(ctx, j)
 	case gifting.JobRecipientEmails:
 		return s.runRecipientEmails(ctx, j)
+	case gifting.JobCampaignExpire:
+		return s.runCampaignExpire(ctx, j)
 	case jobAudienceBuild, jobAudienceContactList:
 		return s.runAudienceJob(ctx, j)
 	case gifting.JobAudiencePurge:

@@ -1,0 +1,156 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// A recipient's claim expiry is one more due time of the recipient item:
+// while it is unclaimed, recipientItem puts it in the due index at the
+// earliest of its next email and its ClaimExpiresAt
+// (gifting.Recipient.NextDue), and the recipient's job
+// (gifting.JobRecipientEmails) expires it when the time has come. So
+// finding what expires costs nothing beyond the tick's due-index reads,
+// and an expiry is one read and one transaction.
+
+// ExpireRecipient moves an unclaimed recipient to expired
+// (gifting.Recipient.Expire) in one transaction with its refund: the
+// recipient (conditioned on the version read, so of an expiry and a claim
+// racing exactly one wins), the campaign's counters (statusCounts from the
+// recipient's status to expired, creditsSpent down by the refund) and,
+// when it held credits, the wallet's refund with its ledger entry
+// (Store.ChangeBalance). With onlyDue it expires the recipient only once
+// its ClaimExpiresAt has come (the scheduler); without, any unclaimed one
+// (a completed campaign). expired is false when there was nothing to do:
+// claimed, already expired, or not due yet.
+//
+// Errors: NOT_FOUND (recipient, or its campaign gone).
+func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
+	for attempt := 1; ; attempt++ {
+		cur, err := s.recipient(ctx, orgID, campaignID, recipientID)
+		if err != nil {
+			return false, err
+		}
+		r, now := cur.Recipient, s.Now()
+		if !r.Unclaimed() || (onlyDue && !r.ExpiryDue(now)) {
+			return false, nil
+		}
+		from, refund, err := r.Expire(now)
+		if err != nil {
+			return false, err
+		}
+		it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: cur.Ver + 1, Delays: cur.Delays})
+		if err != nil {
+			return false, err
+		}
+		var tx txn
+		tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
+			TableName: &s.table, Item: it,
+			ConditionExpression:       aws.String("ver = :ver"),
+			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
+		}})
+		tx.add(condCampaign, s.campaignExpiry(orgID, campaignID, from, refund))
+		raced := false
+		cancelled := func(reasons []types.CancellationReason) error {
+			switch {
+			case tx.failed(reasons, condRecipient):
+				raced = true
+				return errClaimRace
+			case tx.failed(reasons, condCampaign):
+				return gifting.NotFound("campaign", campaignID)
+			}
+			return nil
+		}
+		if refund > 0 {
+			_, _, err = s.ChangeBalance(ctx, BalanceChange{
+				OrgID: orgID, Delta: refund,
+				Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
+					Reason: "the recipient did not claim its gift in time"},
+				Items:     func(int64) ([]types.TransactWriteItem, error) { return tx.items, nil },
+				Cancelled: cancelled,
+			})
+		} else if err = s.transactRetrying(ctx, tx.items); err != nil {
+			if mapped := cancelled(cancellationReasons(err)); mapped != nil {
+				err = mapped
+			} else {
+				err = fmt.Errorf("expire recipient: %w", err)
+			}
+		}
+		switch {
+		case err == nil:
+			return true, nil
+		case raced && attempt < maxAttempts:
+			continue // the recipient changed since read (a claim): read again
+		}
+		return false, err
+	}
+}
+
+// campaignExpiry is the transaction item that moves one recipient of
+// campaignID from status from to expired in the campaign's counters and
+// takes refund off its creditsSpent. It is conditioned on the campaign
+// existing, whatever its state (a completed campaign expires its
+// unclaimed recipients); the expired count may be missing on a campaign
+// created before the status existed.
+func (s *Store) campaignExpiry(orgID, campaignID string, from gifting.RecipientStatus, refund int64) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName: &s.table,
+		Key:       key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, " +
+			"liveData.statusCounts.#to = if_not_exists(liveData.statusCounts.#to, :zero) + :one, " +
+			"liveData.creditsSpent = liveData.creditsSpent - :refund"),
+		ConditionExpression:      aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames: map[string]string{"#from": string(from), "#to": string(gifting.RecipientExpired)},
+		ExpressionAttributeValues: item{
+			":one": num(1), ":zero": num(0), ":refund": num(refund),
+		},
+	}}
+}
+
+// expirySlice bounds the recipients one slice of a completed campaign's
+// expiry reads and expires.
+const expirySlice = 100
+
+// UnclaimedRecipients returns up to expirySlice ids of the campaign's
+// unclaimed recipients (pending or invite_sent) after the cursor ("" for
+// the start), in creation order, with the cursor of the next slice; done
+// when none follow. It queries the campaign's Slim partition, filtered on
+// the status (so a page reads at most expirySlice entries, matching or
+// not).
+func (s *Store) UnclaimedRecipients(ctx context.Context, orgID, campaignID, cursor string) (ids []string, next string, done bool, err error) {
+	in := &dynamodb.QueryInput{
+		TableName:              &s.table,
+		IndexName:              aws.String(indexSlim),
+		KeyConditionExpression: aws.String("LPK = :lpk"),
+		FilterExpression:       aws.String("st IN (:pending, :invited)"),
+		ExpressionAttributeValues: item{
+			":lpk":     str(recipientsLPK(orgID, campaignID)),
+			":pending": str(string(gifting.RecipientPending)), ":invited": str(string(gifting.RecipientInviteSent)),
+		},
+		ProjectionExpression: aws.String("LPK, LSK"),
+		Limit:                aws.Int32(expirySlice),
+	}
+	if cursor != "" {
+		in.ExclusiveStartKey = item{"LPK": str(recipientsLPK(orgID, campaignID)), "LSK": str(cursor),
+			"PK": str(orgPK(orgID)), "SK": str(cursor)}
+	}
+	out, err := s.db.Query(ctx, in)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("query unclaimed recipients: %w", err)
+	}
+	prefix := recipientSK(campaignID, "")
+	for _, it := range out.Items {
+		ids = append(ids, strings.TrimPrefix(attrS(it, "LSK"), prefix))
+	}
+	if len(out.LastEvaluatedKey) == 0 {
+		return ids, "", true, nil
+	}
+	return ids, attrS(out.LastEvaluatedKey, "LSK"), false, nil
+}
