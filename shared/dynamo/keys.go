@@ -45,6 +45,10 @@ import (
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
+//	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
+//	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
+//	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while retrying)
+//	deliveries log, newest first    PK=ORG#<org>, SK begins_with WHLOG#<webhook>#  table (TTL expiresAt)
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and
 // GSI1SK only while work on it is outstanding, so a tick with nothing due
@@ -178,6 +182,22 @@ func dueSK(at time.Time, pk, sk string) string {
 // dueUpTo is the upper bound of the due sort keys of items due at or
 // before at ("~" sorts after the "#" that follows the time).
 func dueUpTo(at time.Time) string { return at.UTC().Format(dueTimeLayout) + "~" }
+
+// changesPK is the partition of an organization's change records: apart
+// from the organization's own, so the feed's Query reads nothing else.
+func changesPK(org string) string { return orgPK(org) + "#CHG" }
+
+// Webhook endpoints, the delivery of one message to one endpoint, and the
+// log of attempts, per endpoint.
+func webhookSK(id string) string { return webhookPrefix + id }
+func webhookDeliverySK(webhook, msg string) string {
+	return "WHMSG#" + webhook + "#" + msg
+}
+func webhookLogPrefix(webhook string) string      { return "WHLOG#" + webhook + "#" }
+func webhookLogSK(webhook, attempt string) string { return webhookLogPrefix(webhook) + attempt }
+
+// webhookPrefix starts every endpoint's sort key.
+const webhookPrefix = "WEBHOOK#"
 
 // orgOfPK is the organization of a tenant partition key.
 func orgOfPK(pk string) string { return strings.TrimPrefix(pk, "ORG#") }
