@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
@@ -111,6 +112,19 @@ func NewDynamoDB(_ context.Context, endpoint string) (*dynamodb.Client, error) {
 		o.BaseEndpoint = aws.String(endpoint)
 		o.DisableValidateResponseChecksum = true
 	}), nil
+}
+
+// NewDynamoDBStreams returns a DynamoDB Streams client for the DynamoDB
+// Local at endpoint, with the settings of NewDynamoDB: the local runner's
+// and the tests' reader of the table's stream (in AWS the worker's event
+// source mapping reads it).
+func NewDynamoDBStreams(endpoint string) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+		BaseEndpoint: aws.String(endpoint),
+		Retryer:      retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None }),
+	})
 }
 
 // NewSESv2 returns an SES v2 client: for the SES v2 emulator when endpoint

@@ -147,7 +147,9 @@ type Result struct {
 // Send POSTs body to rawURL as message id, signed with secrets at ts.
 func Send(ctx context.Context, c *http.Client, rawURL string, secrets []string, id string, ts time.Time, body []byte) Result {
 	start := time.Now()
-	res := func(code int, err error) Result { return Result{StatusCode: code, Duration: time.Since(start), Err: err} }
+	res := func(code int, err error) Result {
+		return Result{StatusCode: code, Duration: time.Since(start), Err: err}
+	}
 	sig, err := Signature(secrets, id, ts, body)
 	if err != nil {
 		return res(0, err)
