@@ -1,4 +1,4 @@
-// Command events is the Lambda function of the webhooks resource group (webhook endpoints and the change feed).
+// Command webhooks is the Lambda function of the webhooks resource group (webhook endpoints and the change feed).
 package main
 
 import (

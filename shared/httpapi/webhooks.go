@@ -7,7 +7,7 @@ import (
 )
 
 // webhookRoutes are the webhook endpoints and the change feed, served by
-// the campaigns group.
+// the webhooks group.
 func (s *Server) webhookRoutes() []route {
 	return []route{
 		{pattern: "POST /api/campaigns/webhooks", handle: s.createWebhook},
