@@ -1,7 +1,7 @@
 // Command worker is the Lambda function that runs background work: job
-// slices from the jobs queue (campaign launches, audience builds) and the
+// slices from the jobs queue (campaign launches, audience builds), the
 // scheduler's tick from its EventBridge schedule (launches whose job
-// stopped).
+// stopped) and the table's stream of change records (webhook deliveries).
 package main
 
 import (
@@ -27,5 +27,5 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	lambda.Start(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, slog.Default()))
+	lambda.Start(jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, slog.Default()), app.ChangeStreamHandler(svc)))
 }

@@ -47,7 +47,7 @@ import (
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
 //	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
 //	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
-//	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while retrying)
+//	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while pending; then an "ended" marker to TTL)
 //	deliveries log, newest first    PK=ORG#<org>, SK begins_with WHLOG#<webhook>#  table (TTL expiresAt)
 //
 // The due index is sparse: an item (a launch record) carries GSI1PK and

@@ -170,15 +170,18 @@ func (s *Store) StartDelivery(ctx context.Context, orgID string, d gifting.Pendi
 // Errors: NOT_FOUND (it ended meanwhile).
 func (s *Store) PendingDelivery(ctx context.Context, orgID, ref string) (gifting.PendingDelivery, error) {
 	webhookID, msgID, _ := strings.Cut(ref, "/")
-	var d gifting.PendingDelivery
+	var d struct {
+		gifting.PendingDelivery
+		Ended string `json:"ended"`
+	}
 	found, err := s.get(ctx, orgPK(orgID), webhookDeliverySK(webhookID, msgID), &d)
 	if err != nil {
-		return d, err
+		return d.PendingDelivery, err
 	}
-	if !found {
-		return d, gifting.NotFound("delivery", ref)
+	if !found || d.Ended != "" {
+		return gifting.PendingDelivery{}, gifting.NotFound("delivery", ref)
 	}
-	return d, nil
+	return d.PendingDelivery, nil
 }
 
 // RecordAttempt logs attempt a of delivery d and, in the same transaction,
@@ -191,7 +194,14 @@ func (s *Store) RecordAttempt(ctx context.Context, orgID string, d gifting.Pendi
 		return err
 	}
 	logItem["expiresAt"] = num(a.At.Add(deliveryLogRetention).Unix())
-	next := types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(pk, sk)}}
+	// An ended delivery stays (until its TTL) as a marker with no due
+	// index entry and no body: the stream may give its change record
+	// again, and StartDelivery must not start it a second time.
+	next := types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
+		UpdateExpression:          aws.String("SET ended = :at, attempts = :n REMOVE GSI1PK, GSI1SK, dueKind, dueRef, body"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: item{":at": str(a.At.UTC().Format(time.RFC3339Nano)), ":n": num(int64(a.Attempt))},
+	}}
 	if a.NextAttemptAt != nil {
 		next = types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
 			UpdateExpression:          aws.String("SET GSI1SK = :due, attempts = :n"),

@@ -134,9 +134,7 @@ func StreamChanges(t testing.TB, s *dynamo.Store, svc *service.Service) {
 	done := make(chan struct{})
 	r := &dynamo.StreamReader{DB: Client(t), Streams: app.NewDynamoDBStreams(os.Getenv("DYNAMODB_ENDPOINT")), Table: s.Table(),
 		Every: 20 * time.Millisecond, Log: Quiet,
-		Handle: func(ctx context.Context, cr dynamo.ChangeRecord) error {
-			return svc.DeliverChanges(ctx, cr.OrgID, cr.Messages)
-		}}
+		Handle: app.DeliverChange(svc)}
 	go func() {
 		defer close(done)
 		if err := r.Run(ctx); err != nil {
