@@ -79,3 +79,37 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 		t.Errorf("signature %q does not verify with the endpoint's secret", r.sig)
 	}
 }
+
+// TestDeploymentRefusesPrivateWebhookTargets: wired as a function is in a
+// deployment (WEBHOOKS_ALLOW_LOCAL unset), creating an endpoint at a
+// private, loopback or metadata address, or over http, is a validation
+// error and saves nothing; the local runner's setting accepts loopback.
+func TestDeploymentRefusesPrivateWebhookTargets(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	org, _ := testenv.Org(t, s, "deployed", 0)
+	core := func(allowLocal bool) *app.Core {
+		c, err := app.New(t.Context(), app.Config{TableName: s.Table(), Endpoint: os.Getenv("DYNAMODB_ENDPOINT"),
+			PublicBaseURL: "https://gifts.example.com", WebhooksAllowLocal: allowLocal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	deployed := core(false)
+	for _, url := range []string{"https://127.0.0.1:8443/hooks", "https://10.0.0.7/hooks", "https://169.254.169.254/latest",
+		"https://localhost/hooks", "http://hooks.example.com/"} {
+		t.Run(url, func(t *testing.T) {
+			_, err := deployed.Service.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: url, Events: []string{"*"}})
+			if gifting.ErrorCode(err) != gifting.CodeValidation {
+				t.Errorf("create: %v, want VALIDATION_FAILED", err)
+			}
+		})
+	}
+	if ws, err := deployed.Service.Webhooks(t.Context(), org); err != nil || len(ws) != 0 {
+		t.Errorf("endpoints after the refusals: %v, %v; want none", ws, err)
+	}
+	if _, err := core(true).Service.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: "http://127.0.0.1:8080/hooks", Events: []string{"*"}}); err != nil {
+		t.Errorf("local runner's setting: %v", err)
+	}
+}
