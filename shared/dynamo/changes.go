@@ -112,12 +112,20 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 	}
 	upto := ulid.MustNew(ulid.Timestamp(s.Now().Add(-FeedLag)), zeroEntropy{}).String()
 	page := gifting.ChangePage{Items: []json.RawMessage{}, NextCursor: after}
+	if from > upto {
+		// A cursor from a clock ahead of this one: nothing is old enough yet.
+		return page, nil
+	}
+	cond, values := "PK = :pk AND SK <= :upto", item{":pk": str(changesPK(orgID)), ":upto": str(upto)}
+	if from != "" { // a key condition takes no empty string
+		cond, values[":from"] = "PK = :pk AND SK BETWEEN :from AND :upto", str(from)
+	}
 	var start item
 	for len(page.Items) < limit {
 		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 &s.table,
-			KeyConditionExpression:    aws.String("PK = :pk AND SK BETWEEN :from AND :upto"),
-			ExpressionAttributeValues: item{":pk": str(changesPK(orgID)), ":from": str(from), ":upto": str(upto)},
+			KeyConditionExpression:    aws.String(cond),
+			ExpressionAttributeValues: values,
 			ConsistentRead:            aws.Bool(true),
 			ExclusiveStartKey:         start,
 			Limit:                     aws.Int32(int32(limit)),

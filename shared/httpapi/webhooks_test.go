@@ -202,6 +202,75 @@ func TestWebhookDelivery(t *testing.T) {
 		}
 	})
 
+	t.Run("the change feed holds exactly the delivered messages, in order, with no gap across pages", func(t *testing.T) {
+		t.Parallel()
+		clk := &hookClock{now: time.Now()}
+		s := testenv.Store(t, dynamo.WithClock(clk.Now))
+		_, key := testenv.Org(t, s, "hooks-feed", 100)
+		api := testenv.NewAPI(t, s, key)
+		testenv.StreamChanges(t, s, api.Service)
+		rc := newReceiver(t)
+		createWebhook(t, api, rc.srv.URL, "*")
+		campaign := createCampaign(t, api, 10)
+		// Eight writers at once: each add-recipient commits its own change
+		// record (the recipient and the wallet's debit).
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if res := api.Do("POST", addPath(campaign), recipientBody(fmt.Sprintf("r%d@example.com", i), "R")); res.Status != http.StatusOK {
+					t.Errorf("add recipient %d: %d %s", i, res.Status, res.Body)
+				}
+			}()
+		}
+		wg.Wait()
+		// Records younger than FeedLag are not served yet.
+		if page := readFeed(t, api, ""); len(page.Items) != 0 {
+			t.Errorf("the feed served %d messages younger than %v", len(page.Items), dynamo.FeedLag)
+		}
+		clk.add(dynamo.FeedLag + time.Second)
+		var feed []message
+		for after, pages := "", 0; ; pages++ {
+			page := readFeed(t, api, after)
+			if len(page.Items) == 0 {
+				if page.NextCursor != after {
+					t.Errorf("an empty page's cursor %q, want the one given %q", page.NextCursor, after)
+				}
+				break
+			}
+			if pages > 20 {
+				t.Fatal("the feed does not end")
+			}
+			feed = append(feed, page.Items...)
+			after = page.NextCursor
+		}
+		created := 0
+		for i, m := range feed {
+			if i > 0 && m.ID <= feed[i-1].ID {
+				t.Errorf("message %d (%s) is not after %s", i, m.ID, feed[i-1].ID)
+			}
+			if m.Type == "recipient.created" {
+				created++
+			}
+		}
+		if created != 8 {
+			t.Errorf("the feed holds %d recipient.created, want 8", created)
+		}
+		var delivered []string
+		for _, r := range rc.wait(t, len(feed)) {
+			delivered = append(delivered, r.id)
+		}
+		slices.Sort(delivered)
+		var ids []string
+		for _, m := range feed {
+			ids = append(ids, m.ID)
+		}
+		if !slices.Equal(delivered, ids) {
+			t.Errorf("delivered %v, the feed holds %v: want exactly the same messages", delivered, ids)
+		}
+	})
+
 	t.Run("a rotated secret verifies with both secrets for 24 hours", func(t *testing.T) {
 		t.Parallel()
 		clk := &hookClock{now: time.Now()}
@@ -260,4 +329,25 @@ func waitAttempts(t *testing.T, api *testenv.API, webhookID string, n int) []del
 	}
 	t.Fatalf("the deliveries log did not reach %d attempts", n)
 	return nil
+}
+
+// feedPage is the data of a change feed page.
+type feedPage struct {
+	Items      []message `json:"items"`
+	NextCursor string    `json:"nextCursor"`
+}
+
+// readFeed reads the page of the change feed after a cursor, three
+// messages at a time (so a test crosses pages and records).
+func readFeed(t *testing.T, api *testenv.API, after string) feedPage {
+	t.Helper()
+	var body struct {
+		Data feedPage `json:"data"`
+	}
+	res := api.Do("GET", "/api/campaigns/changes?limit=3&after="+after, nil)
+	res.JSON(t, &body)
+	if res.Status != http.StatusOK {
+		t.Fatalf("read the feed after %q: %d %s", after, res.Status, res.Body)
+	}
+	return body.Data
 }
