@@ -61,7 +61,7 @@ TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
 # functions/<lower-cased name>.
-FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Worker
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhooks Worker
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 

@@ -1,8 +1,9 @@
 // Command worker is the Lambda function that runs background work: job
-// slices from the jobs queue (campaign launches, audience builds) and the
+// slices from the jobs queue (campaign launches, audience builds), the
 // scheduler's tick from its EventBridge schedule (launches whose job
 // stopped, scheduled emails), and SES's bounces and complaints from the
-// mail-events SNS topic.
+// mail-events SNS topic, and the table's stream of change records (webhook
+// deliveries).
 package main
 
 import (
@@ -30,5 +31,5 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	lambda.Start(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, svc.HandleMailEvents, slog.Default()))
+	lambda.Start(jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, queue, sched.Tick, svc.HandleMailEvents, slog.Default()), app.ChangeStreamHandler(svc)))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
+	"github.com/giftcampaign/service/shared/app/streams"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
@@ -28,7 +30,7 @@ import (
 // port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, TABLE_NAME, SENDER_ADDRESS and SCHEDULER_TICK")
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, TABLE_NAME, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -61,6 +63,9 @@ func serve(ctx context.Context, started time.Time) error {
 		TableName:     envOr("TABLE_NAME", "gift-campaigns"),
 		LogLevel:      os.Getenv("LOG_LEVEL"),
 		SenderAddress: envOr("SENDER_ADDRESS", "gifts@example.com"),
+		// Local development delivers webhooks to http and loopback
+		// receivers unless WEBHOOKS_ALLOW_LOCAL=false.
+		WebhooksAllowLocal: envOr("WEBHOOKS_ALLOW_LOCAL", "true") == "true",
 	}
 	// Take the API port first, so a busy port fails before anything starts.
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
@@ -114,6 +119,17 @@ func serve(ctx context.Context, started time.Time) error {
 		return err
 	}
 	go core.Scheduler().Run(ctx, tick)
+	// Webhooks start from the table's stream, read here as the worker's
+	// event source mapping reads it in AWS.
+	changes, err := streams.NewReader(ctx, core, cfg)
+	if err != nil {
+		return err
+	}
+	go func() {
+		if err := changes.Run(ctx); err != nil {
+			core.Log.ErrorContext(ctx, "webhook deliveries stopped", slog.String("error", err.Error()))
+		}
+	}()
 	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIYAML())).Handler(httpapi.Groups...)
 	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
 	errc := make(chan error, 1)

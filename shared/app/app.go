@@ -24,6 +24,7 @@ import (
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/webhooks"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -52,6 +53,10 @@ type Config struct {
 	// SESEndpoint, when set, is the SES v2 emulator's endpoint
 	// (SES_ENDPOINT); empty means Amazon SES in the function's region.
 	SESEndpoint string
+	// WebhooksAllowLocal lets webhooks go to http URLs and to loopback and
+	// private addresses (WEBHOOKS_ALLOW_LOCAL=true): the local runner's
+	// default, false in a deployment.
+	WebhooksAllowLocal bool
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -66,6 +71,7 @@ func ConfigFromEnv() (Config, error) {
 		SESEndpoint:   os.Getenv("SES_ENDPOINT"),
 
 		SESConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
+		WebhooksAllowLocal:  os.Getenv("WEBHOOKS_ALLOW_LOCAL") == "true",
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -256,7 +262,8 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 		}
 		mailer = m
 	}
-	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer})
+	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
+		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}})
 	if local != nil {
 		local.Start(svc.RunJob)
 	}

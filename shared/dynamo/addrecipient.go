@@ -213,6 +213,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 		OrgID: in.OrgID, Delta: -price, Balance: &balance,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
 			Reason: "recipient added to campaign"},
+		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
 			res.RemainingBalance = after
 			tx = txn{items: make([]types.TransactWriteItem, 0, nContact+4)}

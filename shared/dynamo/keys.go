@@ -53,6 +53,10 @@ import (
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
 //	recipient's next email due      GSI1PK=DUE#<shard>, GSI1SK=<time>#…          GSI1 (on the recipient item)
 //	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
+//	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
+//	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
+//	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while pending; then an "ended" marker to TTL)
+//	deliveries log, newest first    PK=ORG#<org>, SK begins_with WHLOG#<webhook>#  table (TTL expiresAt)
 //
 // The message item is global, like the API-key hash: SES's bounce and
 // complaint events name only the message id, before the organization is
@@ -213,6 +217,22 @@ func dueSK(at time.Time, pk, sk string) string {
 // dueUpTo is the upper bound of the due sort keys of items due at or
 // before at ("~" sorts after the "#" that follows the time).
 func dueUpTo(at time.Time) string { return at.UTC().Format(dueTimeLayout) + "~" }
+
+// changesPK is the partition of an organization's change records: apart
+// from the organization's own, so the feed's Query reads nothing else.
+func changesPK(org string) string { return orgPK(org) + "#CHG" }
+
+// Webhook endpoints, the delivery of one message to one endpoint, and the
+// log of attempts, per endpoint.
+func webhookSK(id string) string { return webhookPrefix + id }
+func webhookDeliverySK(webhook, msg string) string {
+	return "WHMSG#" + webhook + "#" + msg
+}
+func webhookLogPrefix(webhook string) string      { return "WHLOG#" + webhook + "#" }
+func webhookLogSK(webhook, attempt string) string { return webhookLogPrefix(webhook) + attempt }
+
+// webhookPrefix starts every endpoint's sort key.
+const webhookPrefix = "WEBHOOK#"
 
 // orgOfPK is the organization of a tenant partition key.
 func orgOfPK(pk string) string { return strings.TrimPrefix(pk, "ORG#") }

@@ -123,6 +123,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		OrgID: orgID, Delta: -rec.Debited,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: campaignID,
 			Reason: fmt.Sprintf("campaign launch: %d contacts × %d credits", contacts, price)},
+		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeCampaignLaunched, c.Launched(now, userID, contacts))},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {
 			tx = txn{}
 			tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{

@@ -19,10 +19,11 @@ import (
 
 // Launch job tuning: a slice reads this many list members; a transaction
 // writes at most this many recipients (2 items each, plus the campaign's
-// counters and the launch record: 100 items).
+// counters, the launch record and the chunk's one change record: 99 of the
+// 100 items a transaction may hold).
 const (
 	launchSliceSize = 500
-	launchChunkSize = 49
+	launchChunkSize = 48
 )
 
 // LaunchFinishCursor is the cursor of the launch job's last step.
@@ -202,6 +203,11 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			u.ExpressionAttributeValues[":lpn"], u.ExpressionAttributeValues[":lpnow"] = num(n), str(now.Format(time.RFC3339Nano))
 		}
 		tx.add(condCampaign, counters)
+		created, err := s.changePut(orgID, recipientsCreated(written)...)
+		if err != nil {
+			return nil, err
+		}
+		tx.add("", created)
 		tx.add(condLaunch, types.TransactWriteItem{Update: &types.Update{
 			TableName:        &s.table,
 			Key:              key(orgPK(orgID), launchSK(campaignID)),
@@ -307,16 +313,21 @@ func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campai
 			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":refund": num(refund), ":created": num(rec.Created)},
 		}},
 	}
+	liveChange := gifting.NewChange(gifting.ChangeCampaignLive, c.Live(now, refund))
 	if refund > 0 {
 		_, _, err = s.ChangeBalance(ctx, BalanceChange{
-			OrgID: orgID, Delta: refund,
+			OrgID: orgID, Delta: refund, Changes: []gifting.Change{liveChange},
 			Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: c.CampaignID,
 				Reason: fmt.Sprintf("campaign launch: %d of %d contacts paid for did not become recipients", rec.Contacts-rec.Created, rec.Contacts)},
 			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
 			Cancelled: func([]types.CancellationReason) error { return errFinishRaced },
 		})
 	} else {
-		err = s.transactRetrying(ctx, items)
+		change, cerr := s.changePut(orgID, liveChange)
+		if cerr != nil {
+			return "", false, cerr
+		}
+		err = s.transactRetrying(ctx, append(items, change))
 		if cancellationReasons(err) != nil && !retryable(err) {
 			err = errFinishRaced
 		}

@@ -26,7 +26,8 @@ func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientI
 		if err := r.MoveByFulfilment(to, s.Now(), delays); err != nil {
 			return nil, err
 		}
-		return []types.TransactWriteItem{s.CampaignStatusMove(orgID, campaignID, from, to)}, nil
+		return s.withChange(orgID, gifting.NewChange(gifting.ChangeRecipientStatus, gifting.RecipientStatusChange{Recipient: *r, PreviousStatus: from}),
+			s.CampaignStatusMove(orgID, campaignID, from, to))
 	})
 }
 
@@ -42,15 +43,16 @@ func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, rec
 		if err := r.AddFeedback(rating, msg, s.Now()); err != nil {
 			return nil, err
 		}
+		feedback := gifting.NewChange(gifting.ChangeRecipientFeedback, *r)
 		if first {
-			return []types.TransactWriteItem{s.CampaignFeedbackAdd(orgID, campaignID, 1)}, nil
+			return s.withChange(orgID, feedback, s.CampaignFeedbackAdd(orgID, campaignID, 1))
 		}
 		// Still check the campaign exists: a deleted campaign's
 		// recipients are gone with it.
-		return []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{
+		return s.withChange(orgID, feedback, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}}}, nil
+		}})
 	})
 }
 

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -49,6 +50,11 @@ type BalanceChange struct {
 	// Items returns the other writes of the transaction, given the balance
 	// after the change. It is called again on every attempt.
 	Items func(balanceAfter int64) ([]types.TransactWriteItem, error)
+	// Changes are the change messages of the caller's writes (a recipient
+	// created, a campaign launched). They are recorded together with the
+	// wallet's own message (wallet.debited, refunded or topped_up) as one
+	// change record of the transaction.
+	Changes []gifting.Change
 	// Cancelled maps a cancellation caused by one of Items to a domain
 	// error. reasons are aligned with what Items returned. Returning nil
 	// means the cancellation is not understood and is reported as internal.
@@ -56,8 +62,16 @@ type BalanceChange struct {
 }
 
 // walletHeader is the number of transaction items ChangeBalance puts before
-// the caller's: the wallet update, the ledger entry and its counter.
-const walletHeader = 3
+// the caller's: the wallet update, the ledger entry, its counter and the
+// change record.
+const walletHeader = 4
+
+// walletChangeTypes are the change messages of the ledger's entry types.
+var walletChangeTypes = map[string]string{
+	gifting.LedgerDebit: gifting.ChangeWalletDebited,
+	LedgerRefund:        gifting.ChangeWalletRefunded,
+	gifting.LedgerTopUp: gifting.ChangeWalletToppedUp,
+}
 
 // ChangeBalance applies c in one transaction: the wallet moves from its
 // current balance to balance+Delta, a ledger entry records it, and the
@@ -144,6 +158,11 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		if err != nil {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, err
 		}
+		change, err := s.changePut(c.OrgID, append(slices.Clip(c.Changes),
+			gifting.NewChange(walletChangeTypes[entry.Type], gifting.WalletChange{Balance: after, Entry: entry}))...)
+		if err != nil {
+			return gifting.Wallet{}, gifting.LedgerEntry{}, err
+		}
 		items := []types.TransactWriteItem{
 			{Update: &types.Update{
 				TableName:           &s.table,
@@ -159,6 +178,7 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 			}},
 			ledger,
 			s.counterAdd(c.OrgID, counterLedger, 1),
+			change,
 		}
 		if c.Items != nil {
 			more, err := c.Items(after)

@@ -32,10 +32,12 @@ const (
 	Recipients Group = "recipients"
 	Audiences  Group = "audiences"
 	Events     Group = "events"
+	// Webhooks serves the webhook endpoints and the change feed.
+	Webhooks Group = "webhooks"
 )
 
 // Groups lists every group.
-var Groups = []Group{Catalog, Contacts, Campaigns, Recipients, Audiences, Events}
+var Groups = []Group{Catalog, Contacts, Campaigns, Recipients, Audiences, Events, Webhooks}
 
 // Config holds what the handlers need besides the store and the use cases.
 type Config struct {
@@ -110,6 +112,8 @@ func (s *Server) routes(g Group) []route {
 		return s.contactsRoutes()
 	case Campaigns:
 		return s.campaignRoutes()
+	case Webhooks:
+		return s.webhookRoutes()
 	}
 	return nil
 }

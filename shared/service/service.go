@@ -12,10 +12,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/webhooks"
 )
 
 // Store is everything the use cases need from storage: one small interface
@@ -29,6 +31,7 @@ type Store interface {
 	MailFeedbackStore
 	DeleteStore
 	ExpiryStore
+	WebhookStore
 }
 
 // Config holds what the use cases need besides the store.
@@ -46,6 +49,8 @@ type Config struct {
 	// add-recipient reports emailSent false and every email stays
 	// scheduled.
 	Mailer mail.Mailer
+	// Webhooks says which endpoints webhooks may go to.
+	Webhooks webhooks.Policy
 }
 
 // Service runs the use cases over a store.
@@ -53,6 +58,8 @@ type Service struct {
 	store Store
 	cfg   Config
 	log   *slog.Logger
+	// hooks is the HTTP client of webhook deliveries (Config.Webhooks).
+	hooks *http.Client
 }
 
 // New returns the use cases over store.
@@ -60,7 +67,7 @@ func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{store: store, cfg: cfg, log: cfg.Logger}
+	return &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client()}
 }
 
 // RunJob runs one slice of a background job and returns the job that
@@ -81,6 +88,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runAudiencePurge(ctx, j)
 	case gifting.JobContactListDelete:
 		return s.runListDelete(ctx, j)
+	case gifting.JobWebhookDelivery:
+		return s.runDelivery(ctx, j)
 	}
 	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
 }

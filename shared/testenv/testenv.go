@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -25,6 +26,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/streams"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -32,6 +34,7 @@ import (
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/webhooks"
 )
 
 var (
@@ -120,6 +123,27 @@ type API struct {
 	// Scheduler runs ticks over the same store and job handler, as the
 	// worker's schedule does; tests call its Tick.
 	Scheduler *scheduler.Scheduler
+	// Service is the use cases behind Handler (webhook deliveries read
+	// the table's stream into it: StreamChanges).
+	Service *service.Service
+}
+
+// StreamChanges reads s's table stream into svc's webhook deliveries, as
+// the local runner does, until the test ends.
+func StreamChanges(t testing.TB, s *dynamo.Store, svc *service.Service) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	r := &dynamo.StreamReader{DB: Client(t), Streams: streams.NewClient(os.Getenv("DYNAMODB_ENDPOINT")), Table: s.Table(),
+		Every: 20 * time.Millisecond, Log: Quiet,
+		Handle: app.DeliverChange(svc)}
+	go func() {
+		defer close(done)
+		if err := r.Run(ctx); err != nil {
+			t.Errorf("stream reader: %v", err)
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done })
 }
 
 // NewAPI serves every group over s and calls it with key.
@@ -135,10 +159,11 @@ func NewAPI(t testing.TB, s *dynamo.Store, key string) *API {
 func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func()) {
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
-	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer,
+		Webhooks: webhooks.Policy{AllowLocal: true}})
 	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet, Docs: apidocs.New(httpapi.OpenAPIYAML())})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
-	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, svc.RunJob, Quiet)
+	api.Jobs, api.Mail, api.Scheduler, api.Service = queue, mailer, scheduler.New(s, svc.RunJob, Quiet), svc
 	return api, func() { queue.Start(svc.RunJob) }
 }
 
@@ -168,7 +193,7 @@ func HandlerAPI(t testing.TB, h http.Handler, key string) *API {
 
 // WithKey returns a client of the same handler with another key.
 func (a *API) WithKey(key string) *API {
-	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs, Mail: a.Mail, Scheduler: a.Scheduler}
+	return &API{t: a.t, Handler: a.Handler, Key: key, Jobs: a.Jobs, Mail: a.Mail, Scheduler: a.Scheduler, Service: a.Service}
 }
 
 // Response is a recorded response.

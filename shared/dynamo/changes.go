@@ -1,0 +1,183 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/oklog/ulid/v2"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// Change records: every change a tenant can subscribe to is written as a
+// record in the same transaction as the change, so a change that did not
+// commit has no record and one that did always has one. A record holds one
+// or more messages (a launch chunk's recipients share one record):
+//
+//	PK         ORG#<org>#CHG (changesPK)
+//	SK         a ULID from the store's clock when the transaction was built
+//	rec        "change": what the stream's filter matches
+//	msgs       the messages, each its JSON body as delivered
+//	expiresAt  30 days on (the table's TTL): the feed keeps 30 days
+//
+// Message ids are the record's id and the message's index (<ULID>.<nn>), so
+// they sort as the records do and a cursor can stop inside a record.
+
+// ChangeRetention is how long the change feed keeps a message.
+const ChangeRetention = 30 * 24 * time.Hour
+
+// FeedLag is how old a record must be before the feed serves it. Ids come
+// from each writer's clock when its transaction is built, not from the
+// commit, so a transaction that commits late can carry an id earlier than
+// one already committed; serving only records older than FeedLag means a
+// page never passes an id that a transaction still in flight could take.
+// (A transaction's single TransactWriteItems call, with the SDK's
+// retries, takes far less.)
+const FeedLag = 5 * time.Second
+
+// changeRecordKind is the rec attribute of change records, which the
+// stream's event filter (template.yaml) matches.
+const changeRecordKind = "change"
+
+// maxChangeLimit is the largest page of the feed.
+const maxChangeLimit = 100
+
+// changePut is the transaction item that records msgs, the changes of one
+// transaction of orgID. It fills in each message's id, time and
+// organization.
+func (s *Store) changePut(orgID string, msgs ...gifting.Change) (types.TransactWriteItem, error) {
+	now := s.Now()
+	id := s.NewID()
+	bodies := make([]types.AttributeValue, len(msgs))
+	for i, m := range msgs {
+		m.ID, m.CreatedAt, m.OrganizationID = fmt.Sprintf("%s.%02d", id, i), now, orgID
+		b, err := json.Marshal(m)
+		if err != nil {
+			return types.TransactWriteItem{}, fmt.Errorf("change %s: %w", m.Type, err)
+		}
+		bodies[i] = str(string(b))
+	}
+	it := item{
+		"PK": str(changesPK(orgID)), "SK": str(id), "rec": str(changeRecordKind), "org": str(orgID),
+		"msgs": &types.AttributeValueMemberL{Value: bodies}, "expiresAt": num(now.Add(ChangeRetention).Unix()),
+	}
+	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}, nil
+}
+
+// ChangeRecord is a committed change record as the stream delivers it.
+type ChangeRecord struct {
+	OrgID string
+	// Messages are the JSON bodies, in order.
+	Messages []json.RawMessage
+}
+
+// ChangeRecordOf decodes a stream record's new image; ok is false for an
+// image that is not a change record.
+func ChangeRecordOf(image map[string]types.AttributeValue) (ChangeRecord, bool) {
+	if attrS(image, "rec") != changeRecordKind {
+		return ChangeRecord{}, false
+	}
+	r := ChangeRecord{OrgID: attrS(image, "org")}
+	if l, ok := image["msgs"].(*types.AttributeValueMemberL); ok {
+		for _, v := range l.Value {
+			if sv, ok := v.(*types.AttributeValueMemberS); ok {
+				r.Messages = append(r.Messages, json.RawMessage(sv.Value))
+			}
+		}
+	}
+	return r, r.OrgID != "" && len(r.Messages) > 0
+}
+
+// Changes returns the messages of orgID after the message id after ("" for
+// the oldest kept), in id order, at most limit (1 to 100), with the cursor
+// to pass next. Only records older than FeedLag are served (see FeedLag),
+// so an empty page's cursor is the one given. It reads one Query page.
+func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gifting.ChangePage, error) {
+	if limit < 1 || limit > maxChangeLimit {
+		return gifting.ChangePage{}, gifting.Problems{"limit": "must be from 1 to 100"}.Err()
+	}
+	from := ""
+	if after != "" {
+		rec, _, ok := strings.Cut(after, ".")
+		if _, err := ulid.ParseStrict(rec); err != nil || !ok {
+			return gifting.ChangePage{}, gifting.Problems{"after": "must be a cursor the feed returned"}.Err()
+		}
+		from = rec
+	}
+	upto := ulid.MustNew(ulid.Timestamp(s.Now().Add(-FeedLag)), zeroEntropy{}).String()
+	page := gifting.ChangePage{Items: []json.RawMessage{}, NextCursor: after}
+	if from > upto {
+		// A cursor from a clock ahead of this one: nothing is old enough yet.
+		return page, nil
+	}
+	cond, values := "PK = :pk AND SK <= :upto", item{":pk": str(changesPK(orgID)), ":upto": str(upto)}
+	if from != "" { // a key condition takes no empty string
+		cond, values[":from"] = "PK = :pk AND SK BETWEEN :from AND :upto", str(from)
+	}
+	var start item
+	for len(page.Items) < limit {
+		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 &s.table,
+			KeyConditionExpression:    aws.String(cond),
+			ExpressionAttributeValues: values,
+			ConsistentRead:            aws.Bool(true),
+			ExclusiveStartKey:         start,
+			Limit:                     aws.Int32(int32(limit)),
+		})
+		if err != nil {
+			return gifting.ChangePage{}, fmt.Errorf("query changes: %w", err)
+		}
+		for _, it := range out.Items {
+			r, _ := ChangeRecordOf(it)
+			for i, m := range r.Messages {
+				id := fmt.Sprintf("%s.%02d", attrS(it, "SK"), i)
+				if id <= after {
+					continue
+				}
+				if len(page.Items) == limit {
+					return page, nil
+				}
+				page.Items, page.NextCursor = append(page.Items, m), id
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	return page, nil
+}
+
+// zeroEntropy makes the smallest ULID of a millisecond: the feed's upper
+// bound.
+type zeroEntropy struct{}
+
+func (zeroEntropy) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// withChange returns items followed by the record of change: for
+// transactions whose items a caller assembles.
+func (s *Store) withChange(orgID string, change gifting.Change, items ...types.TransactWriteItem) ([]types.TransactWriteItem, error) {
+	put, err := s.changePut(orgID, change)
+	if err != nil {
+		return nil, err
+	}
+	return append(items, put), nil
+}
+
+// recipientsCreated are the recipient.created messages of rs.
+func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
+	out := make([]gifting.Change, len(rs))
+	for i, r := range rs {
+		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+// Package webhooks sends change messages to tenants' endpoints: Standard
+// Webhooks signatures, and an HTTP client that only dials safe targets.
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// secretPrefix starts every signing secret (Standard Webhooks' whsec_).
+const secretPrefix = "whsec_"
+
+// NewSecret returns a new signing secret: whsec_ and the base64 of 32
+// random bytes.
+func NewSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("webhook secret: %w", err)
+	}
+	return secretPrefix + base64.StdEncoding.EncodeToString(b), nil
+}
+
+// Signature is the webhook-signature header of body sent as message id at
+// ts: "v1,<base64 HMAC-SHA256 of id.ts.body>" for each secret (its key the
+// base64-decoded part after whsec_), space-separated.
+func Signature(secrets []string, id string, ts time.Time, body []byte) (string, error) {
+	sigs := make([]string, 0, len(secrets))
+	for _, s := range secrets {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(s, secretPrefix))
+		if err != nil {
+			return "", fmt.Errorf("webhook secret: %w", err)
+		}
+		mac := hmac.New(sha256.New, key)
+		fmt.Fprintf(mac, "%s.%d.", id, ts.Unix())
+		mac.Write(body)
+		sigs = append(sigs, "v1,"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	}
+	return strings.Join(sigs, " "), nil
+}
+
+// Timeout bounds one attempt, from dialing to the end of the answer.
+const Timeout = 10 * time.Second
+
+// Policy says which targets a deployment may deliver to.
+type Policy struct {
+	// AllowLocal allows http URLs and loopback and private addresses: for
+	// `make run` and the tests only (WEBHOOKS_ALLOW_LOCAL).
+	AllowLocal bool
+}
+
+// ErrUnsafeTarget is an endpoint URL or address deliveries never go to.
+var ErrUnsafeTarget = errors.New("unsafe webhook target")
+
+// CheckURL refuses what can be refused before dialing: a scheme other than
+// https (http too when AllowLocal), and a literal IP address that is not
+// public. A host name is checked on the address it resolves to, when
+// dialed (Client).
+func (p Policy) CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnsafeTarget, err)
+	}
+	if u.Scheme != "https" && !(p.AllowLocal && u.Scheme == "http") {
+		return fmt.Errorf("%w: only https URLs", ErrUnsafeTarget)
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
+		return p.checkAddr(ip)
+	}
+	if h := strings.ToLower(u.Hostname()); !p.AllowLocal && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
+		return fmt.Errorf("%w: loopback host", ErrUnsafeTarget)
+	}
+	return nil
+}
+
+// checkAddr refuses an address that is not a public unicast one:
+// loopback, private, link-local (the cloud metadata service at
+// 169.254.169.254 and fd00:ec2::254 among them), unspecified, multicast,
+// shared (100.64/10) and the like, unless AllowLocal allows loopback and
+// private ones.
+func (p Policy) checkAddr(ip netip.Addr) error {
+	ip = ip.Unmap()
+	local := ip.IsLoopback() || ip.IsPrivate()
+	bad := ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
+		ip.IsInterfaceLocalMulticast() || cgnat.Contains(ip) || ip == awsMetadataV6
+	if bad || (local && !p.AllowLocal) {
+		return fmt.Errorf("%w: %s is not a public address", ErrUnsafeTarget, ip)
+	}
+	return nil
+}
+
+var (
+	cgnat         = netip.MustParsePrefix("100.64.0.0/10")
+	awsMetadataV6 = netip.MustParseAddr("fd00:ec2::254")
+)
+
+// Client is the HTTP client of deliveries: it checks every address it
+// dials (after DNS, so a name that resolves to a private address is
+// refused however it resolved when the endpoint was saved), follows no
+// redirect, uses no proxy, and gives up after Timeout.
+func (p Policy) Client() *http.Client {
+	dialer := &net.Dialer{
+		Timeout: Timeout,
+		Control: func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrUnsafeTarget, err)
+			}
+			return p.checkAddr(ap.Addr())
+		},
+	}
+	return &http.Client{
+		Timeout: Timeout,
+		Transport: &http.Transport{
+			DialContext:         dialer.DialContext,
+			TLSHandshakeTimeout: Timeout,
+			MaxIdleConnsPerHost: 4,
+			IdleConnTimeout:     90 * time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// Result is the outcome of one attempt.
+type Result struct {
+	// StatusCode is the answer's status, 0 when there was none.
+	StatusCode int
+	Duration   time.Duration
+	// Err is why the attempt failed: no answer, or one outside 2xx.
+	Err error
+}
+
+// Send POSTs body to rawURL as message id, signed with secrets at ts.
+func Send(ctx context.Context, c *http.Client, rawURL string, secrets []string, id string, ts time.Time, body []byte) Result {
+	start := time.Now()
+	res := func(code int, err error) Result {
+		return Result{StatusCode: code, Duration: time.Since(start), Err: err}
+	}
+	sig, err := Signature(secrets, id, ts, body)
+	if err != nil {
+		return res(0, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
+	if err != nil {
+		return res(0, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "gift-campaign-webhooks/1")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
+	req.Header.Set("webhook-signature", sig)
+	resp, err := c.Do(req)
+	if err != nil {
+		return res(0, err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return res(resp.StatusCode, fmt.Errorf("answered %d", resp.StatusCode))
+	}
+	return res(resp.StatusCode, nil)
+}
+
+// Delays are the waits before each retry: after the first attempt fails,
+// about 5 s, then 5 min, 30 min, 2 h, 8 h and 24 h; a message whose last
+// retry fails is given up.
+var Delays = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 8 * time.Hour, 24 * time.Hour}
+
+// DisableAfter is how long an endpoint may fail every attempt before it is
+// disabled.
+const DisableAfter = 72 * time.Hour
