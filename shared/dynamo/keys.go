@@ -46,6 +46,7 @@ import (
 //	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
 //	recipient's next email due      dueShard=DUE#<shard>, dueAt=<time>#…         Due (on the recipient item)
+//	draft's scheduled launch due    dueShard=DUE#<shard>, dueAt=<scheduledAt>#…  Due (on the campaign item)
 //	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
 //
 // The message item is global, like the API-key hash: SES's bounce and
