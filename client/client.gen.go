@@ -9190,6 +9190,26 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 	GiftFeedbackWithFormdataBody(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribePage The unsubscribe page of an email's link
+	//
+	// Every email's footer link and `List-Unsubscribe` header point here; the token is the
+	// recipient's landing page id. The page asks to confirm with a button (a form POST to the
+	// same address); it changes nothing by itself. It works after the campaign ended too.
+	//
+	// Corresponds with GET /unsubscribe/{token} (the `UnsubscribePage` operationId).
+	UnsubscribePage(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Unsubscribe Unsubscribe (the page's button, or RFC 8058 one-click)
+	//
+	// The recipient's emails still to be sent stop (`failure: unsubscribed`) and its address joins
+	// the organization's suppression list, as for a bounce or a complaint. Mail clients' one-click
+	// POST (RFC 8058: body `List-Unsubscribe=One-Click`, form-encoded) lands here too: any body up to
+	// 16 KiB is accepted and ignored, since a one-click POST carries nothing to check.
+	// Idempotent: unsubscribing again answers the same page and changes nothing more.
+	//
+	// Corresponds with POST /unsubscribe/{token} (the `Unsubscribe` operationId).
+	Unsubscribe(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // CreateCampaignWithBody Create a campaign
@@ -11424,6 +11444,46 @@ func (c *Client) GiftFeedbackWithBody(ctx context.Context, pageId string, conten
 // Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 func (c *Client) GiftFeedbackWithFormdataBody(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGiftFeedbackRequestWithFormdataBody(c.Server, pageId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribePage The unsubscribe page of an email's link
+//
+// Every email's footer link and `List-Unsubscribe` header point here; the token is the
+// recipient's landing page id. The page asks to confirm with a button (a form POST to the
+// same address); it changes nothing by itself. It works after the campaign ended too.
+//
+// Corresponds with GET /unsubscribe/{token} (the `UnsubscribePage` operationId).
+func (c *Client) UnsubscribePage(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribePageRequest(c.Server, token)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Unsubscribe Unsubscribe (the page's button, or RFC 8058 one-click)
+//
+// The recipient's emails still to be sent stop (`failure: unsubscribed`) and its address joins
+// the organization's suppression list, as for a bounce or a complaint. Mail clients' one-click
+// POST (RFC 8058: body `List-Unsubscribe=One-Click`, form-encoded) lands here too: any body up to
+// 16 KiB is accepted and ignored, since a one-click POST carries nothing to check.
+// Idempotent: unsubscribing again answers the same page and changes nothing more.
+//
+// Corresponds with POST /unsubscribe/{token} (the `Unsubscribe` operationId).
+func (c *Client) Unsubscribe(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribeRequest(c.Server, token)
 	if err != nil {
 		return nil, err
 	}
@@ -15580,6 +15640,74 @@ func NewGiftFeedbackRequestWithBody(server string, pageId string, contentType st
 	return req, nil
 }
 
+// NewUnsubscribePageRequest constructs an http.Request for the UnsubscribePage method
+func NewUnsubscribePageRequest(server string, token string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/unsubscribe/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUnsubscribeRequest constructs an http.Request for the Unsubscribe method
+func NewUnsubscribeRequest(server string, token string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/unsubscribe/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -16889,6 +17017,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 	GiftFeedbackWithFormdataBodyWithResponse(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*GiftFeedbackResponse, error)
+
+	// UnsubscribePageWithResponse The unsubscribe page of an email's link
+	//
+	// Every email's footer link and `List-Unsubscribe` header point here; the token is the
+	// recipient's landing page id. The page asks to confirm with a button (a form POST to the
+	// same address); it changes nothing by itself. It works after the campaign ended too.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /unsubscribe/{token} (the `UnsubscribePage` operationId).
+	UnsubscribePageWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribePageResponse, error)
+
+	// UnsubscribeWithResponse Unsubscribe (the page's button, or RFC 8058 one-click)
+	//
+	// The recipient's emails still to be sent stop (`failure: unsubscribed`) and its address joins
+	// the organization's suppression list, as for a bounce or a complaint. Mail clients' one-click
+	// POST (RFC 8058: body `List-Unsubscribe=One-Click`, form-encoded) lands here too: any body up to
+	// 16 KiB is accepted and ignored, since a one-click POST carries nothing to check.
+	// Idempotent: unsubscribing again answers the same page and changes nothing more.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /unsubscribe/{token} (the `Unsubscribe` operationId).
+	UnsubscribeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error)
 }
 
 // CreateCampaignResponse503Headers the declared response headers of an HTTP 503 response for CreateCampaign
@@ -23985,6 +24137,74 @@ func (r GiftFeedbackResponse) ContentType() string {
 	return ""
 }
 
+type UnsubscribePageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribePageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribePageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribePageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribePageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UnsubscribeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateCampaignWithBodyWithResponse Create a campaign
 //
 // Creates a draft campaign. Both body variants of the guide are accepted, and may be mixed:
@@ -25891,6 +26111,42 @@ func (c *ClientWithResponses) GiftFeedbackWithFormdataBodyWithResponse(ctx conte
 		return nil, err
 	}
 	return ParseGiftFeedbackResponse(rsp)
+}
+
+// UnsubscribePageWithResponse The unsubscribe page of an email's link
+//
+// Every email's footer link and `List-Unsubscribe` header point here; the token is the
+// recipient's landing page id. The page asks to confirm with a button (a form POST to the
+// same address); it changes nothing by itself. It works after the campaign ended too.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /unsubscribe/{token} (the `UnsubscribePage` operationId).
+func (c *ClientWithResponses) UnsubscribePageWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribePageResponse, error) {
+	rsp, err := c.UnsubscribePage(ctx, token, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribePageResponse(rsp)
+}
+
+// UnsubscribeWithResponse Unsubscribe (the page's button, or RFC 8058 one-click)
+//
+// The recipient's emails still to be sent stop (`failure: unsubscribed`) and its address joins
+// the organization's suppression list, as for a bounce or a complaint. Mail clients' one-click
+// POST (RFC 8058: body `List-Unsubscribe=One-Click`, form-encoded) lands here too: any body up to
+// 16 KiB is accepted and ignored, since a one-click POST carries nothing to check.
+// Idempotent: unsubscribing again answers the same page and changes nothing more.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /unsubscribe/{token} (the `Unsubscribe` operationId).
+func (c *ClientWithResponses) UnsubscribeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error) {
+	rsp, err := c.Unsubscribe(ctx, token, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribeResponse(rsp)
 }
 
 // ParseCreateCampaignResponse parses an HTTP response from a CreateCampaignWithResponse call
@@ -32235,6 +32491,38 @@ func ParseGiftFeedbackResponse(rsp *http.Response) (*GiftFeedbackResponse, error
 			headers.Location = &value
 		}
 		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribePageResponse parses an HTTP response from a UnsubscribePageWithResponse call
+func ParseUnsubscribePageResponse(rsp *http.Response) (*UnsubscribePageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribePageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribeResponse parses an HTTP response from a UnsubscribeWithResponse call
+func ParseUnsubscribeResponse(rsp *http.Response) (*UnsubscribeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

@@ -50,12 +50,15 @@ func TestTableInputFromTemplate(t *testing.T) {
 		t.Errorf("KeySchema = %s, want %s", got, want)
 	}
 
-	gsi1 := index(t, in, "GSI1")
-	if got, want := keyNames(gsi1.KeySchema), "HASH=GSI1PK RANGE=GSI1SK"; got != want {
-		t.Errorf("GSI1 KeySchema = %s, want %s", got, want)
+	due := index(t, in, "Due")
+	if got, want := keyNames(due.KeySchema), "HASH=dueShard RANGE=dueAt"; got != want {
+		t.Errorf("Due KeySchema = %s, want %s", got, want)
 	}
-	if got := gsi1.Projection.ProjectionType; got != types.ProjectionTypeAll {
-		t.Errorf("GSI1 ProjectionType = %s, want ALL", got)
+	if got := due.Projection.ProjectionType; got != types.ProjectionTypeInclude {
+		t.Errorf("Due ProjectionType = %s, want INCLUDE", got)
+	}
+	if got, want := due.Projection.NonKeyAttributes, []string{"dueKind", "dueRef", "cursor", "progressAt"}; !slices.Equal(got, want) {
+		t.Errorf("Due NonKeyAttributes = %v, want %v", got, want)
 	}
 
 	slim := index(t, in, "Slim")
@@ -205,19 +208,19 @@ func TestCreateTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gsi1 := index(t, in, "GSI1")
+	due := index(t, in, "Due")
 	item := map[string]types.AttributeValue{}
-	for _, k := range slices.Concat(in.KeySchema, gsi1.KeySchema) {
+	for _, k := range slices.Concat(in.KeySchema, due.KeySchema) {
 		item[aws.ToString(k.AttributeName)] = &types.AttributeValueMemberS{Value: "v-" + aws.ToString(k.AttributeName)}
 	}
 	if _, err := client.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(name), Item: item}); err != nil {
 		t.Fatal(err)
 	}
 
-	hash := aws.ToString(gsi1.KeySchema[0].AttributeName)
+	hash := aws.ToString(due.KeySchema[0].AttributeName)
 	out, err := client.Query(t.Context(), &dynamodb.QueryInput{
 		TableName:                 aws.String(name),
-		IndexName:                 aws.String("GSI1"),
+		IndexName:                 aws.String("Due"),
 		KeyConditionExpression:    aws.String("#h = :h"),
 		ExpressionAttributeNames:  map[string]string{"#h": hash},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":h": item[hash]},
@@ -226,7 +229,7 @@ func TestCreateTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out.Count != 1 {
-		t.Errorf("Query GSI1 found %d items, want 1", out.Count)
+		t.Errorf("Query Due found %d items, want 1", out.Count)
 	}
 
 	ttl, err := client.DescribeTimeToLive(t.Context(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -39,19 +40,30 @@ func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	if err != nil {
 		return c, err
 	}
+	values := item{
+		":name": str(c.Name), ":desc": str(c.Description), ":data": &types.AttributeValueMemberM{Value: data},
+		":now": str(s.Now().Format(time.RFC3339Nano)), ":user": str(userID), ":draft": str(string(gifting.CampaignDraft)),
+	}
+	// The schedule moves with the edit, in the same write.
+	update := "SET #name = :name, description = :desc, campaignData = :data, updatedAt = :now, lastUpdatedBy = :user"
+	if due := scheduledLaunchDue(orgID, c); due != nil {
+		for k, v := range due {
+			update += ", " + k + " = :" + k
+			values[":"+k] = str(v)
+		}
+	} else {
+		update += " " + dueRemove
+	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           &s.table,
 		Key:                 key(orgPK(orgID), campaignSK(c.CampaignID)),
-		UpdateExpression:    aws.String("SET #name = :name, description = :desc, campaignData = :data, updatedAt = :now, lastUpdatedBy = :user"),
+		UpdateExpression:    aws.String(update),
 		ConditionExpression: aws.String("attribute_exists(PK) AND #st = :draft"),
 		ExpressionAttributeNames: map[string]string{
 			"#name": "name", "#st": "status",
 		},
-		ExpressionAttributeValues: item{
-			":name": str(c.Name), ":desc": str(c.Description), ":data": &types.AttributeValueMemberM{Value: data},
-			":now": str(s.Now().Format(time.RFC3339Nano)), ":user": str(userID), ":draft": str(string(gifting.CampaignDraft)),
-		},
-		ReturnValues: types.ReturnValueAllNew,
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
 	if isConditionFailed(err) {
 		return c, s.campaignStateError(ctx, orgID, c.CampaignID, "edited")
@@ -65,6 +77,35 @@ func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	}
 	updated.Normalize()
 	return updated, nil
+}
+
+// scheduledLaunchDue are the due attributes of draft c of org when it has
+// a scheduledAt (the scheduler launches it then), nil when it has none.
+func scheduledLaunchDue(orgID string, c gifting.Campaign) map[string]string {
+	at := c.CampaignData.ScheduledAt
+	if at == nil {
+		return nil
+	}
+	return dueAttrs(gifting.JobScheduledLaunch, c.CampaignID, orgPK(orgID), campaignSK(c.CampaignID), *at)
+}
+
+// ScheduledLaunchFailed records why the scheduled launch of a draft could
+// not happen (reason) and takes it out of the due index, so it is not
+// tried again until its schedule is set anew. A campaign no longer a draft
+// is left alone.
+func (s *Store) ScheduledLaunchFailed(ctx context.Context, orgID, campaignID, reason string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression:          aws.String("SET reason = :reason " + dueRemove),
+		ConditionExpression:       aws.String("#st = :draft"),
+		ExpressionAttributeNames:  map[string]string{"#st": "status"},
+		ExpressionAttributeValues: item{":reason": str(reason), ":draft": str(string(gifting.CampaignDraft))},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("record failed scheduled launch: %w", err)
+	}
+	return nil
 }
 
 // campaignStateError explains why a write conditioned on a draft failed:
@@ -239,10 +280,12 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 	c.LiveData = gifting.LiveData{StatusCounts: gifting.NewStatusCounts()}
 	c.CompletionData = gifting.CompletionData{}
 	c.Normalize()
-	it, err := withKey(c, map[string]string{
+	attrs := map[string]string{
 		"PK": orgPK(orgID), "SK": campaignSK(c.CampaignID),
 		"LPK": campaignsLPK(orgID), "LSK": campaignSK(c.CampaignID),
-	})
+	}
+	maps.Copy(attrs, scheduledLaunchDue(orgID, c))
+	it, err := withKey(c, attrs)
 	if err != nil {
 		return c, nil, err
 	}

@@ -16,18 +16,23 @@ import (
 // than from a message sent after it. Such a record carries, while its work
 // is outstanding:
 //
-//	GSI1PK   the due shard (dueShardPK), fixed for the item
-//	GSI1SK   when it is next due, then its own key (dueSK)
-//	dueKind  the job kind that continues it, e.g. "campaign.launch"
-//	dueRef   what the job works on, e.g. the campaign id
-//	cursor   where its job stopped ("" at the start)
+//	dueShard  the due shard (dueShardPK), fixed for the item
+//	dueAt     when it is next due, then its own key (dueSK)
+//	dueKind   the job kind that continues it, e.g. "campaign.launch"
+//	dueRef    what the job works on, e.g. the campaign id
+//	cursor    where its job stopped ("" at the start)
 //
 // and progressAt, the time of its last progress. The scheduler tick finds
-// what is due through the GSI1 index (DueItems), claims each with a
+// what is due through the sparse Due index (DueItems), claims each with a
 // conditional move of its due time (ClaimDue), and runs its job from the
 // cursor; the work moves the due time forward as it progresses and removes
-// GSI1PK and GSI1SK when it is done, so a tick with nothing due reads
+// dueShard and dueAt when it is done, so a tick with nothing due reads
 // nothing but one empty page per shard.
+//
+// The Due index projects only the attributes the tick reads (dueKind,
+// dueRef, cursor, progressAt, besides the keys), so an index entry is a
+// few dozen bytes whatever the size of its item: a recipient's due writes
+// cost one index write unit, not a copy of the whole recipient.
 
 // DueLease is how long whoever works a due item has it to itself: the due
 // time is pushed this far ahead when a tick claims the item and on each
@@ -53,7 +58,7 @@ type Due struct {
 // the due index at at.
 func dueAttrs(kind, ref, pk, sk string, at time.Time) map[string]string {
 	return map[string]string{
-		"GSI1PK": dueShardPK(dueShardOf(pk, sk)), "GSI1SK": dueSK(at, pk, sk),
+		"dueShard": dueShardPK(dueShardOf(pk, sk)), "dueAt": dueSK(at, pk, sk),
 		"dueKind": kind, "dueRef": ref,
 	}
 }
@@ -62,7 +67,7 @@ func dueAttrs(kind, ref, pk, sk string, at time.Time) map[string]string {
 type dueRecord struct {
 	PK         string    `json:"PK"`
 	SK         string    `json:"SK"`
-	GSI1SK     string    `json:"GSI1SK"`
+	DueAt      string    `json:"dueAt"`
 	DueKind    string    `json:"dueKind"`
 	DueRef     string    `json:"dueRef"`
 	Cursor     string    `json:"cursor"`
@@ -81,12 +86,12 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 	for shard := range dueShards {
 		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
 			TableName:              &s.table,
-			IndexName:              aws.String(indexGSI1),
-			KeyConditionExpression: aws.String("GSI1PK = :pk AND GSI1SK <= :upto"),
+			IndexName:              aws.String(indexDue),
+			KeyConditionExpression: aws.String("dueShard = :pk AND dueAt <= :upto"),
 			ExpressionAttributeValues: item{
 				":pk": str(dueShardPK(shard)), ":upto": str(dueUpTo(now)),
 			},
-			ProjectionExpression:     aws.String("PK, SK, GSI1SK, dueKind, dueRef, #cur, progressAt"),
+			ProjectionExpression:     aws.String("PK, SK, dueAt, dueKind, dueRef, #cur, progressAt"),
 			ExpressionAttributeNames: map[string]string{"#cur": "cursor"},
 			Limit:                    aws.Int32(dueTickPage),
 		})
@@ -98,12 +103,12 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 			if err := unmarshal(it, &r); err != nil {
 				return nil, err
 			}
-			at, err := time.Parse(dueTimeLayout, r.GSI1SK[:min(len(r.GSI1SK), len(dueTimeLayout))])
+			at, err := time.Parse(dueTimeLayout, r.DueAt[:min(len(r.DueAt), len(dueTimeLayout))])
 			if err != nil {
 				return nil, fmt.Errorf("due item %s %s: %w", r.PK, r.SK, err)
 			}
 			due = append(due, Due{Kind: r.DueKind, OrgID: orgOfPK(r.PK), Ref: r.DueRef, Cursor: r.Cursor,
-				At: at, ProgressAt: r.ProgressAt, pk: r.PK, sk: r.SK, dueSK: r.GSI1SK})
+				At: at, ProgressAt: r.ProgressAt, pk: r.PK, sk: r.SK, dueSK: r.DueAt})
 		}
 	}
 	return due, nil
@@ -116,8 +121,8 @@ func (s *Store) ClaimDue(ctx context.Context, d Due, until time.Time) (bool, err
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 &s.table,
 		Key:                       key(d.pk, d.sk),
-		UpdateExpression:          aws.String("SET GSI1SK = :next"),
-		ConditionExpression:       aws.String("GSI1SK = :seen"),
+		UpdateExpression:          aws.String("SET dueAt = :next"),
+		ConditionExpression:       aws.String("dueAt = :seen"),
 		ExpressionAttributeValues: item{":next": str(dueSK(until, d.pk, d.sk)), ":seen": str(d.dueSK)},
 	})
 	var cond *types.ConditionalCheckFailedException
@@ -137,8 +142,8 @@ func (s *Store) dueProgressed(ctx context.Context, pk, sk, cursor string) error 
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 &s.table,
 		Key:                       key(pk, sk),
-		UpdateExpression:          aws.String("SET GSI1SK = :next, #cur = :cursor"),
-		ConditionExpression:       aws.String("attribute_exists(GSI1PK)"),
+		UpdateExpression:          aws.String("SET dueAt = :next, #cur = :cursor"),
+		ConditionExpression:       aws.String("attribute_exists(dueShard)"),
 		ExpressionAttributeNames:  map[string]string{"#cur": "cursor"},
 		ExpressionAttributeValues: item{":next": str(dueSK(s.Now().Add(DueLease), pk, sk)), ":cursor": str(cursor)},
 	})
@@ -155,7 +160,7 @@ func (s *Store) dueDone(ctx context.Context, pk, sk string) error {
 		TableName:           &s.table,
 		Key:                 key(pk, sk),
 		UpdateExpression:    aws.String(dueRemove),
-		ConditionExpression: aws.String("attribute_exists(GSI1PK)"),
+		ConditionExpression: aws.String("attribute_exists(dueShard)"),
 	})
 	var cond *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &cond) {
@@ -166,4 +171,4 @@ func (s *Store) dueDone(ctx context.Context, pk, sk string) error {
 
 // dueRemove is the update clause that takes an item out of the due index,
 // for transactions that finish its work.
-const dueRemove = "REMOVE GSI1PK, GSI1SK"
+const dueRemove = "REMOVE dueShard, dueAt"

@@ -117,8 +117,8 @@ func (s *Store) HoldEmails(ctx context.Context, orgID, campaignID, recipientID s
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 &s.table,
 		Key:                       key(pk, sk),
-		UpdateExpression:          aws.String("SET GSI1SK = :next"),
-		ConditionExpression:       aws.String("attribute_exists(GSI1PK)"),
+		UpdateExpression:          aws.String("SET dueAt = :next"),
+		ConditionExpression:       aws.String("attribute_exists(dueShard)"),
 		ExpressionAttributeValues: item{":next": str(dueSK(until, pk, sk))},
 	})
 	var cond *types.ConditionalCheckFailedException

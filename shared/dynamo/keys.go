@@ -42,16 +42,17 @@ import (
 //	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
 //	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
 //	  skip (deep pages)             LPK=ORG#<org>#ICP | #AUDIENCE | #EVENT        Slim (keys only used)
-//	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in GSI1 until purged)
+//	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in Due until purged)
 //	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
-//	due items (scheduler tick)      GSI1PK=DUE#<shard>, GSI1SK <= <now>          GSI1 (sparse)
+//	due items (scheduler tick)      dueShard=DUE#<shard>, dueAt <= <now>         Due (sparse, INCLUDE)
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
 //	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
 //	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
-//	recipient's next email due      GSI1PK=DUE#<shard>, GSI1SK=<time>#…          GSI1 (on the recipient item)
+//	recipient's next email due      dueShard=DUE#<shard>, dueAt=<time>#…         Due (on the recipient item)
+//	draft's scheduled launch due    dueShard=DUE#<shard>, dueAt=<scheduledAt>#…  Due (on the campaign item)
 //	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
 //	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
 //	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
@@ -62,8 +63,10 @@ import (
 // complaint events name only the message id, before the organization is
 // known.
 //
-// The due index is sparse: an item (a launch record) carries GSI1PK and
-// GSI1SK only while work on it is outstanding, so a tick with nothing due
+// The due index (Due; it replaced GSI1, whose ALL projection copied every
+// waiting recipient whole) is sparse: an item (a launch record, a
+// recipient with an email waiting) carries dueShard and dueAt only while
+// work on it is outstanding, so a tick with nothing due
 // reads one empty page per shard. See due.go.
 //
 // Key builders are the only place these strings are spelled.
@@ -183,7 +186,9 @@ const messageSK = "MSG"
 
 // Index names, as in template.yaml.
 const (
-	indexGSI1 = "GSI1"
+	// indexDue is sparse: only items with outstanding work carry its keys,
+	// dueShard and dueAt; it projects the few attributes the tick reads.
+	indexDue  = "Due"
 	indexSlim = "Slim"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"

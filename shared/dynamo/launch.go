@@ -129,7 +129,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 			tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{
 				TableName:        &s.table,
 				Key:              key(orgPK(orgID), campaignSK(campaignID)),
-				UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress"),
+				UpdateExpression: aws.String("SET #st = :preparing, updatedAt = :now, lastUpdatedBy = :user, liveData.launchedAt = :now, launchProgress = :progress " + dueRemove),
 				// The draft read is the one priced: an edit since then
 				// (other lists, gifts) fails the launch.
 				ConditionExpression:      aws.String("attribute_exists(PK) AND #st = :draft AND updatedAt = :seen"),

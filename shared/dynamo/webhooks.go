@@ -198,13 +198,13 @@ func (s *Store) RecordAttempt(ctx context.Context, orgID string, d gifting.Pendi
 	// index entry and no body: the stream may give its change record
 	// again, and StartDelivery must not start it a second time.
 	next := types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
-		UpdateExpression:          aws.String("SET ended = :at, attempts = :n REMOVE GSI1PK, GSI1SK, dueKind, dueRef, body"),
+		UpdateExpression:          aws.String("SET ended = :at, attempts = :n REMOVE dueShard, dueAt, dueKind, dueRef, body"),
 		ConditionExpression:       aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: item{":at": str(a.At.UTC().Format(time.RFC3339Nano)), ":n": num(int64(a.Attempt))},
 	}}
 	if a.NextAttemptAt != nil {
 		next = types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
-			UpdateExpression:          aws.String("SET GSI1SK = :due, attempts = :n"),
+			UpdateExpression:          aws.String("SET dueAt = :due, attempts = :n"),
 			ConditionExpression:       aws.String("attribute_exists(PK)"),
 			ExpressionAttributeValues: item{":due": str(dueSK(*a.NextAttemptAt, pk, sk)), ":n": num(int64(a.Attempt))},
 		}}

@@ -22,6 +22,11 @@ type Launch struct {
 // launch record is due under it, so the scheduler tick continues it.
 const JobLaunch = "campaign.launch"
 
+// JobScheduledLaunch is the job kind of a draft's scheduled launch: a
+// draft campaign with scheduledAt is due under it at that time, with its
+// id as the reference, until it launches or the schedule is cleared.
+const JobScheduledLaunch = "campaign.scheduledLaunch"
+
 // JobRecipientEmails is the job kind of a recipient's scheduled emails: a
 // recipient with an email still to send is due under it at that email's
 // time, with the reference RecipientRef.

@@ -1,6 +1,6 @@
 // Package pages is the HTML adapter of the recipient's pages: the landing
-// page (/gift/{pageId}) and the claim page (/claim/{pageId}), public and
-// server-rendered, where the page id in the URL is the only credential.
+// page (/gift/{pageId}), the claim page (/claim/{pageId}) and the
+// unsubscribe page (/unsubscribe/{token}), public and server-rendered, where the page id in the URL is the only credential.
 // It decodes form posts, calls the recipient page use cases (Service) and
 // renders their answers; it never reads storage itself.
 package pages
@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"html/template"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -31,6 +32,8 @@ type Service interface {
 	Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (gifting.RecipientPage, error)
 	Acknowledge(ctx context.Context, pageID string) error
 	Feedback(ctx context.Context, pageID, rating, text string) error
+	UnsubscribeForm(ctx context.Context, token string) (gifting.RecipientPage, error)
+	Unsubscribe(ctx context.Context, token string) (gifting.RecipientPage, error)
 }
 
 // MaxBody is the largest form body a page accepts (413 beyond it).
@@ -63,6 +66,8 @@ var routes = []string{
 	"POST /gift/{pageId}/feedback",
 	"GET /claim/{pageId}",
 	"POST /claim/{pageId}",
+	"GET /unsubscribe/{token}",
+	"POST /unsubscribe/{token}",
 }
 
 // Routes returns the "METHOD /path" patterns the pages serve.
@@ -83,7 +88,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}
@@ -213,6 +218,32 @@ func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/gift/"+p.Recipient.LandingPageID+"?done=claimed", http.StatusSeeOther)
+}
+
+func (h *Handler) unsubscribeForm(w http.ResponseWriter, r *http.Request) {
+	p, err := h.svc.UnsubscribeForm(r.Context(), r.PathValue("token"))
+	if err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, unsubscribeView(p, false))
+}
+
+// unsubscribe serves both the page's button and a mail client's RFC 8058
+// one-click POST (body List-Unsubscribe=One-Click, which carries nothing
+// to check): the body is bounded and otherwise ignored, and the answer is
+// the done page itself, not a redirect.
+func (h *Handler) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, MaxBody)); err != nil {
+		h.problem(w, r, http.StatusRequestEntityTooLarge, nil)
+		return
+	}
+	p, err := h.svc.Unsubscribe(r.Context(), r.PathValue("token"))
+	if err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, unsubscribeView(p, true))
 }
 
 // readForm parses a form post of at most MaxBody bytes; on failure it

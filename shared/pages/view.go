@@ -37,6 +37,10 @@ type view struct {
 
 	// Problem pages.
 	Heading, Text, LandingURL string
+
+	// Unsubscribe page: the button's action until Unsubscribed.
+	UnsubscribeAction string
+	Unsubscribed      bool
 }
 
 type giftView struct {
@@ -171,6 +175,17 @@ var problems = map[int][2]string{
 	http.StatusRequestEntityTooLarge: {"That was too much text", "Please shorten what you entered and try again."},
 	http.StatusUnsupportedMediaType:  {"Please use the form", "This page only accepts its own form."},
 	http.StatusInternalServerError:   {"Something went wrong on our side", "Please try again in a few minutes."},
+}
+
+// unsubscribeView is the unsubscribe page of p: the question and its
+// button, or, once done, the confirmation.
+func unsubscribeView(p gifting.RecipientPage, done bool) view {
+	v := base(p, "unsubscribe")
+	v.Title, v.Unsubscribed = "Unsubscribe", done
+	if !done {
+		v.UnsubscribeAction = "/unsubscribe/" + p.Recipient.LandingPageID
+	}
+	return v
 }
 
 // problem writes an error page. p, when set, is the recipient's page the

@@ -156,10 +156,7 @@ func (s *Service) sent(ctx context.Context, orgID string, r gifting.Recipient, k
 type MailFeedbackStore interface {
 	// MessageRecipient returns whose email a sent message was.
 	MessageRecipient(ctx context.Context, messageID string) (orgID, campaignID, recipientID, kind string, found bool, err error)
-	// StopEmails records a failure on an email and stops the rest.
-	StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
-	// Suppress adds an address to the organization's suppression list.
-	Suppress(ctx context.Context, orgID, email, reason string) error
+	mailStopper
 }
 
 // HandleMailEvents applies the bounce and complaint notifications of an
@@ -190,18 +187,26 @@ func (s *Service) HandleMailEvents(ctx context.Context, ev events.SNSEvent) erro
 		if f.Kind == mail.Complained {
 			failure = gifting.EmailComplained
 		}
-		if err := s.stopMail(ctx, orgID, campaignID, recipientID, kind, failure, f.Email); err != nil {
+		if err := stopMail(ctx, s.store, orgID, campaignID, recipientID, kind, failure, f.Email); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// mailStopper is the storage that stops a recipient's mail.
+type mailStopper interface {
+	// StopEmails records a failure on an email and stops the rest.
+	StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
+	// Suppress adds an address to the organization's suppression list.
+	Suppress(ctx context.Context, orgID, email, reason string) error
+}
+
 // stopMail records failure on a recipient's email kind ("" for none),
 // stops its other emails and suppresses address (the recipient's own when
 // ""): a bounce, a complaint, an unsubscribe.
-func (s *Service) stopMail(ctx context.Context, orgID, campaignID, recipientID, kind, failure, address string) error {
-	r, err := s.store.StopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
+func stopMail(ctx context.Context, store mailStopper, orgID, campaignID, recipientID, kind, failure, address string) error {
+	r, err := store.StopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
 	if err != nil && gifting.ErrorCode(err) != gifting.CodeNotFound {
 		return err
 	}
@@ -211,7 +216,7 @@ func (s *Service) stopMail(ctx context.Context, orgID, campaignID, recipientID, 
 	if address == "" {
 		return nil // the recipient is gone with its campaign
 	}
-	if err := s.store.Suppress(ctx, orgID, address, failure); err != nil {
+	if err := store.Suppress(ctx, orgID, address, failure); err != nil {
 		return err
 	}
 	metrics.Count(orgID, map[string]int64{metrics.EmailsStopped: 1})

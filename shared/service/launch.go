@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"slices"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -16,6 +18,9 @@ type LaunchStore interface {
 	LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error)
 	// LaunchSlice writes one slice of a launch's recipients.
 	LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error)
+	// ScheduledLaunchFailed records why a draft's scheduled launch could
+	// not happen and stops it being due.
+	ScheduledLaunchFailed(ctx context.Context, orgID, campaignID, reason string) error
 }
 
 // LaunchCampaign accepts a launch: the credits are taken and the campaign
@@ -41,6 +46,40 @@ func (s *Service) LaunchCampaign(ctx context.Context, orgID, campaignID, userID 
 	metrics.Count(orgID, map[string]int64{metrics.LaunchesAccepted: 1, metrics.CreditsSpent: l.CreditsDeducted})
 	return l, nil, nil
 }
+
+// runScheduledLaunch is the job of a draft whose scheduledAt has come (the
+// scheduler runs it from the due index): it launches the campaign through
+// LaunchCampaign, as POST …/launch does (credits, their checks, the launch
+// job), on behalf of whoever last edited it. A launch refused for a reason
+// the caller would get as an error (too few credits, no contacts, …) is
+// recorded as the campaign's reason and the draft stops being due, so it is
+// not retried every lease; anything else (storage unavailable) fails the
+// job, which a later tick retries.
+func (s *Service) runScheduledLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	c, err := s.store.Campaign(ctx, j.OrgID, j.Ref)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return nil, nil // deleted meanwhile
+	}
+	if err != nil {
+		return nil, err
+	}
+	at := c.CampaignData.ScheduledAt
+	if c.Status != gifting.CampaignDraft || at == nil || at.After(s.store.Now()) {
+		return nil, nil // launched, unscheduled or rescheduled since the tick saw it
+	}
+	_, _, err = s.LaunchCampaign(ctx, j.OrgID, c.CampaignID, c.LastUpdatedBy, nil)
+	var refused *gifting.Error
+	if errors.As(err, &refused) && !slices.Contains(transient, refused.Code) {
+		Logger(ctx).InfoContext(ctx, "scheduled launch refused", slog.String("organizationId", j.OrgID),
+			slog.String("campaignId", c.CampaignID), slog.String("code", string(refused.Code)))
+		return nil, s.store.ScheduledLaunchFailed(ctx, j.OrgID, c.CampaignID, "scheduled launch failed: "+refused.Message)
+	}
+	return nil, err
+}
+
+// transient are the error codes of a launch that may succeed if tried
+// again as it is.
+var transient = []gifting.Code{gifting.CodeInternal, gifting.CodeUnavailable, gifting.CodeRateLimited}
 
 // runLaunch does one slice of a launch job.
 func (s *Service) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) {

@@ -23,6 +23,7 @@ type PageStore interface {
 	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
 	// AddRecipientFeedback records feedback: NOT_FOUND, CONFLICT.
 	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+	mailStopper
 }
 
 // RecipientPages are the use cases of a recipient's own pages, where the
@@ -147,6 +148,41 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	}
 	_, err = s.store.AddRecipientFeedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
 	return err
+}
+
+// UnsubscribeForm returns the landing page the unsubscribe token (the
+// recipient's landing page id, as every email's unsubscribe link carries
+// it) names, to ask whether to unsubscribe. It works after the campaign
+// ended too.
+//
+// Errors: NOT_FOUND (malformed or unknown token, or a claim page id).
+func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (gifting.RecipientPage, error) {
+	if !gifting.ValidPageID(token) {
+		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+	}
+	p, err := s.store.RecipientPage(ctx, token)
+	if err != nil {
+		return gifting.RecipientPage{}, err
+	}
+	if p.Kind != gifting.LandingPage {
+		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+	}
+	return p, nil
+}
+
+// Unsubscribe unsubscribes the recipient the token names: its emails still
+// to be sent stop (failure unsubscribed) and its address joins the
+// organization's suppression list, as a bounce or a complaint does.
+// Unsubscribing again changes nothing more.
+//
+// Errors: NOT_FOUND (as UnsubscribeForm).
+func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (gifting.RecipientPage, error) {
+	p, err := s.UnsubscribeForm(ctx, token)
+	if err != nil {
+		return p, err
+	}
+	r := p.Recipient
+	return p, stopMail(ctx, s.store, r.OrganizationID, r.CampaignID, r.RecipientID, "", gifting.EmailUnsubscribed, "")
 }
 
 // page resolves a page id of the given kind: NOT_FOUND for a malformed or

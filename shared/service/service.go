@@ -78,6 +78,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
 	case gifting.JobLaunch:
 		return s.runLaunch(ctx, j)
+	case gifting.JobScheduledLaunch:
+		return s.runScheduledLaunch(ctx, j)
 	case gifting.JobRecipientEmails:
 		return s.runRecipientEmails(ctx, j)
 	case gifting.JobCampaignExpire:
