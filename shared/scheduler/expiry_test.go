@@ -31,10 +31,16 @@ func (e *mailEnv) refunds(recipientID string) []gifting.LedgerEntry {
 	return out
 }
 
-// balance is the organization's wallet balance.
+// balance is the test organization's wallet balance.
 func (e *mailEnv) balance() int64 {
 	e.t.Helper()
-	w, err := e.store.Wallet(context.Background(), e.orgID)
+	return e.balanceOf(e.orgID)
+}
+
+// balanceOf is orgID's wallet balance.
+func (e *mailEnv) balanceOf(orgID string) int64 {
+	e.t.Helper()
+	w, err := e.store.Wallet(context.Background(), orgID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

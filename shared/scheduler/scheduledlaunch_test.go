@@ -46,15 +46,6 @@ func (e *mailEnv) campaignOf(orgID, id string) gifting.Campaign {
 	return c
 }
 
-func (e *mailEnv) balance(orgID string) int64 {
-	e.t.Helper()
-	w, err := e.store.Wallet(context.Background(), orgID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return w.Balance
-}
-
 // TestScheduledLaunchByTicksAlone: a draft with scheduledAt launches at
 // that time by the scheduler's ticks alone, and its invitations arrive.
 func TestScheduledLaunchByTicksAlone(t *testing.T) {
@@ -78,7 +69,7 @@ func TestScheduledLaunchByTicksAlone(t *testing.T) {
 	}
 	e.wantSubjects("ann", invitation)
 	e.wantSubjects("bob", invitation)
-	if b := e.balance(e.orgID); b != 10_000-20 {
+	if b := e.balance(); b != 10_000-20 {
 		t.Errorf("balance %d, want %d (2 recipients × 10 credits)", b, 10_000-20)
 	}
 	testenv.AssertLedgerBalanced(t, e.store, e.orgID)
@@ -109,7 +100,7 @@ func TestScheduledLaunchWithoutCredits(t *testing.T) {
 		}
 	}
 	e.wantSubjects("cat")
-	if b := e.balance(orgID); b != 5 {
+	if b := e.balanceOf(orgID); b != 5 {
 		t.Errorf("balance %d, want 5: nothing taken", b)
 	}
 	testenv.AssertLedgerBalanced(t, e.store, orgID)
@@ -130,7 +121,7 @@ func TestClearedScheduleDoesNotLaunch(t *testing.T) {
 	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != gifting.CampaignDraft || got.Reason != "" {
 		t.Errorf("status %s reason %q, want an untouched draft", got.Status, got.Reason)
 	}
-	if b := e.balance(e.orgID); b != 10_000 {
+	if b := e.balance(); b != 10_000 {
 		t.Errorf("balance %d, want 10000", b)
 	}
 }

@@ -21,7 +21,7 @@ func New(store *dynamo.Store, log *slog.Logger) http.Handler {
 	return pages.New(service.NewRecipientPages(narrow(store)), log)
 }
 
-// pageStore is the store as the pages' use cases see it: the five methods
+// pageStore is the store as the pages' use cases see it: the methods
 // they call, as method values. The pages render with html/template, whose
 // method calls by name (reflect's MethodByName) make the linker keep every
 // exported method of every type that reaches an interface, and of the types
@@ -35,12 +35,14 @@ type pageStore struct {
 	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error)
 	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
 	addRecipientFeedback func(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+	stopEmails           func(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
+	suppress             func(ctx context.Context, orgID, email, reason string) error
 }
 
 var _ service.PageStore = pageStore{}
 
 func narrow(s *dynamo.Store) pageStore {
-	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback}
+	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback, s.StopEmails, s.Suppress}
 }
 
 func (p pageStore) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
@@ -61,6 +63,14 @@ func (p pageStore) MoveRecipient(ctx context.Context, orgID, campaignID, recipie
 
 func (p pageStore) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error) {
 	return p.addRecipientFeedback(ctx, orgID, campaignID, recipientID, rating, msg)
+}
+
+func (p pageStore) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error) {
+	return p.stopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
+}
+
+func (p pageStore) Suppress(ctx context.Context, orgID, email, reason string) error {
+	return p.suppress(ctx, orgID, email, reason)
 }
 
 // Handler builds the recipient pages from the environment; the pages
