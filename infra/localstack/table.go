@@ -86,12 +86,16 @@ func TableInput(templatePath, tableName string) (*dynamodb.CreateTableInput, err
 
 // CreateTable creates the table name from the template in the repository root, waits until it is
 // ACTIVE, and enables the template's time-to-live attribute on it.
-func CreateTable(ctx context.Context, client *dynamodb.Client, root, name string) error {
+func CreateTable(ctx context.Context, client *dynamodb.Client, root, name string, opts ...TableOption) error {
 	props, err := readTableProperties(filepath.Join(root, templateFile))
 	if err != nil {
 		return err
 	}
-	out, err := client.CreateTable(ctx, props.createTableInput(name))
+	in := props.createTableInput(name)
+	for _, o := range opts {
+		o(in)
+	}
+	out, err := client.CreateTable(ctx, in)
 	if err != nil {
 		return fmt.Errorf("create table %s: %w", name, err)
 	}
@@ -229,6 +233,34 @@ func (p tableProperties) createTableInput(name string) *dynamodb.CreateTableInpu
 		}
 	}
 	return in
+}
+
+// TableOption changes the table CreateTable makes from the template.
+type TableOption func(*dynamodb.CreateTableInput)
+
+// WithoutStream leaves the table's stream off. Tests make a table each, and
+// DynamoDB Local keeps a stream of every change of every table that has
+// one: hundreds of streams made the emulator the bottleneck of the suite.
+// A test that reads the stream turns it on (EnableStream).
+func WithoutStream() TableOption {
+	return func(in *dynamodb.CreateTableInput) { in.StreamSpecification = nil }
+}
+
+// EnableStream turns on the stream of table name as template.yaml declares
+// it (NEW_IMAGE), for a table made WithoutStream.
+func EnableStream(ctx context.Context, client *dynamodb.Client, root, name string) error {
+	props, err := readTableProperties(filepath.Join(root, templateFile))
+	if err != nil {
+		return err
+	}
+	spec := props.createTableInput(name).StreamSpecification
+	if spec == nil {
+		return fmt.Errorf("enable the stream of %s: template.yaml declares none", name)
+	}
+	if _, err := client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: &name, StreamSpecification: spec}); err != nil {
+		return fmt.Errorf("enable the stream of %s: %w", name, err)
+	}
+	return waitActive(ctx, client, name)
 }
 
 // keySchema maps a template key schema to the SDK's.

@@ -67,7 +67,7 @@ func Table(t testing.TB) string {
 		t.Fatal(err)
 	}
 	name := "t-" + strings.ToLower(gifting.NewID())
-	if err := localstack.CreateTable(context.Background(), c, root, name); err != nil {
+	if err := localstack.CreateTable(context.Background(), c, root, name, localstack.WithoutStream()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -132,6 +132,13 @@ type API struct {
 // the local runner does, until the test ends.
 func StreamChanges(t testing.TB, s *dynamo.Store, svc *service.Service) {
 	t.Helper()
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := localstack.EnableStream(context.Background(), Client(t), root, s.Table()); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	r := &dynamo.StreamReader{DB: Client(t), Streams: streams.NewClient(os.Getenv("DYNAMODB_ENDPOINT")), Table: s.Table(),
