@@ -114,7 +114,7 @@ func serve(ctx context.Context, started time.Time) error {
 		return err
 	}
 	go core.Scheduler().Run(ctx, tick)
-	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIYAML())).Handler(httpapi.Groups...)
+	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
 	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

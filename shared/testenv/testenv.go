@@ -136,7 +136,7 @@ func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func())
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: queue, Mailer: mailer})
-	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet, Docs: apidocs.New(httpapi.OpenAPIYAML())})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	api.Jobs, api.Mail, api.Scheduler = queue, mailer, scheduler.New(s, svc.RunJob, Quiet)
 	return api, func() { queue.Start(svc.RunJob) }
