@@ -206,7 +206,8 @@ screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
 
 # ---- Generated clients (issue 19) -------------------------------------------------------------------
-#   make client     regenerate the Go client (client/client.gen.go) from shared/httpapi/openapi.yaml
+#   make client     regenerate the Go client (client/client.gen.go) and the served JSON document
+#                   (shared/httpapi/openapi.json) from shared/httpapi/openapi.yaml
 #   make sdk-check  generate Python and TypeScript clients, lint the document (Redocly), and run one
 #                   flow with each client against the local server
 OAPI_CODEGEN_VERSION := v2.8.2
@@ -248,6 +249,7 @@ $(SDK_NODE_STAMP):
 
 client: $(OAPI_CODEGEN_STAMP)
 	$(OAPI_CODEGEN) -config client/oapi-codegen.yaml shared/httpapi/openapi.yaml
+	go run ./shared/apidocs/openapijson/gen shared/httpapi/openapi.yaml shared/httpapi/openapi.json
 
 sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	bash sdkcheck/run.sh

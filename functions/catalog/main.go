@@ -15,7 +15,7 @@ import (
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Catalog, web.Docs(apidocs.New(httpapi.OpenAPIYAML())))
+	h, err := web.Handler(context.Background(), httpapi.Catalog, web.Docs(apidocs.New(httpapi.OpenAPIJSON())))
 	if err != nil {
 		slog.Error("start catalog function", slog.String("error", err.Error()))
 		os.Exit(1)

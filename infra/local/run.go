@@ -130,7 +130,7 @@ func serve(ctx context.Context, started time.Time) error {
 			core.Log.ErrorContext(ctx, "webhook deliveries stopped", slog.String("error", err.Error()))
 		}
 	}()
-	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIYAML())).Handler(httpapi.Groups...)
+	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
 	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -1,69 +1,52 @@
-// Package apidocs renders the API document (shared/httpapi's openapi.yaml)
-// in the two forms GET /api/campaigns/openapi.json and GET
-// /api/campaigns/docs serve: JSON with its keys in the order they are
-// written, and a self-contained HTML page. It is apart from shared/httpapi
-// so that only the function serving those routes (catalog) links the YAML
-// parser, the renderer and the document itself.
+// Package apidocs renders the API document (shared/httpapi's openapi.json,
+// generated from openapi.yaml by shared/apidocs/openapijson) in the two
+// forms GET /api/campaigns/openapi.json and GET /api/campaigns/docs serve:
+// JSON with its keys in the order they are written, and a self-contained
+// HTML page. It is apart from shared/httpapi so that only the function
+// serving those routes (catalog) links the renderer and the document.
 package apidocs
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
+	"io"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 )
 
-// Doc is an API document, converted on first use rather than at process
+// Doc is an API document, rendered on first use rather than at process
 // start, so that a cold start answering other routes does not pay for it.
 type Doc struct {
-	forms func() (*forms, error)
+	src  []byte
+	page func() ([]byte, error)
 }
 
-// forms is the document in the two forms it is served in.
-type forms struct {
-	json []byte
-	page []byte
-}
-
-// New returns the document whose OpenAPI source (YAML) is src.
+// New returns the document whose compact JSON form (openapi.json, keys in
+// the order they are written) is src.
 func New(src []byte) *Doc {
-	return &Doc{forms: sync.OnceValues(func() (*forms, error) {
+	return &Doc{src: src, page: sync.OnceValues(func() ([]byte, error) {
 		root, err := parseDoc(src)
 		if err != nil {
 			return nil, err
 		}
-		var buf bytes.Buffer
-		if err := root.writeJSON(&buf); err != nil {
-			return nil, err
-		}
-		return &forms{json: buf.Bytes(), page: renderPage(root)}, nil
+		return renderPage(root), nil
 	})}
 }
 
 // JSON returns the document as JSON, with its keys in the order they are
 // written.
 func (d *Doc) JSON() ([]byte, error) {
-	f, err := d.forms()
-	if err != nil {
-		return nil, err
-	}
-	return f.json, nil
+	return d.src, nil
 }
 
 // Page returns the document as a self-contained HTML page.
 func (d *Doc) Page() ([]byte, error) {
-	f, err := d.forms()
-	if err != nil {
-		return nil, err
-	}
-	return f.page, nil
+	return d.page()
 }
 
-// docNode is a YAML value kept in document order, so the JSON form and the
-// page list paths, fields and examples in the order they are written.
+// docNode is a JSON value kept in document order, so the page lists paths,
+// fields and examples in the order they are written.
 type docNode struct {
 	keys   []string // an object's keys, in order
 	fields map[string]*docNode
@@ -73,79 +56,57 @@ type docNode struct {
 }
 
 func parseDoc(src []byte) (*docNode, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal(src, &n); err != nil {
-		return nil, fmt.Errorf("parse openapi.yaml: %w", err)
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	root, err := decodeNode(dec)
+	if err != nil {
+		return nil, fmt.Errorf("parse openapi.json: %w", err)
 	}
-	return convert(&n)
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("parse openapi.json: more than one value")
+	}
+	return root, nil
 }
 
-func convert(n *yaml.Node) (*docNode, error) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) != 1 {
-			return nil, fmt.Errorf("openapi.yaml: want one document, got %d", len(n.Content))
-		}
-		return convert(n.Content[0])
-	case yaml.AliasNode:
-		return convert(n.Alias)
-	case yaml.MappingNode:
+func decodeNode(dec *json.Decoder) (*docNode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
 		out := &docNode{kind: 'o', fields: map[string]*docNode{}}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i].Value
-			if _, dup := out.fields[k]; dup {
-				return nil, fmt.Errorf("openapi.yaml line %d: key %q repeated", n.Content[i].Line, k)
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
 			}
-			v, err := convert(n.Content[i+1])
+			k := kt.(string) // the decoder yields only string keys
+			if _, dup := out.fields[k]; dup {
+				return nil, fmt.Errorf("key %q repeated", k)
+			}
+			v, err := decodeNode(dec)
 			if err != nil {
 				return nil, err
 			}
 			out.keys = append(out.keys, k)
 			out.fields[k] = v
 		}
-		return out, nil
-	case yaml.SequenceNode:
+		_, err := dec.Token() // '}'
+		return out, err
+	case json.Delim('['):
 		out := &docNode{kind: 'a', items: []*docNode{}}
-		for _, c := range n.Content {
-			v, err := convert(c)
+		for dec.More() {
+			v, err := decodeNode(dec)
 			if err != nil {
 				return nil, err
 			}
 			out.items = append(out.items, v)
 		}
-		return out, nil
-	case yaml.ScalarNode:
-		return convertScalar(n)
+		_, err := dec.Token() // ']'
+		return out, err
 	}
-	return nil, fmt.Errorf("openapi.yaml line %d: unexpected YAML node", n.Line)
-}
-
-func convertScalar(n *yaml.Node) (*docNode, error) {
-	out := &docNode{kind: 's'}
-	switch n.ShortTag() {
-	case "!!null":
-		return out, nil
-	case "!!bool", "!!int", "!!float":
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, fmt.Errorf("openapi.yaml line %d: %w", n.Line, err)
-		}
-		switch v := v.(type) {
-		case bool:
-			out.scalar = v
-		case int:
-			out.scalar = json.Number(strconv.Itoa(v))
-		case float64:
-			out.scalar = json.Number(strconv.FormatFloat(v, 'g', -1, 64))
-		default:
-			return nil, fmt.Errorf("openapi.yaml line %d: %q is not a JSON number", n.Line, n.Value)
-		}
-		return out, nil
-	}
-	// Strings, and anything else YAML resolves (timestamps), stay text:
-	// JSON has nothing else to hold them.
-	out.scalar = n.Value
-	return out, nil
+	return &docNode{kind: 's', scalar: tok}, nil
 }
 
 // writeJSON writes the node as compact JSON.

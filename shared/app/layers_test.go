@@ -32,8 +32,8 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue"}},
 		// Each function links only the optional parts its routes use
 		// (bootstrap ≤ 10 MB): the SES mailer, the SQS queue, the docs.
-		{"catalog sends no email and enqueues nothing", "functions/catalog",
-			[]string{"shared/mail/ses", "shared/jobs/sqsqueue"}, []string{"shared/apidocs"}},
+		{"catalog sends no email, enqueues nothing, parses no YAML", "functions/catalog",
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs/openapijson"}, []string{"shared/apidocs"}},
 		{"contacts sends no email, enqueues nothing, serves no docs", "functions/contacts",
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
 		{"events sends no email, enqueues nothing, serves no docs", "functions/events",

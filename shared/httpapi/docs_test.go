@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/giftcampaign/service/shared/apidocs/openapijson"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -50,6 +52,20 @@ func TestOpenAPIJSON(t *testing.T) {
 	second := strings.Index(string(res.Body), `"/api/campaigns/gifts/{giftId}"`)
 	if first < 0 || second < first {
 		t.Errorf("paths are out of document order: gifts at %d, gifts/{giftId} at %d", first, second)
+	}
+}
+
+// TestOpenAPIJSONIsGenerated keeps openapi.json, which the catalog function
+// serves and renders, the conversion of openapi.yaml as written: after an
+// edit of the YAML, make client regenerates it.
+func TestOpenAPIJSONIsGenerated(t *testing.T) {
+	t.Parallel()
+	want, err := openapijson.Convert(httpapi.OpenAPIYAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(httpapi.OpenAPIJSON(), want) {
+		t.Fatal("shared/httpapi/openapi.json is stale: run make client")
 	}
 }
 

@@ -52,7 +52,7 @@ func loggedAPI(t *testing.T, s *dynamo.Store, key string) (*testenv.API, *logBuf
 	logs := &logBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := httpapi.NewServer(s, service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log}),
-		httpapi.Config{Logger: log, Docs: apidocs.New(httpapi.OpenAPIYAML())})
+		httpapi.Config{Logger: log, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	return testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key), logs
 }
 
