@@ -78,28 +78,12 @@ func (s *Store) ListTemplates(ctx context.Context, orgID string, f gifting.Templ
 // ownGift reads org's own gift: a service-catalog gift, or another
 // organization's, is NOT_FOUND (tenants cannot change them).
 func (s *Store) ownGift(ctx context.Context, orgID, giftID string) (gifting.Gift, error) {
-	var g gifting.Gift
-	found, err := s.get(ctx, orgPK(orgID), giftSK(giftID), &g)
-	if err != nil {
-		return g, err
-	}
-	if !found {
-		return g, gifting.NotFound("gift", giftID)
-	}
-	return g, nil
+	return getOrNotFound[gifting.Gift](ctx, s, orgPK(orgID), giftSK(giftID), gifting.NotFound("gift", giftID))
 }
 
 // ownTemplate reads org's own template; see ownGift.
 func (s *Store) ownTemplate(ctx context.Context, orgID, templateID string) (gifting.Template, error) {
-	var t gifting.Template
-	found, err := s.get(ctx, orgPK(orgID), templateSK(templateID), &t)
-	if err != nil {
-		return t, err
-	}
-	if !found {
-		return t, gifting.NotFound("template", templateID)
-	}
-	return t, nil
+	return getOrNotFound[gifting.Template](ctx, s, orgPK(orgID), templateSK(templateID), gifting.NotFound("template", templateID))
 }
 
 // UpdateGift applies patch to org's own gift and returns it as stored. The

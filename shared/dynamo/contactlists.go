@@ -30,15 +30,7 @@ func (s *Store) CreateContactList(ctx context.Context, orgID, userID, name, desc
 
 // ContactList returns a contact list of org, or NOT_FOUND.
 func (s *Store) ContactList(ctx context.Context, orgID, listID string) (gifting.ContactList, error) {
-	var l gifting.ContactList
-	found, err := s.get(ctx, orgPK(orgID), listSK(listID), &l)
-	if err != nil {
-		return l, err
-	}
-	if !found {
-		return l, gifting.NotFound("contact list", listID)
-	}
-	return l, nil
+	return getOrNotFound[gifting.ContactList](ctx, s, orgPK(orgID), listSK(listID), gifting.NotFound("contact list", listID))
 }
 
 // ListContactLists returns a page of org's contact lists sorted by sortBy

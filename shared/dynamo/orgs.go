@@ -93,13 +93,5 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 
 // Org returns an organization's profile, or NOT_FOUND.
 func (s *Store) Org(ctx context.Context, orgID string) (gifting.Organization, error) {
-	var org gifting.Organization
-	found, err := s.get(ctx, orgPK(orgID), profileSK, &org)
-	if err != nil {
-		return org, err
-	}
-	if !found {
-		return org, gifting.NotFound("organization", orgID)
-	}
-	return org, nil
+	return getOrNotFound[gifting.Organization](ctx, s, orgPK(orgID), profileSK, gifting.NotFound("organization", orgID))
 }

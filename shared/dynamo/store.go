@@ -133,6 +133,20 @@ func keyForError(k string) string {
 // key builds a primary key.
 func key(pk, sk string) item { return item{"PK": str(pk), "SK": str(sk)} }
 
+// getOrNotFound reads the item pk/sk into a T, or returns missing (a
+// NOT_FOUND naming what was asked for) when there is none.
+func getOrNotFound[T any](ctx context.Context, s *Store, pk, sk string, missing error) (T, error) {
+	var v T
+	found, err := s.get(ctx, pk, sk, &v)
+	if err != nil {
+		return v, err
+	}
+	if !found {
+		return v, missing
+	}
+	return v, nil
+}
+
 // get reads one item strongly consistently; a missing item is reported as
 // found == false.
 func (s *Store) get(ctx context.Context, pk, sk string, v any) (found bool, err error) {

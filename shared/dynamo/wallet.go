@@ -15,15 +15,7 @@ import (
 
 // Wallet returns the wallet of org, or NOT_FOUND.
 func (s *Store) Wallet(ctx context.Context, orgID string) (gifting.Wallet, error) {
-	var w gifting.Wallet
-	found, err := s.get(ctx, orgPK(orgID), walletSK, &w)
-	if err != nil {
-		return w, err
-	}
-	if !found {
-		return w, gifting.NotFound("organization", orgID)
-	}
-	return w, nil
+	return getOrNotFound[gifting.Wallet](ctx, s, orgPK(orgID), walletSK, gifting.NotFound("organization", orgID))
 }
 
 // ledgerPut is the transaction item that writes a ledger entry.

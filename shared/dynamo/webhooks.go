@@ -63,15 +63,7 @@ func (s *Store) putWebhook(ctx context.Context, e gifting.WebhookEndpoint, cond 
 //
 // Errors: NOT_FOUND.
 func (s *Store) WebhookEndpoint(ctx context.Context, orgID, id string) (gifting.WebhookEndpoint, error) {
-	var e gifting.WebhookEndpoint
-	found, err := s.get(ctx, orgPK(orgID), webhookSK(id), &e)
-	if err != nil {
-		return e, err
-	}
-	if !found {
-		return e, gifting.NotFound("webhook", id)
-	}
-	return e, nil
+	return getOrNotFound[gifting.WebhookEndpoint](ctx, s, orgPK(orgID), webhookSK(id), gifting.NotFound("webhook", id))
 }
 
 // WebhookEndpoints returns every endpoint of orgID, oldest first (at most
