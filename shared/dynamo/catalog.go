@@ -123,42 +123,56 @@ func (s *Store) visible(ctx context.Context, orgID, sk string, v any) error {
 	return unmarshal(pick, v)
 }
 
+// visibleCatalog reads the items of prefix (gifts or templates) that org
+// sees: its own, newest first, then the service catalog's; only the
+// catalog's when isCatalog is true, only its own when false. One Query per
+// partition: both are small by nature.
+func visibleCatalog[T any](ctx context.Context, s *Store, orgID string, isCatalog *bool, prefix string) ([]T, error) {
+	var parts []string
+	if isCatalog == nil || !*isCatalog {
+		parts = append(parts, orgID)
+	}
+	if isCatalog == nil || *isCatalog {
+		parts = append(parts, gifting.CatalogOrgID)
+	}
+	var out []T
+	for _, org := range parts {
+		items, err := s.queryPrefix(ctx, orgPK(org), prefix, false)
+		if err != nil {
+			return nil, err
+		}
+		vs, err := decodeAll[T](items)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
+
 // ListGifts returns a page of the gifts visible to org (its own, newest
 // first, then the service catalog's) and the number matching the filter.
 //
 // Gift catalogs are small by nature (tens to a few thousand items), so a
 // page reads both partitions and filters in memory: one Query per partition.
 func (s *Store) ListGifts(ctx context.Context, orgID string, f gifting.GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error) {
-	var parts []string
-	if f.IsDelightloop == nil || !*f.IsDelightloop {
-		parts = append(parts, orgID)
-	}
-	if f.IsDelightloop == nil || *f.IsDelightloop {
-		parts = append(parts, gifting.CatalogOrgID)
+	all, err := visibleCatalog[gifting.Gift](ctx, s, orgID, f.IsDelightloop, giftPrefix)
+	if err != nil {
+		return nil, 0, err
 	}
 	search := strings.ToLower(strings.TrimSpace(f.Search))
 	var matched []gifting.Gift
-	for _, org := range parts {
-		items, err := s.queryPrefix(ctx, orgPK(org), giftPrefix, false)
-		if err != nil {
-			return nil, 0, err
+	for _, g := range all {
+		if search != "" && !strings.Contains(strings.ToLower(g.Name), search) {
+			continue
 		}
-		for _, it := range items {
-			var g gifting.Gift
-			if err := unmarshal(it, &g); err != nil {
-				return nil, 0, err
-			}
-			if search != "" && !strings.Contains(strings.ToLower(g.Name), search) {
-				continue
-			}
-			if f.Status != "" && g.Status != f.Status {
-				continue
-			}
-			if f.CollectionID != "" && !slices.Contains(g.CollectionIDs, f.CollectionID) {
-				continue
-			}
-			matched = append(matched, g)
+		if f.Status != "" && g.Status != f.Status {
+			continue
 		}
+		if f.CollectionID != "" && !slices.Contains(g.CollectionIDs, f.CollectionID) {
+			continue
+		}
+		matched = append(matched, g)
 	}
 	lo, hi := page.Window(len(matched))
 	return matched[lo:hi], len(matched), nil

@@ -23,39 +23,26 @@ import (
 // the catalog), so a page reads both partitions, one Query each, and
 // filters and sorts in memory, as ListGifts does.
 func (s *Store) ListTemplates(ctx context.Context, orgID string, f gifting.TemplateFilter, page gifting.PageRequest) ([]gifting.Template, int, error) {
-	var parts []string
-	if f.IsDelightloop == nil || !*f.IsDelightloop {
-		parts = append(parts, orgID)
-	}
-	if f.IsDelightloop == nil || *f.IsDelightloop {
-		parts = append(parts, gifting.CatalogOrgID)
+	all, err := visibleCatalog[gifting.Template](ctx, s, orgID, f.IsDelightloop, templatePrefix)
+	if err != nil {
+		return nil, 0, err
 	}
 	search := strings.ToLower(strings.TrimSpace(f.Search))
 	var matched []gifting.Template
-	for _, org := range parts {
-		items, err := s.queryPrefix(ctx, orgPK(org), templatePrefix, false)
-		if err != nil {
-			return nil, 0, err
+	for _, t := range all {
+		if search != "" && !strings.Contains(strings.ToLower(t.TemplateName), search) {
+			continue
 		}
-		for _, it := range items {
-			var t gifting.Template
-			if err := unmarshal(it, &t); err != nil {
-				return nil, 0, err
-			}
-			if search != "" && !strings.Contains(strings.ToLower(t.TemplateName), search) {
-				continue
-			}
-			if f.Category != "" && !strings.EqualFold(t.TemplateCategory, f.Category) {
-				continue
-			}
-			matched = append(matched, t)
+		if f.Category != "" && !strings.EqualFold(t.TemplateCategory, f.Category) {
+			continue
 		}
+		matched = append(matched, t)
 	}
 	slices.SortStableFunc(matched, func(a, b gifting.Template) int {
 		var c int
 		switch f.SortBy {
 		case "templateName":
-			c = cmp.Compare(strings.ToLower(a.TemplateName), strings.ToLower(b.TemplateName))
+			c = gifting.CompareText(a.TemplateName, b.TemplateName)
 		case "updatedAt":
 			c = a.UpdatedAt.Compare(b.UpdatedAt)
 		case "successRate":
@@ -63,13 +50,7 @@ func (s *Store) ListTemplates(ctx context.Context, orgID string, f gifting.Templ
 		default:
 			c = a.CreatedAt.Compare(b.CreatedAt)
 		}
-		if c == 0 {
-			c = cmp.Compare(a.TemplateID, b.TemplateID)
-		}
-		if f.Order == gifting.Desc {
-			return -c
-		}
-		return c
+		return gifting.CompareBy(f.Order, c, a.TemplateID, b.TemplateID)
 	})
 	lo, hi := page.Window(len(matched))
 	return matched[lo:hi], len(matched), nil
