@@ -172,11 +172,11 @@ func (s *Store) FailAudience(ctx context.Context, orgID, id, reason string) erro
 			":reason": str(reason), ":building": str(string(gifting.AudienceBuilding))}
 		var tx txn
 		tx.add(condAudience, types.TransactWriteItem{Update: &types.Update{
-			TableName:                &s.table,
-			Key:                      key(orgPK(orgID), audienceSK(id)),
-			UpdateExpression:         aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason"),
-			ConditionExpression:      aws.String("#st = :building AND " + updatedAtIs(stored["updatedAt"], values)),
-			ExpressionAttributeNames: map[string]string{"#st": "status", "#err": "error"},
+			TableName:                 &s.table,
+			Key:                       key(orgPK(orgID), audienceSK(id)),
+			UpdateExpression:          aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason"),
+			ConditionExpression:       aws.String("#st = :building AND " + updatedAtIs(stored["updatedAt"], values)),
+			ExpressionAttributeNames:  map[string]string{"#st": "status", "#err": "error"},
 			ExpressionAttributeValues: values,
 		}})
 		change, err := s.changePut(orgID, gifting.NewChange(gifting.ChangeAudienceFailed, failed))
