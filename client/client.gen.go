@@ -8069,7 +8069,9 @@ type ClientInterface interface {
 	// in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-	// with `metadata.error`). A persona without any criterion matches nobody.
+	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+	// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+	// the audience as written.
 	//
 	// `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 	// `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -8087,7 +8089,9 @@ type ClientInterface interface {
 	// in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-	// with `metadata.error`). A persona without any criterion matches nobody.
+	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+	// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+	// the audience as written.
 	//
 	// `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 	// `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -8984,9 +8988,11 @@ type ClientInterface interface {
 	// it still get their gifts. `completionData` records when and by whom, and the campaign's
 	// counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 	// `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9000,9 +9006,11 @@ type ClientInterface interface {
 	// it still get their gifts. `completionData` records when and by whom, and the campaign's
 	// counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 	// `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9046,9 +9054,11 @@ type ClientInterface interface {
 	// Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 	// keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 	// while it is paused are `pending` with their invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9060,9 +9070,11 @@ type ClientInterface interface {
 	// Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 	// keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 	// while it is paused are `pending` with their invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9082,9 +9094,11 @@ type ClientInterface interface {
 	// Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 	// now on go out at once again. Recipients added while it was paused stay `pending`, their
 	// invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9096,9 +9110,11 @@ type ClientInterface interface {
 	// Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 	// now on go out at once again. Recipients added while it was paused stay `pending`, their
 	// invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9292,7 +9308,9 @@ func (c *Client) ListAudiences(ctx context.Context, params *ListAudiencesParams,
 // in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-// with `metadata.error`). A persona without any criterion matches nobody.
+// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+// the audience as written.
 //
 // `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 // `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -9320,7 +9338,9 @@ func (c *Client) CreateAudienceWithBody(ctx context.Context, contentType string,
 // in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-// with `metadata.error`). A persona without any criterion matches nobody.
+// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+// the audience as written.
 //
 // `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 // `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -11077,9 +11097,11 @@ func (c *Client) UpdateCampaign(ctx context.Context, campaignId string, body Upd
 // it still get their gifts. `completionData` records when and by whom, and the campaign's
 // counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 // `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11103,9 +11125,11 @@ func (c *Client) CompleteCampaignWithBody(ctx context.Context, campaignId string
 // it still get their gifts. `completionData` records when and by whom, and the campaign's
 // counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 // `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11179,9 +11203,11 @@ func (c *Client) GetCampaignMetrics(ctx context.Context, campaignId string, reqE
 // Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 // keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 // while it is paused are `pending` with their invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11203,9 +11229,11 @@ func (c *Client) PauseCampaignWithBody(ctx context.Context, campaignId string, c
 // Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 // keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 // while it is paused are `pending` with their invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11245,9 +11273,11 @@ func (c *Client) ListGuideRecipients(ctx context.Context, campaignId string, par
 // Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 // now on go out at once again. Recipients added while it was paused stay `pending`, their
 // invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11269,9 +11299,11 @@ func (c *Client) ResumeCampaignWithBody(ctx context.Context, campaignId string, 
 // Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 // now on go out at once again. Recipients added while it was paused stay `pending`, their
 // invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15804,7 +15836,9 @@ type ClientWithResponsesInterface interface {
 	// in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-	// with `metadata.error`). A persona without any criterion matches nobody.
+	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+	// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+	// the audience as written.
 	//
 	// `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 	// `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -15822,7 +15856,9 @@ type ClientWithResponsesInterface interface {
 	// in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-	// with `metadata.error`). A persona without any criterion matches nobody.
+	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+	// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+	// the audience as written.
 	//
 	// `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 	// `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -16801,9 +16837,11 @@ type ClientWithResponsesInterface interface {
 	// it still get their gifts. `completionData` records when and by whom, and the campaign's
 	// counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 	// `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16817,9 +16855,11 @@ type ClientWithResponsesInterface interface {
 	// it still get their gifts. `completionData` records when and by whom, and the campaign's
 	// counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 	// `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16867,9 +16907,11 @@ type ClientWithResponsesInterface interface {
 	// Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 	// keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 	// while it is paused are `pending` with their invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16881,9 +16923,11 @@ type ClientWithResponsesInterface interface {
 	// Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 	// keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 	// while it is paused are `pending` with their invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16905,9 +16949,11 @@ type ClientWithResponsesInterface interface {
 	// Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 	// now on go out at once again. Recipients added while it was paused stay `pending`, their
 	// invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16919,9 +16965,11 @@ type ClientWithResponsesInterface interface {
 	// Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 	// now on go out at once again. Recipients added while it was paused stay `pending`, their
 	// invitation scheduled.
-	// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+	// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 	// the body's reason (empty when none is sent). 409 naming the current state when the campaign
 	// is in another state. Enveloped response with the campaign as written.
+	// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+	// committed with it; a 409 writes none.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24275,7 +24323,9 @@ func (c *ClientWithResponses) ListAudiencesWithResponse(ctx context.Context, par
 // in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-// with `metadata.error`). A persona without any criterion matches nobody.
+// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+// the audience as written.
 //
 // `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 // `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -24299,7 +24349,9 @@ func (c *ClientWithResponses) CreateAudienceWithBodyWithResponse(ctx context.Con
 // in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
-// with `metadata.error`). A persona without any criterion matches nobody.
+// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
+// with its `audience.ready` or `audience.failed` change message (webhooks, change feed), holding
+// the audience as written.
 //
 // `creditRequired` is `totalMatch` × `metadata.creditsPerContact`, the price of one gift:
 // `creditsPerContact` when given, else the price of `giftId`, else the cheapest available
@@ -25794,9 +25846,11 @@ func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, ca
 // it still get their gifts. `completionData` records when and by whom, and the campaign's
 // counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 // `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25816,9 +25870,11 @@ func (c *ClientWithResponses) CompleteCampaignWithBodyWithResponse(ctx context.C
 // it still get their gifts. `completionData` records when and by whom, and the campaign's
 // counters at that moment (`totalRecipients`, `statusCounts`, `creditsSpent`,
 // `feedbackCount`), copied by the same write; `liveData` keeps counting afterwards.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.completed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25884,9 +25940,11 @@ func (c *ClientWithResponses) GetCampaignMetricsWithResponse(ctx context.Context
 // Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 // keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 // while it is paused are `pending` with their invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25904,9 +25962,11 @@ func (c *ClientWithResponses) PauseCampaignWithBodyWithResponse(ctx context.Cont
 // Moves a `live` campaign to `in_progress`: it stays active (recipients can still be added and
 // keep moving through their journey, gifts still ship) but sends no emails. Recipients added
 // while it is paused are `pending` with their invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.paused` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25940,9 +26000,11 @@ func (c *ClientWithResponses) ListGuideRecipientsWithResponse(ctx context.Contex
 // Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 // now on go out at once again. Recipients added while it was paused stay `pending`, their
 // invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25960,9 +26022,11 @@ func (c *ClientWithResponses) ResumeCampaignWithBodyWithResponse(ctx context.Con
 // Moves an `in_progress` (paused) campaign back to `live`: invitations of recipients added from
 // now on go out at once again. Recipients added while it was paused stay `pending`, their
 // invitation scheduled.
-// In one conditional write; `lastUpdatedBy` becomes the user behind the API key and `reason`
+// In one conditional transaction; `lastUpdatedBy` becomes the user behind the API key and `reason`
 // the body's reason (empty when none is sent). 409 naming the current state when the campaign
 // is in another state. Enveloped response with the campaign as written.
+// The `campaign.resumed` change message (webhooks, change feed), holding the campaign as written, is
+// committed with it; a 409 writes none.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

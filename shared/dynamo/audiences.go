@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -125,16 +124,8 @@ func (s *Store) Audience(ctx context.Context, orgID, id string) (gifting.Audienc
 }
 
 func (s *Store) audience(ctx context.Context, orgID, id string) (storedAudience, error) {
-	var a storedAudience
-	found, err := s.get(ctx, orgPK(orgID), audienceSK(id), &a)
-	if err != nil {
-		return a, err
-	}
-	if !found {
-		return a, gifting.NotFound("audience list", id)
-	}
-	a.Normalize()
-	return a, nil
+	a, _, err := s.audienceAsStored(ctx, orgID, id)
+	return a, err
 }
 
 // DeleteAudience removes an audience list that has no members yet: the
@@ -160,7 +151,9 @@ func (s *Store) DeleteAudience(ctx context.Context, orgID, id string) error {
 // committed in transactions of up to membersPerCommit members plus the
 // audience's counters.
 const (
-	membersPerCommit = 99
+	// 98 members, the audience and, on the last commit, its change
+	// record: TransactWriteItems takes at most 100 items.
+	membersPerCommit = 98
 	// maxBuildFailures is how many consecutive failed slices make a build
 	// fail for good: below the job queue's own redelivery limit, so the
 	// audience reaches failed before the job is dropped.
@@ -200,7 +193,7 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	if m.Empty() {
 		// A persona without criteria matches nothing: no contact needs
 		// reading to know that.
-		return true, s.commitBuild(ctx, orgID, a, nil, a.Cursor, 0, true)
+		return true, s.commitBuild(ctx, orgID, &a, nil, a.Cursor, 0, true)
 	}
 	in := s.contactRange(orgID, true)
 	in.Limit = aws.Int32(int32(sliceContacts))
@@ -237,16 +230,16 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		}
 		final := last && i == len(res.Items)-1
 		if len(members) == membersPerCommit || final {
-			if err := s.commitBuild(ctx, orgID, a, members, cursor, scanned, final); err != nil {
+			if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, final); err != nil {
 				return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
 			}
-			a.Cursor, members, scanned = cursor, nil, 0
+			members, scanned = nil, 0
 		}
 	}
 	if scanned > 0 || len(res.Items) == 0 {
 		// The tail of the page matched nothing (or the page was empty):
 		// record how far the build got.
-		if err := s.commitBuild(ctx, orgID, a, members, cursor, scanned, last); err != nil {
+		if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, last); err != nil {
 			return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
 		}
 	}
@@ -290,114 +283,4 @@ func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error)
 	it["srch"] = str(m.SearchText())
 	it["upd"] = str(m.UpdatedAt.UTC().Format(timeLayout))
 	return it, nil
-}
-
-// commitBuild writes members and moves the audience's cursor from where a
-// says it is to cursor, adding the matches to totalMatch and creditRequired
-// and the compared contacts to contactsScanned, in one transaction. final
-// also makes the audience ready. It returns errBuildOvertaken when the
-// cursor has moved meanwhile.
-func (s *Store) commitBuild(ctx context.Context, orgID string, a storedAudience, members []item, cursor string, scanned int64, final bool) error {
-	n := int64(len(members))
-	credits, err := gifting.MulCredits(n, a.Metadata.CreditsPerContact)
-	if err != nil {
-		return err
-	}
-	now := s.Now().Format(timeLayout)
-	set := "updatedAt = :now, buildFailures = :zero, metadata.contactsScanned = metadata.contactsScanned + :scanned"
-	values := item{
-		":n": num(n), ":credits": num(credits), ":scanned": num(scanned),
-		":now": str(now), ":zero": num(0), ":building": str(string(gifting.AudienceBuilding)),
-	}
-	if cursor != "" {
-		set += ", buildCursor = :to"
-		values[":to"] = str(cursor)
-	}
-	if final {
-		set += ", #st = :ready, metadata.buildFinishedAt = :now"
-		values[":ready"] = str(string(gifting.AudienceReady))
-	}
-	cond := "#st = :building AND attribute_not_exists(buildCursor)"
-	if a.Cursor != "" {
-		cond = "#st = :building AND buildCursor = :from"
-		values[":from"] = str(a.Cursor)
-	}
-	items := make([]types.TransactWriteItem, 0, len(members)+1)
-	for _, m := range members {
-		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: m}})
-	}
-	items = append(items, types.TransactWriteItem{Update: &types.Update{
-		TableName:                 &s.table,
-		Key:                       key(orgPK(orgID), audienceSK(a.AudienceID)),
-		UpdateExpression:          aws.String("SET " + set + " ADD totalMatch :n, creditRequired :credits"),
-		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  map[string]string{"#st": "status"},
-		ExpressionAttributeValues: values,
-	}})
-	for attempt := 1; ; attempt++ {
-		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
-		if err == nil {
-			return nil
-		}
-		if reasonCode(cancellationReasons(err), len(items)-1) == "ConditionalCheckFailed" {
-			return errBuildOvertaken
-		}
-		if !retryable(err) || attempt >= maxAttempts {
-			return fmt.Errorf("commit audience %s: %w", a.AudienceID, err)
-		}
-		if err := sleep(ctx, backoff(attempt)); err != nil {
-			return err
-		}
-	}
-}
-
-// NoteBuildFailure records that a slice of audience id's build failed. After
-// maxBuildFailures consecutive failures the audience is failed for good and
-// gaveUp is true: the job must stop. Before, the caller should let the
-// slice be retried.
-func (s *Store) NoteBuildFailure(ctx context.Context, orgID, id string) (gaveUp bool, err error) {
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 &s.table,
-		Key:                       key(orgPK(orgID), audienceSK(id)),
-		UpdateExpression:          aws.String("ADD buildFailures :one"),
-		ConditionExpression:       aws.String("#st = :building"),
-		ExpressionAttributeNames:  map[string]string{"#st": "status"},
-		ExpressionAttributeValues: item{":one": num(1), ":building": str(string(gifting.AudienceBuilding))},
-		ReturnValues:              types.ReturnValueUpdatedNew,
-	})
-	if isConditionFailed(err) {
-		return true, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("note build failure of %s: %w", id, err)
-	}
-	var n struct {
-		F int `json:"buildFailures"`
-	}
-	if err := unmarshal(out.Attributes, &n); err != nil {
-		return false, err
-	}
-	if n.F < maxBuildFailures {
-		return false, nil
-	}
-	return true, s.FailAudience(ctx, orgID, id, "the build failed repeatedly; create the audience list again")
-}
-
-// FailAudience ends audience id's build for good with status failed and a
-// reason shown in metadata.error. An audience that is no longer building is
-// left as it is.
-func (s *Store) FailAudience(ctx context.Context, orgID, id, reason string) error {
-	now := s.Now().Format(timeLayout)
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 &s.table,
-		Key:                       key(orgPK(orgID), audienceSK(id)),
-		UpdateExpression:          aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason"),
-		ConditionExpression:       aws.String("#st = :building"),
-		ExpressionAttributeNames:  map[string]string{"#st": "status", "#err": "error"},
-		ExpressionAttributeValues: item{":failed": str(string(gifting.AudienceFailed)), ":now": str(now), ":reason": str(reason), ":building": str(string(gifting.AudienceBuilding))},
-	})
-	if err != nil && !isConditionFailed(err) {
-		return fmt.Errorf("fail audience %s: %w", id, err)
-	}
-	return nil
 }

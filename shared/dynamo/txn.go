@@ -14,6 +14,7 @@ const (
 	condLaunch      = "launch"      // the launch record, written once
 	condEmail       = "email"       // the email marker of a contact
 	condTarget      = "target"      // the item a delete removes, which must exist
+	condAudience    = "audience"    // the audience as its build left it
 )
 
 // txn builds a transaction's items, remembering which item carries which

@@ -2,6 +2,7 @@ package gifting
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -213,6 +214,32 @@ func (c Campaign) Live(now time.Time, refund int64) Campaign {
 		c.LaunchProgress = &p
 	}
 	return c
+}
+
+// Moved is c as the user's action act leaves it at now: in act's state,
+// updated by userID, with reason (why it is in that state; "" for none).
+// Completing it also fills completionData: who, when, and the campaign's
+// counters at that moment.
+func (c Campaign) Moved(act CampaignAction, now time.Time, userID, reason string) Campaign {
+	c.Status, c.UpdatedAt, c.LastUpdatedBy, c.Reason = act.To, now, userID, reason
+	if act.To == CampaignCompleted {
+		total, spent, feedback := c.TotalRecipients, c.LiveData.CreditsSpent, c.LiveData.FeedbackCount
+		c.CompletionData = CompletionData{
+			CompletedAt: &now, CompletedBy: userID, TotalRecipients: &total,
+			StatusCounts: maps.Clone(c.LiveData.StatusCounts), CreditsSpent: &spent, FeedbackCount: &feedback,
+		}
+	}
+	return c
+}
+
+// Built is the audience list as its build leaves it at now: ready, or
+// failed with reason when reason is not empty.
+func (a AudienceList) Built(now time.Time, reason string) AudienceList {
+	a.Status, a.UpdatedAt, a.Metadata.BuildFinishedAt = AudienceReady, now, &now
+	if reason != "" {
+		a.Status, a.Metadata.Error = AudienceFailed, reason
+	}
+	return a
 }
 
 // JobWebhookDelivery is the due-item kind of a message's delivery to an

@@ -30,9 +30,9 @@ type lifecycleBody struct {
 }
 
 // campaignAction is the handler of act: an optional body {reason}, one
-// conditional write (service.MoveCampaign: completing also starts the
-// expiry of the unclaimed recipients), the campaign as written in an
-// envelope.
+// conditional transaction with its change record (service.MoveCampaign:
+// completing also starts the expiry of the unclaimed recipients), the
+// campaign as written in an envelope.
 func (s *Server) campaignAction(act gifting.CampaignAction) func(w http.ResponseWriter, r *http.Request) error {
 	message := "Campaign " + act.Done
 	return func(w http.ResponseWriter, r *http.Request) error {
