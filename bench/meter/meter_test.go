@@ -178,6 +178,18 @@ func TestMeter(t *testing.T) {
 	})
 }
 
+func TestCountsAdd(t *testing.T) {
+	t.Parallel()
+	a := meter.Counts{Requests: 3, ReadUnits: 1.5, WriteUnits: 2, DBTime: 5}
+	b := meter.Counts{Requests: 1, ReadUnits: 0.5, WriteUnits: 8, DBTime: 2}
+	if got, want := a.Add(b), (meter.Counts{Requests: 4, ReadUnits: 2, WriteUnits: 10, DBTime: 7}); got != want {
+		t.Errorf("Add = %+v, want %+v", got, want)
+	}
+	if got := a.Add(b).Sub(b); got != a {
+		t.Errorf("Add then Sub = %+v, want %+v back", got, a)
+	}
+}
+
 // TestWrites splits recorded calls by partition key: what change records
 // (PK ending in #CHG) add to the writes that carry them.
 func TestWrites(t *testing.T) {
