@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -27,6 +28,10 @@ import (
 // webhookRecipients is the number of add-recipients whose webhooks the
 // latency scenario times.
 const webhookRecipients = 500
+
+// webhookAlone is the number of add-recipients then made one at a time,
+// each after the webhook of the one before arrived.
+const webhookAlone = 50
 
 // streamPoll is the pause of the local runner's stream reader between
 // polls of a shard with nothing new (shared/app/streams.NewReader).
@@ -104,8 +109,8 @@ func (rc *receiver) arrival(id string) (time.Time, bool) {
 // runner's reader, an endpoint for every event on a receiver on a loopback
 // port, and webhookRecipients add-recipients one after another.
 func webhookScenario(ctx context.Context, e *env) []systemFigure {
-	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/dynamo's StreamReader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook. Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests.",
-		streamPoll, webhookRecipients)
+	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/dynamo's StreamReader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook (back to back), then %d more, each once the webhook of the one before arrived and a random pause of up to %s passed (one at a time). Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests.",
+		streamPoll, webhookRecipients, webhookAlone, 2*streamPoll)
 	fail := func(err error) []systemFigure {
 		return []systemFigure{{figure: "webhooks", measured: "failed: " + oneLine(err.Error()), method: method}}
 	}
@@ -132,7 +137,7 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 	defer func() { stop(); <-readerDone }()
 
 	const price = 10
-	t, err := we.newTenant(ctx, "hooks", webhookRecipients*price)
+	t, err := we.newTenant(ctx, "hooks", (webhookRecipients+webhookAlone)*price)
 	if err != nil {
 		return fail(err)
 	}
@@ -150,56 +155,90 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 		returned time.Time
 	}
 	var (
-		adds             []sent
 		took             []time.Duration
 		billed, changeWU []float64
 		// messages are those the calls' change records hold.
 		messages int
 	)
-	for k := range webhookRecipients {
+	add := func(k int) (sent, error) {
 		start := time.Now()
 		res, err := we.expect(ctx, t, http.StatusOK, "POST", "/api/campaigns/campaigns/"+campaignID+"/add-recipient", recipientBody("hooks", k))
 		returned := time.Now()
 		if err != nil {
-			return fail(err)
+			return sent{}, err
 		}
 		var out gifting.AddedRecipient
 		if err := res.decode(&out); err != nil {
-			return fail(err)
+			return sent{}, err
 		}
-		adds, took = append(adds, sent{id: out.RecipientID, returned: returned}), append(took, returned.Sub(start))
+		took = append(took, returned.Sub(start))
 		calls := we.last.Load().Calls()
 		all, changes := we.changeWrites(ctx, calls)
 		billed, changeWU = append(billed, all), append(changeWU, changes)
 		messages += changeMessages(calls)
+		return sent{id: out.RecipientID, returned: returned}, nil
+	}
+	latencies := func(adds []sent) []time.Duration {
+		var l []time.Duration
+		for _, a := range adds {
+			if at, ok := rc.arrival(a.id); ok {
+				l = append(l, at.Sub(a.returned))
+			}
+		}
+		return l
 	}
 
+	// Back to back: the stream and the deliveries under a steady flow.
+	var flow []sent
+	for k := range webhookRecipients {
+		a, err := add(k)
+		if err != nil {
+			return fail(err)
+		}
+		flow = append(flow, a)
+	}
 	// Every webhook arrives within seconds; a minute is a failure.
 	deadline := time.Now().Add(time.Minute)
 	for n, _ := rc.received(); n < messages && time.Now().Before(deadline); n, _ = rc.received() {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
-	var latencies []time.Duration
-	for _, a := range adds {
-		if at, ok := rc.arrival(a.id); ok {
-			latencies = append(latencies, at.Sub(a.returned))
+	// One at a time: the pipeline's own latency, without a queue.
+	var alone []sent
+	for k := range webhookAlone {
+		a, err := add(webhookRecipients + k)
+		if err != nil {
+			return fail(err)
 		}
+		alone = append(alone, a)
+		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(time.Millisecond) {
+			if _, ok := rc.arrival(a.id); ok {
+				break
+			}
+		}
+		// A random pause, so commits fall anywhere in the reader's poll
+		// cycle rather than just after the delivery before.
+		time.Sleep(rand.N(2 * streamPoll))
 	}
+	for n, _ := rc.received(); n < messages && time.Now().Before(deadline.Add(time.Minute)); n, _ = rc.received() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	flowL, aloneL := latencies(flow), latencies(alone)
 	received, repeats := rc.received()
 	return []systemFigure{
 		{
 			figure: "write units a change record adds to an add-recipient (billed, est.)",
 			measured: fmt.Sprintf("%.1f of the call's %.1f WRU (median of %d add-recipients)",
-				medianFloat(changeWU), medianFloat(billed), webhookRecipients),
+				medianFloat(changeWU), medianFloat(billed), len(changeWU)),
 			method: method,
 		},
 		{
-			figure: "webhook latency from commit to receiver, locally (DynamoDB Local's stream, `make run`'s reader)",
-			measured: fmt.Sprintf("p50 %s, p99 %s, slowest %s (%d `recipient.created`); delivered %d of the %d messages the change records hold, %d again; add-recipient p50 %s",
-				ms(percentile(latencies, 50)), ms(percentile(latencies, 99)), ms(percentile(latencies, 100)), len(latencies),
+			figure: "webhook latency from commit to receiver, locally (DynamoDB Local's stream, `make run`'s reader): add-recipients back to back; one at a time",
+			measured: fmt.Sprintf("%d back to back: p50 %s, p99 %s, slowest %s; %d one at a time: p50 %s, p99 %s; delivered %d of the %d messages the change records hold, %d again; add-recipient p50 %s",
+				len(flowL), ms(percentile(flowL, 50)), ms(percentile(flowL, 99)), ms(percentile(flowL, 100)),
+				len(aloneL), ms(percentile(aloneL, 50)), ms(percentile(aloneL, 99)),
 				received, messages, repeats, ms(percentile(took, 50))),
 			target:  "every committed message delivered",
-			verdict: verdict(received == messages && len(latencies) == webhookRecipients),
+			verdict: verdict(received == messages && len(flowL) == len(flow) && len(aloneL) == len(alone)),
 			method:  method,
 		},
 	}
