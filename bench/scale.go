@@ -130,21 +130,12 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 		return r, err
 	}
 	r.launchBilled, r.launchChanges = e.changeWrites(ctx, launchCalls)
-	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/"+campaignID, nil)
+	status, total, err := e.campaignState(ctx, t, campaignID)
 	if err != nil {
 		return r, err
 	}
-	var c struct {
-		Data struct {
-			Status          string `json:"status"`
-			TotalRecipients int    `json:"totalRecipients"`
-		} `json:"data"`
-	}
-	if err := res.decode(&c); err != nil {
-		return r, err
-	}
-	if r.recipients = c.Data.TotalRecipients; r.recipients != n {
-		return r, fmt.Errorf("launch: campaign is %s with %d recipients, want %d", c.Data.Status, r.recipients, n)
+	if r.recipients = total; r.recipients != n {
+		return r, fmt.Errorf("launch: campaign is %s with %d recipients, want %d", status, r.recipients, n)
 	}
 
 	icpID, err := e.createPersona(ctx, t)
@@ -159,7 +150,7 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 	if err != nil {
 		return r, err
 	}
-	res, err = e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/audience-lists/"+audienceID, nil)
+	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/audience-lists/"+audienceID, nil)
 	if err != nil {
 		return r, err
 	}

@@ -193,9 +193,22 @@ func liveCampaign(ctx context.Context, e *env, name string, n int) error {
 		return err
 	}
 	e.queue.Wait()
-	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/"+campaignID, nil)
+	status, total, err := e.campaignState(ctx, t, campaignID)
 	if err != nil {
 		return err
+	}
+	if status != "live" || total != n {
+		return fmt.Errorf("launch: campaign is %s with %d recipients, want live with %d", status, total, n)
+	}
+	return nil
+}
+
+// campaignState reads a campaign's status and number of recipients
+// through the API.
+func (e *env) campaignState(ctx context.Context, t tenant, campaignID string) (status string, recipients int, err error) {
+	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/"+campaignID, nil)
+	if err != nil {
+		return "", 0, err
 	}
 	var c struct {
 		Data struct {
@@ -203,11 +216,6 @@ func liveCampaign(ctx context.Context, e *env, name string, n int) error {
 			TotalRecipients int    `json:"totalRecipients"`
 		} `json:"data"`
 	}
-	if err := res.decode(&c); err != nil {
-		return err
-	}
-	if c.Data.Status != "live" || c.Data.TotalRecipients != n {
-		return fmt.Errorf("launch: campaign is %s with %d recipients, want live with %d", c.Data.Status, c.Data.TotalRecipients, n)
-	}
-	return nil
+	err = res.decode(&c)
+	return c.Data.Status, c.Data.TotalRecipients, err
 }
