@@ -114,7 +114,7 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 	fail := func(err error) []systemFigure {
 		return []systemFigure{{figure: "webhooks", measured: "failed: " + oneLine(err.Error()), method: method}}
 	}
-	we, err := e.sibling(ctx, envConfig{service: service.Config{Webhooks: webhooks.Policy{AllowLocal: true}}})
+	we, err := e.sibling(ctx, envConfig{service: service.Config{Webhooks: webhooks.Policy{AllowLocal: true}}, stream: true})
 	if err != nil {
 		return fail(err)
 	}
