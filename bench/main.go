@@ -5,8 +5,10 @@
 // for each endpoint of SPEC.md the DynamoDB requests and capacity units of
 // one call and its latency through HTTP against the same DynamoDB calls made
 // directly; then the whole-system figures: binary sizes, cold starts, bulk
-// work over 10,000 contacts, deep pages over 100,000, a wallet under 200
-// concurrent debits, and the cost per million calls. It prints one markdown
+// work over 10,000 contacts, deep pages over 100,000, the scheduler's tick
+// (idle, and sending 1,000 emails), webhooks (the change record's write
+// units, latency from commit to receiver), a wallet under 200 concurrent
+// debits, and the cost per million calls. It prints one markdown
 // report, writes it to bench/results.md, and writes the raw per-run lines
 // in `go test -bench` format to bench/out/raw.txt, so two runs compare with
 // benchstat.
