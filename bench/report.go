@@ -124,6 +124,11 @@ func (r report) markdown() string {
 		w("| bulk scenarios | not run (-heavy=false or -only) | | |\n")
 	}
 	w("\nCold start: each function is built for this machine with the Lambda build's flags and started as a process against a Lambda Runtime API served by the benchmark, which hands it one API Gateway (HTTP API, payload 2.0) event; the time runs from starting the process to receiving the function's 200 answer, so it includes Go's start, the configuration and client set-up, the API-key lookup and the endpoint's own DynamoDB requests. Lambda's own sandbox start (download, unpack, microVM) is not in it.\n\n")
+	for i, f := range r.system {
+		if f.method != "" && (i == 0 || r.system[i-1].method != f.method) {
+			w("%s\n\n", f.method)
+		}
+	}
 
 	r.writeCosts(w)
 	return b.String()

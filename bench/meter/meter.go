@@ -80,6 +80,16 @@ func (c Counts) Sub(earlier Counts) Counts {
 	}
 }
 
+// Add returns c plus other counts.
+func (c Counts) Add(other Counts) Counts {
+	return Counts{
+		Requests:   c.Requests + other.Requests,
+		ReadUnits:  c.ReadUnits + other.ReadUnits,
+		WriteUnits: c.WriteUnits + other.WriteUnits,
+		DBTime:     c.DBTime + other.DBTime,
+	}
+}
+
 // Call is one recorded DynamoDB operation.
 type Call struct {
 	// Op is the operation name, e.g. "GetItem".

@@ -177,3 +177,123 @@ func TestMeter(t *testing.T) {
 		}
 	})
 }
+
+func TestCountsAdd(t *testing.T) {
+	t.Parallel()
+	a := meter.Counts{Requests: 3, ReadUnits: 1.5, WriteUnits: 2, DBTime: 5}
+	b := meter.Counts{Requests: 1, ReadUnits: 0.5, WriteUnits: 8, DBTime: 2}
+	if got, want := a.Add(b), (meter.Counts{Requests: 4, ReadUnits: 2, WriteUnits: 10, DBTime: 7}); got != want {
+		t.Errorf("Add = %+v, want %+v", got, want)
+	}
+	if got := a.Add(b).Sub(b); got != a {
+		t.Errorf("Add then Sub = %+v, want %+v back", got, a)
+	}
+}
+
+// TestWrites splits recorded calls by partition key: what change records
+// (PK ending in #CHG) add to the writes that carry them.
+func TestWrites(t *testing.T) {
+	t.Parallel()
+	table := "t"
+	item := func(pk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"PK": meterStr(pk), "SK": meterStr("1")}
+	}
+	isChange := func(pk string) bool { return strings.HasSuffix(pk, "#CHG") }
+	txn := meter.Call{Op: "TransactWriteItems", WriteUnits: 8, Input: &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &table, Item: item("ORG#a")}},
+		{Update: &types.Update{TableName: &table, Key: item("ORG#a#WALLET")}},
+		{ConditionCheck: &types.ConditionCheck{TableName: &table, Key: item("ORG#a#CHG")}},
+		{Put: &types.Put{TableName: &table, Item: item("ORG#a#CHG")}},
+	}}}
+	batch := meter.Call{Op: "BatchWriteItem", WriteUnits: 3, Input: &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: {
+		{PutRequest: &types.PutRequest{Item: item("ORG#a#CHG")}},
+		{PutRequest: &types.PutRequest{Item: item("ORG#a")}},
+		{DeleteRequest: &types.DeleteRequest{Key: item("ORG#a")}},
+	}}}}
+	tests := []struct {
+		name  string
+		calls []meter.Call
+		// wantKeys are the kept items' keys, call by call.
+		wantKeys  [][]string
+		wantUnits []float64
+	}{
+		{"a transaction keeps only its change items, with their share of the units", []meter.Call{txn}, [][]string{{"ORG#a#CHG", "ORG#a#CHG"}}, []float64{4}},
+		{"a batch write keeps its change puts", []meter.Call{batch}, [][]string{{"ORG#a#CHG"}}, []float64{1}},
+		{"single-item writes are kept or dropped whole", []meter.Call{
+			{Op: "PutItem", WriteUnits: 2, Input: &dynamodb.PutItemInput{TableName: &table, Item: item("ORG#a#CHG")}},
+			{Op: "PutItem", WriteUnits: 5, Input: &dynamodb.PutItemInput{TableName: &table, Item: item("ORG#a")}},
+			{Op: "UpdateItem", WriteUnits: 1, Input: &dynamodb.UpdateItemInput{TableName: &table, Key: item("ORG#b#CHG")}},
+			{Op: "DeleteItem", WriteUnits: 1, Input: &dynamodb.DeleteItemInput{TableName: &table, Key: item("ORG#b")}},
+		}, [][]string{{"ORG#a#CHG"}, {"ORG#b#CHG"}}, []float64{2, 1}},
+		{"reads are left out", []meter.Call{
+			{Op: "GetItem", ReadUnits: 1, Input: &dynamodb.GetItemInput{TableName: &table, Key: item("ORG#a#CHG")}},
+			{Op: "Query", ReadUnits: 1, Input: &dynamodb.QueryInput{TableName: &table}},
+		}, nil, nil},
+		{"a transaction without change items is left out", []meter.Call{{Op: "TransactWriteItems", Input: &dynamodb.TransactWriteItemsInput{
+			TransactItems: []types.TransactWriteItem{{Delete: &types.Delete{TableName: &table, Key: item("ORG#a")}}}}}}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := meter.Writes(tt.calls, isChange)
+			if len(got) != len(tt.wantKeys) {
+				t.Fatalf("%d calls kept, want %d", len(got), len(tt.wantKeys))
+			}
+			for i, c := range got {
+				keys := writtenKeys(c)
+				if strings.Join(keys, ",") != strings.Join(tt.wantKeys[i], ",") {
+					t.Errorf("call %d (%s) keeps %v, want %v", i, c.Op, keys, tt.wantKeys[i])
+				}
+				if c.WriteUnits != tt.wantUnits[i] {
+					t.Errorf("call %d (%s): %.2f write units, want %.2f", i, c.Op, c.WriteUnits, tt.wantUnits[i])
+				}
+			}
+		})
+	}
+	t.Run("the recorded calls are not changed", func(t *testing.T) {
+		meter.Writes([]meter.Call{txn, batch}, isChange)
+		if n := len(txn.Input.(*dynamodb.TransactWriteItemsInput).TransactItems); n != 4 {
+			t.Errorf("the transaction now has %d items, want its 4", n)
+		}
+		if n := len(batch.Input.(*dynamodb.BatchWriteItemInput).RequestItems[table]); n != 3 {
+			t.Errorf("the batch now has %d requests, want its 3", n)
+		}
+	})
+}
+
+// writtenKeys are the partition keys a kept call writes or checks.
+func writtenKeys(c meter.Call) []string {
+	pk := func(m map[string]types.AttributeValue) string { return m["PK"].(*types.AttributeValueMemberS).Value }
+	var keys []string
+	switch in := c.Input.(type) {
+	case *dynamodb.PutItemInput:
+		keys = append(keys, pk(in.Item))
+	case *dynamodb.UpdateItemInput:
+		keys = append(keys, pk(in.Key))
+	case *dynamodb.DeleteItemInput:
+		keys = append(keys, pk(in.Key))
+	case *dynamodb.TransactWriteItemsInput:
+		for _, it := range in.TransactItems {
+			switch {
+			case it.Put != nil:
+				keys = append(keys, pk(it.Put.Item))
+			case it.ConditionCheck != nil:
+				keys = append(keys, pk(it.ConditionCheck.Key))
+			case it.Update != nil:
+				keys = append(keys, pk(it.Update.Key))
+			case it.Delete != nil:
+				keys = append(keys, pk(it.Delete.Key))
+			}
+		}
+	case *dynamodb.BatchWriteItemInput:
+		for _, reqs := range in.RequestItems {
+			for _, r := range reqs {
+				if r.PutRequest != nil {
+					keys = append(keys, pk(r.PutRequest.Item))
+				} else {
+					keys = append(keys, pk(r.DeleteRequest.Key))
+				}
+			}
+		}
+	}
+	return keys
+}
