@@ -116,7 +116,8 @@ func contactLSK(firstList, ord string) string {
 // noList starts the Slim sort key of a contact in no list; it sorts before
 // every ULID, so these contacts come last in the descending contacts page.
 const noList = "-"
-func listSK(id string) string         { return "LIST#" + id }
+
+func listSK(id string) string { return "LIST#" + id }
 func memberSK(list, contact string) string {
 	return "MEMBER#" + list + "#" + contact
 }
