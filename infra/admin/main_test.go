@@ -86,7 +86,7 @@ func TestOperatorCLI(t *testing.T) {
 		t.Fatalf("show-org printed %v", shown)
 	}
 
-	store, err := newStore(ctx, mustConfig(t))
+	store, _, err := newStore(ctx, mustConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
