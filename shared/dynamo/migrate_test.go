@@ -23,10 +23,9 @@ import (
 // stored, an EMAIL#<email> marker naming it, a MEMBER#<list>#<id> item per
 // list, the lists' contactCount and the contacts counter.
 type legacyTable struct {
-	t     *testing.T
-	s     *dynamo.Store
-	org   string
-	count int
+	t   *testing.T
+	s   *dynamo.Store
+	org string
 }
 
 func (l *legacyTable) put(it map[string]types.AttributeValue) {
