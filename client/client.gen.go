@@ -8382,7 +8382,8 @@ type ClientInterface interface {
 
 	// ListContactListMembers List the contacts of a list
 	//
-	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// The list's live contacts (those whose first list it is, newest first, then the others),
+	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
@@ -8439,7 +8440,8 @@ type ClientInterface interface {
 
 	// ListContacts List contacts
 	//
-	// The organization's contacts, newest first, as stored records. Bare response. `search`
+	// The organization's contacts, as stored records: by first list (newest list first), then
+	// newest contact first; contacts in no list last. Bare response. `search`
 	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 	// contain every word of it, case-insensitively. Deleted contacts never appear.
 	//
@@ -9875,7 +9877,8 @@ func (c *Client) UpdateContactList(ctx context.Context, listId string, body Upda
 
 // ListContactListMembers List the contacts of a list
 //
-// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// The list's live contacts (those whose first list it is, newest first, then the others),
+// in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 //
 // Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
@@ -9972,7 +9975,8 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 
 // ListContacts List contacts
 //
-// The organization's contacts, newest first, as stored records. Bare response. `search`
+// The organization's contacts, as stored records: by first list (newest list first), then
+// newest contact first; contacts in no list last. Bare response. `search`
 // keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 // contain every word of it, case-insensitively. Deleted contacts never appear.
 //
@@ -16139,7 +16143,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactListMembersWithResponse List the contacts of a list
 	//
-	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// The list's live contacts (those whose first list it is, newest first, then the others),
+	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16200,7 +16205,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactsWithResponse List contacts
 	//
-	// The organization's contacts, newest first, as stored records. Bare response. `search`
+	// The organization's contacts, as stored records: by first list (newest list first), then
+	// newest contact first; contacts in no list last. Bare response. `search`
 	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 	// contain every word of it, case-insensitively. Deleted contacts never appear.
 	//
@@ -24772,7 +24778,8 @@ func (c *ClientWithResponses) UpdateContactListWithResponse(ctx context.Context,
 
 // ListContactListMembersWithResponse List the contacts of a list
 //
-// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// The list's live contacts (those whose first list it is, newest first, then the others),
+// in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -24857,7 +24864,8 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 
 // ListContactsWithResponse List contacts
 //
-// The organization's contacts, newest first, as stored records. Bare response. `search`
+// The organization's contacts, as stored records: by first list (newest list first), then
+// newest contact first; contacts in no list last. Bare response. `search`
 // keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 // contain every word of it, case-insensitively. Deleted contacts never appear.
 //
