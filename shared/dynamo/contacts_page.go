@@ -22,7 +22,8 @@ const maxSearchTerms = 8
 // case-insensitively.
 //
 // Costs: page 1 is one Query of the page's Slim entries (keys), then one
-// BatchGetItem of the page's items and the contacts counter together. A
+// BatchGetItem of the page's items and the contacts counter together (a
+// page of 100 reads the counter beside the Query instead: 3 requests). A
 // deeper page reads the counter first (a page past the end then costs one
 // read), walks the Slim entries up to the page's end (about 1 read unit
 // per 40 contacts skipped) and reads the page's items by key. The Slim
@@ -36,7 +37,9 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 		return s.searchContacts(ctx, orgID, terms, page)
 	}
 	total := int64(-1)
-	if page.Offset() > 0 {
+	var counted chan count
+	switch {
+	case page.Offset() > 0:
 		n, err := s.counter(ctx, orgID, counterContacts)
 		if err != nil {
 			return nil, 0, err
@@ -45,8 +48,23 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 			return []gifting.Contact{}, int(n), nil
 		}
 		total = n
+	case page.Limit >= maxBatchGet:
+		// The page's items fill a BatchGetItem: the counter is read beside
+		// the index query instead (one request more, no more waiting).
+		counted = make(chan count, 1)
+		go func() {
+			n, err := s.counter(ctx, orgID, counterContacts)
+			counted <- count{n, err}
+		}()
 	}
 	ids, err := s.contactIDsUpTo(ctx, orgID, page.Offset()+page.Limit)
+	if counted != nil {
+		c := <-counted
+		if err == nil {
+			err = c.err
+		}
+		total = c.n
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -92,6 +110,15 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	}
 	return contacts, int(max(total, 0)), nil
 }
+
+// count is a counter read concurrently.
+type count struct {
+	n   int64
+	err error
+}
+
+// maxBatchGet is how many keys one BatchGetItem reads.
+const maxBatchGet = 100
 
 // contactIDsUpTo returns the ids of the first n contacts of org in the
 // contacts page's order, reading Slim keys only.

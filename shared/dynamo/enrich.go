@@ -36,7 +36,7 @@ func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.Enr
 	in := s.slimQuery(contactsLPK(orgID), false)
 	in.ProjectionExpression = aws.String("SK")
 	var or []string
-	if li := gifting.LinkedinKey(q.LinkedinURL); li != "" {
+	if li := srchLinkedin(q.LinkedinURL); li != "" {
 		in.ExpressionAttributeValues[":li"] = str(li)
 		or = append(or, "contains(srch, :li)")
 	}
