@@ -83,7 +83,7 @@ type storedContact struct {
 	// Ver is the version every write of the contact is conditioned on.
 	Ver int64 `json:"ver"`
 	// LSK is the Slim sort key as stored: "<first list|->#<creation
-	// ULID>" (contactLSK), or CONTACT#<id> for a contact written before
+	// key>" (contactLSK), or CONTACT#<id> for a contact written before
 	// the first list moved onto the item (`admin migrate` rewrites those):
 	// every membership of such a legacy contact is a MEMBER# item.
 	LSK string `json:"LSK"`
@@ -111,7 +111,8 @@ func (c storedContact) onItem() string {
 	return c.ListIDs[0]
 }
 
-// ord is the contact's creation-ordered key: the ULID in its Slim sort key.
+// ord is the contact's creation-ordered key, as in its Slim sort key (a
+// legacy contact's is its ULID id).
 func (c storedContact) ord() string {
 	if c.legacy() {
 		return c.ContactID

@@ -26,7 +26,7 @@ import (
 //	contact by id                   PK=ORG#<org>, SK=CONTACT#<id>                table
 //	contact by email (uniqueness)   PK=ORG#<org>, SK=CONTACT#<slotID(org, email)> table (the email's slot: holder)
 //	  legacy email marker           PK=ORG#<org>, SK=EMAIL#<lower-case email>    table (read until `admin migrate` ran)
-//	contacts page, by first list    LPK=ORG#<org>#CONTACT, LSK=<first list|->#<ULID> Slim (keys + srch), then items by key
+//	contacts page, by first list    LPK=ORG#<org>#CONTACT, LSK=<first list|->#<creation key> Slim (keys + srch), then items by key
 //	  then newest contact first; members of list L whose first list is L: LSK begins_with <L>#
 //	contacts search                 LPK=ORG#<org>#CONTACT, filter on srch        Slim
 //	soft-deleted contact            PK=ORG#<org>, SK=DELCONTACT#<id>             table
@@ -104,8 +104,9 @@ func slotID(org, email string) string {
 func isSlotID(id string) bool { return id != "" && strings.ToLower(id) == id }
 
 // contactLSK is a contact's Slim sort key: its first list ("-" for none),
-// then its creation-ordered key (a ULID), so the members whose first list
-// is L are one range of the contacts' Slim partition, newest first.
+// then its creation-ordered key (newContactOrd), so the members whose
+// first list is L are one range of the contacts' Slim partition, newest
+// first.
 func contactLSK(firstList, ord string) string {
 	if firstList == "" {
 		firstList = noList
