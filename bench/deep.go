@@ -123,17 +123,24 @@ func cloneContacts(ctx context.Context, e *env, t tenant, n int) error {
 		counter   *types.Update
 	)
 	for _, c := range e.last.Load().Calls() {
-		tw, ok := c.Input.(*dynamodb.TransactWriteItemsInput)
-		if !ok {
-			continue
+		var writes []types.TransactWriteItem
+		switch in := c.Input.(type) {
+		case *dynamodb.TransactWriteItemsInput:
+			writes = in.TransactItems
+		case *dynamodb.PutItemInput:
+			// A new contact is a plain put.
+			writes = []types.TransactWriteItem{{Put: &types.Put{TableName: in.TableName, Item: in.Item}}}
+		case *dynamodb.UpdateItemInput:
+			// The counters move once per chunk, outside any transaction.
+			writes = []types.TransactWriteItem{{Update: &types.Update{TableName: in.TableName, Key: in.Key,
+				UpdateExpression: in.UpdateExpression, ExpressionAttributeNames: in.ExpressionAttributeNames,
+				ExpressionAttributeValues: in.ExpressionAttributeValues}}}
 		}
-		for _, it := range tw.TransactItems {
+		for _, it := range writes {
 			switch {
 			case it.Put != nil && it.Put.Item["mailId"] != nil && it.Put.Item["contactId"] != nil:
 				templates = append(templates, it.Put.Item)
-			case it.Update != nil && strings.HasPrefix(strOf(it.Update.UpdateExpression), "ADD ") && counter == nil:
-				// The contact counter: a bare ADD (the list's count also
-				// sets its updatedAt).
+			case it.Update != nil && attrString(it.Update.Key["SK"]) == "COUNT#CONTACT" && counter == nil:
 				counter = it.Update
 			}
 		}
@@ -157,7 +164,12 @@ func cloneContacts(ctx context.Context, e *env, t tenant, n int) error {
 	for k := range copies {
 		tpl := templates[k%len(templates)]
 		oldID, oldMail := attrString(tpl["contactId"]), attrString(tpl["mailId"])
-		r := strings.NewReplacer(oldID, gifting.NewID(), oldMail, fmt.Sprintf("copy%d.deep@example.com", k))
+		pairs := []string{oldID, gifting.NewID(), oldMail, fmt.Sprintf("copy%d.deep@example.com", k)}
+		if _, ord, ok := strings.Cut(attrString(tpl["LSK"]), "#"); ok && ord != oldID {
+			// The creation-ordered key of the contacts page's index entry.
+			pairs = append(pairs, ord, gifting.NewID())
+		}
+		r := strings.NewReplacer(pairs...)
 		select {
 		case items <- replaceStrings(tpl, r):
 		case err := <-errs:
@@ -244,11 +256,4 @@ func attrString(v types.AttributeValue) string {
 		return s.Value
 	}
 	return ""
-}
-
-func strOf(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -8386,7 +8386,8 @@ type ClientInterface interface {
 
 	// ListContactListMembers List the contacts of a list
 	//
-	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// The list's live contacts (those whose first list it is, newest first, then the others),
+	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
@@ -8443,7 +8444,8 @@ type ClientInterface interface {
 
 	// ListContacts List contacts
 	//
-	// The organization's contacts, newest first, as stored records. Bare response. `search`
+	// The organization's contacts, as stored records: by first list (newest list first), then
+	// newest contact first; contacts in no list last. Bare response. `search`
 	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 	// contain every word of it, case-insensitively. Deleted contacts never appear.
 	//
@@ -9895,7 +9897,8 @@ func (c *Client) UpdateContactList(ctx context.Context, listId string, body Upda
 
 // ListContactListMembers List the contacts of a list
 //
-// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// The list's live contacts (those whose first list it is, newest first, then the others),
+// in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 //
 // Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
@@ -9992,7 +9995,8 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 
 // ListContacts List contacts
 //
-// The organization's contacts, newest first, as stored records. Bare response. `search`
+// The organization's contacts, as stored records: by first list (newest list first), then
+// newest contact first; contacts in no list last. Bare response. `search`
 // keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 // contain every word of it, case-insensitively. Deleted contacts never appear.
 //
@@ -16175,7 +16179,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactListMembersWithResponse List the contacts of a list
 	//
-	// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+	// The list's live contacts (those whose first list it is, newest first, then the others),
+	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16236,7 +16241,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactsWithResponse List contacts
 	//
-	// The organization's contacts, newest first, as stored records. Bare response. `search`
+	// The organization's contacts, as stored records: by first list (newest list first), then
+	// newest contact first; contacts in no list last. Bare response. `search`
 	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 	// contain every word of it, case-insensitively. Deleted contacts never appear.
 	//
@@ -24824,7 +24830,8 @@ func (c *ClientWithResponses) UpdateContactListWithResponse(ctx context.Context,
 
 // ListContactListMembersWithResponse List the contacts of a list
 //
-// The list's live contacts, newest first, in GET /contacts' bare shape and with its
+// The list's live contacts (those whose first list it is, newest first, then the others),
+// in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -24909,7 +24916,8 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 
 // ListContactsWithResponse List contacts
 //
-// The organization's contacts, newest first, as stored records. Bare response. `search`
+// The organization's contacts, as stored records: by first list (newest list first), then
+// newest contact first; contacts in no list last. Bare response. `search`
 // keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
 // contain every word of it, case-insensitively. Deleted contacts never appear.
 //

@@ -10,6 +10,7 @@
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots]
 package main
 
 import (
@@ -44,6 +45,8 @@ commands:
   show-org      -org ORG
   verify-ledger -org ORG     sums the ledger; exit 1 when it differs from the balance
   seed-catalog
+  migrate       [-org ORG] [-steps S1,S2]   upgrades data written by older models; idempotent,
+                resumable; every organization when -org is not given
 
 environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS)
 `
@@ -68,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		user     = fs.String("user", "admin", "user the key acts as")
 		keyID    = fs.String("key-id", "", "id of the API key")
 		reason   = fs.String("reason", "", "reason recorded in the ledger")
+		steps    = fs.String("steps", "", "migration steps to run, comma-separated (default: all)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -77,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 2
 	}
-	store, err := newStore(ctx, cfg)
+	store, db, err := newStore(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
@@ -85,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out, err := execute(ctx, store, cmd, options{
 		orgID: *orgID, id: *id, name: *name, domain: *domain, credits: *credits,
 		currency: *currency, budget: *budget, user: *user, keyID: *keyID, reason: *reason,
+		steps: *steps, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", describe(err))
@@ -107,9 +112,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 type options struct {
-	orgID, id, name, domain, currency, user, keyID, reason string
-	credits                                                int64
-	budget                                                 float64
+	orgID, id, name, domain, currency, user, keyID, reason, steps string
+	credits                                                       int64
+	budget                                                        float64
+	// orgs lists every organization (for migrate without -org).
+	orgs func(context.Context) ([]string, error)
 }
 
 func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, error) {
@@ -165,6 +172,8 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 	case "seed-catalog":
 		c, err := seed.SeedCatalog(ctx, s)
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err
+	case "migrate":
+		return migrate(ctx, s, o)
 	}
 	return nil, &gifting.Error{Code: gifting.CodeValidation, Message: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
 }
@@ -172,15 +181,20 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 // newStore reaches DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS
 // through the SDK's default credential chain (environment, profiles, SSO):
 // an operator's machine is not a Lambda.
-func newStore(ctx context.Context, cfg app.Config) (*dynamo.Store, error) {
+func newStore(ctx context.Context, cfg app.Config) (*dynamo.Store, *dynamodb.Client, error) {
 	if cfg.Endpoint != "" {
-		return app.NewStore(ctx, cfg)
+		db, err := app.NewDynamoDB(ctx, cfg.Endpoint)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dynamo.New(db, cfg.TableName), db, nil
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
+		return nil, nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.TableName), nil
+	db := dynamodb.NewFromConfig(awsCfg)
+	return dynamo.New(db, cfg.TableName), db, nil
 }
 
 // describe renders an error with its field details.

@@ -86,7 +86,7 @@ func TestOperatorCLI(t *testing.T) {
 		t.Fatalf("show-org printed %v", shown)
 	}
 
-	store, err := newStore(ctx, mustConfig(t))
+	store, _, err := newStore(ctx, mustConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,4 +140,22 @@ func mustConfig(t *testing.T) app.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// TestMigrateCommand runs `admin migrate` over every organization, then
+// over one, with an unknown step refused.
+func TestMigrateCommand(t *testing.T) {
+	t.Setenv("TABLE_NAME", testenv.Table(t))
+	admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc")
+	admin(t, 0, "create-org", "-id", "globex", "-name", "Globex")
+	all := admin(t, 0, "migrate")
+	if all["organizations"] != float64(2) {
+		t.Fatalf("migrate printed %v; want both organizations", all)
+	}
+	one := admin(t, 0, "migrate", "-org", "acme", "-steps", "contacts-slots")
+	results, _ := one["results"].([]any)
+	if len(results) != 1 || field(results[0].(map[string]any), "step") != "contacts-slots" || field(results[0].(map[string]any), "changed") != float64(0) {
+		t.Fatalf("migrate -org acme printed %v", one)
+	}
+	admin(t, 2, "migrate", "-steps", "no-such-step")
 }

@@ -51,7 +51,7 @@ func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) 
 // once (ChangeBalance retries balance moves and conflicts itself).
 func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
 	org := orgPK(in.OrgID)
-	keys := []item{key(org, campaignSK(in.CampaignID)), key(org, walletSK), key(org, emailSK(in.Contact.MailID))}
+	keys := append([]item{key(org, campaignSK(in.CampaignID)), key(org, walletSK)}, slotKeys(in.OrgID, in.Contact.MailID)...)
 	if in.Idempotency != nil {
 		keys = append(keys, idempotencyKeyOf(in.OrgID, in.Idempotency.Key))
 	}
@@ -94,15 +94,14 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	}
 
 	// The second read: the template and single gift (the kit), and the
-	// contact the email marker names.
+	// contact holding the email's slot, unless the slot is that contact.
 	more := kitKeys(in.OrgID, c)
-	var contactID string
-	if it := bySK[emailSK(in.Contact.MailID)]; it != nil {
-		var m emailMarker
-		if err := unmarshal(it, &m); err != nil {
-			return gifting.AddRecipientResult{}, err
-		}
-		contactID = m.ContactID
+	slot, err := slotOf(in.OrgID, in.Contact.MailID, bySK)
+	if err != nil {
+		return gifting.AddRecipientResult{}, err
+	}
+	contactID := slot.holder
+	if contactID != "" && slot.cur == nil {
 		more = append(more, key(org, contactSK(contactID)))
 	}
 	var got2 []item
@@ -118,8 +117,8 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	if err := underPriced(c, kit.Gift); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	var cur *storedContact
-	if contactID != "" {
+	cur := slot.cur
+	if contactID != "" && cur == nil {
 		for _, it := range got2 {
 			if attrS(it, "SK") == contactSK(contactID) {
 				sc, err := decodeContact(it)
@@ -133,7 +132,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 			return gifting.AddRecipientResult{}, errAddRace // deleted since the marker was read
 		}
 	}
-	return s.addRecipientWrite(ctx, in, kit, cur, wallet.Balance)
+	return s.addRecipientWrite(ctx, in, kit, cur, slot.taken, wallet.Balance)
 }
 
 // underPriced is the CONFLICT of a campaign whose own price (PriceSet) is
@@ -177,7 +176,7 @@ func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (giftin
 
 // addRecipientWrite plans the contact and the recipient and runs the
 // wallet transaction from balance.
-func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientInput, kit RecipientKit, cur *storedContact, balance int64) (gifting.AddRecipientResult, error) {
+func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientInput, kit RecipientKit, cur *storedContact, slotTaken bool, balance int64) (gifting.AddRecipientResult, error) {
 	c := kit.Campaign
 	now := s.Now()
 	kit.Invite = in.Invite
@@ -189,7 +188,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	ci := in.Contact
 	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)}
 	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
-	upsert, err := s.contactUpsertFrom(in.OrgID, cur, ci, src)
+	upsert, err := s.contactUpsertFrom(in.OrgID, cur, slotTaken, ci, src)
 	if err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
@@ -258,16 +257,17 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	return gifting.AddRecipientResult{Response: res, Recipient: r, Delays: eventDelays(kit.Emails)}, nil
 }
 
-// contactUpsertFrom plans the create (cur == nil) or merge of in without
-// reading: add-recipient has already read the email marker and the contact
-// in its batched reads. It is PrepareContactUpsert minus its reads.
-func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
+// contactUpsertFrom plans the create (cur == nil; slotTaken as slotOf
+// found) or merge of in without reading: add-recipient has already read
+// the email's slot and the contact in its batched reads. It is
+// PrepareContactUpsert minus its reads.
+func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, slotTaken bool, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
 	var (
 		p   contactPlan
 		err error
 	)
 	if cur == nil {
-		p, err = s.planCreate(orgID, in, src, "")
+		p, err = s.planCreate(orgID, in, src, "", slotTaken)
 	} else {
 		p, err = s.planMerge(orgID, *cur, in, src, "")
 	}

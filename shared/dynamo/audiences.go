@@ -219,9 +219,12 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		if err != nil {
 			return false, err
 		}
-		scanned++
-		cursor = c.ContactID
-		if on, ok := m.Match(c.Contact); ok {
+		// An email's slot holding no contact (an alias) is passed over.
+		cursor = strings.TrimPrefix(attrS(it, "SK"), contactPrefix)
+		if c.ContactID != "" {
+			scanned++
+		}
+		if on, ok := m.Match(c.Contact); ok && c.ContactID != "" {
 			mi, err := s.memberItem(orgID, gifting.NewAudienceMember(id, c.Contact, on, now))
 			if err != nil {
 				return false, err
@@ -246,9 +249,11 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	return last, nil
 }
 
-// matchAttributes are the contact attributes a build reads.
-var matchAttributes = []string{"contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
-	"address", "addresses", "createdAt", "updatedAt", "isDeleted"}
+// matchAttributes are the contact attributes a build reads (drv and
+// sources put back the address entry the item leaves out, see
+// contactItem).
+var matchAttributes = []string{"SK", "contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
+	"address", "addresses", "createdAt", "updatedAt", "isDeleted", "drv", "sources"}
 
 // matchProjection is the projection of matchAttributes, every name through
 // a placeholder (some are reserved words).

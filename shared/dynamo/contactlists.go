@@ -75,24 +75,112 @@ func (s *Store) ListContactLists(ctx context.Context, orgID, sortBy string, orde
 	return lists[lo:hi], len(lists), nil
 }
 
-// ListContactIDs returns the ids of every member of a list of org, in the
-// order the contacts were created. It returns NOT_FOUND for an unknown list.
+// ListContactIDs returns the ids of every member of a list of org, in
+// listMemberPage's order. It returns NOT_FOUND for an unknown list.
 func (s *Store) ListContactIDs(ctx context.Context, orgID, listID string) ([]string, error) {
-	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
-		return nil, err
-	}
-	prefix := memberPrefix(listID)
-	items, err := s.queryPrefix(ctx, orgPK(orgID), prefix, true)
+	l, err := s.ContactList(ctx, orgID, listID)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, 0, len(items))
-	for _, it := range items {
-		if sk, ok := it["SK"].(*types.AttributeValueMemberS); ok {
-			ids = append(ids, strings.TrimPrefix(sk.Value, prefix))
+	return s.memberIDs(ctx, orgID, listID, -1, int(l.ContactCount))
+}
+
+// memberIDs returns up to n (all when n < 0) member ids of a list in
+// listMemberPage's order; total, when not negative, is the list's count,
+// which spares the read of the second source once the first holds them
+// all.
+func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n, total int) ([]string, error) {
+	var ids []string
+	after := ""
+	for n < 0 || len(ids) < n {
+		want := 1000
+		if n >= 0 {
+			want = n - len(ids)
 		}
+		page, next, err := s.memberPage(ctx, orgID, listID, after, want, total-len(ids))
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, page...)
+		if next == "" {
+			break
+		}
+		after = next
 	}
 	return ids, nil
+}
+
+// Cursor prefixes of listMemberPage: in the Slim range of the contacts
+// whose first list it is, or among the MEMBER# items.
+const (
+	cursorFirst  = "s/"
+	cursorMember = "m/"
+)
+
+// listMemberPage returns up to limit member contact ids of org's list
+// listID after the opaque cursor after ("" from the start), and the cursor
+// to continue from ("" when nothing follows). The members come from two
+// places: first the contacts whose first list it is (their Slim entries,
+// LSK begins_with <list>#, newest first), then those for whom it is a
+// later list (MEMBER#<list># items, in id order). Every reader of a list's
+// members goes through it: the list's page, the launch, the deletion job,
+// campaign totals. The Slim part is eventually consistent: a contact added
+// in the last moment may be missed by a read made at once.
+func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
+	return s.memberPage(ctx, orgID, listID, after, limit, -1)
+}
+
+// memberPage is listMemberPage; left, when not negative, is how many
+// members remain from after on: once the first part yields them all, the
+// MEMBER# items are not read.
+func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, limit, left int) ([]string, string, error) {
+	var ids []string
+	if after == "" || strings.HasPrefix(after, cursorFirst) {
+		in := s.slimQuery(contactsLPK(orgID), false)
+		in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :list)")
+		in.ExpressionAttributeValues[":list"] = str(listID + "#")
+		in.ProjectionExpression = aws.String("LSK, SK")
+		if after != "" {
+			lsk, id, _ := strings.Cut(strings.TrimPrefix(after, cursorFirst), "/")
+			in.ExclusiveStartKey = item{"LPK": str(contactsLPK(orgID)), "LSK": str(lsk), "PK": str(orgPK(orgID)), "SK": str(contactSK(id))}
+		}
+		for len(ids) < limit {
+			in.Limit = aws.Int32(int32(limit - len(ids)))
+			res, err := s.db.Query(ctx, in)
+			if err != nil {
+				return nil, "", fmt.Errorf("query first-list members: %w", err)
+			}
+			for _, it := range res.Items {
+				ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
+			}
+			if res.LastEvaluatedKey == nil {
+				break
+			}
+			if len(ids) == limit {
+				last := res.Items[len(res.Items)-1]
+				return ids, cursorFirst + attrS(last, "LSK") + "/" + strings.TrimPrefix(attrS(last, "SK"), contactPrefix), nil
+			}
+			in.ExclusiveStartKey = res.LastEvaluatedKey
+		}
+		// The first part is read to its end.
+		switch {
+		case left >= 0 && len(ids) >= left:
+			return ids, "", nil
+		case len(ids) >= limit:
+			return ids, cursorMember, nil
+		}
+		after = cursorMember
+	}
+	from := strings.TrimPrefix(after, cursorMember)
+	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(ids))
+	if err != nil {
+		return nil, "", err
+	}
+	ids = append(ids, more...)
+	if last == "" {
+		return ids, "", nil
+	}
+	return ids, cursorMember + last, nil
 }
 
 // memberPut is the transaction item that makes a contact a member of a
@@ -196,12 +284,38 @@ func (s *Store) planJoin(orgID string, cur storedContact, listID string) (contac
 	}
 	c.ListIDs = append(slices.Clone(c.ListIDs), listID)
 	c.UpdatedAt = s.Now()
-	put, err := s.contactPut(orgID, c, cur.Ver)
+	put, err := s.contactPut(orgID, cur, c)
 	if err != nil {
 		return contactPlan{}, err
 	}
-	return contactPlan{contact: c, status: gifting.BulkAdded, joined: listID,
-		items: []types.TransactWriteItem{put, s.memberPut(orgID, listID, c.ContactID)}}, nil
+	p := contactPlan{contact: c, status: gifting.BulkAdded, joined: listID, items: []types.TransactWriteItem{put}}
+	if !cur.legacy() && len(cur.ListIDs) == 0 {
+		// The contact's first list: the item itself holds the membership.
+		p.firstJoined = true
+	} else {
+		p.items = append(p.items, s.memberPut(orgID, listID, c.ContactID))
+	}
+	return p, nil
+}
+
+// leaveItems are the write items that take the stored contact cur out of
+// listID, c being cur as it will be (without listID): the contact, and the
+// membership's item. When listID was the contact's first list (held on the
+// item), the next list becomes the first: its MEMBER# item goes, as the
+// contact item now holds that membership.
+func (s *Store) leaveItems(orgID string, cur storedContact, c gifting.Contact, listID string) ([]types.TransactWriteItem, error) {
+	put, err := s.contactPut(orgID, cur, c)
+	if err != nil {
+		return nil, err
+	}
+	items := []types.TransactWriteItem{put}
+	switch {
+	case cur.onItem() != listID:
+		items = append(items, s.memberDelete(orgID, listID, c.ContactID))
+	case len(c.ListIDs) > 0:
+		items = append(items, s.memberDelete(orgID, c.ListIDs[0], c.ContactID))
+	}
+	return items, nil
 }
 
 // RemoveContactFromList takes a contact out of a list: the membership, the
@@ -223,13 +337,11 @@ func (s *Store) RemoveContactFromList(ctx context.Context, orgID, listID, contac
 		c := cur.Contact
 		c.ListIDs = slices.DeleteFunc(slices.Clone(c.ListIDs), func(id string) bool { return id == listID })
 		c.UpdatedAt = s.Now()
-		put, err := s.contactPut(orgID, c, cur.Ver)
+		items, err := s.leaveItems(orgID, cur, c, listID)
 		if err != nil {
 			return err
 		}
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-			put, s.memberDelete(orgID, listID, contactID), s.listCountAdd(orgID, listID, -1),
-		}})
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: append(items, s.listCountAdd(orgID, listID, -1))})
 		if err == nil {
 			return nil
 		}
@@ -245,7 +357,7 @@ func (s *Store) RemoveContactFromList(ctx context.Context, orgID, listID, contac
 // returns err otherwise or after too many attempts.
 func (s *Store) retryWait(ctx context.Context, err error, attempt int) error {
 	reasons := cancellationReasons(err)
-	again := retryable(err)
+	again := retryable(err) || isConditionFailed(err)
 	for i := range reasons {
 		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
 			again = true

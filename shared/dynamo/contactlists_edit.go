@@ -13,17 +13,18 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// ListMembers returns a page of the live contacts of org's list listID,
-// newest first (as GET /contacts), and how many there are. A non-empty
-// search keeps the members whose names, email or company contain every
-// word of it. It returns NOT_FOUND for an unknown list.
+// ListMembers returns a page of the live contacts of org's list listID, in
+// listMemberPage's order (the contacts whose first list it is, newest
+// first, then the others), and how many there are. A non-empty search
+// keeps the members whose names, email or company contain every word of
+// it. It returns NOT_FOUND for an unknown list.
 //
 // Costs: the list item (its contactCount is the total), the member keys up
-// to the page's end (member items hold only their key, ~60 bytes: about 1
-// read unit per 65 members skipped) and one BatchGet of the page's
-// contacts: O(page) plus the skip, never the collection's items. A search
-// walks the org's contacts' Slim partition (as GET /contacts?search= does)
-// and the list's member keys, then reads the page's contacts.
+// to the page's end (Slim entries, then member items that hold only their
+// key) and one BatchGet of the page's contacts: O(page) plus the skip,
+// never the collection's items. A search walks the org's contacts' Slim
+// partition (as GET /contacts?search= does) and the list's member keys,
+// then reads the page's contacts.
 func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
 	l, err := s.ContactList(ctx, orgID, listID)
 	if err != nil {
@@ -36,7 +37,7 @@ func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, p
 		if err != nil {
 			return nil, 0, err
 		}
-		members, err := s.memberIDsNewestFirst(ctx, orgID, listID, -1)
+		members, err := s.memberIDs(ctx, orgID, listID, -1, total)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -52,7 +53,7 @@ func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, p
 		if page.Offset() >= total {
 			return []gifting.Contact{}, total, nil
 		}
-		keys, err := s.memberIDsNewestFirst(ctx, orgID, listID, page.Offset()+page.Limit)
+		keys, err := s.memberIDs(ctx, orgID, listID, page.Offset()+page.Limit, total)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -65,39 +66,6 @@ func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, p
 		return nil, 0, err
 	}
 	return contacts, total, nil
-}
-
-// memberIDsNewestFirst returns up to n (all when n < 0) member contact ids
-// of a list, newest contact first (contact ids sort by creation time),
-// reading member keys only.
-func (s *Store) memberIDsNewestFirst(ctx context.Context, orgID, listID string, n int) ([]string, error) {
-	prefix := memberPrefix(listID)
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(prefix)},
-		ProjectionExpression:      aws.String("SK"),
-		ScanIndexForward:          aws.Bool(false),
-		ConsistentRead:            aws.Bool(true),
-	}
-	var ids []string
-	for n < 0 || len(ids) < n {
-		if n >= 0 {
-			in.Limit = aws.Int32(int32(n - len(ids)))
-		}
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("query members: %w", err)
-		}
-		for _, it := range res.Items {
-			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), prefix))
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	return ids, nil
 }
 
 // UpdateContactList applies patch to org's list listID and returns it as
@@ -170,7 +138,9 @@ const listDeleteSlice = 100
 // tombstone (its due time moves a lease ahead). Running it again after a
 // failure is safe: removed memberships are not read again.
 func (s *Store) DropListMembers(ctx context.Context, orgID, listID string) (done bool, err error) {
-	ids, _, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), "", listDeleteSlice)
+	// Each membership dropped leaves the list's members, so every slice
+	// reads from the start.
+	ids, _, err := s.listMemberPage(ctx, orgID, listID, "", listDeleteSlice)
 	if err != nil {
 		return false, err
 	}
@@ -204,11 +174,10 @@ func (s *Store) dropMember(ctx context.Context, orgID, listID, contactID string,
 			c := cur.Contact
 			c.ListIDs = slices.DeleteFunc(slices.Clone(c.ListIDs), func(id string) bool { return id == listID })
 			c.UpdatedAt = s.Now()
-			put, err := s.contactPut(orgID, c, cur.Ver)
-			if err != nil {
+			var err error
+			if items, err = s.leaveItems(orgID, cur, c, listID); err != nil {
 				return err
 			}
-			items = append(items, put)
 		}
 		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {

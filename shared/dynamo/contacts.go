@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -35,48 +36,175 @@ func newContactID() string {
 	return ulid.MustNew(ulid.Now(), contactEntropy).String()
 }
 
+// ordCrockford is the alphabet of ULIDs, in sort order.
+const ordCrockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// Process-wide state of newContactOrd.
+var (
+	ordMs  uint64
+	ordSeq uint32
+)
+
+// newContactOrd returns a contact's creation-ordered key, the last part of
+// its Slim sort key: a ULID's time (10 characters, milliseconds) and a
+// 4-character sequence within the millisecond, so the contacts one process
+// creates order as created (one import lists in the order given). It is in
+// every contact's Slim entry, where a full ULID would take 12 bytes more;
+// it orders against the ULIDs of older contacts by time.
+func newContactOrd() string {
+	contactEntropyMu.Lock()
+	defer contactEntropyMu.Unlock()
+	now := ulid.Now()
+	if now > ordMs {
+		ordMs, ordSeq = now, 0
+	} else {
+		ordSeq++
+	}
+	var u ulid.ULID
+	if err := u.SetTime(ordMs); err != nil {
+		panic(err) // a time before year 10889 always fits
+	}
+	seq := []byte{0, 0, 0, 0}
+	for i, n := 3, ordSeq; i >= 0; i, n = i-1, n/32 {
+		seq[i] = ordCrockford[n%32]
+	}
+	return u.String()[:10] + string(seq)
+}
+
 // MaxListsPerContact bounds the lists one contact can belong to, so that
 // deleting the contact (which leaves every list in the same transaction)
 // fits in one transaction of at most 100 items.
 const MaxListsPerContact = 40
 
-// storedContact is a contact item: the record plus its version, which every
-// write of the contact is conditioned on.
+// storedContact is a contact item: the record plus what only storage
+// knows of it.
 type storedContact struct {
 	gifting.Contact
+	// Ver is the version every write of the contact is conditioned on.
 	Ver int64 `json:"ver"`
+	// LSK is the Slim sort key as stored: "<first list|->#<creation
+	// key>" (contactLSK), or CONTACT#<id> for a contact written before
+	// the first list moved onto the item (`admin migrate` rewrites those):
+	// every membership of such a legacy contact is a MEMBER# item.
+	LSK string `json:"LSK"`
+	// Holder is the id of the contact that has the email whose slot this
+	// item is (see slotID); "" when that email is free.
+	Holder string `json:"holder"`
+	// Drv names the entries left out of the item because they are
+	// derivable (see derived): "e" the primary email entry, "a" the first
+	// address entry.
+	Drv string `json:"drv"`
 }
 
-// emailMarker is the item that makes an email unique within an
-// organization: it exists exactly while a live contact has the email.
-type emailMarker struct {
-	ContactID string `json:"contactId"`
+// legacy reports whether every membership of the contact is a MEMBER#
+// item (a contact not yet migrated).
+func (c storedContact) legacy() bool {
+	return c.LSK == "" || strings.HasPrefix(c.LSK, contactPrefix)
 }
 
-// contactItem is the stored form of c at version ver: the record without
-// empty values (they cost write units and carry nothing), its keys, and its
-// Slim entry (LPK/LSK and the search text).
-func (s *Store) contactItem(orgID string, c gifting.Contact, ver int64) (item, error) {
+// onItem is the list whose membership the contact item itself holds (its
+// first list), "" for none.
+func (c storedContact) onItem() string {
+	if c.legacy() || len(c.ListIDs) == 0 {
+		return ""
+	}
+	return c.ListIDs[0]
+}
+
+// ord is the contact's creation-ordered key, as in its Slim sort key (a
+// legacy contact's is its ULID id).
+func (c storedContact) ord() string {
+	if c.legacy() {
+		return c.ContactID
+	}
+	_, o, _ := strings.Cut(c.LSK, "#")
+	return o
+}
+
+// contactItem is the stored form of c as the next version of cur (cur
+// gives the version, the Slim order and the slot holder): the record
+// without empty values (they cost write units and carry nothing), without
+// what the key or the record itself already says (organizationId, the
+// primary email entry and first address entry when they are derivable),
+// its keys, and its Slim entry (LPK/LSK and the search text). A typical
+// imported contact stays under 1 KB, so a plain put costs one write unit.
+func (s *Store) contactItem(orgID string, cur storedContact, c gifting.Contact) (item, error) {
+	drv := ""
+	if len(c.Emails) > 0 && c.Emails[0] == primaryEmailEntry(c) {
+		c.Emails, drv = c.Emails[1:], drv+"e"
+	}
+	if len(c.Addresses) > 0 && c.Addresses[0] == firstAddressEntry(c) {
+		c.Addresses, drv = c.Addresses[1:], drv+"a"
+	}
+	c.OrganizationID = ""
 	it, err := marshal(c)
 	if err != nil {
 		return nil, err
 	}
 	compact(it)
+	lsk := contactSK(c.ContactID)
+	if !cur.legacy() {
+		first := ""
+		if len(c.ListIDs) > 0 {
+			first = c.ListIDs[0]
+		}
+		lsk = contactLSK(first, cur.ord())
+	}
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(contactSK(c.ContactID))
-	it["LPK"], it["LSK"] = str(contactsLPK(orgID)), str(contactSK(c.ContactID))
+	it["LPK"], it["LSK"] = str(contactsLPK(orgID)), str(lsk)
 	it["srch"] = str(searchText(c))
-	it["ver"] = num(ver)
+	it["ver"] = num(cur.Ver + 1)
+	if cur.Holder != "" {
+		it["holder"] = str(cur.Holder)
+	}
+	if drv != "" {
+		it["drv"] = str(drv)
+	}
 	return it, nil
 }
 
+// primaryEmailEntry is the email entry a new contact starts with
+// (gifting.NewContact): derivable from the record, so not stored.
+func primaryEmailEntry(c gifting.Contact) gifting.EmailEntry {
+	ref := gifting.SourceRef{Type: firstSourceType(c), AddedAt: c.CreatedAt}
+	return gifting.EmailEntry{Email: c.MailID, IsPrimary: true, Source: ref, AddedAt: c.CreatedAt, UpdatedAt: c.CreatedAt}
+}
+
+// firstAddressEntry is the address entry a contact created with an address
+// starts with (gifting.NewContact): derivable from the record.
+func firstAddressEntry(c gifting.Contact) gifting.AddressEntry {
+	t := firstSourceType(c)
+	if t == "" {
+		t = gifting.SourceImport
+	}
+	return gifting.AddressEntry{Address: c.Address, Type: gifting.AddressTypeShip, IsPrimary: true,
+		Source: gifting.SourceRef{Type: t, AddedAt: c.CreatedAt}, AddedAt: c.CreatedAt, UpdatedAt: c.CreatedAt}
+}
+
+// firstSourceType is the type of the source that created the contact.
+func firstSourceType(c gifting.Contact) string {
+	if len(c.Sources) == 0 {
+		return ""
+	}
+	return c.Sources[0].Type
+}
+
 // searchText is the Slim search attribute: the contact's search text plus
-// its LinkedIn URL without scheme, which enrichment matches on.
+// its LinkedIn URL as srchLinkedin puts it, which enrichment matches on.
 func searchText(c gifting.Contact) string {
 	t := c.SearchText()
-	if li := gifting.LinkedinKey(c.LinkedinURL); li != "" {
+	if li := srchLinkedin(c.LinkedinURL); li != "" {
 		t += " " + li
 	}
 	return t
+}
+
+// srchLinkedin is a LinkedIn URL as the search attribute holds it and
+// enrichment looks for it: gifting.LinkedinKey without the host, which
+// every such URL shares (the attribute is in every Slim entry). Entries
+// written with the host still contain the shorter form.
+func srchLinkedin(u string) string {
+	return strings.TrimPrefix(gifting.LinkedinKey(u), "linkedin.com")
 }
 
 // compact removes empty strings, false booleans, nulls and empty
@@ -113,11 +241,25 @@ func compact(m item) {
 	}
 }
 
-// decodeContact reads a contact item.
+// decodeContact reads a contact item, putting back what contactItem left
+// out. An alias item (a slot holding no contact) decodes to an empty
+// ContactID: readers skip it.
 func decodeContact(it item) (storedContact, error) {
 	var c storedContact
 	if err := unmarshal(it, &c); err != nil {
 		return c, err
+	}
+	if c.ContactID == "" {
+		return c, nil
+	}
+	if pk := attrS(it, "PK"); pk != "" {
+		c.OrganizationID = orgOfPK(pk)
+	}
+	if strings.Contains(c.Drv, "e") {
+		c.Emails = append([]gifting.EmailEntry{primaryEmailEntry(c.Contact)}, c.Emails...)
+	}
+	if strings.Contains(c.Drv, "a") {
+		c.Addresses = append([]gifting.AddressEntry{firstAddressEntry(c.Contact)}, c.Addresses...)
 	}
 	c.Normalize()
 	return c, nil
@@ -131,10 +273,12 @@ func (s *Store) contact(ctx context.Context, orgID, contactID string) (storedCon
 	if err != nil {
 		return storedContact{}, fmt.Errorf("get contact: %w", err)
 	}
-	if out.Item == nil {
-		return storedContact{}, gifting.NotFound("contact", contactID)
+	c, err := decodeContact(out.Item)
+	if err == nil && c.ContactID == "" {
+		// Missing, or only the slot of an email.
+		err = gifting.NotFound("contact", contactID)
 	}
-	return decodeContact(out.Item)
+	return c, err
 }
 
 // Contact returns a live contact of org, or NOT_FOUND (also for a deleted
@@ -181,16 +325,18 @@ func (s *Store) contactsByID(ctx context.Context, orgID string, ids []string) (m
 		if err != nil {
 			return nil, err
 		}
-		out[c.ContactID] = c
+		if c.ContactID != "" {
+			out[c.ContactID] = c
+		}
 	}
 	return out, nil
 }
 
-// EachContact calls fn with every live contact of org, newest first, reading
+// EachContact calls fn with every live contact of org, in id order, reading
 // a page of the partition at a time. It stops at fn's first error and
 // returns it.
 func (s *Store) EachContact(ctx context.Context, orgID string, fn func(gifting.Contact) error) error {
-	p := dynamodb.NewQueryPaginator(s.db, s.contactRange(orgID, false))
+	p := dynamodb.NewQueryPaginator(s.db, s.contactRange(orgID, true))
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
 		if err != nil {
@@ -201,6 +347,9 @@ func (s *Store) EachContact(ctx context.Context, orgID string, fn func(gifting.C
 			if err != nil {
 				return err
 			}
+			if c.ContactID == "" {
+				continue // the slot of an email, no contact
+			}
 			if err := fn(c.Contact); err != nil {
 				return err
 			}
@@ -209,8 +358,9 @@ func (s *Store) EachContact(ctx context.Context, orgID string, fn func(gifting.C
 	return nil
 }
 
-// contactRange is the query of org's live contacts in the table, newest
-// first unless forward.
+// contactRange is the query of org's contact items in the table (live
+// contacts and email slots holding none), in id order unless forward is
+// false; ids are not creation-ordered.
 func (s *Store) contactRange(orgID string, forward bool) *dynamodb.QueryInput {
 	return &dynamodb.QueryInput{
 		TableName:              &s.table,
@@ -249,11 +399,12 @@ func (u ContactUpsert) Conflicted(reasons []types.CancellationReason) bool {
 }
 
 // PrepareContactUpsert reads the contact that has in's email (if any) and
-// returns the transaction items that either create it (contact and email
-// marker, both only if absent, and the contacts counter) or merge in into it
-// (conditioned on the version read, so a concurrent change cancels the
-// transaction instead of being lost). in is validated here; an invalid one
-// gives VALIDATION_FAILED.
+// returns the transaction items that either create it (at the email's
+// slot, only if absent; or, when the slot is taken by a contact whose email
+// changed, under a new id, claiming the slot) with the contacts counter, or
+// merge in into it (conditioned on the version read, so a concurrent change
+// cancels the transaction instead of being lost). in is validated here; an
+// invalid one gives VALIDATION_FAILED.
 func (s *Store) PrepareContactUpsert(ctx context.Context, orgID string, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
 	if err := in.Validate(); err != nil {
 		return ContactUpsert{}, err
@@ -269,66 +420,152 @@ func (s *Store) PrepareContactUpsert(ctx context.Context, orgID string, in gifti
 	return u, nil
 }
 
-// planUpsert reads the email marker and the contact it names, and plans the
-// create or merge of in (validated), joining listID when it is not empty.
+// emailMarker is the legacy item that made an email unique within an
+// organization (EMAIL#<email>): written by the model before slots, read
+// until `admin migrate` has replaced every one with a slot.
+type emailMarker struct {
+	ContactID string `json:"contactId"`
+}
+
+// emailSlot is what the reads of an email's slot found: the contact that
+// has the email ("" when it is free), that contact's item when the read
+// already holds it, and whether an item occupies the slot (so a create
+// cannot put the new contact there).
+type emailSlot struct {
+	holder string
+	cur    *storedContact
+	taken  bool
+}
+
+// slotKeys are the keys read to find who has email: its slot and, until
+// `admin migrate` has run, its legacy EMAIL# marker.
+func slotKeys(orgID, email string) []item {
+	return []item{key(orgPK(orgID), contactSK(slotID(orgID, email))), key(orgPK(orgID), emailSK(email))}
+}
+
+// slotOf interprets the items read at slotKeys(orgID, email), found by
+// sort key.
+func slotOf(orgID, email string, bySK map[string]item) (emailSlot, error) {
+	if it := bySK[emailSK(email)]; it != nil {
+		var m emailMarker
+		if err := unmarshal(it, &m); err != nil {
+			return emailSlot{}, err
+		}
+		return emailSlot{holder: m.ContactID, taken: bySK[contactSK(slotID(orgID, email))] != nil}, nil
+	}
+	it := bySK[contactSK(slotID(orgID, email))]
+	if it == nil {
+		return emailSlot{}, nil
+	}
+	c, err := decodeContact(it)
+	if err != nil {
+		return emailSlot{}, err
+	}
+	sl := emailSlot{holder: c.Holder, taken: true}
+	if c.ContactID != "" && c.ContactID == c.Holder {
+		sl.cur = &c
+	}
+	return sl, nil
+}
+
+// planUpsert reads the email's slot and the contact holding it, and plans
+// the create or merge of in (validated), joining listID when it is not
+// empty.
 func (s *Store) planUpsert(ctx context.Context, orgID string, in gifting.ContactInput, src gifting.Source, listID string) (contactPlan, error) {
 	for attempt := 1; ; attempt++ {
-		var m emailMarker
-		found, err := s.get(ctx, orgPK(orgID), emailSK(in.MailID), &m)
+		got, err := s.batchGet(ctx, slotKeys(orgID, in.MailID))
 		if err != nil {
 			return contactPlan{}, err
 		}
-		if !found {
-			return s.planCreate(orgID, in, src, listID)
-		}
-		cur, err := s.contact(ctx, orgID, m.ContactID)
-		if gifting.ErrorCode(err) == gifting.CodeNotFound && attempt < 3 {
-			// The contact was deleted between the two reads: its marker
-			// is gone too, so read again.
-			continue
-		}
+		sl, err := slotOf(orgID, in.MailID, bySortKey(got))
 		if err != nil {
 			return contactPlan{}, err
 		}
-		return s.planMerge(orgID, cur, in, src, listID)
+		if sl.holder == "" {
+			return s.planCreate(orgID, in, src, listID, sl.taken)
+		}
+		cur := sl.cur
+		if cur == nil {
+			c, err := s.contact(ctx, orgID, sl.holder)
+			if gifting.ErrorCode(err) == gifting.CodeNotFound && attempt < 3 {
+				// The contact was deleted between the two reads: its
+				// slot is released too, so read again.
+				continue
+			}
+			if err != nil {
+				return contactPlan{}, err
+			}
+			cur = &c
+		}
+		return s.planMerge(orgID, *cur, in, src, listID)
 	}
+}
+
+// bySortKey indexes items of one partition by sort key.
+func bySortKey(items []item) map[string]item {
+	out := make(map[string]item, len(items))
+	for _, it := range items {
+		out[attrS(it, "SK")] = it
+	}
+	return out
 }
 
 // contactPlan is one contact's part of a write: the record as it will be,
-// and its transaction items (without the shared counters).
+// and its write items (without the shared counters).
 type contactPlan struct {
 	contact gifting.Contact
 	status  string
-	// joined is the list the contact joins in this write, "" for none.
-	joined string
-	items  []types.TransactWriteItem
+	// joined is the list the contact joins in this write, "" for none;
+	// firstJoined says the membership is the contact's first, held by the
+	// contact item itself.
+	joined      string
+	firstJoined bool
+	items       []types.TransactWriteItem
 }
 
-// planCreate plans a new contact for in: the contact and its email marker,
-// both conditioned on not existing, and the list membership.
-func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.Source, listID string) (contactPlan, error) {
-	c := gifting.NewContact(newContactID(), orgID, in, src, s.Now())
+// planCreate plans a new contact for in, joining listID (its first list,
+// held on the item) unless empty. The contact is created at its email's
+// slot, conditioned on the slot not existing: one put, no transaction.
+// When the slot is taken (by a contact whose email changed since, so the
+// email is free), the contact gets a new ULID id and claims the slot in
+// the same transaction.
+func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.Source, listID string, slotTaken bool) (contactPlan, error) {
+	ord := newContactOrd()
+	id := slotID(orgID, in.MailID)
+	if slotTaken {
+		id = newContactID()
+	}
+	c := gifting.NewContact(id, orgID, in, src, s.Now())
 	p := contactPlan{contact: c, status: gifting.BulkCreated}
 	if listID != "" {
 		p.contact.ListIDs = append(p.contact.ListIDs, listID)
-		p.joined = listID
+		p.joined, p.firstJoined = listID, true
 	}
-	it, err := s.contactItem(orgID, p.contact, 1)
+	form := storedContact{LSK: contactLSK("", ord)}
+	if !slotTaken {
+		form.Holder = id
+	}
+	it, err := s.contactItem(orgID, form, p.contact)
 	if err != nil {
 		return p, err
 	}
-	marker, err := withKey(emailMarker{ContactID: c.ContactID}, map[string]string{"PK": orgPK(orgID), "SK": emailSK(c.MailID)})
-	if err != nil {
-		return p, err
-	}
-	p.items = []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		{Put: &types.Put{TableName: &s.table, Item: marker, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-	}
-	if p.joined != "" {
-		p.items = append(p.items, s.memberPut(orgID, listID, c.ContactID))
+	p.items = []types.TransactWriteItem{{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
+	if slotTaken {
+		p.items = append(p.items, s.slotClaim(orgID, c.MailID, id))
 	}
 	return p, nil
+}
+
+// slotClaim is the write item that makes contactID the holder of email's
+// slot, which exists and is free. The slot's version moves, so a write of
+// the contact it is, read before, cannot drop the holder.
+func (s *Store) slotClaim(orgID, email, contactID string) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName: &s.table, Key: key(orgPK(orgID), contactSK(slotID(orgID, email))),
+		UpdateExpression:          aws.String("SET holder = :id ADD ver :one"),
+		ConditionExpression:       aws.String("attribute_exists(PK) AND attribute_not_exists(holder)"),
+		ExpressionAttributeValues: item{":id": str(contactID), ":one": num(1)},
+	}}
 }
 
 // planMerge plans merging in into the stored contact cur, conditioned on
@@ -345,27 +582,31 @@ func (s *Store) planMerge(orgID string, cur storedContact, in gifting.ContactInp
 		p.contact.ListIDs = append(p.contact.ListIDs, listID)
 		p.joined = listID
 	}
-	put, err := s.contactPut(orgID, p.contact, cur.Ver)
+	put, err := s.contactPut(orgID, cur, p.contact)
 	if err != nil {
 		return p, err
 	}
 	p.items = []types.TransactWriteItem{put}
 	if p.joined != "" {
-		p.items = append(p.items, s.memberPut(orgID, listID, c.ContactID))
+		if !cur.legacy() && len(cur.ListIDs) == 0 {
+			p.firstJoined = true
+		} else {
+			p.items = append(p.items, s.memberPut(orgID, listID, c.ContactID))
+		}
 	}
 	return p, nil
 }
 
-// contactPut is the transaction item that replaces a contact read at
-// version ver, only if it is still at that version.
-func (s *Store) contactPut(orgID string, c gifting.Contact, ver int64) (types.TransactWriteItem, error) {
-	it, err := s.contactItem(orgID, c, ver+1)
+// contactPut is the write item that replaces the contact cur (as read)
+// with c, only if it is still at the version read.
+func (s *Store) contactPut(orgID string, cur storedContact, c gifting.Contact) (types.TransactWriteItem, error) {
+	it, err := s.contactItem(orgID, cur, c)
 	if err != nil {
 		return types.TransactWriteItem{}, err
 	}
 	return types.TransactWriteItem{Put: &types.Put{
 		TableName: &s.table, Item: it,
 		ConditionExpression:       aws.String("ver = :ver"),
-		ExpressionAttributeValues: item{":ver": num(ver)},
+		ExpressionAttributeValues: item{":ver": num(cur.Ver)},
 	}}, nil
 }

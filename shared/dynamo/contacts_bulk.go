@@ -3,7 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -14,12 +14,12 @@ import (
 // AddContactsToList creates or merges contacts (one per email) and makes
 // them members of a list of org. Every input is validated on its own; a
 // repeated email, within the inputs or already stored, merges into the one
-// contact. Each contact is written atomically with its email marker,
-// membership and counts: items are written together in transactions of up
-// to 100 items, and an item whose condition fails (a concurrent import of
-// the same email, a concurrent change) is read again and retried on its
-// own, so one item never holds the others back. It returns NOT_FOUND when
-// the list does not exist.
+// contact. A new contact is one conditional put at its email's slot (its
+// membership of its first list is on the item); an item whose condition
+// fails (a concurrent import of the same email, a concurrent change) is
+// read again and retried on its own, so one item never holds the others
+// back. The counts move once per chunk of 100, by what the chunk's writes
+// did (see applyCounts). It returns NOT_FOUND when the list does not exist.
 func (s *Store) AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error) {
 	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
 		return gifting.BulkResult{}, err
@@ -85,42 +85,42 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 	return nil
 }
 
-// planAll plans every pending upsert with two reads in all: the email
-// markers in one BatchGetItem, then the contacts they name in another.
+// planAll plans every pending upsert with two reads in all: the emails'
+// slots (and legacy markers) in one BatchGetItem, then the contacts they
+// name that the first read did not already return, in another.
 func (s *Store) planAll(ctx context.Context, orgID, listID string, ps []*pending, src gifting.Source) error {
-	keys := make([]item, len(ps))
-	for i, p := range ps {
-		keys[i] = key(orgPK(orgID), emailSK(p.input.MailID))
+	keys := make([]item, 0, 2*len(ps))
+	for _, p := range ps {
+		keys = append(keys, slotKeys(orgID, p.input.MailID)...)
 	}
-	markers, err := s.batchGet(ctx, keys)
+	got, err := s.batchGet(ctx, keys)
 	if err != nil {
 		return err
 	}
-	idOf := map[string]string{}
+	bySK := bySortKey(got)
+	slots := make([]emailSlot, len(ps))
 	var ids []string
-	for _, it := range markers {
-		var m emailMarker
-		if err := unmarshal(it, &m); err != nil {
+	for i, p := range ps {
+		if slots[i], err = slotOf(orgID, p.input.MailID, bySK); err != nil {
 			return err
 		}
-		sk, _ := it["SK"].(*types.AttributeValueMemberS)
-		if sk == nil {
-			return fmt.Errorf("email marker without sort key")
+		if slots[i].holder != "" && slots[i].cur == nil {
+			ids = append(ids, slots[i].holder)
 		}
-		email := strings.TrimPrefix(sk.Value, emailSK(""))
-		idOf[email] = m.ContactID
-		ids = append(ids, m.ContactID)
 	}
 	stored, err := s.contactsByID(ctx, orgID, ids)
 	if err != nil {
 		return err
 	}
-	for _, p := range ps {
-		id, known := idOf[p.input.MailID]
-		cur, ok := stored[id]
+	for i, p := range ps {
+		sl := slots[i]
+		cur, ok := stored[sl.holder]
+		if sl.cur != nil {
+			cur, ok = *sl.cur, true
+		}
 		switch {
-		case !known:
-			p.plan, p.err = s.planCreate(orgID, p.input, src, listID)
+		case sl.holder == "":
+			p.plan, p.err = s.planCreate(orgID, p.input, src, listID, sl.taken)
 		case ok:
 			p.plan, p.err = s.planMerge(orgID, cur, p.input, src, listID)
 		default:
@@ -139,47 +139,63 @@ type pending struct {
 	err      error
 	replan   func(ctx context.Context) (contactPlan, error)
 	reported bool
+	// done is set when the plan was written.
+	done bool
 }
 
-// maxTransactItems is DynamoDB's limit on the items of one transaction.
-const maxTransactItems = 100
+// writers is how many writes of one bulk chunk are in flight at once.
+const writers = 16
 
-// apply writes the plans of ps that have anything to write, grouped into
-// transactions that also carry the counters they move. A plan whose own
-// items make its group fail is retried alone (read again, planned again);
-// the rest of its group goes ahead without it. Per-item failures end up in
-// pending.err; apply itself fails only when the context ends.
+// apply writes the plans of ps that have anything to write, each on its
+// own (a plain put when it is one item, else a small transaction), several
+// at once, then moves the counters by what was written (applyCounts). A
+// plan whose condition fails is read, planned and tried again alone.
+// Per-item failures end up in pending.err; apply itself fails only when
+// the context ends or the counters cannot be written.
 func (s *Store) apply(ctx context.Context, orgID string, ps []*pending) error {
-	var group []*pending
-	n := 0
-	flush := func() error {
-		err := s.applyGroup(ctx, orgID, group)
-		group, n = nil, 0
-		return err
+	work := make(chan *pending)
+	errs := make(chan error, writers)
+	var wg sync.WaitGroup
+	for range min(writers, len(ps)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				if err := s.applyOne(ctx, p); err != nil {
+					errs <- err
+					for range work {
+					}
+					return
+				}
+			}
+		}()
 	}
 	for _, p := range ps {
-		if p.err != nil || len(p.plan.items) == 0 {
-			continue
+		if p.err == nil && len(p.plan.items) > 0 {
+			work <- p
 		}
-		if n+len(p.plan.items)+2 > maxTransactItems {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		group = append(group, p)
-		n += len(p.plan.items)
 	}
-	if len(group) > 0 {
-		return flush()
+	close(work)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
 	}
-	return nil
+	return s.applyCounts(ctx, orgID, ps)
 }
 
-// counters returns the counter updates of a group: the organization's
-// contacts counter and the count of the list joined.
-func (s *Store) counters(orgID string, group []*pending) []types.TransactWriteItem {
-	created, joined := 0, map[string]int64{}
-	for _, p := range group {
+// applyCounts adds to the organization's contacts counter the contacts the
+// written plans created, and to each joined list's count its new members:
+// one UpdateItem per counter for the whole chunk, after its writes, so a
+// counter only ever counts what exists. A list deleted meanwhile takes no
+// members: the contacts that joined it in this chunk leave it again and
+// report NOT_FOUND.
+func (s *Store) applyCounts(ctx context.Context, orgID string, ps []*pending) error {
+	created, joined := int64(0), map[string]int64{}
+	for _, p := range ps {
+		if !p.done {
+			continue
+		}
 		if p.plan.status == gifting.BulkCreated {
 			created++
 		}
@@ -187,77 +203,61 @@ func (s *Store) counters(orgID string, group []*pending) []types.TransactWriteIt
 			joined[p.plan.joined]++
 		}
 	}
-	var out []types.TransactWriteItem
 	if created > 0 {
-		out = append(out, s.counterAdd(orgID, counterContacts, int64(created)))
+		if err := s.update(ctx, s.counterAdd(orgID, counterContacts, created).Update); err != nil {
+			return fmt.Errorf("count contacts: %w", err)
+		}
 	}
 	for list, d := range joined {
-		out = append(out, s.listCountAdd(orgID, list, d))
-	}
-	return out
-}
-
-// applyGroup writes a group in one transaction. When it is cancelled, the
-// plans whose items were at fault are applied one by one and the others are
-// tried again together.
-func (s *Store) applyGroup(ctx context.Context, orgID string, group []*pending) error {
-	for attempt := 1; len(group) > 0; attempt++ {
-		var items []types.TransactWriteItem
-		for _, p := range group {
-			items = append(items, p.plan.items...)
-		}
-		items = append(items, s.counters(orgID, group)...)
-		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
-		if err == nil {
-			return nil
-		}
-		reasons := cancellationReasons(err)
-		var innocent, guilty []*pending
-		at := 0
-		for _, p := range group {
-			fault := false
-			for j := range p.plan.items {
-				fault = fault || reasonCode(reasons, at+j) != ""
+		err := s.update(ctx, s.listCountAdd(orgID, list, d).Update)
+		if !isConditionFailed(err) {
+			if err != nil {
+				return fmt.Errorf("count list members: %w", err)
 			}
-			at += len(p.plan.items)
-			if fault {
-				guilty = append(guilty, p)
-			} else {
-				innocent = append(innocent, p)
-			}
+			continue
 		}
-		if (reasons == nil && !retryable(err)) || attempt >= 3 {
-			// Not a cancellation we can attribute: let every item try
-			// alone, so only the one at fault fails.
-			guilty, innocent = group, nil
-		}
-		for _, p := range guilty {
-			if err := s.applyOne(ctx, orgID, p); err != nil {
-				return err
-			}
-		}
-		group = innocent
-		if len(guilty) == 0 && len(group) > 0 {
-			// Only the counters were contended: wait, then try again.
-			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return err
+		for _, p := range ps {
+			if p.done && p.plan.joined == list {
+				if err := s.leaveGoneList(ctx, orgID, list, p.plan.contact.ContactID); err != nil {
+					return err
+				}
+				p.err = gifting.NotFound("contact list", list)
 			}
 		}
 	}
 	return nil
 }
 
-// applyOne writes one plan in its own transaction, reading and planning
-// again after a concurrent change, until it succeeds or fails for good.
-func (s *Store) applyOne(ctx context.Context, orgID string, p *pending) error {
+// leaveGoneList takes contactID out of the deleted list listID (its
+// listIds, and the first-list place on its item).
+func (s *Store) leaveGoneList(ctx context.Context, orgID, listID, contactID string) error {
+	cur, err := s.contact(ctx, orgID, contactID)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		cur, err = storedContact{}, nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.dropMember(ctx, orgID, listID, contactID, cur)
+}
+
+// update runs one write item's update on its own.
+func (s *Store) update(ctx context.Context, u *types.Update) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: u.TableName, Key: u.Key, UpdateExpression: u.UpdateExpression,
+		ConditionExpression: u.ConditionExpression, ExpressionAttributeValues: u.ExpressionAttributeValues,
+		ExpressionAttributeNames: u.ExpressionAttributeNames,
+	})
+	return err
+}
+
+// applyOne writes one plan, reading and planning again after a concurrent
+// change, until it succeeds or fails for good.
+func (s *Store) applyOne(ctx context.Context, p *pending) error {
 	for attempt := 1; p.err == nil && len(p.plan.items) > 0; attempt++ {
-		items := append(append([]types.TransactWriteItem{}, p.plan.items...), s.counters(orgID, []*pending{p})...)
-		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		err := s.writeItems(ctx, p.plan.items)
 		if err == nil {
-			return nil
-		}
-		if reasons := cancellationReasons(err); reasonCode(reasons, len(items)-1) == "ConditionalCheckFailed" && p.plan.joined != "" {
-			p.err = gifting.NotFound("contact list", p.plan.joined)
+			p.done = true
 			return nil
 		}
 		if err := s.retryWait(ctx, err, attempt); err != nil {
@@ -269,5 +269,24 @@ func (s *Store) applyOne(ctx context.Context, orgID string, p *pending) error {
 		}
 		p.plan, p.err = p.replan(ctx)
 	}
+	if p.err == nil {
+		p.done = true // nothing to write: already as planned
+	}
 	return nil
+}
+
+// writeItems writes items: a single put on its own (a plain write costs
+// half a transaction's), more in one transaction. A failed condition of
+// the single put is reported as a cancelled transaction would be.
+func (s *Store) writeItems(ctx context.Context, items []types.TransactWriteItem) error {
+	if len(items) == 1 && items[0].Put != nil {
+		put := items[0].Put
+		_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: put.TableName, Item: put.Item, ConditionExpression: put.ConditionExpression,
+			ExpressionAttributeValues: put.ExpressionAttributeValues, ExpressionAttributeNames: put.ExpressionAttributeNames,
+		})
+		return err
+	}
+	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	return err
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -35,9 +34,9 @@ func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.Enr
 	s := e.Store
 	none := gifting.Enrichment{Provider: ProviderContacts}
 	in := s.slimQuery(contactsLPK(orgID), false)
-	in.ProjectionExpression = aws.String("LSK")
+	in.ProjectionExpression = aws.String("SK")
 	var or []string
-	if li := gifting.LinkedinKey(q.LinkedinURL); li != "" {
+	if li := srchLinkedin(q.LinkedinURL); li != "" {
 		in.ExpressionAttributeValues[":li"] = str(li)
 		or = append(or, "contains(srch, :li)")
 	}
@@ -59,9 +58,7 @@ func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.Enr
 			return none, fmt.Errorf("enrich: %w", err)
 		}
 		for _, it := range res.Items {
-			if lsk, ok := it["LSK"].(*types.AttributeValueMemberS); ok {
-				ids = append(ids, strings.TrimPrefix(lsk.Value, contactPrefix))
-			}
+			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
 		}
 	}
 	contacts, err := s.ContactsByID(ctx, orgID, ids[:min(len(ids), maxEnrichCandidates)])

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/hex"
 	"hash/fnv"
 	"strconv"
@@ -23,12 +24,16 @@ import (
 //	gift / template by id           PK=ORG#<org>, SK=GIFT#<id> | TEMPLATE#<id>   table (own, then catalog org)
 //	gifts / templates of an org     PK=ORG#<org>, SK begins_with GIFT# | TEMPLATE# table
 //	contact by id                   PK=ORG#<org>, SK=CONTACT#<id>                table
-//	contact by email (uniqueness)   PK=ORG#<org>, SK=EMAIL#<lower-case email>    table
-//	contacts page, newest first     PK=ORG#<org>, SK begins_with CONTACT#        table (page 1..n)
-//	contacts skip / search          LPK=ORG#<org>#CONTACT, LSK=CONTACT#<id>      Slim (keys + srch)
+//	contact by email (uniqueness)   PK=ORG#<org>, SK=CONTACT#<slotID(org, email)> table (the email's slot: holder)
+//	  legacy email marker           PK=ORG#<org>, SK=EMAIL#<lower-case email>    table (read until `admin migrate` ran)
+//	contacts page, by first list    LPK=ORG#<org>#CONTACT, LSK=<first list|->#<creation key> Slim (keys + srch), then items by key
+//	  then newest contact first; members of list L whose first list is L: LSK begins_with <L>#
+//	contacts search                 LPK=ORG#<org>#CONTACT, filter on srch        Slim
 //	soft-deleted contact            PK=ORG#<org>, SK=DELCONTACT#<id>             table
 //	contact list by id / all lists  PK=ORG#<org>, SK=LIST#<id> | begins_with LIST# table
-//	members of a list               PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
+//	members of a list               the Slim range <list>#, then                 Slim + table (listMemberPage)
+//	  second and later lists        PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
+//	migration progress              PK=ORG#<org>, SK=MIGRATE#<step>               table
 //	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
 //	campaigns skip (deep pages)     LPK=ORG#<org>#CAMPAIGN, LSK=CAMPAIGN#<id>     Slim (keys only used)
 //	soft-deleted campaign           PK=ORG#<org>, SK=DELCAMPAIGN#<id>             table
@@ -81,7 +86,39 @@ func giftSK(id string) string         { return "GIFT#" + id }
 func templateSK(id string) string     { return "TEMPLATE#" + id }
 func contactSK(id string) string      { return "CONTACT#" + id }
 func emailSK(email string) string     { return "EMAIL#" + email }
-func listSK(id string) string         { return "LIST#" + id }
+func migrateSK(step string) string    { return "MIGRATE#" + step }
+
+// slotID is the id of the contact item that is the slot of email in org:
+// 26 lower-case base32 characters of a SHA-256 of the two, so it never
+// equals a ULID (upper case) and passes gifting.ValidID. The item at
+// CONTACT#<slotID> names in holder the contact that has the email; a new
+// contact for a free email is created right there, so one conditional
+// put both creates it and claims its email.
+func slotID(org, email string) string {
+	sum := sha256.Sum256([]byte("contact\x00" + org + "\x00" + email))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:26]
+}
+
+// isSlotID reports whether a contact id is a slot id (lower case) rather
+// than a ULID (upper case).
+func isSlotID(id string) bool { return id != "" && strings.ToLower(id) == id }
+
+// contactLSK is a contact's Slim sort key: its first list ("-" for none),
+// then its creation-ordered key (newContactOrd), so the members whose
+// first list is L are one range of the contacts' Slim partition, newest
+// first.
+func contactLSK(firstList, ord string) string {
+	if firstList == "" {
+		firstList = noList
+	}
+	return firstList + "#" + ord
+}
+
+// noList starts the Slim sort key of a contact in no list; it sorts before
+// every ULID, so these contacts come last in the descending contacts page.
+const noList = "-"
+
+func listSK(id string) string { return "LIST#" + id }
 func memberSK(list, contact string) string {
 	return "MEMBER#" + list + "#" + contact
 }

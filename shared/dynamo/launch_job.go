@@ -85,7 +85,7 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if list >= len(rec.ListIDs) {
 		return s.finishLaunch(ctx, orgID, c, rec)
 	}
-	ids, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(rec.ListIDs[list]), after, launchSliceSize)
+	ids, last, err := s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
 	if err != nil {
 		return "", false, err
 	}

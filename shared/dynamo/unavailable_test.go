@@ -18,7 +18,7 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-// getFailsDB fails every GetItem with err and passes the rest to DynamoDB
+// getFailsDB fails every GetItem and BatchGetItem with err and passes the rest to DynamoDB
 // Local.
 type getFailsDB struct {
 	dynamo.DB
@@ -26,6 +26,10 @@ type getFailsDB struct {
 }
 
 func (f getFailsDB) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, f.err
+}
+
+func (f getFailsDB) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	return nil, f.err
 }
 
