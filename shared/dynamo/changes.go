@@ -123,6 +123,7 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 		cond, values[":from"] = "PK = :pk AND SK BETWEEN :from AND :upto", str(from)
 	}
 	var start item
+read:
 	for len(page.Items) < limit {
 		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 &s.table,
@@ -143,7 +144,7 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 					continue
 				}
 				if len(page.Items) == limit {
-					return page, nil
+					break read
 				}
 				page.Items, page.NextCursor = append(page.Items, m), id
 			}
