@@ -114,42 +114,13 @@ func attrS(it item, name string) string {
 	return ""
 }
 
-// PrepareRecipient builds a new recipient of kit's campaign for contact
-// (pending, or invite_sent when kit.invitesNow) and the transaction items
-// that write it, in this order:
-//
-//  0. the recipient item (with its Slim entry), only if absent;
-//  1. the RCPTOF#<campaign>#<contact> marker, only if absent: one recipient
-//     per contact per campaign, so a second one cancels the transaction
-//     with ConditionalCheckFailed at this item;
-//  2. the campaign counter update (one more recipient in its status, the
-//     campaign's credits per recipient spent), conditioned on the campaign
-//     accepting recipients.
-//
-// A batch writer that counts several recipients with one counter update
-// (a transaction may touch the campaign only once) drops the last item.
-// Credits are not taken here: add-recipient puts these items into the
-// wallet's transaction (Store.ChangeBalance).
-func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) (gifting.Recipient, []types.TransactWriteItem, error) {
-	r := s.newRecipient(orgID, kit, contact, sourceType, sourceID)
-	items, err := s.recipientItems(orgID, r, kit)
-	return r, items, err
-}
-
-// Positions of PrepareRecipient's items, as its doc comment lists them.
-const (
-	preparedRecipient = 0
-	preparedMarker    = 1
-	preparedCounter   = 2
-)
-
 // newRecipient builds a recipient of kit's campaign: pending, or invited
 // (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
 	landing, claim := newPageIDs()
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		RecipientID: recipientIDFor(c.CampaignID, contact.ContactID), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
@@ -164,27 +135,27 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 	return r
 }
 
-// recipientItems are the transaction items of PrepareRecipient for r.
-func (s *Store) recipientItems(orgID string, r gifting.Recipient, kit RecipientKit) ([]types.TransactWriteItem, error) {
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails)})
+// newRecipientItems builds the items that write r, a new recipient built
+// with kit: the recipient item, only if absent (its key, derived from the
+// campaign and the contact, makes a contact a recipient of a campaign at
+// most once: a second one fails this condition), and the campaign counter
+// update (one more recipient in its status, its credits spent),
+// conditioned on the campaign accepting recipients. Credits are not taken
+// here: add-recipient puts these items into the wallet's transaction
+// (Store.ChangeBalance).
+func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit RecipientKit) (recipient types.Put, counter types.TransactWriteItem, err error) {
+	it, err := s.recipientItem(orgID, s.newStoredRecipient(r, kit, ""))
 	if err != nil {
-		return nil, err
+		return types.Put{}, types.TransactWriteItem{}, err
 	}
-	marker, err := withKey(recipientMarker{RecipientID: r.RecipientID},
-		map[string]string{"PK": orgPK(orgID), "SK": recipientOfSK(r.CampaignID, r.ContactDetails.ContactID)})
-	if err != nil {
-		return nil, err
-	}
-	return []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		{Put: &types.Put{TableName: &s.table, Item: marker, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged),
-	}, nil
+	return types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")},
+		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged), nil
 }
 
-// recipientMarker makes a contact a recipient of a campaign at most once.
-type recipientMarker struct {
-	RecipientID string `json:"recipientId"`
+// newStoredRecipient is the stored form of a new recipient r built with
+// kit, written by the launch slice slice ("" for none).
+func (s *Store) newStoredRecipient(r gifting.Recipient, kit RecipientKit, slice string) storedRecipient {
+	return storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails), Slice: slice}
 }
 
 // storedRecipient is a recipient item: the record plus its version, which
@@ -195,6 +166,15 @@ type storedRecipient struct {
 	gifting.Recipient
 	Ver    int64          `json:"ver"`
 	Delays map[string]int `json:"dly"`
+	// Slice is the launch slice that wrote the recipient (launchSliceID),
+	// "" for an added one: a slice run again knows its own recipients.
+	Slice string `json:"ls,omitempty"`
+}
+
+// next is the stored form of r, the recipient sr changed: its next
+// version, with sr's delays and launch slice.
+func (sr storedRecipient) next(r gifting.Recipient) storedRecipient {
+	return storedRecipient{Recipient: r, Ver: sr.Ver + 1, Delays: sr.Delays, Slice: sr.Slice}
 }
 
 // eventDelays are the delays (hours) of the event-driven emails of a
@@ -231,7 +211,10 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	it := item{recipientBodyAttr: &types.AttributeValueMemberB{Value: body}}
 	d := r.ContactDetails
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
-	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
+	if sr.Slice != "" {
+		it["ls"] = str(sr.Slice)
+	}
 	it["srch"] = str(strings.ToLower(strings.TrimSpace(d.FirstName + " " + d.LastName)))
 	it["st"] = str(string(r.Status))
 	it["upd"] = str(gifting.FormatTime(r.UpdatedAt))
