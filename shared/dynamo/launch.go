@@ -23,13 +23,13 @@ const LedgerRefund = "refund"
 // same transactions as the recipients it counts, so the refund at the end
 // is exact even when slices run twice.
 type launchRecord struct {
-	CampaignID          string     `json:"campaignId"`
-	ListIDs             []string   `json:"listIds"`
-	Contacts            int64      `json:"contacts"`
-	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
-	Debited             int64      `json:"debited"`
-	Created             int64      `json:"created"`
-	Refunded            int64      `json:"refunded"`
+	CampaignID          string   `json:"campaignId"`
+	ListIDs             []string `json:"listIds"`
+	Contacts            int64    `json:"contacts"`
+	CreditsPerRecipient int64    `json:"creditsPerRecipient"`
+	Debited             int64    `json:"debited"`
+	Created             int64    `json:"created"`
+	Refunded            int64    `json:"refunded"`
 	// Cursor is where the next slice starts (LaunchSlice); "" before the
 	// first.
 	Cursor string `json:"cursor,omitempty"`
@@ -42,11 +42,11 @@ type launchRecord struct {
 	// layout (a RCPTOF marker beside a random id): it had none when it was
 	// launched by code that writes none. Records of earlier launches lack
 	// it, so their slices read the markers.
-	KeyedOnly bool `json:"keyedOnly,omitempty"`
-	StartedBy           string     `json:"startedBy"`
-	StartedAt           time.Time  `json:"startedAt"`
-	ProgressAt          time.Time  `json:"progressAt"`
-	FinishedAt          *time.Time `json:"finishedAt,omitempty"`
+	KeyedOnly  bool       `json:"keyedOnly,omitempty"`
+	StartedBy  string     `json:"startedBy"`
+	StartedAt  time.Time  `json:"startedAt"`
+	ProgressAt time.Time  `json:"progressAt"`
+	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 }
 
 // LaunchCampaign accepts the launch of a draft: in one transaction (the
