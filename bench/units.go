@@ -25,6 +25,7 @@ import (
 
 // indexShape is what an index projects, from template.yaml.
 type indexShape struct {
+	name    string
 	keys    []string
 	all     bool
 	include []string
@@ -49,7 +50,7 @@ func newBilling(e *env) (*billing, error) {
 		b.tableKeys = append(b.tableKeys, aws.ToString(k.AttributeName))
 	}
 	for _, ix := range in.GlobalSecondaryIndexes {
-		s := indexShape{all: ix.Projection.ProjectionType == types.ProjectionTypeAll, include: ix.Projection.NonKeyAttributes}
+		s := indexShape{name: aws.ToString(ix.IndexName), all: ix.Projection.ProjectionType == types.ProjectionTypeAll, include: ix.Projection.NonKeyAttributes}
 		for _, k := range ix.KeySchema {
 			s.keys = append(s.keys, aws.ToString(k.AttributeName))
 		}
@@ -137,3 +138,20 @@ func kb(size int) float64 {
 
 // itemSize is an item's size as DynamoDB counts it (meter.ItemSize).
 func itemSize(item map[string]types.AttributeValue) int { return meter.ItemSize(item) }
+
+// layout is the table's keys and indexes as the meter needs them to tell
+// partition keys apart (meter.PartitionSeconds).
+func (b *billing) layout() meter.Layout {
+	l := meter.Layout{PK: b.tableKeys[0]}
+	if len(b.tableKeys) > 1 {
+		l.SK = b.tableKeys[1]
+	}
+	for _, ix := range b.indexes {
+		i := meter.Index{Name: ix.name, PK: ix.keys[0], All: ix.all, Include: ix.include}
+		if len(ix.keys) > 1 {
+			i.SK = ix.keys[1]
+		}
+		l.Indexes = append(l.Indexes, i)
+	}
+	return l
+}
