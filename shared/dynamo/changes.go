@@ -18,7 +18,7 @@ import (
 // Change records: every change a tenant can subscribe to is written as a
 // record in the same transaction as the change, so a change that did not
 // commit has no record and one that did always has one. A record holds one
-// or more messages (a launch chunk's recipients share one record):
+// or more messages (a launch slice's recipients share one record):
 //
 //	PK         ORG#<org>#CHG (changesPK)
 //	SK         a ULID from the store's clock when the transaction was built
