@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,8 +22,18 @@ import (
 func TestLegacyRecipients(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	s := testenv.Store(t, dynamo.WithClock(func() time.Time { clock = clock.Add(time.Millisecond); return clock }))
+	// A clock a millisecond on at each reading, so creation order is
+	// never a tie.
+	var (
+		mu    sync.Mutex
+		clock = time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	)
+	s := testenv.Store(t, dynamo.WithClock(func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}))
 	orgID, c := launchFixtureOf(t, s, "legacy", 3, "tmpl-meeting-booker")
 	lists, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 	if err != nil {
