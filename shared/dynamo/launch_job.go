@@ -23,7 +23,7 @@ import (
 // their recipients with this many puts at a time.
 const (
 	launchSliceSize = 500
-	launchPutters   = 16
+	launchPutters   = 4
 )
 
 // LaunchWriteRate is the default pace of a launch: the write units a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -291,10 +292,9 @@ func packRecipient(r gifting.Recipient) ([]byte, error) {
 		return nil, fmt.Errorf("pack recipient: %w", err)
 	}
 	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.BestCompression)
-	if err != nil {
-		return nil, fmt.Errorf("pack recipient: %w", err)
-	}
+	w := packers.Get().(*flate.Writer)
+	defer packers.Put(w)
+	w.Reset(&b)
 	if _, err := w.Write(j); err != nil {
 		return nil, fmt.Errorf("pack recipient: %w", err)
 	}
@@ -304,9 +304,24 @@ func packRecipient(r gifting.Recipient) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// packers and unpackers keep deflate writers and readers for reuse: each
+// holds hundreds of kilobytes of state, too much to allocate per recipient.
+var (
+	packers = sync.Pool{New: func() any {
+		w, _ := flate.NewWriter(nil, flate.BestCompression) // fails only for a bad level
+		return w
+	}}
+	unpackers = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+)
+
 // unpackRecipient decodes a packed record into r.
 func unpackRecipient(packed []byte, r *gifting.Recipient) error {
-	j, err := io.ReadAll(flate.NewReader(bytes.NewReader(packed)))
+	rd := unpackers.Get().(io.ReadCloser)
+	defer unpackers.Put(rd)
+	if err := rd.(flate.Resetter).Reset(bytes.NewReader(packed), nil); err != nil {
+		return fmt.Errorf("unpack recipient: %w", err)
+	}
+	j, err := io.ReadAll(rd)
 	if err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
