@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
@@ -37,6 +38,8 @@ type bulkRun struct {
 	// importBilled … are the write units AWS would bill (see units.go).
 	importBilled, launchBilled, audienceBilled float64
 	recipients, matched                        int
+	// launchPeak is the busiest partition key and second of the launch.
+	launchPeak meter.PartitionSecond
 	// batches are the times of the import's requests.
 	batches []time.Duration
 	// launchChanges is the part of launchBilled that the launch's change
@@ -126,6 +129,9 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 		e.queue.Wait()
 		return err
 	})
+	if busiest := meter.PartitionSeconds(launchCalls, e.bill.layout()); len(busiest) > 0 {
+		r.launchPeak = busiest[0]
+	}
 	if err != nil {
 		return r, err
 	}
@@ -230,8 +236,25 @@ func bulkFigures(runs []bulkRun, n int) []systemFigure {
 		{figure: fmt.Sprintf("write units the change records add to the launch of %d (billed, est.)", n),
 			measured: fmt.Sprintf("%.0f of the launch's %.0f WRU (%.2f per launched recipient; %s)", pick(func(r bulkRun) float64 { return r.launchChanges }),
 				launchWRU, pick(func(r bulkRun) float64 { return r.launchChanges })/float64(n), runsNote)},
+		launchPeakFigure(runs, n),
 		{figure: fmt.Sprintf("audience build over %d contacts (%d match): POST /audience-lists to the build's end", n, n*2/5),
 			measured: fmt.Sprintf("%.1f s, %.0f WRU billed, est. (%.2f per member), %.0f RRU (%.3f per contact scanned) (%s)", audS, audWRU, audWRU/float64(n*2/5),
 				audRRU, audRRU/float64(n), runsNote)},
+	}
+}
+
+// launchPeakFigure is the busiest second of one partition key during the
+// launch, over the runs: the most write units, with the key's pattern.
+func launchPeakFigure(runs []bulkRun, n int) systemFigure {
+	var peak meter.PartitionSecond
+	for _, r := range runs {
+		if r.launchPeak.Units > peak.Units {
+			peak = r.launchPeak
+		}
+	}
+	return systemFigure{
+		figure:   fmt.Sprintf("peak write units per second into one partition key during the %d-recipient launch (from the meter)", n),
+		measured: fmt.Sprintf("%.0f WRU in one second into %s (launch pace %d WRU/s)", peak.Units, meter.KeyPattern(peak.Key), dynamo.LaunchWriteRate),
+		target:   "≤ 1,000, or the launch paced to it", verdict: verdict(peak.Units <= 1000),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -26,6 +25,7 @@ import (
 
 // indexShape is what an index projects, from template.yaml.
 type indexShape struct {
+	name    string
 	keys    []string
 	all     bool
 	include []string
@@ -50,7 +50,7 @@ func newBilling(e *env) (*billing, error) {
 		b.tableKeys = append(b.tableKeys, aws.ToString(k.AttributeName))
 	}
 	for _, ix := range in.GlobalSecondaryIndexes {
-		s := indexShape{all: ix.Projection.ProjectionType == types.ProjectionTypeAll, include: ix.Projection.NonKeyAttributes}
+		s := indexShape{name: aws.ToString(ix.IndexName), all: ix.Projection.ProjectionType == types.ProjectionTypeAll, include: ix.Projection.NonKeyAttributes}
 		for _, k := range ix.KeySchema {
 			s.keys = append(s.keys, aws.ToString(k.AttributeName))
 		}
@@ -136,49 +136,22 @@ func kb(size int) float64 {
 	return math.Max(1, math.Ceil(float64(size)/1024))
 }
 
-// itemSize is an item's size as DynamoDB counts it: names plus values.
-func itemSize(item map[string]types.AttributeValue) int {
-	n := 0
-	for k, v := range item {
-		n += len(k) + valueSize(v)
-	}
-	return n
-}
+// itemSize is an item's size as DynamoDB counts it (meter.ItemSize).
+func itemSize(item map[string]types.AttributeValue) int { return meter.ItemSize(item) }
 
-func valueSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return (utf8.RuneCountInString(v.Value)+1)/2 + 1
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
-	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, s := range v.Value {
-			n += (len(s)+1)/2 + 1
-		}
-		return n
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + valueSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + valueSize(e)
-		}
-		return n
+// layout is the table's keys and indexes as the meter needs them to tell
+// partition keys apart (meter.PartitionSeconds).
+func (b *billing) layout() meter.Layout {
+	l := meter.Layout{PK: b.tableKeys[0]}
+	if len(b.tableKeys) > 1 {
+		l.SK = b.tableKeys[1]
 	}
-	return 0
+	for _, ix := range b.indexes {
+		i := meter.Index{Name: ix.name, PK: ix.keys[0], All: ix.all, Include: ix.include}
+		if len(ix.keys) > 1 {
+			i.SK = ix.keys[1]
+		}
+		l.Indexes = append(l.Indexes, i)
+	}
+	return l
 }

@@ -98,6 +98,8 @@ type Call struct {
 	Input any
 	// Took is how long the call took.
 	Took time.Duration
+	// End is when the call returned.
+	End time.Time
 	// Err is the call's error, if it failed.
 	Err error
 	// ReadUnits and WriteUnits are the capacity DynamoDB reported.
@@ -214,7 +216,7 @@ func (m *Meter) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.GetItem(ctx, &c, opts...)
-	call := Call{Op: "GetItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "GetItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterRead)
 	} else {
@@ -229,7 +231,7 @@ func (m *Meter) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.PutItem(ctx, &c, opts...)
-	call := Call{Op: "PutItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "PutItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterWrite)
 	} else {
@@ -244,7 +246,7 @@ func (m *Meter) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, op
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.UpdateItem(ctx, &c, opts...)
-	call := Call{Op: "UpdateItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "UpdateItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterWrite)
 	} else {
@@ -259,7 +261,7 @@ func (m *Meter) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, op
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.DeleteItem(ctx, &c, opts...)
-	call := Call{Op: "DeleteItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "DeleteItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterWrite)
 	} else {
@@ -274,7 +276,7 @@ func (m *Meter) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.Query(ctx, &c, opts...)
-	call := Call{Op: "Query", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "Query", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterRead)
 	} else {
@@ -289,7 +291,7 @@ func (m *Meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.BatchGetItem(ctx, &c, opts...)
-	call := Call{Op: "BatchGetItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "BatchGetItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterRead)
 	} else {
@@ -304,7 +306,7 @@ func (m *Meter) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemI
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.BatchWriteItem(ctx, &c, opts...)
-	call := Call{Op: "BatchWriteItem", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "BatchWriteItem", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterWrite)
 	} else {
@@ -319,7 +321,7 @@ func (m *Meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	c.ReturnConsumedCapacity = meterTotal
 	start := time.Now()
 	out, err := m.db.TransactWriteItems(ctx, &c, opts...)
-	call := Call{Op: "TransactWriteItems", Input: &c, Took: time.Since(start), Err: err}
+	call := Call{Op: "TransactWriteItems", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
 	if out == nil {
 		m.record(ctx, call, meterWrite)
 	} else {

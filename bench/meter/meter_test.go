@@ -2,8 +2,11 @@ package meter_test
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -296,4 +299,101 @@ func writtenKeys(c meter.Call) []string {
 		}
 	}
 	return keys
+}
+
+func TestPartitionSeconds(t *testing.T) {
+	t.Parallel()
+	table := testenv.Table(t)
+	client := testenv.Client(t)
+	ctx := context.Background()
+	layout := meter.Layout{PK: "PK", SK: "SK", Indexes: []meter.Index{
+		{Name: "Slim", PK: "LPK", SK: "LSK", Include: []string{"srch"}},
+		{Name: "Pages", PK: "pg"},
+	}}
+	// A 1.5 KB item with a Slim entry: 2 units on its table key, 1 on its
+	// Slim key (the entry is small).
+	big := map[string]types.AttributeValue{"PK": meterStr("ORG#o1"), "SK": meterStr("RCPT#c1#r1"), "LPK": meterStr("ORG#o1#RCPT#c1"),
+		"LSK": meterStr("RCPT#c1#r1"), "srch": meterStr("ann"), "x": meterStr(strings.Repeat("x", 1500))}
+	small := func(sk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"PK": meterStr("ORG#o1"), "SK": meterStr(sk), "pg": meterStr("page" + sk)}
+	}
+	tests := []struct {
+		name string
+		do   func(ctx context.Context, db dynamo.DB) error
+		want map[string]float64
+	}{
+		{
+			name: "put with an index entry",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: big})
+				return err
+			},
+			want: map[string]float64{"ORG#o1": 2, "Slim:ORG#o1#RCPT#c1": 1},
+		},
+		{
+			name: "transaction of two small puts and an update: twice the units",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: &table, Item: small("a")}},
+					{Put: &types.Put{TableName: &table, Item: small("b")}},
+					{Update: &types.Update{TableName: &table, Key: map[string]types.AttributeValue{"PK": meterStr("ORG#o2"), "SK": meterStr("c")},
+						UpdateExpression: aws.String("SET n = :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}}},
+				}})
+				return err
+			},
+			want: map[string]float64{"ORG#o1": 4, "ORG#o2": 2, "Pages:pagea": 1, "Pages:pageb": 1},
+		},
+		{
+			name: "a failed call writes nothing",
+			do: func(ctx context.Context, db dynamo.DB) error {
+				_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: big, ConditionExpression: aws.String("attribute_not_exists(PK)")})
+				if err == nil {
+					return errors.New("the put succeeded; want a failed condition")
+				}
+				return nil
+			},
+			want: map[string]float64{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := &meter.Usage{Record: true}
+			if err := tt.do(meter.WithUsage(ctx, u), meter.New(client)); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]float64{}
+			for _, ps := range meter.PartitionSeconds(u.Calls(), layout) {
+				got[ps.Key] += ps.Units
+			}
+			if !maps.Equal(got, tt.want) {
+				t.Errorf("units by partition key = %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	t.Run("seconds are apart and the busiest comes first", func(t *testing.T) {
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		put := func(end time.Time) meter.Call {
+			return meter.Call{Op: "PutItem", End: end, Input: &dynamodb.PutItemInput{TableName: &table, Item: small("a")}}
+		}
+		got := meter.PartitionSeconds([]meter.Call{put(at), put(at.Add(time.Second)), put(at.Add(1500 * time.Millisecond))}, layout)
+		if len(got) != 4 || got[0].Key != "ORG#o1" || got[0].Units != 2 || !got[0].Second.Equal(at.Add(time.Second)) {
+			t.Errorf("partition seconds = %+v, want ORG#o1 at 2 units in the second second first", got)
+		}
+	})
+}
+
+func TestKeyPattern(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ key, want string }{
+		{"ORG#01JABC#RCPT#01JDEF", "ORG#…#RCPT#…"},
+		{"Slim:ORG#acme-1#RCPT#01JDEF", "Slim:ORG#…#RCPT#…"},
+		{"Due:DUE#3", "Due:DUE#…"},
+	} {
+		t.Run(tt.key, func(t *testing.T) {
+			if got := meter.KeyPattern(tt.key); got != tt.want {
+				t.Errorf("KeyPattern(%q) = %q, want %q", tt.key, got, tt.want)
+			}
+		})
+	}
 }

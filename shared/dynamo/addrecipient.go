@@ -16,10 +16,13 @@ var errAddRace = errors.New("add recipient: a read item changed")
 // AddRecipient adds a contact (created, or merged into the contact with
 // the same email) to a campaign as a recipient and pays for it, all in one
 // transaction (Store.ChangeBalance): the wallet debit with its ledger entry,
-// the contact, the recipient with its marker, the campaign counters and the
-// idempotency record. It reads first with one BatchGetItem (campaign,
-// wallet, email marker, idempotency record) and a second one for the
-// template, the campaign's only gift and the existing contact.
+// the contact, the recipient (whose key, derived from the campaign and the
+// contact, makes it unique), the campaign counters and the idempotency
+// record. It reads first with one BatchGetItem (campaign, wallet, email
+// marker, idempotency record) and a second one for the template, the
+// campaign's only gift, the existing contact and the marker by which a
+// recipient written before derived keys made that contact unique in the
+// campaign.
 //
 // Errors: NOT_FOUND (campaign missing, deleted or another org's), CONFLICT
 // (campaign not accepting recipients; contact already a recipient of it),
@@ -101,6 +104,10 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 		return gifting.AddRecipientResult{}, err
 	}
 	contactID := slot.holder
+	if contactID != "" {
+		// A legacy recipient of this contact has a marker, not a derived key.
+		more = append(more, key(org, recipientOfSK(in.CampaignID, contactID)))
+	}
 	if contactID != "" && slot.cur == nil {
 		more = append(more, key(org, contactSK(contactID)))
 	}
@@ -118,6 +125,11 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 		return gifting.AddRecipientResult{}, err
 	}
 	cur := slot.cur
+	for _, it := range got2 {
+		if contactID != "" && attrS(it, "SK") == recipientOfSK(in.CampaignID, contactID) {
+			return gifting.AddRecipientResult{}, alreadyRecipient(contactID, in.CampaignID)
+		}
+	}
 	if contactID != "" && cur == nil {
 		for _, it := range got2 {
 			if attrS(it, "SK") == contactSK(contactID) {
@@ -196,7 +208,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	if in.AssignTo.UserID != "" {
 		r.AssignedUsers = []gifting.AssignedUser{in.AssignTo}
 	}
-	recItems, err := s.recipientItems(in.OrgID, r, kit)
+	recPut, counter, err := s.newRecipientItems(in.OrgID, r, kit)
 	if err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
@@ -217,9 +229,8 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 			res.RemainingBalance = after
 			tx = txn{items: make([]types.TransactWriteItem, 0, nContact+4)}
 			tx.add("", upsert.Items...)
-			tx.add(condRecipient, recItems[preparedRecipient])
-			tx.add(condMarker, recItems[preparedMarker])
-			tx.add(condCampaign, recItems[preparedCounter])
+			tx.add(condRecipient, types.TransactWriteItem{Put: &recPut})
+			tx.add(condCampaign, counter)
 			if in.Idempotency != nil {
 				put, err := idempotentPut(s, in.OrgID, in.Idempotency, res)
 				if err != nil {
@@ -239,9 +250,8 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
 				return errAddRace
 			}
-			if tx.failed(reasons, condMarker) {
-				return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q",
-					r.ContactDetails.ContactID, c.CampaignID)
+			if tx.failed(reasons, condRecipient) {
+				return alreadyRecipient(r.ContactDetails.ContactID, c.CampaignID)
 			}
 			if tx.failed(reasons, condCampaign) {
 				// The campaign changed state or was deleted since it was
@@ -279,4 +289,10 @@ func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, slotTaken bo
 		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
 	}
 	return u, nil
+}
+
+// alreadyRecipient is the CONFLICT of adding a contact that already is a
+// recipient of the campaign.
+func alreadyRecipient(contactID, campaignID string) error {
+	return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q", contactID, campaignID)
 }

@@ -18,7 +18,7 @@ import (
 // Change records: every change a tenant can subscribe to is written as a
 // record in the same transaction as the change, so a change that did not
 // commit has no record and one that did always has one. A record holds one
-// or more messages (a launch chunk's recipients share one record):
+// or more messages (a launch slice's recipients share one record):
 //
 //	PK         ORG#<org>#CHG (changesPK)
 //	SK         a ULID from the store's clock when the transaction was built
@@ -57,7 +57,7 @@ func (s *Store) changePut(orgID string, msgs ...gifting.Change) (types.TransactW
 	bodies := make([]types.AttributeValue, len(msgs))
 	for i, m := range msgs {
 		m.ID, m.CreatedAt, m.OrganizationID = fmt.Sprintf("%s.%02d", id, i), now, orgID
-		b, err := json.Marshal(m)
+		b, err := json.Marshal(storedChangeOf(m))
 		if err != nil {
 			return types.TransactWriteItem{}, fmt.Errorf("change %s: %w", m.Type, err)
 		}
@@ -97,7 +97,9 @@ func ChangeRecordOf(image map[string]types.AttributeValue) (ChangeRecord, bool) 
 // Changes returns the messages of orgID after the message id after ("" for
 // the oldest kept), in id order, at most limit (1 to 100), with the cursor
 // to pass next. Only records older than FeedLag are served (see FeedLag),
-// so an empty page's cursor is the one given. It reads one Query page.
+// so an empty page's cursor is the one given. It reads one Query page,
+// and one BatchGetItem per 100 messages holding a recipient by reference
+// (HydrateChanges).
 func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gifting.ChangePage, error) {
 	if limit < 1 || limit > maxChangeLimit {
 		return gifting.ChangePage{}, gifting.Problems{"limit": "must be from 1 to 100"}.Err()
@@ -121,6 +123,7 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 		cond, values[":from"] = "PK = :pk AND SK BETWEEN :from AND :upto", str(from)
 	}
 	var start item
+read:
 	for len(page.Items) < limit {
 		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 &s.table,
@@ -141,7 +144,7 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 					continue
 				}
 				if len(page.Items) == limit {
-					return page, nil
+					break read
 				}
 				page.Items, page.NextCursor = append(page.Items, m), id
 			}
@@ -151,6 +154,11 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 		}
 		start = out.LastEvaluatedKey
 	}
+	items, err := s.HydrateChanges(ctx, orgID, page.Items)
+	if err != nil {
+		return gifting.ChangePage{}, err
+	}
+	page.Items = items
 	return page, nil
 }
 
@@ -180,4 +188,85 @@ func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
 		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
 	}
 	return out
+}
+
+// storedChange is a message as its record holds it: whole, or, for a
+// recipient.created message, its recipient's reference in place of its
+// data (a launch's record names up to hundreds of recipients; their
+// snapshots would make it 3 KB a recipient, written twice in its
+// transaction). HydrateChanges puts the recipient's current snapshot back
+// into the data when the message is read: by the feed and by the delivery
+// of webhooks.
+type storedChange struct {
+	gifting.Change
+	Ref *recipientRef `json:"ref,omitempty"`
+}
+
+// recipientRef names a recipient in a stored change message.
+type recipientRef struct {
+	CampaignID  string `json:"campaignId"`
+	RecipientID string `json:"recipientId"`
+}
+
+// storedChangeOf is the stored form of m.
+func storedChangeOf(m gifting.Change) storedChange {
+	if r, ok := m.Data.(gifting.Recipient); ok && m.Type == gifting.ChangeRecipientCreated {
+		m.Data = nil
+		return storedChange{Change: m, Ref: &recipientRef{CampaignID: r.CampaignID, RecipientID: r.RecipientID}}
+	}
+	return storedChange{Change: m}
+}
+
+// HydrateChanges returns msgs, as change records hold them, with the data
+// of each message stored by reference (storedChange) filled in with the
+// current snapshot of the recipient it names, read with one BatchGetItem
+// per 100 of them (none when no message has a reference). A recipient
+// that no longer exists (its campaign was deleted) leaves its reference as
+// the data. Messages without a reference are returned as they are.
+func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.RawMessage) ([]json.RawMessage, error) {
+	refs := make([]*storedChange, len(msgs))
+	var keys []item
+	for i, raw := range msgs {
+		var m storedChange
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("change message: %w", err)
+		}
+		if m.Ref != nil {
+			refs[i] = &m
+			keys = append(keys, key(orgPK(orgID), recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)))
+		}
+	}
+	if len(keys) == 0 {
+		return msgs, nil
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	bySK := make(map[string]gifting.Recipient, len(got))
+	for _, it := range got {
+		r, err := decodeRecipient(it)
+		if err != nil {
+			return nil, err
+		}
+		bySK[attrS(it, "SK")] = r.Recipient
+	}
+	out := make([]json.RawMessage, len(msgs))
+	for i, raw := range msgs {
+		m := refs[i]
+		if m == nil {
+			out[i] = raw
+			continue
+		}
+		m.Data = *m.Ref
+		if r, ok := bySK[recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)]; ok {
+			m.Data = r
+		}
+		b, err := json.Marshal(m.Change)
+		if err != nil {
+			return nil, fmt.Errorf("change %s: %w", m.Type, err)
+		}
+		out[i] = b
+	}
+	return out, nil
 }

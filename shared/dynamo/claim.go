@@ -172,7 +172,7 @@ type namedItem struct {
 // contact is live, its new address entry.
 func (s *Store) claimItems(orgID string, cur storedRecipient, r gifting.Recipient, from gifting.RecipientStatus,
 	gift giftItem, refund int64, contact *storedContact) ([]namedItem, error) {
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: cur.Ver + 1, Delays: cur.Delays})
+	it, err := s.recipientItem(orgID, cur.next(r))
 	if err != nil {
 		return nil, err
 	}

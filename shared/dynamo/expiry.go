@@ -46,7 +46,7 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 		if err != nil {
 			return false, err
 		}
-		it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: cur.Ver + 1, Delays: cur.Delays})
+		it, err := s.recipientItem(orgID, cur.next(r))
 		if err != nil {
 			return false, err
 		}
@@ -134,12 +134,18 @@ func (s *Store) UnclaimedRecipients(ctx context.Context, orgID, campaignID, curs
 			":lpk":     str(recipientsLPK(orgID, campaignID)),
 			":pending": str(string(gifting.RecipientPending)), ":invited": str(string(gifting.RecipientInviteSent)),
 		},
-		ProjectionExpression: aws.String("LPK, LSK"),
+		ProjectionExpression: aws.String("SK"),
 		Limit:                aws.Int32(expirySlice),
 	}
 	if cursor != "" {
-		in.ExclusiveStartKey = item{"LPK": str(recipientsLPK(orgID, campaignID)), "LSK": str(cursor),
-			"PK": str(orgPK(orgID)), "SK": str(cursor)}
+		// "<LSK> <SK>", or the LSK alone for a legacy recipient's, whose
+		// SK is the same.
+		lsk, sk, ok := strings.Cut(cursor, " ")
+		if !ok {
+			sk = lsk
+		}
+		in.ExclusiveStartKey = item{"LPK": str(recipientsLPK(orgID, campaignID)), "LSK": str(lsk),
+			"PK": str(orgPK(orgID)), "SK": str(sk)}
 	}
 	out, err := s.db.Query(ctx, in)
 	if err != nil {
@@ -147,10 +153,10 @@ func (s *Store) UnclaimedRecipients(ctx context.Context, orgID, campaignID, curs
 	}
 	prefix := recipientSK(campaignID, "")
 	for _, it := range out.Items {
-		ids = append(ids, strings.TrimPrefix(attrS(it, "LSK"), prefix))
+		ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), prefix))
 	}
 	if len(out.LastEvaluatedKey) == 0 {
 		return ids, "", true, nil
 	}
-	return ids, attrS(out.LastEvaluatedKey, "LSK"), false, nil
+	return ids, attrS(out.LastEvaluatedKey, "LSK") + " " + attrS(out.LastEvaluatedKey, "SK"), false, nil
 }

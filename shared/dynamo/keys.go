@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // The table's keys. Every tenant item lives in the partition of its
@@ -41,8 +43,9 @@ import (
 //	deleted list, memberships going PK=ORG#<org>, SK=DELLIST#<id> (due item)      table
 //	launch record of a campaign     PK=ORG#<org>, SK=LAUNCH#<campaign>            table
 //	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
-//	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#…      Slim
-//	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
+//	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(campaign, contact)> table
+//	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#<campaign>#<ULID of createdAt> Slim (SK projected)
+//	legacy dedup marker (read only) PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
 //	idempotency record              PK=ORG#<org>, SK=IDEM#<scope>#<key>          table (TTL expiresAt)
 //	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
 //	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
@@ -124,8 +127,39 @@ func memberSK(list, contact string) string {
 }
 func campaignSK(id string) string                   { return "CAMPAIGN#" + id }
 func recipientSK(campaign, recipient string) string { return "RCPT#" + campaign + "#" + recipient }
+
+// recipientOfSK is the marker that made a contact a recipient of a
+// campaign at most once before recipient ids were derived from the
+// contact (recipientIDFor). Recipients written then keep their random ids
+// and their markers; new code reads the marker, never writes it.
 func recipientOfSK(campaign, contact string) string {
 	return "RCPTOF#" + campaign + "#" + contact
+}
+
+// recipientIDFor is the id of the recipient that contact becomes in
+// campaign: derived from both, so the recipient's key is the uniqueness of
+// a contact in a campaign (a second put of it fails its condition) and no
+// marker item is needed. It has the shape of a ULID (26 characters of
+// Crockford base 32), but its time part carries no meaning: the recipient's
+// place in creation order is its Slim sort key (recipientLSK).
+func recipientIDFor(campaign, contact string) string {
+	sum := sha256.Sum256([]byte(campaign + "\x00" + contact))
+	var id ulid.ULID
+	copy(id[:], sum[:16])
+	return id.String()
+}
+
+// recipientLSK is the Slim sort key of recipient id of campaign, created
+// at created: a ULID of that time (its random part derived from the id, so
+// every write of the recipient computes the same key), so the campaign's
+// Slim partition lists its recipients in creation order whatever their
+// ids.
+func recipientLSK(campaign, id string, created time.Time) string {
+	sum := sha256.Sum256([]byte(id))
+	var u ulid.ULID
+	_ = u.SetTime(ulid.Timestamp(created)) // fails only past the year 10889
+	_ = u.SetEntropy(sum[:10])             // exactly 10 bytes: never fails
+	return "RCPT#" + campaign + "#" + u.String()
 }
 func idempotencySK(scope, k string) string { return "IDEM#" + scope + "#" + k }
 func icpSK(id string) string               { return "ICP#" + id }

@@ -23,17 +23,30 @@ const LedgerRefund = "refund"
 // same transactions as the recipients it counts, so the refund at the end
 // is exact even when slices run twice.
 type launchRecord struct {
-	CampaignID          string     `json:"campaignId"`
-	ListIDs             []string   `json:"listIds"`
-	Contacts            int64      `json:"contacts"`
-	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
-	Debited             int64      `json:"debited"`
-	Created             int64      `json:"created"`
-	Refunded            int64      `json:"refunded"`
-	StartedBy           string     `json:"startedBy"`
-	StartedAt           time.Time  `json:"startedAt"`
-	ProgressAt          time.Time  `json:"progressAt"`
-	FinishedAt          *time.Time `json:"finishedAt,omitempty"`
+	CampaignID          string   `json:"campaignId"`
+	ListIDs             []string `json:"listIds"`
+	Contacts            int64    `json:"contacts"`
+	CreditsPerRecipient int64    `json:"creditsPerRecipient"`
+	Debited             int64    `json:"debited"`
+	Created             int64    `json:"created"`
+	Refunded            int64    `json:"refunded"`
+	// Cursor is where the next slice starts (LaunchSlice); "" before the
+	// first.
+	Cursor string `json:"cursor,omitempty"`
+	// SliceFrom, SliceIDs and SliceNext are the claim of the slice in
+	// progress: its cursor, its member ids and the cursor after it.
+	SliceFrom *string  `json:"sliceFrom,omitempty"`
+	SliceIDs  []string `json:"sliceIds,omitempty"`
+	SliceNext string   `json:"sliceNext,omitempty"`
+	// KeyedOnly says the campaign can have no recipient in the legacy
+	// layout (a RCPTOF marker beside a random id): it had none when it was
+	// launched by code that writes none. Records of earlier launches lack
+	// it, so their slices read the markers.
+	KeyedOnly  bool       `json:"keyedOnly,omitempty"`
+	StartedBy  string     `json:"startedBy"`
+	StartedAt  time.Time  `json:"startedAt"`
+	ProgressAt time.Time  `json:"progressAt"`
+	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 }
 
 // LaunchCampaign accepts the launch of a draft: in one transaction (the
@@ -103,6 +116,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	rec := launchRecord{
 		CampaignID: campaignID, ListIDs: c.CampaignData.ContactListIDs, Contacts: contacts,
 		CreditsPerRecipient: price, Debited: debited, StartedBy: userID, StartedAt: now, ProgressAt: now,
+		KeyedOnly: c.TotalRecipients == 0,
 	}
 	// The record is due a lease from now: the job enqueued after the
 	// commit pushes that forward as it progresses, and if it never runs

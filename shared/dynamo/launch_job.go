@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -17,14 +19,32 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// Launch job tuning: a slice reads this many list members; a transaction
-// writes at most this many recipients (2 items each, plus the campaign's
-// counters, the launch record and the chunk's one change record: 99 of the
-// 100 items a transaction may hold).
+// Launch job tuning: a slice reads this many list members and writes
+// their recipients with this many puts at a time.
 const (
 	launchSliceSize = 500
-	launchChunkSize = 48
+	launchPutters   = 4
 )
+
+// LaunchWriteRate is the default pace of a launch: the write units a
+// second its recipients' puts may take from the organization's partition
+// (ORG#<org>), which they all share. DynamoDB gives one partition key
+// 1,000 a second; the rest is left to the organization's other work. Each
+// recipient also writes one Slim entry, into the campaign's own Slim
+// partition, about half as much as into the table's; its Due and Pages
+// entries spread over several keys.
+const LaunchWriteRate = 800
+
+// launchWriteBurst is the most write units a launch may take at once
+// beyond its pace: the biggest single write of a slice (its record of
+// which contacts it covers, its counters) fits.
+const launchWriteBurst = 64
+
+// WithLaunchWriteRate sets the pace of launches in write units a second
+// (LaunchWriteRate when not set).
+func WithLaunchWriteRate(units float64) Option {
+	return func(s *Store) { s.launchRate = units }
+}
 
 // LaunchFinishCursor is the cursor of the launch job's last step.
 const launchFinishCursor = "finish"
@@ -40,20 +60,33 @@ const launchFinishCursor = "finish"
 // cursor there and pushes the record's due time a lease ahead (due.go), so
 // the scheduler tick continues a launch whose job stopped.
 //
-// A slice may run again (a retry, a duplicate message): a contact that is
-// already a recipient of the campaign is skipped, and the launch record's
-// count of created recipients moves in the same transactions as the
-// recipients, so nothing is counted or charged twice.
+// A slice goes in three steps, so that it writes each recipient once, with
+// a plain put, and counts them all at once:
+//
+//  1. it claims its contacts: the launch record takes the member ids of the
+//     slice (sliceIds), so every run of the slice works on the same ones;
+//  2. it puts their recipients, paced (LaunchWriteRate), each only if
+//     absent and marked with the slice (launchSliceID): a put that finds a
+//     recipient marked with this slice (written by an earlier run that did
+//     not finish, or by a concurrent one) counts it as the slice's, and one
+//     that finds any other recipient skips the contact;
+//  3. one transaction counts the slice's recipients on the campaign and the
+//     launch record (created), records their recipient.created messages
+//     and moves the record's cursor on, conditioned on the record still
+//     holding this slice's claim: of the runs of one slice only one counts.
+//
+// A run whose cursor the launch has already passed returns the launch's
+// cursor. Never more recipients are counted than were paid for (a list can
+// grow during the launch): a slice puts at most the room left.
 //
 // Invitations work as in add-recipient (see Invitation). With an inviter
 // (a mailer is configured) and a template whose invitation is due at once,
 // each recipient is written invite_sent with its invitation marked sent,
-// counted as invite_sent in the same transaction, and invite is called
-// with the recipients of each transaction right after it commits; it
-// sends them and puts back to pending, with their counts, those it could
-// not send. Because a run only ever invites the recipients it created
-// itself, a slice run twice sends no invitation twice. Without an inviter
-// the recipients are pending with the invitation scheduled.
+// and invite is called with the slice's recipients right after the
+// transaction that counts them commits; it sends them and puts back to
+// pending, with their counts, those it could not send. Only the run whose
+// transaction commits invites, so no invitation goes twice. Without an
+// inviter the recipients are pending with the invitation scheduled.
 func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
@@ -78,6 +111,11 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if cursor == launchFinishCursor {
 		return s.finishLaunch(ctx, orgID, c, rec)
 	}
+	if rec.Cursor != cursor {
+		// Another run did this slice already: go on from the launch's
+		// cursor.
+		return rec.Cursor, false, nil
+	}
 	list, after, err := parseLaunchCursor(cursor, len(rec.ListIDs))
 	if err != nil {
 		return "", false, err
@@ -85,24 +123,52 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if list >= len(rec.ListIDs) {
 		return s.finishLaunch(ctx, orgID, c, rec)
 	}
-	ids, last, err := s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
+	// One pace for the run: its writes all go to the organization's
+	// partition.
+	pace := rate.NewLimiter(rate.Limit(s.launchRate), launchWriteBurst)
+	ids, next := rec.SliceIDs, rec.SliceNext
+	if rec.SliceFrom == nil || *rec.SliceFrom != cursor {
+		var last string
+		ids, last, err = s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
+		if err != nil {
+			return "", false, err
+		}
+		next = strconv.Itoa(list) + "|" + last
+		if last == "" {
+			next = strconv.Itoa(list + 1)
+		}
+		claimed, err := s.claimLaunchSlice(ctx, orgID, campaignID, cursor, ids, next, pace)
+		if err != nil || !claimed {
+			// Another run claimed it or moved on: run again from the
+			// record.
+			return cursor, false, err
+		}
+	}
+	mine, err := s.writeLaunchSlice(ctx, orgID, c, rec, rec.ListIDs[list], ids, launchSliceID(cursor), publicBaseURL, invite != nil, pace)
 	if err != nil {
 		return "", false, err
 	}
-	if err := s.addLaunchRecipients(ctx, orgID, c, rec, rec.ListIDs[list], ids, publicBaseURL, invite); err != nil {
-		return "", false, err
+	committed, err := s.countLaunchSlice(ctx, orgID, c, rec, cursor, next, len(ids), mine, pace)
+	if err != nil || !committed {
+		return cursor, false, err
 	}
-	next = strconv.Itoa(list) + "|" + last
-	if last == "" {
-		next = strconv.Itoa(list + 1)
-	}
-	// The cursor goes on the record, so whoever continues the launch (the
-	// job's next message or the scheduler tick) starts here.
-	if err := s.dueProgressed(ctx, orgPK(orgID), launchSK(campaignID), next); err != nil {
-		return "", false, err
+	if invite != nil {
+		var invs []gifting.Invitation
+		for _, r := range mine {
+			if r.Status == gifting.RecipientInviteSent && r.Emails.AddressConfirmation.ClaimedAt != nil && !r.Emails.AddressConfirmation.Sent {
+				invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays})
+			}
+		}
+		if len(invs) > 0 {
+			invite(ctx, invs)
+		}
 	}
 	return next, false, nil
 }
+
+// launchSliceID marks the recipients a launch slice writes: the cursor it
+// starts from, unique within the launch (a campaign launches once).
+func launchSliceID(cursor string) string { return "launch:" + cursor }
 
 // parseLaunchCursor reads "<list index>" or "<list index>|<last member sort key>".
 func parseLaunchCursor(cursor string, lists int) (list int, after string, err error) {
@@ -117,85 +183,253 @@ func parseLaunchCursor(cursor string, lists int) (list int, after string, err er
 	return list, after, nil
 }
 
-// errLaunchOver stops a slice whose launch finished meanwhile.
-var errLaunchOver = errors.New("launch is over")
+// claimLaunchSlice records on the launch record the member ids of the
+// slice that starts at cursor and the cursor that follows it, and pushes
+// the record's due time a lease ahead. It reports false when the record
+// no longer is at cursor or another run claimed the slice first.
+func (s *Store) claimLaunchSlice(ctx context.Context, orgID, campaignID, cursor string, ids []string, next string, pace *rate.Limiter) (bool, error) {
+	pk, sk := orgPK(orgID), launchSK(campaignID)
+	idList := make([]types.AttributeValue, len(ids))
+	for i, id := range ids {
+		idList[i] = str(id)
+	}
+	cond := "attribute_not_exists(finishedAt) AND attribute_not_exists(sliceFrom) AND " + atCursor(cursor)
+	values := item{":from": str(cursor), ":ids": &types.AttributeValueMemberL{Value: idList}, ":next": str(next),
+		":due": str(dueSK(s.Now().Add(DueLease), pk, sk))}
+	if err := pace.WaitN(ctx, min(launchWriteBurst, sliceUnits(len(ids)))); err != nil {
+		return false, fmt.Errorf("launch pace: %w", err)
+	}
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       key(pk, sk),
+		UpdateExpression:          aws.String("SET sliceFrom = :from, sliceIds = :ids, sliceNext = :next, dueAt = :due"),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  map[string]string{"#cur": "cursor"},
+		ExpressionAttributeValues: values,
+	})
+	if isConditionFailed(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim launch slice: %w", err)
+	}
+	return true, nil
+}
 
-// addLaunchRecipients makes the contacts ids of list listID recipients of
-// c, launchChunkSize per transaction, one transaction after another: each
-// touches the campaign's counters and the launch record, so concurrent ones
-// would only conflict. Deleted or missing contacts are skipped (their
-// credits are refunded at the end), as are contacts already recipients.
-// The invitations of each transaction go to invite (when not nil) as soon
-// as it commits, so a later failure of the slice loses none of them.
-func (s *Store) addLaunchRecipients(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, publicBaseURL string, invite gifting.Inviter) error {
+// atCursor is the condition that the launch record is at cursor (:from);
+// a record no slice has moved yet has no cursor attribute.
+func atCursor(cursor string) string {
+	if cursor == "" {
+		return "(attribute_not_exists(#cur) OR #cur = :from)"
+	}
+	return "#cur = :from"
+}
+
+// writeLaunchSlice puts the recipients of the member ids of the slice
+// sliceID (of list listID), launchPutters at a time, paced by pace, and
+// returns the slice's recipients: those it wrote and those an earlier run
+// of the slice wrote. Contacts deleted since are skipped (their credits
+// are refunded at the end), as are contacts already recipients of the
+// campaign (in the legacy layout too, see recipientOfSK). It puts at most
+// the launch's room left.
+func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, sliceID, publicBaseURL string, invite bool, pace *rate.Limiter) ([]storedRecipient, error) {
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
-	if err != nil || len(contacts) == 0 {
-		return err
+	if err != nil {
+		return nil, err
+	}
+	// Recipients an earlier run wrote for contacts deleted since are the
+	// slice's all the same.
+	mine, err := s.sliceRecipientsOfGone(ctx, orgID, c.CampaignID, ids, contacts, sliceID)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.KeyedOnly {
+		if contacts, err = s.withoutLegacyRecipients(ctx, orgID, c.CampaignID, contacts); err != nil {
+			return nil, err
+		}
+	}
+	if len(contacts) == 0 {
+		return mine, nil
 	}
 	kit, err := s.RecipientKit(ctx, orgID, c, publicBaseURL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	kit.Invite = invite != nil
+	kit.Invite = invite
 	// The launch's recipients belong to the user behind the launching key,
 	// as an added recipient belongs to the user who added it, so the
 	// recipients list's userId filter finds them.
 	kit.AssignTo = gifting.AssignedUser{UserID: rec.StartedBy, UserName: rec.StartedBy}
-	delays := eventDelays(kit.Emails)
-	for start := 0; start < len(contacts); start += launchChunkSize {
-		written, err := s.writeLaunchChunk(ctx, orgID, kit, rec, listID, contacts[start:min(start+launchChunkSize, len(contacts))])
-		var invs []gifting.Invitation
-		for _, r := range written {
-			if r.Emails.AddressConfirmation.ClaimedAt != nil {
-				invs = append(invs, gifting.Invitation{Recipient: r, Delays: delays})
+	room := int(rec.Contacts - rec.Created)
+	for len(contacts) > 0 && len(mine) < room {
+		wave := contacts[:min(room-len(mine), len(contacts))]
+		contacts = contacts[len(wave):]
+		got := make([]*storedRecipient, len(wave))
+		errs := make([]error, len(wave))
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(launchPutters, len(wave)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					got[i], errs[i] = s.putLaunchRecipient(ctx, orgID, kit, wave[i], listID, sliceID, pace)
+				}
+			}()
+		}
+		for i := range wave {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		for _, r := range got {
+			if r != nil {
+				mine = append(mine, *r)
 			}
-		}
-		if len(invs) > 0 {
-			invite(ctx, invs)
-		}
-		if errors.Is(err, errLaunchOver) {
-			return nil
-		}
-		if err != nil {
-			return err
 		}
 	}
-	return nil
+	return mine, nil
 }
 
-// writeLaunchChunk writes the recipients of contacts in one transaction
-// with the campaign's counters and the launch record's count, and returns
-// the recipients it wrote (none on error). When some contacts already are
-// recipients (their marker exists) the transaction is cancelled; they are
-// dropped and the rest written again.
-func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit RecipientKit, rec launchRecord, listID string, contacts []gifting.Contact) ([]gifting.Recipient, error) {
-	price := kit.Campaign.CampaignData.CreditsPerRecipient
-	campaignID := kit.Campaign.CampaignID
-	for attempt := 1; len(contacts) > 0; attempt++ {
-		// Each contact's recipient and marker, named by the contact's
-		// index; then the campaign's shared counters and the launch record.
-		var tx txn
-		written := make([]gifting.Recipient, 0, len(contacts))
-		deltas := map[gifting.RecipientStatus]int64{}
-		for i, ct := range contacts {
-			r, its, err := s.PrepareRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
-			if err != nil {
-				return nil, err
-			}
-			// The counter update is shared, below.
-			tx.add(chunkRecipient(i), its[preparedRecipient])
-			tx.add(chunkMarker(i), its[preparedMarker])
-			written = append(written, r)
-			deltas[r.Status]++
+// putLaunchRecipient puts the recipient of contact ct, written by slice
+// sliceID, if the contact is not a recipient yet. It returns the slice's
+// recipient of the contact: the one it wrote, or the one an earlier run of
+// the slice wrote; nil when the contact already was a recipient otherwise.
+func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit RecipientKit, ct gifting.Contact, listID, sliceID string, pace *rate.Limiter) (*storedRecipient, error) {
+	r := s.newRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
+	sr := s.newStoredRecipient(r, kit, sliceID)
+	it, err := s.recipientItem(orgID, sr)
+	if err != nil {
+		return nil, err
+	}
+	if err := pace.WaitN(ctx, writeUnits(it)); err != nil {
+		return nil, fmt.Errorf("launch pace: %w", err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: &s.table, Item: it,
+		ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var cond *types.ConditionalCheckFailedException
+	switch {
+	case err == nil:
+		return &sr, nil
+	case errors.As(err, &cond):
+		if attrS(cond.Item, "ls") != sliceID {
+			return nil, nil // already a recipient
 		}
-		n := int64(len(contacts))
-		spent, err := gifting.MulCredits(n, price)
+		old, err := decodeRecipient(cond.Item)
 		if err != nil {
-			return nil, fmt.Errorf("launch chunk of %s: %w", campaignID, err)
+			return nil, err
 		}
-		now := s.Now()
+		return &old, nil
+	}
+	return nil, fmt.Errorf("put launch recipient: %w", err)
+}
+
+// sliceRecipientsOfGone returns the recipients of slice sliceID that an
+// earlier run wrote for the member ids among ids that have no contact any
+// more (contacts lists the ones that do), with one BatchGetItem per 100.
+func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID string, ids []string, contacts []gifting.Contact, sliceID string) ([]storedRecipient, error) {
+	if len(contacts) == len(ids) {
+		return nil, nil
+	}
+	have := make(map[string]bool, len(contacts))
+	for _, ct := range contacts {
+		have[ct.ContactID] = true
+	}
+	var keys []item
+	for _, id := range ids {
+		if !have[id] {
+			keys = append(keys, key(orgPK(orgID), recipientSK(campaignID, recipientIDFor(campaignID, id))))
+		}
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var out []storedRecipient
+	for _, it := range got {
+		if attrS(it, "ls") != sliceID {
+			continue
+		}
+		r, err := decodeRecipient(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// withoutLegacyRecipients drops from contacts those already recipients of
+// the campaign in the legacy layout (their RCPTOF marker exists): a launch
+// accepted before recipient keys were derived from contacts, or of a
+// campaign that had recipients when it was launched.
+func (s *Store) withoutLegacyRecipients(ctx context.Context, orgID, campaignID string, contacts []gifting.Contact) ([]gifting.Contact, error) {
+	keys := make([]item, len(contacts))
+	for i, ct := range contacts {
+		keys[i] = key(orgPK(orgID), recipientOfSK(campaignID, ct.ContactID))
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil || len(got) == 0 {
+		return contacts, err
+	}
+	marked := make(map[string]bool, len(got))
+	for _, it := range got {
+		marked[attrS(it, "SK")] = true
+	}
+	kept := contacts[:0:0]
+	for _, ct := range contacts {
+		if !marked[recipientOfSK(campaignID, ct.ContactID)] {
+			kept = append(kept, ct)
+		}
+	}
+	return kept, nil
+}
+
+// countLaunchSlice counts the slice's recipients mine in one transaction:
+// the campaign's counters, the launch record's count of created
+// recipients (never past the contacts paid for) with its cursor moved from
+// the slice's to next and its claim cleared, and the recipient.created
+// messages. It reports false, with nothing counted, when another run of
+// the slice counted it first. A campaign that no longer takes the slice's
+// recipients (deleted, or paused since they were written invited) fails
+// the slice: its recipients are deleted, so a later run writes them again
+// as the campaign is then.
+func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, cursor, next string, members int, mine []storedRecipient, pace *rate.Limiter) (bool, error) {
+	campaignID := c.CampaignID
+	pk, sk := orgPK(orgID), launchSK(campaignID)
+	n := int64(len(mine))
+	now := s.Now()
+	var tx txn
+	values := item{":from": str(cursor), ":next": str(next), ":now": str(now.Format(time.RFC3339Nano)), ":n": num(n),
+		":room": num(rec.Contacts - n), ":due": str(dueSK(now.Add(DueLease), pk, sk))}
+	tx.add(condLaunch, types.TransactWriteItem{Update: &types.Update{
+		TableName: &s.table,
+		Key:       key(pk, sk),
+		UpdateExpression: aws.String("SET #cur = :next, progressAt = :now, dueAt = :due " +
+			"REMOVE sliceFrom, sliceIds, sliceNext ADD created :n"),
+		ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND sliceFrom = :from AND created <= :room"),
+		ExpressionAttributeNames:  map[string]string{"#cur": "cursor"},
+		ExpressionAttributeValues: values,
+	}})
+	if n > 0 {
+		deltas := map[gifting.RecipientStatus]int64{}
+		created := make([]gifting.Recipient, len(mine))
+		for i, r := range mine {
+			deltas[r.Status]++
+			created[i] = r.Recipient
+		}
+		spent, err := gifting.MulCredits(n, c.CampaignData.CreditsPerRecipient)
+		if err != nil {
+			return false, fmt.Errorf("launch slice of %s: %w", campaignID, err)
+		}
 		counters := s.campaignCounters(orgID, campaignID, deltas, spent)
-		if kit.Campaign.LaunchProgress != nil {
+		if c.LaunchProgress != nil {
 			// The campaign's mirror of the record's count (launches
 			// accepted before launchProgress existed have none).
 			u := counters.Update
@@ -203,74 +437,48 @@ func (s *Store) writeLaunchChunk(ctx context.Context, orgID string, kit Recipien
 			u.ExpressionAttributeValues[":lpn"], u.ExpressionAttributeValues[":lpnow"] = num(n), str(now.Format(time.RFC3339Nano))
 		}
 		tx.add(condCampaign, counters)
-		created, err := s.changePut(orgID, recipientsCreated(written)...)
+		msgs, err := s.changePut(orgID, recipientsCreated(created)...)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		tx.add("", created)
-		tx.add(condLaunch, types.TransactWriteItem{Update: &types.Update{
-			TableName:        &s.table,
-			Key:              key(orgPK(orgID), launchSK(campaignID)),
-			UpdateExpression: aws.String("SET progressAt = :now ADD created :n"),
-			// Never more recipients than were paid for (a list can
-			// grow during the launch), and none once it is over.
-			ConditionExpression:       aws.String("attribute_not_exists(finishedAt) AND created <= :room"),
-			ExpressionAttributeValues: item{":now": str(now.Format(time.RFC3339Nano)), ":n": num(n), ":room": num(rec.Contacts - n)},
-		}})
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
-		if err == nil {
-			return written, nil
-		}
-		if attempt >= maxAttempts {
-			return nil, fmt.Errorf("launch chunk: gave up after %d attempts: %w", attempt, err)
-		}
-		reasons := cancellationReasons(err)
-		if retryable(err) {
-			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if reasons == nil {
-			return nil, fmt.Errorf("launch chunk: %w", err)
-		}
-		// Contacts already recipients first: they are final, and the
-		// launch record's room must be judged without them.
-		kept := contacts[:0:0]
-		for i, ct := range contacts {
-			if !tx.cancelled(reasons, chunkRecipient(i)) && !tx.cancelled(reasons, chunkMarker(i)) {
-				kept = append(kept, ct)
-			}
-		}
-		switch {
-		case len(kept) < len(contacts):
-			contacts = kept
-		case tx.cancelled(reasons, condCampaign):
-			return nil, fmt.Errorf("launch chunk: campaign %s no longer accepts recipients: %w", campaignID, err)
-		case tx.cancelled(reasons, condLaunch):
-			if err := s.launchFull(ctx, orgID, campaignID, &contacts); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, fmt.Errorf("launch chunk: %w", err)
-		}
+		tx.add("", msgs)
 	}
-	return nil, nil
+	// The record (it holds the slice's member ids) and the campaign, each
+	// written twice by the transaction.
+	if err := pace.WaitN(ctx, min(launchWriteBurst, 2*sliceUnits(members)+2*campaignUnits)); err != nil {
+		return false, fmt.Errorf("launch pace: %w", err)
+	}
+	err := s.transactRetrying(ctx, tx.items)
+	if err == nil {
+		return true, nil
+	}
+	reasons := cancellationReasons(err)
+	switch {
+	case tx.failed(reasons, condLaunch):
+		// Another run counted the slice, or the launch is over.
+		return false, nil
+	case tx.failed(reasons, condCampaign):
+		if err := s.dropSliceRecipients(ctx, orgID, mine); err != nil {
+			return false, err
+		}
+		return false, fmt.Errorf("launch slice: campaign %s no longer takes its recipients: %w", campaignID, err)
+	}
+	return false, fmt.Errorf("launch slice: %w", err)
 }
 
-// launchFull handles a chunk refused by the launch record: the launch is
-// over (errLaunchOver), or the chunk would pass the number of contacts paid
-// for, in which case it is cut to the room left (nothing when none is).
-func (s *Store) launchFull(ctx context.Context, orgID, campaignID string, contacts *[]gifting.Contact) error {
-	var rec launchRecord
-	if _, err := s.get(ctx, orgPK(orgID), launchSK(campaignID), &rec); err != nil {
-		return err
+// dropSliceRecipients deletes the slice's recipients rs that nothing has
+// changed since they were written.
+func (s *Store) dropSliceRecipients(ctx context.Context, orgID string, rs []storedRecipient) error {
+	for _, r := range rs {
+		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: &s.table, Key: key(orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID)),
+			ConditionExpression:       aws.String("ls = :slice AND ver = :one"),
+			ExpressionAttributeValues: item{":slice": str(r.Slice), ":one": num(1)},
+		})
+		if err != nil && !isConditionFailed(err) {
+			return fmt.Errorf("drop launch recipient: %w", err)
+		}
 	}
-	room := rec.Contacts - rec.Created
-	if rec.FinishedAt != nil || room <= 0 {
-		return errLaunchOver
-	}
-	*contacts = (*contacts)[:min(int64(len(*contacts)), room)]
 	return nil
 }
 
@@ -367,7 +575,46 @@ func (s *Store) contactsConcurrently(ctx context.Context, orgID string, ids []st
 	return slices.Concat(parts...), nil
 }
 
-// chunkRecipient and chunkMarker name the items of a launch chunk's i-th
-// contact.
-func chunkRecipient(i int) string { return fmt.Sprintf("%s %d", condRecipient, i) }
-func chunkMarker(i int) string    { return fmt.Sprintf("%s %d", condMarker, i) }
+// sliceUnits estimates the write units of a launch record that holds the
+// claim of a slice of members member ids (about 30 bytes each).
+func sliceUnits(members int) int { return 1 + members*30/1024 }
+
+// campaignUnits estimates the write units of a campaign item.
+const campaignUnits = 4
+
+// writeUnits is the number of 1 KB write units a put of it takes: its
+// size as DynamoDB counts it (names and values), rounded up.
+func writeUnits(it item) int { return max(1, (itemSize(it)+1023)/1024) }
+
+// itemSize is the size of an item's attributes as DynamoDB counts it.
+func itemSize(it item) int {
+	n := 0
+	for k, v := range it {
+		n += len(k) + valueSize(v)
+	}
+	return n
+}
+
+func valueSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return (len(v.Value)+1)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		n := 3
+		for k, e := range v.Value {
+			n += 1 + len(k) + valueSize(e)
+		}
+		return n
+	}
+	return 1
+}

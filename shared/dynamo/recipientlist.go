@@ -16,6 +16,9 @@ import (
 
 // slimRecipient is a recipient's entry in the Slim index.
 type slimRecipient struct {
+	// SK is the recipient's table sort key; LSK orders by creation (for a
+	// legacy recipient it is SK).
+	SK   string `json:"SK"`
 	LSK  string `json:"LSK"`
 	St   string `json:"st"`
 	Srch string `json:"srch"`
@@ -60,7 +63,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		keys = append(keys, key(orgPK(orgID), profileSK))
 	}
 	for _, e := range window {
-		keys = append(keys, key(orgPK(orgID), e.LSK))
+		keys = append(keys, key(orgPK(orgID), e.SK))
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
@@ -89,7 +92,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	page.Recipients = make([]gifting.Recipient, 0, len(window))
 	for _, e := range window {
-		it := bySK[e.LSK]
+		it := bySK[e.SK]
 		if it == nil {
 			continue // the index saw a write the table has not: cannot happen without deletes
 		}

@@ -71,7 +71,7 @@ func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipien
 		if err != nil {
 			return gifting.Recipient{}, err
 		}
-		it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: cur.Ver + 1, Delays: cur.Delays})
+		it, err := s.recipientItem(orgID, cur.next(r))
 		if err != nil {
 			return gifting.Recipient{}, err
 		}

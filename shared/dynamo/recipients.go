@@ -1,9 +1,14 @@
 package dynamo
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -110,42 +115,13 @@ func attrS(it item, name string) string {
 	return ""
 }
 
-// PrepareRecipient builds a new recipient of kit's campaign for contact
-// (pending, or invite_sent when kit.invitesNow) and the transaction items
-// that write it, in this order:
-//
-//  0. the recipient item (with its Slim entry), only if absent;
-//  1. the RCPTOF#<campaign>#<contact> marker, only if absent: one recipient
-//     per contact per campaign, so a second one cancels the transaction
-//     with ConditionalCheckFailed at this item;
-//  2. the campaign counter update (one more recipient in its status, the
-//     campaign's credits per recipient spent), conditioned on the campaign
-//     accepting recipients.
-//
-// A batch writer that counts several recipients with one counter update
-// (a transaction may touch the campaign only once) drops the last item.
-// Credits are not taken here: add-recipient puts these items into the
-// wallet's transaction (Store.ChangeBalance).
-func (s *Store) PrepareRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) (gifting.Recipient, []types.TransactWriteItem, error) {
-	r := s.newRecipient(orgID, kit, contact, sourceType, sourceID)
-	items, err := s.recipientItems(orgID, r, kit)
-	return r, items, err
-}
-
-// Positions of PrepareRecipient's items, as its doc comment lists them.
-const (
-	preparedRecipient = 0
-	preparedMarker    = 1
-	preparedCounter   = 2
-)
-
 // newRecipient builds a recipient of kit's campaign: pending, or invited
 // (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
 	landing, claim := newPageIDs()
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		RecipientID: recipientIDFor(c.CampaignID, contact.ContactID), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
@@ -160,27 +136,27 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 	return r
 }
 
-// recipientItems are the transaction items of PrepareRecipient for r.
-func (s *Store) recipientItems(orgID string, r gifting.Recipient, kit RecipientKit) ([]types.TransactWriteItem, error) {
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails)})
+// newRecipientItems builds the items that write r, a new recipient built
+// with kit: the recipient item, only if absent (its key, derived from the
+// campaign and the contact, makes a contact a recipient of a campaign at
+// most once: a second one fails this condition), and the campaign counter
+// update (one more recipient in its status, its credits spent),
+// conditioned on the campaign accepting recipients. Credits are not taken
+// here: add-recipient puts these items into the wallet's transaction
+// (Store.ChangeBalance).
+func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit RecipientKit) (recipient types.Put, counter types.TransactWriteItem, err error) {
+	it, err := s.recipientItem(orgID, s.newStoredRecipient(r, kit, ""))
 	if err != nil {
-		return nil, err
+		return types.Put{}, types.TransactWriteItem{}, err
 	}
-	marker, err := withKey(recipientMarker{RecipientID: r.RecipientID},
-		map[string]string{"PK": orgPK(orgID), "SK": recipientOfSK(r.CampaignID, r.ContactDetails.ContactID)})
-	if err != nil {
-		return nil, err
-	}
-	return []types.TransactWriteItem{
-		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		{Put: &types.Put{TableName: &s.table, Item: marker, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged),
-	}, nil
+	return types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")},
+		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged), nil
 }
 
-// recipientMarker makes a contact a recipient of a campaign at most once.
-type recipientMarker struct {
-	RecipientID string `json:"recipientId"`
+// newStoredRecipient is the stored form of a new recipient r built with
+// kit, written by the launch slice slice ("" for none).
+func (s *Store) newStoredRecipient(r gifting.Recipient, kit RecipientKit, slice string) storedRecipient {
+	return storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails), Slice: slice}
 }
 
 // storedRecipient is a recipient item: the record plus its version, which
@@ -191,6 +167,15 @@ type storedRecipient struct {
 	gifting.Recipient
 	Ver    int64          `json:"ver"`
 	Delays map[string]int `json:"dly"`
+	// Slice is the launch slice that wrote the recipient (launchSliceID),
+	// "" for an added one: a slice run again knows its own recipients.
+	Slice string `json:"ls,omitempty"`
+}
+
+// next is the stored form of r, the recipient sr changed: its next
+// version, with sr's delays and launch slice.
+func (sr storedRecipient) next(r gifting.Recipient) storedRecipient {
+	return storedRecipient{Recipient: r, Ver: sr.Ver + 1, Delays: sr.Delays, Slice: sr.Slice}
 }
 
 // eventDelays are the delays (hours) of the event-driven emails of a
@@ -205,8 +190,8 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 	return d
 }
 
-// recipientItem is the stored form of sr: the record without empty values,
-// its version and delays, its keys, and its Slim entry, whose attributes serve the
+// recipientItem is the stored form of sr: the record packed
+// (recipientBodyAttr), its version and delays, its keys, and its Slim entry, whose attributes serve the
 // list filters and sorts without reading the recipient:
 //
 //	srch  lower-cased "first last" (search)
@@ -220,14 +205,17 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	r := sr.Recipient
-	it, err := marshal(r)
+	body, err := packRecipient(r)
 	if err != nil {
 		return nil, err
 	}
-	compact(it)
+	it := item{recipientBodyAttr: &types.AttributeValueMemberB{Value: body}}
 	d := r.ContactDetails
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
-	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
+	if sr.Slice != "" {
+		it["ls"] = str(sr.Slice)
+	}
 	it["srch"] = str(strings.ToLower(strings.TrimSpace(d.FirstName + " " + d.LastName)))
 	it["st"] = str(string(r.Status))
 	it["upd"] = str(gifting.FormatTime(r.UpdatedAt))
@@ -269,14 +257,78 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 // printable character, so "ann" still sorts before "anna".
 const sortSep = "\x1f"
 
-// decodeRecipient reads a recipient item.
+// decodeRecipient reads a recipient item: the packed body of the current
+// layout (recipientBodyAttr) or the attributes of the layout before it,
+// which items written by earlier versions keep.
 func decodeRecipient(it item) (storedRecipient, error) {
 	var r storedRecipient
 	if err := unmarshal(it, &r); err != nil {
 		return r, err
 	}
+	if b, ok := it[recipientBodyAttr].(*types.AttributeValueMemberB); ok {
+		viewed := r.ViewedAt // MarkPageViewed sets the attribute in place
+		if err := unpackRecipient(b.Value, &r.Recipient); err != nil {
+			return r, err
+		}
+		if viewed != nil {
+			r.ViewedAt = viewed
+		}
+	}
 	r.Normalize()
 	return r, nil
+}
+
+// recipientBodyAttr holds a recipient item's record, packed (packRecipient):
+// the record's JSON, 2.5 to 3.5 KB with its rendered emails, compresses to
+// about a third, which keeps the item, and so each write of it, within 2 KB.
+// The attributes beside it are the keys and what indexes, conditions and
+// in-place updates need (see recipientItem).
+const recipientBodyAttr = "rz"
+
+// packRecipient is the packed form of r: its JSON, deflated.
+func packRecipient(r gifting.Recipient) ([]byte, error) {
+	j, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("pack recipient: %w", err)
+	}
+	var b bytes.Buffer
+	w := packers.Get().(*flate.Writer)
+	defer packers.Put(w)
+	w.Reset(&b)
+	if _, err := w.Write(j); err != nil {
+		return nil, fmt.Errorf("pack recipient: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("pack recipient: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// packers and unpackers keep deflate writers and readers for reuse: each
+// holds hundreds of kilobytes of state, too much to allocate per recipient.
+var (
+	packers = sync.Pool{New: func() any {
+		w, _ := flate.NewWriter(nil, flate.BestCompression) // fails only for a bad level
+		return w
+	}}
+	unpackers = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+)
+
+// unpackRecipient decodes a packed record into r.
+func unpackRecipient(packed []byte, r *gifting.Recipient) error {
+	rd := unpackers.Get().(io.ReadCloser)
+	defer unpackers.Put(rd)
+	if err := rd.(flate.Resetter).Reset(bytes.NewReader(packed), nil); err != nil {
+		return fmt.Errorf("unpack recipient: %w", err)
+	}
+	j, err := io.ReadAll(rd)
+	if err != nil {
+		return fmt.Errorf("unpack recipient: %w", err)
+	}
+	if err := json.Unmarshal(j, r); err != nil {
+		return fmt.Errorf("unpack recipient: %w", err)
+	}
+	return nil
 }
 
 // recipient reads a recipient of a campaign with its version, or NOT_FOUND.

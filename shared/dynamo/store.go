@@ -41,6 +41,8 @@ type Store struct {
 	table   string
 	now     func() time.Time
 	wallets walletLocks
+	// launchRate paces launches (WithLaunchWriteRate).
+	launchRate float64
 }
 
 // Option configures a Store.
@@ -53,7 +55,7 @@ func WithClock(now func() time.Time) Option {
 
 // New returns a Store over table.
 func New(db DB, table string, opts ...Option) *Store {
-	s := &Store{db: guarded{db}, table: table, now: time.Now}
+	s := &Store{db: guarded{db}, table: table, now: time.Now, launchRate: LaunchWriteRate}
 	for _, o := range opts {
 		o(s)
 	}

@@ -9,7 +9,6 @@ import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 const (
 	condCampaign    = "campaign"    // the campaign in the state the writer read
 	condRecipient   = "recipient"   // a recipient new, or at the version read
-	condMarker      = "marker"      // the marker that makes something unique
 	condIdempotency = "idempotency" // no live record of the Idempotency-Key
 	condLaunch      = "launch"      // the launch record, written once
 	condEmail       = "email"       // the email marker of a contact
@@ -40,13 +39,6 @@ func (t *txn) add(name string, items ...types.TransactWriteItem) {
 func (t *txn) failed(reasons []types.CancellationReason, name string) bool {
 	i, ok := t.at[name]
 	return ok && reasonCode(reasons, i) == "ConditionalCheckFailed"
-}
-
-// cancelled reports whether the item named name had any cancellation
-// reason (a failed condition, a conflict).
-func (t *txn) cancelled(reasons []types.CancellationReason, name string) bool {
-	i, ok := t.at[name]
-	return ok && reasonCode(reasons, i) != ""
 }
 
 // old is the item named name as it stood when its condition failed (the

@@ -29,6 +29,9 @@ type WebhookStore interface {
 	RecordAttempt(ctx context.Context, orgID string, d gifting.PendingDelivery, a gifting.Delivery) error
 	Deliveries(ctx context.Context, orgID, webhookID, cursor string, limit int) ([]gifting.Delivery, string, error)
 	Changes(ctx context.Context, orgID, after string, limit int) (gifting.ChangePage, error)
+	// HydrateChanges fills in the data that a record holds by reference
+	// (the recipient of recipient.created) with its current snapshot.
+	HydrateChanges(ctx context.Context, orgID string, msgs []json.RawMessage) ([]json.RawMessage, error)
 }
 
 // deliveryLease is how long a delivery started from the stream waits
@@ -186,6 +189,13 @@ func (s *Service) DeliverChanges(ctx context.Context, orgID string, msgs []json.
 	eps, err := s.store.WebhookEndpoints(ctx, orgID)
 	if err != nil {
 		return err
+	}
+	if len(eps) > 0 {
+		// Each message's data as it is now: a launch's records name their
+		// recipients rather than copying them.
+		if msgs, err = s.store.HydrateChanges(ctx, orgID, msgs); err != nil {
+			return err
+		}
 	}
 	var wg sync.WaitGroup
 	var errs []error

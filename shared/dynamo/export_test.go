@@ -1,0 +1,62 @@
+package dynamo
+
+import (
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// LegacyRecipientItems are the recipient item and the RCPTOF marker that
+// the code before packed records and derived recipient keys wrote for a
+// new recipient r (its recipientItem and recipientItems, copied), so tests
+// can fill a table as that code did.
+func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays map[string]int) (recipient, marker map[string]types.AttributeValue, err error) {
+	it, err := marshal(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	compact(it)
+	d := r.ContactDetails
+	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientSK(r.CampaignID, r.RecipientID))
+	it["srch"] = str(strings.ToLower(strings.TrimSpace(d.FirstName + " " + d.LastName)))
+	it["st"] = str(string(r.Status))
+	it["upd"] = str(gifting.FormatTime(r.UpdatedAt))
+	it["srt"] = str(strings.ToLower(strings.Join([]string{d.FirstName, d.LastName, d.Email, d.Company}, sortSep)))
+	if r.Feedback.Has() {
+		it["fb"] = str("1")
+	}
+	if len(r.AssignedUsers) > 0 {
+		ids := make([]string, len(r.AssignedUsers))
+		for i, u := range r.AssignedUsers {
+			ids[i] = u.UserID
+		}
+		it["au"] = str(" " + strings.Join(ids, " ") + " ")
+	}
+	it["ver"] = num(1)
+	if gifting.ValidPageID(r.LandingPageID) {
+		it["pg"] = str(pageKey(r.LandingPageID))
+	}
+	if at, ok := r.NextDue(); ok {
+		for k, v := range dueAttrs(gifting.JobRecipientEmails, gifting.RecipientRef(r.CampaignID, r.RecipientID),
+			orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID), at) {
+			it[k] = str(v)
+		}
+	}
+	if len(delays) > 0 {
+		d, err := marshal(delays)
+		if err != nil {
+			return nil, nil, err
+		}
+		it["dly"] = &types.AttributeValueMemberM{Value: d}
+	}
+	marker, err = withKey(struct {
+		RecipientID string `json:"recipientId"`
+	}{r.RecipientID}, map[string]string{"PK": orgPK(orgID), "SK": recipientOfSK(r.CampaignID, r.ContactDetails.ContactID)})
+	return it, marker, err
+}
+
+// NewPageIDs exposes newPageIDs to tests.
+func NewPageIDs() (landing, claim string) { return newPageIDs() }

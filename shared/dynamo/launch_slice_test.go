@@ -1,0 +1,236 @@
+package dynamo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// countItems counts the items of orgID's partition whose sort key starts
+// with prefix.
+func countItems(t *testing.T, s *dynamo.Store, orgID, prefix string) int32 {
+	t.Helper()
+	table := s.Table()
+	out, err := testenv.Client(t).Query(context.Background(), &dynamodb.QueryInput{
+		TableName: &table, KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":p": &types.AttributeValueMemberS{Value: prefix}},
+		Select:                    types.SelectCount, ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Count
+}
+
+// crashBeforeCountDB loses the connection on the first transaction that
+// counts a launch slice (the one whose first item updates a LAUNCH#
+// record), after the slice's recipients are written: a worker that died
+// between its puts and its count.
+type crashBeforeCountDB struct {
+	dynamo.DB
+	mu      sync.Mutex
+	crashed bool
+}
+
+func (d *crashBeforeCountDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	d.mu.Lock()
+	u := in.TransactItems[0].Update
+	crash := !d.crashed && u != nil && strings.HasPrefix(u.Key["SK"].(*types.AttributeValueMemberS).Value, "LAUNCH#")
+	d.crashed = d.crashed || crash
+	d.mu.Unlock()
+	if crash {
+		return nil, errors.New("connection reset by peer")
+	}
+	return d.DB.TransactWriteItems(ctx, in, opts...)
+}
+
+// assertLaunched checks that the campaign is live with recipients
+// recipients, each paid for once, from a wallet of 1,000.
+func assertLaunched(t *testing.T, s *dynamo.Store, orgID, campaignID string, recipients int64) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := s.Campaign(ctx, orgID, campaignID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Wallet(ctx, orgID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != gifting.CampaignLive || got.TotalRecipients != recipients || got.LiveData.CreditsSpent != 10*recipients || w.Balance != 1000-10*recipients {
+		t.Errorf("campaign %s, %d recipients, %d credits spent, balance %d; want live, %d, %d, %d",
+			got.Status, got.TotalRecipients, got.LiveData.CreditsSpent, w.Balance, recipients, 10*recipients, 1000-10*recipients)
+	}
+	if n := countItems(t, s, orgID, "RCPT#"+campaignID+"#"); int64(n) != recipients {
+		t.Errorf("%d recipient items, want %d", n, recipients)
+	}
+}
+
+func TestLaunchSliceCrashBeforeCounting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	table := testenv.Table(t)
+	for _, tt := range []struct {
+		name string
+		// between runs, after the crash
+		between func(t *testing.T, s *dynamo.Store, orgID string, contactIDs []string)
+		want    int64
+	}{
+		{"the run again counts what the crashed one wrote", nil, 7},
+		{"a contact deleted after the crash keeps its recipient, counted and paid", func(t *testing.T, s *dynamo.Store, orgID string, ids []string) {
+			if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+				t.Fatal(err)
+			}
+		}, 7},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &crashBeforeCountDB{DB: testenv.Client(t)}
+			s := dynamo.New(fake, table)
+			if _, err := seed.SeedCatalog(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			orgID, c := launchFixtureOf(t, s, "crash-"+fmt.Sprint(len(tt.name)), 7, "")
+			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := s.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err == nil {
+				t.Fatal("the first slice survived its crash")
+			}
+			if n := countItems(t, s, orgID, "RCPT#"+c.CampaignID+"#"); n != 7 {
+				t.Fatalf("%d recipients written before the crash, want 7", n)
+			}
+			if tt.between != nil {
+				ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.between(t, s, orgID, ids)
+			}
+			runSlicesTwice(t, s, orgID, c.CampaignID, nil)
+			assertLaunched(t, s, orgID, c.CampaignID, tt.want)
+		})
+	}
+}
+
+// TestLaunchSliceRunsAtOnce runs the same slice in several workers at the
+// same time (duplicate messages, a tick beside the job): every contact
+// becomes one recipient, counted and paid once, and invited once.
+func TestLaunchSliceRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	const n = 90
+	orgID, c := launchFixtureOf(t, s, "overlap", n, "tmpl-meeting-booker")
+	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	invited := map[string]int{}
+	invite := func(_ context.Context, invs []gifting.Invitation) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, inv := range invs {
+			invited[inv.Recipient.RecipientID]++
+		}
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cursor := ""
+			for step := 0; step < 20; step++ {
+				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", invite)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if done {
+					return
+				}
+				cursor = next
+			}
+			t.Error("a worker's launch job does not finish")
+		}()
+	}
+	wg.Wait()
+	got, err := s.Campaign(ctx, orgID, c.CampaignID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Wallet(ctx, orgID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != gifting.CampaignLive || got.TotalRecipients != n || got.LiveData.CreditsSpent != 10*n || w.Balance != 1000-10*n ||
+		got.LiveData.StatusCounts[gifting.RecipientInviteSent] != n {
+		t.Errorf("campaign %s, %d recipients (counts %v), %d credits spent, balance %d; want live, %d invite_sent, %d, %d",
+			got.Status, got.TotalRecipients, got.LiveData.StatusCounts, got.LiveData.CreditsSpent, w.Balance, n, 10*n, 1000-10*n)
+	}
+	if len(invited) != n {
+		t.Errorf("%d recipients invited, want %d", len(invited), n)
+	}
+	for id, k := range invited {
+		if k != 1 {
+			t.Errorf("recipient %s invited %d times", id, k)
+		}
+	}
+}
+
+// TestLaunchPace launches at a pace of 50 write units a second and reads
+// the meter: no second puts more than the pace and its burst into the
+// organization's partition, so the launch takes as long as its writes at
+// that pace.
+func TestLaunchPace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const pace, n = 50, 90
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Table(t), dynamo.WithLaunchWriteRate(pace))
+	if _, err := seed.SeedCatalog(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	orgID, c := launchFixtureOf(t, s, "paced", n, "tmpl-meeting-booker")
+	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	u := &meter.Usage{Record: true}
+	stop := m.Observe(u)
+	start := time.Now()
+	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
+	took := time.Since(start)
+	stop()
+	assertLaunched(t, s, orgID, c.CampaignID, n)
+	var units float64
+	var peak meter.PartitionSecond
+	for _, ps := range meter.PartitionSeconds(u.Calls(), meter.Layout{PK: "PK", SK: "SK"}) {
+		if ps.Key != "ORG#"+orgID {
+			continue
+		}
+		units += ps.Units
+		if ps.Units > peak.Units {
+			peak = ps
+		}
+	}
+	// The pace plus its burst (64) in any one second.
+	if peak.Units > pace+64 {
+		t.Errorf("peak %.0f write units in one second into the organization's partition, want at most %d", peak.Units, pace+64)
+	}
+	if least := time.Duration((units - 64) / pace * float64(time.Second)); took < least {
+		t.Errorf("the launch wrote %.0f units in %v, faster than its pace allows (%v)", units, took, least)
+	}
+}
