@@ -60,3 +60,6 @@ func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays m
 
 // NewPageIDs exposes newPageIDs to tests.
 func NewPageIDs() (landing, claim string) { return newPageIDs() }
+
+// RecipientIDFor is the id of the recipient of contactID in campaignID.
+func RecipientIDFor(campaignID, contactID string) string { return recipientIDFor(campaignID, contactID) }

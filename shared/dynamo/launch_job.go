@@ -239,7 +239,7 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	}
 	// Recipients an earlier run wrote for contacts deleted since are the
 	// slice's all the same.
-	mine, err := s.sliceRecipientsOfGone(ctx, orgID, c.CampaignID, ids, contacts, sliceID)
+	mine, err := s.sliceRecipientsOfGone(ctx, orgID, c.CampaignID, ids, contacts, sliceID, pace)
 	if err != nil {
 		return nil, err
 	}
@@ -318,8 +318,8 @@ func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit Recipi
 	case err == nil:
 		return &sr, nil
 	case errors.As(err, &cond):
-		if attrS(cond.Item, "ls") != sliceID {
-			return nil, nil // already a recipient
+		if cond.Item[recipientGoneAttr] != nil || attrS(cond.Item, "ls") != sliceID {
+			return nil, nil // already a recipient, or settled as gone by another run
 		}
 		old, err := decodeRecipient(cond.Item)
 		if err != nil {
@@ -330,10 +330,16 @@ func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit Recipi
 	return nil, fmt.Errorf("put launch recipient: %w", err)
 }
 
-// sliceRecipientsOfGone returns the recipients of slice sliceID that an
-// earlier run wrote for the member ids among ids that have no contact any
-// more (contacts lists the ones that do), with one BatchGetItem per 100.
-func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID string, ids []string, contacts []gifting.Contact, sliceID string) ([]storedRecipient, error) {
+// sliceRecipientsOfGone settles, for each member of the slice whose
+// contact is gone (deleted since the slice was claimed), whether the slice
+// has a recipient for it. It puts a tombstone at the recipient's key, only
+// if the key is free: a run that still saw the contact and puts its
+// recipient later finds the tombstone and writes nothing (putLaunchRecipient),
+// and a recipient an earlier run of this slice wrote there first is the
+// slice's and is returned, to be counted. Every run of the slice decides on
+// the same key, so no recipient is written that the counting run missed.
+// Tombstones have no index keys, read as missing (recipient) and expire.
+func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID string, ids []string, contacts []gifting.Contact, sliceID string, pace *rate.Limiter) ([]storedRecipient, error) {
 	if len(contacts) == len(ids) {
 		return nil, nil
 	}
@@ -341,22 +347,32 @@ func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID str
 	for _, ct := range contacts {
 		have[ct.ContactID] = true
 	}
-	var keys []item
-	for _, id := range ids {
-		if !have[id] {
-			keys = append(keys, key(orgPK(orgID), recipientSK(campaignID, recipientIDFor(campaignID, id))))
-		}
-	}
-	got, err := s.batchGet(ctx, keys)
-	if err != nil {
-		return nil, err
-	}
+	expires := num(s.Now().Add(tombstoneRetention).Unix())
 	var out []storedRecipient
-	for _, it := range got {
-		if attrS(it, "ls") != sliceID {
+	for _, id := range ids {
+		if have[id] {
 			continue
 		}
-		r, err := decodeRecipient(it)
+		if err := pace.WaitN(ctx, 1); err != nil {
+			return nil, fmt.Errorf("launch pace: %w", err)
+		}
+		k := key(orgPK(orgID), recipientSK(campaignID, recipientIDFor(campaignID, id)))
+		k[recipientGoneAttr], k["ls"], k["expiresAt"] = &types.AttributeValueMemberBOOL{Value: true}, str(sliceID), expires
+		_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: &s.table, Item: k,
+			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		})
+		var cond *types.ConditionalCheckFailedException
+		switch {
+		case err == nil:
+			continue // tombstone placed: no run of the slice writes a recipient here
+		case !errors.As(err, &cond):
+			return nil, fmt.Errorf("launch tombstone: %w", err)
+		case cond.Item[recipientGoneAttr] != nil || attrS(cond.Item, "ls") != sliceID:
+			continue // a tombstone, or a recipient from before this launch
+		}
+		r, err := decodeRecipient(cond.Item)
 		if err != nil {
 			return nil, err
 		}
@@ -364,6 +380,14 @@ func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID str
 	}
 	return out, nil
 }
+
+// recipientGoneAttr marks a launch tombstone: the key of the recipient a
+// launch slice did not write because its contact was deleted.
+const recipientGoneAttr = "gone"
+
+// tombstoneRetention is how long a launch tombstone is kept: far longer
+// than any run of a slice can lag behind another.
+const tombstoneRetention = 7 * 24 * time.Hour
 
 // withoutLegacyRecipients drops from contacts those already recipients of
 // the campaign in the legacy layout (their RCPTOF marker exists): a launch

@@ -28,7 +28,10 @@ func countItems(t *testing.T, s *dynamo.Store, orgID, prefix string) int32 {
 	out, err := testenv.Client(t).Query(context.Background(), &dynamodb.QueryInput{
 		TableName: &table, KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":p": &types.AttributeValueMemberS{Value: prefix}},
-		Select:                    types.SelectCount, ConsistentRead: aws.Bool(true),
+		// Launch tombstones (the keys of contacts deleted mid-launch) are no
+		// recipients.
+		FilterExpression: aws.String("attribute_not_exists(gone)"),
+		Select:           types.SelectCount, ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -232,5 +235,84 @@ func TestLaunchPace(t *testing.T) {
 	}
 	if least := time.Duration((units - 64) / pace * float64(time.Second)); took < least {
 		t.Errorf("the launch wrote %.0f units in %v, faster than its pace allows (%v)", units, took, least)
+	}
+}
+
+// holdPutDB holds the first put of the recipient item whose sort key is
+// sk until release is closed, telling held when it starts waiting: a run of
+// a launch slice that read a contact and is slow to write its recipient.
+type holdPutDB struct {
+	dynamo.DB
+	sk      string
+	once    sync.Once
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (d *holdPutDB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	if sk, ok := in.Item["SK"].(*types.AttributeValueMemberS); ok && sk.Value == d.sk && in.Item["gone"] == nil {
+		hold := false
+		d.once.Do(func() { hold = true })
+		if hold {
+			close(d.held)
+			<-d.release
+		}
+	}
+	return d.DB.PutItem(ctx, in, opts...)
+}
+
+// TestLaunchSliceContactDeletedBetweenRuns: two runs of one slice, the
+// first read the contact, the contact is deleted, the second run (not
+// seeing it) counts the slice, then the first writes its recipient. The
+// recipient must not appear unpaid: the second run's tombstone on its key
+// makes the first run's put write nothing, so the launch ends with the
+// recipients it paid for, and the deleted contact's credits refunded.
+func TestLaunchSliceContactDeletedBetweenRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	table := testenv.Table(t)
+	client := testenv.Client(t)
+	plain := dynamo.New(client, table)
+	if _, err := seed.SeedCatalog(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	orgID, c := launchFixtureOf(t, plain, "gone-between", 3, "")
+	ids, err := plain.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := ids[1]
+	fake := &holdPutDB{DB: client, sk: "RCPT#" + c.CampaignID + "#" + dynamo.RecipientIDFor(c.CampaignID, gone),
+		held: make(chan struct{}), release: make(chan struct{})}
+	slow := dynamo.New(fake, table)
+	if _, err := plain.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	firstDone := make(chan error, 1)
+	go func() {
+		_, _, err := slow.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil)
+		firstDone <- err
+	}()
+	select {
+	case <-fake.held:
+	case err := <-firstDone:
+		t.Fatalf("the first run ended before writing the held recipient: %v", err)
+	}
+	if err := plain.DeleteContact(ctx, orgID, gone); err != nil {
+		t.Fatal(err)
+	}
+	// The second run of the same slice: it no longer sees the contact and
+	// counts the slice.
+	if _, _, err := plain.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	close(fake.release)
+	if err := <-firstDone; err != nil {
+		t.Fatal(err)
+	}
+	runSlicesTwice(t, plain, orgID, c.CampaignID, nil)
+	assertLaunched(t, plain, orgID, c.CampaignID, 2)
+	if _, err := plain.Recipient(ctx, orgID, c.CampaignID, dynamo.RecipientIDFor(c.CampaignID, gone)); gifting.ErrorCode(err) != gifting.CodeNotFound {
+		t.Errorf("the deleted contact's recipient key reads %v, want NOT_FOUND", err)
 	}
 }

@@ -339,7 +339,7 @@ func (s *Store) recipient(ctx context.Context, orgID, campaignID, recipientID st
 	if err != nil {
 		return storedRecipient{}, fmt.Errorf("get recipient: %w", err)
 	}
-	if out.Item == nil {
+	if out.Item == nil || out.Item[recipientGoneAttr] != nil {
 		return storedRecipient{}, gifting.NotFound("recipient", recipientID)
 	}
 	return decodeRecipient(out.Item)
