@@ -62,4 +62,6 @@ func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays m
 func NewPageIDs() (landing, claim string) { return newPageIDs() }
 
 // RecipientIDFor is the id of the recipient of contactID in campaignID.
-func RecipientIDFor(campaignID, contactID string) string { return recipientIDFor(campaignID, contactID) }
+func RecipientIDFor(campaignID, contactID string) string {
+	return recipientIDFor(campaignID, contactID)
+}
