@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // Change records: every change a tenant can subscribe to is written as a
@@ -57,7 +58,7 @@ func (s *Store) changePut(orgID string, msgs ...gifting.Change) (types.TransactW
 	bodies := make([]types.AttributeValue, len(msgs))
 	for i, m := range msgs {
 		m.ID, m.CreatedAt, m.OrganizationID = fmt.Sprintf("%s.%02d", id, i), now, orgID
-		b, err := json.Marshal(storedChangeOf(m))
+		b, err := wire.Marshal(storedChangeOf(m))
 		if err != nil {
 			return types.TransactWriteItem{}, fmt.Errorf("change %s: %w", m.Type, err)
 		}
@@ -262,7 +263,7 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 		if r, ok := bySK[recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)]; ok {
 			m.Data = r
 		}
-		b, err := json.Marshal(m.Change)
+		b, err := wire.Marshal(m.Change)
 		if err != nil {
 			return nil, fmt.Errorf("change %s: %w", m.Type, err)
 		}

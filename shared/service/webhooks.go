@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/webhooks"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // WebhookStore is what webhooks and the change feed need from storage.
@@ -159,7 +160,7 @@ func (s *Service) TestWebhook(ctx context.Context, orgID, id string) (gifting.De
 	now := s.store.Now()
 	msg := gifting.Change{ID: "test_" + gifting.NewIDAt(now), Type: gifting.ChangeWebhookTest, CreatedAt: now, OrganizationID: orgID,
 		Data: map[string]string{"webhookId": id}}
-	body, err := json.Marshal(msg)
+	body, err := wire.Marshal(msg)
 	if err != nil {
 		return gifting.Delivery{}, err
 	}
