@@ -205,9 +205,9 @@ func TestWebhookCompletionExpiresRecipients(t *testing.T) {
 		t.Fatalf("complete: %d %s", res.Status, res.Body)
 	}
 	api.Jobs.Wait()
-	got := rc.wait(t, 1)
+	rc.wait(t, 1)
 	time.Sleep(300 * time.Millisecond) // time for a wrong second message to arrive
-	got = rc.wait(t, 1)
+	got := rc.wait(t, 1)
 	var msgs []message
 	for _, r := range got {
 		msgs = append(msgs, decoded(t, r))
