@@ -191,42 +191,59 @@ func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
 	return out
 }
 
+// recipientStatusChanged is the recipient.status_changed message of r,
+// which moved from status from, for the transaction that moves it.
+func recipientStatusChanged(r gifting.Recipient, from gifting.RecipientStatus) gifting.Change {
+	return gifting.NewChange(gifting.ChangeRecipientStatus, gifting.RecipientStatusChange{Recipient: r, PreviousStatus: from})
+}
+
 // storedChange is a message as its record holds it: whole, or, for a
-// recipient.created message, its recipient's reference in place of its
-// data (a launch's record names up to hundreds of recipients; their
-// snapshots would make it 3 KB a recipient, written twice in its
-// transaction). HydrateChanges puts the recipient's current snapshot back
-// into the data when the message is read: by the feed and by the delivery
-// of webhooks.
+// recipient.created or recipient.status_changed message, its recipient's
+// reference (and the status it left) in place of its data (a launch's
+// record names up to hundreds of recipients; their snapshots would make it
+// 3 KB a recipient, written twice in its transaction). HydrateChanges puts
+// the recipient's current snapshot back into the data when the message is
+// read: by the feed and by the delivery of webhooks.
 type storedChange struct {
 	gifting.Change
 	Ref *recipientRef `json:"ref,omitempty"`
 }
 
-// recipientRef names a recipient in a stored change message.
+// recipientRef names a recipient in a stored change message; a
+// recipient.status_changed message keeps the status it left.
 type recipientRef struct {
-	CampaignID  string `json:"campaignId"`
-	RecipientID string `json:"recipientId"`
+	CampaignID     string                  `json:"campaignId"`
+	RecipientID    string                  `json:"recipientId"`
+	PreviousStatus gifting.RecipientStatus `json:"previousStatus,omitempty"`
 }
 
 // storedChangeOf is the stored form of m.
 func storedChangeOf(m gifting.Change) storedChange {
-	if r, ok := m.Data.(gifting.Recipient); ok && m.Type == gifting.ChangeRecipientCreated {
+	switch d := m.Data.(type) {
+	case gifting.Recipient:
+		if m.Type == gifting.ChangeRecipientCreated {
+			m.Data = nil
+			return storedChange{Change: m, Ref: &recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID}}
+		}
+	case gifting.RecipientStatusChange:
 		m.Data = nil
-		return storedChange{Change: m, Ref: &recipientRef{CampaignID: r.CampaignID, RecipientID: r.RecipientID}}
+		return storedChange{Change: m, Ref: &recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID,
+			PreviousStatus: d.PreviousStatus}}
 	}
 	return storedChange{Change: m}
 }
 
 // HydrateChanges returns msgs, as change records hold them, with the data
 // of each message stored by reference (storedChange) filled in with the
-// current snapshot of the recipient it names, read with one BatchGetItem
+// current snapshot of the recipient it names (with previousStatus for a
+// recipient.status_changed message), read with one BatchGetItem
 // per 100 of them (none when no message has a reference). A recipient
 // that no longer exists (its campaign was deleted) leaves its reference as
 // the data. Messages without a reference are returned as they are.
 func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.RawMessage) ([]json.RawMessage, error) {
 	refs := make([]*storedChange, len(msgs))
 	var keys []item
+	seen := map[string]bool{}
 	for i, raw := range msgs {
 		var m storedChange
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -234,7 +251,12 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 		}
 		if m.Ref != nil {
 			refs[i] = &m
-			keys = append(keys, key(orgPK(orgID), recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)))
+			// A recipient named twice (created, then moved) is read
+			// once: BatchGetItem refuses a key given twice.
+			if sk := recipientSK(m.Ref.CampaignID, m.Ref.RecipientID); !seen[sk] {
+				seen[sk] = true
+				keys = append(keys, key(orgPK(orgID), sk))
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -262,6 +284,9 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 		m.Data = *m.Ref
 		if r, ok := bySK[recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)]; ok {
 			m.Data = r
+			if m.Ref.PreviousStatus != "" {
+				m.Data = gifting.RecipientStatusChange{Recipient: r, PreviousStatus: m.Ref.PreviousStatus}
+			}
 		}
 		b, err := wire.Marshal(m.Change)
 		if err != nil {

@@ -32,7 +32,8 @@ var campaignGone = gifting.Errorf(gifting.CodeGone, "this campaign has ended, so
 
 // ClaimGift records a recipient's claim, all or nothing, in one
 // transaction: the recipient moves to address_confirmed with its address
-// and chosen gift (conditioned on its version); one unit of the gift moves
+// and chosen gift (conditioned on its version), with its
+// recipient.status_changed change record; one unit of the gift moves
 // from available to reserved (conditioned on one being available); the
 // campaign's status counters move and its creditsSpent drops by the refund
 // (conditioned on the campaign being neither completed nor deleted); the
@@ -139,14 +140,18 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 		}
 		return nil
 	}
+	moved := recipientStatusChanged(r, from)
 	if refund > 0 {
 		_, _, err = s.ChangeBalance(ctx, BalanceChange{
 			OrgID: orgID, Delta: refund,
 			Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
 				Reason: "the recipient chose a gift that costs less than the credits held for it"},
 			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
+			Changes:   []gifting.Change{moved},
 			Cancelled: cancelled,
 		})
+	} else if items, err = s.withChange(orgID, moved, items...); err != nil {
+		return gifting.Recipient{}, err
 	} else if err = s.transactRetrying(ctx, items); err != nil {
 		if mapped := cancelled(cancellationReasons(err)); mapped != nil {
 			err = mapped

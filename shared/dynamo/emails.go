@@ -59,7 +59,7 @@ func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, 
 // recipient as messageID (gifting.Recipient.MarkEmailSent), and writes the
 // message's global item (MessageRecipient) in the same transaction; an
 // invitation sent to a pending recipient moves it to invite_sent in the
-// campaign's counters too.
+// campaign's counters too, with its recipient.status_changed change record.
 //
 // Errors: NOT_FOUND (recipient or campaign).
 func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error {
@@ -68,7 +68,11 @@ func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, k
 		from := r.MarkEmailSent(kind, messageID, now)
 		var items []types.TransactWriteItem
 		if from != "" {
-			items = append(items, s.CampaignStatusMove(orgID, campaignID, from, r.Status))
+			moved, err := s.changePut(orgID, recipientStatusChanged(*r, from))
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, s.CampaignStatusMove(orgID, campaignID, from, r.Status), moved)
 		}
 		if messageID != "" {
 			it, err := withKey(sentMessage{OrgID: orgID, CampaignID: campaignID, RecipientID: recipientID, Kind: kind,

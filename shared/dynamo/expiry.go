@@ -23,7 +23,8 @@ import (
 // ExpireRecipient moves an unclaimed recipient to expired
 // (gifting.Recipient.Expire) in one transaction with its refund: the
 // recipient (conditioned on the version read, so of an expiry and a claim
-// racing exactly one wins), the campaign's counters (statusCounts from the
+// racing exactly one wins) with its recipient.status_changed change
+// record, the campaign's counters (statusCounts from the
 // recipient's status to expired, creditsSpent down by the refund) and,
 // when it held credits, the wallet's refund with its ledger entry
 // (Store.ChangeBalance). With onlyDue it expires the recipient only once
@@ -68,15 +69,19 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 			}
 			return nil
 		}
+		moved := recipientStatusChanged(r, from)
 		if refund > 0 {
 			_, _, err = s.ChangeBalance(ctx, BalanceChange{
 				OrgID: orgID, Delta: refund,
 				Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
 					Reason: "the recipient did not claim its gift in time"},
 				Items:     func(int64) ([]types.TransactWriteItem, error) { return tx.items, nil },
+				Changes:   []gifting.Change{moved},
 				Cancelled: cancelled,
 			})
-		} else if err = s.transactRetrying(ctx, tx.items); err != nil {
+		} else if items, cerr := s.withChange(orgID, moved, tx.items...); cerr != nil {
+			return false, cerr
+		} else if err = s.transactRetrying(ctx, items); err != nil {
 			if mapped := cancelled(cancellationReasons(err)); mapped != nil {
 				err = mapped
 			} else {

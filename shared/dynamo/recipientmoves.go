@@ -26,8 +26,7 @@ func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientI
 		if err := r.MoveByFulfilment(to, s.Now(), delays); err != nil {
 			return nil, err
 		}
-		return s.withChange(orgID, gifting.NewChange(gifting.ChangeRecipientStatus, gifting.RecipientStatusChange{Recipient: *r, PreviousStatus: from}),
-			s.CampaignStatusMove(orgID, campaignID, from, to))
+		return s.withChange(orgID, recipientStatusChanged(*r, from), s.CampaignStatusMove(orgID, campaignID, from, to))
 	})
 }
 
