@@ -160,7 +160,12 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dynamo.New(db, cfg.TableName), nil
+	var opts []dynamo.Option
+	if cfg.Endpoint == "" {
+		// Real DynamoDB: its indexes trail the table by a moment.
+		opts = append(opts, dynamo.WithIndexSettle(dynamo.IndexSettle))
+	}
+	return dynamo.New(db, cfg.TableName, opts...), nil
 }
 
 // The store implements every use case's storage.

@@ -46,6 +46,21 @@ func WithLaunchWriteRate(units float64) Option {
 	return func(s *Store) { s.launchRate = units }
 }
 
+// WithIndexSettle makes a launch wait, before it reads its first list
+// members from the Slim index, until d has passed since it was accepted:
+// DynamoDB updates a global secondary index a moment after the table
+// (typically well under a second), so a contact imported just before the
+// launch would otherwise be missed (and its credits refunded). DynamoDB
+// Local updates its indexes with the table, so only deployed stacks set it
+// (app.NewStore: IndexSettle).
+func WithIndexSettle(d time.Duration) Option {
+	return func(s *Store) { s.indexSettle = d }
+}
+
+// IndexSettle is how long a deployed launch lets its lists' index catch up
+// (WithIndexSettle).
+const IndexSettle = 2 * time.Second
+
 // LaunchFinishCursor is the cursor of the launch job's last step.
 const launchFinishCursor = "finish"
 
@@ -128,6 +143,16 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	pace := rate.NewLimiter(rate.Limit(s.launchRate), launchWriteBurst)
 	ids, next := rec.SliceIDs, rec.SliceNext
 	if rec.SliceFrom == nil || *rec.SliceFrom != cursor {
+		if cursor == "" {
+			// The members come from the Slim index, which AWS keeps a
+			// moment behind the table: let the writes made before the
+			// launch (an import just finished) reach it first.
+			if wait := rec.StartedAt.Add(s.indexSettle).Sub(s.Now()); wait > 0 {
+				if err := sleep(ctx, min(wait, s.indexSettle)); err != nil {
+					return "", false, err
+				}
+			}
+		}
 		var last string
 		ids, last, err = s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
 		if err != nil {

@@ -316,3 +316,95 @@ func TestLaunchSliceContactDeletedBetweenRuns(t *testing.T) {
 		t.Errorf("the deleted contact's recipient key reads %v, want NOT_FOUND", err)
 	}
 }
+
+// laggyIndexDB is DynamoDB as deployed, where a global secondary index
+// shows a write a moment after the table: its Slim queries leave out the
+// entries of items put less than lag ago. (DynamoDB Local updates its
+// indexes with the table, so only a fake shows the lag.)
+type laggyIndexDB struct {
+	dynamo.DB
+	lag     time.Duration
+	mu      sync.Mutex
+	written map[string]time.Time // LPK + LSK → when put
+}
+
+func (d *laggyIndexDB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	out, err := d.DB.PutItem(ctx, in, opts...)
+	lpk, ok1 := in.Item["LPK"].(*types.AttributeValueMemberS)
+	lsk, ok2 := in.Item["LSK"].(*types.AttributeValueMemberS)
+	if err == nil && ok1 && ok2 {
+		d.mu.Lock()
+		d.written[lpk.Value+"\x00"+lsk.Value] = time.Now()
+		d.mu.Unlock()
+	}
+	return out, err
+}
+
+func (d *laggyIndexDB) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := d.DB.Query(ctx, in, opts...)
+	if err != nil || aws.ToString(in.IndexName) != "Slim" {
+		return out, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// The partition queried (a projection may leave LPK out).
+	lpk, _ := in.ExpressionAttributeValues[":lpk"].(*types.AttributeValueMemberS)
+	kept := out.Items[:0]
+	for _, it := range out.Items {
+		lsk, _ := it["LSK"].(*types.AttributeValueMemberS)
+		if lpk != nil && lsk != nil {
+			if at, ok := d.written[lpk.Value+"\x00"+lsk.Value]; ok && time.Since(at) < d.lag {
+				continue
+			}
+		}
+		kept = append(kept, it)
+	}
+	out.Items, out.Count = kept, int32(len(kept))
+	return out, nil
+}
+
+// TestLaunchRightAfterAnImport: a campaign launched the moment its list was
+// imported reaches every contact although the index trails the table,
+// because the launch lets the index settle first; without that wait the
+// lag loses contacts (refunded, but never invited).
+func TestLaunchRightAfterAnImport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	table := testenv.Table(t)
+	const lag = 2 * time.Second
+	for _, tt := range []struct {
+		name   string
+		settle time.Duration
+		want   int64
+	}{
+		{"the launch waits for the index and reaches all five", 2 * lag, 5},
+		{"without the wait the lag hides them", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := &laggyIndexDB{DB: testenv.Client(t), lag: lag, written: map[string]time.Time{}}
+			s := dynamo.New(db, table, dynamo.WithIndexSettle(tt.settle))
+			if _, err := seed.SeedCatalog(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			orgID, c := launchFixtureOf(t, s, "settle-"+fmt.Sprint(tt.want), 5, "")
+			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+				t.Fatal(err)
+			}
+			cursor := ""
+			for step := 0; ; step++ {
+				if step > 10 {
+					t.Fatal("the launch job does not finish")
+				}
+				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if done {
+					break
+				}
+				cursor = next
+			}
+			assertLaunched(t, s, orgID, c.CampaignID, tt.want)
+		})
+	}
+}

@@ -43,6 +43,9 @@ type Store struct {
 	wallets walletLocks
 	// launchRate paces launches (WithLaunchWriteRate).
 	launchRate float64
+	// indexSettle delays a launch's first read of its lists' members
+	// (WithIndexSettle).
+	indexSettle time.Duration
 }
 
 // Option configures a Store.
