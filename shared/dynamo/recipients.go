@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -325,11 +328,15 @@ func unpackRecipient(packed []byte, r *gifting.Recipient) error {
 	if err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
-	if err := json.Unmarshal(j, r); err != nil {
+	if err := jsonv2.Unmarshal(j, r, unpackOptions); err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
 	return nil
 }
+
+// unpackOptions decode a packed record as encoding/json would, at about
+// half its cost: every recipient a page lists is unpacked.
+var unpackOptions = jsonv1.DefaultOptionsV1()
 
 // recipient reads a recipient of a campaign with its version, or NOT_FOUND.
 func (s *Store) recipient(ctx context.Context, orgID, campaignID, recipientID string) (storedRecipient, error) {
