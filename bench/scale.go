@@ -38,8 +38,9 @@ type bulkRun struct {
 	// importBilled … are the write units AWS would bill (see units.go).
 	importBilled, launchBilled, audienceBilled float64
 	recipients, matched                        int
-	// launchPeak is the busiest partition key and second of the launch.
-	launchPeak meter.PartitionSecond
+	// launchPeak and audiencePeak are the busiest partition key and second
+	// of the launch and of the audience build.
+	launchPeak, audiencePeak meter.PartitionSecond
 	// batches are the times of the import's requests.
 	batches []time.Duration
 	// launchChanges is the part of launchBilled that the launch's change
@@ -149,13 +150,18 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 		return r, err
 	}
 	var audienceID string
-	r.audienceTook, r.audienceUnits, r.audienceBilled, err = e.observe(ctx, func() (err error) {
+	var audienceCalls []meter.Call
+	r.audienceTook, r.audienceUnits, audienceCalls, err = e.observeCalls(func() (err error) {
 		audienceID, err = e.buildAudience(ctx, t, icpID)
 		return err
 	})
+	if busiest := meter.PartitionSeconds(audienceCalls, e.bill.layout()); len(busiest) > 0 {
+		r.audiencePeak = busiest[0]
+	}
 	if err != nil {
 		return r, err
 	}
+	r.audienceBilled = e.bill.writeUnits(ctx, audienceCalls)
 	res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/audience-lists/"+audienceID, nil)
 	if err != nil {
 		return r, err
@@ -240,6 +246,23 @@ func bulkFigures(runs []bulkRun, n int) []systemFigure {
 		{figure: fmt.Sprintf("audience build over %d contacts (%d match): POST /audience-lists to the build's end", n, n*2/5),
 			measured: fmt.Sprintf("%.1f s, %.0f WRU billed, est. (%.2f per member), %.0f RRU (%.3f per contact scanned) (%s)", audS, audWRU, audWRU/float64(n*2/5),
 				audRRU, audRRU/float64(n), runsNote)},
+		audiencePeakFigure(runs, n),
+	}
+}
+
+// audiencePeakFigure is the busiest second of one partition key during the
+// audience build, from the meter.
+func audiencePeakFigure(runs []bulkRun, n int) systemFigure {
+	var peak meter.PartitionSecond
+	for _, r := range runs {
+		if r.audiencePeak.Units > peak.Units {
+			peak = r.audiencePeak
+		}
+	}
+	return systemFigure{
+		figure:   fmt.Sprintf("peak write units per second into one partition key during the audience build over %d contacts (from the meter)", n),
+		measured: fmt.Sprintf("%.0f WRU in one second into %s (builds are paced at the launch pace less one commit's units)", peak.Units, meter.KeyPattern(peak.Key)),
+		target:   "≤ 1,000, or the build paced to it", verdict: verdict(peak.Units <= 1000),
 	}
 }
 

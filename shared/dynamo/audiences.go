@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/time/rate"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -154,6 +155,9 @@ const (
 	// 98 members, the audience and, on the last commit, its change
 	// record: TransactWriteItems takes at most 100 items.
 	membersPerCommit = 98
+	// buildCommitUnits is about the most write units one commit of a build
+	// takes: each member twice in the transaction, and its Slim entry.
+	buildCommitUnits = 3 * membersPerCommit
 	// maxBuildFailures is how many consecutive failed slices make a build
 	// fail for good: below the job queue's own redelivery limit, so the
 	// audience reaches failed before the job is dropped.
@@ -193,8 +197,13 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	if m.Empty() {
 		// A persona without criteria matches nothing: no contact needs
 		// reading to know that.
-		return true, s.commitBuild(ctx, orgID, &a, nil, a.Cursor, 0, true)
+		return true, s.commitBuild(ctx, orgID, &a, nil, a.Cursor, 0, true, nil)
 	}
+	// The members go to the organization's partition, as a launch's
+	// recipients do, but a commit lands up to buildCommitUnits there at
+	// once: paced at the launch's rate less that, a build stays under it
+	// in any second (and so under the partition key's 1,000).
+	pace := rate.NewLimiter(rate.Limit(max(s.launchRate-buildCommitUnits, s.launchRate/4)), launchWriteBurst)
 	in := s.contactRange(orgID, true)
 	in.Limit = aws.Int32(int32(sliceContacts))
 	// Only what matching and the member snapshot read: a contact's
@@ -233,7 +242,7 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		}
 		final := last && i == len(res.Items)-1
 		if len(members) == membersPerCommit || final {
-			if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, final); err != nil {
+			if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, final, pace); err != nil {
 				return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
 			}
 			members, scanned = nil, 0
@@ -242,7 +251,7 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 	if scanned > 0 || len(res.Items) == 0 {
 		// The tail of the page matched nothing (or the page was empty):
 		// record how far the build got.
-		if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, last); err != nil {
+		if err := s.commitBuild(ctx, orgID, &a, members, cursor, scanned, last, pace); err != nil {
 			return errors.Is(err, errBuildOvertaken), ignoreOvertaken(err)
 		}
 	}

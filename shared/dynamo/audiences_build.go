@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/time/rate"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -23,8 +24,19 @@ import (
 // and the compared contacts to contactsScanned, in one transaction; a
 // follows what it wrote. final also makes the audience ready, with its
 // audience.ready change record. It returns errBuildOvertaken when the
-// cursor has moved meanwhile.
-func (s *Store) commitBuild(ctx context.Context, orgID string, a *storedAudience, members []item, cursor string, scanned int64, final bool) error {
+// cursor has moved meanwhile. With a pace, it first waits for the write
+// units the members take (each twice, in the transaction, and its Slim
+// entry).
+func (s *Store) commitBuild(ctx context.Context, orgID string, a *storedAudience, members []item, cursor string, scanned int64, final bool, pace *rate.Limiter) error {
+	if pace != nil {
+		units := 0
+		for _, m := range members {
+			units += 2*writeUnits(m) + 1
+		}
+		if err := waitUnits(ctx, pace, units); err != nil {
+			return err
+		}
+	}
 	n := int64(len(members))
 	credits, err := gifting.MulCredits(n, a.Metadata.CreditsPerContact)
 	if err != nil {

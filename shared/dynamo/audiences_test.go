@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -93,4 +96,69 @@ func TestBuildAudienceSlices(t *testing.T) {
 			t.Errorf("another slice: done %v err %v totalMatch %d", done, err, again.TotalMatch)
 		}
 	})
+}
+
+// TestAudienceBuildPace: a build's members go to the organization's
+// partition, like a launch's recipients, and take no more write units a
+// second there than the pace allows (plus its burst).
+func TestAudienceBuildPace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const pace = 600
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Table(t), dynamo.WithLaunchWriteRate(pace))
+	orgID, _ := testenv.Org(t, s, "paced-build", 0)
+	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := 0; start < 300; start += 100 {
+		in := make([]gifting.ContactInput, 100)
+		for i := range in {
+			in[i] = gifting.ContactInput{MailID: fmt.Sprintf("e%03d@example.com", start+i), JobTitle: "Software Engineer"}
+		}
+		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+			t.Fatalf("seed: %v %+v", err, res)
+		}
+	}
+	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &meter.Usage{Record: true}
+	stop := m.Observe(u)
+	start := time.Now()
+	for done := false; !done; {
+		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	stop()
+	got, err := s.Audience(ctx, orgID, aud.AudienceID)
+	if err != nil || got.Status != gifting.AudienceReady || got.TotalMatch != 300 {
+		t.Fatalf("audience %+v, %v; want ready with 300 members", got, err)
+	}
+	var units float64
+	var peak meter.PartitionSecond
+	for _, ps := range meter.PartitionSeconds(u.Calls(), meter.Layout{PK: "PK", SK: "SK"}) {
+		if ps.Key != "ORG#"+orgID {
+			continue
+		}
+		units += ps.Units
+		if ps.Units > peak.Units {
+			peak = ps
+		}
+	}
+	if peak.Units > pace+64 {
+		t.Errorf("peak %.0f write units in one second into the organization's partition, want at most %d", peak.Units, pace+64)
+	}
+	// Paced at the rate less one commit's units (3 per member, 98 a commit).
+	if least := time.Duration((units - 64 - 3*98) / (pace - 3*98) * float64(time.Second)); took < least {
+		t.Errorf("the build wrote %.0f units in %v, faster than its pace allows (%v)", units, took, least)
+	}
 }

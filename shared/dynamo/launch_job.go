@@ -26,7 +26,8 @@ const (
 	launchPutters   = 4
 )
 
-// LaunchWriteRate is the default pace of a launch: the write units a
+// LaunchWriteRate is the default pace of a launch (and of an audience
+// build, whose members go to the same partition): the write units a
 // second its recipients' puts may take from the organization's partition
 // (ORG#<org>), which they all share. DynamoDB gives one partition key
 // 1,000 a second; the rest is left to the organization's other work. Each
@@ -35,12 +36,26 @@ const (
 // entries spread over several keys.
 const LaunchWriteRate = 800
 
+// waitUnits waits until pace allows units write units, taking them in
+// pieces of at most its burst (a limiter refuses a bigger one at once).
+func waitUnits(ctx context.Context, pace *rate.Limiter, units int) error {
+	for units > 0 {
+		n := min(units, pace.Burst())
+		if err := pace.WaitN(ctx, n); err != nil {
+			return fmt.Errorf("write pace: %w", err)
+		}
+		units -= n
+	}
+	return nil
+}
+
 // launchWriteBurst is the most write units a launch may take at once
 // beyond its pace: the biggest single write of a slice (its record of
 // which contacts it covers, its counters) fits.
 const launchWriteBurst = 64
 
-// WithLaunchWriteRate sets the pace of launches in write units a second
+// WithLaunchWriteRate sets the pace of launches and audience builds in
+// write units a second
 // (LaunchWriteRate when not set).
 func WithLaunchWriteRate(units float64) Option {
 	return func(s *Store) { s.launchRate = units }
