@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/shared/dynamo"
 )
 
 // DynamoDB Local reports the capacity of single-item and batch requests as
@@ -75,10 +76,10 @@ func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 		for _, it := range tw.TransactItems {
 			switch {
 			case it.Put != nil:
-				total += 2 * kb(itemSize(it.Put.Item))
+				total += 2 * kb(dynamo.ItemSize(it.Put.Item))
 				for _, ix := range b.indexes {
 					if entry, ok := b.indexEntry(ix, it.Put.Item); ok {
-						total += kb(itemSize(entry))
+						total += kb(dynamo.ItemSize(entry))
 					}
 				}
 			case it.Update != nil:
@@ -124,7 +125,7 @@ func (b *billing) storedSize(ctx context.Context, table *string, key map[string]
 	out, err := b.e.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: table, Key: key, ConsistentRead: aws.Bool(true)})
 	n := 0
 	if err == nil && out.Item != nil {
-		n = itemSize(out.Item)
+		n = dynamo.ItemSize(out.Item)
 	}
 	b.sizes[id] = n
 	return n
@@ -135,9 +136,6 @@ func (b *billing) storedSize(ctx context.Context, table *string, key map[string]
 func kb(size int) float64 {
 	return math.Max(1, math.Ceil(float64(size)/1024))
 }
-
-// itemSize is an item's size as DynamoDB counts it (meter.ItemSize).
-func itemSize(item map[string]types.AttributeValue) int { return meter.ItemSize(item) }
 
 // layout is the table's keys and indexes as the meter needs them to tell
 // partition keys apart (meter.PartitionSeconds).

@@ -648,37 +648,4 @@ const campaignUnits = 4
 
 // writeUnits is the number of 1 KB write units a put of it takes: its
 // size as DynamoDB counts it (names and values), rounded up.
-func writeUnits(it item) int { return max(1, (itemSize(it)+1023)/1024) }
-
-// itemSize is the size of an item's attributes as DynamoDB counts it.
-func itemSize(it item) int {
-	n := 0
-	for k, v := range it {
-		n += len(k) + valueSize(v)
-	}
-	return n
-}
-
-func valueSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return (len(v.Value)+1)/2 + 1
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + valueSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + valueSize(e)
-		}
-		return n
-	}
-	return 1
-}
+func writeUnits(it item) int { return max(1, (ItemSize(it)+1023)/1024) }
