@@ -143,17 +143,7 @@ func TestAudienceBuildPace(t *testing.T) {
 	if err != nil || got.Status != gifting.AudienceReady || got.TotalMatch != 300 {
 		t.Fatalf("audience %+v, %v; want ready with 300 members", got, err)
 	}
-	var units float64
-	var peak meter.PartitionSecond
-	for _, ps := range meter.PartitionSeconds(u.Calls(), meter.Layout{PK: "PK", SK: "SK"}) {
-		if ps.Key != "ORG#"+orgID {
-			continue
-		}
-		units += ps.Units
-		if ps.Units > peak.Units {
-			peak = ps
-		}
-	}
+	units, peak := orgPartitionWrites(u.Calls(), orgID)
 	if peak.Units > pace+64 {
 		t.Errorf("peak %.0f write units in one second into the organization's partition, want at most %d", peak.Units, pace+64)
 	}

@@ -218,17 +218,7 @@ func TestLaunchPace(t *testing.T) {
 	took := time.Since(start)
 	stop()
 	assertLaunched(t, s, orgID, c.CampaignID, n)
-	var units float64
-	var peak meter.PartitionSecond
-	for _, ps := range meter.PartitionSeconds(u.Calls(), meter.Layout{PK: "PK", SK: "SK"}) {
-		if ps.Key != "ORG#"+orgID {
-			continue
-		}
-		units += ps.Units
-		if ps.Units > peak.Units {
-			peak = ps
-		}
-	}
+	units, peak := orgPartitionWrites(u.Calls(), orgID)
 	// The pace plus its burst (64) in any one second.
 	if peak.Units > pace+64 {
 		t.Errorf("peak %.0f write units in one second into the organization's partition, want at most %d", peak.Units, pace+64)
@@ -390,21 +380,23 @@ func TestLaunchRightAfterAnImport(t *testing.T) {
 			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
-			cursor := ""
-			for step := 0; ; step++ {
-				if step > 10 {
-					t.Fatal("the launch job does not finish")
-				}
-				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if done {
-					break
-				}
-				cursor = next
-			}
+			runSlicesTwice(t, s, orgID, c.CampaignID, nil)
 			assertLaunched(t, s, orgID, c.CampaignID, tt.want)
 		})
 	}
+}
+
+// orgPartitionWrites sums the write units calls put into the table
+// partition of orgID, and finds its busiest second.
+func orgPartitionWrites(calls []meter.Call, orgID string) (units float64, peak meter.PartitionSecond) {
+	for _, ps := range meter.PartitionSeconds(calls, meter.Layout{PK: "PK", SK: "SK"}) {
+		if ps.Key != "ORG#"+orgID {
+			continue
+		}
+		units += ps.Units
+		if ps.Units > peak.Units {
+			peak = ps
+		}
+	}
+	return units, peak
 }
