@@ -34,7 +34,7 @@ func (s *Store) commitBuild(ctx context.Context, orgID string, a *storedAudience
 			units += 2*writeUnits(m) + 1
 		}
 		if err := waitUnits(ctx, pace, units); err != nil {
-			return err
+			return fmt.Errorf("audience build pace: %w", err)
 		}
 	}
 	n := int64(len(members))

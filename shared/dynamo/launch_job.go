@@ -42,7 +42,7 @@ func waitUnits(ctx context.Context, pace *rate.Limiter, units int) error {
 	for units > 0 {
 		n := min(units, pace.Burst())
 		if err := pace.WaitN(ctx, n); err != nil {
-			return fmt.Errorf("write pace: %w", err)
+			return err
 		}
 		units -= n
 	}
@@ -236,7 +236,7 @@ func (s *Store) claimLaunchSlice(ctx context.Context, orgID, campaignID, cursor 
 	cond := "attribute_not_exists(finishedAt) AND attribute_not_exists(sliceFrom) AND " + atCursor(cursor)
 	values := item{":from": str(cursor), ":ids": &types.AttributeValueMemberL{Value: idList}, ":next": str(next),
 		":due": str(dueSK(s.Now().Add(DueLease), pk, sk))}
-	if err := pace.WaitN(ctx, min(launchWriteBurst, sliceUnits(len(ids)))); err != nil {
+	if err := waitUnits(ctx, pace, sliceUnits(len(ids))); err != nil {
 		return false, fmt.Errorf("launch pace: %w", err)
 	}
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -345,7 +345,7 @@ func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit Recipi
 	if err != nil {
 		return nil, err
 	}
-	if err := pace.WaitN(ctx, writeUnits(it)); err != nil {
+	if err := waitUnits(ctx, pace, writeUnits(it)); err != nil {
 		return nil, fmt.Errorf("launch pace: %w", err)
 	}
 	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
@@ -393,7 +393,7 @@ func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID str
 		if have[id] {
 			continue
 		}
-		if err := pace.WaitN(ctx, 1); err != nil {
+		if err := waitUnits(ctx, pace, 1); err != nil {
 			return nil, fmt.Errorf("launch pace: %w", err)
 		}
 		k := key(orgPK(orgID), recipientSK(campaignID, recipientIDFor(campaignID, id)))
@@ -509,7 +509,7 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	}
 	// The record (it holds the slice's member ids) and the campaign, each
 	// written twice by the transaction.
-	if err := pace.WaitN(ctx, min(launchWriteBurst, 2*sliceUnits(members)+2*campaignUnits)); err != nil {
+	if err := waitUnits(ctx, pace, 2*sliceUnits(members)+2*campaignUnits); err != nil {
 		return false, fmt.Errorf("launch pace: %w", err)
 	}
 	err := s.transactRetrying(ctx, tx.items)
