@@ -46,6 +46,7 @@ import (
 //	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(campaign, contact)> table
 //	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#<campaign>#<ULID of createdAt> Slim (SK projected)
 //	legacy dedup marker (read only) PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
+//	launch tombstone (contact gone) PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(…)>, gone  table (TTL expiresAt)
 //	idempotency record              PK=ORG#<org>, SK=IDEM#<scope>#<key>          table (TTL expiresAt)
 //	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
 //	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
