@@ -121,6 +121,9 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	if err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
+	if err := s.ensureEmailSet(ctx, in.OrgID, &kit); err != nil {
+		return gifting.AddRecipientResult{}, err
+	}
 	if err := underPriced(c, kit.Gift); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
@@ -264,7 +267,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	if err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	return gifting.AddRecipientResult{Response: res, Recipient: r, Delays: eventDelays(kit.Emails)}, nil
+	return gifting.AddRecipientResult{Response: res, Recipient: r, Delays: eventDelays(kit.Emails), EmailSet: kit.EmailSet}, nil
 }
 
 // contactUpsertFrom plans the create (cur == nil; slotTaken as slotOf

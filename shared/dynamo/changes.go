@@ -268,7 +268,7 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 	}
 	bySK := make(map[string]gifting.Recipient, len(got))
 	for _, it := range got {
-		r, err := decodeRecipient(it)
+		r, err := s.readRecipient(ctx, it)
 		if err != nil {
 			return nil, err
 		}

@@ -78,7 +78,7 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 	for _, it := range got {
 		switch attrS(it, "SK") {
 		case recipientSK(campaignID, recipientID):
-			sr, err := decodeRecipient(it)
+			sr, err := s.readRecipient(ctx, it)
 			if err != nil {
 				return gifting.Recipient{}, err
 			}

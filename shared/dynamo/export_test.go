@@ -1,6 +1,9 @@
 package dynamo
 
 import (
+	"bytes"
+	"compress/flate"
+	"encoding/json"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -64,4 +67,33 @@ func NewPageIDs() (landing, claim string) { return newPageIDs() }
 // RecipientIDFor is the id of the recipient of contactID in campaignID.
 func RecipientIDFor(campaignID, contactID string) string {
 	return recipientIDFor(campaignID, contactID)
+}
+
+// PackedRecipientItemBeforeSets is the recipient item the code before
+// email sets wrote for a new recipient r: its record, rendered emails and
+// all, deflated without a dictionary into recipientBodyAttr, and its
+// delays beside it.
+func (s *Store) PackedRecipientItemBeforeSets(orgID string, r gifting.Recipient, delays map[string]int) (map[string]types.AttributeValue, error) {
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 1, Delays: delays})
+	if err != nil {
+		return nil, err
+	}
+	j, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(j); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	delete(it, recipientPackedAttr)
+	it[recipientBodyAttr] = &types.AttributeValueMemberB{Value: b.Bytes()}
+	return it, nil
 }

@@ -55,7 +55,7 @@ func (s *Store) uninvite(ctx context.Context, orgID string, inv gifting.Invitati
 	r := inv.Recipient
 	r.Status = gifting.RecipientPending
 	r.Emails.AddressConfirmation.ClaimedAt = nil
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.Delays})
+	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 2, Delays: inv.Delays, EmailSet: inv.EmailSet})
 	if err != nil {
 		return false, err
 	}

@@ -43,6 +43,7 @@ import (
 //	deleted list, memberships going PK=ORG#<org>, SK=DELLIST#<id> (due item)      table
 //	launch record of a campaign     PK=ORG#<org>, SK=LAUNCH#<campaign>            table
 //	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
+//	email set (recipients' emails)  PK=ORG#<org>, SK=EMAILS#<emailSetID>          table (immutable; cached per process)
 //	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(campaign, contact)> table
 //	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#<campaign>#<ULID of createdAt> Slim (SK projected)
 //	legacy dedup marker (read only) PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
@@ -91,6 +92,7 @@ func templateSK(id string) string     { return "TEMPLATE#" + id }
 func contactSK(id string) string      { return "CONTACT#" + id }
 func emailSK(email string) string     { return "EMAIL#" + email }
 func migrateSK(step string) string    { return "MIGRATE#" + step }
+func emailSetSK(id string) string     { return "EMAILS#" + id }
 
 // slotID is the id of the contact item that is the slot of email in org:
 // 26 lower-case base32 characters of a SHA-256 of the two, so it never

@@ -196,7 +196,7 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 		var invs []gifting.Invitation
 		for _, r := range mine {
 			if r.Status == gifting.RecipientInviteSent && r.Emails.AddressConfirmation.ClaimedAt != nil && !r.Emails.AddressConfirmation.Sent {
-				invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays})
+				invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet})
 			}
 		}
 		if len(invs) > 0 {
@@ -361,7 +361,7 @@ func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit Recipi
 		if cond.Item[recipientGoneAttr] != nil || attrS(cond.Item, "ls") != sliceID {
 			return nil, nil // already a recipient, or settled as gone by another run
 		}
-		old, err := decodeRecipient(cond.Item)
+		old, err := s.readRecipient(ctx, cond.Item)
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +412,7 @@ func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID str
 		case cond.Item[recipientGoneAttr] != nil || attrS(cond.Item, "ls") != sliceID:
 			continue // a tombstone, or a recipient from before this launch
 		}
-		r, err := decodeRecipient(cond.Item)
+		r, err := s.readRecipient(ctx, cond.Item)
 		if err != nil {
 			return nil, err
 		}

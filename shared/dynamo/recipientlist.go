@@ -96,7 +96,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		if it == nil {
 			continue // the index saw a write the table has not: cannot happen without deletes
 		}
-		r, err := decodeRecipient(it)
+		r, err := s.readRecipient(ctx, it)
 		if err != nil {
 			return page, err
 		}

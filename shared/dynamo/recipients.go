@@ -39,6 +39,9 @@ type RecipientKit struct {
 	// AssignTo, when its UserID is set, is the user every recipient built
 	// with the kit is assigned to (the one who added or launched it).
 	AssignTo gifting.AssignedUser
+	// EmailSet names the stored copy of Emails the recipients are
+	// rendered from when read (ensureEmailSet); "" without emails.
+	EmailSet string
 }
 
 // invitesNow reports whether recipients built with k are written invited
@@ -59,7 +62,11 @@ func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campai
 	if err != nil {
 		return RecipientKit{}, err
 	}
-	return kitFrom(orgID, c, publicBaseURL, items)
+	kit, err := kitFrom(orgID, c, publicBaseURL, items)
+	if err != nil {
+		return kit, err
+	}
+	return kit, s.ensureEmailSet(ctx, orgID, &kit)
 }
 
 // kitKeys are the keys RecipientKit reads: the template and the single gift,
@@ -159,7 +166,11 @@ func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit Recipie
 // newStoredRecipient is the stored form of a new recipient r built with
 // kit, written by the launch slice slice ("" for none).
 func (s *Store) newStoredRecipient(r gifting.Recipient, kit RecipientKit, slice string) storedRecipient {
-	return storedRecipient{Recipient: r, Ver: 1, Delays: eventDelays(kit.Emails), Slice: slice}
+	sr := storedRecipient{Recipient: r, Ver: 1, EmailSet: kit.EmailSet, Slice: slice}
+	if kit.EmailSet == "" {
+		sr.Delays = eventDelays(kit.Emails)
+	}
+	return sr
 }
 
 // storedRecipient is a recipient item: the record plus its version, which
@@ -168,8 +179,14 @@ func (s *Store) newStoredRecipient(r gifting.Recipient, kit RecipientKit, slice 
 // status move schedules them without reading the template.
 type storedRecipient struct {
 	gifting.Recipient
-	Ver    int64          `json:"ver"`
+	Ver int64 `json:"ver"`
+	// Delays are stored only by recipients without an email set; the
+	// others take them from their set when read (withEmails).
 	Delays map[string]int `json:"dly"`
+	// EmailSet names the email set the recipient's emails are rendered
+	// from (see emailsets.go); "" for a recipient written before sets,
+	// which carries its rendered emails.
+	EmailSet string `json:"es,omitempty"`
 	// Slice is the launch slice that wrote the recipient (launchSliceID),
 	// "" for an added one: a slice run again knows its own recipients.
 	Slice string `json:"ls,omitempty"`
@@ -178,7 +195,7 @@ type storedRecipient struct {
 // next is the stored form of r, the recipient sr changed: its next
 // version, with sr's delays and launch slice.
 func (sr storedRecipient) next(r gifting.Recipient) storedRecipient {
-	return storedRecipient{Recipient: r, Ver: sr.Ver + 1, Delays: sr.Delays, Slice: sr.Slice}
+	return storedRecipient{Recipient: r, Ver: sr.Ver + 1, Delays: sr.Delays, EmailSet: sr.EmailSet, Slice: sr.Slice}
 }
 
 // eventDelays are the delays (hours) of the event-driven emails of a
@@ -194,7 +211,7 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 }
 
 // recipientItem is the stored form of sr: the record packed
-// (recipientBodyAttr), its version and delays, its keys, and its Slim entry, whose attributes serve the
+// (recipientPackedAttr), its version and delays, its keys, and its Slim entry, whose attributes serve the
 // list filters and sorts without reading the recipient:
 //
 //	srch  lower-cased "first last" (search)
@@ -208,11 +225,14 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 	r := sr.Recipient
+	if sr.EmailSet != "" {
+		r.StripEmails() // rendered again from the set when read
+	}
 	body, err := packRecipient(r)
 	if err != nil {
 		return nil, err
 	}
-	it := item{recipientBodyAttr: &types.AttributeValueMemberB{Value: body}}
+	it := item{recipientPackedAttr: &types.AttributeValueMemberB{Value: body}}
 	d := r.ContactDetails
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
 	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
@@ -246,7 +266,9 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 			it[k] = str(v)
 		}
 	}
-	if len(sr.Delays) > 0 {
+	if sr.EmailSet != "" {
+		it["es"] = str(sr.EmailSet)
+	} else if len(sr.Delays) > 0 {
 		d, err := marshal(sr.Delays)
 		if err != nil {
 			return nil, err
@@ -260,17 +282,25 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 // printable character, so "ann" still sorts before "anna".
 const sortSep = "\x1f"
 
-// decodeRecipient reads a recipient item: the packed body of the current
-// layout (recipientBodyAttr) or the attributes of the layout before it,
-// which items written by earlier versions keep.
+// decodeRecipient reads a recipient item: the record packed with the
+// dictionary (recipientPackedAttr), packed without it (recipientBodyAttr,
+// the layout before), or the attributes of the layout before that, which
+// items written by earlier versions keep.
 func decodeRecipient(it item) (storedRecipient, error) {
 	var r storedRecipient
 	if err := unmarshal(it, &r); err != nil {
 		return r, err
 	}
-	if b, ok := it[recipientBodyAttr].(*types.AttributeValueMemberB); ok {
+	var packed []byte
+	var dict []byte
+	if b, ok := it[recipientPackedAttr].(*types.AttributeValueMemberB); ok {
+		packed, dict = b.Value, recipientDict
+	} else if b, ok := it[recipientBodyAttr].(*types.AttributeValueMemberB); ok {
+		packed = b.Value
+	}
+	if packed != nil {
 		viewed := r.ViewedAt // MarkPageViewed sets the attribute in place
-		if err := unpackRecipient(b.Value, &r.Recipient); err != nil {
+		if err := unpackRecipient(packed, dict, &r.Recipient); err != nil {
 			return r, err
 		}
 		if viewed != nil {
@@ -281,14 +311,40 @@ func decodeRecipient(it item) (storedRecipient, error) {
 	return r, nil
 }
 
-// recipientBodyAttr holds a recipient item's record, packed (packRecipient):
-// the record's JSON, 2.5 to 3.5 KB with its rendered emails, compresses to
-// about a third, which keeps the item, and so each write of it, within 2 KB.
-// The attributes beside it are the keys and what indexes, conditions and
-// in-place updates need (see recipientItem).
+// recipientPackedAttr holds a recipient item's record, packed
+// (packRecipient): its JSON, about 2 KB once its emails are rendered from
+// its email set rather than stored, deflated with recipientDict to about
+// 400 bytes, which keeps the whole item, and so each write of it, within
+// one write unit. The attributes beside it are the keys and what indexes,
+// conditions and in-place updates need (see recipientItem).
+const recipientPackedAttr = "rd"
+
+// recipientBodyAttr held the record of items written before
+// recipientPackedAttr: deflated without a dictionary. Read, never written.
 const recipientBodyAttr = "rz"
 
-// packRecipient is the packed form of r: its JSON, deflated.
+// recipientDict is the preset dictionary of packed records: a recipient's
+// JSON with its values left out, so what deflate has to spell out is
+// mostly the values. Records packed with it can only be unpacked with it:
+// it must never change. A better one would be a new attribute beside
+// recipientPackedAttr.
+var recipientDict = []byte(`{"recipientId":"","campaignId":"","organizationId":"","landingPageId":"","claimPageId":"",` +
+	`"contactDetails":{"contactId":"","firstName":"","lastName":"","email":"","company":"","jobTitle":"",` +
+	`"addressLine1":"","addressLine2":"","city":"","state":"","zip":"","country":"","phone":"","linkedInUrl":"","profileImage":""},` +
+	`"sourceType":"contact_list","sourceId":"","status":"pending","createdAt":"2026-","updatedAt":"2026-","campaignName":"",` +
+	`"giftDetails":{"giftId":"","name":"","price":0,"currency":"USD","selectedAt":null},` +
+	`"selectedGift":{"giftId":"","name":"","price":0,"currency":"USD","description":"","imageUrl":"","selectedAt":null,"trackingLink":""},` +
+	`"urls":{"landingPage":"https://","claimPage":"https://"},"personalization":{"giftCard":{}},` +
+	`"emails":{"addressConfirmation":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""},` +
+	`"reminder1":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""},` +
+	`"reminder2":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""},` +
+	`"postDelivery":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""},` +
+	`"postAcknowledgement":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""}},` +
+	`"feedback":{"rating":{"value":"","submittedAt":null},"message":[]},"shipmentInfo":{},"assignedUsers":[],` +
+	`"creditsCharged":0,"viewedAt":null,"claimedAt":null,"address":null,"claimExpiresAt":null}`)
+
+// packRecipient is the packed form of r: its JSON, deflated with
+// recipientDict.
 func packRecipient(r gifting.Recipient) ([]byte, error) {
 	j, err := json.Marshal(r)
 	if err != nil {
@@ -309,19 +365,20 @@ func packRecipient(r gifting.Recipient) ([]byte, error) {
 
 // packers and unpackers keep deflate writers and readers for reuse: each
 // holds hundreds of kilobytes of state, too much to allocate per recipient.
+// A writer keeps its dictionary across Reset.
 var (
 	packers = sync.Pool{New: func() any {
-		w, _ := flate.NewWriter(nil, flate.BestCompression) // fails only for a bad level
+		w, _ := flate.NewWriterDict(nil, flate.BestCompression, recipientDict) // fails only for a bad level
 		return w
 	}}
 	unpackers = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 )
 
-// unpackRecipient decodes a packed record into r.
-func unpackRecipient(packed []byte, r *gifting.Recipient) error {
+// unpackRecipient decodes a record packed with dict (nil for none) into r.
+func unpackRecipient(packed, dict []byte, r *gifting.Recipient) error {
 	rd := unpackers.Get().(io.ReadCloser)
 	defer unpackers.Put(rd)
-	if err := rd.(flate.Resetter).Reset(bytes.NewReader(packed), nil); err != nil {
+	if err := rd.(flate.Resetter).Reset(bytes.NewReader(packed), dict); err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
 	j, err := io.ReadAll(rd)
@@ -349,7 +406,7 @@ func (s *Store) recipient(ctx context.Context, orgID, campaignID, recipientID st
 	if out.Item == nil || out.Item[recipientGoneAttr] != nil {
 		return storedRecipient{}, gifting.NotFound("recipient", recipientID)
 	}
-	return decodeRecipient(out.Item)
+	return s.readRecipient(ctx, out.Item)
 }
 
 // Recipient returns a recipient of a campaign of org, or NOT_FOUND.

@@ -163,3 +163,69 @@ func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting
 	}
 	return r
 }
+
+// TestRecipientPackedBeforeEmailSets: a recipient written by the code
+// before email sets (its record deflated without the dictionary, its
+// rendered emails and delays stored with it) reads back as written, moves
+// along, and schedules its post-delivery email from its stored delays.
+func TestRecipientPackedBeforeEmailSets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, c := launchFixtureOf(t, s, "packed", 1, "tmpl-meeting-booker")
+	ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	contacts, err := s.ContactsByID(ctx, orgID, ids)
+	if err != nil || len(contacts) != 1 {
+		t.Fatalf("contact: %v %v", contacts, err)
+	}
+	tmpl, err := s.Template(ctx, orgID, c.CampaignData.EmailTemplateID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	landing, claim := dynamo.NewPageIDs()
+	old := gifting.NewRecipient(gifting.NewRecipientSpec{
+		RecipientID: dynamo.RecipientIDFor(c.CampaignID, contacts[0].ContactID), OrgID: orgID, CampaignID: c.CampaignID,
+		CampaignName: c.Name, Contact: contacts[0], SourceType: "api", LandingPageID: landing, ClaimPageID: claim,
+		PublicBaseURL: "https://gifts.test", Emails: tmpl.TemplateData.Emails, Credits: c.CampaignData.CreditsPerRecipient,
+		Now: s.Now(), ClaimExpiresInDays: c.ClaimExpiry(),
+	})
+	it, err := s.PackedRecipientItemBeforeSets(orgID, old, map[string]int{"postDelivery": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := s.Table()
+	if _, err := testenv.Client(t).TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &table, Item: it}},
+		s.CampaignCounterUpdate(orgID, c.CampaignID, old.Status, 1, old.CreditsCharged),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := s.Recipient(ctx, orgID, c.CampaignID, old.RecipientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Emails.AddressConfirmation.Subject == "" || got.Emails != old.Emails || got.URLs != old.URLs || got.ContactDetails != old.ContactDetails {
+		t.Errorf("read back as %+v, want %+v", got.Emails, old.Emails)
+	}
+	testenv.Claim(t, s, orgID, c.CampaignID, old.RecipientID)
+	for _, to := range []gifting.RecipientStatus{gifting.RecipientShipped, gifting.RecipientDelivered} {
+		if _, err := s.MoveRecipient(ctx, orgID, c.CampaignID, old.RecipientID, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err = s.Recipient(ctx, orgID, c.CampaignID, old.RecipientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := got.Emails.PostDelivery
+	at, perr := time.Parse(time.RFC3339, pd.ScheduledTime)
+	if got.Status != gifting.RecipientDelivered || pd.Subject != old.Emails.PostDelivery.Subject || pd.Subject == "" ||
+		perr != nil || at.Sub(got.UpdatedAt) != 2*time.Hour {
+		t.Errorf("delivered: status %s, post-delivery %q at %q (moved %v); want it 2 h after the move, from the stored delays",
+			got.Status, pd.Subject, pd.ScheduledTime, got.UpdatedAt)
+	}
+}

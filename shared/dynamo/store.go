@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -46,6 +47,9 @@ type Store struct {
 	// indexSettle delays a launch's first read of its lists' members
 	// (WithIndexSettle).
 	indexSettle time.Duration
+	// sets are the email sets this process has read or written (see
+	// emailsets.go).
+	sets *lru.Cache[string, map[string]gifting.EmailTemplate]
 }
 
 // Option configures a Store.
@@ -58,7 +62,7 @@ func WithClock(now func() time.Time) Option {
 
 // New returns a Store over table.
 func New(db DB, table string, opts ...Option) *Store {
-	s := &Store{db: guarded{db}, table: table, now: time.Now, launchRate: LaunchWriteRate}
+	s := &Store{db: guarded{db}, table: table, now: time.Now, launchRate: LaunchWriteRate, sets: newEmailSetCache()}
 	for _, o := range opts {
 		o(s)
 	}

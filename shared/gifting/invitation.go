@@ -18,9 +18,11 @@ type Invitation struct {
 	// Recipient is the recipient as written, with the invitation's subject
 	// and HTML rendered and its sentAt set.
 	Recipient Recipient
-	// Delays are the recipient's stored event delays, written again by
-	// UninviteRecipient.
-	Delays map[string]int
+	// Delays are the recipient's stored event delays, and EmailSet the
+	// stored name of the text its emails are rendered from, both written
+	// again by UninviteRecipient.
+	Delays   map[string]int
+	EmailSet string
 }
 
 // Inviter sends the invitations of recipients just written as invited,
@@ -64,8 +66,11 @@ type AddRecipientResult struct {
 	Replay *StoredResponse
 	// Recipient is the recipient written.
 	Recipient Recipient
-	// Delays are the recipient's stored event delays, for UninviteRecipient.
-	Delays map[string]int
+	// Delays are the recipient's stored event delays, and EmailSet the
+	// stored name of the text its emails are rendered from, for
+	// UninviteRecipient.
+	Delays   map[string]int
+	EmailSet string
 }
 
 // Invited reports whether the recipient was written as invited: the caller
@@ -76,5 +81,5 @@ func (r AddRecipientResult) Invited() bool {
 
 // Invitation is the invitation to send when Invited.
 func (r AddRecipientResult) Invitation() Invitation {
-	return Invitation{Recipient: r.Recipient, Delays: r.Delays}
+	return Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet}
 }

@@ -347,7 +347,7 @@ type NewRecipientSpec struct {
 }
 
 // NewRecipient builds a pending recipient with its pages and its email
-// schedule rendered from the template.
+// schedule, rendered from the template (RenderEmails).
 func NewRecipient(sp NewRecipientSpec) Recipient {
 	r := Recipient{
 		RecipientID: sp.RecipientID, CampaignID: sp.CampaignID, OrganizationID: sp.OrgID,
@@ -381,8 +381,6 @@ func NewRecipient(sp NewRecipientSpec) Recipient {
 		}
 		e := r.Emails.Kind(kind)
 		e.Active = true
-		e.Subject = r.render(t.Subject, false)
-		e.HTML = r.render(t.HTML, true)
 		// The invitation and its reminders count from the moment the
 		// recipient is added; the post-delivery and post-acknowledgement
 		// emails from the event they follow (see Advance).
@@ -390,8 +388,36 @@ func NewRecipient(sp NewRecipientSpec) Recipient {
 			e.ScheduledTime = FormatTime(sp.Now.Add(time.Duration(t.DelayHours) * time.Hour))
 		}
 	}
+	r.RenderEmails(sp.Emails)
 	r.Normalize()
 	return r
+}
+
+// RenderEmails fills the subject and HTML of each of the recipient's
+// emails from emails, the template's emails by kind, with the recipient's
+// values (its name, company, campaign and page URLs). Kinds emails lacks
+// are left as they are. A recipient's emails are rendered from its
+// template's text whenever they are read, so a stored recipient need not
+// carry them.
+func (r *Recipient) RenderEmails(emails map[string]EmailTemplate) {
+	for _, kind := range EmailKinds {
+		t, ok := emails[kind]
+		if !ok {
+			continue
+		}
+		e := r.Emails.Kind(kind)
+		e.Subject = r.render(t.Subject, false)
+		e.HTML = r.render(t.HTML, true)
+	}
+}
+
+// StripEmails empties the subject and HTML of each of the recipient's
+// emails: what RenderEmails gives back from the template.
+func (r *Recipient) StripEmails() {
+	for _, kind := range EmailKinds {
+		e := r.Emails.Kind(kind)
+		e.Subject, e.HTML = "", ""
+	}
 }
 
 // render fills a template text's placeholders with the recipient's values.
