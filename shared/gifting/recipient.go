@@ -400,14 +400,15 @@ func NewRecipient(sp NewRecipientSpec) Recipient {
 // template's text whenever they are read, so a stored recipient need not
 // carry them.
 func (r *Recipient) RenderEmails(emails map[string]EmailTemplate) {
+	subject, html := r.replacer(false), r.replacer(true)
 	for _, kind := range EmailKinds {
 		t, ok := emails[kind]
 		if !ok {
 			continue
 		}
 		e := r.Emails.Kind(kind)
-		e.Subject = r.render(t.Subject, false)
-		e.HTML = r.render(t.HTML, true)
+		e.Subject = subject.Replace(t.Subject)
+		e.HTML = html.Replace(t.HTML)
 	}
 }
 
@@ -420,11 +421,11 @@ func (r *Recipient) StripEmails() {
 	}
 }
 
-// render fills a template text's placeholders with the recipient's values.
-// In HTML every value is escaped, so a name such as <script> shows as text.
-// Subjects are plain text: line breaks are removed so a value cannot add a
-// mail header.
-func (r *Recipient) render(text string, isHTML bool) string {
+// replacer fills a template text's placeholders with the recipient's
+// values. In HTML every value is escaped, so a name such as <script> shows
+// as text. Subjects are plain text: line breaks are removed so a value
+// cannot add a mail header.
+func (r *Recipient) replacer(isHTML bool) *strings.Replacer {
 	esc := func(s string) string {
 		if isHTML {
 			return html.EscapeString(s)
@@ -442,7 +443,7 @@ func (r *Recipient) render(text string, isHTML bool) string {
 		"{{campaignName}}", esc(r.CampaignName),
 		"{{landingPageUrl}}", esc(r.URLs.LandingPage),
 		"{{claimPageUrl}}", esc(r.URLs.ClaimPage),
-	).Replace(text)
+	)
 }
 
 // MarkInvited claims the invitation at now for the writer to send at once
