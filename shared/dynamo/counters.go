@@ -11,6 +11,9 @@ import (
 // Counter names. A counter is kept in the same transaction as the writes it
 // counts, so list totals never need a read of the whole collection.
 const (
+	// counterLedger is no longer written: the wallet counts the ledger
+	// entries written since (walletEntries); the counter holds the count of
+	// those written before, read beside it.
 	counterLedger    = "LEDGER"
 	counterPersonas  = "ICP"
 	counterAudiences = "AUDIENCE"

@@ -11,10 +11,12 @@ import (
 )
 
 // WalletStatement returns org's wallet and a page of its ledger, newest
-// first, in two requests: one BatchGetItem (wallet, profile, ledger
+// first, in two requests: one BatchGetItem (wallet, profile, legacy ledger
 // counter) and a Query of the ledger that stops at the page's end. Ledger
 // entries are small (~200 bytes), so a deep page costs about one read unit
-// per 20 entries skipped. NOT_FOUND when the organization has no wallet.
+// per 20 entries skipped. The total is the entries the wallet counted plus
+// those COUNT#LEDGER counted before the wallet did (see walletEntries).
+// NOT_FOUND when the organization has no wallet.
 func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error) {
 	got, err := s.batchGet(ctx, []item{
 		key(orgPK(orgID), walletSK), key(orgPK(orgID), profileSK), key(orgPK(orgID), counterSK(counterLedger)),
@@ -23,13 +25,19 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 		return gifting.WalletStatement{}, err
 	}
 	var st gifting.WalletStatement
-	var counted counterItem
+	var (
+		counted counterItem // frozen: entries written before the wallet counted them
+		wc      walletCount
+	)
 	found := false
 	for _, it := range got {
 		var err error
 		switch attrS(it, "SK") {
 		case walletSK:
 			found, err = true, unmarshal(it, &st.Wallet)
+			if err == nil {
+				err = unmarshal(it, &wc)
+			}
 		case profileSK:
 			var org gifting.Organization
 			err = unmarshal(it, &org)
@@ -53,7 +61,7 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 	}
 	lo, hi := p.Window(len(entries))
 	st.Entries = entries[lo:hi]
-	st.Total = int(counted.N)
+	st.Total = int(counted.N + wc.Entries)
 	if exhausted {
 		// Read to the end: the exact count, even for entries written
 		// without the counter.

@@ -26,8 +26,9 @@ type NewOrg struct {
 }
 
 // CreateOrg creates an organization with its wallet (and a top-up ledger
-// entry for the initial credits) in one transaction. It returns CONFLICT
-// when the id is taken and VALIDATION_FAILED for bad input.
+// entry for the initial credits, counted on the wallet) in one
+// transaction. It returns CONFLICT when the id is taken and
+// VALIDATION_FAILED for bad input.
 func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, gifting.Wallet, error) {
 	var p gifting.Problems
 	if in.OrgID == "" {
@@ -68,6 +69,9 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if err != nil {
 		return gifting.Organization{}, gifting.Wallet{}, err
 	}
+	// The wallet counts the ledger entries written with it: the opening
+	// top-up below when there are initial credits (Credits is 0 or more).
+	w[walletEntries] = num(min(in.Credits, 1))
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
@@ -79,7 +83,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		if err != nil {
 			return gifting.Organization{}, gifting.Wallet{}, err
 		}
-		items = append(items, put, s.counterAdd(in.OrgID, counterLedger, 1))
+		items = append(items, put)
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {

@@ -54,9 +54,20 @@ type BalanceChange struct {
 }
 
 // walletHeader is the number of transaction items ChangeBalance puts before
-// the caller's: the wallet update, the ledger entry, its counter and the
-// change record.
-const walletHeader = 4
+// the caller's: the wallet update, the ledger entry and the change record.
+const walletHeader = 3
+
+// walletEntries is the wallet item's attribute that counts the ledger
+// entries written with it: every change of the balance adds one in the
+// same update, so the count costs no transaction item of its own. The
+// ledger's total is this plus the COUNT#LEDGER counter that code before it
+// kept, now frozen (WalletStatement).
+const walletEntries = "entries"
+
+// walletCount is the wallet item's count of ledger entries.
+type walletCount struct {
+	Entries int64 `json:"entries"`
+}
 
 // walletChangeTypes are the change messages of the ledger's entry types.
 var walletChangeTypes = map[string]string{
@@ -66,8 +77,9 @@ var walletChangeTypes = map[string]string{
 }
 
 // ChangeBalance applies c in one transaction: the wallet moves from its
-// current balance to balance+Delta, a ledger entry records it, and the
-// caller's items are written, all or nothing. The balance never goes below
+// current balance to balance+Delta (and counts one more ledger entry), a
+// ledger entry records it, and the caller's items are written, all or
+// nothing. The balance never goes below
 // zero: a debit larger than the balance returns INSUFFICIENT_CREDITS and
 // writes nothing. Nor above gifting.MaxBalance: a top-up that would take it
 // there is a VALIDATION_FAILED naming "credits".
@@ -159,17 +171,17 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 			{Update: &types.Update{
 				TableName:           &s.table,
 				Key:                 key(orgPK(c.OrgID), walletSK),
-				UpdateExpression:    aws.String("SET balance = :after, updatedAt = :now"),
+				UpdateExpression:    aws.String("SET balance = :after, updatedAt = :now ADD " + walletEntries + " :one"),
 				ConditionExpression: aws.String("balance = :before"),
 				ExpressionAttributeValues: item{
 					":after":  num(after),
 					":before": num(balance),
 					":now":    str(now.Format("2006-01-02T15:04:05.000Z07:00")),
+					":one":    num(1),
 				},
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 			}},
 			ledger,
-			s.counterAdd(c.OrgID, counterLedger, 1),
 			change,
 		}
 		if c.Items != nil {
