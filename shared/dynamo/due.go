@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // Due items are work that must happen after a commit, driven from a record
@@ -56,11 +59,31 @@ type Due struct {
 
 // dueAttrs are the attributes that put a new item pk/sk of kind and ref in
 // the due index at at.
+//
+// A recipient's ref is left out: it is spelled by the item's sort key
+// (dueRefOfKey).
 func dueAttrs(kind, ref, pk, sk string, at time.Time) map[string]string {
-	return map[string]string{
+	attrs := map[string]string{
 		"dueShard": dueShardPK(dueShardOf(pk, sk)), "dueAt": dueSK(at, pk, sk),
-		"dueKind": kind, "dueRef": ref,
+		"dueKind": kind,
 	}
+	if ref != dueRefOfKey(kind, sk) {
+		attrs["dueRef"] = ref
+	}
+	return attrs
+}
+
+// dueRefOfKey is the ref of a due item of kind whose sort key is sk, when
+// the key spells it (a recipient's, RCPT#<campaign>#<recipient>), else "".
+func dueRefOfKey(kind, sk string) string {
+	if kind != gifting.JobRecipientEmails {
+		return ""
+	}
+	campaign, recipient, ok := strings.Cut(strings.TrimPrefix(sk, recipientPrefix), "#")
+	if !ok || !strings.HasPrefix(sk, recipientPrefix) {
+		return ""
+	}
+	return gifting.RecipientRef(campaign, recipient)
 }
 
 // dueRecord is the part of a due item the tick reads.
@@ -106,6 +129,9 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 			at, err := time.Parse(dueTimeLayout, r.DueAt[:min(len(r.DueAt), len(dueTimeLayout))])
 			if err != nil {
 				return nil, fmt.Errorf("due item %s %s: %w", r.PK, r.SK, err)
+			}
+			if r.DueRef == "" {
+				r.DueRef = dueRefOfKey(r.DueKind, r.SK)
 			}
 			due = append(due, Due{Kind: r.DueKind, OrgID: orgOfPK(r.PK), Ref: r.DueRef, Cursor: r.Cursor,
 				At: at, ProgressAt: r.ProgressAt, pk: r.PK, sk: r.SK, dueSK: r.DueAt})

@@ -42,12 +42,7 @@ func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays m
 	if gifting.ValidPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
-	if at, ok := r.NextDue(); ok {
-		for k, v := range dueAttrs(gifting.JobRecipientEmails, gifting.RecipientRef(r.CampaignID, r.RecipientID),
-			orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID), at) {
-			it[k] = str(v)
-		}
-	}
+	legacyDue(it, orgID, r)
 	if len(delays) > 0 {
 		d, err := marshal(delays)
 		if err != nil {
@@ -95,5 +90,21 @@ func (s *Store) PackedRecipientItemBeforeSets(orgID string, r gifting.Recipient,
 	}
 	delete(it, recipientPackedAttr)
 	it[recipientBodyAttr] = &types.AttributeValueMemberB{Value: b.Bytes()}
+	legacyDue(it, orgID, r)
 	return it, nil
+}
+
+// legacyDue sets the due attributes of recipient item it as the code
+// before short due keys wrote them: the item's key spelled out in dueAt,
+// and dueRef.
+func legacyDue(it map[string]types.AttributeValue, orgID string, r gifting.Recipient) {
+	at, ok := r.NextDue()
+	if !ok {
+		return
+	}
+	pk, sk := orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID)
+	it["dueShard"] = str(dueShardPK(dueShardOf(pk, sk)))
+	it["dueAt"] = str(at.UTC().Format(dueTimeLayout) + "#" + pk + "#" + sk)
+	it["dueKind"] = str(gifting.JobRecipientEmails)
+	it["dueRef"] = str(gifting.RecipientRef(r.CampaignID, r.RecipientID))
 }

@@ -288,9 +288,16 @@ func dueShardOf(pk, sk string) int {
 	return int(h.Sum32() % dueShards)
 }
 
-// dueSK is the due-index sort key of the item pk/sk due at at.
+// dueSK is the due-index sort key of the item pk/sk due at at: the time,
+// then 13 characters of a hash of the item's key, so items due at the same
+// millisecond still have keys of their own without spelling out the
+// item's key (written on every item that is due, and copied into its index
+// entry). Items written before carry "<time>#<pk>#<sk>"; the time is read
+// from the front of both (DueItems).
 func dueSK(at time.Time, pk, sk string) string {
-	return at.UTC().Format(dueTimeLayout) + "#" + pk + "#" + sk
+	h := fnv.New64a()
+	h.Write([]byte(pk + "\x00" + sk))
+	return at.UTC().Format(dueTimeLayout) + "#" + strconv.FormatUint(h.Sum64(), 32)
 }
 
 // dueUpTo is the upper bound of the due sort keys of items due at or

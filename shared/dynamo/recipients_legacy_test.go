@@ -166,8 +166,9 @@ func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting
 
 // TestRecipientPackedBeforeEmailSets: a recipient written by the code
 // before email sets (its record deflated without the dictionary, its
-// rendered emails and delays stored with it) reads back as written, moves
-// along, and schedules its post-delivery email from its stored delays.
+// rendered emails and delays stored with it, its due key spelled out)
+// reads back as written, is found and claimed by the tick, moves along,
+// and schedules its post-delivery email from its stored delays.
 func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -204,6 +205,22 @@ func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	due, err := s.DueItems(ctx, s.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, d := range due {
+		if d.Ref == gifting.RecipientRef(c.CampaignID, old.RecipientID) {
+			found = true
+			if claimed, err := s.ClaimDue(ctx, d, s.Now().Add(dynamo.DueLease)); err != nil || !claimed {
+				t.Errorf("claim of its invitation as due: %v %v", claimed, err)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("its invitation is not due: %+v", due)
+	}
 	got, err := s.Recipient(ctx, orgID, c.CampaignID, old.RecipientID)
 	if err != nil {
 		t.Fatal(err)
