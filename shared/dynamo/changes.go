@@ -55,20 +55,30 @@ const maxChangeLimit = 100
 func (s *Store) changePut(orgID string, msgs ...gifting.Change) (types.TransactWriteItem, error) {
 	now := s.Now()
 	id := s.NewID()
+	it, err := changeAttrs(orgID, id, now, msgs)
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
+	it["PK"], it["SK"], it["expiresAt"] = str(changesPK(orgID)), str(id), num(now.Add(ChangeRetention).Unix())
+	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}, nil
+}
+
+// changeAttrs are the attributes that make an item the change record id
+// of msgs, written at now: rec, org and the messages, each with its id,
+// time and organization filled in. A change record is an item of its own
+// (changePut) or, for a balance change, the ledger entry the transaction
+// writes anyway (ledgerPut), whose id is then the record's.
+func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, error) {
 	bodies := make([]types.AttributeValue, len(msgs))
 	for i, m := range msgs {
 		m.ID, m.CreatedAt, m.OrganizationID = fmt.Sprintf("%s.%02d", id, i), now, orgID
 		b, err := wire.Marshal(storedChangeOf(m))
 		if err != nil {
-			return types.TransactWriteItem{}, fmt.Errorf("change %s: %w", m.Type, err)
+			return nil, fmt.Errorf("change %s: %w", m.Type, err)
 		}
 		bodies[i] = str(string(b))
 	}
-	it := item{
-		"PK": str(changesPK(orgID)), "SK": str(id), "rec": str(changeRecordKind), "org": str(orgID),
-		"msgs": &types.AttributeValueMemberL{Value: bodies}, "expiresAt": num(now.Add(ChangeRetention).Unix()),
-	}
-	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}, nil
+	return item{"rec": str(changeRecordKind), "org": str(orgID), "msgs": &types.AttributeValueMemberL{Value: bodies}}, nil
 }
 
 // ChangeRecord is a committed change record as the stream delivers it.
@@ -98,9 +108,11 @@ func ChangeRecordOf(image map[string]types.AttributeValue) (ChangeRecord, bool) 
 // Changes returns the messages of orgID after the message id after ("" for
 // the oldest kept), in id order, at most limit (1 to 100), with the cursor
 // to pass next. Only records older than FeedLag are served (see FeedLag),
-// so an empty page's cursor is the one given. It reads one Query page,
-// and one BatchGetItem per 100 messages holding a recipient by reference
-// (HydrateChanges).
+// so an empty page's cursor is the one given. Change records are in two
+// ranges, both in id order: the records of their own (changesPK) and the
+// ledger entries of balance changes (ledgerPut), merged here. It reads a
+// Query page of each, and one BatchGetItem per 100 messages holding a
+// recipient by reference (HydrateChanges).
 func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gifting.ChangePage, error) {
 	if limit < 1 || limit > maxChangeLimit {
 		return gifting.ChangePage{}, gifting.Problems{"limit": "must be from 1 to 100"}.Err()
@@ -113,47 +125,45 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 		}
 		from = rec
 	}
-	upto := ulid.MustNew(ulid.Timestamp(s.Now().Add(-FeedLag)), zeroEntropy{}).String()
+	now := s.Now()
+	upto := ulid.MustNew(ulid.Timestamp(now.Add(-FeedLag)), zeroEntropy{}).String()
 	page := gifting.ChangePage{Items: []json.RawMessage{}, NextCursor: after}
 	if from > upto {
 		// A cursor from a clock ahead of this one: nothing is old enough yet.
 		return page, nil
 	}
-	cond, values := "PK = :pk AND SK <= :upto", item{":pk": str(changesPK(orgID)), ":upto": str(upto)}
-	if from != "" { // a key condition takes no empty string
-		cond, values[":from"] = "PK = :pk AND SK BETWEEN :from AND :upto", str(from)
+	// Ledger entries are kept for ever; the feed serves their messages for
+	// ChangeRetention, as the table's TTL does the records of their own.
+	oldest := ulid.MustNew(ulid.Timestamp(now.Add(-ChangeRetention)), zeroEntropy{}).String()
+	sources := [2]*feedSource{
+		s.feedSource(changesPK(orgID), "", from, upto, limit),
+		s.feedSource(orgPK(orgID), ledgerSK(""), max(from, oldest), upto, limit),
 	}
-	var start item
 read:
 	for len(page.Items) < limit {
-		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
-			TableName:                 &s.table,
-			KeyConditionExpression:    aws.String(cond),
-			ExpressionAttributeValues: values,
-			ConsistentRead:            aws.Bool(true),
-			ExclusiveStartKey:         start,
-			Limit:                     aws.Int32(int32(limit)),
-		})
-		if err != nil {
-			return gifting.ChangePage{}, fmt.Errorf("query changes: %w", err)
-		}
-		for _, it := range out.Items {
-			r, _ := ChangeRecordOf(it)
-			for i, m := range r.Messages {
-				id := fmt.Sprintf("%s.%02d", attrS(it, "SK"), i)
-				if id <= after {
-					continue
-				}
-				if len(page.Items) == limit {
-					break read
-				}
-				page.Items, page.NextCursor = append(page.Items, m), id
+		var next *feedSource
+		for _, src := range sources {
+			if ok, err := src.more(ctx); err != nil {
+				return gifting.ChangePage{}, err
+			} else if ok && (next == nil || src.id() < next.id()) {
+				next = src
 			}
 		}
-		if out.LastEvaluatedKey == nil {
+		if next == nil {
 			break
 		}
-		start = out.LastEvaluatedKey
+		id, it := next.id(), next.pop()
+		r, _ := ChangeRecordOf(it) // a ledger entry from before it held its messages holds none
+		for i, m := range r.Messages {
+			mid := fmt.Sprintf("%s.%02d", id, i)
+			if mid <= after {
+				continue
+			}
+			if len(page.Items) == limit {
+				break read
+			}
+			page.Items, page.NextCursor = append(page.Items, m), mid
+		}
 	}
 	items, err := s.HydrateChanges(ctx, orgID, page.Items)
 	if err != nil {
@@ -161,6 +171,56 @@ read:
 	}
 	page.Items = items
 	return page, nil
+}
+
+// feedSource reads the items of one partition whose sort keys are prefix
+// followed by a record id from from ("" for the first) to upto, in id
+// order: a Query page of up to limit items, then pages twice as big, up to
+// maxChangeLimit.
+type feedSource struct {
+	s      *Store
+	prefix string
+	in     dynamodb.QueryInput
+	buf    []item
+	done   bool
+}
+
+func (s *Store) feedSource(pk, prefix, from, upto string, limit int) *feedSource {
+	cond, values := "PK = :pk AND SK BETWEEN :from AND :upto", item{":pk": str(pk), ":from": str(prefix + from), ":upto": str(prefix + upto)}
+	if prefix+from == "" { // a key condition takes no empty string
+		cond = "PK = :pk AND SK <= :upto"
+		delete(values, ":from")
+	}
+	return &feedSource{s: s, prefix: prefix, in: dynamodb.QueryInput{
+		TableName: &s.table, KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: values,
+		ConsistentRead: aws.Bool(true), Limit: aws.Int32(int32(limit)),
+	}}
+}
+
+// more reports whether the source has an item left, reading its next page
+// when its buffer is empty.
+func (f *feedSource) more(ctx context.Context) (bool, error) {
+	for len(f.buf) == 0 && !f.done {
+		out, err := f.s.db.Query(ctx, &f.in)
+		if err != nil {
+			return false, fmt.Errorf("query changes: %w", err)
+		}
+		f.buf, f.in.ExclusiveStartKey, f.done = out.Items, out.LastEvaluatedKey, out.LastEvaluatedKey == nil
+		// A page that was not enough (ledger entries from before they held
+		// messages hold none) is followed by bigger ones.
+		f.in.Limit = aws.Int32(min(2**f.in.Limit, maxChangeLimit))
+	}
+	return len(f.buf) > 0, nil
+}
+
+// id is the record id of the source's next item (more reported true).
+func (f *feedSource) id() string { return strings.TrimPrefix(attrS(f.buf[0], "SK"), f.prefix) }
+
+// pop takes the source's next item.
+func (f *feedSource) pop() item {
+	it := f.buf[0]
+	f.buf = f.buf[1:]
+	return it
 }
 
 // zeroEntropy makes the smallest ULID of a millisecond: the feed's upper

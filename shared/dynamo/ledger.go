@@ -13,8 +13,9 @@ import (
 // WalletStatement returns org's wallet and a page of its ledger, newest
 // first, in two requests: one BatchGetItem (wallet, profile, legacy ledger
 // counter) and a Query of the ledger that stops at the page's end. Ledger
-// entries are small (~200 bytes), so a deep page costs about one read unit
-// per 20 entries skipped. The total is the entries the wallet counted plus
+// entries are small (~250 bytes, up to about 1 KB for those that also hold
+// their transaction's change messages), so a deep page costs about one
+// read unit per 5 to 20 entries skipped. The total is the entries the wallet counted plus
 // those COUNT#LEDGER counted before the wallet did (see walletEntries).
 // NOT_FOUND when the organization has no wallet.
 func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error) {

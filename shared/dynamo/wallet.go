@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -19,10 +20,21 @@ func (s *Store) Wallet(ctx context.Context, orgID string) (gifting.Wallet, error
 }
 
 // ledgerPut is the transaction item that writes a ledger entry.
-func (s *Store) ledgerPut(orgID string, e gifting.LedgerEntry) (types.TransactWriteItem, error) {
+//
+// With msgs, the entry is also the change record of its transaction
+// (changeAttrs), with the entry's id: a balance change's messages need no
+// item of their own, which in a transaction would cost two write units.
+func (s *Store) ledgerPut(orgID string, e gifting.LedgerEntry, msgs ...gifting.Change) (types.TransactWriteItem, error) {
 	it, err := withKey(e, map[string]string{"PK": orgPK(orgID), "SK": ledgerSK(e.EntryID)})
 	if err != nil {
 		return types.TransactWriteItem{}, err
+	}
+	if len(msgs) > 0 {
+		rec, err := changeAttrs(orgID, e.EntryID, e.CreatedAt, msgs)
+		if err != nil {
+			return types.TransactWriteItem{}, err
+		}
+		maps.Copy(it, rec)
 	}
 	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}, nil
 }
@@ -45,7 +57,7 @@ type BalanceChange struct {
 	// Changes are the change messages of the caller's writes (a recipient
 	// created, a campaign launched). They are recorded together with the
 	// wallet's own message (wallet.debited, refunded or topped_up) as one
-	// change record of the transaction.
+	// change record of the transaction: the ledger entry (ledgerPut).
 	Changes []gifting.Change
 	// Cancelled maps a cancellation caused by one of Items to a domain
 	// error. reasons are aligned with what Items returned. Returning nil
@@ -54,8 +66,9 @@ type BalanceChange struct {
 }
 
 // walletHeader is the number of transaction items ChangeBalance puts before
-// the caller's: the wallet update, the ledger entry and the change record.
-const walletHeader = 3
+// the caller's: the wallet update and the ledger entry, which is also the
+// change record.
+const walletHeader = 2
 
 // walletEntries is the wallet item's attribute that counts the ledger
 // entries written with it: every change of the balance adds one in the
@@ -158,11 +171,7 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		if c.Delta < 0 {
 			entry.Amount = -c.Delta
 		}
-		ledger, err := s.ledgerPut(c.OrgID, entry)
-		if err != nil {
-			return gifting.Wallet{}, gifting.LedgerEntry{}, err
-		}
-		change, err := s.changePut(c.OrgID, append(slices.Clip(c.Changes),
+		ledger, err := s.ledgerPut(c.OrgID, entry, append(slices.Clip(c.Changes),
 			gifting.NewChange(walletChangeTypes[entry.Type], gifting.WalletChange{Balance: after, Entry: entry}))...)
 		if err != nil {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, err
@@ -182,7 +191,6 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 			}},
 			ledger,
-			change,
 		}
 		if c.Items != nil {
 			more, err := c.Items(after)
