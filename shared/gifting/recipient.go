@@ -400,15 +400,15 @@ func NewRecipient(sp NewRecipientSpec) Recipient {
 // template's text whenever they are read, so a stored recipient need not
 // carry them.
 func (r *Recipient) RenderEmails(emails map[string]EmailTemplate) {
-	subject, html := r.replacer(false), r.replacer(true)
+	subject, html := r.placeholders(false), r.placeholders(true)
 	for _, kind := range EmailKinds {
 		t, ok := emails[kind]
 		if !ok {
 			continue
 		}
 		e := r.Emails.Kind(kind)
-		e.Subject = subject.Replace(t.Subject)
-		e.HTML = html.Replace(t.HTML)
+		e.Subject = fill(t.Subject, subject)
+		e.HTML = fill(t.HTML, html)
 	}
 }
 
@@ -421,11 +421,11 @@ func (r *Recipient) StripEmails() {
 	}
 }
 
-// replacer fills a template text's placeholders with the recipient's
-// values. In HTML every value is escaped, so a name such as <script> shows
-// as text. Subjects are plain text: line breaks are removed so a value
-// cannot add a mail header.
-func (r *Recipient) replacer(isHTML bool) *strings.Replacer {
+// placeholders are the values of a template text's placeholders for the
+// recipient, by name. In HTML every value is escaped, so a name such as
+// <script> shows as text. Subjects are plain text: line breaks are
+// removed so a value cannot add a mail header.
+func (r *Recipient) placeholders(isHTML bool) map[string]string {
 	esc := func(s string) string {
 		if isHTML {
 			return html.EscapeString(s)
@@ -436,14 +436,47 @@ func (r *Recipient) replacer(isHTML bool) *strings.Replacer {
 	if first == "" {
 		first = "there"
 	}
-	return strings.NewReplacer(
-		"{{firstName}}", esc(first),
-		"{{lastName}}", esc(r.ContactDetails.LastName),
-		"{{company}}", esc(r.ContactDetails.Company),
-		"{{campaignName}}", esc(r.CampaignName),
-		"{{landingPageUrl}}", esc(r.URLs.LandingPage),
-		"{{claimPageUrl}}", esc(r.URLs.ClaimPage),
-	)
+	return map[string]string{
+		"firstName":      esc(first),
+		"lastName":       esc(r.ContactDetails.LastName),
+		"company":        esc(r.ContactDetails.Company),
+		"campaignName":   esc(r.CampaignName),
+		"landingPageUrl": esc(r.URLs.LandingPage),
+		"claimPageUrl":   esc(r.URLs.ClaimPage),
+	}
+}
+
+// fill replaces each {{name}} in text whose name values holds with its
+// value, in one pass (every read of a recipient renders its emails);
+// anything else, "{{" without a known name included, stays as written.
+func fill(text string, values map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i+2:], "}}")
+		if j < 0 {
+			break
+		}
+		v, ok := values[text[i+2:i+2+j]]
+		if !ok {
+			// Not a placeholder: keep its first brace, look again after it.
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.Grow(len(text) + len(v))
+		b.WriteString(text[:i])
+		b.WriteString(v)
+		text = text[i+2+j+2:]
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	b.WriteString(text)
+	return b.String()
 }
 
 // MarkInvited claims the invitation at now for the writer to send at once

@@ -193,3 +193,32 @@ func TestClaimExpiryIsADueTime(t *testing.T) {
 		t.Error("a claimed recipient is still due for its expiry")
 	}
 }
+
+// TestRenderPlaceholders: every known placeholder is filled wherever it
+// stands; anything else, unknown names and stray braces included, is left
+// as the template's author wrote it.
+func TestRenderPlaceholders(t *testing.T) {
+	r := Recipient{ContactDetails: ContactDetails{FirstName: "Ann", LastName: ""}, CampaignName: "Spring & Co",
+		URLs: RecipientURLs{LandingPage: "https://gifts.test/gift/lp", ClaimPage: "https://gifts.test/claim/cp"}}
+	for _, tt := range []struct{ name, text, want string }{
+		{"plain text", "Hello there", "Hello there"},
+		{"one", "Hi {{firstName}}!", "Hi Ann!"},
+		{"adjacent", "{{firstName}}{{campaignName}}", "AnnSpring &amp; Co"},
+		{"empty value", "{{lastName}}", ""},
+		{"empty value, then text", "{{lastName}}x{{lastName}}", "x"},
+		{"unknown name", "{{nickname}} {{firstName}}", "{{nickname}} Ann"},
+		{"stray braces before one", "{{ {{firstName}}", "{{ Ann"},
+		{"unterminated", "Hi {{firstName", "Hi {{firstName"},
+		{"closing braces only", "a }} b", "a }} b"},
+		{"urls", `<a href="{{landingPageUrl}}">x</a><a href="{{claimPageUrl}}">y</a>`,
+			`<a href="https://gifts.test/gift/lp">x</a><a href="https://gifts.test/claim/cp">y</a>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rr := r
+			rr.RenderEmails(map[string]EmailTemplate{"addressConfirmation": {HTML: tt.text}})
+			if got := rr.Emails.AddressConfirmation.HTML; got != tt.want {
+				t.Errorf("%q rendered as %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
