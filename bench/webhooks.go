@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -42,9 +43,42 @@ const streamPoll = 100 * time.Millisecond
 func isChangeRecord(pk string) bool { return strings.HasSuffix(pk, "#CHG") }
 
 // changeWrites are the write units AWS would bill for calls, in all and
-// for their change records alone (estimated as units.go does).
+// for their change records alone (estimated as units.go does): the whole
+// of each record of its own, and what the messages add to the ledger
+// entries that hold a balance change's (nothing while the entry stays
+// within the same kilobyte).
 func (e *env) changeWrites(ctx context.Context, calls []meter.Call) (all, changes float64) {
-	return e.bill.writeUnits(ctx, calls), e.bill.writeUnits(ctx, meter.Writes(calls, isChangeRecord))
+	all, changes = e.bill.writeUnits(ctx, calls), e.bill.writeUnits(ctx, meter.Writes(calls, isChangeRecord))
+	for _, it := range changePuts(calls) {
+		if isChangeRecord(attrString(it["PK"])) {
+			continue
+		}
+		bare := maps.Clone(it)
+		delete(bare, "rec")
+		delete(bare, "org")
+		delete(bare, "msgs")
+		changes += 2 * (kb(dynamo.ItemSize(it)) - kb(dynamo.ItemSize(bare)))
+	}
+	return all, changes
+}
+
+// changePuts are the items holding change messages (rec = change) that
+// the committed transactions of calls put: records of their own and ledger
+// entries.
+func changePuts(calls []meter.Call) []map[string]types.AttributeValue {
+	var out []map[string]types.AttributeValue
+	for _, c := range calls {
+		tw, ok := c.Input.(*dynamodb.TransactWriteItemsInput)
+		if !ok || c.Err != nil {
+			continue
+		}
+		for _, it := range tw.TransactItems {
+			if it.Put != nil && attrString(it.Put.Item["rec"]) == "change" {
+				out = append(out, it.Put.Item)
+			}
+		}
+	}
+	return out
 }
 
 // receiver is a webhook endpoint on a loopback port: it counts the
@@ -109,7 +143,7 @@ func (rc *receiver) arrival(id string) (time.Time, bool) {
 // runner's reader, an endpoint for every event on a receiver on a loopback
 // port, and webhookRecipients add-recipients one after another.
 func webhookScenario(ctx context.Context, e *env) []systemFigure {
-	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/dynamo's StreamReader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook (back to back), then %d more, each once the webhook of the one before arrived and a random pause of up to %s passed (one at a time). Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests.",
+	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/dynamo's StreamReader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook (back to back), then %d more, each once the webhook of the one before arrived and a random pause of up to %s passed (one at a time). Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests, plus what the messages add to a ledger entry that holds a balance change's (the units of the entry with them less those without).",
 		streamPoll, webhookRecipients, webhookAlone, 2*streamPoll)
 	fail := func(err error) []systemFigure {
 		return []systemFigure{{figure: "webhooks", measured: "failed: " + oneLine(err.Error()), method: method}}
@@ -247,19 +281,9 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 // changeMessages counts the messages of the change records calls wrote.
 func changeMessages(calls []meter.Call) int {
 	n := 0
-	for _, c := range meter.Writes(calls, isChangeRecord) {
-		if c.Err != nil {
-			continue
-		}
-		if tw, ok := c.Input.(*dynamodb.TransactWriteItemsInput); ok {
-			for _, it := range tw.TransactItems {
-				if it.Put == nil {
-					continue
-				}
-				if msgs, ok := it.Put.Item["msgs"].(*types.AttributeValueMemberL); ok {
-					n += len(msgs.Value)
-				}
-			}
+	for _, it := range changePuts(calls) {
+		if msgs, ok := it["msgs"].(*types.AttributeValueMemberL); ok {
+			n += len(msgs.Value)
 		}
 	}
 	return n
