@@ -116,7 +116,10 @@ func newTableEnv(ctx context.Context, root, endpoint string, client *dynamodb.Cl
 	sc := cfg.service
 	sc.PublicBaseURL, sc.Logger, sc.Jobs = "https://gifts.example.com", log, e.queue
 	e.svc = service.New(e.store, sc)
-	srv := httpapi.NewServer(e.store, e.svc, httpapi.Config{Logger: log})
+	// The endpoint figures are "API key cache warm" (DESIGN.md's request
+	// targets assume a cache hit): the cache outlives the run, so a key
+	// read again when its 30 s expire does not land in a measured call.
+	srv := httpapi.NewServer(e.store, e.svc, httpapi.Config{Logger: log, KeyCacheTTL: time.Hour})
 	e.queue.Start(e.svc.RunJob)
 	h := srv.Handler(httpapi.Groups...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
