@@ -114,7 +114,7 @@ func servedBy(route string) (httpapi.Group, bool) {
 			}
 		}
 	}
-	return "", false
+	return httpapi.Group{}, false
 }
 
 // unlistedRoutes returns served routes that no case names, so the report

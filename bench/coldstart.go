@@ -26,7 +26,7 @@ import (
 func functionGroups() []string {
 	var out []string
 	for _, g := range httpapi.Groups {
-		out = append(out, string(g))
+		out = append(out, g.String())
 	}
 	return out
 }

@@ -185,7 +185,7 @@ func coldStarts(ctx context.Context, e *env, results []endpointResult, runs int)
 		var pick *endpointResult
 		for i := range results {
 			r := &results[i]
-			if string(r.group) != f || r.err != nil || r.gen == nil || !strings.HasPrefix(r.c.route, "GET ") {
+			if r.group.String() != f || r.err != nil || r.gen == nil || !strings.HasPrefix(r.c.route, "GET ") {
 				continue
 			}
 			if pick == nil || (r.c.target.label == getByID.label && pick.c.target.label != getByID.label) {

@@ -144,7 +144,7 @@ func (r report) writeCosts(w func(string, ...any)) {
 		if !e.served || e.c.prepare == nil || e.err != nil {
 			continue
 		}
-		mb := r.memory[string(e.group)]
+		mb := r.memory[e.group.String()]
 		c := costPerMillion(e.apiP50, mb, e.readUnits, e.billedWrites)
 		w("| `%s` | %d MB | %.0f | %s | %s | %s | %s | **%s** |\n", e.c.route, mb, math.Ceil(float64(e.apiP50)/float64(time.Millisecond)),
 			usd(c.lambda), usd(c.http), usd(c.reads), usd(c.writes), usd(c.total()))

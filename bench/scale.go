@@ -84,7 +84,7 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 	}
 	if strings.Contains(o.bulk, "wallet") {
 		progress("wallet under %d concurrent add-recipients", walletRequests)
-		timeout, err := functionTimeout(e.root, string(httpapi.Recipients))
+		timeout, err := functionTimeout(e.root, httpapi.Recipients.String())
 		if err != nil {
 			return append(figs, systemFigure{figure: "wallet race", measured: "failed: " + err.Error()})
 		}

@@ -25,8 +25,9 @@ func TestTemplateRoutesMatchHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range httpapi.Groups {
-		id := strings.ToUpper(string(g[:1])) + string(g[1:]) + "Function"
-		t.Run(string(g), func(t *testing.T) {
+		name := g.String()
+		id := strings.ToUpper(name[:1]) + name[1:] + "Function"
+		t.Run(name, func(t *testing.T) {
 			fromTemplate, ok := declared[id]
 			if !ok {
 				t.Fatalf("template.yaml has no function %s", id)

@@ -21,23 +21,45 @@ import (
 	"github.com/giftcampaign/service/shared/service"
 )
 
-// Group is a resource group: one Lambda function serves each.
-type Group string
+// A Group is a resource group: one Lambda function serves each. A group
+// carries its own routes, so a function's binary links its group's handlers
+// and what they call, not every group's: a switch over all groups would link
+// them all (and the store methods and use cases behind them) into each.
+type Group struct {
+	name   string
+	routes func(*Server) []route
+}
+
+// String returns the group's name, e.g. "catalog": its function is
+// functions/<name> and <Name>Function in template.yaml.
+func (g Group) String() string { return g.name }
 
 // The resource groups of the service.
-const (
-	Catalog    Group = "catalog"
-	Contacts   Group = "contacts"
-	Campaigns  Group = "campaigns"
-	Recipients Group = "recipients"
-	Audiences  Group = "audiences"
-	Events     Group = "events"
+var (
+	Catalog    = Group{"catalog", (*Server).catalogRoutes}
+	Contacts   = Group{"contacts", (*Server).contactsRoutes}
+	Campaigns  = Group{"campaigns", (*Server).campaignRoutes}
+	Recipients = Group{"recipients", (*Server).recipientRoutes}
+	Audiences  = Group{"audiences", (*Server).audienceRoutes}
+	Events     = Group{"events", (*Server).eventRoutes}
 	// Webhooks serves the webhook endpoints and the change feed.
-	Webhooks Group = "webhooks"
+	Webhooks = Group{"webhooks", (*Server).webhookRoutes}
 )
 
-// Groups lists every group.
-var Groups = []Group{Catalog, Contacts, Campaigns, Recipients, Audiences, Events, Webhooks}
+// Groups lists every group. Its elements are written out rather than
+// copied from the variables above: the compiler lays a literal out as data,
+// which only a binary that uses Groups links, but copies variables in the
+// package's init, which every binary runs, and that would link every
+// group's handlers into each function again.
+var Groups = []Group{
+	{"catalog", (*Server).catalogRoutes},
+	{"contacts", (*Server).contactsRoutes},
+	{"campaigns", (*Server).campaignRoutes},
+	{"recipients", (*Server).recipientRoutes},
+	{"audiences", (*Server).audienceRoutes},
+	{"events", (*Server).eventRoutes},
+	{"webhooks", (*Server).webhookRoutes},
+}
 
 // Config holds what the handlers need besides the store and the use cases.
 type Config struct {
@@ -97,25 +119,12 @@ type route struct {
 	public  bool
 }
 
-// routes returns the endpoints of a group.
+// routes returns the endpoints of a group (none for the zero Group).
 func (s *Server) routes(g Group) []route {
-	switch g {
-	case Catalog:
-		return s.catalogRoutes()
-	case Audiences:
-		return s.audienceRoutes()
-	case Events:
-		return s.eventRoutes()
-	case Recipients:
-		return s.recipientRoutes()
-	case Contacts:
-		return s.contactsRoutes()
-	case Campaigns:
-		return s.campaignRoutes()
-	case Webhooks:
-		return s.webhookRoutes()
+	if g.routes == nil {
+		return nil
 	}
-	return nil
+	return g.routes(s)
 }
 
 // Routes returns the "METHOD /path" patterns a group serves, as template.yaml
