@@ -9,12 +9,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Contacts)
+	h, err := web.Handler(context.Background(), httpapi.Contacts, web.Core(app.WithLocalJobs()))
 	if err != nil {
 		slog.Error("start contacts function", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -177,8 +177,9 @@ var _ service.Store = (*dynamo.Store)(nil)
 type Core struct {
 	Store   *dynamo.Store
 	Service *service.Service
-	// Queue is SQS when JobsQueueURL is set (and WithQueue given; else
-	// nil), else an in-process queue already running the service's jobs.
+	// Queue is SQS when JobsQueueURL is set and WithQueue given, an
+	// in-process queue already running the service's jobs when
+	// JobsQueueURL is empty and WithQueue or WithLocalJobs given, else nil.
 	Queue jobs.Queue
 	Log   *slog.Logger
 }
@@ -192,16 +193,32 @@ type Option func(*parts)
 // parts are the optional adapters' constructors.
 type parts struct {
 	queue  func(Config) (jobs.Queue, error)
+	local  func(*jobs.Local, *service.Service) // runs jobs in this process when JobsQueueURL is empty
 	mailer func(Config) (mail.Mailer, error)
 }
 
 // WithQueue has newQueue build the job queue of cfg.JobsQueueURL (e.g.
-// shared/app/sqsjobs.New). Without it a Core whose JobsQueueURL is set has
-// no queue, and enqueueing fails; with JobsQueueURL empty, jobs run in the
-// process either way.
+// shared/app/sqsjobs.New); with JobsQueueURL empty, jobs run in this
+// process (as WithLocalJobs). Without it (or WithLocalJobs) a Core has no
+// queue, and enqueueing fails.
 func WithQueue(newQueue func(Config) (jobs.Queue, error)) Option {
-	return func(p *parts) { p.queue = newQueue }
+	return func(p *parts) { p.queue, p.local = newQueue, runLocal }
 }
+
+// WithLocalJobs has the service's jobs run in this process when
+// cfg.JobsQueueURL is empty (the local runner, sam local); with it set, the
+// Core has no queue. It is for a function whose one job has another way to
+// run in AWS (the scheduler's tick), and it links the job runner
+// (Service.RunJob, every job's code), which a function whose routes start
+// no job is built without.
+func WithLocalJobs() Option {
+	return func(p *parts) { p.local = runLocal }
+}
+
+// runLocal has q run svc's jobs. It is the only reference to
+// Service.RunJob in an HTTP function: reached only through WithQueue or
+// WithLocalJobs, so only their binaries link the jobs.
+func runLocal(q *jobs.Local, svc *service.Service) { q.Start(svc.RunJob) }
 
 // WithMailer has newMailer build the mailer of cfg.SenderAddress (e.g.
 // shared/app/sesmail.New). Without it no email goes out, as when
@@ -249,10 +266,10 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 		local *jobs.Local
 	)
 	switch {
-	case cfg.JobsQueueURL == "":
+	case cfg.JobsQueueURL == "" && p.local != nil:
 		local = jobs.NewLocal(log)
 		queue = local
-	case p.queue != nil:
+	case cfg.JobsQueueURL != "" && p.queue != nil:
 		q, err := p.queue(cfg)
 		if err != nil {
 			return nil, err
@@ -270,7 +287,7 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
 		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}})
 	if local != nil {
-		local.Start(svc.RunJob)
+		p.local(local, svc)
 	}
 	return &Core{Store: store, Service: svc, Queue: queue, Log: log}, nil
 }
