@@ -143,7 +143,7 @@ func (rc *receiver) arrival(id string) (time.Time, bool) {
 // runner's reader, an endpoint for every event on a receiver on a loopback
 // port, and webhookRecipients add-recipients one after another.
 func webhookScenario(ctx context.Context, e *env) []systemFigure {
-	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/dynamo's StreamReader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook (back to back), then %d more, each once the webhook of the one before arrived and a random pause of up to %s passed (one at a time). Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests, plus what the messages add to a ledger entry that holds a balance change's (the units of the entry with them less those without).",
+	method := fmt.Sprintf("Webhooks: a table of its own with its stream, read by shared/app/streams' Reader into the service's deliveries as `make run` wires it (a poll every %s while the stream is quiet, WEBHOOKS_ALLOW_LOCAL); an endpoint registered through the API (POST /api/campaigns/webhooks, events `*`) on an HTTP receiver on a loopback port; %d add-recipients to a draft campaign one after another through the API, none waiting for its webhook (back to back), then %d more, each once the webhook of the one before arrived and a random pause of up to %s passed (one at a time). Latency is the receiver's arrival time of each `recipient.created` less the time its add-recipient call returned, an upper bound of the commit (the commit lies within the call, whose p50 the row gives), so the latency is, if anything, an underestimate by at most that. The change record's write units are the billed estimate (as for the endpoints) of the items whose key is `ORG#<org>#CHG` (meter.Writes) in each call's requests, plus what the messages add to a ledger entry that holds a balance change's (the units of the entry with them less those without).",
 		streamPoll, webhookRecipients, webhookAlone, 2*streamPoll)
 	fail := func(err error) []systemFigure {
 		return []systemFigure{{figure: "webhooks", measured: "failed: " + oneLine(err.Error()), method: method}}
@@ -164,7 +164,7 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 	defer hs.Close()
 
 	rctx, stop := context.WithCancel(ctx)
-	reader := &dynamo.StreamReader{DB: we.client, Streams: streams.NewClient(we.endpoint), Table: we.table,
+	reader := &streams.Reader{DB: we.client, Streams: streams.NewClient(we.endpoint), Table: we.table,
 		Handle: app.DeliverChange(we.svc), Log: slog.New(slog.DiscardHandler), Every: streamPoll}
 	readerDone := make(chan error, 1)
 	go func() { readerDone <- reader.Run(rctx) }()

@@ -141,7 +141,7 @@ func StreamChanges(t testing.TB, s *dynamo.Store, svc *service.Service) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	r := &dynamo.StreamReader{DB: Client(t), Streams: streams.NewClient(os.Getenv("DYNAMODB_ENDPOINT")), Table: s.Table(),
+	r := &streams.Reader{DB: Client(t), Streams: streams.NewClient(os.Getenv("DYNAMODB_ENDPOINT")), Table: s.Table(),
 		Every: 20 * time.Millisecond, Log: Quiet,
 		Handle: app.DeliverChange(svc)}
 	go func() {

@@ -15,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/giftcampaign/service/shared/app"
-	"github.com/giftcampaign/service/shared/dynamo"
 )
 
 // NewClient returns a DynamoDB Streams client for the DynamoDB Local at
@@ -31,11 +30,11 @@ func NewClient(endpoint string) *dynamodbstreams.Client {
 
 // NewReader returns the local runner's reader of the table's stream into
 // c's webhook deliveries. cfg.Endpoint must be a DynamoDB Local.
-func NewReader(ctx context.Context, c *app.Core, cfg app.Config) (*dynamo.StreamReader, error) {
+func NewReader(ctx context.Context, c *app.Core, cfg app.Config) (*Reader, error) {
 	db, err := app.NewDynamoDB(ctx, cfg.Endpoint)
 	if err != nil {
 		return nil, err
 	}
-	return &dynamo.StreamReader{DB: db, Streams: NewClient(cfg.Endpoint), Table: cfg.TableName,
+	return &Reader{DB: db, Streams: NewClient(cfg.Endpoint), Table: cfg.TableName,
 		Handle: app.DeliverChange(c.Service), Log: c.Log, Every: 100 * time.Millisecond}, nil
 }
