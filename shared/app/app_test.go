@@ -1,6 +1,11 @@
 package app
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/giftcampaign/service/shared/jobs"
+)
 
 func TestNewDynamoDBRejectsBadEndpoint(t *testing.T) {
 	for _, endpoint := range []string{"127.0.0.1:8000", "ftp://127.0.0.1", "http://"} {
@@ -35,4 +40,48 @@ func TestLambdaAWS(t *testing.T) {
 			t.Error("LambdaAWS without the Lambda environment: got nil error")
 		}
 	})
+}
+
+// queueOf is a queue that only says which constructor made it.
+type queueOf string
+
+func (queueOf) Enqueue(context.Context, jobs.Job) error { return nil }
+
+// TestCoreJobQueue checks which job queue a Core gets: only a function
+// that names a job option runs jobs (in process when no queue URL is set,
+// as the local runner and sam local do); one that names none enqueues
+// nothing, and links no job code.
+func TestCoreJobQueue(t *testing.T) {
+	sqs := WithQueue(func(Config) (jobs.Queue, error) { return queueOf("sqs"), nil })
+	tests := []struct {
+		name     string
+		queueURL string
+		opts     []Option
+		want     string // "none", "in process" or "sqs"
+	}{
+		{"no option, no queue URL", "", nil, "none"},
+		{"no option, a queue URL", "https://sqs.test/1/jobs", nil, "none"},
+		{"local jobs, no queue URL", "", []Option{WithLocalJobs()}, "in process"},
+		{"local jobs, a queue URL", "https://sqs.test/1/jobs", []Option{WithLocalJobs()}, "none"},
+		{"queue, no queue URL", "", []Option{sqs}, "in process"},
+		{"queue, a queue URL", "https://sqs.test/1/jobs", []Option{sqs}, "sqs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := New(t.Context(), Config{TableName: "t", Endpoint: "http://127.0.0.1:1", JobsQueueURL: tt.queueURL}, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "none"
+			switch q := c.Queue.(type) {
+			case *jobs.Local:
+				got = "in process"
+			case queueOf:
+				got = string(q)
+			}
+			if got != tt.want {
+				t.Errorf("queue %s (%T); want %s", got, c.Queue, tt.want)
+			}
+		})
+	}
 }
