@@ -13,10 +13,11 @@ import (
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Campaigns, web.Core(app.WithQueue(sqsjobs.New)))
+	h, err := web.Handler(context.Background(), httpapi.Campaigns, web.Core(app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunCampaignJobs)))
 	if err != nil {
 		slog.Error("start campaigns function", slog.String("error", err.Error()))
 		os.Exit(1)

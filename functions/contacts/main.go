@@ -12,10 +12,11 @@ import (
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 func main() {
-	h, err := web.Handler(context.Background(), httpapi.Contacts, web.Core(app.WithLocalJobs()))
+	h, err := web.Handler(context.Background(), httpapi.Contacts, web.Core(app.WithLocalJobs((*service.Service).RunContactJobs)))
 	if err != nil {
 		slog.Error("start contacts function", slog.String("error", err.Error()))
 		os.Exit(1)

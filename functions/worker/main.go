@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 func main() {
@@ -26,7 +27,7 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithMailer(sesmail.New))
+	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New))
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -23,6 +23,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/streams"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 // runServer is `make run`: DynamoDB Local, the table from template.yaml, the
@@ -114,7 +115,7 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithMailer(sesmail.New))
+	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New))
 	if err != nil {
 		return err
 	}

@@ -179,7 +179,7 @@ type Core struct {
 	Service *service.Service
 	// Queue is SQS when JobsQueueURL is set and WithQueue given, an
 	// in-process queue already running the service's jobs when
-	// JobsQueueURL is empty and WithQueue or WithLocalJobs given, else nil.
+	// JobsQueueURL is empty and WithLocalJobs given, else nil.
 	Queue jobs.Queue
 	Log   *slog.Logger
 }
@@ -193,32 +193,31 @@ type Option func(*parts)
 // parts are the optional adapters' constructors.
 type parts struct {
 	queue  func(Config) (jobs.Queue, error)
-	local  func(*jobs.Local, *service.Service) // runs jobs in this process when JobsQueueURL is empty
+	run    JobRunner // runs jobs in this process when JobsQueueURL is empty
 	mailer func(Config) (mail.Mailer, error)
 }
 
+// JobRunner is a runner of jobs over the service: Service.RunJob (every kind),
+// or the narrower runner of the jobs a group's routes start (e.g.
+// Service.RunCampaignJobs), as a method expression.
+type JobRunner func(*service.Service, context.Context, jobs.Job) (*jobs.Job, error)
+
 // WithQueue has newQueue build the job queue of cfg.JobsQueueURL (e.g.
-// shared/app/sqsjobs.New); with JobsQueueURL empty, jobs run in this
-// process (as WithLocalJobs). Without it (or WithLocalJobs) a Core has no
-// queue, and enqueueing fails.
+// shared/app/sqsjobs.New). Without it a Core whose JobsQueueURL is set has
+// no queue, and enqueueing fails.
 func WithQueue(newQueue func(Config) (jobs.Queue, error)) Option {
-	return func(p *parts) { p.queue, p.local = newQueue, runLocal }
+	return func(p *parts) { p.queue = newQueue }
 }
 
-// WithLocalJobs has the service's jobs run in this process when
-// cfg.JobsQueueURL is empty (the local runner, sam local); with it set, the
-// Core has no queue. It is for a function whose one job has another way to
-// run in AWS (the scheduler's tick), and it links the job runner
-// (Service.RunJob, every job's code), which a function whose routes start
-// no job is built without.
-func WithLocalJobs() Option {
-	return func(p *parts) { p.local = runLocal }
+// WithLocalJobs has run run the service's jobs in this process when
+// cfg.JobsQueueURL is empty (the local runner, sam local, tests); with it
+// set, the jobs go to WithQueue's queue, or nowhere. A function links the
+// code of the jobs run reaches and no other: one whose routes start no job
+// names no runner, one whose routes start a group's jobs names that
+// group's runner (Service.RunCampaignJobs, …).
+func WithLocalJobs(run JobRunner) Option {
+	return func(p *parts) { p.run = run }
 }
-
-// runLocal has q run svc's jobs. It is the only reference to
-// Service.RunJob in an HTTP function: reached only through WithQueue or
-// WithLocalJobs, so only their binaries link the jobs.
-func runLocal(q *jobs.Local, svc *service.Service) { q.Start(svc.RunJob) }
 
 // WithMailer has newMailer build the mailer of cfg.SenderAddress (e.g.
 // shared/app/sesmail.New). Without it no email goes out, as when
@@ -266,7 +265,7 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 		local *jobs.Local
 	)
 	switch {
-	case cfg.JobsQueueURL == "" && p.local != nil:
+	case cfg.JobsQueueURL == "" && p.run != nil:
 		local = jobs.NewLocal(log)
 		queue = local
 	case cfg.JobsQueueURL != "" && p.queue != nil:
@@ -287,7 +286,7 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
 		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}})
 	if local != nil {
-		p.local(local, svc)
+		local.Start(func(ctx context.Context, j jobs.Job) (*jobs.Job, error) { return p.run(svc, ctx, j) })
 	}
 	return &Core{Store: store, Service: svc, Queue: queue, Log: log}, nil
 }

@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/service"
 )
 
 func TestNewDynamoDBRejectsBadEndpoint(t *testing.T) {
@@ -48,11 +50,16 @@ type queueOf string
 func (queueOf) Enqueue(context.Context, jobs.Job) error { return nil }
 
 // TestCoreJobQueue checks which job queue a Core gets: only a function
-// that names a job option runs jobs (in process when no queue URL is set,
-// as the local runner and sam local do); one that names none enqueues
-// nothing, and links no job code.
+// that names a job runner runs jobs in process (when no queue URL is set,
+// as the local runner and sam local do), with that runner; one that names
+// none links no job code.
 func TestCoreJobQueue(t *testing.T) {
 	sqs := WithQueue(func(Config) (jobs.Queue, error) { return queueOf("sqs"), nil })
+	ran := make(chan string, 1)
+	local := WithLocalJobs(func(_ *service.Service, _ context.Context, j jobs.Job) (*jobs.Job, error) {
+		ran <- j.Kind
+		return nil, nil
+	})
 	tests := []struct {
 		name     string
 		queueURL string
@@ -61,10 +68,11 @@ func TestCoreJobQueue(t *testing.T) {
 	}{
 		{"no option, no queue URL", "", nil, "none"},
 		{"no option, a queue URL", "https://sqs.test/1/jobs", nil, "none"},
-		{"local jobs, no queue URL", "", []Option{WithLocalJobs()}, "in process"},
-		{"local jobs, a queue URL", "https://sqs.test/1/jobs", []Option{WithLocalJobs()}, "none"},
-		{"queue, no queue URL", "", []Option{sqs}, "in process"},
-		{"queue, a queue URL", "https://sqs.test/1/jobs", []Option{sqs}, "sqs"},
+		{"local jobs, no queue URL", "", []Option{local}, "in process"},
+		{"local jobs, a queue URL", "https://sqs.test/1/jobs", []Option{local}, "none"},
+		{"queue, no queue URL", "", []Option{sqs}, "none"},
+		{"queue and local jobs, no queue URL", "", []Option{sqs, local}, "in process"},
+		{"queue and local jobs, a queue URL", "https://sqs.test/1/jobs", []Option{sqs, local}, "sqs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +84,17 @@ func TestCoreJobQueue(t *testing.T) {
 			switch q := c.Queue.(type) {
 			case *jobs.Local:
 				got = "in process"
+				if err := q.Enqueue(t.Context(), jobs.Job{Kind: "campaign.launch", OrgID: "o", Ref: "r"}); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case kind := <-ran:
+					if kind != "campaign.launch" {
+						t.Errorf("the runner ran %q; want campaign.launch", kind)
+					}
+				case <-time.After(5 * time.Second):
+					t.Error("the in-process queue did not hand the job to the runner")
+				}
 			case queueOf:
 				got = string(q)
 			}

@@ -10,6 +10,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -73,27 +74,61 @@ func New(store Store, cfg Config) *Service {
 // RunJob runs one slice of a background job and returns the job that
 // continues it, nil when the work is done: the worker function, the local
 // queue and the scheduler call it (it is a jobs.Handler). Each use case that
-// has background work adds its kinds here.
+// has background work adds its kinds here, or to the runner of the jobs its
+// routes start (RunCampaignJobs, RunAudienceJobs, RunContactJobs), which an
+// HTTP function's in-process runner (sam local) uses so as to link no
+// other job's code.
 func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
-	case gifting.JobLaunch:
-		return s.runLaunch(ctx, j)
 	case gifting.JobScheduledLaunch:
 		return s.runScheduledLaunch(ctx, j)
 	case gifting.JobRecipientEmails:
 		return s.runRecipientEmails(ctx, j)
+	case gifting.JobWebhookDelivery:
+		return s.runDelivery(ctx, j)
+	}
+	for _, run := range []jobs.Handler{s.RunCampaignJobs, s.RunAudienceJobs, s.RunContactJobs} {
+		if next, err := run(ctx, j); !errors.Is(err, errOtherJob) {
+			return next, err
+		}
+	}
+	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
+}
+
+// errOtherJob is a runner's answer to a kind of job it does not run.
+var errOtherJob = errors.New("not a job of this runner")
+
+// RunCampaignJobs runs the jobs the campaign routes start: a launch, and the
+// expiry of a completed campaign.
+func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	switch j.Kind {
+	case gifting.JobLaunch:
+		return s.runLaunch(ctx, j)
 	case gifting.JobCampaignExpire:
 		return s.runCampaignExpire(ctx, j)
+	}
+	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
+}
+
+// RunAudienceJobs runs the jobs the audience routes start: a build, a copy
+// to a contact list, a purge.
+func (s *Service) RunAudienceJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	switch j.Kind {
 	case jobAudienceBuild, jobAudienceContactList:
 		return s.runAudienceJob(ctx, j)
 	case gifting.JobAudiencePurge:
 		return s.runAudiencePurge(ctx, j)
-	case gifting.JobContactListDelete:
-		return s.runListDelete(ctx, j)
-	case gifting.JobWebhookDelivery:
-		return s.runDelivery(ctx, j)
 	}
-	return nil, fmt.Errorf("unknown job kind %q", j.Kind)
+	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
+}
+
+// RunContactJobs runs the job the contact routes start: the removal of a
+// deleted list's memberships.
+func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	if j.Kind == gifting.JobContactListDelete {
+		return s.runListDelete(ctx, j)
+	}
+	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
 
 // enqueue hands j to the configured queue.
