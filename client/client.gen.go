@@ -4609,10 +4609,12 @@ type EmailSchedule struct {
 // EmailTemplate defines model for EmailTemplate.
 type EmailTemplate struct {
 	// DelayHours Hours after the recipient is added; 0 sends at once.
-	DelayHours int    `json:"delayHours"`
-	Html       string `json:"html"`
+	DelayHours int `json:"delayHours"`
 
-	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders.
+	// Html At most 100 KB (102,400 bytes); a template's subjects and HTML at most 300 KB in all.
+	Html string `json:"html"`
+
+	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders. At most 998 bytes.
 	Subject string `json:"subject"`
 }
 

@@ -179,6 +179,16 @@ type EmailTemplate struct {
 	DelayHours int `json:"delayHours"`
 }
 
+// Bounds of a template's emails: an email's HTML at 100 KB (Gmail clips a
+// message past 102 KB), its subject at 998 bytes (a mail header line's
+// limit), and all of them at 300 KB, so a template, stored as one item
+// with them, stays within DynamoDB's 400 KB.
+const (
+	MaxEmailHTML      = 100 << 10
+	MaxEmailSubject   = 998
+	MaxTemplateEmails = 300 << 10
+)
+
 // EmailKinds are the scheduled emails of a recipient, in send order.
 var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
 
@@ -209,6 +219,7 @@ func (t *Template) Validate() error {
 	if g.LogoColor != "" && !ValidHexColour(g.LogoColor) {
 		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
 	}
+	total := 0
 	for kind, e := range t.TemplateData.Emails {
 		if !slices.Contains(EmailKinds, kind) {
 			p.Add("templateData.emails."+kind, "is not an email kind; use "+strings.Join(EmailKinds, ", "))
@@ -216,10 +227,19 @@ func (t *Template) Validate() error {
 		}
 		if strings.TrimSpace(e.Subject) == "" {
 			p.Add("templateData.emails."+kind+".subject", "is required")
+		} else if len(e.Subject) > MaxEmailSubject {
+			p.Add("templateData.emails."+kind+".subject", fmt.Sprintf("must be at most %d bytes", MaxEmailSubject))
+		}
+		if len(e.HTML) > MaxEmailHTML {
+			p.Add("templateData.emails."+kind+".html", fmt.Sprintf("must be at most %d KB (mail clients clip longer messages)", MaxEmailHTML/1024))
 		}
 		if e.DelayHours < 0 {
 			p.Add("templateData.emails."+kind+".delayHours", "must be zero or more")
 		}
+		total += len(e.Subject) + len(e.HTML)
+	}
+	if total > MaxTemplateEmails {
+		p.Add("templateData.emails", fmt.Sprintf("must be at most %d KB in all (subjects and HTML)", MaxTemplateEmails/1024))
 	}
 	if t.Tags == nil {
 		t.Tags = []string{}

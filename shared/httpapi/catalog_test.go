@@ -313,3 +313,72 @@ func TestUnknownRoute(t *testing.T) {
 	_, key := testenv.Org(t, s, "acme", 0)
 	assertError(t, testenv.NewAPI(t, s, key).Do("GET", "/api/campaigns/nowhere/at/all", nil), http.StatusNotFound, "NOT_FOUND")
 }
+
+// TestTemplateEmailBounds: an email too long for mail clients, or emails
+// too long together to store as one template, are a 400 naming the field,
+// on create and on update, and nothing is written; a template just within
+// the bounds is stored and its recipients are added.
+func TestTemplateEmailBounds(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 1000)
+	a := testenv.NewAPI(t, s, key)
+	html := func(kb int) string { return "<p>{{firstName}}</p>" + strings.Repeat("x", kb<<10-20) }
+	body := func(emails map[string]any) map[string]any {
+		return map[string]any{"templateName": "Big", "templateCategory": "retention", "successRate": 1,
+			"templateData": map[string]any{"emails": emails}}
+	}
+	email := func(kb int) map[string]any { return map[string]any{"subject": "Hi {{firstName}}", "html": html(kb)} }
+	details := func(res testenv.Response) map[string]any {
+		t.Helper()
+		var env struct {
+			Details map[string]any `json:"details"`
+		}
+		res.JSON(t, &env)
+		return env.Details
+	}
+	before := a.Do("GET", "/api/campaigns/templates?limit=100", nil)
+
+	res := a.Do("POST", "/api/campaigns/templates", body(map[string]any{"addressConfirmation": email(101)}))
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	if d := details(res); d["templateData.emails.addressConfirmation.html"] == nil {
+		t.Errorf("a 101 KB email: details %v, want templateData.emails.addressConfirmation.html", d)
+	}
+	res = a.Do("POST", "/api/campaigns/templates", body(map[string]any{
+		"addressConfirmation": email(90), "reminder1": email(90), "reminder2": email(90), "postDelivery": email(90)}))
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	if d := details(res); d["templateData.emails"] == nil {
+		t.Errorf("360 KB of emails: details %v, want templateData.emails", d)
+	}
+	res = a.Do("POST", "/api/campaigns/templates", body(map[string]any{"addressConfirmation": map[string]any{"subject": strings.Repeat("s", 999), "html": "<p>x</p>"}}))
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	if after := a.Do("GET", "/api/campaigns/templates?limit=100", nil); string(after.Body) != string(before.Body) {
+		t.Errorf("a refused template was stored")
+	}
+
+	var tmpl struct {
+		Data gifting.Template `json:"data"`
+	}
+	res = a.Do("POST", "/api/campaigns/templates", body(map[string]any{
+		"addressConfirmation": email(95), "reminder1": email(95), "reminder2": email(95)}))
+	res.JSON(t, &tmpl)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("285 KB of emails: %d %s", res.Status, res.Body)
+	}
+	res = a.Do("PATCH", "/api/campaigns/templates/"+tmpl.Data.TemplateID, map[string]any{"templateData": map[string]any{"emails": map[string]any{
+		"addressConfirmation": email(95), "reminder1": email(95), "reminder2": email(95), "postDelivery": email(95)}}})
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+
+	var gift struct {
+		Data gifting.Gift `json:"data"`
+	}
+	a.Do("POST", "/api/campaigns/gifts", newGift("Hamper", 10)).JSON(t, &gift)
+	var c struct {
+		Data gifting.Campaign `json:"data"`
+	}
+	a.Do("POST", "/api/campaigns", map[string]any{"name": "Big", "campaignData": map[string]any{
+		"giftIds": []string{gift.Data.GiftID}, "emailTemplateId": tmpl.Data.TemplateID, "creditsPerRecipient": 10}}).JSON(t, &c)
+	if res := a.Do("POST", addPath(c.Data.CampaignID), recipientBody("ann@example.com", "Ann")); res.Status != http.StatusOK {
+		t.Errorf("add-recipient with the 285 KB template: %d %s", res.Status, res.Body)
+	}
+}
