@@ -65,6 +65,7 @@ import (
 //	draft's scheduled launch due    dueShard=DUE#<shard>, dueAt=<scheduledAt>#…  Due (on the campaign item)
 //	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
 //	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
+//	  a balance change's messages   PK=ORG#<org>, SK=LEDGER#<ULID> (rec, msgs)   table (merged by id with the above)
 //	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
 //	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while pending; then an "ended" marker to TTL)
 //	deliveries log, newest first    PK=ORG#<org>, SK begins_with WHLOG#<webhook>#  table (TTL expiresAt)
