@@ -21,34 +21,10 @@ func TestBuildAudienceSlices(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	orgID, _ := testenv.Org(t, s, "acme", 0)
-	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// 250 contacts, 3 in 5 of them engineers: 150 matches, more than one
 	// transaction's worth in some slices.
-	for start := 0; start < 250; start += 100 {
-		var in []gifting.ContactInput
-		for i := start; i < min(start+100, 250); i++ {
-			title := "Accountant"
-			if i%5 < 3 {
-				title = "Software Engineer"
-			}
-			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i), JobTitle: title})
-		}
-		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
-			t.Fatalf("seed: %v %+v", err, res)
-		}
-	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	price := int64(3)
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
-	if err != nil {
-		t.Fatal(err)
-	}
+	aud := engineersAudience(t, s, orgID, 250, func(i int) bool { return i%5 < 3 }, &price)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
@@ -108,31 +84,12 @@ func TestAudienceBuildPace(t *testing.T) {
 	m := meter.New(testenv.Client(t))
 	s := dynamo.New(m, testenv.Table(t), dynamo.WithLaunchWriteRate(pace))
 	orgID, _ := testenv.Org(t, s, "paced-build", 0)
-	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for start := 0; start < 300; start += 100 {
-		in := make([]gifting.ContactInput, 100)
-		for i := range in {
-			in[i] = gifting.ContactInput{MailID: fmt.Sprintf("e%03d@example.com", start+i), JobTitle: "Software Engineer"}
-		}
-		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
-			t.Fatalf("seed: %v %+v", err, res)
-		}
-	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	aud := engineersAudience(t, s, orgID, 300, func(int) bool { return true }, nil)
 	u := &meter.Usage{Record: true}
 	stop := m.Observe(u)
 	start := time.Now()
 	for done := false; !done; {
+		var err error
 		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 500); err != nil {
 			t.Fatal(err)
 		}
@@ -151,4 +108,39 @@ func TestAudienceBuildPace(t *testing.T) {
 	if least := time.Duration((units - 64 - 3*98) / (pace - 3*98) * float64(time.Second)); took < least {
 		t.Errorf("the build wrote %.0f units in %v, faster than its pace allows (%v)", units, took, least)
 	}
+}
+
+// engineersAudience seeds orgID with a list of n contacts, those for which
+// engineer is true with the job title "Software Engineer" and the others
+// "Accountant", and returns a new audience of the persona "engineer" over
+// them at price credits a contact (nil: the default), not yet built.
+func engineersAudience(t *testing.T, s *dynamo.Store, orgID string, n int, engineer func(i int) bool, price *int64) gifting.AudienceList {
+	t.Helper()
+	ctx := context.Background()
+	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := 0; start < n; start += 100 {
+		var in []gifting.ContactInput
+		for i := start; i < min(start+100, n); i++ {
+			title := "Accountant"
+			if engineer(i) {
+				title = "Software Engineer"
+			}
+			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i), JobTitle: title})
+		}
+		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+			t.Fatalf("seed: %v %+v", err, res)
+		}
+	}
+	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: price})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aud
 }

@@ -3,7 +3,6 @@ package dynamo_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,6 +35,17 @@ func (d *beforeChangeDB) TransactWriteItems(ctx context.Context, in *dynamodb.Tr
 		}
 	}
 	return d.DB.TransactWriteItems(ctx, in, opts...)
+}
+
+// racingStore returns a store whose writes go through a beforeChangeDB
+// (set its do to race the first change it records), a plain store over
+// the same table for the racing write, and the clock both read.
+func racingStore(t *testing.T) (s, base *dynamo.Store, db *beforeChangeDB, clk *laterClock) {
+	t.Helper()
+	clk = &laterClock{}
+	base = testenv.Store(t, dynamo.WithClock(clk.Now))
+	db = &beforeChangeDB{DB: testenv.Client(t)}
+	return dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now)), base, db, clk
 }
 
 // laterClock is a store clock that a test can move past the feed's lag.
@@ -80,10 +90,7 @@ func recorded[T any](t *testing.T, s *dynamo.Store, clk *laterClock, orgID, typ 
 func TestCompletionRecordRacingACounter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &laterClock{}
-	base := testenv.Store(t, dynamo.WithClock(clk.Now))
-	db := &beforeChangeDB{DB: testenv.Client(t)}
-	s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
+	s, _, db, clk := racingStore(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
 	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
@@ -129,35 +136,10 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 func TestAudienceReadyRecordedOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &laterClock{}
-	base := testenv.Store(t, dynamo.WithClock(clk.Now))
-	db := &beforeChangeDB{DB: testenv.Client(t)}
-	s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
+	s, base, db, clk := racingStore(t)
 	orgID, _ := testenv.Org(t, s, "acme", 0)
-	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in []gifting.ContactInput
-	for i := range 100 {
-		title := "Accountant"
-		if i%2 == 0 {
-			title = "Software Engineer"
-		}
-		in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i), JobTitle: title})
-	}
-	if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
-		t.Fatalf("seed: %v %+v", err, res)
-	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	price := int64(2)
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
-	if err != nil {
-		t.Fatal(err)
-	}
+	aud := engineersAudience(t, s, orgID, 100, func(i int) bool { return i%2 == 0 }, &price)
 	db.do = func() {
 		if _, err := base.UpdateAudience(ctx, orgID, aud.AudienceID, func(a *gifting.AudienceList) error {
 			a.Name = "Engineers"

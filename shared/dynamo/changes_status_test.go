@@ -61,10 +61,7 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			clk := &laterClock{}
-			base := testenv.Store(t, dynamo.WithClock(clk.Now))
-			db := &beforeChangeDB{DB: testenv.Client(t)}
-			s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
+			s, base, db, clk := racingStore(t)
 			orgID, _ := testenv.Org(t, s, "acme", 100)
 			c := giftCampaign(t, s, orgID, 40)
 			added, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
