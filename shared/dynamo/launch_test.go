@@ -7,9 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -120,30 +118,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 		t.Fatalf("launch = %+v; want 70 taken, 930 left", l)
 	}
 	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
-	got, err := s.Campaign(ctx, orgID, c.CampaignID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := s.Wallet(ctx, orgID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != 7 || got.LiveData.CreditsSpent != 70 || w.Balance != 930 {
-		t.Errorf("status %s, %d recipients, %d credits spent, balance %d; want live, 7, 70, 930",
-			got.Status, got.TotalRecipients, got.LiveData.CreditsSpent, w.Balance)
-	}
-	table := s.Table()
-	out, err := testenv.Client(t).Query(ctx, &dynamodb.QueryInput{
-		TableName: &table, KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":p": &types.AttributeValueMemberS{Value: "RCPT#" + c.CampaignID + "#"}},
-		Select:                    types.SelectCount, ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Count != 7 {
-		t.Errorf("%d recipient items, want 7", out.Count)
-	}
+	assertLaunched(t, s, orgID, c.CampaignID, 7)
 }
 
 // runSlicesTwice runs a launch job to its end with every slice delivered
