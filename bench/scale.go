@@ -242,42 +242,30 @@ func bulkFigures(runs []bulkRun, n int) []systemFigure {
 		{figure: fmt.Sprintf("write units the change records add to the launch of %d (billed, est.)", n),
 			measured: fmt.Sprintf("%.0f of the launch's %.0f WRU (%.2f per launched recipient; %s)", pick(func(r bulkRun) float64 { return r.launchChanges }),
 				launchWRU, pick(func(r bulkRun) float64 { return r.launchChanges })/float64(n), runsNote)},
-		launchPeakFigure(runs, n),
+		peakFigure(runs, func(r bulkRun) meter.PartitionSecond { return r.launchPeak },
+			fmt.Sprintf("the %d-recipient launch", n), "launch", fmt.Sprintf("launch pace %d WRU/s", dynamo.LaunchWriteRate)),
 		{figure: fmt.Sprintf("audience build over %d contacts (%d match): POST /audience-lists to the build's end", n, n*2/5),
 			measured: fmt.Sprintf("%.1f s, %.0f WRU billed, est. (%.2f per member), %.0f RRU (%.3f per contact scanned) (%s)", audS, audWRU, audWRU/float64(n*2/5),
 				audRRU, audRRU/float64(n), runsNote)},
-		audiencePeakFigure(runs, n),
+		peakFigure(runs, func(r bulkRun) meter.PartitionSecond { return r.audiencePeak },
+			fmt.Sprintf("the audience build over %d contacts", n), "build", "builds are paced at the launch pace less one commit's units"),
 	}
 }
 
-// audiencePeakFigure is the busiest second of one partition key during the
-// audience build, from the meter.
-func audiencePeakFigure(runs []bulkRun, n int) systemFigure {
+// peakFigure is the busiest second of one partition key during work (the
+// launch, the audience build) over the runs, from the meter: the most
+// write units, with the key's pattern. peakOf picks the run's figure; how
+// says how the work is paced.
+func peakFigure(runs []bulkRun, peakOf func(bulkRun) meter.PartitionSecond, work, what, how string) systemFigure {
 	var peak meter.PartitionSecond
 	for _, r := range runs {
-		if r.audiencePeak.Units > peak.Units {
-			peak = r.audiencePeak
+		if p := peakOf(r); p.Units > peak.Units {
+			peak = p
 		}
 	}
 	return systemFigure{
-		figure:   fmt.Sprintf("peak write units per second into one partition key during the audience build over %d contacts (from the meter)", n),
-		measured: fmt.Sprintf("%.0f WRU in one second into %s (builds are paced at the launch pace less one commit's units)", peak.Units, meter.KeyPattern(peak.Key)),
-		target:   "≤ 1,000, or the build paced to it", verdict: verdict(peak.Units <= 1000),
-	}
-}
-
-// launchPeakFigure is the busiest second of one partition key during the
-// launch, over the runs: the most write units, with the key's pattern.
-func launchPeakFigure(runs []bulkRun, n int) systemFigure {
-	var peak meter.PartitionSecond
-	for _, r := range runs {
-		if r.launchPeak.Units > peak.Units {
-			peak = r.launchPeak
-		}
-	}
-	return systemFigure{
-		figure:   fmt.Sprintf("peak write units per second into one partition key during the %d-recipient launch (from the meter)", n),
-		measured: fmt.Sprintf("%.0f WRU in one second into %s (launch pace %d WRU/s)", peak.Units, meter.KeyPattern(peak.Key), dynamo.LaunchWriteRate),
-		target:   "≤ 1,000, or the launch paced to it", verdict: verdict(peak.Units <= 1000),
+		figure:   fmt.Sprintf("peak write units per second into one partition key during %s (from the meter)", work),
+		measured: fmt.Sprintf("%.0f WRU in one second into %s (%s)", peak.Units, meter.KeyPattern(peak.Key), how),
+		target:   "≤ 1,000, or the " + what + " paced to it", verdict: verdict(peak.Units <= 1000),
 	}
 }
