@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/testenv"
 )
 
 // tickEmails is the number of emails the tick scenario has the scheduler
@@ -32,25 +32,6 @@ const (
 	tickRequestsPerEmail = 9
 	tickWritesPerEmail   = 24
 )
-
-// offsetClock is the real time moved forward by a settable offset: the
-// benchmark's way to make emails due without waiting for them.
-type offsetClock struct {
-	mu     sync.Mutex
-	offset time.Duration
-}
-
-func (c *offsetClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return time.Now().Add(c.offset)
-}
-
-func (c *offsetClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.offset += d
-}
 
 // countingMailer counts the emails its mailer accepted.
 type countingMailer struct {
@@ -98,8 +79,8 @@ func tickScenario(ctx context.Context, e *env) []systemFigure {
 		return fail(err)
 	}
 	mailer := &countingMailer{Mailer: inner}
-	clk := &offsetClock{}
-	te, err := e.sibling(ctx, envConfig{store: []dynamo.Option{dynamo.WithClock(clk.now)}, service: service.Config{Mailer: mailer}})
+	clk := &testenv.Clock{}
+	te, err := e.sibling(ctx, envConfig{store: []dynamo.Option{dynamo.WithClock(clk.Now)}, service: service.Config{Mailer: mailer}})
 	if err != nil {
 		return fail(err)
 	}
@@ -127,7 +108,7 @@ func tickScenario(ctx context.Context, e *env) []systemFigure {
 		return fail(fmt.Errorf("an idle tick sent %d emails", n-tickEmails))
 	}
 
-	clk.advance(reminderDelay + time.Minute)
+	clk.Advance(reminderDelay + time.Minute)
 	var (
 		took   time.Duration
 		counts meter.Counts

@@ -24,7 +24,7 @@ import (
 func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &laterClock{}
+	clk := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clk.Now))
 	orgID, _ := testenv.Org(t, s, "feedmerge", 1000)
 	c := giftCampaign(t, s, orgID, 40)
@@ -62,7 +62,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp, Reason: "test"}}); err != nil {
 		t.Fatal(err)
 	}
-	clk.ahead.Add(int64(dynamo.FeedLag + time.Second))
+	clk.Advance(dynamo.FeedLag + time.Second)
 
 	type msg struct {
 		ID   string `json:"id"`

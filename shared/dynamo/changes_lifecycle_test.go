@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,24 +39,19 @@ func (d *beforeChangeDB) TransactWriteItems(ctx context.Context, in *dynamodb.Tr
 // racingStore returns a store whose writes go through a beforeChangeDB
 // (set its do to race the first change it records), a plain store over
 // the same table for the racing write, and the clock both read.
-func racingStore(t *testing.T) (s, base *dynamo.Store, db *beforeChangeDB, clk *laterClock) {
+func racingStore(t *testing.T) (s, base *dynamo.Store, db *beforeChangeDB, clk *testenv.Clock) {
 	t.Helper()
-	clk = &laterClock{}
+	clk = &testenv.Clock{}
 	base = testenv.Store(t, dynamo.WithClock(clk.Now))
 	db = &beforeChangeDB{DB: testenv.Client(t)}
 	return dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now)), base, db, clk
 }
 
-// laterClock is a store clock that a test can move past the feed's lag.
-type laterClock struct{ ahead atomic.Int64 }
-
-func (c *laterClock) Now() time.Time { return time.Now().Add(time.Duration(c.ahead.Load())) }
-
 // recorded returns the messages of type typ in orgID's change feed, their
 // data decoded into T.
-func recorded[T any](t *testing.T, s *dynamo.Store, clk *laterClock, orgID, typ string) []T {
+func recorded[T any](t *testing.T, s *dynamo.Store, clk *testenv.Clock, orgID, typ string) []T {
 	t.Helper()
-	clk.ahead.Add(int64(dynamo.FeedLag + time.Second))
+	clk.Advance(dynamo.FeedLag + time.Second)
 	page, err := s.Changes(context.Background(), orgID, "", 100)
 	if err != nil {
 		t.Fatal(err)

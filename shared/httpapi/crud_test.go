@@ -514,7 +514,7 @@ func TestLaunchedRecipientsAssignedAndListedPending(t *testing.T) {
 func TestDeleteContactListJobLost(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := &testClock{}
+	clock := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	orgID, key := testenv.Org(t, s, "acme", 0)
 	api, _ := testenv.HeldAPI(t, s, key) // the queue never runs its jobs

@@ -28,7 +28,7 @@ func (lostQueue) Enqueue(context.Context, jobs.Job) error {
 
 func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 	t.Parallel()
-	clock := &testClock{}
+	clock := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	_, gifts := campaignCatalogRefs(t)
 	price := int64(math.Ceil(gifts[1].Price))

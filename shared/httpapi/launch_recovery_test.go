@@ -16,24 +16,6 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-// testClock is a wall clock a test moves forward, to make a lease expire.
-type testClock struct {
-	mu  sync.Mutex
-	off time.Duration
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return time.Now().Add(c.off)
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.off += d
-}
-
 // ledgerSum adds up org's whole ledger: top-ups and refunds in, debits out.
 func ledgerSum(t *testing.T, s *dynamo.Store, orgID string) (sum int64, byType map[string]int) {
 	t.Helper()
@@ -89,7 +71,7 @@ func assertLaunchEnded(t *testing.T, api *testenv.API, s *dynamo.Store, orgID, c
 }
 
 // tickUntilLive runs ticks, a lease apart, until the campaign is live.
-func tickUntilLive(t *testing.T, api *testenv.API, sched *scheduler.Scheduler, clock *testClock, campaignID string) {
+func tickUntilLive(t *testing.T, api *testenv.API, sched *scheduler.Scheduler, clock *testenv.Clock, campaignID string) {
 	t.Helper()
 	for range 5 {
 		clock.Advance(dynamo.DueLease + time.Second)
@@ -125,7 +107,7 @@ func TestLaunchFinishesByTicks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			clock := &testClock{}
+			clock := &testenv.Clock{}
 			s := testenv.Store(t, dynamo.WithClock(clock.Now))
 			orgID, key := testenv.Org(t, s, "stranded", credits)
 			// The queue holds the job and never runs it: it is lost.
@@ -165,7 +147,7 @@ func TestTwoTicksAtOnceWorkOneLaunch(t *testing.T) {
 	_, gifts := campaignCatalogRefs(t)
 	price := int64(math.Ceil(gifts[1].Price))
 	const n, deleted, credits = 700, 2, 1_000_000
-	clock := &testClock{}
+	clock := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	orgID, key := testenv.Org(t, s, "overlap", credits)
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: lostQueue{}})

@@ -373,7 +373,7 @@ type eventBodyCheck struct {
 func TestAudiencePurgeFinishesByTicks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := &testClock{}
+	clock := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clock.Now))
 	orgID, key := testenv.Org(t, s, "purge", 0)
 	a := testenv.NewAPI(t, s, key)
