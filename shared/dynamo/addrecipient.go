@@ -222,9 +222,13 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
 	nContact := len(upsert.Items)
+	var created int64
+	if upsert.Created {
+		created = 1
+	}
 	var tx txn
 	_, _, err = s.ChangeBalance(ctx, BalanceChange{
-		OrgID: in.OrgID, Delta: -price, Balance: &balance,
+		OrgID: in.OrgID, Delta: -price, Balance: &balance, Contacts: created,
 		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
 			Reason: "recipient added to campaign"},
 		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)},
@@ -273,7 +277,8 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 // contactUpsertFrom plans the create (cur == nil; slotTaken as slotOf
 // found) or merge of in without reading: add-recipient has already read
 // the email's slot and the contact in its batched reads. It is
-// PrepareContactUpsert minus its reads.
+// PrepareContactUpsert minus its reads and its counter: a contact created
+// here is counted on the wallet (BalanceChange.Contacts).
 func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, slotTaken bool, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
 	var (
 		p   contactPlan
@@ -287,11 +292,7 @@ func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, slotTaken bo
 	if err != nil {
 		return ContactUpsert{}, err
 	}
-	u := ContactUpsert{Contact: p.contact, Created: cur == nil, Items: p.items}
-	if u.Created {
-		u.Items = append(u.Items, s.counterAdd(orgID, counterContacts, 1))
-	}
-	return u, nil
+	return ContactUpsert{Contact: p.contact, Created: cur == nil, Items: p.items}, nil
 }
 
 // alreadyRecipient is the CONFLICT of adding a contact that already is a

@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -364,4 +365,89 @@ func TestAddRecipientSameNewContactConcurrently(t *testing.T) {
 	if got.TotalRecipients != 1 {
 		t.Errorf("campaign counts %d recipients, want 1", got.TotalRecipients)
 	}
+}
+
+// TestAddRecipientCountsNewContacts checks the contacts total when
+// add-recipient creates contacts (counted on the wallet) among imports and
+// deletes (counted on COUNT#CONTACT), concurrently: every new contact is
+// counted once, an existing one not at all, and the recount of `admin
+// migrate` finds nothing to fix.
+func TestAddRecipientCountsNewContacts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 1000)
+	c := giftCampaign(t, s, orgID, 10)
+	list, err := s.CreateContactList(ctx, orgID, "user-1", "Imported", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := []gifting.ContactInput{{MailID: "ann@example.com"}, {MailID: "ben@example.com"}, {MailID: "cat@example.com"}}
+	if _, err := s.AddContactsToList(ctx, orgID, list.ListID, imported, importSource); err != nil {
+		t.Fatal(err)
+	}
+	// Eight new emails, two imported ones, and one new email twice.
+	emails := []string{"ann@example.com", "ben@example.com", "twice@example.com", "twice@example.com"}
+	for i := range 8 {
+		emails = append(emails, fmt.Sprintf("new%d@example.com", i))
+	}
+	added := make([]bool, len(emails))
+	var wg sync.WaitGroup
+	for i, email := range emails {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, email))
+			added[i] = err == nil
+			if err != nil && gifting.ErrorCode(err) != gifting.CodeConflict {
+				t.Errorf("add %s: %v", email, err)
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for _, ok := range added {
+		if ok {
+			n++
+		}
+	}
+	if n != len(emails)-1 {
+		t.Fatalf("%d recipients added, want %d (one of the repeated email is a conflict)", n, len(emails)-1)
+	}
+	assertTotal := func(t *testing.T, want int) {
+		t.Helper()
+		page, total, err := s.ListContacts(ctx, orgID, "", gifting.PageRequest{Page: 1, Limit: 100})
+		if err != nil || total != want || len(page) != want {
+			t.Fatalf("contacts page: %d of %d, %v; want %d", len(page), total, err, want)
+		}
+		if _, total, err := s.ListContacts(ctx, orgID, "", gifting.PageRequest{Page: 2, Limit: 5}); err != nil || total != want {
+			t.Errorf("a deeper page counts %d, %v; want %d", total, err, want)
+		}
+	}
+	t.Run("each new contact counted once", func(t *testing.T) {
+		assertTotal(t, 3+9)
+	})
+	t.Run("a delete is counted", func(t *testing.T) {
+		page, _, err := s.ListContacts(ctx, orgID, "new0", gifting.PageRequest{Page: 1, Limit: 1})
+		if err != nil || len(page) != 1 {
+			t.Fatalf("search: %v, %v", page, err)
+		}
+		if err := s.DeleteContact(ctx, orgID, page[0].ContactID); err != nil {
+			t.Fatal(err)
+		}
+		assertTotal(t, 3+9-1)
+	})
+	t.Run("the recount agrees", func(t *testing.T) {
+		res, err := s.Migrate(ctx, orgID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if len(r.Fixed) != 0 || len(r.Problems) != 0 {
+				t.Errorf("migration step %+v: want nothing to fix", r)
+			}
+		}
+		assertTotal(t, 3+9-1)
+	})
+	assertWallet(t, s, orgID, 1000-10*int64(n), 1+n)
 }

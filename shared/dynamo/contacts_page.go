@@ -40,7 +40,7 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	var counted chan count
 	switch {
 	case page.Offset() > 0:
-		n, err := s.counter(ctx, orgID, counterContacts)
+		n, err := s.contactsTotal(ctx, orgID)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -53,7 +53,7 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 		// the index query instead (one request more, no more waiting).
 		counted = make(chan count, 1)
 		go func() {
-			n, err := s.counter(ctx, orgID, counterContacts)
+			n, err := s.contactsTotal(ctx, orgID)
 			counted <- count{n, err}
 		}()
 	}
@@ -77,22 +77,23 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	for _, id := range ids {
 		keys = append(keys, key(orgPK(orgID), contactSK(id)))
 	}
-	if total < 0 {
-		keys = append(keys, key(orgPK(orgID), counterSK(counterContacts)))
+	counting := total < 0
+	if counting {
+		keys = append(keys, contactsTotalKeys(orgID)...)
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
 		return nil, 0, err
 	}
+	if counting {
+		if total, err = contactsTotalOf(got); err != nil {
+			return nil, 0, err
+		}
+	}
 	byID := make(map[string]gifting.Contact, len(got))
 	for _, it := range got {
-		if attrS(it, "SK") == counterSK(counterContacts) {
-			var c counterItem
-			if err := unmarshal(it, &c); err != nil {
-				return nil, 0, err
-			}
-			total = c.N
-			continue
+		if !strings.HasPrefix(attrS(it, "SK"), contactPrefix) {
+			continue // the total's items
 		}
 		c, err := decodeContact(it)
 		if err != nil {
@@ -180,4 +181,45 @@ func (s *Store) searchContactIDs(ctx context.Context, orgID string, terms []stri
 		}
 	}
 	return ids, nil
+}
+
+// contactsTotal is the organization's number of live contacts (see
+// contactsTotalOf), read in one BatchGetItem.
+func (s *Store) contactsTotal(ctx context.Context, orgID string) (int64, error) {
+	got, err := s.batchGet(ctx, contactsTotalKeys(orgID))
+	if err != nil {
+		return 0, err
+	}
+	return contactsTotalOf(got)
+}
+
+// contactsTotalKeys are the items the contacts total is kept on.
+func contactsTotalKeys(orgID string) []item {
+	return []item{key(orgPK(orgID), counterSK(counterContacts)), key(orgPK(orgID), walletSK)}
+}
+
+// contactsTotalOf is the contacts total from items read with
+// contactsTotalKeys (others among them are passed over): COUNT#CONTACT,
+// which imports and deletes keep, plus the wallet's count of the contacts
+// created with a balance change (walletContacts). Either item missing
+// counts zero.
+func contactsTotalOf(items []item) (int64, error) {
+	var total int64
+	for _, it := range items {
+		switch attrS(it, "SK") {
+		case counterSK(counterContacts):
+			var c counterItem
+			if err := unmarshal(it, &c); err != nil {
+				return 0, err
+			}
+			total += c.N
+		case walletSK:
+			var w walletCount
+			if err := unmarshal(it, &w); err != nil {
+				return 0, err
+			}
+			total += w.Contacts
+		}
+	}
+	return total, nil
 }

@@ -59,6 +59,11 @@ type BalanceChange struct {
 	// wallet's own message (wallet.debited, refunded or topped_up) as one
 	// change record of the transaction: the ledger entry (ledgerPut).
 	Changes []gifting.Change
+	// Contacts is the number of contacts Items creates. They are counted on
+	// the wallet (walletContacts), in the update the change makes anyway,
+	// rather than by a COUNT#CONTACT update that in a transaction would
+	// cost two write units.
+	Contacts int64
 	// Cancelled maps a cancellation caused by one of Items to a domain
 	// error. reasons are aligned with what Items returned. Returning nil
 	// means the cancellation is not understood and is reported as internal.
@@ -77,9 +82,20 @@ const walletHeader = 2
 // kept, now frozen (WalletStatement).
 const walletEntries = "entries"
 
-// walletCount is the wallet item's count of ledger entries.
+// walletContacts is the wallet item's attribute that counts the contacts
+// created by balance changes (add-recipient's new contacts): the change
+// updates the wallet anyway, so counting them there costs nothing, where
+// a COUNT#CONTACT update in the same transaction would cost two write
+// units. The organization's contacts total is COUNT#CONTACT plus this
+// (contactsTotal); deletes and imports, which do not touch the wallet,
+// keep counting on COUNT#CONTACT.
+const walletContacts = "contacts"
+
+// walletCount is the wallet item's counts: of ledger entries and of
+// contacts created with a balance change.
 type walletCount struct {
-	Entries int64 `json:"entries"`
+	Entries  int64 `json:"entries"`
+	Contacts int64 `json:"contacts"`
 }
 
 // walletChangeTypes are the change messages of the ledger's entry types.
@@ -176,22 +192,24 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		if err != nil {
 			return gifting.Wallet{}, gifting.LedgerEntry{}, err
 		}
-		items := []types.TransactWriteItem{
-			{Update: &types.Update{
-				TableName:           &s.table,
-				Key:                 key(orgPK(c.OrgID), walletSK),
-				UpdateExpression:    aws.String("SET balance = :after, updatedAt = :now ADD " + walletEntries + " :one"),
-				ConditionExpression: aws.String("balance = :before"),
-				ExpressionAttributeValues: item{
-					":after":  num(after),
-					":before": num(balance),
-					":now":    str(now.Format("2006-01-02T15:04:05.000Z07:00")),
-					":one":    num(1),
-				},
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-			}},
-			ledger,
+		update := &types.Update{
+			TableName:           &s.table,
+			Key:                 key(orgPK(c.OrgID), walletSK),
+			UpdateExpression:    aws.String("SET balance = :after, updatedAt = :now ADD " + walletEntries + " :one"),
+			ConditionExpression: aws.String("balance = :before"),
+			ExpressionAttributeValues: item{
+				":after":  num(after),
+				":before": num(balance),
+				":now":    str(now.Format("2006-01-02T15:04:05.000Z07:00")),
+				":one":    num(1),
+			},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}
+		if c.Contacts != 0 {
+			update.UpdateExpression = aws.String(*update.UpdateExpression + ", " + walletContacts + " :contacts")
+			update.ExpressionAttributeValues[":contacts"] = num(c.Contacts)
+		}
+		items := []types.TransactWriteItem{{Update: update}, ledger}
 		if c.Items != nil {
 			more, err := c.Items(after)
 			if err != nil {
