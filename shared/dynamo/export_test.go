@@ -39,7 +39,7 @@ func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays m
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
 	it["ver"] = num(1)
-	if gifting.ValidPageID(r.LandingPageID) {
+	if gifting.LegacyPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
 	legacyDue(it, orgID, r)
@@ -57,7 +57,11 @@ func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays m
 }
 
 // NewPageIDs exposes newPageIDs to tests.
-func NewPageIDs() (landing, claim string) { return newPageIDs() }
+func NewPageIDs(ref gifting.PageRef) (landing, claim string) { return newPageIDs(ref) }
+
+// NewLegacyPageIDs exposes newLegacyPageIDs to tests: the ids of
+// recipients written before page ids spelled their keys.
+func NewLegacyPageIDs() (landing, claim string) { return newLegacyPageIDs() }
 
 // RecipientIDFor is the id of the recipient of contactID in campaignID.
 func RecipientIDFor(campaignID, contactID string) string {
@@ -107,4 +111,9 @@ func legacyDue(it map[string]types.AttributeValue, orgID string, r gifting.Recip
 	it["dueAt"] = str(at.UTC().Format(dueTimeLayout) + "#" + pk + "#" + sk)
 	it["dueKind"] = str(gifting.JobRecipientEmails)
 	it["dueRef"] = str(gifting.RecipientRef(r.CampaignID, r.RecipientID))
+}
+
+// RecipientKey is the table key of a recipient.
+func RecipientKey(orgID, campaignID, recipientID string) map[string]types.AttributeValue {
+	return key(orgPK(orgID), recipientSK(campaignID, recipientID))
 }

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -17,64 +18,79 @@ import (
 // pageIDEncoding spells page ids in lower-case base32 without padding.
 var pageIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
-// pageKeyLength is the length of the prefix a recipient's two page ids
-// share: 20 base32 characters, 100 random bits.
+// pageKeyLength is the length of the prefix a recipient's two legacy page
+// ids share: 20 base32 characters, 100 random bits.
 const pageKeyLength = 20
 
-// newPageIDs returns a recipient's landing and claim page ids: 26
+// newPageIDs returns the landing and claim page ids of recipient ref: its
+// ids and a secret of gifting.PageSecretLength characters of base32 from
+// crypto/rand (100 random bits), one secret per page. The ids locate the
+// recipient by key, so a page read needs no index and a new recipient no
+// Pages entry (one write unit). A recipient whose ids cannot be spelled in
+// a page id gets legacy ids (newLegacyPageIDs).
+func newPageIDs(ref gifting.PageRef) (landing, claim string) {
+	secrets := randomBase32(2 * gifting.PageSecretLength)
+	landing, ok1 := gifting.NewPageID(ref, secrets[:gifting.PageSecretLength])
+	claim, ok2 := gifting.NewPageID(ref, secrets[gifting.PageSecretLength:])
+	if !ok1 || !ok2 {
+		return newLegacyPageIDs()
+	}
+	if landing == claim {
+		// 2^-100: draw again rather than hand out one id for both pages.
+		return newPageIDs(ref)
+	}
+	return landing, claim
+}
+
+// newLegacyPageIDs returns legacy landing and claim page ids: 26
 // characters each, drawn from crypto/rand, sharing their first 20 (the
 // Pages index key, so one sparse index finds the recipient from either)
 // and differing in their last 6. Sharing the prefix gives nothing away:
 // the landing page links to the claim page and the claim page leads back
 // to the landing page, so either id already reaches the other. Guessing a
-// page still means guessing 100 random bits (a ULID would give away its
-// time and share a prefix with its neighbours).
-func newPageIDs() (landing, claim string) {
-	b := make([]byte, 20)
-	_, _ = rand.Read(b)                   // crypto/rand.Read never fails (Go 1.24+).
-	s := pageIDEncoding.EncodeToString(b) // 32 characters
-	landing, claim = s[:gifting.PageIDLength], s[:pageKeyLength]+s[gifting.PageIDLength:]
+// page still means guessing 100 random bits.
+func newLegacyPageIDs() (landing, claim string) {
+	s := randomBase32(32)
+	landing, claim = s[:gifting.LegacyPageIDLength], s[:pageKeyLength]+s[gifting.LegacyPageIDLength:]
 	if landing == claim {
 		// 2^-30: draw again rather than hand out one id for both pages.
-		return newPageIDs()
+		return newLegacyPageIDs()
 	}
 	return landing, claim
 }
 
+// randomBase32 returns n characters (a multiple of 8) of lower-case
+// base32 from crypto/rand.
+func randomBase32(n int) string {
+	b := make([]byte, n*5/8)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
+	return pageIDEncoding.EncodeToString(b)
+}
+
 // RecipientPage returns the page a landing or claim page id names: the
 // recipient, its campaign, the sender's name and the campaign's gifts. It
-// costs one Query of the keys-only Pages index and two BatchGetItems
-// (recipient, campaign live or deleted, organization profile; then the
-// gifts, own and catalog). pageID must be well-formed
-// (gifting.ValidPageID).
+// costs two BatchGetItems (recipient, campaign live or deleted,
+// organization profile; then the gifts, own and catalog), and a legacy
+// page id one Query of the Pages index first. A malformed id reads
+// nothing.
 //
 // Errors: NOT_FOUND when no recipient has this page id.
 func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
 	notFound := gifting.NotFound("page", pageID)
-	if !gifting.ValidPageID(pageID) {
-		return gifting.RecipientPage{}, notFound
-	}
-	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
-		TableName: &s.table, IndexName: aws.String(indexPages),
-		KeyConditionExpression:    aws.String("pg = :pg"),
-		ExpressionAttributeValues: item{":pg": str(pageKey(pageID))},
-		Limit:                     aws.Int32(2),
-	})
-	if err != nil {
-		return gifting.RecipientPage{}, fmt.Errorf("query pages: %w", err)
-	}
-	if len(out.Items) != 1 {
-		// None, or (at 2^-50 per pair) two recipients sharing a key:
-		// neither may be shown for the other.
-		return gifting.RecipientPage{}, notFound
-	}
-	orgID, campaignID, ok := recipientKeyParts(out.Items[0])
+	ref, ok := gifting.ParsePageID(pageID)
 	if !ok {
-		return gifting.RecipientPage{}, notFound
+		if !gifting.LegacyPageID(pageID) {
+			return gifting.RecipientPage{}, notFound
+		}
+		var err error
+		if ref, ok, err = s.legacyPageRef(ctx, pageID); err != nil || !ok {
+			return gifting.RecipientPage{}, cmp.Or(err, error(notFound))
+		}
 	}
+	orgID, campaignID := ref.OrgID, ref.CampaignID
 	org := orgPK(orgID)
 	got, err := s.batchGet(ctx, []item{
-		{"PK": out.Items[0]["PK"], "SK": out.Items[0]["SK"]},
+		key(org, recipientSK(campaignID, ref.RecipientID)),
 		key(org, campaignSK(campaignID)), key(org, deletedCampaignSK(campaignID)), key(org, profileSK),
 	})
 	if err != nil {
@@ -129,13 +145,28 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 	return p, nil
 }
 
-// recipientKeyParts reads the organization and campaign from a recipient
-// item's keys (PK=ORG#<org>, SK=RCPT#<campaign>#<recipient>).
-func recipientKeyParts(it item) (orgID, campaignID string, ok bool) {
-	orgID, ok1 := strings.CutPrefix(attrS(it, "PK"), orgPK(""))
-	rest, ok2 := strings.CutPrefix(attrS(it, "SK"), recipientPrefix)
-	campaignID, _, ok3 := strings.Cut(rest, "#")
-	return orgID, campaignID, ok1 && ok2 && ok3 && orgID != "" && campaignID != ""
+// legacyPageRef finds the recipient of a legacy page id through the
+// keys-only Pages index: one Query of half a read unit. False when no
+// recipient has it, or (at 2^-50 per pair) two share its key: neither may
+// be shown for the other.
+func (s *Store) legacyPageRef(ctx context.Context, pageID string) (gifting.PageRef, bool, error) {
+	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		TableName: &s.table, IndexName: aws.String(indexPages),
+		KeyConditionExpression:    aws.String("pg = :pg"),
+		ExpressionAttributeValues: item{":pg": str(pageKey(pageID))},
+		Limit:                     aws.Int32(2),
+	})
+	if err != nil {
+		return gifting.PageRef{}, false, fmt.Errorf("query pages: %w", err)
+	}
+	if len(out.Items) != 1 {
+		return gifting.PageRef{}, false, nil
+	}
+	orgID, ok1 := strings.CutPrefix(attrS(out.Items[0], "PK"), orgPK(""))
+	rest, ok2 := strings.CutPrefix(attrS(out.Items[0], "SK"), recipientPrefix)
+	campaignID, recipientID, ok3 := strings.Cut(rest, "#")
+	ok := ok1 && ok2 && ok3 && orgID != "" && campaignID != "" && recipientID != ""
+	return gifting.PageRef{OrgID: orgID, CampaignID: campaignID, RecipientID: recipientID}, ok, nil
 }
 
 // campaignGifts returns the gifts with the given ids visible to org, in the

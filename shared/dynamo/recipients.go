@@ -129,9 +129,10 @@ func attrS(it item, name string) string {
 // (its invitation marked sent at its creation) when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
-	landing, claim := newPageIDs()
+	id := recipientIDFor(c.CampaignID, contact.ContactID)
+	landing, claim := newPageIDs(gifting.PageRef{OrgID: orgID, CampaignID: c.CampaignID, RecipientID: id})
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: recipientIDFor(c.CampaignID, contact.ContactID), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
+		RecipientID: id, OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
 		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
@@ -220,7 +221,7 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 //	fb    "1" when the recipient has feedback (filter)
 //	au    " user1 user2 " assigned user ids (filter)
 //
-// and its Pages index key, pg (see pageKey).
+// and, for legacy page ids, its Pages index key, pg (see pageKey).
 //
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
@@ -254,7 +255,7 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
 	it["ver"] = num(sr.Ver)
-	if gifting.ValidPageID(r.LandingPageID) {
+	if gifting.LegacyPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
 	// A recipient with an email still to send, or an expiry ahead, is due

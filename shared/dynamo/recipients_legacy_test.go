@@ -56,6 +56,14 @@ func TestLegacyRecipients(t *testing.T) {
 			t.Errorf("legacy recipient read back as %+v, want %+v", got, old)
 		}
 	})
+	t.Run("its legacy page ids show its pages", func(t *testing.T) {
+		for id, kind := range map[string]gifting.PageKind{old.LandingPageID: gifting.LandingPage, old.ClaimPageID: gifting.ClaimPage} {
+			p, err := s.RecipientPage(ctx, id)
+			if err != nil || p.Kind != kind || p.Recipient.RecipientID != old.RecipientID {
+				t.Errorf("page %q: kind %v, recipient %s, %v; want the legacy recipient's", id, p.Kind, p.Recipient.RecipientID, err)
+			}
+		}
+	})
 	t.Run("add-recipient refuses its contact", func(t *testing.T) {
 		in := addInput(orgID, c.CampaignID, contacts[0].MailID)
 		_, err := s.AddRecipient(ctx, in)
@@ -142,7 +150,7 @@ func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting
 	if err != nil {
 		t.Fatal(err)
 	}
-	landing, claim := dynamo.NewPageIDs()
+	landing, claim := dynamo.NewLegacyPageIDs()
 	r := gifting.NewRecipient(gifting.NewRecipientSpec{
 		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name, Contact: ct,
 		SourceType: "api", LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: "https://gifts.test",
@@ -186,7 +194,7 @@ func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	landing, claim := dynamo.NewPageIDs()
+	landing, claim := dynamo.NewLegacyPageIDs()
 	old := gifting.NewRecipient(gifting.NewRecipientSpec{
 		RecipientID: dynamo.RecipientIDFor(c.CampaignID, contacts[0].ContactID), OrgID: orgID, CampaignID: c.CampaignID,
 		CampaignName: c.Name, Contact: contacts[0], SourceType: "api", LandingPageID: landing, ClaimPageID: claim,
