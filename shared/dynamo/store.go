@@ -50,6 +50,9 @@ type Store struct {
 	// sets are the email sets this process has read or written (see
 	// emailsets.go).
 	sets *lru.Cache[string, map[string]gifting.EmailTemplate]
+	// rates are the rate-limit counts this process has leased (see
+	// ratelimit.go).
+	rates rateLeases
 }
 
 // Option configures a Store.

@@ -25,9 +25,10 @@ var rateClassOf = map[string]gifting.RateClass{
 }
 
 // limit counts an authenticated request to a rate-limited route against
-// its organization's budget (dynamo.Store.CountRequest: one write, shared
-// by every Lambda instance) and sets the IETF RateLimit-Policy and RateLimit
-// headers. Over the budget it sets Retry-After and returns RATE_LIMITED.
+// its organization's budget (dynamo.Store.CountRequest: shared by every
+// Lambda instance, a write per block of requests each process leases) and
+// sets the IETF RateLimit-Policy and RateLimit headers; RateLimit's r counts
+// the requests other processes have leased as spent. Over the budget it sets Retry-After and returns RATE_LIMITED.
 // When the counter cannot be written the request goes through: a counter
 // outage must not take the API down with it.
 func (s *Server) limit(w http.ResponseWriter, r *http.Request, pattern string) error {
@@ -43,7 +44,7 @@ func (s *Server) limit(w http.ResponseWriter, r *http.Request, pattern string) e
 		return nil
 	}
 	limit := org.RateLimit(class)
-	used, err := s.store.CountRequest(ctx, orgID, class)
+	used, err := s.store.CountRequest(ctx, orgID, class, limit)
 	if err != nil {
 		loggerFrom(ctx).WarnContext(ctx, "rate limit not checked", slog.String("error", err.Error()))
 		return nil

@@ -306,8 +306,9 @@ func TestAddRecipientConcurrency(t *testing.T) {
 
 // TestRecipientRequestCounts holds the DynamoDB requests of the recipient
 // endpoints to their targets, with the API-key cache warm: add-recipient
-// is one transaction, two reads and the organization's rate-limit counter
-// (one UpdateItem); a list page and the wallet are two requests.
+// is one transaction and two reads, and the organization's rate-limit
+// counter (one UpdateItem) when the process's lease of it is spent; a list
+// page and the wallet are two requests.
 func TestRecipientRequestCounts(t *testing.T) {
 	t.Parallel()
 	meter := meter.New(testenv.Client(t))
@@ -325,13 +326,15 @@ func TestRecipientRequestCounts(t *testing.T) {
 		name, method, path string
 		body               any
 		want               int
+		// limited: the rate-limit counter may add one request.
+		limited bool
 	}{
-		{"add-recipient, new contact", "POST", addPath(campaignID), recipientBody("new@example.com", "N"), 4},
-		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 4},
-		{"recipient list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients", nil, 2},
-		{"filtered, sorted list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?search=n&sortBy=email", nil, 2},
-		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 2},
-		{"wallet", "GET", "/api/campaigns/wallet", nil, 2},
+		{"add-recipient, new contact", "POST", addPath(campaignID), recipientBody("new@example.com", "N"), 3, true},
+		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 3, true},
+		{"recipient list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients", nil, 2, false},
+		{"filtered, sorted list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?search=n&sortBy=email", nil, 2, false},
+		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 2, false},
+		{"wallet", "GET", "/api/campaigns/wallet", nil, 2, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before := meter.Total()
@@ -340,8 +343,8 @@ func TestRecipientRequestCounts(t *testing.T) {
 			}
 			used := meter.Total().Sub(before)
 			t.Logf("%d requests, %.1f read units, %.1f write units", used.Requests, used.ReadUnits, used.WriteUnits)
-			if got := used.Requests; got != tt.want {
-				t.Errorf("%d DynamoDB requests, want %d", got, tt.want)
+			if got := used.Requests; got != tt.want && !(tt.limited && got == tt.want+1) {
+				t.Errorf("%d DynamoDB requests, want %d (+1 for the rate-limit counter if limited: %v)", got, tt.want, tt.limited)
 			}
 		})
 	}

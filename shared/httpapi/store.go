@@ -28,7 +28,7 @@ type AuthStore interface {
 	Now() time.Time
 	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
 	Org(ctx context.Context, orgID string) (gifting.Organization, error)
-	CountRequest(ctx context.Context, orgID string, class gifting.RateClass) (gifting.RequestCount, error)
+	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
 }
 
 // CatalogStore is the gift and template catalog.
