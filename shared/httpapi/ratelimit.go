@@ -28,7 +28,8 @@ var rateClassOf = map[string]gifting.RateClass{
 // its organization's budget (dynamo.Store.CountRequest: shared by every
 // Lambda instance, a write per block of requests each process leases) and
 // sets the IETF RateLimit-Policy and RateLimit headers; RateLimit's r counts
-// the requests other processes have leased as spent. Over the budget it sets Retry-After and returns RATE_LIMITED.
+// the requests other processes have leased as spent. Over the budget it
+// sets Retry-After and returns RATE_LIMITED.
 // When the counter cannot be written the request goes through: a counter
 // outage must not take the API down with it.
 func (s *Server) limit(w http.ResponseWriter, r *http.Request, pattern string) error {
