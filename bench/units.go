@@ -65,6 +65,16 @@ func newBilling(e *env) (*billing, error) {
 func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 	total := 0.0
 	for _, c := range calls {
+		if bs, ok := c.Input.(*dynamodb.BatchExecuteStatementInput); ok {
+			// Not reported by DynamoDB Local: each insert as the put it
+			// is, refused ones included (a failed condition is billed).
+			for _, st := range bs.Statements {
+				if it, ok := dynamo.InsertedItem(st); ok {
+					total += b.putUnits(it)
+				}
+			}
+			continue
+		}
 		tw, ok := c.Input.(*dynamodb.TransactWriteItemsInput)
 		if !ok {
 			total += c.WriteUnits
@@ -93,6 +103,18 @@ func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 		}
 	}
 	return total
+}
+
+// putUnits is what a plain put of it bills: a unit per KB of the item,
+// and of each index entry it writes.
+func (b *billing) putUnits(it map[string]types.AttributeValue) float64 {
+	units := kb(dynamo.ItemSize(it))
+	for _, ix := range b.indexes {
+		if entry, ok := b.indexEntry(ix, it); ok {
+			units += kb(dynamo.ItemSize(entry))
+		}
+	}
+	return units
 }
 
 // indexEntry is the entry item writes into an index, if it has the index's

@@ -330,6 +330,30 @@ func (m *Meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	return out, err
 }
 
+// BatchExecuteStatement runs a PartiQL batch on db (dynamo's new-contact
+// inserts). DynamoDB Local reports no consumed capacity for it; the
+// benchmark estimates its units from the statements' items
+// (dynamo.InsertedItem).
+func (m *Meter) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
+	b, ok := m.db.(interface {
+		BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("meter: the client runs no statement batches")
+	}
+	c := *in
+	c.ReturnConsumedCapacity = meterTotal
+	start := time.Now()
+	out, err := b.BatchExecuteStatement(ctx, &c, opts...)
+	call := Call{Op: "BatchExecuteStatement", Input: &c, Took: time.Since(start), End: time.Now(), Err: err}
+	if out == nil {
+		m.record(ctx, call, meterWrite)
+	} else {
+		m.record(ctx, call, meterWrite, out.ConsumedCapacity...)
+	}
+	return out, err
+}
+
 // Replay issues recorded calls again, one after another, directly on db:
 // the same requests without the service around them. It stops at the first
 // call that fails when its recording did not.
@@ -353,6 +377,14 @@ func Replay(ctx context.Context, db dynamo.DB, calls []Call) error {
 			_, err = db.BatchWriteItem(ctx, in)
 		case *dynamodb.TransactWriteItemsInput:
 			_, err = db.TransactWriteItems(ctx, in)
+		case *dynamodb.BatchExecuteStatementInput:
+			b, ok := db.(interface {
+				BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
+			})
+			if !ok {
+				return fmt.Errorf("replay: the client runs no statement batches")
+			}
+			_, err = b.BatchExecuteStatement(ctx, in)
 		default:
 			return fmt.Errorf("replay: cannot issue %T", c.Input)
 		}

@@ -93,6 +93,12 @@ func PartitionSeconds(calls []Call, l Layout) []PartitionSecond {
 					}
 				}
 			}
+		case *dynamodb.BatchExecuteStatementInput:
+			for _, st := range in.Statements {
+				if it, ok := dynamo.InsertedItem(st); ok {
+					put(it, 1)
+				}
+			}
 		case *dynamodb.TransactWriteItemsInput:
 			for _, it := range in.TransactItems {
 				switch {

@@ -3,6 +3,8 @@ package meter
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
 )
 
 // Writes returns the part of calls that writes items whose partition key
@@ -43,6 +45,19 @@ func Writes(calls []Call, keep func(pk string) bool) []Call {
 			cp := *in
 			cp.TransactItems = kept
 			out = append(out, share(c, &cp, len(kept), len(in.TransactItems)))
+		case *dynamodb.BatchExecuteStatementInput:
+			var kept []types.BatchStatementRequest
+			for _, st := range in.Statements {
+				if it, ok := dynamo.InsertedItem(st); ok && keep(partitionKey(it)) {
+					kept = append(kept, st)
+				}
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			cp := *in
+			cp.Statements = kept
+			out = append(out, share(c, &cp, len(kept), len(in.Statements)))
 		case *dynamodb.BatchWriteItemInput:
 			kept, n, all := map[string][]types.WriteRequest{}, 0, 0
 			for table, reqs := range in.RequestItems {

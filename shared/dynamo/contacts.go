@@ -521,6 +521,9 @@ type contactPlan struct {
 	joined      string
 	firstJoined bool
 	items       []types.TransactWriteItem
+	// insert says items is one put of a new item, only if its key is
+	// absent: it can be written in a batch of inserts (insertAll).
+	insert bool
 }
 
 // planCreate plans a new contact for in, joining listID (its first list,
@@ -553,6 +556,7 @@ func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.So
 	if slotTaken {
 		p.items = append(p.items, s.slotClaim(orgID, c.MailID, id))
 	}
+	p.insert = !slotTaken
 	return p, nil
 }
 

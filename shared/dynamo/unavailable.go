@@ -82,3 +82,14 @@ func (g guarded) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	out, err := g.db.TransactWriteItems(ctx, in, opts...)
 	return out, unavailable(err)
 }
+
+// BatchExecuteStatement runs the batch on a client that runs batches
+// (statementBatcher), and answers errNotBatched otherwise.
+func (g guarded) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
+	b, ok := g.db.(statementBatcher)
+	if !ok {
+		return nil, errNotBatched
+	}
+	out, err := b.BatchExecuteStatement(ctx, in, opts...)
+	return out, unavailable(err)
+}

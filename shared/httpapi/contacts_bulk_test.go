@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -234,13 +235,14 @@ func TestBulkAddContactIDs(t *testing.T) {
 	})
 }
 
-// TestConcurrentSameEmailImport imports one email from many requests at
-// once: exactly one contact must come out, in every list, counted once.
+// TestConcurrentSameEmailImport imports the same 30 emails from many
+// requests at once (more than one batch of inserts each): exactly one
+// contact must come out per email, in every list, counted once.
 func TestConcurrentSameEmailImport(t *testing.T) {
 	t.Parallel()
 	api, _ := newContactsAPI(t)
 	leads, vips := createList(t, api, "Leads"), createList(t, api, "VIPs")
-	const n = 10
+	const n, emails = 10, 30
 	var wg sync.WaitGroup
 	statuses := make([]int, n)
 	results := make([]bulkResponse, n)
@@ -249,40 +251,47 @@ func TestConcurrentSameEmailImport(t *testing.T) {
 		if i%2 == 1 {
 			list = vips
 		}
+		contacts := make([]any, emails)
+		for e := range emails {
+			contacts[e] = map[string]any{"mailId": fmt.Sprintf("Same%d@Example.com", e), "tags": []string{"t" + string(rune('a'+i))}}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			statuses[i], results[i] = bulkAdd(t, api, list, map[string]any{"contacts": []any{
-				map[string]any{"mailId": "Same@Example.com", "tags": []string{"t" + string(rune('a'+i))}},
-			}})
+			statuses[i], results[i] = bulkAdd(t, api, list, map[string]any{"contacts": contacts})
 		}()
 	}
 	wg.Wait()
-	ids := map[string]bool{}
-	created := 0
+	ids, created := map[string]map[string]bool{}, map[string]int{}
 	for i := range n {
-		if statuses[i] != http.StatusOK {
-			t.Errorf("request %d: status %d %+v", i, statuses[i], results[i])
-			continue
+		if statuses[i] != http.StatusOK || len(results[i].Data.Items) != emails {
+			t.Fatalf("request %d: status %d %+v", i, statuses[i], results[i])
 		}
-		it := results[i].Data.Items[0]
-		ids[it.ContactID] = true
-		if it.Status == "created" {
-			created++
+		for _, it := range results[i].Data.Items {
+			if ids[it.MailID] == nil {
+				ids[it.MailID] = map[string]bool{}
+			}
+			ids[it.MailID][it.ContactID] = true
+			if it.Status == "created" {
+				created[it.MailID]++
+			}
 		}
 	}
-	if len(ids) != 1 || created != 1 {
-		t.Fatalf("%d contact ids, %d created; want 1 and 1", len(ids), created)
+	for mail, got := range ids {
+		if len(got) != 1 || created[mail] != 1 {
+			t.Errorf("%s: %d contact ids, %d created; want 1 and 1", mail, len(got), created[mail])
+		}
 	}
-	p := listContacts(t, api, "")
-	if p.Total != 1 || len(p.Items) != 1 {
-		t.Fatalf("total %d items %d; want 1", p.Total, len(p.Items))
+	p := listContacts(t, api, "limit=100")
+	if p.Total != emails || len(p.Items) != emails {
+		t.Fatalf("total %d items %d; want %d", p.Total, len(p.Items), emails)
 	}
-	c := p.Items[0]
-	if len(c.Tags) != n || len(c.ListIDs) != 2 || len(c.Sources) != n {
-		t.Errorf("tags %d lists %d sources %d; want %d, 2, %d (no import lost)", len(c.Tags), len(c.ListIDs), len(c.Sources), n, n)
+	for _, c := range p.Items {
+		if len(c.Tags) != n || len(c.ListIDs) != 2 || len(c.Sources) != n {
+			t.Errorf("%s: tags %d lists %d sources %d; want %d, 2, %d (no import lost)", c.MailID, len(c.Tags), len(c.ListIDs), len(c.Sources), n, n)
+		}
 	}
-	if a, b := getList(t, api, leads).ContactCount, getList(t, api, vips).ContactCount; a != 1 || b != 1 {
-		t.Errorf("list counts %d, %d; want 1, 1", a, b)
+	if a, b := getList(t, api, leads).ContactCount, getList(t, api, vips).ContactCount; a != emails || b != emails {
+		t.Errorf("list counts %d, %d; want %d, %d", a, b, emails, emails)
 	}
 }
