@@ -437,8 +437,8 @@ type emailSlot struct {
 	taken  bool
 }
 
-// slotKeys are the keys read to find who has email: its slot and, until
-// `admin migrate` has run, its legacy EMAIL# marker.
+// slotKeys are the keys read to find who has email: its slot and its
+// legacy EMAIL# marker (found until `admin migrate` has run).
 func slotKeys(orgID, email string) []item {
 	return []item{key(orgPK(orgID), contactSK(slotID(orgID, email))), key(orgPK(orgID), emailSK(email))}
 }

@@ -27,7 +27,7 @@ import (
 //	gifts / templates of an org     PK=ORG#<org>, SK begins_with GIFT# | TEMPLATE# table
 //	contact by id                   PK=ORG#<org>, SK=CONTACT#<id>                table
 //	contact by email (uniqueness)   PK=ORG#<org>, SK=CONTACT#<slotID(org, email)> table (the email's slot: holder)
-//	  legacy email marker           PK=ORG#<org>, SK=EMAIL#<lower-case email>    table (read until `admin migrate` ran)
+//	  legacy email marker           PK=ORG#<org>, SK=EMAIL#<lower-case email>    table (read beside the slot; found until `admin migrate` ran)
 //	contacts page, by first list    LPK=ORG#<org>#CONTACT, LSK=<first list|->#<creation key> Slim (keys + srch), then items by key
 //	  then newest contact first; members of list L whose first list is L: LSK begins_with <L>#
 //	contacts search                 LPK=ORG#<org>#CONTACT, filter on srch        Slim
