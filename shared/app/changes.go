@@ -18,22 +18,28 @@ func DeliverChange(svc *service.Service) dynamo.ChangeHandler {
 	}
 }
 
-// ChangeStreamHandler is the worker's handler of the table's stream: each
-// inserted change record, in order, goes to DeliverChange. The first
-// failure fails the batch, which Lambda then splits and gives again.
+// ChangeStreamHandler is the worker's handler of the table's stream: the
+// batch's inserted change records go to DeliverChange, each organization's
+// in order and different organizations' side by side
+// (dynamo.HandleChanges). A failure fails the batch, which Lambda then
+// splits and gives again; a record given again starts only the deliveries
+// it had not started.
 func ChangeStreamHandler(svc *service.Service) func(context.Context, events.DynamoDBEvent) error {
 	deliver := DeliverChange(svc)
 	return func(ctx context.Context, ev events.DynamoDBEvent) error {
+		var recs []dynamo.ChangeRecord
+		var ids []string
 		for _, rec := range ev.Records {
 			if rec.EventName != string(events.DynamoDBOperationTypeInsert) {
 				continue
 			}
-			cr, ok := dynamo.ChangeRecordOfLambda(rec.Change.NewImage)
-			if !ok {
-				continue
+			if cr, ok := dynamo.ChangeRecordOfLambda(rec.Change.NewImage); ok {
+				recs, ids = append(recs, cr), append(ids, rec.EventID)
 			}
-			if err := deliver(ctx, cr); err != nil {
-				return fmt.Errorf("deliver change record %s: %w", rec.EventID, err)
+		}
+		for i, err := range dynamo.HandleChanges(ctx, deliver, recs) {
+			if err != nil {
+				return fmt.Errorf("deliver change record %s: %w", ids[i], err)
 			}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -16,8 +17,9 @@ import (
 )
 
 // Reader reads the table's stream the way the worker's event source
-// mapping does in AWS (new change records only, in order per shard, a
-// record given again until its handler succeeds): the local runner's and
+// mapping does in AWS (new change records only, each organization's in
+// order and organizations side by side, a record given again until its
+// handler succeeds): the local runner's and
 // the tests' delivery path.
 type Reader struct {
 	DB      *dynamodb.Client
@@ -39,6 +41,8 @@ func (r *Reader) Run(ctx context.Context) error {
 	if arn == nil {
 		return errors.New("the table has no stream")
 	}
+	orgs := &lanes{ctx: ctx, r: r, byOrg: map[string]chan dynamo.ChangeRecord{}}
+	defer orgs.wg.Wait()
 	iters := map[string]*string{} // open shards' iterators
 	done := map[string]bool{}
 	for ctx.Err() == nil {
@@ -72,12 +76,8 @@ func (r *Reader) Run(ctx context.Context) error {
 				if rec.Dynamodb == nil || rec.EventName != streamtypes.OperationTypeInsert {
 					continue
 				}
-				cr, ok := dynamo.ChangeRecordOf(fromStream(rec.Dynamodb.NewImage))
-				if !ok {
-					continue
-				}
-				for r.Handle(ctx, cr) != nil && ctx.Err() == nil {
-					r.pause(ctx, nil)
+				if cr, ok := dynamo.ChangeRecordOf(fromStream(rec.Dynamodb.NewImage)); ok {
+					orgs.add(cr)
 				}
 			}
 			if len(out.Records) > 0 {
@@ -95,6 +95,51 @@ func (r *Reader) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// laneDepth is how many records an organization's lane holds before the
+// reader waits for it.
+const laneDepth = 1024
+
+// lanes hand each organization's change records, in order, to a goroutine
+// of the organization's own, which gives a record again until its handler
+// succeeds: one organization's slow receiver or burst of changes holds
+// back no other's webhooks, as the worker's event source mapping in AWS
+// (ParallelizationFactor, records of one partition key in order) and
+// dynamo.HandleChanges within a batch do.
+type lanes struct {
+	ctx   context.Context
+	r     *Reader
+	wg    sync.WaitGroup
+	byOrg map[string]chan dynamo.ChangeRecord
+}
+
+// add queues cr on its organization's lane, starting the lane if needed.
+func (l *lanes) add(cr dynamo.ChangeRecord) {
+	q := l.byOrg[cr.OrgID]
+	if q == nil {
+		q = make(chan dynamo.ChangeRecord, laneDepth)
+		l.byOrg[cr.OrgID] = q
+		l.wg.Go(func() { l.run(q) })
+	}
+	select {
+	case q <- cr:
+	case <-l.ctx.Done():
+	}
+}
+
+// run hands the records of one lane on, one after another, until ctx ends.
+func (l *lanes) run(q chan dynamo.ChangeRecord) {
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case cr := <-q:
+			for l.r.Handle(l.ctx, cr) != nil && l.ctx.Err() == nil {
+				l.r.pause(l.ctx, nil)
+			}
+		}
+	}
 }
 
 func (r *Reader) pause(ctx context.Context, err error) {
