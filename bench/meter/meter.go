@@ -330,14 +330,18 @@ func (m *Meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	return out, err
 }
 
+// statementRunner is a client that runs PartiQL batches (the DynamoDB
+// client; dynamo.DB leaves them out).
+type statementRunner interface {
+	BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
+}
+
 // BatchExecuteStatement runs a PartiQL batch on db (dynamo's new-contact
 // inserts). DynamoDB Local reports no consumed capacity for it; the
 // benchmark estimates its units from the statements' items
 // (dynamo.InsertedItem).
 func (m *Meter) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
-	b, ok := m.db.(interface {
-		BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
-	})
+	b, ok := m.db.(statementRunner)
 	if !ok {
 		return nil, fmt.Errorf("meter: the client runs no statement batches")
 	}
@@ -378,9 +382,7 @@ func Replay(ctx context.Context, db dynamo.DB, calls []Call) error {
 		case *dynamodb.TransactWriteItemsInput:
 			_, err = db.TransactWriteItems(ctx, in)
 		case *dynamodb.BatchExecuteStatementInput:
-			b, ok := db.(interface {
-				BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
-			})
+			b, ok := db.(statementRunner)
 			if !ok {
 				return fmt.Errorf("replay: the client runs no statement batches")
 			}
