@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -67,10 +68,13 @@ func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 	for _, c := range calls {
 		if bs, ok := c.Input.(*dynamodb.BatchExecuteStatementInput); ok {
 			// Not reported by DynamoDB Local: each insert as the put it
-			// is, refused ones included (a failed condition is billed).
+			// is, each update as the item it changes, refused ones
+			// included (a failed condition is billed).
 			for _, st := range bs.Statements {
 				if it, ok := dynamo.InsertedItem(st); ok {
 					total += b.putUnits(it)
+				} else if k, ok := dynamo.UpdatedKey(st); ok {
+					total += kb(b.storedSize(ctx, statementTable(st), k))
 				}
 			}
 			continue
@@ -135,6 +139,14 @@ func (b *billing) indexEntry(ix indexShape, item map[string]types.AttributeValue
 		}
 	}
 	return entry, true
+}
+
+// statementTable is the table a PartiQL statement names (its first
+// double-quoted name).
+func statementTable(st types.BatchStatementRequest) *string {
+	_, rest, _ := strings.Cut(aws.ToString(st.Statement), `"`)
+	name, _, _ := strings.Cut(rest, `"`)
+	return &name
 }
 
 // storedSize reads the item at key as it is now; a missing item counts as

@@ -97,6 +97,8 @@ func PartitionSeconds(calls []Call, l Layout) []PartitionSecond {
 			for _, st := range in.Statements {
 				if it, ok := dynamo.InsertedItem(st); ok {
 					put(it, 1)
+				} else if k, ok := dynamo.UpdatedKey(st); ok {
+					touch(k, 1)
 				}
 			}
 		case *dynamodb.TransactWriteItemsInput:

@@ -48,7 +48,11 @@ func Writes(calls []Call, keep func(pk string) bool) []Call {
 		case *dynamodb.BatchExecuteStatementInput:
 			var kept []types.BatchStatementRequest
 			for _, st := range in.Statements {
-				if it, ok := dynamo.InsertedItem(st); ok && keep(partitionKey(it)) {
+				it, ok := dynamo.InsertedItem(st)
+				if !ok {
+					it, ok = dynamo.UpdatedKey(st)
+				}
+				if ok && keep(partitionKey(it)) {
 					kept = append(kept, st)
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -22,19 +24,38 @@ import (
 // back. The counts move once per chunk of 100, by what the chunk's writes
 // did (see applyCounts). It returns NOT_FOUND when the list does not exist.
 func (s *Store) AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error) {
-	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
+	// The list, and whether the organization's contacts are all in the
+	// slot model (its contacts step is done), in one read.
+	got, err := s.batchGet(ctx, []item{key(orgPK(orgID), listSK(listID)), key(orgPK(orgID), migrateSK(stepContacts))})
+	if err != nil {
 		return gifting.BulkResult{}, err
+	}
+	var listFound, slotsOnly bool
+	for _, it := range got {
+		switch attrS(it, "SK") {
+		case listSK(listID):
+			listFound = true
+		case migrateSK(stepContacts):
+			var c migrationCursor
+			if err := unmarshal(it, &c); err != nil {
+				return gifting.BulkResult{}, err
+			}
+			slotsOnly = c.Done
+		}
+	}
+	if !listFound {
+		return gifting.BulkResult{}, gifting.NotFound("contact list", listID)
 	}
 	var res gifting.BulkResult
 	for start := 0; start < len(inputs); start += 100 {
-		if err := s.addContactsChunk(ctx, orgID, listID, inputs[start:min(start+100, len(inputs))], start, src, &res); err != nil {
+		if err := s.addContactsChunk(ctx, orgID, listID, inputs[start:min(start+100, len(inputs))], start, src, slotsOnly, &res); err != nil {
 			return gifting.BulkResult{}, err
 		}
 	}
 	return res, nil
 }
 
-func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, offset int, src gifting.Source, res *gifting.BulkResult) error {
+func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, offset int, src gifting.Source, slotsOnly bool, res *gifting.BulkResult) error {
 	invalid := make([]error, len(inputs))
 	byEmail := map[string]*pending{}
 	owner := make([]*pending, len(inputs))
@@ -57,7 +78,7 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 		byEmail[in.MailID], owner[i] = p, p
 		ps = append(ps, p)
 	}
-	if err := s.planAll(ctx, orgID, listID, ps, src); err != nil {
+	if err := s.planAll(ctx, orgID, listID, ps, src, slotsOnly); err != nil {
 		return err
 	}
 	if err := s.apply(ctx, orgID, ps); err != nil {
@@ -87,12 +108,19 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 }
 
 // planAll plans every pending upsert with two reads in all: the emails'
-// slots (and legacy markers) in one BatchGetItem, then the contacts they
-// name that the first read did not already return, in another.
-func (s *Store) planAll(ctx context.Context, orgID, listID string, ps []*pending, src gifting.Source) error {
+// slots (and, unless slotsOnly, their legacy markers) in one BatchGetItem
+// (two for 100 emails with markers), then the contacts they name that the
+// first read did not already return, in another. slotsOnly says the
+// organization has no legacy markers: its contacts step of `admin migrate`
+// is done, or it was created with slots.
+func (s *Store) planAll(ctx context.Context, orgID, listID string, ps []*pending, src gifting.Source, slotsOnly bool) error {
 	keys := make([]item, 0, 2*len(ps))
 	for _, p := range ps {
-		keys = append(keys, slotKeys(orgID, p.input.MailID)...)
+		k := slotKeys(orgID, p.input.MailID)
+		if slotsOnly {
+			k = k[:1] // the slot; no marker to look for
+		}
+		keys = append(keys, k...)
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
@@ -225,8 +253,8 @@ func (s *Store) apply(ctx context.Context, orgID string, ps []*pending) error {
 
 // applyCounts adds to the organization's contacts counter the contacts the
 // written plans created, and to each joined list's count its new members:
-// one UpdateItem per counter for the whole chunk, after its writes, so a
-// counter only ever counts what exists. A list deleted meanwhile takes no
+// once for the whole chunk, after its writes, so a counter only ever
+// counts what exists. A list deleted meanwhile takes no
 // members: the contacts that joined it in this chunk leave it again and
 // report NOT_FOUND.
 func (s *Store) applyCounts(ctx context.Context, orgID string, ps []*pending) error {
@@ -242,13 +270,33 @@ func (s *Store) applyCounts(ctx context.Context, orgID string, ps []*pending) er
 			joined[p.plan.joined]++
 		}
 	}
+	// Every counter in one batch of UPDATEs, one request; a counter the
+	// batch could not move (its item or number not there yet, the list
+	// deleted meanwhile, a client without batches) is moved by an
+	// UpdateItem, as it always was.
+	lists := slices.Sorted(maps.Keys(joined))
+	var statements []types.BatchStatementRequest
 	if created > 0 {
-		if err := s.update(ctx, s.counterAdd(orgID, counterContacts, created).Update); err != nil {
-			return fmt.Errorf("count contacts: %w", err)
-		}
+		statements = append(statements, s.addStatement(key(orgPK(orgID), counterSK(counterContacts)), "n", created, ""))
 	}
-	for list, d := range joined {
-		err := s.update(ctx, s.listCountAdd(orgID, list, d).Update)
+	now := s.Now().Format(timeLayout)
+	for _, list := range lists {
+		statements = append(statements, s.addStatement(key(orgPK(orgID), listSK(list)), "contactCount", joined[list], now))
+	}
+	errs := s.runStatements(ctx, statements)
+	if created > 0 {
+		if errs[0] != nil {
+			if err := s.update(ctx, s.counterAdd(orgID, counterContacts, created).Update); err != nil {
+				return fmt.Errorf("count contacts: %w", err)
+			}
+		}
+		errs = errs[1:]
+	}
+	for i, list := range lists {
+		if errs[i] == nil {
+			continue
+		}
+		err := s.update(ctx, s.listCountAdd(orgID, list, joined[list]).Update)
 		if !isConditionFailed(err) {
 			if err != nil {
 				return fmt.Errorf("count list members: %w", err)

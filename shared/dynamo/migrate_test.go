@@ -65,6 +65,18 @@ func (l *legacyTable) add(k int, lists ...string) gifting.Contact {
 	return c
 }
 
+// beforeSlots makes the organization one the code before slots created:
+// without the record of a done contacts step that organizations get now.
+func (l *legacyTable) beforeSlots() {
+	l.t.Helper()
+	table := l.s.Table()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := testenv.Client(l.t).DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: &table,
+		Key: map[string]types.AttributeValue{"PK": s("ORG#" + l.org), "SK": s("MIGRATE#contacts-slots")}}); err != nil {
+		l.t.Fatal(err)
+	}
+}
+
 // addTo adds d to attribute attr of item sk of the organization.
 func (l *legacyTable) addTo(sk, attr string, d int) {
 	l.t.Helper()
@@ -121,6 +133,7 @@ func TestMigrateLegacyContacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := &legacyTable{t: t, s: s, org: org}
+	old.beforeSlots()
 	const n = 30
 	var legacy []gifting.Contact
 	var in1, in2 []string

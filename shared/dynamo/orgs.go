@@ -72,9 +72,19 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	// The wallet counts the ledger entries written with it: the opening
 	// top-up below when there are initial credits (Credits is 0 or more).
 	w[walletEntries] = num(min(in.Credits, 1))
+	// A new organization has no contacts of the model before slots: its
+	// contacts step is done from the start, so imports read no legacy
+	// email markers (planAll). Its contacts counter exists from the
+	// start, so an import's batch of counter updates finds it (applyCounts).
+	migrated, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepContacts)})
+	if err != nil {
+		return gifting.Organization{}, gifting.Wallet{}, err
+	}
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
+		{Put: &types.Put{TableName: &s.table, Item: migrated}},
+		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
 	}
 	if in.Credits > 0 {
 		entry := gifting.LedgerEntry{EntryID: s.NewID(), Type: gifting.LedgerTopUp, Amount: in.Credits,

@@ -13,9 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// insertBatch is how many new items one BatchExecuteStatement writes:
+// statementBatch is how many statements one BatchExecuteStatement runs:
 // DynamoDB's most statements a batch.
-const insertBatch = 25
+const statementBatch = 25
 
 // statementBatcher is the part of the DynamoDB client that runs PartiQL
 // batches. It is not part of DB: a client without it (the pages
@@ -28,18 +28,32 @@ type statementBatcher interface {
 var _ statementBatcher = (*dynamodb.Client)(nil)
 
 // insertAll writes new items, each only if its key is absent, as PartiQL
-// INSERTs, insertBatch to a BatchExecuteStatement, the batches at once. An
-// INSERT fails when its key exists: the condition attribute_not_exists(PK)
-// of a put. Unlike a transaction, which would bill every item twice, a
-// batch of statements is billed as the single puts it holds, and it is one
-// request instead of 25. The items must have distinct keys.
+// INSERTs (runStatements). An INSERT fails when its key exists: the
+// condition attribute_not_exists(PK) of a put. Unlike a transaction, which
+// would bill every item twice, a batch of statements is billed as the
+// single puts it holds, and it is one request instead of 25. The items must
+// have distinct keys.
 //
 // It reports, for each item, nil when written, errKeyExists when its key
 // was taken, or the statement's or batch's error (throttling, say; or
 // errNotBatched from a client without batches), for the caller to write
 // that item on its own.
 func (s *Store) insertAll(ctx context.Context, items []item) []error {
-	errs := make([]error, len(items))
+	statements := make([]types.BatchStatementRequest, len(items))
+	for i, it := range items {
+		statements[i] = s.insertStatement(it)
+	}
+	return s.runStatements(ctx, statements)
+}
+
+// runStatements runs write statements, statementBatch to a
+// BatchExecuteStatement, the batches at once, and reports each one's
+// outcome: nil when it was applied, errKeyExists for an INSERT whose key
+// exists, errNoItem for an UPDATE of an item that does not exist, or the
+// statement's or batch's error (errNotBatched from a client without
+// batches). The statements must name distinct keys.
+func (s *Store) runStatements(ctx context.Context, statements []types.BatchStatementRequest) []error {
+	errs := make([]error, len(statements))
 	b, ok := s.db.(statementBatcher)
 	if !ok {
 		for i := range errs {
@@ -48,23 +62,19 @@ func (s *Store) insertAll(ctx context.Context, items []item) []error {
 		return errs
 	}
 	var wg sync.WaitGroup
-	for start := 0; start < len(items); start += insertBatch {
-		batch := items[start:min(start+insertBatch, len(items))]
+	for start := 0; start < len(statements); start += statementBatch {
+		batch := statements[start:min(start+statementBatch, len(statements))]
 		wg.Go(func() {
-			s.insertBatch(ctx, b, batch, errs[start:start+len(batch)])
+			runBatch(ctx, b, batch, errs[start:start+len(batch)])
 		})
 	}
 	wg.Wait()
 	return errs
 }
 
-// insertBatch writes one batch of insertAll, its outcomes into errs.
-func (s *Store) insertBatch(ctx context.Context, b statementBatcher, batch []item, errs []error) {
-	statements := make([]types.BatchStatementRequest, len(batch))
-	for i, it := range batch {
-		statements[i] = s.insertStatement(it)
-	}
-	out, err := b.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: statements})
+// runBatch runs one batch of runStatements, its outcomes into errs.
+func runBatch(ctx context.Context, b statementBatcher, batch []types.BatchStatementRequest, errs []error) {
+	out, err := b.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: batch})
 	for i := range batch {
 		switch {
 		case err != nil:
@@ -75,11 +85,28 @@ func (s *Store) insertBatch(ctx context.Context, b statementBatcher, batch []ite
 			errs[i] = nil
 		case out.Responses[i].Error.Code == types.BatchStatementErrorCodeEnumDuplicateItem:
 			errs[i] = errKeyExists
+		case out.Responses[i].Error.Code == types.BatchStatementErrorCodeEnumConditionalCheckFailed:
+			errs[i] = errNoItem
 		default:
 			e := out.Responses[i].Error
 			errs[i] = &statementError{code: e.Code, message: aws.ToString(e.Message)}
 		}
 	}
+}
+
+// addStatement is the PartiQL UPDATE that adds delta to the number attr of
+// the item at k and sets updatedAt to now, when given: UPDATE "<table>"
+// SET <attr> = <attr> + ? [SET updatedAt = ?] WHERE PK = ? AND SK = ?. Unlike
+// UpdateItem's ADD, it applies only to an item that exists (errNoItem
+// otherwise) and an attribute that is there.
+func (s *Store) addStatement(k item, attr string, delta int64, now string) types.BatchStatementRequest {
+	text := `UPDATE "` + s.table + `" SET ` + attr + ` = ` + attr + ` + ?`
+	params := []types.AttributeValue{num(delta)}
+	if now != "" {
+		text += ` SET updatedAt = ?`
+		params = append(params, str(now))
+	}
+	return types.BatchStatementRequest{Statement: aws.String(text + ` WHERE PK = ? AND SK = ?`), Parameters: append(params, k["PK"], k["SK"])}
 }
 
 // insertStatement is the PartiQL INSERT of it, its values as parameters:
@@ -98,6 +125,17 @@ func (s *Store) insertStatement(it item) types.BatchStatementRequest {
 	}
 	b.WriteString("}")
 	return types.BatchStatementRequest{Statement: aws.String(b.String()), Parameters: params}
+}
+
+// UpdatedKey is the key of the item an UPDATE statement of this package
+// (addStatement) changes, false for any other statement: for tools that
+// meter requests.
+func UpdatedKey(st types.BatchStatementRequest) (map[string]types.AttributeValue, bool) {
+	text, n := aws.ToString(st.Statement), len(st.Parameters)
+	if !strings.HasPrefix(text, `UPDATE "`) || !strings.HasSuffix(text, ` WHERE PK = ? AND SK = ?`) || n < 2 {
+		return nil, false
+	}
+	return map[string]types.AttributeValue{"PK": st.Parameters[n-2], "SK": st.Parameters[n-1]}, true
 }
 
 // InsertedItem is the item an INSERT statement of this package writes,
@@ -130,6 +168,9 @@ var errKeyExists = errors.New("an item with this key exists")
 
 // errNotBatched is an item not tried: the client runs no batches.
 var errNotBatched = errors.New("the client runs no statement batches")
+
+// errNoItem is an UPDATE's refusal: no item has its key.
+var errNoItem = errors.New("no item with this key")
 
 // errNoAnswer is a statement a batch answered nothing for.
 var errNoAnswer = errors.New("no answer for the statement")
