@@ -247,6 +247,35 @@ func (f mailFailingDB) TransactWriteItems(ctx context.Context, in *dynamodb.Tran
 	return f.DB.TransactWriteItems(ctx, in, opts...)
 }
 
+// BatchExecuteStatement runs the batch on DynamoDB Local but for the
+// insert of the failing email, which it answers as failed (DynamoDB
+// reports a failed statement in the batch's answer).
+func (f mailFailingDB) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
+	var keep []types.BatchStatementRequest
+	var failed []int
+	for i, st := range in.Statements {
+		if it, ok := dynamo.InsertedItem(st); ok && f.writes(it) {
+			failed = append(failed, i)
+			continue
+		}
+		keep = append(keep, st)
+	}
+	out := &dynamodb.BatchExecuteStatementOutput{}
+	if len(keep) > 0 {
+		cp := *in
+		cp.Statements = keep
+		var err error
+		if out, err = f.DB.(*dynamodb.Client).BatchExecuteStatement(ctx, &cp, opts...); err != nil {
+			return nil, err
+		}
+	}
+	for _, i := range failed {
+		out.Responses = slices.Insert(out.Responses, i, types.BatchStatementResponse{Error: &types.BatchStatementError{
+			Code: types.BatchStatementErrorCodeEnumInternalServerError, Message: refOf("injected failure")}})
+	}
+	return out, nil
+}
+
 // TestBulkAddItemFailsAlone checks that an item whose write fails leaves
 // nothing behind, and does not stop the items around it.
 func TestBulkAddItemFailsAlone(t *testing.T) {
