@@ -299,3 +299,36 @@ func TestContactsOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestImportCountsWithoutCounterItem: in an organization created before
+// its contacts counter was written with it, the import's batch of counter
+// updates cannot move the missing counter; the counter is then moved (and
+// created) by an UpdateItem, and the totals are exact.
+func TestImportCountsWithoutCounterItem(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	org, _ := testenv.Org(t, s, "acme", 0)
+	table := s.Table()
+	if _, err := testenv.Client(t).DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table,
+		Key: dynamo.ItemKey("ORG#"+org, "COUNT#CONTACT")}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		inputs := []gifting.ContactInput{benchPerson(3 * round), benchPerson(3*round + 1), benchPerson(3*round + 2)}
+		if res, err := s.AddContactsToList(ctx, org, list.ListID, inputs, importSource); err != nil || res.Created != 3 {
+			t.Fatalf("import %d: %+v, %v", round, res, err)
+		}
+		want := 3 * (round + 1)
+		if _, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10}); err != nil || total != want {
+			t.Errorf("after import %d: %d contacts, %v; want %d", round, total, err, want)
+		}
+		if l, err := s.ContactList(ctx, org, list.ListID); err != nil || l.ContactCount != int64(want) {
+			t.Errorf("after import %d: the list counts %d, %v; want %d", round, l.ContactCount, err, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -313,5 +314,65 @@ func TestBulkAddItemFailsAlone(t *testing.T) {
 	again, err := healthy.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "bad@example.com"}}, gifting.Source{Type: gifting.SourceImport})
 	if err != nil || again.Items[0].Status != gifting.BulkCreated {
 		t.Errorf("re-import: %+v, %v; want created", again, err)
+	}
+}
+
+// listDeletingDB deletes a contact list just before the batch that moves
+// its count: the list is deleted while an import into it runs.
+type listDeletingDB struct {
+	dynamo.DB
+	client *dynamodb.Client
+	list   map[string]types.AttributeValue
+}
+
+func (f listDeletingDB) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
+	for _, st := range in.Statements {
+		if k, ok := dynamo.UpdatedKey(st); ok && attrEq(k["SK"], f.list["SK"]) {
+			table := strings.Split(aws.ToString(st.Statement), `"`)[1]
+			if _, err := f.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: f.list}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return f.client.BatchExecuteStatement(ctx, in, opts...)
+}
+
+func attrEq(a, b types.AttributeValue) bool {
+	x, ok1 := a.(*types.AttributeValueMemberS)
+	y, ok2 := b.(*types.AttributeValueMemberS)
+	return ok1 && ok2 && x.Value == y.Value
+}
+
+// TestImportIntoListDeletedMeanwhile: when the list goes while an import
+// into it runs, the contacts the import created stay, counted, but in no
+// list, and each reports the list NOT_FOUND.
+func TestImportIntoListDeletedMeanwhile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	healthy := testenv.Store(t)
+	org, _ := testenv.Org(t, healthy, "acme", 0)
+	list, err := healthy.CreateContactList(ctx, org, "u", "Leads", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := dynamo.New(listDeletingDB{DB: testenv.Client(t), client: testenv.Client(t),
+		list: dynamo.ItemKey("ORG#"+org, "LIST#"+list.ListID)}, healthy.Table())
+	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "a@example.com"}, {MailID: "b@example.com"}}, importSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Items {
+		if it.Status != gifting.BulkFailed || !strings.Contains(it.Reason, "not found") {
+			t.Errorf("item %+v; want the list reported not found", it)
+		}
+	}
+	contacts, total, err := healthy.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+	if err != nil || total != 2 || len(contacts) != 2 {
+		t.Fatalf("%d contacts (total %d), %v; want the 2 created", len(contacts), total, err)
+	}
+	for _, c := range contacts {
+		if len(c.ListIDs) != 0 {
+			t.Errorf("contact %s is in lists %v; want none", c.MailID, c.ListIDs)
+		}
 	}
 }

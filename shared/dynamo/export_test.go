@@ -117,3 +117,6 @@ func legacyDue(it map[string]types.AttributeValue, orgID string, r gifting.Recip
 func RecipientKey(orgID, campaignID, recipientID string) map[string]types.AttributeValue {
 	return key(orgPK(orgID), recipientSK(campaignID, recipientID))
 }
+
+// ItemKey is the table key PK=pk, SK=sk.
+func ItemKey(pk, sk string) map[string]types.AttributeValue { return key(pk, sk) }
