@@ -42,10 +42,7 @@ func TestImportWriteUnitsPerNewContact(t *testing.T) {
 	m := meter.New(testenv.Client(t))
 	s := dynamo.New(m, testenv.Table(t))
 	org, _ := testenv.Org(t, s, "acme", 0)
-	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, s, org)
 	inputs := make([]gifting.ContactInput, 100)
 	for k := range inputs {
 		inputs[k] = benchPerson(k)
@@ -124,10 +121,7 @@ func TestRenamedContactEmail(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
-	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, s, org)
 	imp := func(t *testing.T, mail string) gifting.BulkItem {
 		t.Helper()
 		res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: mail}}, importSource)
@@ -314,10 +308,7 @@ func TestImportCountsWithoutCounterItem(t *testing.T) {
 		Key: dynamo.ItemKey("ORG#"+org, "COUNT#CONTACT")}); err != nil {
 		t.Fatal(err)
 	}
-	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, s, org)
 	for round := range 2 {
 		inputs := []gifting.ContactInput{benchPerson(3 * round), benchPerson(3*round + 1), benchPerson(3*round + 2)}
 		if res, err := s.AddContactsToList(ctx, org, list.ListID, inputs, importSource); err != nil || res.Created != 3 {

@@ -120,10 +120,7 @@ func TestContactReads(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
-	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, s, org)
 	var inputs []gifting.ContactInput
 	for i := range 150 {
 		inputs = append(inputs, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i)})
@@ -286,10 +283,7 @@ func TestBulkAddItemFailsAlone(t *testing.T) {
 	s := dynamo.New(mailFailingDB{DB: testenv.Client(t), mail: "bad@example.com"}, table)
 	healthy := dynamo.New(testenv.Client(t), table)
 	org, _ := testenv.Org(t, s, "acme", 0)
-	list, err := s.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, s, org)
 	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{
 		{MailID: "a@example.com"}, {MailID: "BAD@example.com", FirstName: "Bad"}, {MailID: "c@example.com"},
 	}, gifting.Source{Type: gifting.SourceImport})
@@ -351,10 +345,7 @@ func TestImportIntoListDeletedMeanwhile(t *testing.T) {
 	ctx := context.Background()
 	healthy := testenv.Store(t)
 	org, _ := testenv.Org(t, healthy, "acme", 0)
-	list, err := healthy.CreateContactList(ctx, org, "u", "Leads", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := leadsList(t, healthy, org)
 	s := dynamo.New(listDeletingDB{DB: testenv.Client(t), client: testenv.Client(t),
 		list: dynamo.ItemKey("ORG#"+org, "LIST#"+list.ListID)}, healthy.Table())
 	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "a@example.com"}, {MailID: "b@example.com"}}, importSource)
@@ -375,4 +366,14 @@ func TestImportIntoListDeletedMeanwhile(t *testing.T) {
 			t.Errorf("contact %s is in lists %v; want none", c.MailID, c.ListIDs)
 		}
 	}
+}
+
+// leadsList creates the contact list "Leads" of org.
+func leadsList(t *testing.T, s *dynamo.Store, org string) gifting.ContactList {
+	t.Helper()
+	list, err := s.CreateContactList(context.Background(), org, "u", "Leads", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }
