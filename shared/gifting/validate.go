@@ -3,13 +3,24 @@ package gifting
 import (
 	"net/mail"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// ValidURL reports whether s is an absolute http or https URL.
+// httpURL is the API document's HttpURL pattern: http or https, a host of
+// letters, digits, dots and hyphens, an optional port, then a path, query
+// or fragment without spaces or control characters and with '%' only in
+// escapes. net/url alone accepts more (a comma in the host, user info).
+var httpURL = regexp.MustCompile(`^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?#](?:[^\x00-\x20\x7f%]|%[0-9A-Fa-f]{2})*)?$`)
+
+// ValidURL reports whether s is an absolute http or https URL as the API
+// document's HttpURL describes it.
 func ValidURL(s string) bool {
+	if !httpURL.MatchString(s) {
+		return false
+	}
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
