@@ -109,11 +109,11 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 		}
 		c.CampaignData.ScheduledAt = nil
 		if raw = strings.TrimSpace(raw); raw != "" {
-			t, err := time.Parse(time.RFC3339Nano, raw)
-			if err != nil {
+			t, ok := parseInstant(raw)
+			if !ok || len(raw) == len("2006-01-02") { // a date-time, not a date
 				p.Add(field, "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z")
 			} else {
-				t = t.UTC().Truncate(time.Millisecond)
+				t = t.Truncate(time.Millisecond)
 				c.CampaignData.ScheduledAt = &t
 			}
 		}

@@ -153,6 +153,8 @@ func TestListCampaigns(t *testing.T) {
 		{"unknown sort", "sortBy=price", "sortBy"},
 		{"bad sort order", "sortOrder=up", "sortOrder"},
 		{"bad createdFrom", "createdFrom=yesterday", "createdFrom"},
+		{"createdFrom with a one-digit hour", "createdFrom=2026-01-04T9:00:00Z", "createdFrom"},
+		{"createdTo not a day of the calendar", "createdTo=2026-02-30", "createdTo"},
 		{"createdTo before createdFrom", "createdFrom=2026-02-01&createdTo=2026-01-01", "createdTo"},
 		{"myCampaigns not boolean", "myCampaigns=yes", "myCampaigns"},
 	} {

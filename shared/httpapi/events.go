@@ -104,10 +104,8 @@ func parseDateTime(p *gifting.Problems, field, s string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC()
-		}
+	if t, ok := parseInstant(s); ok {
+		return t
 	}
 	p.Add(field, "must be an ISO 8601 date-time such as 2026-05-04T09:00:00Z")
 	return time.Time{}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,14 +146,31 @@ func (q *query) timestamp(name string) *time.Time {
 	if !ok {
 		return nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			t = t.UTC()
-			return &t
-		}
+	if t, ok := parseInstant(s); ok {
+		return &t
 	}
 	q.problems.Add(name, "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31")
 	return nil
+}
+
+// instantShape is the shape of the API document's date (YYYY-MM-DD) and
+// date-time (RFC 3339: two-digit fields, T and Z in upper case).
+// time.Parse alone is laxer: it takes a one-digit hour ("T9:00:00Z").
+var instantShape = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?$`)
+
+// parseInstant reads an RFC 3339 date-time, or a date (midnight UTC), in
+// UTC; false for anything else, a one-digit field or an impossible date
+// among them.
+func parseInstant(s string) (time.Time, bool) {
+	if !instantShape.MatchString(s) {
+		return time.Time{}, false
+	}
+	layout := time.RFC3339Nano
+	if len(s) == len("2006-01-02") {
+		layout = "2006-01-02"
+	}
+	t, err := time.Parse(layout, s)
+	return t.UTC(), err == nil
 }
 
 // sortOrder parses sortOrder (asc, desc), def when absent.
