@@ -186,11 +186,18 @@ func (s *Store) searchContactIDs(ctx context.Context, orgID string, terms []stri
 // contactsTotal is the organization's number of live contacts (see
 // contactsTotalOf), read in one BatchGetItem.
 func (s *Store) contactsTotal(ctx context.Context, orgID string) (int64, error) {
+	counted, onWallet, err := s.contactsCounts(ctx, orgID)
+	return counted + onWallet, err
+}
+
+// contactsCounts reads the two parts of the contacts total (see
+// contactsTotalOf) in one BatchGetItem.
+func (s *Store) contactsCounts(ctx context.Context, orgID string) (counted, onWallet int64, err error) {
 	got, err := s.batchGet(ctx, contactsTotalKeys(orgID))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return contactsTotalOf(got)
+	return contactsCountsOf(got)
 }
 
 // contactsTotalKeys are the items the contacts total is kept on.
@@ -204,22 +211,28 @@ func contactsTotalKeys(orgID string) []item {
 // created with a balance change (walletContacts). Either item missing
 // counts zero.
 func contactsTotalOf(items []item) (int64, error) {
-	var total int64
+	counted, onWallet, err := contactsCountsOf(items)
+	return counted + onWallet, err
+}
+
+// contactsCountsOf is contactsTotalOf's two parts: COUNT#CONTACT's and the
+// wallet's.
+func contactsCountsOf(items []item) (counted, onWallet int64, err error) {
 	for _, it := range items {
 		switch attrS(it, "SK") {
 		case counterSK(counterContacts):
 			var c counterItem
 			if err := unmarshal(it, &c); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
-			total += c.N
+			counted = c.N
 		case walletSK:
 			var w walletCount
 			if err := unmarshal(it, &w); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
-			total += w.Contacts
+			onWallet = w.Contacts
 		}
 	}
-	return total, nil
+	return counted, onWallet, nil
 }

@@ -227,18 +227,14 @@ func (s *Store) recountContacts(ctx context.Context, orgID string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	stored, err := s.contactsTotal(ctx, orgID)
+	counted, onWallet, err := s.contactsCounts(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
-	if n != stored {
+	if stored := counted + onWallet; n != stored {
 		// The wallet's part of the total stands: COUNT#CONTACT takes the
-		// difference.
-		counted, err := s.counter(ctx, orgID, counterContacts)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.setCount(ctx, key(orgPK(orgID), counterSK(counterContacts)), "n", counted+n-stored); err != nil {
+		// rest.
+		if err := s.setCount(ctx, key(orgPK(orgID), counterSK(counterContacts)), "n", n-onWallet); err != nil {
 			return nil, err
 		}
 		fixed = append(fixed, fmt.Sprintf("contacts: %d → %d", stored, n))
