@@ -90,12 +90,8 @@ func (b *billing) writeUnits(ctx context.Context, calls []meter.Call) float64 {
 		for _, it := range tw.TransactItems {
 			switch {
 			case it.Put != nil:
-				total += 2 * kb(dynamo.ItemSize(it.Put.Item))
-				for _, ix := range b.indexes {
-					if entry, ok := b.indexEntry(ix, it.Put.Item); ok {
-						total += kb(dynamo.ItemSize(entry))
-					}
-				}
+				// A transaction bills the item twice, its index entries once.
+				total += kb(dynamo.ItemSize(it.Put.Item)) + b.putUnits(it.Put.Item)
 			case it.Update != nil:
 				total += 2 * kb(b.storedSize(ctx, it.Update.TableName, it.Update.Key))
 			case it.ConditionCheck != nil:
