@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
-
-var orgIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
 
 // NewOrg is what an operator gives to create an organization.
 type NewOrg struct {
@@ -34,7 +31,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if in.OrgID == "" {
 		in.OrgID = strings.ToLower(s.NewID())
 	}
-	if !orgIDPattern.MatchString(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
+	if !gifting.ValidOrgID(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
 		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
 	}
 	if strings.TrimSpace(in.Name) == "" {

@@ -24,8 +24,8 @@ const (
 	PageSecretLength   = 20
 	LegacyPageIDLength = 26
 	// pageIDSep separates a page id's parts; organization ids are
-	// [a-z0-9-] and the other ids 26 characters of base32, so it is never
-	// one of theirs.
+	// [a-z0-9-] (ValidOrgID) and the other ids 26 characters of base32, so
+	// it is never one of theirs.
 	pageIDSep = "."
 	// ulidLength is the length of a campaign or recipient id in a page id.
 	ulidLength = 26
@@ -56,7 +56,7 @@ func ParsePageID(id string) (PageRef, bool) {
 		return PageRef{}, false
 	}
 	org, campaign, recipient, secret := parts[0], parts[1], parts[2], parts[3]
-	if len(org) < 2 || len(org) > 63 || !only(org, "abcdefghijklmnopqrstuvwxyz0123456789-") ||
+	if !ValidOrgID(org) ||
 		len(campaign) != ulidLength || !only(campaign, crockford) ||
 		len(recipient) != ulidLength || !only(recipient, crockford) ||
 		len(secret) != PageSecretLength || !only(secret, base32Lower) {

@@ -25,6 +25,14 @@ func ValidURL(s string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
+// orgIDPattern is the shape of an organization id: 2 to 63 lower-case
+// letters, digits or dashes, not starting with a dash (it names the
+// organization in keys and page ids).
+var orgIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+
+// ValidOrgID reports whether s has the shape of an organization id.
+func ValidOrgID(s string) bool { return orgIDPattern.MatchString(s) }
+
 // NormalizeEmail validates an email address and returns it trimmed and
 // lower-cased, the form used to match contacts. It accepts a bare address
 // only, not a display name.
