@@ -2,11 +2,8 @@ package dynamo
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base32"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -57,8 +54,7 @@ func emailSetID(emails map[string]gifting.EmailTemplate) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("email set: %w", err)
 	}
-	sum := sha256.Sum256(j)
-	return strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:26], nil
+	return digestID(j), nil
 }
 
 // emailSetItem is the stored form of an email set.

@@ -102,7 +102,13 @@ func emailSetSK(id string) string     { return "EMAILS#" + id }
 // contact for a free email is created right there, so one conditional
 // put both creates it and claims its email.
 func slotID(org, email string) string {
-	sum := sha256.Sum256([]byte("contact\x00" + org + "\x00" + email))
+	return digestID([]byte("contact\x00" + org + "\x00" + email))
+}
+
+// digestID is a content-derived id: 26 lower-case base32 characters (130
+// bits) of a SHA-256 of b. Lower case keeps it apart from ULIDs.
+func digestID(b []byte) string {
+	sum := sha256.Sum256(b)
 	return strings.ToLower(base32.StdEncoding.EncodeToString(sum[:]))[:26]
 }
 
