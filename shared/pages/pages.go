@@ -185,6 +185,12 @@ func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) claimForm(w http.ResponseWriter, r *http.Request) {
 	p, err := h.svc.ClaimForm(r.Context(), r.PathValue("pageId"))
+	if gifting.ErrorCode(err) == gifting.CodeConflict && p.Recipient.Claimed() {
+		// The claim is done: the landing page follows the gift (and takes
+		// the feedback the later emails' claim page links ask for).
+		http.Redirect(w, r, "/gift/"+p.Recipient.LandingPageID, http.StatusSeeOther)
+		return
+	}
 	if err != nil {
 		h.fail(w, r, p, err)
 		return

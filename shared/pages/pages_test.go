@@ -282,8 +282,8 @@ func TestClaim(t *testing.T) {
 		if res.status != http.StatusConflict || !strings.Contains(res.body, "already confirmed") {
 			t.Fatalf("second claim: %d %s", res.status, res.body)
 		}
-		if get := f.do(t, "GET", "/claim/"+r.ClaimPageID, nil); get.status != http.StatusConflict {
-			t.Errorf("claim page after the claim: %d", get.status)
+		if get := f.do(t, "GET", "/claim/"+r.ClaimPageID, nil); get.status != http.StatusSeeOther || get.header.Get("Location") != "/gift/"+r.LandingPageID {
+			t.Errorf("claim page after the claim: %d, want 303 to the landing page", get.status)
 		}
 		if after, _ := f.wallet(t); after != before || f.recipient(t, r.RecipientID).SelectedGift.GiftID != f.cheap.GiftID {
 			t.Error("the second claim changed something")
