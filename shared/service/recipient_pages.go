@@ -126,7 +126,8 @@ func (s *RecipientPages) Acknowledge(ctx context.Context, pageID string) error {
 // Feedback records the recipient's rating (like or dislike, may be empty)
 // and message (may be empty, not both) on the landing page pageID names,
 // as the sender-side feedback endpoint stores it (a message of type text).
-// Feedback is taken once the gift is delivered.
+// Feedback is taken once the gift is delivered. A message that repeats the
+// last one (the same form posted twice) is not added again.
 //
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (rating, message.text),
 // CONFLICT (not delivered yet; too many messages).
@@ -145,6 +146,13 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	r := p.Recipient
 	if r.Status.Rank() < gifting.RecipientDelivered.Rank() {
 		return gifting.Errorf(gifting.CodeConflict, "feedback opens once the gift is delivered")
+	}
+	fb := r.Feedback
+	if n := len(fb.Message); msg != nil && n > 0 && fb.Message[n-1].Type == msg.Type && fb.Message[n-1].Text == msg.Text {
+		msg = nil // the same post again (a double click, a reload): kept once
+	}
+	if msg == nil && (rating == "" || fb.Rating != nil && fb.Rating.Value == rating) {
+		return nil
 	}
 	_, err = s.store.AddRecipientFeedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
 	return err
