@@ -108,20 +108,36 @@ func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.Cl
 // Acknowledge records that the gift of the landing page pageID names
 // arrived: a delivered recipient moves to acknowledged.
 //
-// Errors: NOT_FOUND, GONE, CONFLICT (not delivered, or already
-// acknowledged).
+// Saying it again (a double click, a reload) changes nothing and is no
+// error.
+//
+// Errors: NOT_FOUND, GONE, CONFLICT (not delivered yet).
 func (s *RecipientPages) Acknowledge(ctx context.Context, pageID string) error {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return err
 	}
 	r := p.Recipient
-	if r.Status != gifting.RecipientDelivered {
-		return gifting.Errorf(gifting.CodeConflict, "only a delivered gift can be marked as arrived")
+	switch r.Status {
+	case gifting.RecipientAcknowledged:
+		return nil
+	case gifting.RecipientDelivered:
+	default:
+		return notDelivered
 	}
 	_, err = s.store.MoveRecipient(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, gifting.RecipientAcknowledged)
-	return err
+	if gifting.ErrorCode(err) != gifting.CodeConflict {
+		return err
+	}
+	// Moved since the read: by the same post sent twice at once, or not.
+	if q, qerr := s.page(ctx, pageID, gifting.LandingPage); qerr == nil && q.Recipient.Status == gifting.RecipientAcknowledged {
+		return nil
+	}
+	return notDelivered
 }
+
+// notDelivered is the CONFLICT of an "It arrived" before the delivery.
+var notDelivered = gifting.Errorf(gifting.CodeConflict, "only a delivered gift can be marked as arrived")
 
 // Feedback records the recipient's rating (like or dislike, may be empty)
 // and message (may be empty, not both) on the landing page pageID names,
