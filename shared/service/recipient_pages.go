@@ -40,11 +40,14 @@ func NewRecipientPages(store PageStore) *RecipientPages { return &RecipientPages
 // view.
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
-// (gifting.RecipientPage.Gone).
+// (gifting.RecipientPage.Gone; the recipient expired, with the page).
 func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return p, err
+	}
+	if p.Recipient.Status == gifting.RecipientExpired {
+		return p, gifting.ErrGiftExpired
 	}
 	if p.Recipient.ViewedAt == nil {
 		if err := s.store.MarkPageViewed(ctx, p.Recipient.OrganizationID, p.Recipient.CampaignID, p.Recipient.RecipientID); err != nil {
