@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -146,7 +148,7 @@ func (h *Handler) claimView(p gifting.RecipientPage, in gifting.ClaimInput, prob
 		v.Errors = problem.Details
 		v.Alert = "Please check the fields marked below."
 		if problem.Code == gifting.CodeConflict {
-			v.Alert = problem.Message
+			v.Alert = sentence(problem.Message)
 		}
 	}
 	e := v.Errors
@@ -170,7 +172,7 @@ func (h *Handler) claimView(p gifting.RecipientPage, in gifting.ClaimInput, prob
 var problems = map[int][2]string{
 	http.StatusBadRequest:            {"Something is missing", "The form could not be read. Please go back and try again."},
 	http.StatusNotFound:              {"This page does not exist", "Please check that the link is exactly as in your invitation."},
-	http.StatusConflict:              {"Already done", "This has already been done."},
+	http.StatusConflict:              {"This cannot be done now", "Please go back to the page of your gift."},
 	http.StatusGone:                  {"This campaign has ended", "Its gifts can no longer be claimed. Thank you for your interest."},
 	http.StatusRequestEntityTooLarge: {"That was too much text", "Please shorten what you entered and try again."},
 	http.StatusUnsupportedMediaType:  {"Please use the form", "This page only accepts its own form."},
@@ -203,10 +205,28 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 			v.Title, v.Heading = "This gift has expired", "This gift has expired"
 		}
 	}
+	if status == http.StatusConflict && v.LandingURL == "" && strings.HasPrefix(r.Pattern, "POST /gift/") {
+		v.LandingURL = "/gift/" + r.PathValue("pageId") // "It arrived" or feedback: back to the gift
+	}
 	if len(text) > 0 && text[0] != "" {
-		v.Text = text[0]
+		v.Text = sentence(text[0])
 	}
 	h.render(w, r, status, v)
+}
+
+// sentence is a use case's error message as a sentence a recipient reads:
+// capitalized, with a full stop.
+func sentence(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return ""
+	}
+	first, size := utf8.DecodeRuneInString(msg)
+	msg = string(unicode.ToUpper(first)) + msg[size:]
+	if !strings.ContainsAny(msg[len(msg)-1:], ".!?") {
+		msg += "."
+	}
+	return msg
 }
 
 // render writes v as a page with status.

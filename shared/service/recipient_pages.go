@@ -6,6 +6,7 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -105,6 +106,9 @@ func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.Cl
 	}
 	r := p.Recipient
 	_, err = s.store.ClaimGift(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, in)
+	if errors.Is(err, gifting.ErrGiftExpired) {
+		p.Recipient.Status = gifting.RecipientExpired // expired since the read
+	}
 	return p, err
 }
 
@@ -173,9 +177,20 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	if msg == nil && (rating == "" || fb.Rating != nil && fb.Rating.Value == rating) {
 		return nil
 	}
+	if msg != nil && len(fb.Message) >= gifting.MaxFeedbackMessages {
+		return feedbackFull
+	}
 	_, err = s.store.AddRecipientFeedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
+	if gifting.ErrorCode(err) == gifting.CodeConflict {
+		return feedbackFull // the store's message names the recipient's id
+	}
 	return err
 }
+
+// feedbackFull is the CONFLICT of a message beyond the most a recipient's
+// feedback keeps, in words for the recipient.
+var feedbackFull = gifting.Errorf(gifting.CodeConflict,
+	"thank you: your messages have reached the most we keep about this gift, so this one was not added")
 
 // UnsubscribeForm returns the landing page the unsubscribe token (the
 // recipient's landing page id, as every email's unsubscribe link carries
