@@ -115,8 +115,13 @@ func hasGift(gifts []Gift, id string) bool {
 	return false
 }
 
+// hasControl reports whether s holds a control character (a line break, a
+// tab, NUL) or a bidirectional formatting character (an override such as
+// U+202E would print a shipping label's text reversed).
 func hasControl(s string) bool {
-	return strings.IndexFunc(s, unicode.IsControl) >= 0
+	return strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	}) >= 0
 }
 
 // InStock reports whether at least one unit of g can be reserved.
