@@ -1,0 +1,57 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// TestWebhookGoneDisablesTheEndpoint: a receiver answering 410 Gone says
+// it wants no more webhooks (Standard Webhooks: the sender should disable
+// the endpoint and stop sending). The message is not retried, the endpoint
+// is disabled at once with a reason, and nothing more reaches it.
+func TestWebhookGoneDisablesTheEndpoint(t *testing.T) {
+	clk := &hookClock{now: time.Now()}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	_, key := testenv.Org(t, s, "hooks-gone", 100)
+	api := testenv.NewAPI(t, s, key)
+	testenv.StreamChanges(t, s, api.Service)
+	rc := newReceiver(t, http.StatusGone)
+	wh := createWebhook(t, api, rc.srv.URL, "recipient.created")
+	campaign := createCampaign(t, api, 10)
+	if res := api.Do("POST", addPath(campaign), recipientBody("ada@example.com", "Ada")); res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	rc.wait(t, 1)
+	log := waitAttempts(t, api, wh.Data.WebhookID, 1)
+	if a := log[0]; a.Outcome != "failed" || a.StatusCode != http.StatusGone {
+		t.Errorf("the attempt is %+v, want failed with 410 and no retry", a)
+	}
+	var got struct {
+		Data struct {
+			Enabled        bool   `json:"enabled"`
+			DisabledReason string `json:"disabledReason"`
+		} `json:"data"`
+	}
+	api.Do("GET", "/api/campaigns/webhooks/"+wh.Data.WebhookID, nil).JSON(t, &got)
+	if got.Data.Enabled || got.Data.DisabledReason == "" {
+		t.Errorf("the endpoint is enabled %v (reason %q), want disabled with a reason", got.Data.Enabled, got.Data.DisabledReason)
+	}
+	// Neither the retry schedule nor a new change reaches it.
+	if res := api.Do("POST", addPath(campaign), recipientBody("bob@example.com", "Bob")); res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	for _, d := range []time.Duration{5 * time.Second, 5 * time.Minute} {
+		clk.add(d)
+		if err := api.Scheduler.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // time for a wrong request to arrive
+	if n := len(rc.wait(t, 1)); n != 1 {
+		t.Errorf("the receiver got %d requests after answering 410, want 1", n)
+	}
+}
