@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +88,57 @@ func TestTruncatedBodyIsNotCalledEmpty(t *testing.T) {
 				t.Errorf("got %d %s, want 400 MALFORMED_REQUEST saying %q", res.Status, res.Body, tt.want)
 			}
 		})
+	}
+}
+
+// TestWebhookSameChangeTwiceIsDeliveredOnce: the stream may give a change
+// record again (at-least-once). Given again, its messages reach the
+// receiver no second time, and what arrived carries the message ids the
+// change feed holds, one request per message.
+func TestWebhookSameChangeTwiceIsDeliveredOnce(t *testing.T) {
+	clk := &hookClock{now: time.Now()}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	org, key := testenv.Org(t, s, "hooks-twice", 100)
+	api := testenv.NewAPI(t, s, key)
+	testenv.StreamChanges(t, s, api.Service)
+	rc := newReceiver(t)
+	createWebhook(t, api, rc.srv.URL, "*")
+	campaign := createCampaign(t, api, 10)
+	if res := api.Do("POST", addPath(campaign), recipientBody("ada@example.com", "Ada")); res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	first := rc.wait(t, 2) // recipient.created and wallet.debited
+	clk.add(dynamo.FeedLag + time.Second)
+	var feed struct {
+		Data struct {
+			Items []json.RawMessage `json:"items"`
+		} `json:"data"`
+	}
+	api.Do("GET", "/api/campaigns/changes", nil).JSON(t, &feed)
+	if len(feed.Data.Items) != 2 {
+		t.Fatalf("the feed holds %d messages, want 2", len(feed.Data.Items))
+	}
+	for range 2 {
+		if err := api.Service.DeliverChanges(t.Context(), org, feed.Data.Items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // time for a wrong second request to arrive
+	got := rc.wait(t, 2)
+	var ids, want []string
+	for _, r := range got {
+		ids = append(ids, r.id)
+	}
+	for _, raw := range feed.Data.Items {
+		var m message
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, m.ID)
+	}
+	slices.Sort(ids)
+	slices.Sort(want)
+	if len(got) != len(first) || !slices.Equal(ids, want) {
+		t.Errorf("the receiver got webhook-ids %v, want each of the feed's %v once", ids, want)
 	}
 }
