@@ -138,6 +138,10 @@ func checkJSON(body []byte) ([]byte, error) {
 	for len(stack) > 0 {
 		start := int(dec.InputOffset())
 		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			// The body ends inside the object: cut short, not empty.
+			err = io.ErrUnexpectedEOF
+		}
 		if err != nil {
 			return nil, decodeError(err)
 		}

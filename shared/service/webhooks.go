@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -268,15 +269,16 @@ func (s *Service) giveUp(ctx context.Context, orgID string, d gifting.PendingDel
 // attempt sends d to e once, records the attempt with the delivery's next
 // step (a retry after webhooks.Delays, or its end) and keeps the
 // endpoint's failure record, disabling it after webhooks.DisableAfter of
-// failures.
+// failures, or at once when it answers 410 Gone (never retried).
 func (s *Service) attempt(ctx context.Context, orgID string, e gifting.WebhookEndpoint, d gifting.PendingDelivery) error {
 	now := s.store.Now()
 	r := webhooks.Send(ctx, s.hooks, e.URL, e.Secrets(now), d.MessageID, now, []byte(d.Body))
 	n := d.Attempts + 1
 	a := attemptOf(d.MessageID, d.Type, n, now, r, gifting.DeliveryDelivered)
+	gone := r.StatusCode == http.StatusGone
 	if r.Err != nil {
 		a.Outcome = gifting.DeliveryFailed
-		if n <= len(webhooks.Delays) {
+		if n <= len(webhooks.Delays) && !gone {
 			next := now.Add(webhooks.Delays[n-1])
 			a.Outcome, a.NextAttemptAt = gifting.DeliveryRetrying, &next
 		}
@@ -284,7 +286,24 @@ func (s *Service) attempt(ctx context.Context, orgID string, e gifting.WebhookEn
 	if err := s.store.RecordAttempt(ctx, orgID, d, a); err != nil {
 		return err
 	}
+	if gone {
+		return s.disableGone(ctx, orgID, e.WebhookID)
+	}
 	return s.noteHealth(ctx, orgID, e, now, r.Err == nil)
+}
+
+// disableGone disables an endpoint that answered 410 Gone: its receiver
+// wants no more messages (Standard Webhooks). Deliveries waiting for a
+// retry to it are given up when they come due.
+func (s *Service) disableGone(ctx context.Context, orgID, id string) error {
+	_, err := s.store.UpdateWebhook(ctx, orgID, id, func(e *gifting.WebhookEndpoint) error {
+		e.Enabled, e.DisabledReason = false, "the endpoint answered 410 Gone"
+		return nil
+	})
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return nil
+	}
+	return err
 }
 
 // noteHealth keeps an endpoint's failure record: cleared by a success,

@@ -90,22 +90,64 @@ func (p Policy) CheckURL(raw string) error {
 // checkAddr refuses an address that is not a public unicast one:
 // loopback, private, link-local (the cloud metadata service at
 // 169.254.169.254 and fd00:ec2::254 among them), unspecified, multicast,
-// shared (100.64/10) and the like, unless AllowLocal allows loopback and
-// private ones.
+// shared (100.64/10), reserved and the other special-purpose ranges no
+// public receiver has, unless AllowLocal allows loopback and private ones.
+// An IPv6 address that carries an IPv4 one a gateway would reach (NAT64,
+// 6to4) is judged by that IPv4 address.
 func (p Policy) checkAddr(ip netip.Addr) error {
 	ip = ip.Unmap()
+	if v4, ok := embeddedV4(ip); ok {
+		if err := p.checkAddr(v4); err != nil {
+			return fmt.Errorf("%w (inside %s)", err, ip)
+		}
+		return nil
+	}
 	local := ip.IsLoopback() || ip.IsPrivate()
 	bad := ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		ip.IsInterfaceLocalMulticast() || cgnat.Contains(ip) || ip == awsMetadataV6
+		ip.IsInterfaceLocalMulticast() || ip == awsMetadataV6
+	for _, n := range notGlobal {
+		bad = bad || (n.Contains(ip) && !local)
+	}
 	if bad || (local && !p.AllowLocal) {
 		return fmt.Errorf("%w: %s is not a public address", ErrUnsafeTarget, ip)
 	}
 	return nil
 }
 
+// embeddedV4 is the IPv4 address inside a NAT64 (64:ff9b::/96) or 6to4
+// (2002::/16) address.
+func embeddedV4(ip netip.Addr) (netip.Addr, bool) {
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixToFour.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
+}
+
 var (
-	cgnat         = netip.MustParsePrefix("100.64.0.0/10")
 	awsMetadataV6 = netip.MustParseAddr("fd00:ec2::254")
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour     = netip.MustParsePrefix("2002::/16")
+	// notGlobal are the IANA special-purpose ranges that are not globally
+	// reachable and that the checks above do not already name.
+	notGlobal = []netip.Prefix{
+		netip.MustParsePrefix("0.0.0.0/8"),       // this network
+		netip.MustParsePrefix("100.64.0.0/10"),   // shared address space
+		netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+		netip.MustParsePrefix("192.0.2.0/24"),    // documentation
+		netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+		netip.MustParsePrefix("198.51.100.0/24"), // documentation
+		netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+		netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the limited broadcast
+		netip.MustParsePrefix("::/96"),           // IPv4-compatible (:: and ::1 are judged above)
+		netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
+		netip.MustParsePrefix("100::/64"),        // discard-only
+		netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments, Teredo among them
+		netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	}
 )
 
 // Client is the HTTP client of deliveries: it checks every address it
