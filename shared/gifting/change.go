@@ -151,20 +151,17 @@ const MaxWebhookDescription = 500
 // Whether the URL's scheme and address are allowed where the service runs
 // is the delivery's business (shared/webhooks.CheckURL).
 func (in WebhookInput) Validate() error {
-	d := map[string]string{}
+	var p Problems
 	if msg := webhookURLProblem(in.URL); msg != "" {
-		d["url"] = msg
+		p.Add("url", msg)
 	}
 	if msg := eventsProblem(in.Events); msg != "" {
-		d["events"] = msg
+		p.Add("events", msg)
 	}
 	if len(in.Description) > MaxWebhookDescription {
-		d["description"] = "must be at most 500 characters"
+		p.Add("description", "must be at most 500 characters")
 	}
-	if len(d) > 0 {
-		return &Error{Code: CodeValidation, Message: "the webhook endpoint is not valid", Details: d}
-	}
-	return nil
+	return p.Err()
 }
 
 func webhookURLProblem(raw string) string {

@@ -39,7 +39,13 @@ func TestWebhookGoneDisablesTheEndpoint(t *testing.T) {
 			DisabledReason string `json:"disabledReason"`
 		} `json:"data"`
 	}
-	api.Do("GET", "/api/campaigns/webhooks/"+wh.Data.WebhookID, nil).JSON(t, &got)
+	// The endpoint is disabled just after the attempt is recorded.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		api.Do("GET", "/api/campaigns/webhooks/"+wh.Data.WebhookID, nil).JSON(t, &got)
+		if !got.Data.Enabled || time.Now().After(deadline) {
+			break
+		}
+	}
 	if got.Data.Enabled || got.Data.DisabledReason == "" {
 		t.Errorf("the endpoint is enabled %v (reason %q), want disabled with a reason", got.Data.Enabled, got.Data.DisabledReason)
 	}
