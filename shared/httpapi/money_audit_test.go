@@ -1,9 +1,14 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -58,6 +63,83 @@ func TestDeletingACampaignRefundsItsUnclaimedRecipients(t *testing.T) {
 			}
 			if refunds != 3 {
 				t.Errorf("%d refunds; want 3, one a recipient", refunds)
+			}
+			testenv.AssertLedgerBalanced(t, s, orgID)
+		})
+	}
+}
+
+// TestClaimKeepsTheGiftsPriceInCredits: a recipient holds the credits of
+// the campaign's dearest gift; choosing a cheaper one gives back the
+// difference. What it keeps is the chosen gift's price in credits as the
+// campaign priced it (gifting.CreditsForPrice: cents first, then up to a
+// whole credit), and never less than nothing: a gift stored with a price
+// out of bounds (before the bounds existed) gives nothing back rather than
+// credits from nowhere.
+func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		cheap  float64 // the price the gift is created at
+		stored *string // the price then written over it, as stored by older code
+		keeps  int64   // what the recipient costs after the claim
+	}{
+		{name: "whole price", cheap: 20, keeps: 20},
+		{name: "a price in cents", cheap: 20.01, keeps: 21},
+		{name: "a fraction of a cent", cheap: 20.001, keeps: 20},
+		{name: "stored negative", cheap: 20, stored: aws.String("-5"), keeps: 50},
+		{name: "stored beyond the bound", cheap: 20, stored: aws.String("1e20"), keeps: 50},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := testenv.Store(t)
+			orgID, key := testenv.Org(t, s, "acme", 1000)
+			api := testenv.NewAPI(t, s, key)
+			gift := func(name string, price float64) string {
+				res := api.Do("POST", "/api/campaigns/gifts", newGift(name, price))
+				var g struct {
+					Data gifting.Gift `json:"data"`
+				}
+				res.JSON(t, &g)
+				if res.Status != http.StatusCreated {
+					t.Fatalf("gift at %v: %d %s", price, res.Status, res.Body)
+				}
+				return g.Data.GiftID
+			}
+			cheap, dear := gift("Mug", tt.cheap), gift("Jacket", 50)
+			c := postCampaign(t, api, map[string]any{"name": "Choice", "campaignData": map[string]any{
+				"giftIds": []string{cheap, dear}, "emailTemplateId": "tmpl-meeting-booker"}})
+			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+			res := api.Do("POST", addPath(c.CampaignID), recipientBody("jane@example.com", "Jane"))
+			var added gifting.AddedRecipient
+			res.JSON(t, &added)
+			if res.Status != http.StatusOK || added.CreditsDeducted != 50 {
+				t.Fatalf("add-recipient: %d %s; want 50 credits held", res.Status, res.Body)
+			}
+			if tt.stored != nil {
+				_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+					TableName:                 aws.String(s.Table()),
+					Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "GIFT#" + cheap}},
+					UpdateExpression:          aws.String("SET price = :p"),
+					ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberN{Value: *tt.stored}},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, added.RecipientID, gifting.ClaimInput{GiftID: cheap,
+				ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.CreditsCharged != tt.keeps {
+				t.Errorf("the claimed recipient costs %d credits; want %d", r.CreditsCharged, tt.keeps)
+			}
+			if b := walletBalance(t, s, orgID); b != 1000-tt.keeps {
+				t.Errorf("balance %d; want %d", b, 1000-tt.keeps)
+			}
+			if got := fetchCampaign(t, api, c.CampaignID); got.LiveData.CreditsSpent != tt.keeps {
+				t.Errorf("campaign creditsSpent %d; want %d", got.LiveData.CreditsSpent, tt.keeps)
 			}
 			testenv.AssertLedgerBalanced(t, s, orgID)
 		})
