@@ -145,3 +145,49 @@ func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
 		})
 	}
 }
+
+// TestLaunchRefusesACampaignStoredMispriced: add-recipient refuses (409) a
+// campaign stored by older code priced below the catalog price of its
+// service-catalog gift, or outside the bounds of a price; its launch must
+// too, with nothing taken, rather than give the catalog's gifts away to a
+// whole list (or answer 500).
+func TestLaunchRefusesACampaignStoredMispriced(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		price int64
+	}{
+		{"free catalog gift", 0},
+		{"below the catalog price", 54},
+		{"negative", -5},
+		{"beyond the bound", gifting.MaxCreditsPerRecipient + 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := testenv.Store(t)
+			orgID, key := testenv.Org(t, s, "acme", 1000)
+			api := testenv.NewAPI(t, s, key)
+			listID, _ := listWithContacts(t, s, orgID, 3)
+			c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{Name: "Legacy", CreatedBy: "user-acme",
+				CampaignData: gifting.CampaignData{GiftIDs: []string{"gift-wireless-charger"}, EmailTemplateID: "tmpl-meeting-booker",
+					ContactListIDs: []string{listID}, PriceSet: true, CreditsPerRecipient: tt.price}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil)
+			api.Jobs.Wait()
+			assertError(t, res, http.StatusConflict, "CONFLICT")
+			if b := walletBalance(t, s, orgID); b != 1000 {
+				t.Errorf("balance %d after a refused launch; want 1000", b)
+			}
+			// Read from the store: the API's answer of a price out of
+			// bounds does not fit its own document.
+			if got, err := s.Campaign(context.Background(), orgID, c.CampaignID); err != nil {
+				t.Fatal(err)
+			} else if got.Status != gifting.CampaignDraft || got.TotalRecipients != 0 {
+				t.Errorf("campaign %s with %d recipients; want a draft with none", got.Status, got.TotalRecipients)
+			}
+			testenv.AssertLedgerBalanced(t, s, orgID)
+		})
+	}
+}
