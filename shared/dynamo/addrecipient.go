@@ -86,11 +86,10 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	} else if err := unmarshal(it, &wallet); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	price := c.CampaignData.CreditsPerRecipient
-	if price < 0 || price > gifting.MaxCreditsPerRecipient {
-		return gifting.AddRecipientResult{}, gifting.Errorf(gifting.CodeConflict,
-			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", in.CampaignID, price, gifting.MaxCreditsPerRecipient)
+	if err := priceOutOfBounds(c); err != nil {
+		return gifting.AddRecipientResult{}, err
 	}
+	price := c.CampaignData.CreditsPerRecipient
 	if wallet.Balance < price {
 		return gifting.AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
@@ -124,8 +123,10 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	if err := s.ensureEmailSet(ctx, in.OrgID, &kit); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	if err := underPriced(c, kit.Gift); err != nil {
-		return gifting.AddRecipientResult{}, err
+	if kit.Gift != nil {
+		if err := underPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
+			return gifting.AddRecipientResult{}, err
+		}
 	}
 	cur := slot.cur
 	for _, it := range got2 {
@@ -151,22 +152,35 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 }
 
 // underPriced is the CONFLICT of a campaign whose own price (PriceSet) is
-// below the catalog price of its service-catalog gift
+// below the catalog price of its service-catalog gifts
 // (gifting.CatalogFloor): one stored before that rule, or whose catalog
 // gift became dearer since. A price derived from the gifts is the catalog's
-// own at the time it was fixed and stands. gift is the campaign's only gift
-// as read, nil when it has several (create and PATCH checked those).
-func underPriced(c gifting.Campaign, gift *gifting.Gift) error {
-	if gift == nil || !c.CampaignData.PriceSet {
+// own at the time it was fixed and stands. gifts are the campaign's gifts
+// as read (add-recipient reads them when the campaign has only one; create
+// and PATCH checked the others; a launch reads them all).
+func underPriced(c gifting.Campaign, gifts []gifting.Gift) error {
+	if len(gifts) == 0 || !c.CampaignData.PriceSet {
 		return nil
 	}
-	floor, err := gifting.CatalogFloor([]gifting.Gift{*gift})
+	floor, err := gifting.CatalogFloor(gifts)
 	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
 		return nil
 	}
 	return gifting.Errorf(gifting.CodeConflict,
-		"campaign %q is priced at %d credits a recipient, below the catalog price of gift %q; update campaignData.creditsPerRecipient",
-		c.CampaignID, c.CampaignData.CreditsPerRecipient, gift.GiftID)
+		"campaign %q is priced at %d credits a recipient, below the catalog price of its gifts; update campaignData.creditsPerRecipient",
+		c.CampaignID, c.CampaignData.CreditsPerRecipient)
+}
+
+// priceOutOfBounds is the CONFLICT of a campaign whose price per recipient,
+// as stored (by code before the bounds existed), is outside 0 to
+// gifting.MaxCreditsPerRecipient.
+func priceOutOfBounds(c gifting.Campaign) error {
+	price := c.CampaignData.CreditsPerRecipient
+	if price < 0 || price > gifting.MaxCreditsPerRecipient {
+		return gifting.Errorf(gifting.CodeConflict,
+			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", c.CampaignID, price, gifting.MaxCreditsPerRecipient)
+	}
+	return nil
 }
 
 // acceptingCampaign decodes the campaign item read for in and checks that

@@ -27,13 +27,17 @@ import (
 // record, the campaign's counters (statusCounts from the
 // recipient's status to expired, creditsSpent down by the refund) and,
 // when it held credits, the wallet's refund with its ledger entry
-// (Store.ChangeBalance). With onlyDue it expires the recipient only once
+// (Store.ChangeBalance). The counters are the campaign's wherever it is:
+// a deleted campaign's recipients can no longer claim, and their credits
+// come back all the same (on the campaign's archived copy, see
+// DeleteCampaign). With onlyDue it expires the recipient only once
 // its ClaimExpiresAt has come (the scheduler); without, any unclaimed one
 // (a completed campaign). expired is false when there was nothing to do:
 // claimed, already expired, or not due yet.
 //
 // Errors: NOT_FOUND (recipient, or its campaign gone).
 func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
+	campaignKey := campaignSK(campaignID)
 	for attempt := 1; ; attempt++ {
 		cur, err := s.recipient(ctx, orgID, campaignID, recipientID)
 		if err != nil {
@@ -57,14 +61,15 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 			ConditionExpression:       aws.String("ver = :ver"),
 			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
 		}})
-		tx.add(condCampaign, s.campaignExpiry(orgID, campaignID, from, refund))
-		raced := false
+		tx.add(condCampaign, s.campaignExpiry(orgID, campaignKey, from, refund))
+		raced, deleted := false, false
 		cancelled := func(reasons []types.CancellationReason) error {
 			switch {
 			case tx.failed(reasons, condRecipient):
 				raced = true
 				return errClaimRace
 			case tx.failed(reasons, condCampaign):
+				deleted = campaignKey == campaignSK(campaignID)
 				return gifting.NotFound("campaign", campaignID)
 			}
 			return nil
@@ -93,21 +98,27 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 			return true, nil
 		case raced && attempt < maxAttempts:
 			continue // the recipient changed since read (a claim): read again
+		case deleted:
+			// The campaign was deleted: its counters moved to its
+			// archived copy, which a campaign never leaves.
+			campaignKey = deletedCampaignSK(campaignID)
+			continue
 		}
 		return false, err
 	}
 }
 
-// campaignExpiry is the transaction item that moves one recipient of
-// campaignID from status from to expired in the campaign's counters and
-// takes refund off its creditsSpent. It is conditioned on the campaign
+// campaignExpiry is the transaction item that moves one recipient from
+// status from to expired in the counters of its campaign, the item at sort
+// key sk (campaignSK, or deletedCampaignSK for a deleted campaign), and
+// takes refund off its creditsSpent. It is conditioned on that item
 // existing, whatever its state (a completed campaign expires its
 // unclaimed recipients); the expired count may be missing on a campaign
 // created before the status existed.
-func (s *Store) campaignExpiry(orgID, campaignID string, from gifting.RecipientStatus, refund int64) types.TransactWriteItem {
+func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, refund int64) types.TransactWriteItem {
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName: &s.table,
-		Key:       key(orgPK(orgID), campaignSK(campaignID)),
+		Key:       key(orgPK(orgID), sk),
 		UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, " +
 			"liveData.statusCounts.#to = if_not_exists(liveData.statusCounts.#to, :zero) + :one, " +
 			"liveData.creditsSpent = liveData.creditsSpent - :refund"),

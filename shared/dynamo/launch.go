@@ -100,8 +100,16 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	if err != nil {
 		return gifting.Launch{}, err
 	}
-	refs, err := s.launchRefs(ctx, orgID, c)
+	refs, gifts, err := s.launchRefs(ctx, orgID, c)
 	if err != nil {
+		return gifting.Launch{}, err
+	}
+	// As add-recipient: a price stored by older code out of bounds, or
+	// below its catalog gifts' price, takes nobody.
+	if err := priceOutOfBounds(c); err != nil {
+		return gifting.Launch{}, err
+	}
+	if err := underPriced(c, gifts); err != nil {
 		return gifting.Launch{}, err
 	}
 	if contacts == 0 {
@@ -268,14 +276,17 @@ type launchRef struct {
 }
 
 // launchRefs checks that the template, gifts and contact lists c refers to
-// exist, and returns the checks the launch's transaction repeats for those
-// of org's own (the service catalog's cannot be deleted by a tenant): a
+// exist, and returns the gifts and the checks the launch's transaction
+// repeats for those of org's own (the service catalog's cannot be deleted by a tenant): a
 // delete that commits first fails the launch, and a delete that comes
 // after sees a campaign that is no longer a draft (deleteReferenced). A
 // reference deleted while c was a draft is a CONFLICT naming it.
-func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign) ([]launchRef, error) {
+func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign) ([]launchRef, []gifting.Gift, error) {
 	d := c.CampaignData
-	var refs []launchRef
+	var (
+		refs  []launchRef
+		gifts []gifting.Gift
+	)
 	own := func(ref gifting.Ref, sk string) {
 		refs = append(refs, launchRef{ref: ref, check: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: &s.table, Key: key(orgPK(orgID), sk), ConditionExpression: aws.String("attribute_exists(PK)"),
@@ -284,20 +295,21 @@ func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign
 	if d.EmailTemplateID != "" {
 		t, err := s.Template(ctx, orgID, d.EmailTemplateID)
 		if err != nil {
-			return nil, refMissing(err, gifting.Ref{Kind: gifting.RefTemplate, ID: d.EmailTemplateID})
+			return nil, nil, refMissing(err, gifting.Ref{Kind: gifting.RefTemplate, ID: d.EmailTemplateID})
 		}
 		if !t.IsDelightloop {
 			own(gifting.Ref{Kind: gifting.RefTemplate, ID: t.TemplateID}, templateSK(t.TemplateID))
 		}
 	}
 	if len(d.GiftIDs) > 0 {
-		gifts, err := s.Gifts(ctx, orgID, d.GiftIDs)
+		var err error
+		gifts, err = s.Gifts(ctx, orgID, d.GiftIDs)
 		if err != nil {
 			var missing *gifting.Error
 			if errors.As(err, &missing) && missing.Code == gifting.CodeNotFound {
-				return nil, gifting.Errorf(gifting.CodeConflict, "%s; it was deleted: update the campaign before launching", missing.Message)
+				return nil, nil, gifting.Errorf(gifting.CodeConflict, "%s; it was deleted: update the campaign before launching", missing.Message)
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		for _, g := range gifts {
 			if !g.IsDelightloop {
@@ -308,7 +320,7 @@ func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign
 	for _, id := range d.ContactListIDs {
 		own(gifting.Ref{Kind: gifting.RefContactList, ID: id}, listSK(id))
 	}
-	return refs, nil
+	return refs, gifts, nil
 }
 
 // refCheck names the i-th reference check of a launch.

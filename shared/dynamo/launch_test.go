@@ -62,7 +62,7 @@ func launchFixtureOf(t *testing.T, s *dynamo.Store, org string, n int, templateI
 	}
 	c, err = s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, GiftIDs: []string{cat.Gifts[0].GiftID},
-		CreditsPerRecipient: 10, PriceSet: true, EmailTemplateID: templateID,
+		CreditsPerRecipient: 10, EmailTemplateID: templateID,
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package gifting
 
 import (
-	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -163,11 +162,17 @@ func (r *Recipient) Claim(g Gift, addr ShippingAddress, now time.Time) error {
 
 // ClaimRefund is what goes back to the wallet when a recipient chooses
 // gift g: the credits held for the recipient (what adding it cost) minus
-// the gift's price rounded up to whole credits, or zero when the gift
-// costs as much or more.
+// the gift's price in credits as a campaign prices it (CreditsForPrice),
+// or zero when the gift costs as much or more. A price CreditsForPrice
+// refuses (one stored before the bounds existed: negative, not a number,
+// too big) gives nothing back: the recipient keeps what was held, never
+// more than that comes back.
 func ClaimRefund(held int64, g Gift) int64 {
-	refund := held - int64(math.Ceil(g.Price))
-	return max(refund, 0)
+	price, err := CreditsForPrice(g.Price)
+	if err != nil || price >= held {
+		return 0
+	}
+	return held - price
 }
 
 // ValidCountry reports whether c is an officially assigned ISO 3166-1

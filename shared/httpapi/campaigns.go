@@ -246,7 +246,7 @@ type deletedCampaign struct {
 
 func (s *Server) deleteCampaign(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
-	c, err := s.store.DeleteCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), p.UserID)
+	c, err := s.svc.DeleteCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), p.UserID)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,6 @@ type ContactStore interface {
 type CampaignReader interface {
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
-	DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error)
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
 	WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error)
 }

@@ -28,7 +28,7 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign
 	}
 	at := e.clock.Now().Add(time.Hour)
 	c, err := e.store.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Scheduled", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
-		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10, PriceSet: true,
+		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10,
 		GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", ScheduledAt: &at,
 	}})
 	if err != nil {

@@ -43,7 +43,7 @@ func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 		t.Fatal(err)
 	}
 	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
-		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10, PriceSet: true, GiftIDs: []string{"gift-wireless-charger"},
+		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10, GiftIDs: []string{"gift-wireless-charger"},
 	}})
 	if err != nil {
 		t.Fatal(err)

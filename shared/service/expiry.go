@@ -13,6 +13,8 @@ import (
 type ExpiryStore interface {
 	// MoveCampaign performs a user's lifecycle action on a campaign.
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
+	// DeleteCampaign soft-deletes a campaign.
+	DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error)
 	// ExpireRecipient moves an unclaimed recipient to expired with its
 	// refund (only once its expiry has come, with onlyDue); expired is
 	// false when there was nothing to do.
@@ -35,27 +37,49 @@ func (s *Service) MoveCampaign(ctx context.Context, orgID, campaignID string, ac
 	if err != nil || act.To != gifting.CampaignCompleted {
 		return c, err
 	}
+	s.startExpiry(ctx, orgID, campaignID)
+	return c, nil
+}
+
+// DeleteCampaign soft-deletes a campaign (not while it is preparing). Its
+// recipients can no longer claim, so, as completing does, it starts the
+// job that expires the unclaimed ones with their refunds; a failed enqueue
+// is logged, not returned, and each of them still expires at its own
+// claimExpiresAt through the scheduler.
+//
+// Errors: NOT_FOUND (campaign), CONFLICT (preparing).
+func (s *Service) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
+	c, err := s.store.DeleteCampaign(ctx, orgID, campaignID, userID)
+	if err != nil {
+		return c, err
+	}
+	s.startExpiry(ctx, orgID, campaignID)
+	return c, nil
+}
+
+// startExpiry enqueues the expiry of a campaign's unclaimed recipients
+// (gifting.JobCampaignExpire), logging a failure.
+func (s *Service) startExpiry(ctx context.Context, orgID, campaignID string) {
 	if err := s.enqueue(ctx, jobs.Job{Kind: gifting.JobCampaignExpire, OrgID: orgID, Ref: campaignID}); err != nil {
 		Logger(ctx).WarnContext(ctx, "expiry job not enqueued; unclaimed recipients expire at their own time",
 			slog.String("organizationId", orgID), slog.String("campaignId", campaignID), slog.String("error", err.Error()))
 	}
-	return c, nil
 }
 
-// runCampaignExpire does one slice of a completed campaign's expiry: each
-// unclaimed recipient of the slice expires with its refund. A recipient
-// claimed or expired meanwhile is left alone, so a slice run twice refunds
-// once.
+// runCampaignExpire does one slice of the expiry of a completed or deleted
+// campaign: each unclaimed recipient of the slice expires with its refund.
+// A recipient claimed or expired meanwhile is left alone, so a slice run
+// twice refunds once.
 func (s *Service) runCampaignExpire(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	c, err := s.store.Campaign(ctx, j.OrgID, j.Ref)
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
-		return nil, nil
-	}
-	if err != nil {
+	switch {
+	case gifting.ErrorCode(err) == gifting.CodeNotFound:
+		// Deleted: its recipients can no longer claim. (A campaign that
+		// never existed has no recipients to read.)
+	case err != nil:
 		return nil, err
-	}
-	if c.Status != gifting.CampaignCompleted {
-		return nil, nil // only a completed campaign expires everyone at once
+	case c.Status != gifting.CampaignCompleted:
+		return nil, nil // only a completed or deleted campaign expires everyone at once
 	}
 	ids, next, done, err := s.store.UnclaimedRecipients(ctx, j.OrgID, j.Ref, j.Cursor)
 	if err != nil {
