@@ -576,6 +576,9 @@ func (s *Store) slotClaim(orgID, email, contactID string) types.TransactWriteIte
 // cur's version, and joining listID unless the contact is already in it.
 func (s *Store) planMerge(orgID string, cur storedContact, in gifting.ContactInput, src gifting.Source, listID string) (contactPlan, error) {
 	c := cur.Contact
+	if err := c.TagsFit(in); err != nil {
+		return contactPlan{contact: c, status: gifting.BulkMerged}, err
+	}
 	c.ListIDs = slices.Clone(c.ListIDs)
 	c.Merge(in, src, s.Now())
 	p := contactPlan{contact: c, status: gifting.BulkMerged}

@@ -67,7 +67,10 @@ func (s *Store) addContactsChunk(ctx context.Context, orgID, listID string, inpu
 			continue
 		}
 		if p := byEmail[in.MailID]; p != nil {
-			p.input.Absorb(in)
+			if err := p.input.Absorb(in); err != nil {
+				invalid[i] = err
+				continue
+			}
 			owner[i] = p
 			continue
 		}

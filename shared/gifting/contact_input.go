@@ -332,9 +332,19 @@ func LinkedinKey(u string) string {
 	return strings.TrimRight(u, "/")
 }
 
-// Absorb folds a later input for the same email into in: empty fields are
-// filled, tags united, and the address taken when in has none.
-func (in *ContactInput) Absorb(o ContactInput) {
+// Absorb folds a later input for the same email into in, as Merge folds
+// an input into a stored contact: empty fields are filled (a full name made
+// of first and last name follows them), tags united, and the address taken
+// when in has none. It fails (VALIDATION_FAILED on tags), changing nothing,
+// when the united tags would be more than a contact may have.
+func (in *ContactInput) Absorb(o ContactInput) error {
+	have := func(t string) bool {
+		return slices.ContainsFunc(in.Tags, func(x string) bool { return strings.EqualFold(x, t) })
+	}
+	if err := tagsFit(len(in.Tags), have, o.Tags); err != nil {
+		return err
+	}
+	derived := in.FullName != "" && in.FullName == strings.TrimSpace(in.FirstName+" "+in.LastName)
 	for _, f := range []struct {
 		dst *string
 		v   string
@@ -347,8 +357,11 @@ func (in *ContactInput) Absorb(o ContactInput) {
 			*f.dst = f.v
 		}
 	}
+	if derived {
+		in.FullName = strings.TrimSpace(in.FirstName + " " + in.LastName)
+	}
 	for _, t := range o.Tags {
-		if !slices.ContainsFunc(in.Tags, func(x string) bool { return strings.EqualFold(x, t) }) {
+		if !have(t) {
 			in.Tags = append(in.Tags, t)
 		}
 	}
@@ -358,4 +371,30 @@ func (in *ContactInput) Absorb(o ContactInput) {
 	if in.Campaign == nil {
 		in.Campaign = o.Campaign
 	}
+	return nil
+}
+
+// TagsFit reports VALIDATION_FAILED on tags when merging in into the
+// contact would give it more tags than a contact may have (tags it already
+// has, in any case, do not count twice).
+func (c *Contact) TagsFit(in ContactInput) error {
+	return tagsFit(len(c.Tags), c.HasTag, in.Tags)
+}
+
+// tagsFit reports VALIDATION_FAILED on tags when n tags (has tells which)
+// united with add would be more than maxTags.
+func tagsFit(n int, has func(string) bool, add []string) error {
+	seen := map[string]bool{}
+	for _, t := range add {
+		if k := strings.ToLower(t); !seen[k] && !has(t) {
+			seen[k] = true
+			n++
+		}
+	}
+	if n <= maxTags {
+		return nil
+	}
+	var p Problems
+	p.Add("tags", "merging would give the contact "+itoa(n)+" tags; a contact has at most "+itoa(maxTags))
+	return p.Err()
 }
