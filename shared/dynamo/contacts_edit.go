@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -209,11 +210,25 @@ func (s *Store) DeleteContact(ctx context.Context, orgID, contactID string) erro
 		}
 		items := append([]types.TransactWriteItem{remove, {Put: &types.Put{TableName: &s.table, Item: rec}}}, release...)
 		items = append(items, s.counterAdd(orgID, counterContacts, -1))
-		for _, listID := range slices.Compact(slices.Sorted(slices.Values(cur.ListIDs))) {
-			if listID != cur.onItem() {
-				items = append(items, s.memberDelete(orgID, listID, contactID))
+		lists := slices.Compact(slices.Sorted(slices.Values(cur.ListIDs)))
+		live, err := s.existingLists(ctx, orgID, lists)
+		if err != nil {
+			return err
+		}
+		for _, listID := range lists {
+			switch {
+			case !live[listID]:
+				// A list deleted whose job has not dropped this membership
+				// yet: no count to move, and the member item may be gone.
+				if listID != cur.onItem() {
+					items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
+						Key: key(orgPK(orgID), memberSK(listID, contactID))}})
+				}
+			case listID != cur.onItem():
+				items = append(items, s.memberDelete(orgID, listID, contactID), s.listCountAdd(orgID, listID, -1))
+			default:
+				items = append(items, s.listCountAdd(orgID, listID, -1))
 			}
-			items = append(items, s.listCountAdd(orgID, listID, -1))
 		}
 		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {
@@ -223,4 +238,23 @@ func (s *Store) DeleteContact(ctx context.Context, orgID, contactID string) erro
 			return fmt.Errorf("delete contact: %w", err)
 		}
 	}
+}
+
+// existingLists reports which of org's lists listIDs exist (a deleted
+// list is gone at once, while its deletion job may not yet have dropped
+// its memberships), in one BatchGetItem.
+func (s *Store) existingLists(ctx context.Context, orgID string, listIDs []string) (map[string]bool, error) {
+	keys := make([]item, len(listIDs))
+	for i, id := range listIDs {
+		keys[i] = key(orgPK(orgID), listSK(id))
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	live := make(map[string]bool, len(got))
+	for _, it := range got {
+		live[strings.TrimPrefix(attrS(it, "SK"), listPrefix)] = true
+	}
+	return live, nil
 }

@@ -1,0 +1,75 @@
+package dynamo_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// A contact of a list whose deletion job has not reached it yet (the list
+// is gone, its memberships not yet dropped) can be deleted at once: the
+// other lists' counts and the contacts total drop, and the deletion job
+// then finishes without tripping on it.
+func TestDeleteContactOfDeletedList(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := testenv.Store(t)
+	org, _ := testenv.Org(t, s, "acme", 0)
+	leads, vips := leadsList(t, s, org), newOtherList(t, s, org)
+	add := func(list string, emails ...string) []string {
+		t.Helper()
+		var in []gifting.ContactInput
+		for _, e := range emails {
+			in = append(in, gifting.ContactInput{MailID: e})
+		}
+		res, err := s.AddContactsToList(ctx, org, list, in, importSource)
+		if err != nil || res.Failed > 0 {
+			t.Fatalf("import into %s: %+v, %v", list, res, err)
+		}
+		var ids []string
+		for _, it := range res.Items {
+			ids = append(ids, it.ContactID)
+		}
+		return ids
+	}
+	// a: Leads first (on the item), VIPs later; b: VIPs first, Leads later
+	// (a MEMBER# item).
+	a := add(leads.ListID, "a@example.com")[0]
+	b := add(vips.ListID, "b@example.com")[0]
+	add(vips.ListID, "a@example.com")
+	add(leads.ListID, "b@example.com")
+	if err := s.DeleteContactList(ctx, org, leads.ListID, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, id := range map[string]string{"first list": a, "later list": b} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			if err := s.DeleteContact(ctx, org, id); err != nil {
+				t.Fatalf("delete contact after %v: %v", time.Since(start).Round(time.Millisecond), err)
+			}
+			if _, err := s.Contact(ctx, org, id); gifting.ErrorCode(err) != gifting.CodeNotFound {
+				t.Errorf("deleted contact read: %v; want NOT_FOUND", err)
+			}
+		})
+	}
+	if l, err := s.ContactList(ctx, org, vips.ListID); err != nil || l.ContactCount != 0 {
+		t.Errorf("VIPs count %d, %v; want 0", l.ContactCount, err)
+	}
+	if _, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10}); err != nil || total != 0 {
+		t.Errorf("contacts total %d, %v; want 0", total, err)
+	}
+	for range 5 {
+		done, err := s.DropListMembers(ctx, org, leads.ListID)
+		if err != nil {
+			t.Fatalf("list deletion job: %v", err)
+		}
+		if done {
+			return
+		}
+	}
+	t.Error("the list deletion job did not finish")
+}
