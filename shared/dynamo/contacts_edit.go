@@ -211,13 +211,18 @@ func (s *Store) DeleteContact(ctx context.Context, orgID, contactID string) erro
 		items := append([]types.TransactWriteItem{remove, {Put: &types.Put{TableName: &s.table, Item: rec}}}, release...)
 		items = append(items, s.counterAdd(orgID, counterContacts, -1))
 		lists := slices.Compact(slices.Sorted(slices.Values(cur.ListIDs)))
-		live, err := s.existingLists(ctx, orgID, lists)
-		if err != nil {
-			return err
+		// The first attempt takes every list to exist. After a failure
+		// (perhaps a list deleted whose job has not dropped this
+		// membership yet) it reads which do.
+		var live map[string]bool
+		if attempt > 1 {
+			if live, err = s.existingLists(ctx, orgID, lists); err != nil {
+				return err
+			}
 		}
 		for _, listID := range lists {
 			switch {
-			case !live[listID]:
+			case live != nil && !live[listID]:
 				// A list deleted whose job has not dropped this membership
 				// yet: no count to move, and the member item may be gone.
 				if listID != cur.onItem() {
