@@ -6,7 +6,7 @@
 //	go run ./infra/admin create-org -name "Acme" -domain acme.com -credits 5000
 //	go run ./infra/admin create-key -org acme -user alice
 //	go run ./infra/admin revoke-key -org acme -key-id 01J...
-//	go run ./infra/admin top-up -org acme -credits 1000 -reason "invoice 42"
+//	go run ./infra/admin top-up -org acme -credits 1000 -reason "invoice 42" -request-id inv-42
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
@@ -41,7 +41,9 @@ commands:
   create-org    -name N [-id ID] [-domain D] [-credits C] [-currency USD] [-budget AMOUNT]
   create-key    -org ORG [-user USER] [-name LABEL]     prints the key once
   revoke-key    -org ORG -key-id ID
-  top-up        -org ORG -credits C [-reason TEXT]     C from 1 to 1000000000
+  top-up        -org ORG -credits C [-reason TEXT] [-request-id ID]
+                C from 1 to 1000000000; a re-run with the same -request-id adds nothing
+                and prints the first run's entry (default: a new id, printed)
   show-org      -org ORG
   verify-ledger -org ORG     sums the ledger; exit 1 when it differs from the balance
   seed-catalog
@@ -72,6 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		keyID    = fs.String("key-id", "", "id of the API key")
 		reason   = fs.String("reason", "", "reason recorded in the ledger")
 		steps    = fs.String("steps", "", "migration steps to run, comma-separated (default: all)")
+		request  = fs.String("request-id", "", "id of the top-up: a re-run with it adds nothing (default: a new id)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -89,7 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out, err := execute(ctx, store, cmd, options{
 		orgID: *orgID, id: *id, name: *name, domain: *domain, credits: *credits,
 		currency: *currency, budget: *budget, user: *user, keyID: *keyID, reason: *reason,
-		steps: *steps, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
+		steps: *steps, requestID: *request, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", describe(err))
@@ -113,6 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 type options struct {
 	orgID, id, name, domain, currency, user, keyID, reason, steps string
+	requestID                                                     string
 	credits                                                       int64
 	budget                                                        float64
 	// orgs lists every organization (for migrate without -org).
@@ -152,8 +156,18 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		wallet, entry, err := s.TopUp(ctx, o.orgID, o.credits, o.reason)
-		return map[string]any{"wallet": wallet, "ledgerEntry": entry}, err
+		requestID := o.requestID
+		if requestID == "" {
+			requestID = s.NewID()
+		}
+		res, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
+		if code := gifting.ErrorCode(err); err != nil && code != gifting.CodeValidation && code != gifting.CodeNotFound && code != gifting.CodeIdempotencyMismatch {
+			// The outcome is unknown (a timeout, a lost answer): the same
+			// request id finishes the job without adding twice.
+			return nil, fmt.Errorf("the top-up may or may not have been applied; run it again with -request-id %s "+
+				"(the same credits and reason) to finish it without adding twice: %w", requestID, err)
+		}
+		return res, err
 	case "show-org":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
