@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -79,6 +80,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if err := checkFlags(fs, cmd); err != nil {
+		fmt.Fprintln(stderr, "admin:", err)
+		return 2
+	}
 	cfg, err := app.ConfigFromEnv()
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", err)
@@ -112,6 +117,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// commandFlags are the flags each command reads. Any other flag, or an
+// argument left after the flags, is refused: flag parsing stops at the
+// first non-flag argument, so an unquoted "-reason invoice 42 -request-id X"
+// would otherwise drop -request-id without a word.
+var commandFlags = map[string][]string{
+	"create-org":    {"name", "id", "domain", "credits", "currency", "budget"},
+	"create-key":    {"org", "user", "name"},
+	"revoke-key":    {"org", "key-id"},
+	"top-up":        {"org", "credits", "reason", "request-id"},
+	"show-org":      {"org"},
+	"verify-ledger": {"org"},
+	"seed-catalog":  {},
+	"migrate":       {"org", "steps"},
+}
+
+// checkFlags refuses arguments fs did not parse and flags cmd does not read.
+func checkFlags(fs *flag.FlagSet, cmd string) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: quote values that contain spaces", fs.Arg(0))
+	}
+	allowed, known := commandFlags[cmd]
+	if !known {
+		return nil // execute reports the unknown command
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(allowed, f.Name) {
+			err = fmt.Errorf("%s does not take -%s", cmd, f.Name)
+		}
+	})
+	return err
 }
 
 type options struct {

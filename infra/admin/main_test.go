@@ -245,3 +245,31 @@ func TestTopUpTimeoutNamesTheRequestID(t *testing.T) {
 		t.Errorf("verify-ledger printed %v; want 600, ok", verified)
 	}
 }
+
+// TestStrayArgumentsRefused: an argument the command would ignore is
+// refused before anything is written. Go's flag parsing stops at the first
+// non-flag, so an unquoted reason used to drop the -request-id after it and
+// add the credits under a new id.
+func TestStrayArgumentsRefused(t *testing.T) {
+	t.Setenv("TABLE_NAME", testenv.Table(t))
+	admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc", "-credits", "500")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"unquoted reason before -request-id", []string{"top-up", "-org", "acme", "-credits", "100", "-reason", "invoice", "42", "-request-id", "inv-42"}},
+		{"argument after the flags", []string{"top-up", "-org", "acme", "-credits", "100", "now"}},
+		{"flag of another command", []string{"top-up", "-org", "acme", "-credits", "100", "-key-id", "01J"}},
+		{"flag verify-ledger does not read", []string{"verify-ledger", "-org", "acme", "-credits", "5"}},
+		{"second organization name", []string{"create-org", "-id", "globex", "-name", "Globex", "Corp"}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			admin(t, 2, tt.args...)
+		})
+	}
+	if shown := admin(t, 0, "show-org", "-org", "acme"); field(shown, "wallet", "balance") != float64(500) {
+		t.Errorf("show-org printed %v; want the balance untouched at 500", shown)
+	}
+	admin(t, 1, "show-org", "-org", "globex")
+}
