@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,11 +90,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 2
 	}
-	store, db, err := newStore(ctx, cfg)
+	store, db, where, err := newStore(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
 	}
+	// Said on every run: a DYNAMODB_ENDPOINT left exported from local work
+	// would otherwise send a production command to DynamoDB Local unnoticed.
+	fmt.Fprintf(stderr, "admin: table %s %s\n", cfg.TableName, where)
 	out, err := execute(ctx, store, cmd, options{
 		orgID: *orgID, id: *id, name: *name, domain: *domain, credits: *credits,
 		currency: *currency, budget: *budget, user: *user, keyID: *keyID, reason: *reason,
@@ -232,21 +236,25 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 
 // newStore reaches DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS
 // through the SDK's default credential chain (environment, profiles, SSO):
-// an operator's machine is not a Lambda.
-func newStore(ctx context.Context, cfg app.Config) (*dynamo.Store, *dynamodb.Client, error) {
+// an operator's machine is not a Lambda. where says which, for the
+// operator.
+func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamodb.Client, where string, err error) {
 	if cfg.Endpoint != "" {
 		db, err := app.NewDynamoDB(ctx, cfg.Endpoint)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return dynamo.New(db, cfg.TableName), db, nil
+		return dynamo.New(db, cfg.TableName), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load AWS config: %w", err)
+		return nil, nil, "", fmt.Errorf("load AWS config: %w", err)
 	}
-	db := dynamodb.NewFromConfig(awsCfg)
-	return dynamo.New(db, cfg.TableName), db, nil
+	if awsCfg.Region == "" {
+		return nil, nil, "", errors.New("no AWS region: set AWS_REGION to the stack's region (samconfig.toml's region, us-east-1 by default)")
+	}
+	db = dynamodb.NewFromConfig(awsCfg)
+	return dynamo.New(db, cfg.TableName), db, "in AWS region " + awsCfg.Region, nil
 }
 
 // describe renders an error with its field details.

@@ -89,7 +89,7 @@ func TestOperatorCLI(t *testing.T) {
 		t.Fatalf("show-org printed %v", shown)
 	}
 
-	store, _, err := newStore(ctx, mustConfig(t))
+	store, _, _, err := newStore(ctx, mustConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,4 +272,19 @@ func TestStrayArgumentsRefused(t *testing.T) {
 		t.Errorf("show-org printed %v; want the balance untouched at 500", shown)
 	}
 	admin(t, 1, "show-org", "-org", "globex")
+}
+
+// TestSaysWhichTable: every run names the table and where it is, so an
+// operator sees a DYNAMODB_ENDPOINT left over from local work before
+// trusting a result as production's.
+func TestSaysWhichTable(t *testing.T) {
+	table := testenv.Table(t)
+	t.Setenv("TABLE_NAME", table)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"create-org", "-id", "acme", "-name", "Acme Inc"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "admin: table " + table + " at " + mustConfig(t).Endpoint; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q; want it to say %q", stderr.String(), want)
+	}
 }
