@@ -6,7 +6,7 @@
 //	go run ./infra/admin create-org -name "Acme" -domain acme.com -credits 5000
 //	go run ./infra/admin create-key -org acme -user alice
 //	go run ./infra/admin revoke-key -org acme -key-id 01J...
-//	go run ./infra/admin top-up -org acme -credits 1000 -reason "invoice 42"
+//	go run ./infra/admin top-up -org acme -credits 1000 -reason "invoice 42" -request-id inv-42
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
@@ -16,10 +16,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -41,7 +43,9 @@ commands:
   create-org    -name N [-id ID] [-domain D] [-credits C] [-currency USD] [-budget AMOUNT]
   create-key    -org ORG [-user USER] [-name LABEL]     prints the key once
   revoke-key    -org ORG -key-id ID
-  top-up        -org ORG -credits C [-reason TEXT]     C from 1 to 1000000000
+  top-up        -org ORG -credits C [-reason TEXT] [-request-id ID]
+                C from 1 to 1000000000; a re-run with the same -request-id adds nothing
+                and prints the first run's entry (default: a new id, printed)
   show-org      -org ORG
   verify-ledger -org ORG     sums the ledger; exit 1 when it differs from the balance
   seed-catalog
@@ -72,8 +76,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		keyID    = fs.String("key-id", "", "id of the API key")
 		reason   = fs.String("reason", "", "reason recorded in the ledger")
 		steps    = fs.String("steps", "", "migration steps to run, comma-separated (default: all)")
+		request  = fs.String("request-id", "", "id of the top-up: a re-run with it adds nothing (default: a new id)")
 	)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := checkFlags(fs, cmd); err != nil {
+		fmt.Fprintln(stderr, "admin:", err)
 		return 2
 	}
 	cfg, err := app.ConfigFromEnv()
@@ -81,15 +90,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 2
 	}
-	store, db, err := newStore(ctx, cfg)
+	store, db, where, err := newStore(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
 	}
+	// Said on every run: a DYNAMODB_ENDPOINT left exported from local work
+	// would otherwise send a production command to DynamoDB Local unnoticed.
+	fmt.Fprintf(stderr, "admin: table %s %s\n", cfg.TableName, where)
 	out, err := execute(ctx, store, cmd, options{
 		orgID: *orgID, id: *id, name: *name, domain: *domain, credits: *credits,
 		currency: *currency, budget: *budget, user: *user, keyID: *keyID, reason: *reason,
-		steps: *steps, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
+		steps: *steps, requestID: *request, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", describe(err))
@@ -111,8 +123,42 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// commandFlags are the flags each command reads. Any other flag, or an
+// argument left after the flags, is refused: flag parsing stops at the
+// first non-flag argument, so an unquoted "-reason invoice 42 -request-id X"
+// would otherwise drop -request-id without a word.
+var commandFlags = map[string][]string{
+	"create-org":    {"name", "id", "domain", "credits", "currency", "budget"},
+	"create-key":    {"org", "user", "name"},
+	"revoke-key":    {"org", "key-id"},
+	"top-up":        {"org", "credits", "reason", "request-id"},
+	"show-org":      {"org"},
+	"verify-ledger": {"org"},
+	"seed-catalog":  {},
+	"migrate":       {"org", "steps"},
+}
+
+// checkFlags refuses arguments fs did not parse and flags cmd does not read.
+func checkFlags(fs *flag.FlagSet, cmd string) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: quote values that contain spaces", fs.Arg(0))
+	}
+	allowed, known := commandFlags[cmd]
+	if !known {
+		return nil // execute reports the unknown command
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(allowed, f.Name) {
+			err = fmt.Errorf("%s does not take -%s", cmd, f.Name)
+		}
+	})
+	return err
+}
+
 type options struct {
 	orgID, id, name, domain, currency, user, keyID, reason, steps string
+	requestID                                                     string
 	credits                                                       int64
 	budget                                                        float64
 	// orgs lists every organization (for migrate without -org).
@@ -152,8 +198,18 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		wallet, entry, err := s.TopUp(ctx, o.orgID, o.credits, o.reason)
-		return map[string]any{"wallet": wallet, "ledgerEntry": entry}, err
+		requestID := o.requestID
+		if requestID == "" {
+			requestID = s.NewID()
+		}
+		res, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
+		if code := gifting.ErrorCode(err); err != nil && code != gifting.CodeValidation && code != gifting.CodeNotFound && code != gifting.CodeIdempotencyMismatch {
+			// The outcome is unknown (a timeout, a lost answer): the same
+			// request id finishes the job without adding twice.
+			return nil, fmt.Errorf("the top-up may or may not have been applied; run it again with -request-id %s "+
+				"(the same credits and reason) to finish it without adding twice: %w", requestID, err)
+		}
+		return res, err
 	case "show-org":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
@@ -180,21 +236,25 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 
 // newStore reaches DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS
 // through the SDK's default credential chain (environment, profiles, SSO):
-// an operator's machine is not a Lambda.
-func newStore(ctx context.Context, cfg app.Config) (*dynamo.Store, *dynamodb.Client, error) {
+// an operator's machine is not a Lambda. where says which, for the
+// operator.
+func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamodb.Client, where string, err error) {
 	if cfg.Endpoint != "" {
 		db, err := app.NewDynamoDB(ctx, cfg.Endpoint)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return dynamo.New(db, cfg.TableName), db, nil
+		return dynamo.New(db, cfg.TableName), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load AWS config: %w", err)
+		return nil, nil, "", fmt.Errorf("load AWS config: %w", err)
 	}
-	db := dynamodb.NewFromConfig(awsCfg)
-	return dynamo.New(db, cfg.TableName), db, nil
+	if awsCfg.Region == "" {
+		return nil, nil, "", errors.New("no AWS region: set AWS_REGION to the stack's region (samconfig.toml's region, us-east-1 by default)")
+	}
+	db = dynamodb.NewFromConfig(awsCfg)
+	return dynamo.New(db, cfg.TableName), db, "in AWS region " + awsCfg.Region, nil
 }
 
 // describe renders an error with its field details.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -86,7 +89,7 @@ func TestOperatorCLI(t *testing.T) {
 		t.Fatalf("show-org printed %v", shown)
 	}
 
-	store, _, err := newStore(ctx, mustConfig(t))
+	store, _, _, err := newStore(ctx, mustConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,4 +161,130 @@ func TestMigrateCommand(t *testing.T) {
 		t.Fatalf("migrate -org acme printed %v", one)
 	}
 	admin(t, 2, "migrate", "-steps", "no-such-step")
+}
+
+// TestTopUpRerun: an operator whose top-up timed out runs the same command
+// again with the same -request-id; the credits are added once, the re-run
+// prints the first run's ledger entry, and the ledger sums to the balance.
+func TestTopUpRerun(t *testing.T) {
+	t.Setenv("TABLE_NAME", testenv.Table(t))
+	admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc", "-credits", "500")
+
+	first := admin(t, 0, "top-up", "-org", "acme", "-credits", "250", "-reason", "invoice 42", "-request-id", "inv-42")
+	if first["requestId"] != "inv-42" || first["replayed"] != false || field(first, "wallet", "balance") != float64(750) {
+		t.Fatalf("top-up printed %v; want inv-42 applied, balance 750", first)
+	}
+	again := admin(t, 0, "top-up", "-org", "acme", "-credits", "250", "-reason", "invoice 42", "-request-id", "inv-42")
+	if again["replayed"] != true || field(again, "wallet", "balance") != float64(750) ||
+		field(again, "ledgerEntry", "entryId") != field(first, "ledgerEntry", "entryId") {
+		t.Fatalf("re-run printed %v; want a replay of %v, balance 750", again, field(first, "ledgerEntry", "entryId"))
+	}
+
+	cases := []struct {
+		name string
+		want int
+		args []string
+	}{
+		{"other credits under a used id", 1, []string{"-credits", "300", "-reason", "invoice 42", "-request-id", "inv-42"}},
+		{"request id with a space", 2, []string{"-credits", "250", "-request-id", "inv 42"}},
+		{"request id too long", 2, []string{"-credits", "250", "-request-id", strings.Repeat("x", 129)}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			admin(t, tt.want, append([]string{"top-up", "-org", "acme"}, tt.args...)...)
+		})
+	}
+
+	// Without -request-id every run is a new top-up, and says which id to
+	// re-run with.
+	fresh := admin(t, 0, "top-up", "-org", "acme", "-credits", "10")
+	if id, _ := fresh["requestId"].(string); id == "" || id == "inv-42" || field(fresh, "wallet", "balance") != float64(760) {
+		t.Fatalf("top-up without -request-id printed %v; want a new id, balance 760", fresh)
+	}
+
+	verified := admin(t, 0, "verify-ledger", "-org", "acme")
+	if verified["balance"] != float64(760) || verified["ledgerSum"] != float64(760) || verified["entries"] != float64(3) {
+		t.Errorf("verify-ledger printed %v; want 760 = 760 over 3 entries", verified)
+	}
+}
+
+// lostAnswerDB commits every TransactWriteItems and then reports a
+// timeout, as a lost answer does.
+type lostAnswerDB struct{ dynamo.DB }
+
+func (l lostAnswerDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	if _, err := l.DB.TransactWriteItems(ctx, in, opts...); err != nil {
+		return nil, err
+	}
+	return nil, errors.New("read tcp: i/o timeout")
+}
+
+// TestTopUpTimeoutNamesTheRequestID: a top-up whose outcome is unknown
+// tells the operator the request id that finishes it safely, and running
+// with it adds nothing more.
+func TestTopUpTimeoutNamesTheRequestID(t *testing.T) {
+	table := testenv.Table(t)
+	t.Setenv("TABLE_NAME", table)
+	ctx := context.Background()
+	admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc", "-credits", "500")
+
+	lost := dynamo.New(lostAnswerDB{testenv.Client(t)}, table)
+	_, err := execute(ctx, lost, "top-up", options{orgID: "acme", credits: 100, reason: "invoice 43"})
+	if err == nil {
+		t.Fatal("the lost answer was not reported")
+	}
+	m := regexp.MustCompile(`-request-id (\S+)`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("error %q names no request id to re-run with", err)
+	}
+	again := admin(t, 0, "top-up", "-org", "acme", "-credits", "100", "-reason", "invoice 43", "-request-id", m[1])
+	if again["replayed"] != true || field(again, "wallet", "balance") != float64(600) {
+		t.Fatalf("re-run printed %v; want a replay, balance 600", again)
+	}
+	if verified := admin(t, 0, "verify-ledger", "-org", "acme"); verified["ok"] != true || verified["balance"] != float64(600) {
+		t.Errorf("verify-ledger printed %v; want 600, ok", verified)
+	}
+}
+
+// TestStrayArgumentsRefused: an argument the command would ignore is
+// refused before anything is written. Go's flag parsing stops at the first
+// non-flag, so an unquoted reason used to drop the -request-id after it and
+// add the credits under a new id.
+func TestStrayArgumentsRefused(t *testing.T) {
+	t.Setenv("TABLE_NAME", testenv.Table(t))
+	admin(t, 0, "create-org", "-id", "acme", "-name", "Acme Inc", "-credits", "500")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"unquoted reason before -request-id", []string{"top-up", "-org", "acme", "-credits", "100", "-reason", "invoice", "42", "-request-id", "inv-42"}},
+		{"argument after the flags", []string{"top-up", "-org", "acme", "-credits", "100", "now"}},
+		{"flag of another command", []string{"top-up", "-org", "acme", "-credits", "100", "-key-id", "01J"}},
+		{"flag verify-ledger does not read", []string{"verify-ledger", "-org", "acme", "-credits", "5"}},
+		{"second organization name", []string{"create-org", "-id", "globex", "-name", "Globex", "Corp"}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			admin(t, 2, tt.args...)
+		})
+	}
+	if shown := admin(t, 0, "show-org", "-org", "acme"); field(shown, "wallet", "balance") != float64(500) {
+		t.Errorf("show-org printed %v; want the balance untouched at 500", shown)
+	}
+	admin(t, 1, "show-org", "-org", "globex")
+}
+
+// TestSaysWhichTable: every run names the table and where it is, so an
+// operator sees a DYNAMODB_ENDPOINT left over from local work before
+// trusting a result as production's.
+func TestSaysWhichTable(t *testing.T) {
+	table := testenv.Table(t)
+	t.Setenv("TABLE_NAME", table)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"create-org", "-id", "acme", "-name", "Acme Inc"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "admin: table " + table + " at " + mustConfig(t).Endpoint; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q; want it to say %q", stderr.String(), want)
+	}
 }

@@ -36,6 +36,7 @@ import (
 //	members of a list               the Slim range <list>#, then                 Slim + table (listMemberPage)
 //	  second and later lists        PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
 //	migration progress              PK=ORG#<org>, SK=MIGRATE#<step>               table
+//	operator top-up by request id   PK=ORG#<org>, SK=TOPUP#<request id>          table (kept: a re-run is a no-op)
 //	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
 //	campaigns skip (deep pages)     LPK=ORG#<org>#CAMPAIGN, LSK=CAMPAIGN#<id>     Slim (keys only used)
 //	soft-deleted campaign           PK=ORG#<org>, SK=DELCAMPAIGN#<id>             table
@@ -93,6 +94,7 @@ func templateSK(id string) string     { return "TEMPLATE#" + id }
 func contactSK(id string) string      { return "CONTACT#" + id }
 func emailSK(email string) string     { return "EMAIL#" + email }
 func migrateSK(step string) string    { return "MIGRATE#" + step }
+func topUpSK(requestID string) string { return "TOPUP#" + requestID }
 func emailSetSK(id string) string     { return "EMAILS#" + id }
 
 // slotID is the id of the contact item that is the slot of email in org:

@@ -14,6 +14,7 @@ const (
 	condEmail       = "email"       // the email marker of a contact
 	condTarget      = "target"      // the item a delete removes, which must exist
 	condAudience    = "audience"    // the audience as its build left it
+	condTopUp       = "top-up"      // no top-up under the operator's request id yet
 )
 
 // txn builds a transaction's items, remembering which item carries which

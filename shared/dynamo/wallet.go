@@ -46,7 +46,9 @@ type BalanceChange struct {
 	// Delta is added to the balance: negative for a debit.
 	Delta int64
 	// Entry describes the change in the ledger. Type, CampaignID,
-	// RecipientID and Reason are the caller's; the rest is filled in.
+	// RecipientID and Reason are the caller's; the rest is filled in,
+	// EntryID only when the caller left it empty (a caller that names the
+	// entry in its own Items sets it).
 	Entry gifting.LedgerEntry
 	// Balance, when not nil, is a balance the caller has just read
 	// (strongly consistent); it saves the first read of the wallet.
@@ -182,7 +184,10 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		}
 		now := s.Now()
 		entry := c.Entry
-		entry.EntryID, entry.CreatedAt, entry.BalanceAfter = s.NewID(), now, after
+		entry.CreatedAt, entry.BalanceAfter = now, after
+		if entry.EntryID == "" {
+			entry.EntryID = s.NewID()
+		}
 		entry.Amount = c.Delta
 		if c.Delta < 0 {
 			entry.Amount = -c.Delta
@@ -312,13 +317,20 @@ func tooRich(c BalanceChange, balance int64) error {
 // from 1 to gifting.MaxTopUp, and the balance stays at most
 // gifting.MaxBalance (VALIDATION_FAILED naming "credits").
 func (s *Store) TopUp(ctx context.Context, orgID string, credits int64, reason string) (gifting.Wallet, gifting.LedgerEntry, error) {
+	return s.topUp(ctx, orgID, credits, BalanceChange{}, reason)
+}
+
+// topUp is TopUp with c's entry id and items (TopUpOnce's record of its
+// request id) written in the same transaction.
+func (s *Store) topUp(ctx context.Context, orgID string, credits int64, c BalanceChange, reason string) (gifting.Wallet, gifting.LedgerEntry, error) {
 	if credits <= 0 || credits > gifting.MaxTopUp {
 		return gifting.Wallet{}, gifting.LedgerEntry{}, &gifting.Error{Code: gifting.CodeValidation,
 			Message: fmt.Sprintf("credits must be a whole number from 1 to %d", gifting.MaxTopUp),
 			Details: map[string]string{"credits": fmt.Sprintf("must be from 1 to %d", gifting.MaxTopUp)}}
 	}
-	w, e, err := s.ChangeBalance(ctx, BalanceChange{OrgID: orgID, Delta: credits,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp, Reason: reason}})
+	c.OrgID, c.Delta = orgID, credits
+	c.Entry.Type, c.Entry.Reason = gifting.LedgerTopUp, reason
+	w, e, err := s.ChangeBalance(ctx, c)
 	if err != nil {
 		return w, e, err
 	}
