@@ -1,0 +1,94 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// TestCampaignSearchMatchesEveryWord: the campaign list's search keeps a
+// campaign holding every word of the search, in any order and with any
+// spacing (README "Search parameter"), not only the exact phrase.
+func TestCampaignSearchMatchesEveryWord(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 0)
+	api := testenv.NewAPI(t, s, key)
+	postCampaign(t, api, map[string]any{"name": "Gifts for spring", "description": "Q2 outreach"})
+	postCampaign(t, api, map[string]any{"name": "Winter  party", "description": "year end"})
+	postCampaign(t, api, map[string]any{"name": "Spring dinner"})
+
+	for _, tt := range []struct {
+		name, search string
+		want         []string
+	}{
+		{"words in another order", "spring gifts", []string{"Gifts for spring"}},
+		{"name and description words", "outreach GIFTS", []string{"Gifts for spring"}},
+		{"single space against a double one", "winter party", []string{"Winter  party"}},
+		{"one word in several", "spring", []string{"Spring dinner", "Gifts for spring"}},
+		{"a word nobody has", "spring autumn", []string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var p campaignPage
+			res := api.Do("GET", "/api/campaigns/campaigns?search="+strings.ReplaceAll(tt.search, " ", "%20"), nil)
+			res.JSON(t, &p)
+			if res.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", res.Status, res.Body)
+			}
+			if got := campaignNames(p.Campaigns); !slices.Equal(got, tt.want) || p.Pagination.Total != len(tt.want) {
+				t.Errorf("search %q found %v (total %d), want %v", tt.search, got, p.Pagination.Total, tt.want)
+			}
+		})
+	}
+}
+
+// TestRecipientSearchMatchesEveryWord: the recipient lists' search on
+// first and last name keeps a recipient holding every word, in any order
+// ("smith john" finds John Smith), and pagination counts just those.
+func TestRecipientSearchMatchesEveryWord(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "acme", 1_000)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 1)
+	for _, p := range [][3]string{{"john@x.com", "John", "Smith"}, {"ann@x.com", "Ann", "Smith"}, {"johnny@x.com", "Johnny", "Jones"}} {
+		res := api.Do("POST", addPath(campaignID), map[string]any{"contactDetails": map[string]any{"email": p[0], "firstName": p[1], "lastName": p[2]}})
+		if res.Status != http.StatusOK {
+			t.Fatalf("add %s: %d %s", p[0], res.Status, res.Body)
+		}
+	}
+	for _, tt := range []struct {
+		name, search string
+		want         []string
+	}{
+		{"first then last", "john smith", []string{"John"}},
+		{"last then first", "smith john", []string{"John"}},
+		{"two spaces", "john  smith", []string{"John"}},
+		{"one word", "smith", []string{"Ann", "John"}},
+		{"a word nobody has", "smith zed", []string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var page struct {
+				Recipients []gifting.Recipient `json:"recipients"`
+				Pagination gifting.Pagination  `json:"pagination"`
+			}
+			res := api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients?sortBy=firstName&sortOrder=asc&search="+strings.ReplaceAll(tt.search, " ", "%20"), nil)
+			res.JSON(t, &page)
+			if res.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", res.Status, res.Body)
+			}
+			got := []string{}
+			for _, r := range page.Recipients {
+				got = append(got, r.ContactDetails.FirstName)
+			}
+			if !slices.Equal(got, tt.want) || page.Pagination.Total != len(tt.want) {
+				t.Errorf("search %q found %v (total %d), want %v", tt.search, got, page.Pagination.Total, tt.want)
+			}
+		})
+	}
+	testenv.AssertLedgerBalanced(t, s, orgID)
+}
