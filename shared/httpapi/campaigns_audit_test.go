@@ -92,3 +92,37 @@ func TestRecipientSearchMatchesEveryWord(t *testing.T) {
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
 }
+
+// TestRecipientOfDeletedCampaignIsGone: once a campaign is deleted, its
+// recipients are 404 by id too, as its lists, metrics and feedback are;
+// the recipient's personal data is not served for a campaign the tenant
+// removed.
+func TestRecipientOfDeletedCampaignIsGone(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "acme", 1_000)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 1)
+	var added struct {
+		RecipientID string `json:"recipientId"`
+	}
+	res := api.Do("POST", addPath(campaignID), recipientBody("gone@x.com", "Gone"))
+	res.JSON(t, &added)
+	if res.Status != http.StatusOK {
+		t.Fatalf("add: %d %s", res.Status, res.Body)
+	}
+	path := "/api/campaigns/campaigns/" + campaignID + "/recipients/" + added.RecipientID
+	if res := api.Do("GET", path, nil); res.Status != http.StatusOK {
+		t.Fatalf("before the delete: %d %s", res.Status, res.Body)
+	}
+	if res := api.Do("DELETE", "/api/campaigns/"+campaignID, nil); res.Status != http.StatusOK {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	api.Jobs.Wait()
+	res = api.Do("GET", path, nil)
+	assertError(t, res, http.StatusNotFound, "NOT_FOUND")
+	if strings.Contains(string(res.Body), "gone@x.com") {
+		t.Errorf("the deleted campaign's recipient's email is in the answer: %s", res.Body)
+	}
+	testenv.AssertLedgerBalanced(t, s, orgID)
+}
