@@ -126,3 +126,25 @@ func TestRecipientOfDeletedCampaignIsGone(t *testing.T) {
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
 }
+
+// TestDateQueryWithAnUnencodedPlus: a time zone offset sent as "+01:00"
+// without encoding arrives as a space; the error says how to send it
+// rather than only repeating the format the caller believes they used.
+func TestDateQueryWithAnUnencodedPlus(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 0)
+	api := testenv.NewAPI(t, s, key)
+	res := api.Do("GET", "/api/campaigns/campaigns?createdFrom=2026-01-04T09:00:00+01:00", nil)
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	d, _ := res.Map(t)["details"].(map[string]any)
+	if msg, _ := d["createdFrom"].(string); !strings.Contains(msg, "%2B") {
+		t.Errorf("createdFrom problem %q does not say to send + as %%2B", msg)
+	}
+	var p campaignPage
+	res = api.Do("GET", "/api/campaigns/campaigns?createdFrom=2026-01-04T09:00:00%2B01:00", nil)
+	res.JSON(t, &p)
+	if res.Status != http.StatusOK {
+		t.Errorf("encoded offset: %d %s", res.Status, res.Body)
+	}
+}
