@@ -148,3 +148,54 @@ func TestDateQueryWithAnUnencodedPlus(t *testing.T) {
 		t.Errorf("encoded offset: %d %s", res.Status, res.Body)
 	}
 }
+
+// TestRecipientStatusMovesIntoAndOutOfExpired: the status endpoint
+// refuses a move to expired, and any move of an expired recipient, with a
+// 409 that says why (expiry happens by itself; expired is final), not the
+// forward-only rule, which the caller's move did follow.
+func TestRecipientStatusMovesIntoAndOutOfExpired(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "acme", 1_000)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 1)
+	var added struct {
+		RecipientID string `json:"recipientId"`
+	}
+	for _, email := range []string{"stays@x.com", "expires@x.com"} {
+		res := api.Do("POST", addPath(campaignID), recipientBody(email, "Jo"))
+		res.JSON(t, &added)
+		if res.Status != http.StatusOK {
+			t.Fatalf("add: %d %s", res.Status, res.Body)
+		}
+	}
+	status := func(recipientID string) string {
+		return "/api/campaigns/campaigns/" + campaignID + "/recipients/" + recipientID + "/status"
+	}
+	var first struct {
+		Recipients []gifting.Recipient `json:"recipients"`
+	}
+	api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients?sortOrder=asc", nil).JSON(t, &first)
+	stays := first.Recipients[0].RecipientID
+
+	res := api.Do("POST", status(stays), map[string]any{"status": "expired"})
+	assertError(t, res, http.StatusConflict, "CONFLICT")
+	if msg, _ := res.Map(t)["error"].(string); !strings.Contains(msg, "expires by itself") {
+		t.Errorf("move to expired: %q does not say that expiry happens by itself", msg)
+	}
+
+	// Completing the campaign expires its unclaimed recipients.
+	testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive)
+	if res := api.Do("POST", "/api/campaigns/"+campaignID+"/complete", nil); res.Status != http.StatusOK {
+		t.Fatalf("complete: %d %s", res.Status, res.Body)
+	}
+	api.Jobs.Wait()
+	for _, to := range []string{"invite_sent", "shipped", "acknowledged"} {
+		res := api.Do("POST", status(added.RecipientID), map[string]any{"status": to})
+		assertError(t, res, http.StatusConflict, "CONFLICT")
+		if msg, _ := res.Map(t)["error"].(string); !strings.Contains(msg, "has expired") {
+			t.Errorf("expired → %s: %q does not say the recipient has expired", to, msg)
+		}
+	}
+	testenv.AssertLedgerBalanced(t, s, orgID)
+}
