@@ -35,7 +35,11 @@ func (s *Store) Campaign(ctx context.Context, orgID, campaignID string) (gifting
 // references checked. It returns NOT_FOUND for a missing or deleted
 // campaign and CONFLICT when the campaign is no longer a draft. The
 // counters are not written, so recipients added meanwhile still count.
-func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string) (gifting.Campaign, error) {
+// With rescheduled (the edit changed scheduledAt) the draft's place in the
+// due index moves with it, in the same write; without, it is left as it
+// is, so a scheduled launch the scheduler refused (ScheduledLaunchFailed)
+// is not tried again by an edit of anything else.
+func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled bool) (gifting.Campaign, error) {
 	data, err := marshal(c.CampaignData)
 	if err != nil {
 		return c, err
@@ -44,14 +48,16 @@ func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Camp
 		":name": str(c.Name), ":desc": str(c.Description), ":data": &types.AttributeValueMemberM{Value: data},
 		":now": str(s.Now().Format(time.RFC3339Nano)), ":user": str(userID), ":draft": str(string(gifting.CampaignDraft)),
 	}
-	// The schedule moves with the edit, in the same write.
+	// A new schedule moves with the edit, in the same write.
 	update := "SET #name = :name, description = :desc, campaignData = :data, updatedAt = :now, lastUpdatedBy = :user"
-	if due := scheduledLaunchDue(orgID, c); due != nil {
+	switch due := scheduledLaunchDue(orgID, c); {
+	case !rescheduled:
+	case due != nil:
 		for k, v := range due {
 			update += ", " + k + " = :" + k
 			values[":"+k] = str(v)
 		}
-	} else {
+	default:
 		update += " " + dueRemove
 	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{

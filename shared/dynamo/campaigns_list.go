@@ -28,7 +28,6 @@ func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.Campa
 	if err != nil {
 		return nil, 0, err
 	}
-	search := strings.ToLower(strings.TrimSpace(f.Search))
 	var matched []gifting.Campaign
 	for _, it := range items {
 		var c gifting.Campaign
@@ -40,7 +39,7 @@ func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.Campa
 			(f.CreatedBy != "" && c.CreatedBy != f.CreatedBy) ||
 			(f.CreatedFrom != nil && c.CreatedAt.Before(*f.CreatedFrom)) ||
 			(f.CreatedTo != nil && c.CreatedAt.After(*f.CreatedTo)) ||
-			(search != "" && !strings.Contains(strings.ToLower(c.Name+"\n"+c.Description), search)) {
+			!gifting.MatchesSearch(c.Name+"\n"+c.Description, f.Search) {
 			continue
 		}
 		matched = append(matched, c)

@@ -142,9 +142,18 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		conds = append(conds, "st IN ("+strings.Join(vs, ", ")+")")
 	}
-	if q.Search != "" {
-		conds = append(conds, "contains(srch, :q)")
-		in.ExpressionAttributeValues[":q"] = str(q.Search)
+	// Every word of the search must be in "first last" (README "Search
+	// parameter"), in any order.
+	var words []string
+	for _, w := range strings.Fields(q.Search) {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	for i, w := range words {
+		v := ":q" + strconv.Itoa(i)
+		conds = append(conds, "contains(srch, "+v+")")
+		in.ExpressionAttributeValues[v] = str(w)
 	}
 	if q.UserID != "" {
 		conds = append(conds, "contains(au, :u)")

@@ -433,3 +433,38 @@ func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID st
 	r, err := s.recipient(ctx, orgID, campaignID, recipientID)
 	return r.Recipient, err
 }
+
+// CampaignRecipient returns a recipient of a campaign of org as the API
+// shows it: NOT_FOUND when the recipient is missing or its campaign is
+// missing or deleted (a deleted campaign's recipients stay stored for
+// their expiry and refunds, but the tenant removed them). One
+// BatchGetItem reads both.
+func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error) {
+	rsk := recipientSK(campaignID, recipientID)
+	got, err := s.batchGet(ctx, []item{key(orgPK(orgID), campaignSK(campaignID)), key(orgPK(orgID), rsk)})
+	if err != nil {
+		return gifting.Recipient{}, err
+	}
+	var campaign, rec item
+	for _, it := range got {
+		if attrS(it, "SK") == rsk {
+			rec = it
+		} else {
+			campaign = it
+		}
+	}
+	var c gifting.Campaign
+	if campaign != nil {
+		if err := unmarshal(campaign, &c); err != nil {
+			return gifting.Recipient{}, err
+		}
+	}
+	if campaign == nil || c.IsDeleted {
+		return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
+	}
+	if rec == nil || rec[recipientGoneAttr] != nil {
+		return gifting.Recipient{}, gifting.NotFound("recipient", recipientID)
+	}
+	r, err := s.readRecipient(ctx, rec)
+	return r.Recipient, err
+}

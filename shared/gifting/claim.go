@@ -205,7 +205,7 @@ const countryCodes = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ " +
 // a shipping address on the claim page cannot be confirmed, shipped or
 // delivered (CONFLICT): only the claim confirms an address.
 func (r *Recipient) MoveByFulfilment(to RecipientStatus, now time.Time, delayHours map[string]int) error {
-	if to.Rank() >= RecipientAddressConfirmed.Rank() && !r.Claimed() {
+	if r.Status != RecipientExpired && to.Rank() >= RecipientAddressConfirmed.Rank() && !r.Claimed() {
 		return Errorf(CodeConflict, "a recipient moves to %s only after confirming a shipping address on its claim page", to)
 	}
 	return r.Advance(to, now, delayHours)

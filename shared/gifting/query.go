@@ -27,8 +27,8 @@ type GiftFilter struct {
 // CampaignFilter selects campaigns. Empty fields do not filter.
 type CampaignFilter struct {
 	Status CampaignStatus
-	// Search keeps campaigns whose name or description contains it,
-	// case-insensitively.
+	// Search keeps campaigns whose name and description hold every word
+	// of it, case-insensitively (MatchesSearch).
 	Search string
 	// CreatedFrom and CreatedTo bound createdAt, both inclusive.
 	CreatedFrom, CreatedTo *time.Time

@@ -553,7 +553,12 @@ func CanMoveRecipient(from, to RecipientStatus) bool {
 // are scheduled when delivery and acknowledgement happen, after their
 // template delays (delayHours, by kind).
 func (r *Recipient) Advance(to RecipientStatus, now time.Time, delayHours map[string]int) error {
-	if !CanMoveRecipient(r.Status, to) {
+	switch {
+	case r.Status == RecipientExpired:
+		return Errorf(CodeConflict, "recipient %q has expired (its gift was not claimed in time and its credits were refunded); no move leads out of expired", r.RecipientID)
+	case to == RecipientExpired:
+		return Errorf(CodeConflict, "a recipient cannot be moved to expired: it expires by itself when its claim period ends or its campaign is completed or deleted")
+	case !CanMoveRecipient(r.Status, to):
 		return Errorf(CodeConflict, "a recipient cannot move from %s to %s: recipients move forward only, through %s",
 			r.Status, to, joinStatuses(RecipientJourney))
 	}

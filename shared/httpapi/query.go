@@ -149,7 +149,12 @@ func (q *query) timestamp(name string) *time.Time {
 	if t, ok := parseInstant(s); ok {
 		return &t
 	}
-	q.problems.Add(name, "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31")
+	msg := "must be an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31"
+	if _, ok := parseInstant(strings.Replace(s, " ", "+", 1)); ok {
+		// A "+" left unencoded in a query string arrives as a space.
+		msg += "; a time zone offset's + must be sent encoded, as %2B (2026-01-31T09:00:00%2B01:00)"
+	}
+	q.problems.Add(name, msg)
 	return nil
 }
 

@@ -134,7 +134,7 @@ func idempotencyKey(r *http.Request, scope, target string, body any) (*gifting.I
 }
 
 func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
-	rc, err := s.store.Recipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"))
+	rc, err := s.store.CampaignRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"))
 	if err != nil {
 		return err
 	}

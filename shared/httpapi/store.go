@@ -70,7 +70,8 @@ type CampaignReader interface {
 
 // RecipientReader reads recipients and records their feedback.
 type RecipientReader interface {
-	Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
+	// CampaignRecipient is NOT_FOUND for a recipient of a deleted campaign.
+	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
 	ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error)
 	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
 }

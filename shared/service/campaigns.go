@@ -14,7 +14,7 @@ type CampaignStore interface {
 	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
 	Gifts(ctx context.Context, orgID string, ids []string) ([]gifting.Gift, error)
 	CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *gifting.Idempotent[gifting.Campaign]) (gifting.Campaign, *gifting.StoredResponse, error)
-	UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string) (gifting.Campaign, error)
+	UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled bool) (gifting.Campaign, error)
 }
 
 // CreateCampaign checks the references of c (a validated draft) and prices
@@ -44,13 +44,18 @@ func (s *Service) UpdateCampaign(ctx context.Context, orgID, campaignID, userID 
 	if c.Status != gifting.CampaignDraft {
 		return c, c.NotDraft("edited")
 	}
+	before := c.CampaignData.ScheduledAt
 	if err := edit(&c); err != nil {
 		return c, err
 	}
 	if err := s.checkReferences(ctx, orgID, &c); err != nil {
 		return c, err
 	}
-	return s.store.UpdateCampaign(ctx, orgID, c, userID)
+	// Only a changed scheduledAt (re)schedules the launch: an edit of
+	// anything else does not retry one the scheduler refused.
+	after := c.CampaignData.ScheduledAt
+	rescheduled := (before == nil) != (after == nil) || (before != nil && !before.Equal(*after))
+	return s.store.UpdateCampaign(ctx, orgID, c, userID, rescheduled)
 }
 
 // checkReferences makes sure the contact lists, template and gifts c names
