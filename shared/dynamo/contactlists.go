@@ -327,6 +327,13 @@ func (s *Store) RemoveContactFromList(ctx context.Context, orgID, listID, contac
 		return err
 	}
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			// The list deleted meanwhile fails the write's count update
+			// on every attempt: say so instead of retrying.
+			if _, err := s.ContactList(ctx, orgID, listID); err != nil {
+				return err
+			}
+		}
 		cur, err := s.contact(ctx, orgID, contactID)
 		if err != nil {
 			return err

@@ -2,9 +2,12 @@ package dynamo_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -72,4 +75,48 @@ func TestDeleteContactOfDeletedList(t *testing.T) {
 		}
 	}
 	t.Error("the list deletion job did not finish")
+}
+
+// txnListDeletingDB deletes the list (as a concurrent DELETE of it would)
+// just before the first transaction it is given, then passes every call on
+// to DynamoDB Local.
+type txnListDeletingDB struct {
+	dynamo.DB
+	once   *sync.Once
+	delete func()
+}
+
+func (d txnListDeletingDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	d.once.Do(d.delete)
+	return d.DB.TransactWriteItems(ctx, in, opts...)
+}
+
+// Removing a contact from a list that is deleted at that moment answers
+// NOT_FOUND (the list is gone) at once, not after a minute of retries of
+// a count update that can never succeed.
+func TestRemoveFromListDeletedMeanwhile(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	table := testenv.Table(t)
+	plain := dynamo.New(testenv.Client(t), table)
+	org, _ := testenv.Org(t, plain, "acme", 0)
+	list := leadsList(t, plain, org)
+	res, err := plain.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "ada@example.com"}}, importSource)
+	if err != nil || res.Failed > 0 {
+		t.Fatalf("import: %+v, %v", res, err)
+	}
+	s := dynamo.New(txnListDeletingDB{DB: testenv.Client(t), once: &sync.Once{}, delete: func() {
+		if err := plain.DeleteContactList(ctx, org, list.ListID, nil); err != nil {
+			t.Errorf("delete the list: %v", err)
+		}
+	}}, table)
+	start := time.Now()
+	err = s.RemoveContactFromList(ctx, org, list.ListID, res.Items[0].ContactID)
+	if gifting.ErrorCode(err) != gifting.CodeNotFound {
+		t.Fatalf("remove from a list deleted meanwhile: %v, want NOT_FOUND", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the answer took %v", took)
+	}
 }
