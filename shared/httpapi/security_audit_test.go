@@ -1,0 +1,82 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// Security audit, defect 1: the body check named every bad string of a
+// body, each by its full path. A body of nested objects whose keys held a
+// control character made details grow with the square of the depth (an
+// 880 KB body of 80,000 levels was killed for its memory after 156 s, taking
+// the local server down with it); a flat array of 200,000 bad strings
+// (1 MB) was answered with 23 MB of details, over the 6 MB a Lambda
+// response may hold. A bad body now costs a bounded answer: a few details,
+// each naming its field within a bounded length, and a nesting limit.
+func TestSecurityAuditValidationDetailsBounded(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	api := testenv.NewAPI(t, s, key)
+	listID := createList(t, api, "Friends")
+	bulk := "/api/campaigns/contact-lists/" + listID + "/contacts"
+
+	const maxAnswer = 64 << 10
+	tests := []struct {
+		name   string
+		body   string
+		status int
+		code   string
+		field  string // a field the details must name ("" for a MALFORMED body)
+	}{
+		{
+			name:   "many bad strings",
+			body:   `{"contacts":[{"mailId":"a@example.com","tags":[` + strings.Repeat(`"\b",`, 50_000) + `"\b"]}]}`,
+			status: http.StatusBadRequest, code: "VALIDATION_FAILED", field: "contacts[0].tags[0]",
+		},
+		{
+			name:   "deeply nested bad keys",
+			body:   strings.Repeat(`{"\u0001":`, 3_000) + `1` + strings.Repeat(`}`, 3_000),
+			status: http.StatusBadRequest, code: "MALFORMED_REQUEST",
+		},
+		{
+			name:   "deeply nested arrays",
+			body:   `{"contacts":` + strings.Repeat(`[`, 100_000) + strings.Repeat(`]`, 100_000) + `}`,
+			status: http.StatusBadRequest, code: "MALFORMED_REQUEST",
+		},
+		{
+			name:   "long bad keys",
+			body:   `{"contacts":[{"mailId":"a@example.com","` + strings.Repeat("k", 100_000) + `\u0001":[` + strings.Repeat(`"\b",`, 5_000) + `"\b"]}]}`,
+			status: http.StatusBadRequest, code: "VALIDATION_FAILED",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := api.Do("POST", bulk, tt.body)
+			assertError(t, res, tt.status, tt.code)
+			if len(res.Body) > maxAnswer {
+				t.Errorf("the answer to a %d-byte body is %d bytes, want at most %d", len(tt.body), len(res.Body), maxAnswer)
+			}
+			if tt.field != "" {
+				assertDetail(t, res, tt.field)
+			}
+		})
+	}
+
+	t.Run("nesting a real request needs is accepted", func(t *testing.T) {
+		company := map[string]any{"industry": "retail"}
+		for range 7 {
+			company = map[string]any{"parent": company}
+		}
+		res := api.Do("POST", "/api/campaigns/icp-personas", map[string]any{
+			"persona": map[string]any{"name": "Buyers", "job_titles": []string{"Buyer"}},
+			"company": company,
+		})
+		if res.Status != http.StatusCreated {
+			t.Errorf("persona with a company 8 levels deep: %d %s", res.Status, res.Body)
+		}
+	})
+}
