@@ -124,3 +124,39 @@ func TestSecurityAuditLongListsAnswerAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// Security audit, defect 3: a record over DynamoDB's 400 KB item limit (a
+// gift's description of 500,000 characters, a template of 60,000 tags:
+// neither is bounded by its own validation) was a 500 INTERNAL, logged as an
+// error of the service. It is the client's oversized request: 413
+// PAYLOAD_TOO_LARGE, and nothing is written.
+func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	api := testenv.NewAPI(t, s, key)
+
+	gift := newGift("Hoodie", 10)
+	gift["description"] = strings.Repeat("d", 500_000)
+	tags := make([]string, 60_000)
+	for i := range tags {
+		tags[i] = fmt.Sprintf("tag%05d", i)
+	}
+	tests := []struct {
+		name, method, path string
+		body               map[string]any
+		list               string
+	}{
+		{"gift", "POST", "/api/campaigns/gifts", gift, "/api/campaigns/gifts?isDelightloop=false"},
+		{"template", "POST", "/api/campaigns/templates", map[string]any{"templateName": "Big", "templateCategory": "retention", "tags": tags}, "/api/campaigns/templates"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := api.Do("GET", tt.list, nil)
+			assertError(t, api.Do(tt.method, tt.path, tt.body), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+			if after := api.Do("GET", tt.list, nil); string(after.Body) != string(before.Body) {
+				t.Errorf("the list changed after a refused create:\nbefore %.300s\nafter  %.300s", before.Body, after.Body)
+			}
+		})
+	}
+}
