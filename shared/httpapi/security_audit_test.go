@@ -160,3 +160,41 @@ func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
 		})
 	}
 }
+
+// Security audit, defect 4: API answers carried no Cache-Control, so a
+// cache in front of the API (a CDN, a TLS-terminating proxy) was free to
+// keep one organization's recipients, addresses included, and serve them
+// for the same URL to a caller with another key: x-api-key is not a header
+// caches key on. Every answer now says no-store and nosniff; the public
+// API document keeps its own caching.
+func TestSecurityAuditAnswersAreNotCached(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 1000)
+	api := testenv.NewAPI(t, s, key)
+	campaignID := createCampaign(t, api, 10)
+
+	tests := []struct {
+		name, method, path string
+		key                string
+		cache              string
+	}{
+		{"recipients", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID, key, "no-store"},
+		{"contacts", "GET", "/api/campaigns/contacts", key, "no-store"},
+		{"an error", "GET", "/api/campaigns/contacts/nobody", key, "no-store"},
+		{"unauthorized", "GET", "/api/campaigns/contacts", "", "no-store"},
+		{"no route", "GET", "/api/campaigns/nothing/here/at/all", key, "no-store"},
+		{"API document", "GET", "/api/campaigns/openapi.json", "", "public, max-age=300"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := api.WithKey(tt.key).Do(tt.method, tt.path, nil)
+			if got := res.Header.Get("Cache-Control"); got != tt.cache {
+				t.Errorf("Cache-Control = %q, want %q (status %d)", got, tt.cache, res.Status)
+			}
+			if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("X-Content-Type-Options = %q, want nosniff", got)
+			}
+		})
+	}
+}
