@@ -198,3 +198,30 @@ func TestSecurityAuditAnswersAreNotCached(t *testing.T) {
 		})
 	}
 }
+
+// Security audit, defect 5: a malformed query string was read as if the
+// malformed pair were absent, so ?limit=500;x listed 12 contacts and
+// ?limit=%zz too, where ?limit=500 is a 400. It is a 400 naming the query.
+func TestSecurityAuditMalformedQueryRefused(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	api := testenv.NewAPI(t, s, key)
+
+	tests := []struct{ name, path, field string }{
+		{"semicolon", "/api/campaigns/contacts?limit=500;x=1", "query"},
+		{"bad escape", "/api/campaigns/contacts?limit=%zz", "query"},
+		{"bad escape in a list of gifts", "/api/campaigns/gifts?search=%e", "query"},
+		{"well formed, out of range", "/api/campaigns/contacts?limit=500", "limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assertDetail(t, api.Do("GET", tt.path, nil), tt.field)
+		})
+	}
+	t.Run("a well-formed query still lists", func(t *testing.T) {
+		if res := api.Do("GET", "/api/campaigns/contacts?limit=5&search=a%20b", nil); res.Status != http.StatusOK {
+			t.Errorf("status %d %s", res.Status, res.Body)
+		}
+	})
+}
