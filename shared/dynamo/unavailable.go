@@ -3,9 +3,12 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -21,7 +24,8 @@ type guarded struct{ db DB }
 var _ DB = guarded{}
 
 // unavailable returns err as SERVICE_UNAVAILABLE when it says DynamoDB is
-// unreachable, timing out, failing (5xx) or throttling; any other err is
+// unreachable, timing out, failing (5xx) or throttling, and as
+// PAYLOAD_TOO_LARGE when it refused an item over 400 KB; any other err is
 // returned as it is.
 func unavailable(err error) error {
 	if err == nil {
@@ -40,7 +44,31 @@ func unavailable(err error) error {
 		errors.As(err, &resp) && resp.HTTPStatusCode() >= 500:
 		return gifting.Unavailable(err)
 	}
+	if itemTooLarge(err) {
+		return &gifting.Error{Code: gifting.CodeTooLarge, Err: err,
+			Message: "the record would be larger than the 400 KB an item may hold; send shorter texts or fewer list entries"}
+	}
 	return err
+}
+
+// itemTooLarge reports whether err is DynamoDB refusing an item over its
+// 400 KB limit: a client's oversized record, not a fault of the service.
+// A transaction says so in a cancellation reason.
+func itemTooLarge(err error) bool {
+	const sign = "exceeded the maximum allowed size"
+	var (
+		api      smithy.APIError
+		canceled *types.TransactionCanceledException
+	)
+	if errors.As(err, &canceled) {
+		for _, r := range canceled.CancellationReasons {
+			if strings.Contains(aws.ToString(r.Message), sign) {
+				return true
+			}
+		}
+		return false
+	}
+	return errors.As(err, &api) && api.ErrorCode() == "ValidationException" && strings.Contains(api.ErrorMessage(), sign)
 }
 
 func (g guarded) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {

@@ -238,8 +238,11 @@ func (s *Speaker) validate(p *Problems, field string) {
 // repeats (case-insensitively), and reports a list or an entry that is too
 // long. It never returns nil.
 func cleanStrings(p *Problems, field string, in []string, maxItems, maxLen int) []string {
-	out := make([]string, 0, len(in))
+	out := make([]string, 0, min(len(in), maxItems+1))
 	for _, s := range in {
+		if len(out) > maxItems {
+			break // too many already: comparing the rest with them would cost the square of the list
+		}
 		s = strings.TrimSpace(s)
 		if s == "" || containsFold(out, s) {
 			continue

@@ -83,6 +83,9 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 	if in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil {
 		var lists []string
 		for _, id := range slices.Concat(in.ContactListIDs, []string{deref(d.ContactListID)}, d.ContactListIDs) {
+			if len(lists) > maxCampaignLists {
+				break // too many already; the rest would cost the square of the list
+			}
 			if id = strings.TrimSpace(id); id != "" && !slices.Contains(lists, id) {
 				lists = append(lists, id)
 			}
@@ -121,6 +124,9 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 	if d.GiftIDs != nil {
 		var gifts []string
 		for _, id := range d.GiftIDs {
+			if len(gifts) > maxCampaignGifts {
+				break // too many already; the rest would cost the square of the list
+			}
 			if id = strings.TrimSpace(id); id != "" && !slices.Contains(gifts, id) {
 				gifts = append(gifts, id)
 			}

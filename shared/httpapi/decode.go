@@ -60,6 +60,18 @@ func jsonMediaType(header string) bool {
 	return !ok || strings.EqualFold(cs, "utf-8")
 }
 
+// A bad body costs a bounded answer: checkJSON reports at most maxProblems
+// of its strings, names each field with at most maxFieldName bytes of each
+// key, and refuses bodies nesting deeper than maxDepth (a persona's
+// company, the deepest free-form value, may nest 8 levels). Without them a
+// body's details grew with the square of its depth, and a 125 KB body of
+// long bad keys was answered with 500 MB.
+const (
+	maxProblems  = 100
+	maxFieldName = 64
+	maxDepth     = 32
+)
+
 // DynamoDB stores numbers of magnitude 1e-130 to below 1e126 (and zero).
 const (
 	minMagnitude = 1e-130
@@ -91,7 +103,7 @@ func fieldPath(stack []frame) string {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
-			b.WriteString(f.key)
+			b.WriteString(gifting.Clip(f.key, maxFieldName))
 		} else {
 			b.WriteString("[" + strconv.Itoa(f.index) + "]")
 		}
@@ -153,7 +165,7 @@ func checkJSON(body []byte) ([]byte, error) {
 		}
 		if s, ok := tok.(string); ok && top.object && top.wantKey {
 			top.key, top.wantKey = s, false
-			if p := textProblem(body[start:end]); p != "" {
+			if p := textProblem(body[start:end]); p != "" && len(problems) < maxProblems {
 				problems.Add(fieldPath(stack), "the field name "+p)
 			}
 			continue
@@ -166,8 +178,14 @@ func checkJSON(body []byte) ([]byte, error) {
 		}
 		switch t := tok.(type) {
 		case json.Delim:
+			if len(stack) >= maxDepth {
+				return nil, gifting.Errorf(gifting.CodeMalformed, "the request body nests deeper than %d levels", maxDepth)
+			}
 			stack = append(stack, frame{object: t == '{', wantKey: t == '{', index: -1})
 		case string:
+			if len(problems) >= maxProblems {
+				break
+			}
 			if p := textProblem(body[start:end]); p != "" {
 				problems.Add(fieldPath(stack), p)
 			} else if t != "" && idField(stack) && !gifting.ValidID(t) {
@@ -298,7 +316,7 @@ func decodeError(err error) error {
 		return problems.Err()
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		problems.Add(field, "is not a field of this request")
+		problems.Add(gifting.Clip(field, maxFieldName), "is not a field of this request")
 		return problems.Err()
 	}
 	return gifting.Errorf(gifting.CodeMalformed, "the request body could not be read: %v", err)

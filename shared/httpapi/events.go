@@ -134,8 +134,11 @@ func mergeProblems(p gifting.Problems, errs ...error) error {
 // in field; required says whether it may be empty.
 func campaignIDs(ids []string, field string, required bool) ([]string, error) {
 	var p gifting.Problems
-	out := make([]string, 0, len(ids))
+	out := make([]string, 0, min(len(ids), gifting.MaxEventCampaign+1))
 	for _, id := range ids {
+		if len(out) > gifting.MaxEventCampaign {
+			break // too many already; the rest would cost the square of the list
+		}
 		id = strings.TrimSpace(id)
 		if id == "" {
 			p.Add(field, "entries must not be blank")

@@ -20,7 +20,18 @@ type query struct {
 	problems gifting.Problems
 }
 
-func newQuery(r *http.Request) *query { return &query{v: r.URL.Query()} }
+// newQuery parses r's query string. A malformed one (a bad %-escape, a
+// ';' between parameters) is a problem of its own: url.Values would drop
+// the pair silently, so ?limit=500;x would list with the default limit
+// where ?limit=500 is refused.
+func newQuery(r *http.Request) *query {
+	v, err := url.ParseQuery(r.URL.RawQuery)
+	q := &query{v: v}
+	if err != nil {
+		q.problems.Add("query", "is not a well-formed query string: "+gifting.Clip(err.Error(), 120))
+	}
+	return q
+}
 
 // str returns a trimmed parameter, "" when absent.
 func (q *query) str(name string) string { return strings.TrimSpace(q.v.Get(name)) }

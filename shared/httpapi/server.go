@@ -280,7 +280,8 @@ func (s *Server) endpoint(rt route) http.Handler {
 	})
 }
 
-// middleware adds the request id and the request log, strips headers a
+// middleware adds the request id, the headers that keep answers out of
+// caches, and the request log, strips headers a
 // client could use to spoof the Lambda proxy context, and turns a panic
 // into a 500.
 func (s *Server) middleware(next http.Handler) http.Handler {
@@ -301,6 +302,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		r = r.WithContext(ctx)
 		rec := &httplog.StatusRecorder{ResponseWriter: w}
 		rec.Header().Set("X-Request-Id", id)
+		// Answers hold one organization's data, and the key that chose
+		// the organization is a header no cache keys on: nothing may be
+		// stored by a browser, proxy or CDN (the public docs set their own
+		// Cache-Control), nor read as anything but its Content-Type.
+		rec.Header().Set("Cache-Control", "no-store")
+		rec.Header().Set("X-Content-Type-Options", "nosniff")
 		defer func() {
 			if v := recover(); v != nil {
 				writeError(rec, r, fmt.Errorf("panic: %v", v))
