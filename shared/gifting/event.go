@@ -236,13 +236,15 @@ func (s *Speaker) validate(p *Problems, field string) {
 
 // cleanStrings trims the entries of a string list, drops blank ones and
 // repeats (case-insensitively), and reports a list or an entry that is too
-// long. It never returns nil.
+// long. A list is too long as sent, repeats included (the API document's
+// maxItems). It never returns nil.
 func cleanStrings(p *Problems, field string, in []string, maxItems, maxLen int) []string {
-	out := make([]string, 0, min(len(in), maxItems+1))
+	if len(in) > maxItems {
+		p.Add(field, "must hold at most "+itoa(maxItems)+" entries")
+		in = in[:maxItems] // the rest is refused anyway; comparing it would cost the square of the list
+	}
+	out := make([]string, 0, len(in))
 	for _, s := range in {
-		if len(out) > maxItems {
-			break // too many already: comparing the rest with them would cost the square of the list
-		}
 		s = strings.TrimSpace(s)
 		if s == "" || containsFold(out, s) {
 			continue

@@ -123,16 +123,18 @@ func (in campaignInput) apply(c *gifting.Campaign, creating bool) error {
 	}
 	if d.GiftIDs != nil {
 		var gifts []string
-		for _, id := range d.GiftIDs {
-			if len(gifts) > maxCampaignGifts {
-				break // too many already; the rest would cost the square of the list
-			}
+		ids := d.GiftIDs
+		if len(ids) > maxCampaignGifts {
+			// Too many as sent (the API document's maxItems counts repeats
+			// too); the rest is not compared, which would cost the square
+			// of the list.
+			p.Add("campaignData.giftIds", fmt.Sprintf("at most %d gifts", maxCampaignGifts))
+			ids = ids[:maxCampaignGifts]
+		}
+		for _, id := range ids {
 			if id = strings.TrimSpace(id); id != "" && !slices.Contains(gifts, id) {
 				gifts = append(gifts, id)
 			}
-		}
-		if len(gifts) > maxCampaignGifts {
-			p.Add("campaignData.giftIds", fmt.Sprintf("at most %d gifts", maxCampaignGifts))
 		}
 		c.CampaignData.GiftIDs = gifts
 	}

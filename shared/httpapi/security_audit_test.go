@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -242,4 +243,31 @@ func TestSecurityAuditMalformedQueryRefused(t *testing.T) {
 			t.Errorf("status %d %s", res.Status, res.Body)
 		}
 	})
+}
+
+// TestListsOverTheirLimitAsSent: the API document's maxItems counts a
+// list as sent, so 51 entries that repeat one value are refused (400
+// naming the field) like 51 different ones, not accepted as one.
+func TestListsOverTheirLimitAsSent(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 100)
+	api := testenv.NewAPI(t, s, key)
+	eventID := createEvent(t, api, newEventBody()).ID
+	repeat := func(v string) []string { return slices.Repeat([]string{v}, 51) }
+	for _, tt := range []struct {
+		name, method, path, field string
+		body                      map[string]any
+	}{
+		{"campaign gift ids", "POST", "/api/campaigns", "campaignData.giftIds",
+			map[string]any{"name": "x", "campaignData": map[string]any{"giftIds": repeat("gift-artisan-coffee")}}},
+		{"event topics", "PATCH", "/api/campaigns/events/" + eventID, "topics",
+			map[string]any{"topics": repeat("AI")}},
+		{"persona job titles", "POST", "/api/campaigns/icp-personas", "persona.job_titles",
+			map[string]any{"persona": map[string]any{"name": "x", "job_titles": repeat("CTO")}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assertDetail(t, api.Do(tt.method, tt.path, tt.body), tt.field)
+		})
+	}
 }
