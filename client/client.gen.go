@@ -5070,6 +5070,7 @@ type GiftEnvelopeSuccess bool
 
 // GiftInput The body of POST /gifts; server-owned fields are set by the server.
 type GiftInput struct {
+	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
 
 	// Currency An ISO 4217 code.
@@ -5102,6 +5103,7 @@ type GiftList struct {
 
 // GiftPatch The fields of one of the organization's own gifts to change; validated as on POST /gifts.
 type GiftPatch struct {
+	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
 
 	// Currency An ISO 4217 code.
@@ -5772,7 +5774,9 @@ type TemplateDataInput struct {
 	Emails *map[string]struct {
 		DelayHours *int    `json:"delayHours,omitempty"`
 		Html       *string `json:"html,omitempty"`
-		Subject    string  `json:"subject"`
+
+		// Subject One line, not blank; at most 998 bytes.
+		Subject string `json:"subject"`
 	} `json:"emails,omitempty"`
 	Goal *struct {
 		Description *string `json:"description,omitempty"`
@@ -5815,10 +5819,12 @@ type TemplateInput struct {
 	Description *string `json:"description,omitempty"`
 
 	// ImageUrl An http(s) URL, or empty.
-	ImageUrl         *TemplateInput_ImageUrl `json:"imageUrl,omitempty"`
-	SuccessRate      *float32                `json:"successRate,omitempty"`
-	Tags             *[]string               `json:"tags,omitempty"`
-	TemplateCategory *string                 `json:"templateCategory,omitempty"`
+	ImageUrl    *TemplateInput_ImageUrl `json:"imageUrl,omitempty"`
+	SuccessRate *float32                `json:"successRate,omitempty"`
+
+	// Tags Trimmed; blank and repeated entries are dropped.
+	Tags             *[]string `json:"tags,omitempty"`
+	TemplateCategory *string   `json:"templateCategory,omitempty"`
 
 	// TemplateData The templateData of POST /templates and PATCH /templates/{templateId}.
 	TemplateData *TemplateDataInput `json:"templateData,omitempty"`
@@ -5866,7 +5872,7 @@ type TemplatePatch struct {
 	ImageUrl    *TemplatePatch_ImageUrl `json:"imageUrl,omitempty"`
 	SuccessRate *float32                `json:"successRate,omitempty"`
 
-	// Tags Replaces the tags.
+	// Tags Replaces the tags; trimmed, blank and repeated entries dropped.
 	Tags             *[]string `json:"tags,omitempty"`
 	TemplateCategory *string   `json:"templateCategory,omitempty"`
 

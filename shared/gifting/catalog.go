@@ -86,14 +86,35 @@ var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 // upper-case letters).
 func ValidCurrency(c string) bool { return currencyCode.MatchString(c) }
 
+// Limits of a gift's and a template's fields, in characters (as the API
+// document's maxLength counts), in line with the rest of the API: names
+// 200, descriptions 2,000, short texts 500, URLs 2,048, lists 50 entries
+// of at most 100 characters (a gift's images 20). MaxInventory bounds each
+// stock count: far above any real stock, and far below where a sum of two
+// counts could wrap or a JSON client's float64 lose exactness.
+const (
+	maxCatalogName        = 200
+	maxCatalogShort       = 500
+	maxCatalogDescription = 2000
+	maxCategory           = 100
+	maxGiftImages         = 20
+	MaxInventory          = 1_000_000_000
+)
+
 // Validate checks a gift a tenant submits. Server-owned fields are ignored.
 func (g *Gift) Validate() error {
 	var p Problems
 	g.Name = strings.TrimSpace(g.Name)
 	if g.Name == "" {
 		p.Add("name", "is required")
-	} else if len(g.Name) > 200 {
-		p.Add("name", "must be at most 200 characters")
+	} else if tooLong(g.Name, maxCatalogName) {
+		p.Add("name", "must be at most "+itoa(maxCatalogName)+" characters")
+	}
+	if tooLong(g.ShortDescription, maxCatalogShort) {
+		p.Add("shortDescription", "must be at most "+itoa(maxCatalogShort)+" characters")
+	}
+	if tooLong(g.Description, maxCatalogDescription) {
+		p.Add("description", "must be at most "+itoa(maxCatalogDescription)+" characters")
 	}
 	if _, err := CreditsForPrice(g.Price); err != nil {
 		p.Add("price", fmt.Sprintf("must be from 0 to %d", MaxGiftPrice))
@@ -110,13 +131,22 @@ func (g *Gift) Validate() error {
 	switch {
 	case inv.Total < 0 || inv.Available < 0 || inv.Reserved < 0:
 		p.Add("inventory", "counts must be zero or more")
+	case inv.Total > MaxInventory || inv.Available > MaxInventory || inv.Reserved > MaxInventory:
+		p.Add("inventory", "counts must be at most "+itoa(MaxInventory))
 	case inv.Available+inv.Reserved > inv.Total:
 		p.Add("inventory", "available plus reserved must not exceed total")
 	}
-	for i, u := range g.ImageURLs {
-		if !ValidURL(u) {
-			p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL")
+	if len(g.ImageURLs) > maxGiftImages {
+		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
+	} else {
+		for i, u := range g.ImageURLs {
+			if tooLong(u, maxURLLen) || !ValidURL(u) {
+				p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL of at most "+itoa(maxURLLen)+" characters")
+			}
 		}
+	}
+	if g.CollectionIDs != nil {
+		g.CollectionIDs = cleanStrings(&p, "collectionIds", g.CollectionIDs, maxCriteria, maxCriterionLen)
 	}
 	if d := g.Dimensions; d != nil {
 		if d.Height < 0 || d.Width < 0 || d.Length < 0 {
@@ -203,18 +233,35 @@ func (t *Template) Validate() error {
 	t.TemplateName = strings.TrimSpace(t.TemplateName)
 	if t.TemplateName == "" {
 		p.Add("templateName", "is required")
-	} else if len(t.TemplateName) > 200 {
-		p.Add("templateName", "must be at most 200 characters")
+	} else if tooLong(t.TemplateName, maxCatalogName) {
+		p.Add("templateName", "must be at most "+itoa(maxCatalogName)+" characters")
 	}
+	t.TemplateCategory = strings.TrimSpace(t.TemplateCategory)
+	if tooLong(t.TemplateCategory, maxCategory) {
+		p.Add("templateCategory", "must be at most "+itoa(maxCategory)+" characters")
+	}
+	if tooLong(t.Description, maxCatalogDescription) {
+		p.Add("description", "must be at most "+itoa(maxCatalogDescription)+" characters")
+	}
+	t.Tags = cleanStrings(&p, "tags", t.Tags, maxCriteria, maxCriterionLen)
 	if t.SuccessRate < 0 || t.SuccessRate > 100 {
 		p.Add("successRate", "must be between 0 and 100")
 	}
-	if t.ImageURL != "" && !ValidURL(t.ImageURL) {
-		p.Add("imageUrl", "must be an http(s) URL")
+	if t.ImageURL != "" && (tooLong(t.ImageURL, maxURLLen) || !ValidURL(t.ImageURL)) {
+		p.Add("imageUrl", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
 	}
 	g := t.TemplateData.Goal
-	if g.Logo != "" && !ValidURL(g.Logo) {
-		p.Add("templateData.goal.logo", "must be an http(s) URL")
+	if tooLong(g.GoalID, maxCriterionLen) {
+		p.Add("templateData.goal.goalId", "must be at most "+itoa(maxCriterionLen)+" characters")
+	}
+	if tooLong(g.Name, maxCatalogName) {
+		p.Add("templateData.goal.name", "must be at most "+itoa(maxCatalogName)+" characters")
+	}
+	if tooLong(g.Description, maxCatalogDescription) {
+		p.Add("templateData.goal.description", "must be at most "+itoa(maxCatalogDescription)+" characters")
+	}
+	if g.Logo != "" && (tooLong(g.Logo, maxURLLen) || !ValidURL(g.Logo)) {
+		p.Add("templateData.goal.logo", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
 	}
 	if g.LogoColor != "" && !ValidHexColour(g.LogoColor) {
 		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
@@ -229,6 +276,8 @@ func (t *Template) Validate() error {
 			p.Add("templateData.emails."+kind+".subject", "is required")
 		} else if len(e.Subject) > MaxEmailSubject {
 			p.Add("templateData.emails."+kind+".subject", fmt.Sprintf("must be at most %d bytes", MaxEmailSubject))
+		} else if strings.ContainsAny(e.Subject, "\r\n") {
+			p.Add("templateData.emails."+kind+".subject", "must be one line (a mail header holds no line break)")
 		}
 		if len(e.HTML) > MaxEmailHTML {
 			p.Add("templateData.emails."+kind+".html", fmt.Sprintf("must be at most %d KB (mail clients clip longer messages)", MaxEmailHTML/1024))
@@ -240,9 +289,6 @@ func (t *Template) Validate() error {
 	}
 	if total > MaxTemplateEmails {
 		p.Add("templateData.emails", fmt.Sprintf("must be at most %d KB in all (subjects and HTML)", MaxTemplateEmails/1024))
-	}
-	if t.Tags == nil {
-		t.Tags = []string{}
 	}
 	return p.Err()
 }
