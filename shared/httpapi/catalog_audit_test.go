@@ -20,7 +20,9 @@ func TestGiftFieldLimits(t *testing.T) {
 	_, key := testenv.Org(t, s, "acme", 0)
 	api := testenv.NewAPI(t, s, key)
 	long := func(n int) string { return strings.Repeat("é", n) }
-	url := func(n int) string { return "https://img.example.com/" + strings.Repeat("a", n-len("https://img.example.com/")) }
+	url := func(n int) string {
+		return "https://img.example.com/" + strings.Repeat("a", n-len("https://img.example.com/"))
+	}
 	urls := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
