@@ -179,10 +179,13 @@ func (s *Store) ListGifts(ctx context.Context, orgID string, f gifting.GiftFilte
 }
 
 // SeedCatalog writes the service catalog's gifts and templates with the ids
-// they carry, replacing earlier versions: seeding twice changes nothing.
+// they carry, replacing earlier versions: seeding twice changes nothing. A
+// gift already stored keeps its inventory: claims have moved its units
+// from available to reserved since it was seeded, and a seed giving them
+// back would let more units be claimed than exist. The seed's inventory is
+// a new gift's initial stock.
 func (s *Store) SeedCatalog(ctx context.Context, gifts []gifting.Gift, templates []gifting.Template) error {
 	now := s.Now()
-	var writes []types.WriteRequest
 	for _, g := range gifts {
 		g.OrganizationID, g.IsDelightloop = gifting.CatalogOrgID, true
 		if g.CreatedAt.IsZero() {
@@ -192,12 +195,11 @@ func (s *Store) SeedCatalog(ctx context.Context, gifts []gifting.Gift, templates
 		if err := g.Validate(); err != nil {
 			return fmt.Errorf("catalog gift %s: %w", g.GiftID, err)
 		}
-		it, err := withKey(g, map[string]string{"PK": orgPK(gifting.CatalogOrgID), "SK": giftSK(g.GiftID)})
-		if err != nil {
+		if err := s.seedGift(ctx, g); err != nil {
 			return err
 		}
-		writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
 	}
+	var writes []types.WriteRequest
 	for _, t := range templates {
 		t.OrganizationID, t.IsDelightloop = gifting.CatalogOrgID, true
 		if t.CreatedAt.IsZero() {
@@ -214,6 +216,40 @@ func (s *Store) SeedCatalog(ctx context.Context, gifts []gifting.Gift, templates
 		writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
 	}
 	return s.batchWrite(ctx, writes)
+}
+
+// seedGift writes the catalog gift g, with the inventory of the stored
+// gift when there is one. The write is conditioned on that inventory as
+// read (or on there being no gift), so a claim committing meanwhile is
+// read again, never overwritten.
+func (s *Store) seedGift(ctx context.Context, g gifting.Gift) error {
+	pk, sk := orgPK(gifting.CatalogOrgID), giftSK(g.GiftID)
+	for attempt := 1; ; attempt++ {
+		var stored gifting.Gift
+		found, err := s.get(ctx, pk, sk, &stored)
+		if err != nil {
+			return fmt.Errorf("catalog gift %s: %w", g.GiftID, err)
+		}
+		cond, vals := aws.String("attribute_not_exists(PK)"), item(nil)
+		if found {
+			g.Inventory = stored.Inventory
+			cond = aws.String("inventory.available = :av AND inventory.reserved = :rv")
+			vals = item{":av": num(int64(stored.Inventory.Available)), ":rv": num(int64(stored.Inventory.Reserved))}
+		}
+		it, err := withKey(g, map[string]string{"PK": pk, "SK": sk})
+		if err != nil {
+			return err
+		}
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: &s.table, Item: it, ConditionExpression: cond, ExpressionAttributeValues: vals,
+		})
+		if err == nil {
+			return nil
+		}
+		if err := s.retryReplace(ctx, err, attempt); err != nil {
+			return fmt.Errorf("catalog gift %s: %w", g.GiftID, err)
+		}
+	}
 }
 
 // batchWrite writes requests in batches of 25, retrying unprocessed ones.
