@@ -38,7 +38,7 @@ func (s *Server) listGifts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
 	f := gifting.GiftFilter{
-		Search:        q.str("search"),
+		Search:        q.search(maxSearch),
 		CollectionID:  q.str("collectionId"),
 		IsDelightloop: q.boolean("isDelightloop"),
 		Status:        gifting.GiftStatus(q.enum("status", "", giftStatusNames()...)),

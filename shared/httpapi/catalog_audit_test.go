@@ -186,3 +186,24 @@ func TestTemplateFieldLimits(t *testing.T) {
 		t.Errorf("refused PATCHes changed the template: description %d characters, %d tags", len([]rune(got.Data.Description)), len(got.Data.Tags))
 	}
 }
+
+// TestGiftSearchIsBounded: the gift list's search is bounded like every
+// other list's (200 characters, a 400 naming it), not scanned against
+// every gift name whatever its size.
+func TestGiftSearchIsBounded(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "acme", 0)
+	api := testenv.NewAPI(t, s, key)
+	res := api.Do("GET", "/api/campaigns/gifts?search="+strings.Repeat("é", 201), nil)
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	if d, _ := res.Map(t)["details"].(map[string]any); d["search"] == nil {
+		t.Errorf("details %v do not name search", d)
+	}
+	var p giftPage
+	if res := api.Do("GET", "/api/campaigns/gifts?search=COFFEE", nil); res.Status != http.StatusOK {
+		t.Fatalf("a search within the bound: %d %s", res.Status, res.Body)
+	} else if res.JSON(t, &p); p.Total == 0 {
+		t.Errorf("search=COFFEE found nothing; want the catalog's coffee")
+	}
+}
