@@ -147,8 +147,10 @@ func TestSecurityAuditLongListsAnswerAtOnce(t *testing.T) {
 // Security audit, defect 3: a record over DynamoDB's 400 KB item limit (a
 // gift's description of 500,000 characters, a template of 60,000 tags:
 // neither is bounded by its own validation) was a 500 INTERNAL, logged as an
-// error of the service. It is the client's oversized request: 413
-// PAYLOAD_TOO_LARGE, and nothing is written.
+// error of the service. It is the client's oversized request, and nothing
+// is written. Since gifts and templates bound each field (catalog audit),
+// such a record is refused before any write: 400 VALIDATION_FAILED naming
+// the field; the store's 413 stays for records with no bound of their own.
 func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
@@ -165,14 +167,19 @@ func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
 		name, method, path string
 		body               map[string]any
 		list               string
+		field              string
 	}{
-		{"gift", "POST", "/api/campaigns/gifts", gift, "/api/campaigns/gifts?isDelightloop=false"},
-		{"template", "POST", "/api/campaigns/templates", map[string]any{"templateName": "Big", "templateCategory": "retention", "tags": tags}, "/api/campaigns/templates"},
+		{"gift", "POST", "/api/campaigns/gifts", gift, "/api/campaigns/gifts?isDelightloop=false", "description"},
+		{"template", "POST", "/api/campaigns/templates", map[string]any{"templateName": "Big", "templateCategory": "retention", "tags": tags}, "/api/campaigns/templates", "tags"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := api.Do("GET", tt.list, nil)
-			assertError(t, api.Do(tt.method, tt.path, tt.body), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+			res := api.Do(tt.method, tt.path, tt.body)
+			assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+			if d, _ := res.Map(t)["details"].(map[string]any); d[tt.field] == nil {
+				t.Errorf("details %v do not name %s", d, tt.field)
+			}
 			if after := api.Do("GET", tt.list, nil); string(after.Body) != string(before.Body) {
 				t.Errorf("the list changed after a refused create:\nbefore %.300s\nafter  %.300s", before.Body, after.Body)
 			}
