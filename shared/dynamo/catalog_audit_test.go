@@ -2,9 +2,11 @@ package dynamo_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -53,4 +55,24 @@ func TestReseedingTheCatalogKeepsItsStock(t *testing.T) {
 		t.Errorf("inventory %+v drifted: available plus reserved must stay within total", inv)
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
+}
+
+// TestRecordOverTheItemLimitIsTooLarge: the API's field limits keep gifts
+// and templates far below DynamoDB's 400 KB, but the store still answers a
+// record over it (from a caller that skipped validation) with
+// PAYLOAD_TOO_LARGE, not an internal error, and writes nothing.
+func TestRecordOverTheItemLimitIsTooLarge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "acme", 0)
+	g := gifting.Gift{Name: "Hoodie", Price: 10, Currency: "USD", Status: gifting.GiftAvailable,
+		Inventory: gifting.Inventory{Total: 1, Available: 1}, Description: strings.Repeat("d", 500_000)}
+	if _, err := s.CreateGift(ctx, orgID, g); gifting.ErrorCode(err) != gifting.CodeTooLarge {
+		t.Fatalf("a 500 KB gift: %v; want %s", err, gifting.CodeTooLarge)
+	}
+	f := false
+	if gifts, total, err := s.ListGifts(ctx, orgID, gifting.GiftFilter{IsDelightloop: &f}, gifting.PageRequest{Page: 1, Limit: 10}); err != nil || total != 0 {
+		t.Errorf("after a refused create: %d gifts (%v), %v; want none", total, gifts, err)
+	}
 }
