@@ -184,6 +184,9 @@ const (
 	EmailComplained = "complained"
 	// EmailUnsubscribed: the recipient unsubscribed; later emails stop.
 	EmailUnsubscribed = "unsubscribed"
+	// EmailCampaignDeleted: the recipient's campaign was deleted before
+	// the email was due.
+	EmailCampaignDeleted = "campaignDeleted"
 )
 
 // MaxEmailAttempts bounds the sends of one email that fail for a reason a

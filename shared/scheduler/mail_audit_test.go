@@ -1,9 +1,12 @@
 package scheduler_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -59,5 +62,45 @@ func TestRemindersKeepTheirDistanceFromALateEmail(t *testing.T) {
 				t.Errorf("status %s, want invite_sent", r.Status)
 			}
 		})
+	}
+}
+
+// TestDeletedCampaignsEmailsLeaveTheDueIndex: a claimed recipient whose
+// thank-you email was scheduled when its campaign was deleted gets no
+// email, and leaves the due index instead of being claimed, read and put
+// back every minute for ever.
+func TestDeletedCampaignsEmailsLeaveTheDueIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newMailEnv(t)
+	c := e.campaign(gifting.CampaignLive)
+	jane := e.add(c, "deleted")
+	id := jane.Response.RecipientID
+	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
+	for _, to := range []gifting.RecipientStatus{gifting.RecipientDelivered, gifting.RecipientAcknowledged} {
+		if _, err := e.svc.MoveRecipient(ctx, e.orgID, c.CampaignID, id, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.tick()
+	e.wantSubjects("deleted", invitation, delivered) // the thank-you waits 24 hours
+	if _, err := e.store.DeleteCampaign(ctx, e.orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(24 * time.Hour)
+	e.tick()
+	for range 3 {
+		e.clock.Advance(dynamo.DueLease)
+		e.tick()
+	}
+	e.wantSubjects("deleted", invitation, delivered)
+	due, err := e.store.DueItems(ctx, e.clock.Now().Add(365*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range due {
+		if d.OrgID == e.orgID && strings.Contains(d.Ref, id) {
+			t.Errorf("the deleted campaign's recipient is still due (%s at %s)", d.Kind, d.At)
+		}
 	}
 }
