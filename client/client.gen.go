@@ -4608,7 +4608,7 @@ type EmailSchedule struct {
 
 // EmailTemplate defines model for EmailTemplate.
 type EmailTemplate struct {
-	// DelayHours Hours after the recipient is added; 0 sends at once.
+	// DelayHours Hours after the recipient is added (0 sends at once); at most 8,760 (a year).
 	DelayHours int `json:"delayHours"`
 
 	// Html At most 100 KB (102,400 bytes); a template's subjects and HTML at most 300 KB in all.

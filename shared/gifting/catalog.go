@@ -219,6 +219,11 @@ const (
 	MaxTemplateEmails = 300 << 10
 )
 
+// MaxEmailDelayHours bounds an email's delayHours: a year, the longest a
+// recipient may take to claim (MaxClaimExpiresInDays). A larger count of
+// hours could overflow a time.Duration and make the email due at once.
+const MaxEmailDelayHours = 24 * MaxClaimExpiresInDays
+
 // EmailKinds are the scheduled emails of a recipient, in send order.
 var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
 
@@ -282,8 +287,8 @@ func (t *Template) Validate() error {
 		if len(e.HTML) > MaxEmailHTML {
 			p.Add("templateData.emails."+kind+".html", fmt.Sprintf("must be at most %d KB (mail clients clip longer messages)", MaxEmailHTML/1024))
 		}
-		if e.DelayHours < 0 {
-			p.Add("templateData.emails."+kind+".delayHours", "must be zero or more")
+		if e.DelayHours < 0 || e.DelayHours > MaxEmailDelayHours {
+			p.Add("templateData.emails."+kind+".delayHours", fmt.Sprintf("must be from 0 to %d (a year)", MaxEmailDelayHours))
 		}
 		total += len(e.Subject) + len(e.HTML)
 	}

@@ -184,6 +184,9 @@ const (
 	EmailComplained = "complained"
 	// EmailUnsubscribed: the recipient unsubscribed; later emails stop.
 	EmailUnsubscribed = "unsubscribed"
+	// EmailCampaignDeleted: the recipient's campaign was deleted before
+	// the email was due.
+	EmailCampaignDeleted = "campaignDeleted"
 )
 
 // MaxEmailAttempts bounds the sends of one email that fail for a reason a
@@ -245,12 +248,16 @@ func (r *Recipient) DueEmails(now time.Time) []string {
 
 // ClaimEmail takes the email kind for sending at now, or returns CONFLICT
 // when it is not waiting (sent, claimed by another sender, failed or no
-// longer active). Storage writes the claim conditioned on the version it
-// read, so of two senders only one claims an email.
+// longer active) or not due yet (a reminder put off by a late invitation,
+// see MarkEmailSent). Storage writes the claim conditioned on the version
+// it read, so of two senders only one claims an email.
 func (r *Recipient) ClaimEmail(kind string, now time.Time) error {
 	e := r.Emails.Kind(kind)
 	if e == nil || !e.waiting() {
 		return Errorf(CodeConflict, "email %s of recipient %q is not waiting to be sent", kind, r.RecipientID)
+	}
+	if e.dueAt().After(now) {
+		return Errorf(CodeConflict, "email %s of recipient %q is not due until %s", kind, r.RecipientID, FormatTime(e.dueAt()))
 	}
 	at := now
 	e.ClaimedAt = &at
@@ -502,6 +509,7 @@ func (r *Recipient) MarkEmailSent(kind, messageID string, now time.Time) (from R
 	if e.ClaimedAt == nil {
 		e.ClaimedAt = &at
 	}
+	r.keepReminderDistance(kind, now)
 	r.UpdatedAt = now
 	if kind == "addressConfirmation" && r.Status == RecipientPending {
 		r.Status = RecipientInviteSent
@@ -509,6 +517,36 @@ func (r *Recipient) MarkEmailSent(kind, messageID string, now time.Time) (from R
 		return RecipientPending
 	}
 	return ""
+}
+
+// inviteChain are the emails that follow one another from the moment a
+// recipient is added: the invitation, then its reminders.
+var inviteChain = []string{"addressConfirmation", "reminder1", "reminder2"}
+
+// keepReminderDistance puts off the emails of inviteChain after kind,
+// which goes out at now, by as long as kind went out after its scheduled
+// time: an invitation held while its campaign was a draft or paused (or
+// retried) is followed by its reminders as long after it as the template
+// says, not at once. An email not in the chain changes nothing.
+func (r *Recipient) keepReminderDistance(kind string, now time.Time) {
+	i := slices.Index(inviteChain, kind)
+	if i < 0 {
+		return
+	}
+	at, err := time.Parse(time.RFC3339Nano, r.Emails.Kind(kind).ScheduledTime)
+	if err != nil || !now.After(at) {
+		return
+	}
+	late := now.Sub(at)
+	for _, k := range inviteChain[i+1:] {
+		e := r.Emails.Kind(k)
+		if !e.waiting() {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, e.ScheduledTime); err == nil {
+			e.ScheduledTime = FormatTime(t.Add(late))
+		}
+	}
 }
 
 // MarkEmailFailed records a failed send of the email kind at now and

@@ -77,7 +77,12 @@ func TestUnclaimedRecipientExpiresByTicks(t *testing.T) {
 	claimed := e.recipient(c.CampaignID, bob.RecipientID)
 	start := e.balance()
 
-	e.clock.Advance(gifting.DefaultClaimExpiresInDays*day - time.Minute)
+	// The reminders go out at their times (72 and 168 hours).
+	for _, h := range []time.Duration{72, 96} {
+		e.clock.Advance(h * time.Hour)
+		e.tick()
+	}
+	e.clock.Advance(gifting.DefaultClaimExpiresInDays*day - 168*time.Hour - time.Minute)
 	e.tick()
 	if r := e.recipient(c.CampaignID, jane.RecipientID); r.Status != gifting.RecipientInviteSent {
 		t.Fatalf("a minute before its expiry the recipient is %s, want invite_sent", r.Status)

@@ -81,9 +81,11 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 			if got := r.Emails.AddressConfirmation.Failure; got != tt.failure || suppressed != (tt.failure != "") {
 				t.Errorf("invitation failure %q, address suppressed %v; want %q, %v", got, suppressed, tt.failure, tt.failure != "")
 			}
-			clk.Advance(200 * time.Hour)
-			if err := sched.Tick(ctx); err != nil {
-				t.Fatal(err)
+			for _, h := range []time.Duration{72, 128} { // each reminder at its time
+				clk.Advance(h * time.Hour)
+				if err := sched.Tick(ctx); err != nil {
+					t.Fatal(err)
+				}
 			}
 			want := 3 // the invitation and both reminders
 			if tt.failure != "" {

@@ -40,6 +40,7 @@ type EmailStore interface {
 	HoldEmails(ctx context.Context, orgID, campaignID, recipientID string, until time.Time) error
 	// IsSuppressed reports whether the organization never mails email.
 	IsSuppressed(ctx context.Context, orgID, email string) (bool, error)
+	mailStopper
 }
 
 // runRecipientEmails is the job of a recipient that is due (the scheduler
@@ -70,7 +71,14 @@ func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job
 	}
 	c, err := s.store.Campaign(ctx, j.OrgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
-		return nil, nil
+		// Deleted: none of its emails will go out. Stopping them takes
+		// the recipient out of the due index (but for its expiry, while
+		// unclaimed), so the tick does not come back to it every lease.
+		_, err := s.store.StopEmails(ctx, j.OrgID, campaignID, recipientID, "", gifting.EmailCampaignDeleted)
+		if gifting.ErrorCode(err) == gifting.CodeNotFound {
+			return nil, nil
+		}
+		return nil, err
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,56 @@
+package gifting
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestEmailDelayBeyondTimeIsRefused: a template's delayHours too large to
+// be a time (3,000,000 hours wraps time.Duration) was accepted and made a
+// reminder due at once, with the invitation. Every delay a template may
+// hold schedules its email that long after the recipient is added; a
+// larger one is refused naming the field.
+func TestEmailDelayBeyondTimeIsRefused(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		delay int
+		valid bool
+	}{
+		{"a day", 24, true},
+		{"the longest", MaxEmailDelayHours, true},
+		{"one hour more", MaxEmailDelayHours + 1, false},
+		{"wraps a duration", 3_000_000, false},
+		{"the largest integer", int(^uint(0) >> 1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl := Template{TemplateName: "Far", TemplateData: TemplateData{Emails: map[string]EmailTemplate{
+				"addressConfirmation": {Subject: "Hi", HTML: "<p>Hi</p>"},
+				"reminder1":           {Subject: "Later", HTML: "<p>Later</p>", DelayHours: tt.delay},
+			}}}
+			err := tmpl.Validate()
+			if !tt.valid {
+				var e *Error
+				if !errors.As(err, &e) || e.Code != CodeValidation || e.Details["templateData.emails.reminder1.delayHours"] == "" {
+					t.Errorf("Validate() = %v, want a VALIDATION_FAILED naming templateData.emails.reminder1.delayHours", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Validate() = %v", err)
+			}
+			r := NewRecipient(NewRecipientSpec{RecipientID: "r1", Contact: Contact{MailID: "jane@example.com"},
+				Emails: tmpl.TemplateData.Emails, Now: now})
+			want := FormatTime(now.Add(time.Duration(tt.delay) * time.Hour))
+			if got := r.Emails.Reminder1.ScheduledTime; got != want {
+				t.Errorf("reminder1 scheduled at %s, want %s", got, want)
+			}
+			if due := r.DueEmails(now); len(due) != 1 {
+				t.Errorf("emails due when added: %v, want the invitation alone", due)
+			}
+		})
+	}
+}
