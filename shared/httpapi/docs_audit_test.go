@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"fmt"
 	"maps"
+	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -271,5 +273,42 @@ func (w *exampleWalker) content(where string, content openapi3.Content, response
 			}
 		}
 		w.schema(mw, mt.Schema, response)
+	}
+}
+
+// TestOpenAPIRateLimitedOperationsAreTheLimitedOnes holds the document's
+// 429 RATE_LIMITED to the operations that have a per-organization budget:
+// those answer every request (here one that names nothing, a 404 or 400
+// after the budget is counted) with RateLimit-Policy, and only those may
+// document a 429. A 429 documented elsewhere tells an integrator to build
+// backoff, and a generated client a response type, for an answer that
+// never comes.
+func TestOpenAPIRateLimitedOperationsAreTheLimitedOnes(t *testing.T) {
+	t.Parallel()
+	doc := testenv.Contract(t)
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "ratedocs", 1000)
+	api := testenv.NewAPI(t, s, key)
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	for _, path := range doc.Paths.InMatchingOrder() {
+		if !strings.HasPrefix(path, "/api/campaigns") {
+			continue // the recipient pages are public and not limited
+		}
+		for method, op := range doc.Paths.Value(path).Operations() {
+			if op.Security != nil && len(*op.Security) == 0 {
+				continue // public: no organization to count against
+			}
+			t.Run(method+" "+path, func(t *testing.T) {
+				res := api.Do(method, param.ReplaceAllString(path, "nothing-here"), nil)
+				limited := res.Header.Get("RateLimit-Policy") != ""
+				documented := op.Responses.Status(http.StatusTooManyRequests) != nil
+				if documented && !limited {
+					t.Errorf("429 is documented, but the answer (%d) carries no RateLimit-Policy: the operation has no budget", res.Status)
+				}
+				if limited && !documented {
+					t.Errorf("the answer carries RateLimit-Policy %q, but 429 is not documented", res.Header.Get("RateLimit-Policy"))
+				}
+			})
+		}
 	}
 }
