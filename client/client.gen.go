@@ -6117,7 +6117,10 @@ type CreateCampaignJSONBody struct {
 // CreateCampaignParams defines parameters for CreateCampaign.
 type CreateCampaignParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -6277,7 +6280,10 @@ type ListCampaignsParamsSortOrder string
 // AddRecipientParams defines parameters for AddRecipient.
 type AddRecipientParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -6723,7 +6729,10 @@ type CompleteCampaign200JSONResponseBodySuccess bool
 // LaunchCampaignParams defines parameters for LaunchCampaign.
 type LaunchCampaignParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -17099,6 +17108,11 @@ type ClientWithResponsesInterface interface {
 	UnsubscribeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error)
 }
 
+// CreateCampaignResponse201Headers the declared response headers of an HTTP 201 response for CreateCampaign
+type CreateCampaignResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
 // CreateCampaignResponse503Headers the declared response headers of an HTTP 503 response for CreateCampaign
 type CreateCampaignResponse503Headers struct {
 	RetryAfter *int
@@ -17128,6 +17142,8 @@ type CreateCampaignResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCampaignResponse201Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCampaignResponse503Headers
 }
@@ -23331,6 +23347,11 @@ func (r CompleteCampaignResponse) ContentType() string {
 	return ""
 }
 
+// LaunchCampaignResponse202Headers the declared response headers of an HTTP 202 response for LaunchCampaign
+type LaunchCampaignResponse202Headers struct {
+	IdempotentReplayed *string
+}
+
 // LaunchCampaignResponse429Headers the declared response headers of an HTTP 429 response for LaunchCampaign
 type LaunchCampaignResponse429Headers struct {
 	RateLimit       *string
@@ -23371,6 +23392,8 @@ type LaunchCampaignResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *LaunchCampaignResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LaunchCampaignResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -26157,6 +26180,16 @@ func ParseCreateCampaignResponse(rsp *http.Response) (*CreateCampaignResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCampaignResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCampaignResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31643,6 +31676,16 @@ func ParseLaunchCampaignResponse(rsp *http.Response) (*LaunchCampaignResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers LaunchCampaignResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers LaunchCampaignResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {

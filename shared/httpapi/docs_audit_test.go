@@ -312,3 +312,52 @@ func TestOpenAPIRateLimitedOperationsAreTheLimitedOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIDocumentsTheReplayHeader replays each operation that takes an
+// Idempotency-Key and checks that the answer's Idempotent-Replayed header,
+// by which a client tells a replay from a first success, is declared on the
+// documented response of that status.
+func TestOpenAPIDocumentsTheReplayHeader(t *testing.T) {
+	t.Parallel()
+	doc := testenv.Contract(t)
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "replaydocs", 10000)
+	api := testenv.NewAPI(t, s, key)
+	gift := api.Do("POST", "/api/campaigns/gifts", map[string]any{"name": "Mug", "price": 10, "currency": "USD",
+		"inventory": map[string]any{"total": 10, "available": 10, "reserved": 0}}).Map(t)["data"].(map[string]any)["giftId"].(string)
+	listID := createList(t, api, "replay")
+	importContacts(t, api, listID, map[string]any{"mailId": "ada@example.com"})
+	campaign := map[string]any{"name": "Replayed", "contactListIds": []string{listID},
+		"campaignData": map[string]any{"giftIds": []string{gift}}}
+	created := api.Do("POST", "/api/campaigns", campaign, "Idempotency-Key", "create-1").Map(t)
+	campaignID := created["data"].(map[string]any)["campaignId"].(string)
+	other := api.Do("POST", "/api/campaigns", campaign).Map(t)["data"].(map[string]any)["campaignId"].(string)
+
+	for _, tc := range []struct {
+		name, pattern, path string
+		body                any
+	}{
+		{"create campaign", "/api/campaigns", "/api/campaigns", campaign},
+		{"launch", "/api/campaigns/{campaignId}/launch", "/api/campaigns/" + campaignID + "/launch", nil},
+		{"add recipient", "/api/campaigns/campaigns/{campaignId}/add-recipient", "/api/campaigns/campaigns/" + other + "/add-recipient",
+			map[string]any{"contactDetails": map[string]any{"email": "grace@example.com"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := "replay-" + strings.ReplaceAll(tc.name, " ", "-")
+			if tc.name == "create campaign" {
+				key = "create-1" // replays the create above
+			} else if first := api.Do("POST", tc.path, tc.body, "Idempotency-Key", key); first.Status >= 300 {
+				t.Fatalf("first request: %d %s", first.Status, first.Body)
+			}
+			res := api.Do("POST", tc.path, tc.body, "Idempotency-Key", key)
+			if got := res.Header.Get("Idempotent-Replayed"); got != "true" {
+				t.Fatalf("replay: %d, Idempotent-Replayed %q, want true", res.Status, got)
+			}
+			op := doc.Paths.Value(tc.pattern).Post
+			documented := op.Responses.Status(res.Status)
+			if documented == nil || documented.Value.Headers["Idempotent-Replayed"] == nil {
+				t.Errorf("the replay's %d answer carries Idempotent-Replayed, which the document does not declare on it", res.Status)
+			}
+		})
+	}
+}
