@@ -6428,7 +6428,7 @@ type ListContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the name, email or company must all contain.
+	// Search Case-insensitive words that the first, last or full name, email, company or LinkedIn URL must all contain.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// ListId Only the members of this contact list (as GET /contact-lists/{listId}/contacts; an unknown list is a 404).
