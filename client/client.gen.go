@@ -8507,7 +8507,7 @@ type ClientInterface interface {
 
 	// GetDocs This document, as a page
 	//
-	// Public, no API key needed. A self-contained HTML page, rendered on the server.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 	//
 	// Corresponds with GET /api/campaigns/docs (the `GetDocs` operationId).
 	GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8789,16 +8789,16 @@ type ClientInterface interface {
 
 	// GetOpenAPI This document, as JSON
 	//
-	// Public, no API key needed.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 	//
 	// Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values and
-	// `pending`, the state recipients are created in (comma-separated). Authenticated like
-	// every endpoint: it returns personal data. Bare response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values,
+	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10108,7 +10108,7 @@ func (c *Client) UpdateContact(ctx context.Context, contactId string, body Updat
 
 // GetDocs This document, as a page
 //
-// Public, no API key needed. A self-contained HTML page, rendered on the server.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 //
 // Corresponds with GET /api/campaigns/docs (the `GetDocs` operationId).
 func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10660,7 +10660,7 @@ func (c *Client) UpdatePersona(ctx context.Context, icpId string, body UpdatePer
 
 // GetOpenAPI This document, as JSON
 //
-// Public, no API key needed.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 //
 // Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10677,9 +10677,9 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // ListExpressSendRecipients List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values and
-// `pending`, the state recipients are created in (comma-separated). Authenticated like
-// every endpoint: it returns personal data. Bare response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values,
+// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16310,7 +16310,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsWithResponse This document, as a page
 	//
-	// Public, no API key needed. A self-contained HTML page, rendered on the server.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16614,7 +16614,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetOpenAPIWithResponse This document, as JSON
 	//
-	// Public, no API key needed.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16623,9 +16623,9 @@ type ClientWithResponsesInterface interface {
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values and
-	// `pending`, the state recipients are created in (comma-separated). Authenticated like
-	// every endpoint: it returns personal data. Bare response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values,
+	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24885,7 +24885,7 @@ func (c *ClientWithResponses) UpdateContactWithResponse(ctx context.Context, con
 
 // GetDocsWithResponse This document, as a page
 //
-// Public, no API key needed. A self-contained HTML page, rendered on the server.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25351,7 +25351,7 @@ func (c *ClientWithResponses) UpdatePersonaWithResponse(ctx context.Context, icp
 
 // GetOpenAPIWithResponse This document, as JSON
 //
-// Public, no API key needed.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25366,9 +25366,9 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values and
-// `pending`, the state recipients are created in (comma-separated). Authenticated like
-// every endpoint: it returns personal data. Bare response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values,
+// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Returns a wrapper object for the known response body format(s).
 //
