@@ -17314,6 +17314,12 @@ func (r ListAudiencesResponse) ContentType() string {
 	return ""
 }
 
+// CreateAudienceResponse201Headers the declared response headers of an HTTP 201 response for CreateAudience
+type CreateAudienceResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateAudienceResponse429Headers the declared response headers of an HTTP 429 response for CreateAudience
 type CreateAudienceResponse429Headers struct {
 	RateLimit       *string
@@ -17352,6 +17358,8 @@ type CreateAudienceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateAudienceResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateAudienceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17729,6 +17737,12 @@ func (r UpdateAudienceResponse) ContentType() string {
 	return ""
 }
 
+// AudienceToContactListResponse202Headers the declared response headers of an HTTP 202 response for AudienceToContactList
+type AudienceToContactListResponse202Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AudienceToContactListResponse429Headers the declared response headers of an HTTP 429 response for AudienceToContactList
 type AudienceToContactListResponse429Headers struct {
 	RateLimit       *string
@@ -17776,6 +17790,8 @@ type AudienceToContactListResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *AudienceToContactListResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AudienceToContactListResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17966,6 +17982,12 @@ func (r ListAudienceContactsResponse) ContentType() string {
 	return ""
 }
 
+// RebuildAudienceResponse202Headers the declared response headers of an HTTP 202 response for RebuildAudience
+type RebuildAudienceResponse202Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RebuildAudienceResponse429Headers the declared response headers of an HTTP 429 response for RebuildAudience
 type RebuildAudienceResponse429Headers struct {
 	RateLimit       *string
@@ -18000,6 +18022,8 @@ type RebuildAudienceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *RebuildAudienceResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RebuildAudienceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18154,6 +18178,8 @@ func (r ListCampaignsResponse) ContentType() string {
 // AddRecipientResponse200Headers the declared response headers of an HTTP 200 response for AddRecipient
 type AddRecipientResponse200Headers struct {
 	IdempotentReplayed *string
+	RateLimit          *string
+	RateLimitPolicy    *string
 }
 
 // AddRecipientResponse429Headers the declared response headers of an HTTP 429 response for AddRecipient
@@ -19276,6 +19302,18 @@ func (r ListContactListMembersResponse) ContentType() string {
 	return ""
 }
 
+// AddContactsToListResponse200Headers the declared response headers of an HTTP 200 response for AddContactsToList
+type AddContactsToListResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AddContactsToListResponse207Headers the declared response headers of an HTTP 207 response for AddContactsToList
+type AddContactsToListResponse207Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AddContactsToListResponse429Headers the declared response headers of an HTTP 429 response for AddContactsToList
 type AddContactsToListResponse429Headers struct {
 	RateLimit       *string
@@ -19321,6 +19359,10 @@ type AddContactsToListResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AddContactsToListResponse200Headers
+	// Headers207 the parsed response headers for an HTTP 207 response
+	Headers207 *AddContactsToListResponse207Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AddContactsToListResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19925,6 +19967,12 @@ func (r GetDocsResponse) ContentType() string {
 	return ""
 }
 
+// EnrichContactResponse200Headers the declared response headers of an HTTP 200 response for EnrichContact
+type EnrichContactResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // EnrichContactResponse429Headers the declared response headers of an HTTP 429 response for EnrichContact
 type EnrichContactResponse429Headers struct {
 	RateLimit       *string
@@ -19961,6 +20009,8 @@ type EnrichContactResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EnrichContactResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *EnrichContactResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23350,6 +23400,8 @@ func (r CompleteCampaignResponse) ContentType() string {
 // LaunchCampaignResponse202Headers the declared response headers of an HTTP 202 response for LaunchCampaign
 type LaunchCampaignResponse202Headers struct {
 	IdempotentReplayed *string
+	RateLimit          *string
+	RateLimitPolicy    *string
 }
 
 // LaunchCampaignResponse429Headers the declared response headers of an HTTP 429 response for LaunchCampaign
@@ -26365,6 +26417,23 @@ func ParseCreateAudienceResponse(rsp *http.Response) (*CreateAudienceResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateAudienceResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateAudienceResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -26750,6 +26819,23 @@ func ParseAudienceToContactListResponse(rsp *http.Response) (*AudienceToContactL
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers AudienceToContactListResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers AudienceToContactListResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -26939,6 +27025,23 @@ func ParseRebuildAudienceResponse(rsp *http.Response) (*RebuildAudienceResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers RebuildAudienceResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers RebuildAudienceResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -27154,6 +27257,20 @@ func ParseAddRecipientResponse(rsp *http.Response) (*AddRecipientResponse, error
 				return nil, err
 			}
 			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
 		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
@@ -28159,6 +28276,40 @@ func ParseAddContactsToListResponse(rsp *http.Response) (*AddContactsToListRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers AddContactsToListResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 207:
+		var headers AddContactsToListResponse207Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers207 = &headers
 	case rsp.StatusCode == 429:
 		var headers AddContactsToListResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -28692,6 +28843,23 @@ func ParseEnrichContactResponse(rsp *http.Response) (*EnrichContactResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers EnrichContactResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers EnrichContactResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -31684,6 +31852,20 @@ func ParseLaunchCampaignResponse(rsp *http.Response) (*LaunchCampaignResponse, e
 				return nil, err
 			}
 			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
 		}
 		response.Headers202 = &headers
 	case rsp.StatusCode == 429:

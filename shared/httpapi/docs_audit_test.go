@@ -280,7 +280,7 @@ func (w *exampleWalker) content(where string, content openapi3.Content, response
 // 429 RATE_LIMITED to the operations that have a per-organization budget:
 // those answer every request (here one that names nothing, a 404 or 400
 // after the budget is counted) with RateLimit-Policy, and only those may
-// document a 429. A 429 documented elsewhere tells an integrator to build
+// document a 429; their successes declare the RateLimit headers. A 429 documented elsewhere tells an integrator to build
 // backoff, and a generated client a response type, for an answer that
 // never comes.
 func TestOpenAPIRateLimitedOperationsAreTheLimitedOnes(t *testing.T) {
@@ -307,6 +307,20 @@ func TestOpenAPIRateLimitedOperationsAreTheLimitedOnes(t *testing.T) {
 				}
 				if limited && !documented {
 					t.Errorf("the answer carries RateLimit-Policy %q, but 429 is not documented", res.Header.Get("RateLimit-Policy"))
+				}
+				if !limited {
+					return
+				}
+				// Every answer carries the budget, successes included.
+				for status, r := range op.Responses.Map() {
+					if !strings.HasPrefix(status, "2") {
+						continue
+					}
+					for _, h := range []string{"RateLimit-Policy", "RateLimit"} {
+						if r.Value.Headers[h] == nil {
+							t.Errorf("response %s does not declare %s, which every answer of the operation carries", status, h)
+						}
+					}
 				}
 			})
 		}
