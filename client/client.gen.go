@@ -6123,7 +6123,10 @@ type CreateCampaignJSONBody struct {
 // CreateCampaignParams defines parameters for CreateCampaign.
 type CreateCampaignParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -6283,7 +6286,10 @@ type ListCampaignsParamsSortOrder string
 // AddRecipientParams defines parameters for AddRecipient.
 type AddRecipientParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -6428,7 +6434,7 @@ type ListContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the name, email or company must all contain.
+	// Search Case-insensitive words that the first, last or full name, email, company or LinkedIn URL must all contain.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// ListId Only the members of this contact list (as GET /contact-lists/{listId}/contacts; an unknown list is a 404).
@@ -6729,7 +6735,10 @@ type CompleteCampaign200JSONResponseBodySuccess bool
 // LaunchCampaignParams defines parameters for LaunchCampaign.
 type LaunchCampaignParams struct {
 	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
-	// response; the same key with another body is answered 422.
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -8504,7 +8513,7 @@ type ClientInterface interface {
 
 	// GetDocs This document, as a page
 	//
-	// Public, no API key needed. A self-contained HTML page, rendered on the server.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 	//
 	// Corresponds with GET /api/campaigns/docs (the `GetDocs` operationId).
 	GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8786,16 +8795,16 @@ type ClientInterface interface {
 
 	// GetOpenAPI This document, as JSON
 	//
-	// Public, no API key needed.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 	//
 	// Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values and
-	// `pending`, the state recipients are created in (comma-separated). Authenticated like
-	// every endpoint: it returns personal data. Bare response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values,
+	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10105,7 +10114,7 @@ func (c *Client) UpdateContact(ctx context.Context, contactId string, body Updat
 
 // GetDocs This document, as a page
 //
-// Public, no API key needed. A self-contained HTML page, rendered on the server.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 //
 // Corresponds with GET /api/campaigns/docs (the `GetDocs` operationId).
 func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10657,7 +10666,7 @@ func (c *Client) UpdatePersona(ctx context.Context, icpId string, body UpdatePer
 
 // GetOpenAPI This document, as JSON
 //
-// Public, no API key needed.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 //
 // Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10674,9 +10683,9 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // ListExpressSendRecipients List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values and
-// `pending`, the state recipients are created in (comma-separated). Authenticated like
-// every endpoint: it returns personal data. Bare response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values,
+// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16307,7 +16316,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsWithResponse This document, as a page
 	//
-	// Public, no API key needed. A self-contained HTML page, rendered on the server.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16611,7 +16620,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetOpenAPIWithResponse This document, as JSON
 	//
-	// Public, no API key needed.
+	// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16620,9 +16629,9 @@ type ClientWithResponsesInterface interface {
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values and
-	// `pending`, the state recipients are created in (comma-separated). Authenticated like
-	// every endpoint: it returns personal data. Bare response.
+	// Newest first, default limit 10, status among SPEC.md's seven filter values,
+	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17105,6 +17114,11 @@ type ClientWithResponsesInterface interface {
 	UnsubscribeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error)
 }
 
+// CreateCampaignResponse201Headers the declared response headers of an HTTP 201 response for CreateCampaign
+type CreateCampaignResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
 // CreateCampaignResponse503Headers the declared response headers of an HTTP 503 response for CreateCampaign
 type CreateCampaignResponse503Headers struct {
 	RetryAfter *int
@@ -17134,6 +17148,8 @@ type CreateCampaignResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCampaignResponse201Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCampaignResponse503Headers
 }
@@ -17304,6 +17320,12 @@ func (r ListAudiencesResponse) ContentType() string {
 	return ""
 }
 
+// CreateAudienceResponse201Headers the declared response headers of an HTTP 201 response for CreateAudience
+type CreateAudienceResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateAudienceResponse429Headers the declared response headers of an HTTP 429 response for CreateAudience
 type CreateAudienceResponse429Headers struct {
 	RateLimit       *string
@@ -17342,6 +17364,8 @@ type CreateAudienceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateAudienceResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateAudienceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17719,6 +17743,12 @@ func (r UpdateAudienceResponse) ContentType() string {
 	return ""
 }
 
+// AudienceToContactListResponse202Headers the declared response headers of an HTTP 202 response for AudienceToContactList
+type AudienceToContactListResponse202Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AudienceToContactListResponse429Headers the declared response headers of an HTTP 429 response for AudienceToContactList
 type AudienceToContactListResponse429Headers struct {
 	RateLimit       *string
@@ -17766,6 +17796,8 @@ type AudienceToContactListResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *AudienceToContactListResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AudienceToContactListResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17956,6 +17988,12 @@ func (r ListAudienceContactsResponse) ContentType() string {
 	return ""
 }
 
+// RebuildAudienceResponse202Headers the declared response headers of an HTTP 202 response for RebuildAudience
+type RebuildAudienceResponse202Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RebuildAudienceResponse429Headers the declared response headers of an HTTP 429 response for RebuildAudience
 type RebuildAudienceResponse429Headers struct {
 	RateLimit       *string
@@ -17990,6 +18028,8 @@ type RebuildAudienceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *RebuildAudienceResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RebuildAudienceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18144,6 +18184,8 @@ func (r ListCampaignsResponse) ContentType() string {
 // AddRecipientResponse200Headers the declared response headers of an HTTP 200 response for AddRecipient
 type AddRecipientResponse200Headers struct {
 	IdempotentReplayed *string
+	RateLimit          *string
+	RateLimitPolicy    *string
 }
 
 // AddRecipientResponse429Headers the declared response headers of an HTTP 429 response for AddRecipient
@@ -18649,13 +18691,6 @@ func (r MoveRecipientResponse) ContentType() string {
 	return ""
 }
 
-// ListChangesResponse429Headers the declared response headers of an HTTP 429 response for ListChanges
-type ListChangesResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // ListChangesResponse503Headers the declared response headers of an HTTP 503 response for ListChanges
 type ListChangesResponse503Headers struct {
 	RetryAfter *int
@@ -18670,14 +18705,10 @@ type ListChangesResponse struct {
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *ListChangesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListChangesResponse503Headers
 }
@@ -18695,11 +18726,6 @@ func (r ListChangesResponse) GetJSON400() *BadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListChangesResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r ListChangesResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -19282,6 +19308,18 @@ func (r ListContactListMembersResponse) ContentType() string {
 	return ""
 }
 
+// AddContactsToListResponse200Headers the declared response headers of an HTTP 200 response for AddContactsToList
+type AddContactsToListResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AddContactsToListResponse207Headers the declared response headers of an HTTP 207 response for AddContactsToList
+type AddContactsToListResponse207Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AddContactsToListResponse429Headers the declared response headers of an HTTP 429 response for AddContactsToList
 type AddContactsToListResponse429Headers struct {
 	RateLimit       *string
@@ -19327,6 +19365,10 @@ type AddContactsToListResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AddContactsToListResponse200Headers
+	// Headers207 the parsed response headers for an HTTP 207 response
+	Headers207 *AddContactsToListResponse207Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AddContactsToListResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19931,6 +19973,12 @@ func (r GetDocsResponse) ContentType() string {
 	return ""
 }
 
+// EnrichContactResponse200Headers the declared response headers of an HTTP 200 response for EnrichContact
+type EnrichContactResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // EnrichContactResponse429Headers the declared response headers of an HTTP 429 response for EnrichContact
 type EnrichContactResponse429Headers struct {
 	RateLimit       *string
@@ -19967,6 +20015,8 @@ type EnrichContactResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EnrichContactResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *EnrichContactResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22290,13 +22340,6 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
-// ListWebhooksResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooks
-type ListWebhooksResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
 type ListWebhooksResponse503Headers struct {
 	RetryAfter *int
@@ -22309,14 +22352,10 @@ type ListWebhooksResponse struct {
 	JSON200 *WebhookListEnvelope
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *ListWebhooksResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListWebhooksResponse503Headers
 }
@@ -22329,11 +22368,6 @@ func (r ListWebhooksResponse) GetJSON200() *WebhookListEnvelope {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListWebhooksResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r ListWebhooksResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22375,13 +22409,6 @@ func (r ListWebhooksResponse) ContentType() string {
 	return ""
 }
 
-// CreateWebhookResponse429Headers the declared response headers of an HTTP 429 response for CreateWebhook
-type CreateWebhookResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
 type CreateWebhookResponse503Headers struct {
 	RetryAfter *int
@@ -22402,14 +22429,10 @@ type CreateWebhookResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *CreateWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateWebhookResponse503Headers
 }
@@ -22442,11 +22465,6 @@ func (r CreateWebhookResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r CreateWebhookResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r CreateWebhookResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22488,13 +22506,6 @@ func (r CreateWebhookResponse) ContentType() string {
 	return ""
 }
 
-// DeleteWebhookResponse429Headers the declared response headers of an HTTP 429 response for DeleteWebhook
-type DeleteWebhookResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
 type DeleteWebhookResponse503Headers struct {
 	RetryAfter *int
@@ -22509,14 +22520,10 @@ type DeleteWebhookResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *DeleteWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteWebhookResponse503Headers
 }
@@ -22534,11 +22541,6 @@ func (r DeleteWebhookResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteWebhookResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r DeleteWebhookResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22580,13 +22582,6 @@ func (r DeleteWebhookResponse) ContentType() string {
 	return ""
 }
 
-// GetWebhookResponse429Headers the declared response headers of an HTTP 429 response for GetWebhook
-type GetWebhookResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
 type GetWebhookResponse503Headers struct {
 	RetryAfter *int
@@ -22601,14 +22596,10 @@ type GetWebhookResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *GetWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetWebhookResponse503Headers
 }
@@ -22626,11 +22617,6 @@ func (r GetWebhookResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetWebhookResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r GetWebhookResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22672,13 +22658,6 @@ func (r GetWebhookResponse) ContentType() string {
 	return ""
 }
 
-// UpdateWebhookResponse429Headers the declared response headers of an HTTP 429 response for UpdateWebhook
-type UpdateWebhookResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
 type UpdateWebhookResponse503Headers struct {
 	RetryAfter *int
@@ -22699,14 +22678,10 @@ type UpdateWebhookResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *UpdateWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateWebhookResponse503Headers
 }
@@ -22739,11 +22714,6 @@ func (r UpdateWebhookResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UpdateWebhookResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r UpdateWebhookResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22785,13 +22755,6 @@ func (r UpdateWebhookResponse) ContentType() string {
 	return ""
 }
 
-// ListWebhookDeliveriesResponse429Headers the declared response headers of an HTTP 429 response for ListWebhookDeliveries
-type ListWebhookDeliveriesResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // ListWebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse503Headers struct {
 	RetryAfter *int
@@ -22808,14 +22771,10 @@ type ListWebhookDeliveriesResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *ListWebhookDeliveriesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListWebhookDeliveriesResponse503Headers
 }
@@ -22838,11 +22797,6 @@ func (r ListWebhookDeliveriesResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListWebhookDeliveriesResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r ListWebhookDeliveriesResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22884,13 +22838,6 @@ func (r ListWebhookDeliveriesResponse) ContentType() string {
 	return ""
 }
 
-// RotateWebhookSecretResponse429Headers the declared response headers of an HTTP 429 response for RotateWebhookSecret
-type RotateWebhookSecretResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // RotateWebhookSecretResponse503Headers the declared response headers of an HTTP 503 response for RotateWebhookSecret
 type RotateWebhookSecretResponse503Headers struct {
 	RetryAfter *int
@@ -22905,14 +22852,10 @@ type RotateWebhookSecretResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *RotateWebhookSecretResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *RotateWebhookSecretResponse503Headers
 }
@@ -22930,11 +22873,6 @@ func (r RotateWebhookSecretResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r RotateWebhookSecretResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r RotateWebhookSecretResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -22976,13 +22914,6 @@ func (r RotateWebhookSecretResponse) ContentType() string {
 	return ""
 }
 
-// TestWebhookResponse429Headers the declared response headers of an HTTP 429 response for TestWebhook
-type TestWebhookResponse429Headers struct {
-	RateLimit       *string
-	RateLimitPolicy *string
-	RetryAfter      *int
-}
-
 // TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
 type TestWebhookResponse503Headers struct {
 	RetryAfter *int
@@ -22997,14 +22928,10 @@ type TestWebhookResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *TestWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *TestWebhookResponse503Headers
 }
@@ -23022,11 +22949,6 @@ func (r TestWebhookResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r TestWebhookResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r TestWebhookResponse) GetJSON429() *RateLimited {
-	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -23481,6 +23403,13 @@ func (r CompleteCampaignResponse) ContentType() string {
 	return ""
 }
 
+// LaunchCampaignResponse202Headers the declared response headers of an HTTP 202 response for LaunchCampaign
+type LaunchCampaignResponse202Headers struct {
+	IdempotentReplayed *string
+	RateLimit          *string
+	RateLimitPolicy    *string
+}
+
 // LaunchCampaignResponse429Headers the declared response headers of an HTTP 429 response for LaunchCampaign
 type LaunchCampaignResponse429Headers struct {
 	RateLimit       *string
@@ -23521,6 +23450,8 @@ type LaunchCampaignResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *LaunchCampaignResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LaunchCampaignResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -25012,7 +24943,7 @@ func (c *ClientWithResponses) UpdateContactWithResponse(ctx context.Context, con
 
 // GetDocsWithResponse This document, as a page
 //
-// Public, no API key needed. A self-contained HTML page, rendered on the server.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`). A self-contained HTML page, rendered on the server.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25478,7 +25409,7 @@ func (c *ClientWithResponses) UpdatePersonaWithResponse(ctx context.Context, icp
 
 // GetOpenAPIWithResponse This document, as JSON
 //
-// Public, no API key needed.
+// Public, no API key needed; caches may keep it 5 minutes (`Cache-Control: public, max-age=300`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25493,9 +25424,9 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values and
-// `pending`, the state recipients are created in (comma-separated). Authenticated like
-// every endpoint: it returns personal data. Bare response.
+// Newest first, default limit 10, status among SPEC.md's seven filter values,
+// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26307,6 +26238,16 @@ func ParseCreateCampaignResponse(rsp *http.Response) (*CreateCampaignResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCampaignResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCampaignResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26482,6 +26423,23 @@ func ParseCreateAudienceResponse(rsp *http.Response) (*CreateAudienceResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateAudienceResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateAudienceResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -26867,6 +26825,23 @@ func ParseAudienceToContactListResponse(rsp *http.Response) (*AudienceToContactL
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers AudienceToContactListResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers AudienceToContactListResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -27056,6 +27031,23 @@ func ParseRebuildAudienceResponse(rsp *http.Response) (*RebuildAudienceResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers RebuildAudienceResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers RebuildAudienceResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -27271,6 +27263,20 @@ func ParseAddRecipientResponse(rsp *http.Response) (*AddRecipientResponse, error
 				return nil, err
 			}
 			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
 		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
@@ -27678,13 +27684,6 @@ func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) 
 		}
 		response.JSON401 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27702,30 +27701,6 @@ func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) 
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers ListChangesResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListChangesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28307,6 +28282,40 @@ func ParseAddContactsToListResponse(rsp *http.Response) (*AddContactsToListRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers AddContactsToListResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 207:
+		var headers AddContactsToListResponse207Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers207 = &headers
 	case rsp.StatusCode == 429:
 		var headers AddContactsToListResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -28840,6 +28849,23 @@ func ParseEnrichContactResponse(rsp *http.Response) (*EnrichContactResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers EnrichContactResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers EnrichContactResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -30828,13 +30854,6 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.JSON401 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30852,30 +30871,6 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers ListWebhooksResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListWebhooksResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30947,13 +30942,6 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.JSON415 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30971,30 +30959,6 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers CreateWebhookResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateWebhookResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31045,13 +31009,6 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31069,30 +31026,6 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers DeleteWebhookResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteWebhookResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31143,13 +31076,6 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31167,30 +31093,6 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers GetWebhookResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetWebhookResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31262,13 +31164,6 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.JSON415 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31286,30 +31181,6 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers UpdateWebhookResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateWebhookResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31367,13 +31238,6 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31391,30 +31255,6 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers ListWebhookDeliveriesResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListWebhookDeliveriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31465,13 +31305,6 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31489,30 +31322,6 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers RotateWebhookSecretResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateWebhookSecretResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31563,13 +31372,6 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest RateLimited
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31587,30 +31389,6 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers TestWebhookResponse429Headers
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers TestWebhookResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -32072,6 +31850,30 @@ func ParseLaunchCampaignResponse(rsp *http.Response) (*LaunchCampaignResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers LaunchCampaignResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers LaunchCampaignResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {

@@ -291,10 +291,32 @@ func (p *pageWriter) operation(op operation) {
 			p.raw(`</strong> `)
 			p.inline(r.str("description"))
 			p.raw(`</p>`)
+			p.headers(r.get("headers"))
 			p.content(r.get("content"))
 		}
 	}
 	p.raw(`</section>`)
+}
+
+// headers writes the headers a response declares (Retry-After,
+// RateLimit, Idempotent-Replayed): a client acts on them, so the page shows
+// them beside the response, as the document does.
+func (p *pageWriter) headers(h *docNode) {
+	if h == nil || len(h.keys) == 0 {
+		return
+	}
+	p.raw(`<table><tr><th>header</th><th>type</th><th>description</th></tr>`)
+	for _, name := range h.keys {
+		hd := p.resolve(h.fields[name])
+		p.raw(`<tr><td><code>`)
+		p.esc(name)
+		p.raw(`</code></td><td>`)
+		p.schema(hd.get("schema"))
+		p.raw(`</td><td>`)
+		p.inline(hd.str("description"))
+		p.raw(`</td></tr>`)
+	}
+	p.raw(`</table>`)
 }
 
 // content writes each media type's schema and example.
