@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +81,53 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 		bodies[i] = str(string(b))
 	}
 	return item{"rec": str(changeRecordKind), "org": str(orgID), "msgs": &types.AttributeValueMemberL{Value: bodies}}, nil
+}
+
+// restampChanges returns items with each change record of its own
+// (changePut) given a new id and time from the store's clock, its
+// messages' ids and times with it, their data untouched. A ledger entry's
+// record is stamped anew by ChangeBalance, which builds each attempt.
+func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
+	out := slices.Clone(items)
+	for i, it := range out {
+		if it.Put == nil || attrS(it.Put.Item, "rec") != changeRecordKind || !strings.HasSuffix(attrS(it.Put.Item, "PK"), changesSuffix) {
+			continue
+		}
+		msgs, ok := it.Put.Item["msgs"].(*types.AttributeValueMemberL)
+		if !ok {
+			continue
+		}
+		now, id := s.Now(), s.NewID()
+		bodies := make([]types.AttributeValue, len(msgs.Value))
+		for n, v := range msgs.Value {
+			sv, ok := v.(*types.AttributeValueMemberS)
+			if !ok {
+				return nil, fmt.Errorf("change record %s: message %d is not a string", attrS(it.Put.Item, "SK"), n)
+			}
+			var m storedChange
+			var data struct {
+				Data json.RawMessage `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(sv.Value), &m); err != nil {
+				return nil, fmt.Errorf("change message: %w", err)
+			}
+			if err := json.Unmarshal([]byte(sv.Value), &data); err != nil {
+				return nil, fmt.Errorf("change message: %w", err)
+			}
+			m.Data, m.ID, m.CreatedAt = data.Data, fmt.Sprintf("%s.%02d", id, n), now
+			b, err := wire.Marshal(m)
+			if err != nil {
+				return nil, fmt.Errorf("change %s: %w", m.Type, err)
+			}
+			bodies[n] = str(string(b))
+		}
+		put := *it.Put
+		put.Item = maps.Clone(put.Item)
+		put.Item["SK"], put.Item["msgs"] = str(id), &types.AttributeValueMemberL{Value: bodies}
+		put.Item["expiresAt"] = num(now.Add(ChangeRetention).Unix())
+		out[i].Put = &put
+	}
+	return out, nil
 }
 
 // ChangeRecord is a committed change record as the stream delivers it.

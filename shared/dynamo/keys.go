@@ -315,7 +315,10 @@ func dueUpTo(at time.Time) string { return at.UTC().Format(dueTimeLayout) + "~" 
 
 // changesPK is the partition of an organization's change records: apart
 // from the organization's own, so the feed's Query reads nothing else.
-func changesPK(org string) string { return orgPK(org) + "#CHG" }
+func changesPK(org string) string { return orgPK(org) + changesSuffix }
+
+// changesSuffix ends the partition key of an organization's change records.
+const changesSuffix = "#CHG"
 
 // Webhook endpoints, the delivery of one message to one endpoint, and the
 // log of attempts, per endpoint.

@@ -1,0 +1,121 @@
+package dynamo_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// slowChangeDB refuses the first conflicts transactions that write a
+// change record with a TransactionConflict (DynamoDB's answer under
+// contention for a hot item), moving the clock a second on before each
+// refusal and calling during(n) after the nth: a write that keeps losing
+// for several seconds while the rest of the organization goes on.
+type slowChangeDB struct {
+	dynamo.DB
+	clk       *testenv.Clock
+	conflicts int
+	during    func(n int)
+	refused   int
+}
+
+func (d *slowChangeDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	writesChange := slices.ContainsFunc(in.TransactItems, func(it types.TransactWriteItem) bool {
+		if it.Put == nil {
+			return false
+		}
+		rec, ok := it.Put.Item["rec"].(*types.AttributeValueMemberS)
+		return ok && rec.Value == "change"
+	})
+	if !writesChange || d.refused >= d.conflicts {
+		return d.DB.TransactWriteItems(ctx, in, opts...)
+	}
+	d.refused++
+	d.clk.Advance(time.Second)
+	d.during(d.refused)
+	reasons := make([]types.CancellationReason, len(in.TransactItems))
+	for i := range reasons {
+		reasons[i].Code = aws.String("None")
+	}
+	reasons[0].Code = aws.String("TransactionConflict")
+	return nil, &types.TransactionCanceledException{Message: aws.String("Transaction cancelled"), CancellationReasons: reasons}
+}
+
+// TestFeedMissesNoChangeThatCommittedLate is an integrator polling the
+// change feed while a campaign's pause keeps conflicting for 8 seconds
+// before it commits, and another campaign's pause commits meanwhile. The
+// poller reads the other pause once it is FeedLag old, keeps its cursor,
+// and reads on from it: every change that committed must reach it, the
+// late pause included.
+func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := &testenv.Clock{}
+	base := testenv.Store(t, dynamo.WithClock(clk.Now))
+	orgID, _ := testenv.Org(t, base, "acme", 100)
+	late, other := giftCampaign(t, base, orgID, 10), giftCampaign(t, base, orgID, 10)
+	for _, c := range []gifting.Campaign{late, other} {
+		testenv.SetCampaignStatus(t, base, orgID, c.CampaignID, gifting.CampaignLive)
+	}
+	var seen []json.RawMessage
+	cursor := ""
+	poll := func() {
+		t.Helper()
+		page, err := base.Changes(ctx, orgID, cursor, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, cursor = append(seen, page.Items...), page.NextCursor
+	}
+	db := &slowChangeDB{DB: testenv.Client(t), clk: clk, conflicts: 8, during: func(n int) {
+		switch n {
+		case 1:
+			if _, err := base.MoveCampaign(ctx, orgID, other.CampaignID, gifting.CampaignPause, "user-2", ""); err != nil {
+				t.Error(err)
+			}
+		case 7:
+			poll() // the other pause is FeedLag old by now
+		}
+	}}
+	s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
+	if _, err := s.MoveCampaign(ctx, orgID, late.CampaignID, gifting.CampaignPause, "user-1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if cursor == "" {
+		t.Fatal("the poller saw nothing while the pause was conflicting; want the other campaign's pause")
+	}
+	clk.Advance(dynamo.FeedLag + time.Second)
+	poll()
+	paused := map[string]bool{}
+	last := ""
+	for _, raw := range seen {
+		var m struct {
+			ID   string           `json:"id"`
+			Type string           `json:"type"`
+			Data gifting.Campaign `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.ID <= last {
+			t.Errorf("message %s after %s: the feed went back or repeated", m.ID, last)
+		}
+		last = m.ID
+		if m.Type == gifting.ChangeCampaignPaused {
+			paused[m.Data.CampaignID] = true
+		}
+	}
+	if !paused[late.CampaignID] || !paused[other.CampaignID] {
+		t.Errorf("the poller saw campaign.paused for %v; want both campaigns (the late one's record must not sort before a cursor already served)", paused)
+	}
+}
