@@ -52,70 +52,97 @@ func (d *slowChangeDB) TransactWriteItems(ctx context.Context, in *dynamodb.Tran
 }
 
 // TestFeedMissesNoChangeThatCommittedLate is an integrator polling the
-// change feed while a campaign's pause keeps conflicting for 8 seconds
-// before it commits, and another campaign's pause commits meanwhile. The
-// poller reads the other pause once it is FeedLag old, keeps its cursor,
-// and reads on from it: every change that committed must reach it, the
-// late pause included.
+// change feed while a change keeps conflicting for 8 seconds before it
+// commits, and another campaign's pause commits meanwhile. The poller reads
+// the other pause once it is FeedLag old, keeps its cursor, and reads on
+// from it: every change that committed must reach it, the late one
+// included, each once and in id order.
 func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	clk := &testenv.Clock{}
-	base := testenv.Store(t, dynamo.WithClock(clk.Now))
-	orgID, _ := testenv.Org(t, base, "acme", 100)
-	late, other := giftCampaign(t, base, orgID, 10), giftCampaign(t, base, orgID, 10)
-	for _, c := range []gifting.Campaign{late, other} {
-		testenv.SetCampaignStatus(t, base, orgID, c.CampaignID, gifting.CampaignLive)
-	}
-	var seen []json.RawMessage
-	cursor := ""
-	poll := func() {
-		t.Helper()
-		page, err := base.Changes(ctx, orgID, cursor, 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen, cursor = append(seen, page.Items...), page.NextCursor
-	}
-	db := &slowChangeDB{DB: testenv.Client(t), clk: clk, conflicts: 8, during: func(n int) {
-		switch n {
-		case 1:
-			if _, err := base.MoveCampaign(ctx, orgID, other.CampaignID, gifting.CampaignPause, "user-2", ""); err != nil {
-				t.Error(err)
+	for _, tt := range []struct {
+		name string
+		// late makes the change that commits late; it reports the type
+		// of its message and the campaign it names ("" for none).
+		late func(ctx context.Context, s *dynamo.Store, orgID, campaignID string) error
+		typ  string
+		ref  bool
+	}{
+		{"a campaign's pause", func(ctx context.Context, s *dynamo.Store, orgID, campaignID string) error {
+			_, err := s.MoveCampaign(ctx, orgID, campaignID, gifting.CampaignPause, "user-1", "")
+			return err
+		}, gifting.ChangeCampaignPaused, true},
+		{"a top-up under a request id", func(ctx context.Context, s *dynamo.Store, orgID, _ string) error {
+			_, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: orgID, RequestID: "invoice-7", Credits: 50, Reason: "invoice 7"})
+			return err
+		}, gifting.ChangeWalletToppedUp, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			clk := &testenv.Clock{}
+			base := testenv.Store(t, dynamo.WithClock(clk.Now))
+			orgID, _ := testenv.Org(t, base, "acme", 100)
+			late, other := giftCampaign(t, base, orgID, 10), giftCampaign(t, base, orgID, 10)
+			for _, c := range []gifting.Campaign{late, other} {
+				testenv.SetCampaignStatus(t, base, orgID, c.CampaignID, gifting.CampaignLive)
 			}
-		case 7:
-			poll() // the other pause is FeedLag old by now
-		}
-	}}
-	s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
-	if _, err := s.MoveCampaign(ctx, orgID, late.CampaignID, gifting.CampaignPause, "user-1", ""); err != nil {
-		t.Fatal(err)
-	}
-	if cursor == "" {
-		t.Fatal("the poller saw nothing while the pause was conflicting; want the other campaign's pause")
-	}
-	clk.Advance(dynamo.FeedLag + time.Second)
-	poll()
-	paused := map[string]bool{}
-	last := ""
-	for _, raw := range seen {
-		var m struct {
-			ID   string           `json:"id"`
-			Type string           `json:"type"`
-			Data gifting.Campaign `json:"data"`
-		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatal(err)
-		}
-		if m.ID <= last {
-			t.Errorf("message %s after %s: the feed went back or repeated", m.ID, last)
-		}
-		last = m.ID
-		if m.Type == gifting.ChangeCampaignPaused {
-			paused[m.Data.CampaignID] = true
-		}
-	}
-	if !paused[late.CampaignID] || !paused[other.CampaignID] {
-		t.Errorf("the poller saw campaign.paused for %v; want both campaigns (the late one's record must not sort before a cursor already served)", paused)
+			var seen []json.RawMessage
+			cursor := ""
+			poll := func() {
+				t.Helper()
+				page, err := base.Changes(ctx, orgID, cursor, 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen, cursor = append(seen, page.Items...), page.NextCursor
+			}
+			db := &slowChangeDB{DB: testenv.Client(t), clk: clk, conflicts: 8, during: func(n int) {
+				switch n {
+				case 1:
+					if _, err := base.MoveCampaign(ctx, orgID, other.CampaignID, gifting.CampaignPause, "user-2", ""); err != nil {
+						t.Error(err)
+					}
+				case 7:
+					poll() // the other pause is FeedLag old by now
+				}
+			}}
+			s := dynamo.New(db, base.Table(), dynamo.WithClock(clk.Now))
+			if err := tt.late(ctx, s, orgID, late.CampaignID); err != nil {
+				t.Fatal(err)
+			}
+			if cursor == "" {
+				t.Fatal("the poller saw nothing while the change was conflicting; want the other campaign's pause")
+			}
+			clk.Advance(dynamo.FeedLag + time.Second)
+			poll()
+			var otherPaused, lateSeen int
+			last := ""
+			for _, raw := range seen {
+				var m struct {
+					ID   string `json:"id"`
+					Type string `json:"type"`
+					Data struct {
+						CampaignID string `json:"campaignId"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal(raw, &m); err != nil {
+					t.Fatal(err)
+				}
+				if m.ID <= last {
+					t.Errorf("message %s after %s: the feed went back or repeated", m.ID, last)
+				}
+				last = m.ID
+				switch {
+				case m.Type == gifting.ChangeCampaignPaused && m.Data.CampaignID == other.CampaignID:
+					otherPaused++
+				case m.Type == tt.typ && (!tt.ref || m.Data.CampaignID == late.CampaignID):
+					lateSeen++
+				}
+			}
+			if otherPaused != 1 || lateSeen != 1 {
+				t.Errorf("the poller saw the other pause %d times and the late %s %d times; want each once (a late record must not sort before a cursor already served)",
+					otherPaused, tt.typ, lateSeen)
+			}
+		})
 	}
 }
