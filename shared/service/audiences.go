@@ -12,7 +12,7 @@ import (
 // Kinds of the audience jobs: building an audience's members, and filling a
 // contact list from an audience.
 const (
-	jobAudienceBuild       = "audience.build"
+	jobAudienceBuild       = gifting.JobAudienceBuild
 	jobAudienceContactList = "audience.contactlist"
 )
 
