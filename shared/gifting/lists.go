@@ -136,3 +136,9 @@ const JobAudiencePurge = "audience.purge"
 // slices. A list-building audience is due under it, so the scheduler tick
 // finishes the build if its message is lost.
 const JobAudienceBuild = "audience.build"
+
+// JobAudienceContactList is the job kind that fills a contact list with an
+// audience's members in slices (its ref the audience, its cursor the
+// list). The copy's own due item is due under it, so the scheduler tick
+// finishes the copy if its message is lost.
+const JobAudienceContactList = "audience.contactlist"

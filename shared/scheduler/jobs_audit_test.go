@@ -39,26 +39,7 @@ func TestAudienceBuildSurvivesACrashBeforeItsJob(t *testing.T) {
 			t.Parallel()
 			e := newMailEnv(t)
 			ctx := context.Background()
-			l, err := e.store.CreateContactList(ctx, e.orgID, "user-1", "seed", "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in []gifting.ContactInput
-			for i, title := range []string{"Software Engineer", "Accountant", "Staff Engineer"} {
-				in = append(in, gifting.ContactInput{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
-			}
-			if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
-				t.Fatal(err)
-			}
-			icp, err := e.store.CreatePersona(ctx, e.orgID, "user-1", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			price := int64(3)
-			a, err := e.store.CreateAudience(ctx, e.orgID, "user-1", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := e.engineersAudience()
 			if err := tt.start(e, a); err != nil {
 				t.Fatal(err)
 			}
@@ -89,5 +70,88 @@ func TestAudienceBuildSurvivesACrashBeforeItsJob(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// engineersAudience stores, without its build's job, an audience of the
+// org's engineers at 3 credits each, over three contacts of which two are
+// engineers.
+func (e *mailEnv) engineersAudience() gifting.AudienceList {
+	e.t.Helper()
+	ctx := context.Background()
+	l, err := e.store.CreateContactList(ctx, e.orgID, "user-1", "seed", "")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var in []gifting.ContactInput
+	for i, title := range []string{"Software Engineer", "Accountant", "Staff Engineer"} {
+		in = append(in, gifting.ContactInput{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
+	}
+	if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+		e.t.Fatal(err)
+	}
+	icp, err := e.store.CreatePersona(ctx, e.orgID, "user-1", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	price := int64(3)
+	a, err := e.store.CreateAudience(ctx, e.orgID, "user-1", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+// TestAudienceCopySurvivesACrashBeforeItsJob: the process that started
+// copying a ready audience into a new contact list dies before it queues
+// the copy's job. The scheduler's ticks alone must fill the list, and the
+// audience, no longer "being copied", can then be deleted; nothing stays
+// due.
+func TestAudienceCopySurvivesACrashBeforeItsJob(t *testing.T) {
+	t.Parallel()
+	e := newMailEnv(t)
+	ctx := context.Background()
+	a := e.engineersAudience()
+	for done := false; !done; {
+		var err error
+		if done, err = e.store.BuildAudience(ctx, e.orgID, a.AudienceID, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := e.store.CreateContactList(ctx, e.orgID, "user-1", "engineers", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.StartAudienceContactList(ctx, e.orgID, a.AudienceID, l.ListID); err != nil {
+		t.Fatal(err)
+	}
+	// No job message: only the ticks, a lease after the crash.
+	e.clock.Advance(dynamo.DueLease)
+	e.tick()
+	got, err := e.store.Audience(ctx, e.orgID, a.AudienceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := e.store.ContactList(ctx, e.orgID, l.ListID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got.Metadata.ContactLists[l.ListID]; p.Status != gifting.ListReady || p.Added != 2 || list.ContactCount != 2 {
+		t.Fatalf("copy progress %+v, list of %d contacts; want ready with 2 added to a list of 2", p, list.ContactCount)
+	}
+	if err := e.svc.RemoveAudience(ctx, e.orgID, a.AudienceID); err != nil {
+		t.Errorf("delete the copied audience: %v", err)
+	}
+	e.clock.Advance(dynamo.DueLease)
+	e.tick()
+	e.clock.Advance(dynamo.DueLease)
+	due, err := e.store.DueItems(ctx, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range due {
+		if d.OrgID == e.orgID {
+			t.Errorf("still due after the copy and the purge: %+v", d)
+		}
 	}
 }

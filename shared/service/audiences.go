@@ -13,7 +13,7 @@ import (
 // contact list from an audience.
 const (
 	jobAudienceBuild       = gifting.JobAudienceBuild
-	jobAudienceContactList = "audience.contactlist"
+	jobAudienceContactList = gifting.JobAudienceContactList
 )
 
 // buildSliceContacts is how many contacts one slice of an audience build
