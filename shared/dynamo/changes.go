@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,8 +30,9 @@ import (
 //	msgs       the messages, each its JSON body as delivered
 //	expiresAt  30 days on (the table's TTL): the feed keeps 30 days
 //
-// Message ids are the record's id and the message's index (<ULID>.<nn>), so
-// they sort as the records do and a cursor can stop inside a record.
+// Message ids are the record's id and the message's index (<ULID>.<nn>, at
+// least two digits), so a cursor can stop inside a record; the feed
+// compares the index as a number (a launch's record holds up to 500).
 
 // ChangeRetention is how long the change feed keeps a message.
 const ChangeRetention = 30 * 24 * time.Hour
@@ -166,13 +168,17 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 	if limit < 1 || limit > maxChangeLimit {
 		return gifting.ChangePage{}, gifting.Problems{"limit": "must be from 1 to 100"}.Err()
 	}
-	from := ""
+	// The cursor's record and message index. The index is compared as a
+	// number: a record holds up to 500 messages, and "<id>.100" sorts
+	// before "<id>.99" as a string.
+	from, fromIdx := "", -1
 	if after != "" {
-		rec, _, ok := strings.Cut(after, ".")
-		if _, err := ulid.ParseStrict(rec); err != nil || !ok {
+		rec, idx, ok := strings.Cut(after, ".")
+		n, err := strconv.Atoi(idx)
+		if _, perr := ulid.ParseStrict(rec); perr != nil || !ok || err != nil || n < 0 {
 			return gifting.ChangePage{}, gifting.Problems{"after": "must be a cursor the feed returned"}.Err()
 		}
-		from = rec
+		from, fromIdx = rec, n
 	}
 	now := s.Now()
 	upto := ulid.MustNew(ulid.Timestamp(now.Add(-FeedLag)), zeroEntropy{}).String()
@@ -204,10 +210,10 @@ read:
 		id, it := next.id(), next.pop()
 		r, _ := ChangeRecordOf(it) // a ledger entry from before it held its messages holds none
 		for i, m := range r.Messages {
-			mid := fmt.Sprintf("%s.%02d", id, i)
-			if mid <= after {
+			if id < from || (id == from && i <= fromIdx) {
 				continue
 			}
+			mid := fmt.Sprintf("%s.%02d", id, i)
 			if len(page.Items) == limit {
 				break read
 			}

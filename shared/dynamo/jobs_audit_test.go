@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -142,6 +143,70 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			if otherPaused != 1 || lateSeen != 1 {
 				t.Errorf("the poller saw the other pause %d times and the late %s %d times; want each once (a late record must not sort before a cursor already served)",
 					otherPaused, tt.typ, lateSeen)
+			}
+		})
+	}
+}
+
+// TestFeedPagesThroughALaunchRecord launches a campaign to 150 contacts:
+// one slice, one change record of 150 recipient.created messages. An
+// integrator reading the feed a page at a time, with each page's cursor,
+// must get every one of them once, whatever the page size.
+func TestFeedPagesThroughALaunchRecord(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := &testenv.Clock{}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	orgID, c := launchFixture(t, s, 150)
+	if _, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: orgID, RequestID: "more", Credits: 1_000, Reason: "more"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	for cursor, done := "", false; !done; {
+		var err error
+		if cursor, done, err = s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(dynamo.FeedLag + time.Second)
+	for _, limit := range []int{100, 40, 7} {
+		t.Run(fmt.Sprintf("pages of %d", limit), func(t *testing.T) {
+			created := map[string]int{}
+			cursor := ""
+			for range 200 {
+				page, err := s.Changes(ctx, orgID, cursor, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page.Items) == 0 {
+					break
+				}
+				for _, raw := range page.Items {
+					var m struct {
+						Type string `json:"type"`
+						Data struct {
+							RecipientID string `json:"recipientId"`
+						} `json:"data"`
+					}
+					if err := json.Unmarshal(raw, &m); err != nil {
+						t.Fatal(err)
+					}
+					if m.Type == gifting.ChangeRecipientCreated {
+						created[m.Data.RecipientID]++
+					}
+				}
+				cursor = page.NextCursor
+			}
+			twice := 0
+			for _, n := range created {
+				if n > 1 {
+					twice++
+				}
+			}
+			if len(created) != 150 || twice != 0 {
+				t.Errorf("%d recipients' recipient.created read (%d more than once); want all 150, once each", len(created), twice)
 			}
 		})
 	}
