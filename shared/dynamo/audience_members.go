@@ -3,6 +3,7 @@ package dynamo
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -149,15 +150,27 @@ func (s *Store) StartAudienceContactList(ctx context.Context, orgID, id, listID 
 	if err != nil {
 		return err
 	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 &s.table,
-		Key:                       key(orgPK(orgID), audienceSK(id)),
-		UpdateExpression:          aws.String("SET metadata.contactLists.#lid = :p, updatedAt = :now"),
-		ConditionExpression:       aws.String("#st = :ready"),
-		ExpressionAttributeNames:  map[string]string{"#st": "status", "#lid": listID},
-		ExpressionAttributeValues: item{":p": p["p"], ":now": str(s.Now().Format(timeLayout)), ":ready": str(string(gifting.AudienceReady))},
+	// The copy's due item, in the same transaction: the tick fills the
+	// list if the job's message is lost.
+	pk, sk := orgPK(orgID), audienceCopySK(id, listID)
+	attrs := dueAttrs(gifting.JobAudienceContactList, id, pk, sk, s.Now().Add(DueLease))
+	attrs["PK"], attrs["SK"], attrs["cursor"] = pk, sk, listID
+	due, err := withKey(struct{}{}, attrs)
+	if err != nil {
+		return err
+	}
+	err = s.transactRetrying(ctx, []types.TransactWriteItem{
+		{Update: &types.Update{
+			TableName:                 &s.table,
+			Key:                       key(pk, audienceSK(id)),
+			UpdateExpression:          aws.String("SET metadata.contactLists.#lid = :p, updatedAt = :now"),
+			ConditionExpression:       aws.String("#st = :ready"),
+			ExpressionAttributeNames:  map[string]string{"#st": "status", "#lid": listID},
+			ExpressionAttributeValues: item{":p": p["p"], ":now": str(s.Now().Format(timeLayout)), ":ready": str(string(gifting.AudienceReady))},
+		}},
+		{Put: &types.Put{TableName: &s.table, Item: due}},
 	})
-	if isConditionFailed(err) {
+	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
 		a, err := s.Audience(ctx, orgID, id)
 		if err != nil {
 			return err
@@ -178,12 +191,15 @@ func (s *Store) StartAudienceContactList(ctx context.Context, orgID, id, listID 
 // twice counts it once.
 func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID string) (done bool, err error) {
 	a, err := s.Audience(ctx, orgID, id)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return true, errors.Join(err, s.copyDone(ctx, orgID, id, listID))
+	}
 	if err != nil {
 		return true, err
 	}
 	p, ok := a.Metadata.ContactLists[listID]
 	if !ok || p.Status != gifting.ListAdding {
-		return true, nil
+		return true, s.copyDone(ctx, orgID, id, listID)
 	}
 	after := ""
 	if p.Cursor != "" {
@@ -238,7 +254,21 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	if err != nil {
 		return false, fmt.Errorf("record contact list progress: %w", err)
 	}
-	return last, nil
+	if last {
+		return true, s.copyDone(ctx, orgID, id, listID)
+	}
+	// Progress: the tick leaves the copy to its job a lease more.
+	return false, s.dueProgressed(ctx, orgPK(orgID), audienceCopySK(id, listID), listID)
+}
+
+// copyDone deletes the due item of the copy of audience id into list
+// listID: the copy is over (or gone with its audience).
+func (s *Store) copyDone(ctx context.Context, orgID, id, listID string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(orgPK(orgID), audienceCopySK(id, listID))})
+	if err != nil {
+		return fmt.Errorf("end audience copy: %w", err)
+	}
+	return nil
 }
 
 // progressNames are the expression names of list listID's progress entry:
@@ -295,5 +325,5 @@ func (s *Store) endContactList(ctx context.Context, orgID, id, listID, status st
 	if err != nil && !isConditionFailed(err) {
 		return fmt.Errorf("end contact list progress: %w", err)
 	}
-	return nil
+	return s.copyDone(ctx, orgID, id, listID)
 }

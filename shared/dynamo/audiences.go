@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -53,6 +54,10 @@ type storedAudience struct {
 	// Clearing is set while a rebuild removes the previous build's
 	// members; the build compares contacts only once they are all gone.
 	Clearing bool `json:"buildClearing,omitempty"`
+	// due is set when the audience is in the due index (buildDue): an
+	// audience stored before builds were due is not put there by its
+	// progress.
+	due bool
 }
 
 // CreateAudience stores a new audience list of org, created by userID and
@@ -71,11 +76,23 @@ func (s *Store) CreateAudience(ctx context.Context, orgID, userID string, a gift
 	meta.BuildStartedAt, meta.ContactLists = now, map[string]gifting.ListProgress{}
 	a.AudienceID, a.OrganizationID, a.CreatedBy, a.CreatedAt, a.UpdatedAt = s.NewID(), orgID, userID, now, now
 	a.TotalMatch, a.CreditRequired, a.Status, a.Metadata = 0, 0, gifting.AudienceBuilding, meta
-	if err := s.putCounted(ctx, orgID, audienceSK(a.AudienceID), audiencesOf(orgID), storedAudience{AudienceList: a}); err != nil {
+	// Due while it builds (buildDue): the tick builds it if the job's
+	// message is lost.
+	if err := s.putCountedWith(ctx, orgID, audienceSK(a.AudienceID), audiencesOf(orgID), storedAudience{AudienceList: a},
+		buildDue(orgID, a.AudienceID, now.Add(DueLease))); err != nil {
 		return gifting.AudienceList{}, err
 	}
 	a.Normalize()
 	return a, nil
+}
+
+// buildDue are the due attributes of audience id of org while it builds,
+// due at at: the scheduler tick runs its build job (JobAudienceBuild) when
+// no slice has made progress for a lease. Each commit of the build pushes
+// the due time on, and its end (ready or failed) takes it out of the due
+// index.
+func buildDue(orgID, id string, at time.Time) map[string]string {
+	return dueAttrs(gifting.JobAudienceBuild, id, orgPK(orgID), audienceSK(id), at)
 }
 
 // audiencePrice resolves the price an audience states.
@@ -181,6 +198,9 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		return true, err
 	}
 	if a.Status != gifting.AudienceBuilding {
+		if a.due { // a build that ended without leaving the due index
+			return true, s.dueDone(ctx, orgPK(orgID), audienceSK(id))
+		}
 		return true, nil
 	}
 	if a.Clearing {

@@ -109,9 +109,15 @@ func (s *Store) buildCommit(orgID string, a, next storedAudience, n, credits, sc
 		set += ", buildCursor = :to"
 		values[":to"] = str(next.Cursor)
 	}
+	done := ""
 	if final {
 		set += ", #st = :ready, metadata.buildFinishedAt = :now"
 		values[":ready"] = str(string(gifting.AudienceReady))
+		done = " " + dueRemove // built: out of the due index
+	} else if a.due {
+		// Progress: the tick leaves the build to its job a lease more.
+		set += ", dueAt = :due"
+		values[":due"] = str(dueSK(next.UpdatedAt.Add(DueLease), orgPK(orgID), audienceSK(a.AudienceID)))
 	}
 	cond := "#st = :building AND attribute_not_exists(buildCursor)"
 	if a.Cursor != "" {
@@ -124,7 +130,7 @@ func (s *Store) buildCommit(orgID string, a, next storedAudience, n, credits, sc
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName:                 &s.table,
 		Key:                       key(orgPK(orgID), audienceSK(a.AudienceID)),
-		UpdateExpression:          aws.String("SET " + set + " ADD totalMatch :n, creditRequired :credits"),
+		UpdateExpression:          aws.String("SET " + set + " ADD totalMatch :n, creditRequired :credits" + done),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeNames:  map[string]string{"#st": "status"},
 		ExpressionAttributeValues: values,
@@ -186,7 +192,7 @@ func (s *Store) FailAudience(ctx context.Context, orgID, id, reason string) erro
 		tx.add(condAudience, types.TransactWriteItem{Update: &types.Update{
 			TableName:                 &s.table,
 			Key:                       key(orgPK(orgID), audienceSK(id)),
-			UpdateExpression:          aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason"),
+			UpdateExpression:          aws.String("SET #st = :failed, updatedAt = :now, metadata.buildFinishedAt = :now, metadata.#err = :reason " + dueRemove),
 			ConditionExpression:       aws.String("#st = :building AND " + updatedAtIs(stored["updatedAt"], values)),
 			ExpressionAttributeNames:  map[string]string{"#st": "status", "#err": "error"},
 			ExpressionAttributeValues: values,
@@ -233,6 +239,7 @@ func (s *Store) audienceAsStored(ctx context.Context, orgID, id string) (storedA
 	if err := unmarshal(out.Item, &a); err != nil {
 		return a, nil, err
 	}
+	a.due = out.Item["dueShard"] != nil
 	a.Normalize()
 	return a, out.Item, nil
 }

@@ -288,11 +288,13 @@ func (s *Store) RebuildAudience(ctx context.Context, orgID, id string) (gifting.
 			return a, cmp.Or[error](err, gifting.NotFound("audience list", id))
 		}
 		now := s.Now().Format(timeLayout)
+		due := buildDue(orgID, id, s.Now().Add(DueLease))
 		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName: &s.table,
 			Key:       key(orgPK(orgID), audienceSK(id)),
 			UpdateExpression: aws.String("SET #st = :building, buildClearing = :true, totalMatch = :zero, creditRequired = :zero, " +
-				"buildFailures = :zero, updatedAt = :now, metadata.contactsScanned = :zero, metadata.buildStartedAt = :now " +
+				"buildFailures = :zero, updatedAt = :now, metadata.contactsScanned = :zero, metadata.buildStartedAt = :now, " +
+				"dueShard = :dueShard, dueAt = :dueAt, dueKind = :dueKind, dueRef = :dueRef " +
 				"REMOVE buildCursor, metadata.buildFinishedAt, metadata.#err"),
 			// Unchanged since read: a build finishing or an edit
 			// meanwhile makes it decide again.
@@ -301,6 +303,7 @@ func (s *Store) RebuildAudience(ctx context.Context, orgID, id string) (gifting.
 			ExpressionAttributeValues: item{
 				":building": str(string(gifting.AudienceBuilding)), ":true": &types.AttributeValueMemberBOOL{Value: true},
 				":zero": num(0), ":now": str(now), ":seen": seen,
+				":dueShard": str(due["dueShard"]), ":dueAt": str(due["dueAt"]), ":dueKind": str(due["dueKind"]), ":dueRef": str(due["dueRef"]),
 			},
 			ReturnValues: types.ReturnValueAllNew,
 		})
@@ -324,8 +327,15 @@ func (s *Store) RebuildAudience(ctx context.Context, orgID, id string) (gifting.
 // build not having moved on, so the next slice starts matching.
 func (s *Store) clearPreviousBuild(ctx context.Context, orgID string, a storedAudience, limit int) error {
 	n, err := s.deleteMembers(ctx, orgID, a.AudienceID, limit)
-	if err != nil || n == limit {
+	if err != nil {
 		return err
+	}
+	if n == limit {
+		if !a.due {
+			return nil
+		}
+		// Progress: the tick leaves the build to its job a lease more.
+		return s.dueProgressed(ctx, orgPK(orgID), audienceSK(a.AudienceID), "")
 	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 &s.table,

@@ -322,6 +322,10 @@ func (s *Store) CreateCampaignIdempotent(ctx context.Context, orgID string, c gi
 }
 
 // transactRetrying runs a transaction, retrying conflicts and throttling.
+// Each retry gives the transaction's change record a new id from the
+// store's clock (restampChanges): the retries can outlast FeedLag, and a
+// record committed with the id of its first attempt could sort before a
+// cursor the change feed has already served.
 func (s *Store) transactRetrying(ctx context.Context, items []types.TransactWriteItem) error {
 	for attempt := 1; ; attempt++ {
 		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
@@ -329,6 +333,9 @@ func (s *Store) transactRetrying(ctx context.Context, items []types.TransactWrit
 			return err
 		}
 		if err := sleep(ctx, backoff(attempt)); err != nil {
+			return err
+		}
+		if items, err = s.restampChanges(items); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +30,9 @@ import (
 //	msgs       the messages, each its JSON body as delivered
 //	expiresAt  30 days on (the table's TTL): the feed keeps 30 days
 //
-// Message ids are the record's id and the message's index (<ULID>.<nn>), so
-// they sort as the records do and a cursor can stop inside a record.
+// Message ids are the record's id and the message's index (<ULID>.<nn>, at
+// least two digits), so a cursor can stop inside a record; the feed
+// compares the index as a number (a launch's record holds up to 500).
 
 // ChangeRetention is how long the change feed keeps a message.
 const ChangeRetention = 30 * 24 * time.Hour
@@ -81,6 +85,53 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 	return item{"rec": str(changeRecordKind), "org": str(orgID), "msgs": &types.AttributeValueMemberL{Value: bodies}}, nil
 }
 
+// restampChanges returns items with each change record of its own
+// (changePut) given a new id and time from the store's clock, its
+// messages' ids and times with it, their data untouched. A ledger entry's
+// record is stamped anew by ChangeBalance, which builds each attempt.
+func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
+	out := slices.Clone(items)
+	for i, it := range out {
+		if it.Put == nil || attrS(it.Put.Item, "rec") != changeRecordKind || !strings.HasSuffix(attrS(it.Put.Item, "PK"), changesSuffix) {
+			continue
+		}
+		msgs, ok := it.Put.Item["msgs"].(*types.AttributeValueMemberL)
+		if !ok {
+			continue
+		}
+		now, id := s.Now(), s.NewID()
+		bodies := make([]types.AttributeValue, len(msgs.Value))
+		for n, v := range msgs.Value {
+			sv, ok := v.(*types.AttributeValueMemberS)
+			if !ok {
+				return nil, fmt.Errorf("change record %s: message %d is not a string", attrS(it.Put.Item, "SK"), n)
+			}
+			var m storedChange
+			var data struct {
+				Data json.RawMessage `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(sv.Value), &m); err != nil {
+				return nil, fmt.Errorf("change message: %w", err)
+			}
+			if err := json.Unmarshal([]byte(sv.Value), &data); err != nil {
+				return nil, fmt.Errorf("change message: %w", err)
+			}
+			m.Data, m.ID, m.CreatedAt = data.Data, fmt.Sprintf("%s.%02d", id, n), now
+			b, err := wire.Marshal(m)
+			if err != nil {
+				return nil, fmt.Errorf("change %s: %w", m.Type, err)
+			}
+			bodies[n] = str(string(b))
+		}
+		put := *it.Put
+		put.Item = maps.Clone(put.Item)
+		put.Item["SK"], put.Item["msgs"] = str(id), &types.AttributeValueMemberL{Value: bodies}
+		put.Item["expiresAt"] = num(now.Add(ChangeRetention).Unix())
+		out[i].Put = &put
+	}
+	return out, nil
+}
+
 // ChangeRecord is a committed change record as the stream delivers it.
 type ChangeRecord struct {
 	OrgID string
@@ -117,13 +168,17 @@ func (s *Store) Changes(ctx context.Context, orgID, after string, limit int) (gi
 	if limit < 1 || limit > maxChangeLimit {
 		return gifting.ChangePage{}, gifting.Problems{"limit": "must be from 1 to 100"}.Err()
 	}
-	from := ""
+	// The cursor's record and message index. The index is compared as a
+	// number: a record holds up to 500 messages, and "<id>.100" sorts
+	// before "<id>.99" as a string.
+	from, fromIdx := "", -1
 	if after != "" {
-		rec, _, ok := strings.Cut(after, ".")
-		if _, err := ulid.ParseStrict(rec); err != nil || !ok {
+		rec, idx, ok := strings.Cut(after, ".")
+		n, err := strconv.Atoi(idx)
+		if _, perr := ulid.ParseStrict(rec); perr != nil || !ok || err != nil || n < 0 {
 			return gifting.ChangePage{}, gifting.Problems{"after": "must be a cursor the feed returned"}.Err()
 		}
-		from = rec
+		from, fromIdx = rec, n
 	}
 	now := s.Now()
 	upto := ulid.MustNew(ulid.Timestamp(now.Add(-FeedLag)), zeroEntropy{}).String()
@@ -155,10 +210,10 @@ read:
 		id, it := next.id(), next.pop()
 		r, _ := ChangeRecordOf(it) // a ledger entry from before it held its messages holds none
 		for i, m := range r.Messages {
-			mid := fmt.Sprintf("%s.%02d", id, i)
-			if mid <= after {
+			if id < from || (id == from && i <= fromIdx) {
 				continue
 			}
+			mid := fmt.Sprintf("%s.%02d", id, i)
 			if len(page.Items) == limit {
 				break read
 			}

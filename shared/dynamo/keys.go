@@ -54,6 +54,7 @@ import (
 //	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
 //	  skip (deep pages)             LPK=ORG#<org>#ICP | #AUDIENCE | #EVENT        Slim (keys only used)
 //	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in Due until purged)
+//	audience copy into a list       PK=ORG#<org>, SK=AUDCOPY#<aud>#<list>        table (due in Due until filled)
 //	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
@@ -223,6 +224,10 @@ func eventsLPK(org string) string        { return orgPK(org) + "#EVENT" }
 // at once; it is a due item until the purge ends, then removed.
 func deletedAudienceSK(id string) string { return "DELAUDIENCE#" + id }
 
+// audienceCopySK is the due item of the copy of audience aud into contact
+// list list while the list is filled (copyDue).
+func audienceCopySK(aud, list string) string { return "AUDCOPY#" + aud + "#" + list }
+
 // deletedEventSK is where a soft-deleted event is kept: outside the EVENT#
 // range and without Slim keys, so lists never see it.
 func deletedEventSK(id string) string { return "DELEVENT#" + id }
@@ -315,7 +320,10 @@ func dueUpTo(at time.Time) string { return at.UTC().Format(dueTimeLayout) + "~" 
 
 // changesPK is the partition of an organization's change records: apart
 // from the organization's own, so the feed's Query reads nothing else.
-func changesPK(org string) string { return orgPK(org) + "#CHG" }
+func changesPK(org string) string { return orgPK(org) + changesSuffix }
+
+// changesSuffix ends the partition key of an organization's change records.
+const changesSuffix = "#CHG"
 
 // Webhook endpoints, the delivery of one message to one endpoint, and the
 // log of attempts, per endpoint.

@@ -102,9 +102,17 @@ func listedItem(v any, orgID, sk string, c collection) (item, error) {
 // with its Slim entry, and adds one to c's counter in the same transaction.
 // It never overwrites.
 func (s *Store) putCounted(ctx context.Context, orgID, sk string, c collection, v any) error {
+	return s.putCountedWith(ctx, orgID, sk, c, v, nil)
+}
+
+// putCountedWith is putCounted with the attributes extra added to the item.
+func (s *Store) putCountedWith(ctx context.Context, orgID, sk string, c collection, v any, extra map[string]string) error {
 	it, err := listedItem(v, orgID, sk, c)
 	if err != nil {
 		return err
+	}
+	for k, v := range extra {
+		it[k] = str(v)
 	}
 	err = s.transactRetrying(ctx, []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}},

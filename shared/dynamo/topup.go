@@ -79,10 +79,10 @@ func (s *Store) TopUpOnce(ctx context.Context, r TopUpRequest) (TopUpResult, err
 	if found {
 		return s.topUpReplay(ctx, r, rec)
 	}
-	entryID := s.NewID()
+	var entryID string
 	var tx txn
 	w, e, err := s.topUp(ctx, r.OrgID, r.Credits, BalanceChange{
-		Entry: gifting.LedgerEntry{EntryID: entryID},
+		Named: func(id string) { entryID = id },
 		Items: func(int64) ([]types.TransactWriteItem, error) {
 			it, err := withKey(topUpRecord{RequestID: r.RequestID, EntryID: entryID, Credits: r.Credits,
 				Reason: r.Reason, CreatedAt: s.Now()}, map[string]string{"PK": orgPK(r.OrgID), "SK": topUpSK(r.RequestID)})

@@ -46,10 +46,15 @@ type BalanceChange struct {
 	// Delta is added to the balance: negative for a debit.
 	Delta int64
 	// Entry describes the change in the ledger. Type, CampaignID,
-	// RecipientID and Reason are the caller's; the rest is filled in,
-	// EntryID only when the caller left it empty (a caller that names the
-	// entry in its own Items sets it).
+	// RecipientID and Reason are the caller's; the rest is filled in. Its
+	// EntryID is taken anew, from the store's clock, on every attempt: the
+	// entry holds the transaction's change record, which must not commit
+	// with an id older than FeedLag.
 	Entry gifting.LedgerEntry
+	// Named, when not nil, is given the entry's id of each attempt before
+	// Items is called: for a caller whose Items name the entry (a top-up's
+	// record).
+	Named func(entryID string)
 	// Balance, when not nil, is a balance the caller has just read
 	// (strongly consistent); it saves the first read of the wallet.
 	Balance *int64
@@ -185,8 +190,9 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 		now := s.Now()
 		entry := c.Entry
 		entry.CreatedAt, entry.BalanceAfter = now, after
-		if entry.EntryID == "" {
-			entry.EntryID = s.NewID()
+		entry.EntryID = s.NewID()
+		if c.Named != nil {
+			c.Named(entry.EntryID)
 		}
 		entry.Amount = c.Delta
 		if c.Delta < 0 {

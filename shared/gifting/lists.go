@@ -131,3 +131,14 @@ func CompareText(a, b string) int { return cmp.Compare(strings.ToLower(a), strin
 // members in slices. The deleted audience's tombstone is due under it, so
 // the scheduler tick finishes the purge if its message is lost.
 const JobAudiencePurge = "audience.purge"
+
+// JobAudienceBuild is the job kind that builds an audience's members in
+// slices. A list-building audience is due under it, so the scheduler tick
+// finishes the build if its message is lost.
+const JobAudienceBuild = "audience.build"
+
+// JobAudienceContactList is the job kind that fills a contact list with an
+// audience's members in slices (its ref the audience, its cursor the
+// list). The copy's own due item is due under it, so the scheduler tick
+// finishes the copy if its message is lost.
+const JobAudienceContactList = "audience.contactlist"

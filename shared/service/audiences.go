@@ -12,8 +12,8 @@ import (
 // Kinds of the audience jobs: building an audience's members, and filling a
 // contact list from an audience.
 const (
-	jobAudienceBuild       = "audience.build"
-	jobAudienceContactList = "audience.contactlist"
+	jobAudienceBuild       = gifting.JobAudienceBuild
+	jobAudienceContactList = gifting.JobAudienceContactList
 )
 
 // buildSliceContacts is how many contacts one slice of an audience build
