@@ -9,8 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -135,6 +138,17 @@ func cloneContacts(ctx context.Context, e *env, t tenant, n int) error {
 			writes = []types.TransactWriteItem{{Update: &types.Update{TableName: in.TableName, Key: in.Key,
 				UpdateExpression: in.UpdateExpression, ExpressionAttributeNames: in.ExpressionAttributeNames,
 				ExpressionAttributeValues: in.ExpressionAttributeValues}}}
+		case *dynamodb.BatchExecuteStatementInput:
+			// New contacts go as batches of INSERTs, the chunk's counters
+			// as a batch of UPDATEs (ADD n to COUNT#CONTACT).
+			for _, st := range in.Statements {
+				if it, ok := dynamo.InsertedItem(st); ok {
+					writes = append(writes, types.TransactWriteItem{Put: &types.Put{TableName: &e.table, Item: it}})
+				} else if k, ok := dynamo.UpdatedKey(st); ok {
+					writes = append(writes, types.TransactWriteItem{Update: &types.Update{TableName: &e.table, Key: k,
+						UpdateExpression: aws.String("ADD n :d")}})
+				}
+			}
 		}
 		for _, it := range writes {
 			switch {
