@@ -22,14 +22,19 @@ var _ gifting.Enricher = ContactEnricher{}
 // ProviderContacts names the default provider in enrichment answers.
 const ProviderContacts = "organization_contacts"
 
-// maxEnrichCandidates bounds the contacts read to confirm a match.
-const maxEnrichCandidates = 100
+// enrichChunk is how many candidates are read (one BatchGet) and confirmed
+// at a time.
+const enrichChunk = 100
 
 // Enrich finds the newest contact of org with the query's LinkedIn URL, or
 // else with its first name, last name and company. It filters the Slim
 // index (whose search text holds names, company and LinkedIn URL) in one
-// pass, then reads the candidates to confirm the match exactly: about 1
-// read unit per 50 contacts, like a search.
+// pass, newest first, and reads the candidates a hundred at a time to
+// confirm the match exactly, stopping at the first LinkedIn match (or the
+// first name match when no URL was given): about 1 read unit per 50
+// contacts, like a search. The filter only finds text containing the query,
+// so lookalikes (Alan Ngo for Al Ng) are candidates too; however many there
+// are, the real contact behind them is still read.
 func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.EnrichmentQuery) (gifting.Enrichment, error) {
 	s := e.Store
 	none := gifting.Enrichment{Provider: ProviderContacts}
@@ -50,28 +55,50 @@ func (e ContactEnricher) Enrich(ctx context.Context, orgID string, q gifting.Enr
 		return none, nil
 	}
 	in.FilterExpression = aws.String(strings.Join(or, " OR "))
-	var ids []string
+	// A LinkedIn match beats a name match, whichever contact is newer.
+	var (
+		best   *gifting.Contact
+		bestBy string
+		ids    []string
+	)
+	decided := func() bool {
+		return bestBy == gifting.MatchedByLinkedin || (bestBy != "" && q.LinkedinURL == "")
+	}
+	confirm := func() error {
+		contacts, err := s.ContactsByID(ctx, orgID, ids)
+		ids = ids[:0]
+		if err != nil {
+			return err
+		}
+		for i := range contacts {
+			by := gifting.MatchContact(contacts[i], q)
+			if by != "" && (best == nil || (bestBy != gifting.MatchedByLinkedin && by == gifting.MatchedByLinkedin)) {
+				best, bestBy = &contacts[i], by
+			}
+		}
+		return nil
+	}
 	p := dynamodb.NewQueryPaginator(s.db, in)
-	for p.HasMorePages() && len(ids) < maxEnrichCandidates {
+	for p.HasMorePages() && !decided() {
 		res, err := p.NextPage(ctx)
 		if err != nil {
 			return none, fmt.Errorf("enrich: %w", err)
 		}
 		for _, it := range res.Items {
 			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
+			if len(ids) == enrichChunk {
+				if err := confirm(); err != nil {
+					return none, err
+				}
+				if decided() {
+					break
+				}
+			}
 		}
 	}
-	contacts, err := s.ContactsByID(ctx, orgID, ids[:min(len(ids), maxEnrichCandidates)])
-	if err != nil {
-		return none, err
-	}
-	// A LinkedIn match beats a name match, whichever contact is newer.
-	var best *gifting.Contact
-	bestBy := ""
-	for i := range contacts {
-		by := gifting.MatchContact(contacts[i], q)
-		if by != "" && (best == nil || (bestBy != gifting.MatchedByLinkedin && by == gifting.MatchedByLinkedin)) {
-			best, bestBy = &contacts[i], by
+	if len(ids) > 0 && !decided() {
+		if err := confirm(); err != nil {
+			return none, err
 		}
 	}
 	if best == nil {

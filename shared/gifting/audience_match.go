@@ -384,9 +384,14 @@ func regionKey(s string) string {
 	return k
 }
 
-// rawWords lower-cases s and splits it into words, dropping fillers, without
-// the job-title abbreviations of words ("co" is Colorado here).
+// rawWords lower-cases s and splits it into words, without the job-title
+// abbreviations of words ("co" is Colorado here). Fillers are dropped from
+// names of several words ("The Netherlands"), never from a single word: "IN"
+// is India's ISO code and Indiana's postal code.
 func rawWords(s string) []string {
 	raw := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(raw) < 2 {
+		return raw
+	}
 	return slices.DeleteFunc(raw, func(w string) bool { return fillers[w] })
 }
