@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -132,31 +133,29 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 // launch is preparing it (the launch job writes to it).
 func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
 	for attempt := 1; ; attempt++ {
-		c, err := s.Campaign(ctx, orgID, campaignID)
+		c, stored, err := s.campaignAsStored(ctx, orgID, campaignID)
 		if err != nil {
 			return c, err
 		}
 		if c.Status == gifting.CampaignPreparing {
 			return c, gifting.Errorf(gifting.CodeConflict, "campaign is preparing; wait until its launch is done before deleting it")
 		}
-		old := c
 		c.IsDeleted, c.UpdatedAt, c.LastUpdatedBy = true, s.Now(), userID
 		it, err := withKey(c, map[string]string{"PK": orgPK(orgID), "SK": deletedCampaignSK(campaignID)})
 		if err != nil {
 			return c, err
 		}
+		names, values := map[string]string{}, item{}
 		err = s.transactRetrying(ctx, []types.TransactWriteItem{
 			// The archived copy must be the item as it was: nothing may
-			// have changed it (a recipient added) since it was read.
+			// have changed it (a recipient added, claimed or moved: its
+			// status counts) since it was read.
 			{Delete: &types.Delete{
-				TableName:                &s.table,
-				Key:                      key(orgPK(orgID), campaignSK(campaignID)),
-				ConditionExpression:      aws.String("#st = :st AND totalRecipients = :n AND liveData.creditsSpent = :cr AND liveData.feedbackCount = :fb"),
-				ExpressionAttributeNames: map[string]string{"#st": "status"},
-				ExpressionAttributeValues: item{
-					":st": str(string(old.Status)), ":cr": num(old.LiveData.CreditsSpent),
-					":n": num(old.TotalRecipients), ":fb": num(old.LiveData.FeedbackCount),
-				},
+				TableName:                 &s.table,
+				Key:                       key(orgPK(orgID), campaignSK(campaignID)),
+				ConditionExpression:       aws.String(strings.Join(unmovedSince(stored, names, values), " AND ")),
+				ExpressionAttributeNames:  names,
+				ExpressionAttributeValues: values,
 			}},
 			{Put: &types.Put{TableName: &s.table, Item: it}},
 			s.counterAdd(orgID, counterCampaigns, -1),

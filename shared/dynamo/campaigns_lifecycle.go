@@ -95,16 +95,7 @@ func (s *Store) addCampaignMove(tx *txn, orgID string, moved gifting.Campaign, s
 		}
 		set, values[":completion"] = set+", completionData = :completion", completion
 	}
-	conds := []string{"attribute_exists(PK)"}
-	for i, a := range campaignMoving {
-		n, v := fmt.Sprintf("#m%d", i), fmt.Sprintf(":m%d", i)
-		names[n] = a
-		if old, ok := stored[a]; ok {
-			conds, values[v] = append(conds, n+" = "+v), old
-		} else {
-			conds = append(conds, "attribute_not_exists("+n+")")
-		}
-	}
+	conds := append([]string{"attribute_exists(PK)"}, unmovedSince(stored, names, values)...)
 	tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{
 		TableName:                 &s.table,
 		Key:                       key(orgPK(orgID), campaignSK(moved.CampaignID)),
@@ -114,6 +105,22 @@ func (s *Store) addCampaignMove(tx *txn, orgID string, moved gifting.Campaign, s
 		ExpressionAttributeValues: values,
 	}})
 	return nil
+}
+
+// unmovedSince returns the conditions that the attributes campaignMoving
+// are as in stored, adding their names and values to names and values.
+func unmovedSince(stored item, names map[string]string, values item) []string {
+	var conds []string
+	for i, a := range campaignMoving {
+		n, v := fmt.Sprintf("#m%d", i), fmt.Sprintf(":m%d", i)
+		names[n] = a
+		if old, ok := stored[a]; ok {
+			conds, values[v] = append(conds, n+" = "+v), old
+		} else {
+			conds = append(conds, "attribute_not_exists("+n+")")
+		}
+	}
+	return conds
 }
 
 // campaignAsStored returns campaign id of org as Campaign does, and its
