@@ -8982,7 +8982,9 @@ type ClientInterface interface {
 	//
 	// Changes the fields sent (same body and reference checks as create; a list field replaces
 	// the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-	// Only a draft can be edited (409 otherwise). Enveloped response.
+	// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+	// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+	// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8993,7 +8995,9 @@ type ClientInterface interface {
 	//
 	// Changes the fields sent (same body and reference checks as create; a list field replaces
 	// the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-	// Only a draft can be edited (409 otherwise). Enveloped response.
+	// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+	// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+	// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11073,7 +11077,9 @@ func (c *Client) GetCampaign(ctx context.Context, campaignId string, reqEditors 
 //
 // Changes the fields sent (same body and reference checks as create; a list field replaces
 // the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-// Only a draft can be edited (409 otherwise). Enveloped response.
+// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11094,7 +11100,9 @@ func (c *Client) UpdateCampaignWithBody(ctx context.Context, campaignId string, 
 //
 // Changes the fields sent (same body and reference checks as create; a list field replaces
 // the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-// Only a draft can be edited (409 otherwise). Enveloped response.
+// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16835,7 +16843,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Changes the fields sent (same body and reference checks as create; a list field replaces
 	// the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-	// Only a draft can be edited (409 otherwise). Enveloped response.
+	// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+	// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+	// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16846,7 +16856,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Changes the fields sent (same body and reference checks as create; a list field replaces
 	// the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-	// Only a draft can be edited (409 otherwise). Enveloped response.
+	// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+	// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+	// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -25756,7 +25768,9 @@ func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, campa
 //
 // Changes the fields sent (same body and reference checks as create; a list field replaces
 // the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-// Only a draft can be edited (409 otherwise). Enveloped response.
+// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25773,7 +25787,9 @@ func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Con
 //
 // Changes the fields sent (same body and reference checks as create; a list field replaces
 // the lists, `giftIds` the gifts and re-prices the campaign unless it sets its own price).
-// Only a draft can be edited (409 otherwise). Enveloped response.
+// Only a draft can be edited (409 otherwise). Once a draft has recipients (added one by one),
+// its `giftIds` and `creditsPerRecipient` are fixed: they were charged its price, a budget for
+// the gifts offered then, so an edit changing either is a 409. Enveloped response.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -40,7 +41,11 @@ func (s *Store) Campaign(ctx context.Context, orgID, campaignID string) (gifting
 // due index moves with it, in the same write; without, it is left as it
 // is, so a scheduled launch the scheduler refused (ScheduledLaunchFailed)
 // is not tried again by an edit of anything else.
-func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled bool) (gifting.Campaign, error) {
+//
+// With repriced (the edit changed the gifts or the price) the write is
+// conditioned on the draft having no recipient, and fails with
+// gifting.ErrCampaignHasRecipients when one was added since the read.
+func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled, repriced bool) (gifting.Campaign, error) {
 	data, err := marshal(c.CampaignData)
 	if err != nil {
 		return c, err
@@ -61,18 +66,32 @@ func (s *Store) UpdateCampaign(ctx context.Context, orgID string, c gifting.Camp
 	default:
 		update += " " + dueRemove
 	}
+	cond := "attribute_exists(PK) AND #st = :draft"
+	if repriced {
+		cond += " AND (attribute_not_exists(totalRecipients) OR totalRecipients = :none)"
+		values[":none"] = num(0)
+	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           &s.table,
 		Key:                 key(orgPK(orgID), campaignSK(c.CampaignID)),
 		UpdateExpression:    aws.String(update),
-		ConditionExpression: aws.String("attribute_exists(PK) AND #st = :draft"),
+		ConditionExpression: aws.String(cond),
 		ExpressionAttributeNames: map[string]string{
 			"#name": "name", "#st": "status",
 		},
-		ExpressionAttributeValues: values,
-		ReturnValues:              types.ReturnValueAllNew,
+		ExpressionAttributeValues:           values,
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	if isConditionFailed(err) {
+		var (
+			failed *types.ConditionalCheckFailedException
+			was    gifting.Campaign
+		)
+		if repriced && errors.As(err, &failed) && failed.Item != nil && unmarshal(failed.Item, &was) == nil &&
+			!was.IsDeleted && was.Status == gifting.CampaignDraft && was.TotalRecipients > 0 {
+			return c, gifting.ErrCampaignHasRecipients
+		}
 		return c, s.campaignStateError(ctx, orgID, c.CampaignID, "edited")
 	}
 	if err != nil {

@@ -80,7 +80,7 @@ func TestLaunchRacingAnEdit(t *testing.T) {
 	db.edit = func() {
 		edited := c
 		edited.Name = "Edited"
-		if _, err := base.UpdateCampaign(ctx, orgID, edited, "user-2", false); err != nil {
+		if _, err := base.UpdateCampaign(ctx, orgID, edited, "user-2", false, false); err != nil {
 			t.Error(err)
 		}
 	}

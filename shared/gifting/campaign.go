@@ -123,6 +123,11 @@ func (c Campaign) AcceptsRecipients() bool {
 	return !c.IsDeleted && c.Status != CampaignCompleted && c.Status != ""
 }
 
+// ErrCampaignHasRecipients is storage's refusal of an edit of a draft's
+// gifts or price once it has recipients (they were charged the price of
+// the gifts then).
+var ErrCampaignHasRecipients = Errorf(CodeConflict, "the campaign has recipients: its gifts and price can no longer change")
+
 // RecipientStatesAccepting are the campaign states that accept new
 // recipients (see AcceptsRecipients); storage conditions writes on them.
 var RecipientStatesAccepting = []CampaignStatus{CampaignDraft, CampaignPreparing, CampaignLive, CampaignInProgress}

@@ -2,8 +2,10 @@ package httpapi_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -190,4 +192,55 @@ func TestLaunchRefusesACampaignStoredMispriced(t *testing.T) {
 			testenv.AssertLedgerBalanced(t, s, orgID)
 		})
 	}
+}
+
+// TestRecipientsFixTheirCampaignsGiftsAndPrice: a recipient was charged
+// the draft's price when added, a budget for the gifts offered then. Once
+// a draft has recipients, a PATCH that adds a dearer catalog gift or
+// changes the price is refused (409), nothing written, so no recipient can
+// choose a gift the service would pay the difference of; other edits still
+// go through, and a draft without recipients may change its gifts.
+func TestRecipientsFixTheirCampaignsGiftsAndPrice(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "acme", 1_000)
+	api := testenv.NewAPI(t, s, key)
+	path := func(id string) string { return "/api/campaigns/" + id }
+	dearer := map[string]any{"campaignData": map[string]any{"giftIds": []string{"gift-artisan-coffee"}, "creditsPerRecipient": 35}}
+
+	empty := createCampaign(t, api, 5)
+	if res := api.Do("PATCH", path(empty), dearer); res.Status != http.StatusOK {
+		t.Fatalf("a draft without recipients changes its gifts: %d %s", res.Status, res.Body)
+	}
+
+	campaign := createCampaign(t, api, 5)
+	if res := api.Do("POST", addPath(campaign), recipientBody("ada@example.com", "Ada")); res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	before := api.Do("GET", path(campaign), nil).Map(t)["data"]
+	for name, body := range map[string]map[string]any{
+		"a dearer catalog gift": dearer,
+		"another price":         {"campaignData": map[string]any{"creditsPerRecipient": 50}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			assertError(t, api.Do("PATCH", path(campaign), body), http.StatusConflict, "CONFLICT")
+		})
+	}
+	if after := api.Do("GET", path(campaign), nil).Map(t)["data"]; !reflect.DeepEqual(before, after) {
+		t.Errorf("a refused edit changed the campaign:\nbefore %v\nafter  %v", before, after)
+	}
+	if res := api.Do("PATCH", path(campaign), map[string]any{"name": "Renamed"}); res.Status != http.StatusOK {
+		t.Errorf("renaming a draft with recipients: %d %s", res.Status, res.Body)
+	}
+	// An edit whose read saw no recipient, written after one was added:
+	// the store's condition refuses it.
+	stale, err := s.Campaign(t.Context(), orgID, campaign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.TotalRecipients, stale.CampaignData.CreditsPerRecipient = 0, 50
+	if _, err := s.UpdateCampaign(t.Context(), orgID, stale, "user-1", false, true); !errors.Is(err, gifting.ErrCampaignHasRecipients) {
+		t.Errorf("a repricing written after a recipient was added: %v, want ErrCampaignHasRecipients", err)
+	}
+	testenv.AssertLedgerBalanced(t, s, orgID)
 }

@@ -113,7 +113,7 @@ func TestClearedScheduleDoesNotLaunch(t *testing.T) {
 	e := newMailEnv(t)
 	c := e.scheduledDraft(e.orgID, "dan")
 	c.CampaignData.ScheduledAt = nil
-	if _, err := e.store.UpdateCampaign(context.Background(), e.orgID, c, "user-1", true); err != nil {
+	if _, err := e.store.UpdateCampaign(context.Background(), e.orgID, c, "user-1", true, false); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Hour)

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -14,7 +16,9 @@ type CampaignStore interface {
 	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
 	Gifts(ctx context.Context, orgID string, ids []string) ([]gifting.Gift, error)
 	CreateCampaignIdempotent(ctx context.Context, orgID string, c gifting.Campaign, idem *gifting.Idempotent[gifting.Campaign]) (gifting.Campaign, *gifting.StoredResponse, error)
-	UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled bool) (gifting.Campaign, error)
+	// UpdateCampaign with repriced (gifts or price changed) fails with
+	// gifting.ErrCampaignHasRecipients when the draft has recipients.
+	UpdateCampaign(ctx context.Context, orgID string, c gifting.Campaign, userID string, rescheduled, repriced bool) (gifting.Campaign, error)
 }
 
 // CreateCampaign checks the references of c (a validated draft) and prices
@@ -45,17 +49,38 @@ func (s *Service) UpdateCampaign(ctx context.Context, orgID, campaignID, userID 
 		return c, c.NotDraft("edited")
 	}
 	before := c.CampaignData.ScheduledAt
+	gifts, price := slices.Clone(c.CampaignData.GiftIDs), c.CampaignData.CreditsPerRecipient
 	if err := edit(&c); err != nil {
 		return c, err
 	}
 	if err := s.checkReferences(ctx, orgID, &c); err != nil {
 		return c, err
 	}
+	// The credits held for each recipient are the price when it was added,
+	// its budget for the gifts then offered: with recipients, a new gift or
+	// price would let them choose a gift they did not pay for (the service
+	// pays a catalog gift's difference). The store conditions the write on
+	// there still being none.
+	repriced := !slices.Equal(gifts, c.CampaignData.GiftIDs) || price != c.CampaignData.CreditsPerRecipient
+	if repriced && c.TotalRecipients > 0 {
+		return c, recipientsFixPrice(c)
+	}
 	// Only a changed scheduledAt (re)schedules the launch: an edit of
 	// anything else does not retry one the scheduler refused.
 	after := c.CampaignData.ScheduledAt
 	rescheduled := (before == nil) != (after == nil) || (before != nil && !before.Equal(*after))
-	return s.store.UpdateCampaign(ctx, orgID, c, userID, rescheduled)
+	updated, err := s.store.UpdateCampaign(ctx, orgID, c, userID, rescheduled, repriced)
+	if errors.Is(err, gifting.ErrCampaignHasRecipients) {
+		return c, recipientsFixPrice(c)
+	}
+	return updated, err
+}
+
+// recipientsFixPrice is the CONFLICT of an edit of the gifts or price of a
+// draft that has recipients.
+func recipientsFixPrice(c gifting.Campaign) error {
+	return gifting.Errorf(gifting.CodeConflict,
+		"campaign %q has recipients, who were charged its price when they were added: its gifts and price can no longer change; create another campaign for other gifts", c.CampaignID)
 }
 
 // checkReferences makes sure the contact lists, template and gifts c names
