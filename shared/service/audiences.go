@@ -113,6 +113,9 @@ func (s *Service) runAudiencePurge(ctx context.Context, j jobs.Job) (*jobs.Job, 
 // name when blank; the description likewise has a default) and starts the job that adds the ready audience's
 // members to it.
 //
+// If the audience is no longer ready when the copy is recorded, the new
+// list is deleted again, so a refused call leaves nothing.
+//
 // Errors: NOT_FOUND (audience), CONFLICT (audience not ready).
 func (s *Service) AudienceToContactList(ctx context.Context, orgID, userID, audienceID, name, description string) (gifting.AudienceList, gifting.ContactList, error) {
 	a, err := s.store.Audience(ctx, orgID, audienceID)
@@ -133,6 +136,11 @@ func (s *Service) AudienceToContactList(ctx context.Context, orgID, userID, audi
 		return a, l, err
 	}
 	if err := s.store.StartAudienceContactList(ctx, orgID, a.AudienceID, l.ListID); err != nil {
+		// The audience stopped being ready since it was read (a rebuild
+		// or a delete landed): the refused call leaves no empty list.
+		if derr := s.DeleteContactList(context.WithoutCancel(ctx), orgID, l.ListID); derr != nil {
+			Logger(ctx).ErrorContext(ctx, "undo contact list", slog.String("listId", l.ListID), slog.String("error", derr.Error()))
+		}
 		return a, l, err
 	}
 	job := jobs.Job{Kind: jobAudienceContactList, OrgID: orgID, Ref: a.AudienceID, Cursor: l.ListID}
