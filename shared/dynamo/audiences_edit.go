@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -181,16 +180,18 @@ func busy(a gifting.AudienceList, what string) error {
 // NOT_FOUND for a missing audience.
 func (s *Store) RemoveAudience(ctx context.Context, orgID, id string) error {
 	for attempt := 1; ; attempt++ {
-		a, err := s.audience(ctx, orgID, id)
+		// The busy check and the write's condition come from one read:
+		// a copy starting after it changes updatedAt.
+		a, stored, err := s.audienceAsStored(ctx, orgID, id)
 		if err != nil {
 			return err
 		}
 		if err := busy(a.AudienceList, "deleted"); err != nil {
 			return err
 		}
-		seen, err := s.updatedAtOf(ctx, orgPK(orgID), audienceSK(id))
-		if err != nil || seen == nil {
-			return cmp.Or[error](err, gifting.NotFound("audience list", id))
+		seen := stored["updatedAt"]
+		if seen == nil {
+			return gifting.NotFound("audience list", id)
 		}
 		pk, sk := orgPK(orgID), deletedAudienceSK(id)
 		attrs := dueAttrs(gifting.JobAudiencePurge, id, pk, sk, s.Now().Add(DueLease))
@@ -271,7 +272,10 @@ func (s *Store) deleteMembers(ctx context.Context, orgID, id string, limit int) 
 // audience.
 func (s *Store) RebuildAudience(ctx context.Context, orgID, id string) (gifting.AudienceList, error) {
 	for attempt := 1; ; attempt++ {
-		a, err := s.Audience(ctx, orgID, id)
+		// The busy check and the write's condition come from one read:
+		// a copy starting after it changes updatedAt.
+		stored, raw, err := s.audienceAsStored(ctx, orgID, id)
+		a := stored.AudienceList
 		if err != nil {
 			return a, err
 		}
@@ -283,9 +287,9 @@ func (s *Store) RebuildAudience(ctx context.Context, orgID, id string) (gifting.
 		} else if err != nil {
 			return a, err
 		}
-		seen, err := s.updatedAtOf(ctx, orgPK(orgID), audienceSK(id))
-		if err != nil || seen == nil {
-			return a, cmp.Or[error](err, gifting.NotFound("audience list", id))
+		seen := raw["updatedAt"]
+		if seen == nil {
+			return a, gifting.NotFound("audience list", id)
 		}
 		now := s.Now().Format(timeLayout)
 		due := buildDue(orgID, id, s.Now().Add(DueLease))

@@ -124,20 +124,6 @@ func (s *Store) putCountedWith(ctx context.Context, orgID, sk string, c collecti
 	return nil
 }
 
-// updatedAtOf reads item pk/sk and returns its updatedAt attribute exactly
-// as stored (writers format times differently), for a condition that the
-// item is unchanged since; nil when the item is missing.
-func (s *Store) updatedAtOf(ctx context.Context, pk, sk string) (types.AttributeValue, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: &s.table, Key: key(pk, sk), ConsistentRead: aws.Bool(true),
-		ProjectionExpression: aws.String("updatedAt"),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("get %s %s: %w", keyForError(pk), keyForError(sk), err)
-	}
-	return out.Item["updatedAt"], nil
-}
-
 // smallList is how a collection that is small by nature (personas,
 // audiences, events: tens to hundreds per organization) is listed:
 // normalize fixes each decoded item, keep applies the filter and search,
