@@ -86,3 +86,42 @@ func TestLedgerPagesHoldStillWhileEntriesArrive(t *testing.T) {
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
 }
+
+// TestEndingACampaignRefundsWithItsOwnReason: completing or deleting a
+// campaign gives back the credits of its unclaimed recipients at once,
+// long before their claim period runs out. The ledger entry a tenant reads
+// says so, rather than that the recipient let the claim period pass.
+func TestEndingACampaignRefundsWithItsOwnReason(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, method, path string
+	}{
+		{"complete", "POST", "/complete"},
+		{"delete", "DELETE", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := testenv.Store(t)
+			orgID, key := testenv.Org(t, s, "acme", 1000)
+			api := testenv.NewAPI(t, s, key)
+			c := postCampaign(t, api, map[string]any{"name": "Short", "campaignData": map[string]any{
+				"giftIds": []string{"gift-wireless-charger"}}})
+			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+			if res := api.Do("POST", addPath(c.CampaignID), recipientBody("r@example.com", "R")); res.Status != http.StatusOK {
+				t.Fatalf("add-recipient: %d %s", res.Status, res.Body)
+			}
+			if res := api.Do(tt.method, "/api/campaigns/"+c.CampaignID+tt.path, nil); res.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", tt.name, res.Status, res.Body)
+			}
+			api.Jobs.Wait()
+			top := walletOf(t, api, "?limit=1").Ledger.Items
+			if len(top) != 1 || top[0].Type != "refund" || top[0].CampaignID != c.CampaignID {
+				t.Fatalf("newest entry %+v; want the refund of the campaign's recipient", top)
+			}
+			if got, want := top[0].Reason, "the campaign ended before the recipient claimed its gift"; got != want {
+				t.Errorf("refund reason %q; want %q (the claim period had not run out)", got, want)
+			}
+			testenv.AssertLedgerBalanced(t, s, orgID)
+		})
+	}
+}
