@@ -5941,8 +5941,11 @@ type Wallet struct {
 	Budget   Budget `json:"budget"`
 	Currency string `json:"currency"`
 	Ledger   struct {
-		Items      []LedgerEntry `json:"items"`
-		Pagination Pagination    `json:"pagination"`
+		Items []LedgerEntry `json:"items"`
+
+		// NextCursor The cursor of the next page; empty on the last.
+		NextCursor string     `json:"nextCursor"`
+		Pagination Pagination `json:"pagination"`
 	} `json:"ledger"`
 	OrganizationId string `json:"organizationId"`
 
@@ -6688,6 +6691,9 @@ type GetWalletParams struct {
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A previous page's ledger.nextCursor.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetWallet200JSONResponseBodyStatusCode defines parameters for GetWallet.
@@ -8880,7 +8886,10 @@ type ClientInterface interface {
 	//
 	// The organization's credit balance and a page of its ledger, newest first (default limit 12):
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
-	// for. Enveloped response.
+	// for. To read the whole ledger while entries are being written, pass each page's
+	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
+	// cursor, `page` counts pages from it. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 	GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10845,7 +10854,10 @@ func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body Upd
 //
 // The organization's credit balance and a page of its ledger, newest first (default limit 12):
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
-// for. Enveloped response.
+// for. To read the whole ledger while entries are being written, pass each page's
+// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
+// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
+// cursor, `page` counts pages from it. Enveloped response.
 //
 // Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 func (c *Client) GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14731,6 +14743,18 @@ func NewGetWalletRequest(server string, params *GetWalletParams) (*http.Request,
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -16723,7 +16747,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// The organization's credit balance and a page of its ledger, newest first (default limit 12):
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
-	// for. Enveloped response.
+	// for. To read the whole ledger while entries are being written, pass each page's
+	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
+	// cursor, `page` counts pages from it. Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25570,7 +25597,10 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 //
 // The organization's credit balance and a page of its ledger, newest first (default limit 12):
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
-// for. Enveloped response.
+// for. To read the whole ledger while entries are being written, pass each page's
+// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
+// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
+// cursor, `page` counts pages from it. Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
 //

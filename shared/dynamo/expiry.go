@@ -32,7 +32,9 @@ import (
 // come back all the same (on the campaign's archived copy, see
 // DeleteCampaign). With onlyDue it expires the recipient only once
 // its ClaimExpiresAt has come (the scheduler); without, any unclaimed one
-// (a completed campaign). expired is false when there was nothing to do:
+// (a completed or deleted campaign), its refund saying the campaign
+// ended rather than that the claim period ran out. expired is false when
+// there was nothing to do:
 // claimed, already expired, or not due yet.
 //
 // Errors: NOT_FOUND (recipient, or its campaign gone).
@@ -75,11 +77,15 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 			return nil
 		}
 		moved := recipientStatusChanged(r, from)
+		reason := "the recipient did not claim its gift in time"
+		if !onlyDue {
+			reason = "the campaign ended before the recipient claimed its gift"
+		}
 		if refund > 0 {
 			_, _, err = s.ChangeBalance(ctx, BalanceChange{
 				OrgID: orgID, Delta: refund,
 				Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
-					Reason: "the recipient did not claim its gift in time"},
+					Reason: reason},
 				Items:     func(int64) ([]types.TransactWriteItem, error) { return tx.items, nil },
 				Changes:   []gifting.Change{moved},
 				Cancelled: cancelled,

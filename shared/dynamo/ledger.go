@@ -19,6 +19,15 @@ import (
 // those COUNT#LEDGER counted before the wallet did (see walletEntries).
 // NOT_FOUND when the organization has no wallet.
 func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error) {
+	return s.WalletStatementBefore(ctx, orgID, "", p)
+}
+
+// WalletStatementBefore is WalletStatement over the ledger entries older
+// than the entry before (the whole ledger when before is ""): a page that
+// follows a previous page's Next stays where it was however many entries
+// were written since, which page numbers alone cannot. Total stays the
+// whole ledger's.
+func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (gifting.WalletStatement, error) {
 	got, err := s.batchGet(ctx, []item{
 		key(orgPK(orgID), walletSK), key(orgPK(orgID), profileSK), key(orgPK(orgID), counterSK(counterLedger)),
 	})
@@ -56,14 +65,17 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 	if st.Wallet.OrgID == "" {
 		st.Wallet.OrgID = orgID
 	}
-	entries, exhausted, err := s.ledgerEntries(ctx, orgID, p.Offset()+p.Limit)
+	entries, exhausted, err := s.ledgerEntries(ctx, orgID, before, p.Offset()+p.Limit)
 	if err != nil {
 		return gifting.WalletStatement{}, err
 	}
 	lo, hi := p.Window(len(entries))
 	st.Entries = entries[lo:hi]
+	if hi > lo && len(entries) > hi {
+		st.Next = entries[hi-1].EntryID
+	}
 	st.Total = int(counted.N + wc.Entries)
-	if exhausted {
+	if exhausted && before == "" {
 		// Read to the end: the exact count, even for entries written
 		// without the counter.
 		st.Total = len(entries)
@@ -71,20 +83,26 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 	return st, nil
 }
 
-// ledgerEntries reads org's ledger newest first until it holds need
-// entries; exhausted reports that it read the whole ledger.
-func (s *Store) ledgerEntries(ctx context.Context, orgID string, need int) (entries []gifting.LedgerEntry, exhausted bool, err error) {
-	exhausted, err = s.eachLedgerEntry(ctx, orgID, min(need+1, 10_000), false, func(e gifting.LedgerEntry) bool {
+// ledgerEntries reads org's ledger newest first, from the entry older than
+// before ("": the newest), until it holds need entries and one more when
+// there is one; exhausted reports that it read to the ledger's end.
+func (s *Store) ledgerEntries(ctx context.Context, orgID, before string, need int) (entries []gifting.LedgerEntry, exhausted bool, err error) {
+	exhausted, err = s.eachLedgerEntry(ctx, orgID, before, min(need+1, 10_000), false, func(e gifting.LedgerEntry) bool {
 		entries = append(entries, e)
 		return len(entries) <= need
 	})
 	return entries, exhausted, err
 }
 
-// eachLedgerEntry calls fn with org's ledger entries, newest first, reading
-// pageSize entries a request, until fn returns false or the ledger ends
+// eachLedgerEntry calls fn with org's ledger entries, newest first from
+// the one older than before ("": from the newest), reading pageSize
+// entries a request, until fn returns false or the ledger ends
 // (exhausted).
-func (s *Store) eachLedgerEntry(ctx context.Context, orgID string, pageSize int, consistent bool, fn func(gifting.LedgerEntry) bool) (exhausted bool, err error) {
+func (s *Store) eachLedgerEntry(ctx context.Context, orgID, before string, pageSize int, consistent bool, fn func(gifting.LedgerEntry) bool) (exhausted bool, err error) {
+	var start item
+	if before != "" {
+		start = key(orgPK(orgID), ledgerSK(before))
+	}
 	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
 		TableName:              &s.table,
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
@@ -92,9 +110,10 @@ func (s *Store) eachLedgerEntry(ctx context.Context, orgID string, pageSize int,
 			":pk":     str(orgPK(orgID)),
 			":prefix": str(ledgerPrefix),
 		},
-		ScanIndexForward: aws.Bool(false),
-		ConsistentRead:   aws.Bool(consistent),
-		Limit:            aws.Int32(int32(pageSize)),
+		ScanIndexForward:  aws.Bool(false),
+		ConsistentRead:    aws.Bool(consistent),
+		Limit:             aws.Int32(int32(pageSize)),
+		ExclusiveStartKey: start,
 	})
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
@@ -143,7 +162,7 @@ func (s *Store) VerifyLedger(ctx context.Context, orgID string) (LedgerCheck, er
 		return LedgerCheck{}, err
 	}
 	check := LedgerCheck{OrganizationID: orgID, Balance: w.Balance}
-	_, err = s.eachLedgerEntry(ctx, orgID, 1000, true, func(e gifting.LedgerEntry) bool {
+	_, err = s.eachLedgerEntry(ctx, orgID, "", 1000, true, func(e gifting.LedgerEntry) bool {
 		amount := e.Amount
 		switch {
 		case amount < 0:

@@ -12,6 +12,9 @@ type WalletStatement struct {
 	Entries []LedgerEntry
 	// Total is the number of ledger entries.
 	Total int
+	// Next is the entry id after which the next page starts, "" when the
+	// page is the ledger's last.
+	Next string
 }
 
 // GiftFilter selects gifts. Empty fields do not filter.

@@ -65,7 +65,7 @@ type CampaignReader interface {
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-	WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error)
+	WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (gifting.WalletStatement, error)
 }
 
 // RecipientReader reads recipients and records their feedback.

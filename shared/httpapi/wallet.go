@@ -21,18 +21,26 @@ type walletView struct {
 type ledgerPage struct {
 	Items      []gifting.LedgerEntry `json:"items"`
 	Pagination gifting.Pagination    `json:"pagination"`
+	// NextCursor is the cursor of the next page, "" on the last: entries
+	// written meanwhile do not move it, as they move page numbers.
+	NextCursor string `json:"nextCursor"`
 }
 
 // wallet serves GET /wallet (enveloped): page and limit (default 12) page
-// through the ledger.
+// through the ledger; cursor (a previous page's nextCursor) starts after
+// that page's last entry.
 func (s *Server) wallet(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
+	cursor := q.str("cursor")
+	if cursor != "" && !gifting.ValidID(cursor) {
+		q.problems.Add("cursor", "must be a cursor a previous page returned")
+	}
 	if err := q.err(); err != nil {
 		return err
 	}
 	orgID := principal(r.Context()).OrgID
-	st, err := s.store.WalletStatement(r.Context(), orgID, page)
+	st, err := s.store.WalletStatementBefore(r.Context(), orgID, cursor, page)
 	if err != nil {
 		return err
 	}
@@ -40,10 +48,15 @@ func (s *Server) wallet(w http.ResponseWriter, r *http.Request) error {
 	if items == nil {
 		items = []gifting.LedgerEntry{}
 	}
+	pagination := gifting.NewPagination(page, st.Total)
+	if cursor != "" {
+		// Pages counted from the cursor: what follows is what was read.
+		pagination.HasNext, pagination.HasPrev = st.Next != "", true
+	}
 	writeEnvelope(w, http.StatusOK, "Wallet retrieved", walletView{
 		OrganizationID: orgID, Balance: st.Wallet.Balance, Currency: st.Wallet.Currency, Budget: st.Budget,
 		UpdatedAt: st.Wallet.UpdatedAt,
-		Ledger:    ledgerPage{Items: items, Pagination: gifting.NewPagination(page, st.Total)},
+		Ledger:    ledgerPage{Items: items, Pagination: pagination, NextCursor: st.Next},
 	})
 	return nil
 }
