@@ -76,9 +76,7 @@ func (icp *ICPPersona) Validate() error {
 	case tooLong(ps.Name, maxTitle):
 		p.Add("persona.name", "must be at most "+itoa(maxTitle)+" characters")
 	}
-	if tooLong(ps.Description, maxDescription) {
-		p.Add("persona.description", "must be at most "+itoa(maxDescription)+" characters")
-	}
+	p.AtMost("persona.description", ps.Description, maxDescription)
 	ps.JobTitles = cleanStrings(&p, "persona.job_titles", ps.JobTitles, maxCriteria, maxCriterionLen)
 	ps.Departments = cleanStrings(&p, "persona.departments", ps.Departments, maxCriteria, maxCriterionLen)
 	ps.SeniorityLevels = cleanStrings(&p, "persona.seniority_levels", ps.SeniorityLevels, maxCriteria, maxCriterionLen)
@@ -316,9 +314,7 @@ func ValidateAudience(a *AudienceList) error {
 	if a.ICPID == "" {
 		p.Add("icpId", "is required")
 	}
-	if tooLong(a.Description, maxDescription) {
-		p.Add("description", "must be at most "+itoa(maxDescription)+" characters")
-	}
+	p.AtMost("description", a.Description, maxDescription)
 	a.Tags = cleanStrings(&p, "tags", a.Tags, maxCriteria, maxCriterionLen)
 	return p.Err()
 }

@@ -107,15 +107,10 @@ func (g *Gift) Validate() error {
 	g.Name = strings.TrimSpace(g.Name)
 	if g.Name == "" {
 		p.Add("name", "is required")
-	} else if tooLong(g.Name, maxCatalogName) {
-		p.Add("name", "must be at most "+itoa(maxCatalogName)+" characters")
 	}
-	if tooLong(g.ShortDescription, maxCatalogShort) {
-		p.Add("shortDescription", "must be at most "+itoa(maxCatalogShort)+" characters")
-	}
-	if tooLong(g.Description, maxCatalogDescription) {
-		p.Add("description", "must be at most "+itoa(maxCatalogDescription)+" characters")
-	}
+	p.AtMost("name", g.Name, maxCatalogName)
+	p.AtMost("shortDescription", g.ShortDescription, maxCatalogShort)
+	p.AtMost("description", g.Description, maxCatalogDescription)
 	if _, err := CreditsForPrice(g.Price); err != nil {
 		p.Add("price", fmt.Sprintf("must be from 0 to %d", MaxGiftPrice))
 	}
@@ -238,16 +233,11 @@ func (t *Template) Validate() error {
 	t.TemplateName = strings.TrimSpace(t.TemplateName)
 	if t.TemplateName == "" {
 		p.Add("templateName", "is required")
-	} else if tooLong(t.TemplateName, maxCatalogName) {
-		p.Add("templateName", "must be at most "+itoa(maxCatalogName)+" characters")
 	}
+	p.AtMost("templateName", t.TemplateName, maxCatalogName)
 	t.TemplateCategory = strings.TrimSpace(t.TemplateCategory)
-	if tooLong(t.TemplateCategory, maxCategory) {
-		p.Add("templateCategory", "must be at most "+itoa(maxCategory)+" characters")
-	}
-	if tooLong(t.Description, maxCatalogDescription) {
-		p.Add("description", "must be at most "+itoa(maxCatalogDescription)+" characters")
-	}
+	p.AtMost("templateCategory", t.TemplateCategory, maxCategory)
+	p.AtMost("description", t.Description, maxCatalogDescription)
 	t.Tags = cleanStrings(&p, "tags", t.Tags, maxCriteria, maxCriterionLen)
 	if t.SuccessRate < 0 || t.SuccessRate > 100 {
 		p.Add("successRate", "must be between 0 and 100")
@@ -256,15 +246,9 @@ func (t *Template) Validate() error {
 		p.Add("imageUrl", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
 	}
 	g := t.TemplateData.Goal
-	if tooLong(g.GoalID, maxCriterionLen) {
-		p.Add("templateData.goal.goalId", "must be at most "+itoa(maxCriterionLen)+" characters")
-	}
-	if tooLong(g.Name, maxCatalogName) {
-		p.Add("templateData.goal.name", "must be at most "+itoa(maxCatalogName)+" characters")
-	}
-	if tooLong(g.Description, maxCatalogDescription) {
-		p.Add("templateData.goal.description", "must be at most "+itoa(maxCatalogDescription)+" characters")
-	}
+	p.AtMost("templateData.goal.goalId", g.GoalID, maxCriterionLen)
+	p.AtMost("templateData.goal.name", g.Name, maxCatalogName)
+	p.AtMost("templateData.goal.description", g.Description, maxCatalogDescription)
 	if g.Logo != "" && (tooLong(g.Logo, maxURLLen) || !ValidURL(g.Logo)) {
 		p.Add("templateData.goal.logo", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
 	}

@@ -69,9 +69,7 @@ func (in *ContactInput) Validate() error {
 		{"profileImage", &in.ProfileImage, maxURLLen},
 	} {
 		*f.v = strings.TrimSpace(*f.v)
-		if tooLong(*f.v, f.max) {
-			p.Add(f.name, "must be at most "+itoa(f.max)+" characters")
-		}
+		p.AtMost(f.name, *f.v, f.max)
 	}
 	if in.LinkedinURL != "" && !ValidURL(in.LinkedinURL) {
 		p.Add("linkedinUrl", "must be an http(s) URL")

@@ -59,12 +59,8 @@ func (p ContactPatch) Apply(c *Contact, now time.Time) error {
 		problems = e.Details
 	}
 	companyID, notes := strings.TrimSpace(pick(p.CompanyID, c.CompanyID)), strings.TrimSpace(pick(p.Notes, c.Notes))
-	if tooLong(companyID, maxNameLen) {
-		problems.Add("companyId", "must be at most "+itoa(maxNameLen)+" characters")
-	}
-	if tooLong(notes, maxNotesLen) {
-		problems.Add("notes", "must be at most "+itoa(maxNotesLen)+" characters")
-	}
+	problems.AtMost("companyId", companyID, maxNameLen)
+	problems.AtMost("notes", notes, maxNotesLen)
 	if err := problems.Err(); err != nil {
 		return err
 	}

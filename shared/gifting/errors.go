@@ -107,6 +107,16 @@ func (p *Problems) Add(field, problem string) {
 	}
 }
 
+// AtMost records "must be at most max characters" for field when v is
+// longer than that, and reports whether it was.
+func (p *Problems) AtMost(field, v string, max int) bool {
+	if !tooLong(v, max) {
+		return false
+	}
+	p.Add(field, "must be at most "+itoa(max)+" characters")
+	return true
+}
+
 // Err returns a VALIDATION_FAILED error listing the problems, or nil when
 // there are none.
 func (p Problems) Err() error {

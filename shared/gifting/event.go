@@ -135,9 +135,7 @@ func (e *Event) Validate() error {
 		{"eventUrl", &e.EventURL, maxEventURL}, {"banner", &e.Banner, maxEventURL}, {"hashtag", &e.Hashtag, 101},
 	} {
 		*f.v = strings.TrimSpace(*f.v)
-		if tooLong(*f.v, f.max) {
-			p.Add(f.name, "must be at most "+itoa(f.max)+" characters")
-		}
+		p.AtMost(f.name, *f.v, f.max)
 	}
 	for _, f := range []struct{ name, v string }{{"eventUrl", e.EventURL}, {"banner", e.Banner}} {
 		if f.v != "" && !ValidURL(f.v) {
@@ -226,9 +224,7 @@ func (s *Speaker) validate(p *Problems, field string) {
 	if tooLong(s.FullName, maxEventName) || tooLong(s.Role, maxEventName) || tooLong(s.Company, maxEventName) {
 		p.Add(field, "fullName, role and company must be at most "+itoa(maxEventName)+" characters")
 	}
-	if tooLong(s.Bio, maxEventText) {
-		p.Add(field+".bio", "must be at most "+itoa(maxEventText)+" characters")
-	}
+	p.AtMost(field+".bio", s.Bio, maxEventText)
 	if s.PhotoURL != "" && !ValidURL(s.PhotoURL) {
 		p.Add(field+".photoUrl", "must be an http(s) URL")
 	}
