@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -45,10 +44,6 @@ type topUpRecord struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// validRequestID is what a request id may look like: it becomes part of a
-// sort key and is typed by a person.
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
-
 // topUpDone is the cancellation of a top-up whose request id another run
 // applied first: it carries that run's record.
 type topUpDone struct{ record item }
@@ -63,7 +58,7 @@ func (topUpDone) Error() string { return "top-up already applied" }
 // another reason is IDEMPOTENCY_KEY_REUSED. Bad credits or request id are
 // VALIDATION_FAILED, an unknown organization NOT_FOUND.
 func (s *Store) TopUpOnce(ctx context.Context, r TopUpRequest) (TopUpResult, error) {
-	if !validRequestID.MatchString(r.RequestID) {
+	if !gifting.ValidID(r.RequestID) { // it becomes part of a sort key
 		return TopUpResult{}, &gifting.Error{Code: gifting.CodeValidation,
 			Message: "the request id must be 1 to 128 letters, digits or . _ : -",
 			Details: map[string]string{"request-id": "must be 1 to 128 letters, digits or . _ : -"}}
