@@ -14,27 +14,27 @@ import (
 // A migration step upgrades one organization's data written by an older
 // model. Steps are idempotent (a second run finds nothing to change) and
 // resumable (progress is kept per organization in a MIGRATE#<step> item),
-// so `admin migrate` can be stopped and run again at any time. A step
-// registers itself from its own file (registerMigration in an init), so
-// each part of the model brings its own upgrade.
+// so `admin migrate` can be stopped and run again at any time.
 type migrationStep struct {
 	name string
 	run  func(s *Store, ctx context.Context, orgID string) (MigrationResult, error)
 }
 
-// migrationSteps are the registered steps, in registration order.
-var migrationSteps []migrationStep
-
-// registerMigration adds a named step to `admin migrate`.
-func registerMigration(name string, run func(s *Store, ctx context.Context, orgID string) (MigrationResult, error)) {
-	migrationSteps = append(migrationSteps, migrationStep{name: name, run: run})
+// migrationSteps are the steps, in the order Migrate runs them. A function
+// rather than a variable filled by init functions: only what calls Migrate
+// (the operator CLI) links the steps' code, not every Lambda binary.
+func migrationSteps() []migrationStep {
+	return []migrationStep{
+		{name: stepContacts, run: (*Store).migrateContacts},
+	}
 }
 
-// MigrationSteps returns the names of the registered steps, in the order
-// Migrate runs them.
+// MigrationSteps returns the names of the steps, in the order Migrate runs
+// them.
 func MigrationSteps() []string {
-	names := make([]string, len(migrationSteps))
-	for i, m := range migrationSteps {
+	steps := migrationSteps()
+	names := make([]string, len(steps))
+	for i, m := range steps {
 		names[i] = m.name
 	}
 	return names
@@ -57,7 +57,7 @@ type MigrationResult struct {
 // for the organization orgID.
 func (s *Store) Migrate(ctx context.Context, orgID string, only []string) ([]MigrationResult, error) {
 	var out []MigrationResult
-	for _, m := range migrationSteps {
+	for _, m := range migrationSteps() {
 		if len(only) > 0 && !slices.Contains(only, m.name) {
 			continue
 		}
@@ -100,8 +100,6 @@ func (s *Store) saveMigrationProgress(ctx context.Context, orgID, step string, c
 
 // stepContacts names the contacts step of `admin migrate`.
 const stepContacts = "contacts-slots"
-
-func init() { registerMigration(stepContacts, (*Store).migrateContacts) }
 
 // migrateContacts upgrades org's contacts written before slots: each one
 // takes its email's slot (an alias item naming it, or the holder of a
