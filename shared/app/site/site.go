@@ -22,13 +22,8 @@ func New(store *dynamo.Store, log *slog.Logger) http.Handler {
 }
 
 // pageStore is the store as the pages' use cases see it: the methods
-// they call, as method values. The pages render with html/template, whose
-// method calls by name (reflect's MethodByName) make the linker keep every
-// exported method of every type that reaches an interface, and of the types
-// of its fields. Handing the use cases *dynamo.Store, or a struct holding
-// it, would so link every method of the store and through them most of the
-// DynamoDB client; a method value carries its receiver out of reflection's
-// reach.
+// they call, as method values, so that the pages function links only
+// those store methods and what they use, not every method of *dynamo.Store.
 type pageStore struct {
 	recipientPage        func(ctx context.Context, pageID string) (gifting.RecipientPage, error)
 	markPageViewed       func(ctx context.Context, orgID, campaignID, recipientID string) error
