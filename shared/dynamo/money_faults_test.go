@@ -359,3 +359,188 @@ func TestTopUpLostAnswer(t *testing.T) {
 		})
 	}
 }
+
+// cancellingWalletDB, once armed, cancels wallet transactions without
+// applying them, as DynamoDB does: the k-th with code as the reason of its
+// item k, every other reason None, until each item has had its turn, so
+// one balance change meets the fault on each of its items. With top set,
+// it answers the first with top instead, a fault of the whole request.
+type cancellingWalletDB struct {
+	dynamo.DB
+	mu    sync.Mutex
+	armed bool
+	code  string
+	top   func() error
+	seen  int // transactions failed since armed
+	size  int // items of the last one failed
+}
+
+func (d *cancellingWalletDB) arm(code string, top func() error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.armed, d.code, d.top, d.seen, d.size = true, code, top, 0, 0
+}
+
+func (d *cancellingWalletDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	u := in.TransactItems[0].Update
+	d.mu.Lock()
+	fail := d.armed && u != nil && u.Key["SK"].(*types.AttributeValueMemberS).Value == "WALLET"
+	k := d.seen
+	if fail {
+		d.seen++
+		d.size = len(in.TransactItems)
+		d.armed = d.top == nil && d.seen < d.size
+	}
+	d.mu.Unlock()
+	if !fail {
+		return d.DB.TransactWriteItems(ctx, in, opts...)
+	}
+	if d.top != nil {
+		return nil, d.top()
+	}
+	reasons := make([]types.CancellationReason, len(in.TransactItems))
+	for i := range reasons {
+		reasons[i].Code = aws.String("None")
+	}
+	reasons[k].Code = aws.String(d.code)
+	return nil, &types.TransactionCanceledException{Message: aws.String("Transaction cancelled"), CancellationReasons: reasons}
+}
+
+// moneyPath is one balance change a user or job makes: prepare readies it
+// on s (its fault-free setup) and returns the change to run and the
+// balance after it.
+type moneyPath struct {
+	name    string
+	prepare func(t *testing.T, s *dynamo.Store, org string) (run func() error, balance int64)
+}
+
+var moneyPaths = []moneyPath{
+	{"add-recipient", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		orgID, _ := testenv.Org(t, s, org, 100)
+		c := giftCampaign(t, s, orgID, 10)
+		in := addInput(orgID, c.CampaignID, "jane@example.com")
+		in.Idempotency = addIdempotent("k1", "h1")
+		return func() error { _, err := s.AddRecipient(context.Background(), in); return err }, 90
+	}},
+	{"launch", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		orgID, c := launchFixtureOf(t, s, org, 3, "")
+		return func() error { _, err := s.LaunchCampaign(context.Background(), orgID, c.CampaignID, "user-1"); return err }, 970
+	}},
+	{"launch finish refunding a deleted contact", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		ctx := context.Background()
+		orgID, c := launchFixtureOf(t, s, org, 3, "")
+		if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+			t.Fatal(err)
+		}
+		ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		return func() error {
+			cursor := ""
+			for range 10 {
+				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
+				if err != nil || done {
+					return err
+				}
+				cursor = next
+			}
+			return errors.New("the launch job does not finish")
+		}, 980
+	}},
+	{"claim refunding the difference", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		ctx := context.Background()
+		orgID, _ := testenv.Org(t, s, org, 100)
+		c := giftCampaign(t, s, orgID, 40)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() error {
+			_, err := s.ClaimGift(ctx, orgID, c.CampaignID, res.Response.RecipientID, gifting.ClaimInput{GiftID: "gift-artisan-coffee",
+				ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}})
+			return err
+		}, 65
+	}},
+	{"expiry refund", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		ctx := context.Background()
+		orgID, _ := testenv.Org(t, s, org, 100)
+		c := giftCampaign(t, s, orgID, 40)
+		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() error {
+			expired, err := s.ExpireRecipient(ctx, orgID, c.CampaignID, res.Response.RecipientID, false)
+			if err == nil && !expired {
+				err = errors.New("not expired")
+			}
+			return err
+		}, 100
+	}},
+	{"top-up", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
+		orgID, _ := testenv.Org(t, s, org, 100)
+		return func() error {
+			_, err := s.TopUpOnce(context.Background(), dynamo.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
+			return err
+		}, 150
+	}},
+}
+
+// TestMoneyPathsUnderCancellations runs every balance change through the
+// faults DynamoDB answers a busy table with: a transaction cancelled for a
+// conflict or throttling on each of its items in turn is retried to one
+// success; a request refused whole (throughput, a server error) is
+// SERVICE_UNAVAILABLE with nothing written, and the caller's retry then
+// succeeds once.
+func TestMoneyPathsUnderCancellations(t *testing.T) {
+	t.Parallel()
+	faults := []struct {
+		name string
+		code string
+		top  func() error
+	}{
+		{"TransactionConflict on each item", "TransactionConflict", nil},
+		{"ThrottlingError on each item", "ThrottlingError", nil},
+		{"ProvisionedThroughputExceeded on each item", "ProvisionedThroughputExceeded", nil},
+		{"ProvisionedThroughputExceededException", "", func() error {
+			return &types.ProvisionedThroughputExceededException{Message: aws.String("rate of requests exceeds the allowed throughput")}
+		}},
+		{"InternalServerError", "", func() error { return &types.InternalServerError{Message: aws.String("internal server error")} }},
+	}
+	for i, p := range moneyPaths {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			fake := &cancellingWalletDB{DB: testenv.Client(t)}
+			s := dynamo.New(fake, testenv.Table(t))
+			if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+			for j, f := range faults {
+				t.Run(f.name, func(t *testing.T) {
+					org := fmt.Sprintf("p%df%d", i, j)
+					run, balance := p.prepare(t, s, org)
+					fake.arm(f.code, f.top)
+					err := run()
+					if f.top != nil {
+						if gifting.ErrorCode(err) != gifting.CodeUnavailable {
+							t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
+						}
+						err = run()
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f.top == nil && (fake.size < 3 || fake.seen != fake.size) {
+						t.Errorf("%d cancelled attempts of a transaction of %d items; want one per item", fake.seen, fake.size)
+					}
+					assertBalance(t, s, org, balance)
+				})
+			}
+		})
+	}
+}
