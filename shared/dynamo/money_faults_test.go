@@ -424,7 +424,10 @@ var moneyPaths = []moneyPath{
 	}},
 	{"launch", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		orgID, c := launchFixtureOf(t, s, org, 3, "")
-		return func() error { _, err := s.LaunchCampaign(context.Background(), orgID, c.CampaignID, "user-1"); return err }, 970
+		return func() error {
+			_, err := s.LaunchCampaign(context.Background(), orgID, c.CampaignID, "user-1")
+			return err
+		}, 970
 	}},
 	{"launch finish refunding a deleted contact", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		ctx := context.Background()
