@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -228,7 +227,9 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, lock *wallet
 			}
 			items = append(items, more...)
 		}
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		// The entry's id names this attempt: a resend of it is the same
+		// transaction (transact), a rebuilt one has a new entry.
+		err = s.transact(ctx, entry.EntryID, items)
 		if err == nil {
 			lock.balance = after
 			w := gifting.Wallet{OrgID: c.OrgID, Balance: after, UpdatedAt: now}
