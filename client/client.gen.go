@@ -8313,10 +8313,12 @@ type ClientInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8327,10 +8329,12 @@ type ClientInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9731,10 +9735,12 @@ func (c *Client) AddRecipientFeedback(ctx context.Context, campaignId string, re
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9755,10 +9761,12 @@ func (c *Client) MoveRecipientWithBody(ctx context.Context, campaignId string, r
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16124,10 +16132,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16138,10 +16148,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24644,10 +24656,12 @@ func (c *ClientWithResponses) AddRecipientFeedbackWithResponse(ctx context.Conte
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24664,10 +24678,12 @@ func (c *ClientWithResponses) MoveRecipientWithBodyWithResponse(ctx context.Cont
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
