@@ -200,6 +200,23 @@ func TestIntegratorJourney(t *testing.T) {
 		t.Fatalf("wallet: %s, want %d after a top-up, two debits and two refunds", wallet.Body, 5000-price)
 	}
 
+	// The reads a dashboard makes of what the journey left behind.
+	grouped := true
+	byStatus, err := c.ListCampaignRecipientsWithResponse(ctx, campaignID, &client.ListCampaignRecipientsParams{GroupBy: &grouped})
+	want(t, "recipients by status", err, byStatus.HTTPResponse, byStatus.Body, http.StatusOK, byStatus.JSON200)
+	express, err := c.ListExpressSendRecipientsWithResponse(ctx, campaignID, &client.ListExpressSendRecipientsParams{})
+	want(t, "express-send recipients", err, express.HTTPResponse, express.Body, http.StatusOK, express.JSON200)
+	guide, err := c.ListGuideRecipientsWithResponse(ctx, campaignID, &client.ListGuideRecipientsParams{})
+	want(t, "guide recipients", err, guide.HTTPResponse, guide.Body, http.StatusOK, guide.JSON200)
+	campaigns, err := c.ListCampaignsWithResponse(ctx, &client.ListCampaignsParams{})
+	want(t, "campaigns", err, campaigns.HTTPResponse, campaigns.Body, http.StatusOK, campaigns.JSON200)
+	contacts, err := c.ListContactsWithResponse(ctx, &client.ListContactsParams{ListId: &listID})
+	want(t, "contacts", err, contacts.HTTPResponse, contacts.Body, http.StatusOK, contacts.JSON200)
+	contact, err := c.GetContactWithResponse(ctx, added.JSON200.ContactId)
+	want(t, "contact", err, contact.HTTPResponse, contact.Body, http.StatusOK, contact.JSON200)
+	hookRead, err := c.GetWebhookWithResponse(ctx, hook.JSON201.Data.WebhookId)
+	want(t, "webhook", err, hookRead.HTTPResponse, hookRead.Body, http.StatusOK, hookRead.JSON200)
+
 	// The change feed holds every message, in order; the receiver got each of them once, verified.
 	var feed []string
 	var after *string
