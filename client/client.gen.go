@@ -8971,7 +8971,7 @@ type ClientInterface interface {
 
 	// TestWebhook Send a test message
 	//
-	// Sends webhook.test once, now, and returns the attempt.
+	// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 	//
 	// Corresponds with POST /api/campaigns/webhooks/{webhookId}/test (the `TestWebhook` operationId).
 	TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11043,7 +11043,7 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, webhookId string, reqE
 
 // TestWebhook Send a test message
 //
-// Sends webhook.test once, now, and returns the attempt.
+// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 //
 // Corresponds with POST /api/campaigns/webhooks/{webhookId}/test (the `TestWebhook` operationId).
 func (c *Client) TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16852,7 +16852,7 @@ type ClientWithResponsesInterface interface {
 
 	// TestWebhookWithResponse Send a test message
 	//
-	// Sends webhook.test once, now, and returns the attempt.
+	// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25766,7 +25766,7 @@ func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Contex
 
 // TestWebhookWithResponse Send a test message
 //
-// Sends webhook.test once, now, and returns the attempt.
+// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
