@@ -4194,7 +4194,7 @@ type CampaignStatus string
 type ChangeMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 
-	// Data the resource as the change left it
+	// Data the resource as the change left it; for recipient.created and recipient.status_changed, the recipient as it is when the message is delivered or read (a later status may already show; status_changed adds previousStatus, the status that move left)
 	Data           map[string]interface{} `json:"data"`
 	Id             string                 `json:"id"`
 	OrganizationId string                 `json:"organizationId"`

@@ -226,6 +226,10 @@ func TestIntegratorJourney(t *testing.T) {
 		want(t, "changes", err, changes.HTTPResponse, changes.Body, http.StatusOK, changes.JSON200)
 		for _, m := range changes.JSON200.Data.Items {
 			feed = append(feed, m.Id)
+			// Recipient messages carry the recipient as it is when read (README, Webhooks).
+			if m.Type == "recipient.created" && m.Data["recipientId"] == recipientID && m.Data["status"] != "acknowledged" {
+				t.Errorf("change feed: recipient.created of %s says status %v, want its status now, acknowledged", recipientID, m.Data["status"])
+			}
 		}
 		if len(changes.JSON200.Data.Items) == 0 {
 			if len(feed) < 16 { // the feed serves records 5 s old: wait for the last ones
