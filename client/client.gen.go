@@ -4194,7 +4194,7 @@ type CampaignStatus string
 type ChangeMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 
-	// Data the resource as the change left it
+	// Data the resource as the change left it; for recipient.created and recipient.status_changed, the recipient as it is when the message is delivered or read (a later status may already show; status_changed adds previousStatus, the status that move left)
 	Data           map[string]interface{} `json:"data"`
 	Id             string                 `json:"id"`
 	OrganizationId string                 `json:"organizationId"`
@@ -8313,10 +8313,12 @@ type ClientInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8327,10 +8329,12 @@ type ClientInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8967,7 +8971,7 @@ type ClientInterface interface {
 
 	// TestWebhook Send a test message
 	//
-	// Sends webhook.test once, now, and returns the attempt.
+	// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 	//
 	// Corresponds with POST /api/campaigns/webhooks/{webhookId}/test (the `TestWebhook` operationId).
 	TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9731,10 +9735,12 @@ func (c *Client) AddRecipientFeedback(ctx context.Context, campaignId string, re
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9755,10 +9761,12 @@ func (c *Client) MoveRecipientWithBody(ctx context.Context, campaignId string, r
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11035,7 +11043,7 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, webhookId string, reqE
 
 // TestWebhook Send a test message
 //
-// Sends webhook.test once, now, and returns the attempt.
+// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 //
 // Corresponds with POST /api/campaigns/webhooks/{webhookId}/test (the `TestWebhook` operationId).
 func (c *Client) TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16124,10 +16132,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16138,10 +16148,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 	// through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-	// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-	// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-	// (postAcknowledgement) email after its template delay. Enveloped response.
+	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+	// the recipient's claim page confirms an address: a move to address_confirmed or any later
+	// status of a recipient who has not claimed is a 409, and expired is never a target. The
+	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+	// response.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16840,7 +16852,7 @@ type ClientWithResponsesInterface interface {
 
 	// TestWebhookWithResponse Send a test message
 	//
-	// Sends webhook.test once, now, and returns the attempt.
+	// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24644,10 +24656,12 @@ func (c *ClientWithResponses) AddRecipientFeedbackWithResponse(ctx context.Conte
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24664,10 +24678,12 @@ func (c *ClientWithResponses) MoveRecipientWithBodyWithResponse(ctx context.Cont
 //
 // For the tenant or its fulfilment partner to report progress. A recipient moves forward only,
 // through pending → invite_sent → address_confirmed → processing → shipped → in_transit →
-// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. The
-// campaign's status counters move in the same transaction. Reaching address_confirmed stops
-// the reminders not sent yet; reaching delivered (acknowledged) schedules the postDelivery
-// (postAcknowledgement) email after its template delay. Enveloped response.
+// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
+// the recipient's claim page confirms an address: a move to address_confirmed or any later
+// status of a recipient who has not claimed is a 409, and expired is never a target. The
+// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
+// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
+// response.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25750,7 +25766,7 @@ func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Contex
 
 // TestWebhookWithResponse Send a test message
 //
-// Sends webhook.test once, now, and returns the attempt.
+// Sends webhook.test once, now, and returns the attempt: `outcome` delivered on a 2xx, else failed with the `statusCode` or `error`. The test is never retried, is not in the change feed and is not recorded among the endpoint's deliveries, so its `deliveryId` is empty and its `messageId` starts with `test_`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
