@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -314,7 +315,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			attrs := []any{
 				slog.String("method", gifting.Clip(r.Method, 16)),
-				slog.String("path", loggedPath(r.URL.Path)),
+				slog.String("path", requestLogPath(r.URL.Path)),
 				slog.Int("status", rec.Status),
 				slog.Duration("duration", time.Since(start)),
 			}
@@ -337,6 +338,35 @@ func loggedPath(path string) string {
 		segs[i] = gifting.Clip(seg, 64)
 	}
 	return gifting.Clip(strings.Join(segs, "/"), 320)
+}
+
+// requestLogPath is the path as the request log keeps it: loggedPath,
+// with each segment that holds a character no id or route has (an '@', a
+// space, …) replaced by its size. A client that puts an email address or a
+// name in a path (GET /api/campaigns/contacts/ada@example.com) must not
+// write it into the log; the answer, which goes back to that client only,
+// may still quote it.
+func requestLogPath(path string) string {
+	segs := strings.SplitN(path, "/", 16)
+	for i, seg := range segs {
+		if !idCharacters(seg) {
+			segs[i] = "…(" + strconv.Itoa(len(seg)) + " bytes)"
+		}
+	}
+	return loggedPath(strings.Join(segs, "/"))
+}
+
+// idCharacters reports whether s holds only the characters of ids
+// (gifting.ValidID's), at any length.
+func idCharacters(s string) bool {
+	for len(s) > 0 {
+		n := min(len(s), gifting.MaxIDLength)
+		if !gifting.ValidID(s[:n]) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
 }
 
 // requestID is API Gateway's request id when running behind it, else a new

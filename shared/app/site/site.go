@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -85,12 +86,22 @@ func Handler(ctx context.Context) (http.Handler, error) {
 
 // With serves the recipient pages beside api on one port, as the HTTP API
 // routes them in AWS: the page routes go to pagesHandler, everything else
-// to api.
+// to api. A request under a page path that no page route serves (another
+// method, a trailing slash or segment) goes to pagesHandler too, which
+// answers its 404 page: in AWS API Gateway answers it without a function,
+// and the API's request log, which keeps paths, must not receive a page
+// id (a credential).
 func With(api, pagesHandler http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
+	prefixes := map[string]bool{}
 	for _, pattern := range pages.Routes() {
 		mux.Handle(pattern, pagesHandler)
+		_, path, _ := strings.Cut(pattern, " ")
+		prefixes["/"+strings.SplitN(path, "/", 3)[1]+"/"] = true
+	}
+	for prefix := range prefixes {
+		mux.Handle(prefix, pagesHandler)
 	}
 	return mux
 }
