@@ -6355,6 +6355,9 @@ type ListContactListsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
+	// Search Case-insensitive words that must all appear in the list's name or description.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
 	// SortBy The field to sort by (ties by id).
 	SortBy *ListContactListsParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
 
@@ -12720,6 +12723,18 @@ func NewListContactListsRequest(server string, params *ListContactListsParams) (
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
