@@ -6304,7 +6304,7 @@ type ListCampaignRecipientsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive text the recipient's "first last" name must contain.
+	// Search Case-insensitive words that must all appear in the recipient's first or last name, in any order.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// Status Only recipients in one of these states (comma-separated).
