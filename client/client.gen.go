@@ -6304,7 +6304,7 @@ type ListCampaignRecipientsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive text the recipient's "first last" name must contain.
+	// Search Case-insensitive words that must all appear in the recipient's first or last name, in any order.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// Status Only recipients in one of these states (comma-separated).
@@ -6354,6 +6354,9 @@ type ListContactListsParams struct {
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Case-insensitive words that must all appear in the list's name or description.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// SortBy The field to sort by (ties by id).
 	SortBy *ListContactListsParamsSortBy `form:"sortBy,omitempty" json:"sortBy,omitempty"`
@@ -12728,6 +12731,18 @@ func NewListContactListsRequest(server string, params *ListContactListsParams) (
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -33,12 +33,14 @@ func (s *Store) ContactList(ctx context.Context, orgID, listID string) (gifting.
 	return getOrNotFound[gifting.ContactList](ctx, s, orgPK(orgID), listSK(listID), gifting.NotFound("contact list", listID))
 }
 
-// ListContactLists returns a page of org's contact lists sorted by sortBy
-// (one of ContactListSorts; ties by id) and their number.
+// ListContactLists returns a page of org's contact lists whose name or
+// description holds every word of search (gifting.MatchesSearch; "" keeps
+// them all) sorted by sortBy (one of ContactListSorts; ties by id), and
+// the number of those lists.
 //
 // An organization has tens to hundreds of lists, not millions: a page reads
 // them all in one Query (lists are small items) and sorts in memory.
-func (s *Store) ListContactLists(ctx context.Context, orgID, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.ContactList, int, error) {
+func (s *Store) ListContactLists(ctx context.Context, orgID, search, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.ContactList, int, error) {
 	items, err := s.queryPrefix(ctx, orgPK(orgID), listPrefix, true)
 	if err != nil {
 		return nil, 0, err
@@ -49,7 +51,9 @@ func (s *Store) ListContactLists(ctx context.Context, orgID, sortBy string, orde
 		if err := unmarshal(it, &l); err != nil {
 			return nil, 0, err
 		}
-		lists = append(lists, l)
+		if gifting.MatchesSearch(l.Name+"\n"+l.Description, search) {
+			lists = append(lists, l)
+		}
 	}
 	slices.SortStableFunc(lists, func(a, b gifting.ContactList) int {
 		var c int

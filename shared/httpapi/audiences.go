@@ -230,7 +230,7 @@ func (s *Server) listAudiences(w http.ResponseWriter, r *http.Request) error {
 	lq := listQuery(q, gifting.AudienceSorts)
 	f := gifting.AudienceFilter{
 		Status: gifting.AudienceStatus(q.enum("status", "", gifting.AudienceStatuses...)),
-		ICPID:  q.str("icpId"),
+		ICPID:  q.filter("icpId"),
 	}
 	if err := q.err(); err != nil {
 		return err

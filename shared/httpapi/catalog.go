@@ -39,7 +39,7 @@ func (s *Server) listGifts(w http.ResponseWriter, r *http.Request) error {
 	page := q.page(12)
 	f := gifting.GiftFilter{
 		Search:        q.search(maxSearch),
-		CollectionID:  q.str("collectionId"),
+		CollectionID:  q.filter("collectionId"),
 		IsDelightloop: q.boolean("isDelightloop"),
 		Status:        gifting.GiftStatus(q.enum("status", "", giftStatusNames()...)),
 	}
@@ -175,7 +175,7 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	page := q.page(12)
 	f := gifting.TemplateFilter{
 		Search:        q.search(maxSearch),
-		Category:      q.str("templateCategory"),
+		Category:      q.filter("templateCategory"),
 		IsDelightloop: q.boolean("isDelightloop"),
 		SortBy:        q.enum("sortBy", "createdAt", gifting.TemplateSorts...),
 		Order:         q.sortOrder(gifting.Desc),

@@ -124,12 +124,13 @@ type contactListsData struct {
 func (s *Server) listContactLists(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
+	search := q.search(maxSearch)
 	sortBy := q.enum("sortBy", "createdAt", gifting.ContactListSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if err := q.err(); err != nil {
 		return err
 	}
-	lists, total, err := s.store.ListContactLists(r.Context(), principal(r.Context()).OrgID, sortBy, order, page)
+	lists, total, err := s.store.ListContactLists(r.Context(), principal(r.Context()).OrgID, search, sortBy, order, page)
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,14 @@ func (q *query) typed(name string) (value string, ok bool) {
 	return value, true
 }
 
+// filter returns a trimmed text filter (an id, a category), "" when
+// absent. Present, it must have a value: `?userId=` from a variable left
+// unset would otherwise answer as if no filter had been asked for.
+func (q *query) filter(name string) string {
+	s, _ := q.typed(name)
+	return strings.TrimSpace(s)
+}
+
 // integer parses an integer parameter within [lo, hi], def when absent.
 func (q *query) integer(name string, def, lo, hi int) int {
 	s, ok := q.typed(name)

@@ -104,7 +104,7 @@ func raceRebuildAndCopy(t *testing.T, s *dynamo.Store, org string, rounds int) {
 					round, members, l.ContactCount, want, len(want), rebuild.Status)
 			}
 		}
-		_, total, err := s.ListContactLists(ctx, orgID, "", gifting.Desc, gifting.PageRequest{Page: 1, Limit: 1})
+		_, total, err := s.ListContactLists(ctx, orgID, "", "", gifting.Desc, gifting.PageRequest{Page: 1, Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

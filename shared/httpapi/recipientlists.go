@@ -30,7 +30,7 @@ func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) erro
 		Page:     q.page(12),
 		Search:   q.search(maxSearch),
 		Statuses: recipientStatuses(q, gifting.RecipientStatuses),
-		UserID:   q.str("userId"),
+		UserID:   q.filter("userId"),
 		SortBy:   q.enum("sortBy", "createdAt", gifting.RecipientSorts...),
 		Order:    q.sortOrder(gifting.Desc),
 		Feedback: q.boolean("feedback"),

@@ -50,7 +50,7 @@ type ContactStore interface {
 	UpdateContact(ctx context.Context, orgID, contactID string, patch gifting.ContactPatch) (gifting.Contact, error)
 	DeleteContact(ctx context.Context, orgID, contactID string) error
 	ContactList(ctx context.Context, orgID, listID string) (gifting.ContactList, error)
-	ListContactLists(ctx context.Context, orgID, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.ContactList, int, error)
+	ListContactLists(ctx context.Context, orgID, search, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.ContactList, int, error)
 	CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error)
 	AddContactsToList(ctx context.Context, orgID, listID string, inputs []gifting.ContactInput, src gifting.Source) (gifting.BulkResult, error)
 	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
