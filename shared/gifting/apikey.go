@@ -40,6 +40,14 @@ func HashAPIKey(key string) string {
 // 80 bits from crypto/rand so ids cannot be guessed from one another.
 func NewID() string { return NewIDAt(time.Now()) }
 
+// IsNewID reports whether s is an id as NewID spells it (a ULID, upper
+// case): the only form of a position in something ordered by such ids,
+// like a ledger cursor.
+func IsNewID(s string) bool {
+	id, err := ulid.ParseStrict(s)
+	return err == nil && id.String() == s
+}
+
 // NewIDAt is NewID for a thing created at t: stores pass their own clock,
 // so ids sort as the times written beside them.
 func NewIDAt(t time.Time) string {

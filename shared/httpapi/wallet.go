@@ -33,8 +33,8 @@ func (s *Server) wallet(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
 	cursor := q.str("cursor")
-	if cursor != "" && !gifting.ValidID(cursor) {
-		q.problems.Add("cursor", "must be a cursor a previous page returned")
+	if cursor != "" && !gifting.IsNewID(cursor) {
+		q.problems.Add("cursor", "must be a ledger.nextCursor a previous page returned (an entry id)")
 	}
 	if err := q.err(); err != nil {
 		return err
