@@ -330,7 +330,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 
 // loggedPath is a request path as logs and messages may quote it: a
 // client must not decide the size of a log line, so each segment is clipped
-// to 64 bytes (longer than any id the service issues), past the 16th
+// to 64 bytes (longer than any id a path of the API holds), past the 16th
 // segment the rest counts as one, and the whole is clipped to 320.
 func loggedPath(path string) string {
 	segs := strings.SplitN(path, "/", 16)
