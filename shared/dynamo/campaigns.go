@@ -147,7 +147,9 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 // DeleteCampaign soft-deletes a campaign of org: the item moves out of the
 // CAMPAIGN# range (and the Slim index) to DELCAMPAIGN#, with isDeleted set,
 // so lists never see it and their pages keep their size; the campaigns
-// counter drops by one in the same transaction. Recipients stay stored. It
+// counter drops by one in the same transaction. Recipients stay stored;
+// when some are unclaimed, the archived copy is due for the job that
+// expires them with their refunds (expiryDue). It
 // returns NOT_FOUND for a missing or deleted campaign and CONFLICT while a
 // launch is preparing it (the launch job writes to it).
 func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
@@ -160,7 +162,11 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 			return c, gifting.Errorf(gifting.CodeConflict, "campaign is preparing; wait until its launch is done before deleting it")
 		}
 		c.IsDeleted, c.UpdatedAt, c.LastUpdatedBy = true, s.Now(), userID
-		it, err := withKey(c, map[string]string{"PK": orgPK(orgID), "SK": deletedCampaignSK(campaignID)})
+		// Its recipients can no longer claim: the unclaimed ones expire
+		// now, the archived copy due for that job (expiryDue).
+		attrs := expiryDue(orgID, c, deletedCampaignSK(campaignID), s.Now())
+		attrs["PK"], attrs["SK"] = orgPK(orgID), deletedCampaignSK(campaignID)
+		it, err := withKey(c, attrs)
 		if err != nil {
 			return c, err
 		}

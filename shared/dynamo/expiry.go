@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -139,6 +140,48 @@ func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, r
 // expirySlice bounds the recipients one slice of a completed campaign's
 // expiry reads and expires.
 const expirySlice = 100
+
+// The expiry of a completed or deleted campaign's unclaimed recipients
+// (gifting.JobCampaignExpire) is due work of the campaign's own item: the
+// completion puts the campaign item, the deletion its archived copy
+// (deletedCampaignSK), in the due index in the same write that ends the
+// campaign, so the tick runs the expiry when the job's message is lost or
+// was never sent (the process died after the commit, or the caller never
+// got the answer and its retry found the campaign completed). Neither item
+// is in the due index otherwise once the campaign has launched: a draft's
+// scheduled launch is removed by the launch, and the archived copy is
+// written from the domain campaign, without it.
+
+// expiryDue are the due attributes that make the expiry of campaign c of
+// org due on its item at sort key sk (campaignSK or deletedCampaignSK) a
+// lease after now (the job's message has it first), none when no recipient
+// of c is unclaimed: c is exactly as written (its write is conditioned on
+// its counters being unchanged since read, and a completed or deleted
+// campaign takes no more recipients), so none will ever be.
+func expiryDue(orgID string, c gifting.Campaign, sk string, now time.Time) map[string]string {
+	counts := c.LiveData.StatusCounts
+	if counts[gifting.RecipientPending]+counts[gifting.RecipientInviteSent] == 0 {
+		return map[string]string{}
+	}
+	return dueAttrs(gifting.JobCampaignExpire, c.CampaignID, orgPK(orgID), sk, now.Add(DueLease))
+}
+
+// CampaignExpiryProgressed records the progress of the expiry of campaign
+// campaignID's unclaimed recipients on the item that holds its due time,
+// the campaign's or, with deleted, its archived copy: the cursor of its
+// next slice and its due time a lease on; with done, the expiry walked
+// every recipient and leaves the due index. An item not due (a campaign
+// completed before its expiry was due work) is left alone.
+func (s *Store) CampaignExpiryProgressed(ctx context.Context, orgID, campaignID string, deleted bool, cursor string, done bool) error {
+	sk := campaignSK(campaignID)
+	if deleted {
+		sk = deletedCampaignSK(campaignID)
+	}
+	if done {
+		return s.dueDone(ctx, orgPK(orgID), sk)
+	}
+	return s.dueProgressed(ctx, orgPK(orgID), sk, cursor)
+}
 
 // UnclaimedRecipients returns up to expirySlice ids of the campaign's
 // unclaimed recipients (pending or invite_sent) after the cursor ("" for
