@@ -148,8 +148,8 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 // CAMPAIGN# range (and the Slim index) to DELCAMPAIGN#, with isDeleted set,
 // so lists never see it and their pages keep their size; the campaigns
 // counter drops by one in the same transaction. Recipients stay stored;
-// when some are unclaimed, the archived copy is due for the job that
-// expires them with their refunds (expiryDue). It
+// when some are unclaimed, the job that expires them with their refunds
+// is made due in the same transaction (expiryDue). It
 // returns NOT_FOUND for a missing or deleted campaign and CONFLICT while a
 // launch is preparing it (the launch job writes to it).
 func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
@@ -162,16 +162,12 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 			return c, gifting.Errorf(gifting.CodeConflict, "campaign is preparing; wait until its launch is done before deleting it")
 		}
 		c.IsDeleted, c.UpdatedAt, c.LastUpdatedBy = true, s.Now(), userID
-		// Its recipients can no longer claim: the unclaimed ones expire
-		// now, the archived copy due for that job (expiryDue).
-		attrs := expiryDue(orgID, c, deletedCampaignSK(campaignID), s.Now())
-		attrs["PK"], attrs["SK"] = orgPK(orgID), deletedCampaignSK(campaignID)
-		it, err := withKey(c, attrs)
+		it, err := withKey(c, map[string]string{"PK": orgPK(orgID), "SK": deletedCampaignSK(campaignID)})
 		if err != nil {
 			return c, err
 		}
 		names, values := map[string]string{}, item{}
-		err = s.transactRetrying(ctx, []types.TransactWriteItem{
+		items := []types.TransactWriteItem{
 			// The archived copy must be the item as it was: nothing may
 			// have changed it (a recipient added, claimed or moved: its
 			// status counts) since it was read.
@@ -184,7 +180,13 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 			}},
 			{Put: &types.Put{TableName: &s.table, Item: it}},
 			s.counterAdd(orgID, counterCampaigns, -1),
-		})
+		}
+		// Its recipients can no longer claim: the unclaimed ones expire
+		// now, due in the same transaction (expiryDue).
+		if due := s.expiryDue(orgID, c, s.Now()); due != nil {
+			items = append(items, *due)
+		}
+		err = s.transactRetrying(ctx, items)
 		if err == nil {
 			return c, nil
 		}

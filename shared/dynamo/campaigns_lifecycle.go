@@ -36,8 +36,8 @@ var campaignMoving = []string{"status", "updatedAt", "totalRecipients", "liveDat
 // campaign as written. Completing also fills completionData: completedAt,
 // completedBy, and totalRecipients, statusCounts, creditsSpent and
 // feedbackCount copied from the campaign's own counters; and, when some
-// recipients are unclaimed, puts the campaign item in the due index for the
-// job that expires them (expiryDue). The write is
+// recipients are unclaimed, makes the job that expires them due
+// (expiryDue). The write is
 // conditioned on the campaign being unchanged since read, so that copy
 // and the recorded campaign are exact whatever recipient writes run at the
 // same moment; one that lands in between makes it read and try again.
@@ -65,6 +65,14 @@ func (s *Store) MoveCampaign(ctx context.Context, orgID, campaignID string, act 
 			return c, err
 		}
 		tx.add("", change)
+		if moved.Status == gifting.CampaignCompleted {
+			// Its unclaimed recipients expire now (JobCampaignExpire): due
+			// in the same transaction, so the tick runs the expiry if its
+			// message never comes.
+			if due := s.expiryDue(orgID, moved, s.Now()); due != nil {
+				tx.add("", *due)
+			}
+		}
 		err = s.transactRetrying(ctx, tx.items)
 		if err == nil {
 			return moved, nil
@@ -81,10 +89,8 @@ func (s *Store) MoveCampaign(ctx context.Context, orgID, campaignID string, act 
 }
 
 // addCampaignMove adds to tx the write of moved's status, updatedAt,
-// lastUpdatedBy, reason and (completing it) completionData and the due
-// time of the expiry of its unclaimed recipients (expiryDue), named
-// condCampaign and conditioned on the attributes campaignMoving being as in
-// stored.
+// lastUpdatedBy, reason and (completing it) completionData, named condCampaign and
+// conditioned on the attributes campaignMoving being as in stored.
 func (s *Store) addCampaignMove(tx *txn, orgID string, moved gifting.Campaign, stored item) error {
 	names := map[string]string{"#st": "status", "#reason": "reason"}
 	values := item{
@@ -98,13 +104,6 @@ func (s *Store) addCampaignMove(tx *txn, orgID string, moved gifting.Campaign, s
 			return err
 		}
 		set, values[":completion"] = set+", completionData = :completion", completion
-		// Its unclaimed recipients expire now (JobCampaignExpire): due in
-		// the same write, so the tick runs the expiry if its message never
-		// comes.
-		for k, v := range expiryDue(orgID, moved, campaignSK(moved.CampaignID), s.Now()) {
-			set += ", " + k + " = :" + k
-			values[":"+k] = str(v)
-		}
 	}
 	conds := append([]string{"attribute_exists(PK)"}, unmovedSince(stored, names, values)...)
 	tx.add(condCampaign, types.TransactWriteItem{Update: &types.Update{
