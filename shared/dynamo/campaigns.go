@@ -147,7 +147,9 @@ func (s *Store) campaignStateError(ctx context.Context, orgID, campaignID, what 
 // DeleteCampaign soft-deletes a campaign of org: the item moves out of the
 // CAMPAIGN# range (and the Slim index) to DELCAMPAIGN#, with isDeleted set,
 // so lists never see it and their pages keep their size; the campaigns
-// counter drops by one in the same transaction. Recipients stay stored. It
+// counter drops by one in the same transaction. Recipients stay stored;
+// when some are unclaimed, the job that expires them with their refunds
+// is made due in the same transaction (expiryDue). It
 // returns NOT_FOUND for a missing or deleted campaign and CONFLICT while a
 // launch is preparing it (the launch job writes to it).
 func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
@@ -165,7 +167,7 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 			return c, err
 		}
 		names, values := map[string]string{}, item{}
-		err = s.transactRetrying(ctx, []types.TransactWriteItem{
+		items := []types.TransactWriteItem{
 			// The archived copy must be the item as it was: nothing may
 			// have changed it (a recipient added, claimed or moved: its
 			// status counts) since it was read.
@@ -178,7 +180,13 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 			}},
 			{Put: &types.Put{TableName: &s.table, Item: it}},
 			s.counterAdd(orgID, counterCampaigns, -1),
-		})
+		}
+		// Its recipients can no longer claim: the unclaimed ones expire
+		// now, due in the same transaction (expiryDue).
+		if due := s.expiryDue(orgID, c, s.Now()); due != nil {
+			items = append(items, *due)
+		}
+		err = s.transactRetrying(ctx, items)
 		if err == nil {
 			return c, nil
 		}

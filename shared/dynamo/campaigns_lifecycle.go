@@ -35,7 +35,9 @@ var campaignMoving = []string{"status", "updatedAt", "totalRecipients", "liveDat
 // (campaign.paused, campaign.resumed, campaign.completed) holding the
 // campaign as written. Completing also fills completionData: completedAt,
 // completedBy, and totalRecipients, statusCounts, creditsSpent and
-// feedbackCount copied from the campaign's own counters. The write is
+// feedbackCount copied from the campaign's own counters; and, when some
+// recipients are unclaimed, makes the job that expires them due
+// (expiryDue). The write is
 // conditioned on the campaign being unchanged since read, so that copy
 // and the recorded campaign are exact whatever recipient writes run at the
 // same moment; one that lands in between makes it read and try again.
@@ -63,6 +65,14 @@ func (s *Store) MoveCampaign(ctx context.Context, orgID, campaignID string, act 
 			return c, err
 		}
 		tx.add("", change)
+		if moved.Status == gifting.CampaignCompleted {
+			// Its unclaimed recipients expire now (JobCampaignExpire): due
+			// in the same transaction, so the tick runs the expiry if its
+			// message never comes.
+			if due := s.expiryDue(orgID, moved, s.Now()); due != nil {
+				tx.add("", *due)
+			}
+		}
 		err = s.transactRetrying(ctx, tx.items)
 		if err == nil {
 			return moved, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -139,6 +140,52 @@ func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, r
 // expirySlice bounds the recipients one slice of a completed campaign's
 // expiry reads and expires.
 const expirySlice = 100
+
+// The expiry of a completed or deleted campaign's unclaimed recipients
+// (gifting.JobCampaignExpire) is due work of a small record of its own
+// (campaignExpirySK), put in the same transaction that ends the campaign,
+// so the tick runs the expiry when the job's message is lost or was never
+// sent (the process died after the commit, or the caller never got the
+// answer and its retry found the campaign completed or gone). Not on the
+// campaign item: every expiry updates that item's counters, and the due
+// attributes and cursor would push a completed campaign (about 930 bytes
+// with its completionData) over a kilobyte, a write unit more on each.
+
+// expiryDue is the transaction item that makes the expiry of campaign c
+// of org due a lease after now (the job's message has it first), nil when
+// no recipient of c is unclaimed: c is exactly as written (its write is
+// conditioned on its counters being unchanged since read, and a completed
+// or deleted campaign takes no more recipients), so none will ever be.
+func (s *Store) expiryDue(orgID string, c gifting.Campaign, now time.Time) *types.TransactWriteItem {
+	counts := c.LiveData.StatusCounts
+	if counts[gifting.RecipientPending]+counts[gifting.RecipientInviteSent] == 0 {
+		return nil
+	}
+	pk, sk := orgPK(orgID), campaignExpirySK(c.CampaignID)
+	attrs := dueAttrs(gifting.JobCampaignExpire, c.CampaignID, pk, sk, now.Add(DueLease))
+	attrs["PK"], attrs["SK"] = pk, sk
+	it := item{}
+	for k, v := range attrs {
+		it[k] = str(v)
+	}
+	return &types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}
+}
+
+// CampaignExpiryProgressed records the progress of the expiry of campaign
+// campaignID's unclaimed recipients on its due item: the cursor of its
+// next slice and its due time a lease on; with done, the expiry walked
+// every recipient and its due item goes. A campaign ended before its
+// expiry was due work has no due item, and nothing is written.
+func (s *Store) CampaignExpiryProgressed(ctx context.Context, orgID, campaignID, cursor string, done bool) error {
+	pk, sk := orgPK(orgID), campaignExpirySK(campaignID)
+	if !done {
+		return s.dueProgressed(ctx, pk, sk, cursor)
+	}
+	if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(pk, sk)}); err != nil {
+		return fmt.Errorf("clear campaign expiry: %w", err)
+	}
+	return nil
+}
 
 // UnclaimedRecipients returns up to expirySlice ids of the campaign's
 // unclaimed recipients (pending or invite_sent) after the cursor ("" for

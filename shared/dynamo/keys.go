@@ -55,6 +55,7 @@ import (
 //	  skip (deep pages)             LPK=ORG#<org>#ICP | #AUDIENCE | #EVENT        Slim (keys only used)
 //	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in Due until purged)
 //	audience copy into a list       PK=ORG#<org>, SK=AUDCOPY#<aud>#<list>        table (due in Due until filled)
+//	ended campaign's expiry         PK=ORG#<org>, SK=EXPIRY#<campaign>           table (due in Due until every recipient walked)
 //	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
 //	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
@@ -227,6 +228,11 @@ func deletedAudienceSK(id string) string { return "DELAUDIENCE#" + id }
 // audienceCopySK is the due item of the copy of audience aud into contact
 // list list while the list is filled (copyDue).
 func audienceCopySK(aud, list string) string { return "AUDCOPY#" + aud + "#" + list }
+
+// campaignExpirySK is the due item of the expiry of a completed or
+// deleted campaign's unclaimed recipients (expiryDue) until its job has
+// walked them all.
+func campaignExpirySK(campaign string) string { return "EXPIRY#" + campaign }
 
 // deletedEventSK is where a soft-deleted event is kept: outside the EVENT#
 // range and without Slim keys, so lists never see it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -23,13 +24,16 @@ import (
 // first item updates a wallet: every balance change) to DynamoDB Local and
 // then answers the caller with err instead of their outcome: DynamoDB did
 // the work, the answer never arrived. A transaction DynamoDB refused is
-// answered as it was (nothing was lost).
+// answered as it was (nothing was lost). With first set, it loses instead
+// the answers of the transactions whose first item (an update or a delete)
+// has a sort key starting with first.
 type lostWalletAnswerDB struct {
 	dynamo.DB
-	mu   sync.Mutex
-	lose int
-	err  func() error
-	lost int
+	first string
+	mu    sync.Mutex
+	lose  int
+	err   func() error
+	lost  int
 }
 
 func (d *lostWalletAnswerDB) arm(n int, err func() error) {
@@ -40,8 +44,7 @@ func (d *lostWalletAnswerDB) arm(n int, err func() error) {
 
 func (d *lostWalletAnswerDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	out, err := d.DB.TransactWriteItems(ctx, in, opts...)
-	u := in.TransactItems[0].Update
-	if err != nil || u == nil || u.Key["SK"].(*types.AttributeValueMemberS).Value != "WALLET" {
+	if err != nil || !d.loses(in.TransactItems[0]) {
 		return out, err
 	}
 	d.mu.Lock()
@@ -52,6 +55,25 @@ func (d *lostWalletAnswerDB) TransactWriteItems(ctx context.Context, in *dynamod
 	d.lose--
 	d.lost++
 	return nil, d.err()
+}
+
+// loses reports whether the answer of a transaction whose first item is
+// first may be lost.
+func (d *lostWalletAnswerDB) loses(first types.TransactWriteItem) bool {
+	var k map[string]types.AttributeValue
+	switch {
+	case first.Update != nil:
+		k = first.Update.Key
+	case first.Delete != nil && d.first != "":
+		k = first.Delete.Key
+	default:
+		return false
+	}
+	sk := k["SK"].(*types.AttributeValueMemberS).Value
+	if d.first == "" {
+		return sk == "WALLET"
+	}
+	return strings.HasPrefix(sk, d.first)
 }
 
 // lostAnswers are the ways the answer to an applied transaction goes

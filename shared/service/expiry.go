@@ -22,14 +22,18 @@ type ExpiryStore interface {
 	// UnclaimedRecipients returns a slice of a campaign's unclaimed
 	// recipients after cursor, the next cursor, and done after the last.
 	UnclaimedRecipients(ctx context.Context, orgID, campaignID, cursor string) (ids []string, next string, done bool, err error)
+	// CampaignExpiryProgressed records where the expiry of a completed or
+	// deleted campaign stopped (its next cursor), or with done that it is
+	// over, on its due item.
+	CampaignExpiryProgressed(ctx context.Context, orgID, campaignID, cursor string, done bool) error
 }
 
 // MoveCampaign performs a user's lifecycle action (pause, resume,
 // complete) on a campaign and returns it as written. Completing it also
 // starts the job that expires its unclaimed recipients with their refunds
 // (gifting.JobCampaignExpire); a failed enqueue is logged, not returned:
-// the completion is committed, and each of those recipients still expires
-// at its own claimExpiresAt through the scheduler.
+// the completion committed that job as due work, which the scheduler's
+// tick runs a lease (dynamo.DueLease) later.
 //
 // Errors: NOT_FOUND (campaign), CONFLICT (the action does not apply).
 func (s *Service) MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error) {
@@ -44,8 +48,8 @@ func (s *Service) MoveCampaign(ctx context.Context, orgID, campaignID string, ac
 // DeleteCampaign soft-deletes a campaign (not while it is preparing). Its
 // recipients can no longer claim, so, as completing does, it starts the
 // job that expires the unclaimed ones with their refunds; a failed enqueue
-// is logged, not returned, and each of them still expires at its own
-// claimExpiresAt through the scheduler.
+// is logged, not returned: the deletion committed that job as due work,
+// which the scheduler's tick runs a lease later.
 //
 // Errors: NOT_FOUND (campaign), CONFLICT (preparing).
 func (s *Service) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
@@ -61,7 +65,7 @@ func (s *Service) DeleteCampaign(ctx context.Context, orgID, campaignID, userID 
 // (gifting.JobCampaignExpire), logging a failure.
 func (s *Service) startExpiry(ctx context.Context, orgID, campaignID string) {
 	if err := s.enqueue(ctx, jobs.Job{Kind: gifting.JobCampaignExpire, OrgID: orgID, Ref: campaignID}); err != nil {
-		Logger(ctx).WarnContext(ctx, "expiry job not enqueued; unclaimed recipients expire at their own time",
+		Logger(ctx).WarnContext(ctx, "expiry job not enqueued; the scheduler runs it",
 			slog.String("organizationId", orgID), slog.String("campaignId", campaignID), slog.String("error", err.Error()))
 	}
 }
@@ -69,7 +73,9 @@ func (s *Service) startExpiry(ctx context.Context, orgID, campaignID string) {
 // runCampaignExpire does one slice of the expiry of a completed or deleted
 // campaign: each unclaimed recipient of the slice expires with its refund.
 // A recipient claimed or expired meanwhile is left alone, so a slice run
-// twice refunds once.
+// twice refunds once. The slice's cursor goes to the expiry's due item,
+// and the last slice removes it, so the tick continues from there only
+// work whose message was lost.
 func (s *Service) runCampaignExpire(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	c, err := s.store.Campaign(ctx, j.OrgID, j.Ref)
 	switch {
@@ -89,6 +95,9 @@ func (s *Service) runCampaignExpire(ctx context.Context, j jobs.Job) (*jobs.Job,
 		if err := s.expire(ctx, j.OrgID, j.Ref, id, false); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.store.CampaignExpiryProgressed(ctx, j.OrgID, j.Ref, next, done); err != nil {
+		return nil, err
 	}
 	if done {
 		return nil, nil
