@@ -266,9 +266,9 @@ func atCursor(cursor string) string {
 }
 
 // writeLaunchSlice puts the recipients of the member ids of the slice
-// sliceID (of list listID), launchPutters at a time, paced by pace, and
-// returns the slice's recipients: those it wrote and those an earlier run
-// of the slice wrote. Contacts deleted since are skipped (their credits
+// sliceID (of list listID), launchPutters at a time, paced by pace, shows
+// the campaign on their contacts (joinCampaign), and returns the slice's
+// recipients: those it wrote and those an earlier run of the slice wrote. Contacts deleted since are skipped (their credits
 // are refunded at the end), as are contacts already recipients of the
 // campaign (in the legacy layout too, see recipientOfSK). It puts at most
 // the launch's room left.
@@ -276,6 +276,10 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil {
 		return nil, err
+	}
+	byID := make(map[string]gifting.Contact, len(contacts))
+	for _, ct := range contacts {
+		byID[ct.ContactID] = ct
 	}
 	// Recipients an earlier run wrote for contacts deleted since are the
 	// slice's all the same.
@@ -330,6 +334,12 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 				mine = append(mine, *r)
 			}
 		}
+	}
+	// Before the count, so that a run that dies after it leaves nothing
+	// for no run to do: a later run of the slice finds the same
+	// recipients and shows the campaign on the contacts still missing it.
+	if err := s.joinCampaign(ctx, orgID, c, byID, mine, pace); err != nil {
+		return nil, err
 	}
 	return mine, nil
 }
