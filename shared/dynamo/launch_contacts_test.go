@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,4 +151,60 @@ func storedSize(t *testing.T, client dynamo.DB, table string, k map[string]types
 		t.Fatal(err)
 	}
 	return dynamo.ItemSize(out.Item)
+}
+
+// TestLaunchShowsCampaignOnContactsStoredBefore: contacts written by the
+// code before the launch showed campaigns hold usage.campaignIds inside a
+// usage map. One shows another campaign, one already this one (written
+// by add-recipient before); the launch adds this campaign after the other
+// and leaves the second as it is: once each.
+func TestLaunchShowsCampaignOnContactsStoredBefore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, c := launchFixtureOf(t, s, "before", 3, "")
+	ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := s.Table()
+	oldForm := func(id, campaignID string) {
+		t.Helper()
+		entry := &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+			"campaignId": &types.AttributeValueMemberS{Value: campaignID}, "campaignName": &types.AttributeValueMemberS{Value: "Old"},
+			"status": &types.AttributeValueMemberS{Value: "pending"}}}
+		_, err := testenv.Client(t).UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: &table, Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "CONTACT#" + id}},
+			UpdateExpression:         aws.String("SET #u = :u, campaigns = :c"),
+			ExpressionAttributeNames: map[string]string{"#u": "usage"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":u": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+					"campaignIds": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: campaignID}}}}},
+				":c": &types.AttributeValueMemberL{Value: []types.AttributeValue{entry}},
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldForm(ids[0], "01OTHERCAMPAIGN")
+	oldForm(ids[1], c.CampaignID)
+	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
+	for i, want := range [][]string{{"01OTHERCAMPAIGN", c.CampaignID}, {c.CampaignID}, {c.CampaignID}} {
+		ct, err := s.Contact(ctx, orgID, ids[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shown []string
+		for _, cc := range ct.Campaigns {
+			shown = append(shown, cc.CampaignID)
+		}
+		if !slices.Equal(ct.Usage.CampaignIDs, want) || !slices.Equal(shown, want) {
+			t.Errorf("contact %d: usage %v, campaigns %v; want %v in both", i, ct.Usage.CampaignIDs, shown, want)
+		}
+	}
 }
