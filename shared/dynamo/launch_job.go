@@ -28,9 +28,10 @@ const (
 
 // LaunchWriteRate is the default pace of a launch (and of an audience
 // build, whose members go to the same partition): the write units a
-// second its recipients' puts may take from the organization's partition
-// (ORG#<org>), which they all share. DynamoDB gives one partition key
-// 1,000 a second; the rest is left to the organization's other work. Each
+// second its recipients' puts and its contacts' updates (joinCampaign) may
+// take from the organization's partition (ORG#<org>), which they all share:
+// two units a launched recipient under 1 KB. DynamoDB gives one partition
+// key 1,000 a second; the rest is left to the organization's other work. Each
 // recipient also writes one Slim entry, into the campaign's own Slim
 // partition, about half as much as into the table's; its Due and Pages
 // entries spread over several keys.
