@@ -94,6 +94,11 @@ type storedContact struct {
 	// derivable (see derived): "e" the primary email entry, "a" the first
 	// address entry.
 	Drv string `json:"drv"`
+	// CIDs is the contact's usage.campaignIds as stored: a top-level list,
+	// so that a launch can append to it with one conditioned update
+	// whether or not the item has any yet (joinCampaign). Items written
+	// before hold them in usage.campaignIds, read first.
+	CIDs []string `json:"cids"`
 }
 
 // legacy reports whether every membership of the contact is a MEMBER#
@@ -137,11 +142,16 @@ func (s *Store) contactItem(orgID string, cur storedContact, c gifting.Contact) 
 		c.Addresses, drv = c.Addresses[1:], drv+"a"
 	}
 	c.OrganizationID = ""
+	cids := c.Usage.CampaignIDs
+	c.Usage = gifting.Usage{}
 	it, err := marshal(c)
 	if err != nil {
 		return nil, err
 	}
 	compact(it)
+	if len(cids) > 0 {
+		it[contactCampaignIDsAttr] = strList(cids)
+	}
 	lsk := contactSK(c.ContactID)
 	if !cur.legacy() {
 		first := ""
@@ -260,6 +270,11 @@ func decodeContact(it item) (storedContact, error) {
 	}
 	if strings.Contains(c.Drv, "a") {
 		c.Addresses = append([]gifting.AddressEntry{firstAddressEntry(c.Contact)}, c.Addresses...)
+	}
+	for _, id := range c.CIDs {
+		if !slices.Contains(c.Usage.CampaignIDs, id) {
+			c.Usage.CampaignIDs = append(c.Usage.CampaignIDs, id)
+		}
 	}
 	c.Normalize()
 	return c, nil

@@ -28,9 +28,10 @@ const (
 
 // LaunchWriteRate is the default pace of a launch (and of an audience
 // build, whose members go to the same partition): the write units a
-// second its recipients' puts may take from the organization's partition
-// (ORG#<org>), which they all share. DynamoDB gives one partition key
-// 1,000 a second; the rest is left to the organization's other work. Each
+// second its recipients' puts and its contacts' updates (joinCampaign) may
+// take from the organization's partition (ORG#<org>), which they all share:
+// two units a launched recipient under 1 KB. DynamoDB gives one partition
+// key 1,000 a second; the rest is left to the organization's other work. Each
 // recipient also writes one Slim entry, into the campaign's own Slim
 // partition, about half as much as into the table's; its Due and Pages
 // entries spread over several keys.
@@ -266,9 +267,9 @@ func atCursor(cursor string) string {
 }
 
 // writeLaunchSlice puts the recipients of the member ids of the slice
-// sliceID (of list listID), launchPutters at a time, paced by pace, and
-// returns the slice's recipients: those it wrote and those an earlier run
-// of the slice wrote. Contacts deleted since are skipped (their credits
+// sliceID (of list listID), launchPutters at a time, paced by pace, shows
+// the campaign on their contacts (joinCampaign), and returns the slice's
+// recipients: those it wrote and those an earlier run of the slice wrote. Contacts deleted since are skipped (their credits
 // are refunded at the end), as are contacts already recipients of the
 // campaign (in the legacy layout too, see recipientOfSK). It puts at most
 // the launch's room left.
@@ -276,6 +277,10 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil {
 		return nil, err
+	}
+	byID := make(map[string]gifting.Contact, len(contacts))
+	for _, ct := range contacts {
+		byID[ct.ContactID] = ct
 	}
 	// Recipients an earlier run wrote for contacts deleted since are the
 	// slice's all the same.
@@ -330,6 +335,12 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 				mine = append(mine, *r)
 			}
 		}
+	}
+	// Before the count, so that a run that dies after it leaves nothing
+	// for no run to do: a later run of the slice finds the same
+	// recipients and shows the campaign on the contacts still missing it.
+	if err := s.joinCampaign(ctx, orgID, c, byID, mine, pace); err != nil {
+		return nil, err
 	}
 	return mine, nil
 }

@@ -91,7 +91,9 @@ type Usage struct {
 }
 
 // ContactCampaign is a campaign a contact takes part in, as shown on the
-// contact.
+// contact: the campaign's name and its recipient's status when the contact
+// joined it (added by add-recipient or by the launch), neither updated
+// afterwards.
 type ContactCampaign struct {
 	CampaignID   string `json:"campaignId"`
 	CampaignName string `json:"campaignName"`

@@ -230,8 +230,21 @@ func (c *Contact) addAddress(a Address, srcType string, now time.Time) {
 	})
 }
 
-// AddCampaign records that the contact takes part in a campaign, once.
+// MaxContactCampaigns bounds the campaigns a contact shows (usage and
+// campaigns): each one adds 100 to 900 bytes to the stored contact (the
+// campaign's name is up to 200 characters), so the item stays well under
+// DynamoDB's 400 KB whatever the names. A contact in more campaigns is
+// still their recipient; it does not show the later ones.
+const MaxContactCampaigns = 300
+
+// AddCampaign records that the contact takes part in a campaign, once, and
+// only while it shows fewer than MaxContactCampaigns. cc.Status is the
+// status of the contact's recipient when it joined the campaign; it is not
+// updated afterwards (the recipient holds the current one).
 func (c *Contact) AddCampaign(cc ContactCampaign) {
+	if len(c.Usage.CampaignIDs) >= MaxContactCampaigns {
+		return
+	}
 	for _, id := range c.Usage.CampaignIDs {
 		if id == cc.CampaignID {
 			return
