@@ -4281,10 +4281,16 @@ type Contact struct {
 		UpdatedAt DateTime `json:"updatedAt"`
 		Zip       string   `json:"zip"`
 	} `json:"addresses"`
+
+	// Campaigns The campaigns of usage.campaignIds, in the order the contact joined them.
 	Campaigns []struct {
-		CampaignId   string `json:"campaignId"`
+		CampaignId string `json:"campaignId"`
+
+		// CampaignName The campaign's name when the contact joined it.
 		CampaignName string `json:"campaignName"`
-		Status       string `json:"status"`
+
+		// Status The recipient's status when the contact joined the campaign (pending, or invite_sent when the invitation went out at once); the recipient endpoints give its current status.
+		Status string `json:"status"`
 	} `json:"campaigns"`
 	CompanyId   string `json:"companyId"`
 	CompanyName string `json:"companyName"`
@@ -4340,6 +4346,7 @@ type Contact struct {
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
 	Usage     struct {
+		// CampaignIds The campaigns the contact was made a recipient of, by add-recipient or a launch, each once (at most 300).
 		CampaignIds []string `json:"campaignIds"`
 	} `json:"usage"`
 }
