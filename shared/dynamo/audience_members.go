@@ -19,17 +19,17 @@ import (
 // q. a is the audience as just read (its totalMatch is the total when there
 // is no search).
 //
-// Costs: contactId and createdAt are one order (contact ids are ULIDs,
-// minted when the contact is created, so they sort by creation time, to
-// the millisecond). Page 1 in that order is one Query of the page's items;
-// a deeper page first skips the members before it in the Slim index (small
+// Costs: page 1 in contactId order is one Query of the page's items; a
+// deeper page first skips the members before it in the Slim index (small
 // entries), then queries the page's items from there. A search, or the
-// updatedAt order, reads the audience's whole Slim partition (keys, search
-// text and updatedAt: about 1 read unit per 30 members), then the page's
-// items by key: O(audience) in index entries, never in items.
+// createdAt or updatedAt order, reads the audience's whole Slim partition
+// (keys, search text and the contact's timestamps: about 1 read unit per 30
+// members), then the page's items by key: O(audience) in index entries,
+// never in items. Contact ids are derived from the email, so the contactId
+// order is not the creation order.
 func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	terms := strings.Fields(strings.ToLower(q.Search))
-	if len(terms) > 0 || q.SortBy == "updatedAt" {
+	if len(terms) > 0 || q.SortBy != "contactId" {
 		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
 	}
 	forward := q.Order == gifting.Asc
@@ -86,9 +86,9 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 		terms = terms[:maxSearchTerms]
 	}
 	in := s.slimQuery(audienceLPK(orgID, aud), true)
-	in.ProjectionExpression = aws.String("LSK, upd")
+	in.ProjectionExpression = aws.String("LSK, upd, srt")
 	filterTerms(in, terms)
-	type entry struct{ sk, upd string }
+	type entry struct{ sk, upd, crt string }
 	var entries []entry
 	p := dynamodb.NewQueryPaginator(s.db, in)
 	for p.HasMorePages() {
@@ -97,14 +97,18 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 			return nil, 0, fmt.Errorf("scan audience members: %w", err)
 		}
 		for _, it := range res.Items {
-			entries = append(entries, entry{attrS(it, "LSK"), attrS(it, "upd")})
+			entries = append(entries, entry{attrS(it, "LSK"), attrS(it, "upd"), attrS(it, "srt")})
 		}
 	}
-	// Entries arrive in contactId (= createdAt) order; updatedAt needs a
-	// sort of its own. Stored timestamps have a fixed width, so they sort
-	// as strings.
-	if q.SortBy == "updatedAt" {
+	// Entries arrive in contactId order, which breaks ties; the timestamp
+	// orders need a sort of their own. Stored timestamps have a fixed
+	// width, so they sort as strings. (Members written before srt held the
+	// contact's createdAt have none and come first; a rebuild writes it.)
+	switch q.SortBy {
+	case "updatedAt":
 		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.upd, b.upd) })
+	case "createdAt":
+		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.crt, b.crt) })
 	}
 	if q.Order != gifting.Asc {
 		slices.Reverse(entries)

@@ -304,7 +304,7 @@ func ignoreOvertaken(err error) error {
 }
 
 // memberItem is the stored form of an audience member, with its Slim entry
-// (search text, and the contact's updatedAt for that sort).
+// (search text, and the contact's updatedAt and createdAt for those sorts).
 func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error) {
 	it, err := marshal(m)
 	if err != nil {
@@ -316,5 +316,6 @@ func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error)
 	it["LPK"], it["LSK"] = str(audienceLPK(orgID, m.AudienceID)), str(sk)
 	it["srch"] = str(m.SearchText())
 	it["upd"] = str(m.UpdatedAt.UTC().Format(timeLayout))
+	it["srt"] = str(m.CreatedAt.UTC().Format(timeLayout))
 	return it, nil
 }

@@ -134,11 +134,65 @@ func words(s string) []string {
 			w, i = "vp", i+1
 		case w == "co" && i+1 < len(raw) && raw[i+1] == "founder":
 			w, i = "cofounder", i+1
+		case w == "v" && i+1 < len(raw) && raw[i+1] == "p":
+			w, i = "vp", i+1
+		case w == "chief":
+			if abbr, n := chiefOfficer(raw[i+1:]); n > 0 {
+				w, i = abbr, i+n
+			}
 		}
 		out = append(out, w)
 	}
 	return out
 }
+
+// chiefOfficers are the C-suite titles written out ("chief executive
+// officer"), by the words between "chief" and "officer", and their
+// abbreviations, so either spelling matches the other as "vice president"
+// matches "vp".
+var chiefOfficers = map[string]string{
+	"executive": "ceo", "technology": "cto", "technical": "cto", "financial": "cfo", "finance": "cfo",
+	"operating": "coo", "operations": "coo", "marketing": "cmo", "information": "cio",
+	"information security": "ciso", "revenue": "cro", "product": "cpo", "human resources": "chro",
+	"data": "cdo",
+}
+
+// chiefOfficer reads "<area> officer" at the start of rest (the words after
+// "chief"): the abbreviation of that title and how many words it took, or
+// 0 when rest does not spell one.
+func chiefOfficer(rest []string) (abbr string, n int) {
+	for k := 1; k <= 2 && k < len(rest); k++ {
+		if rest[k] != "officer" {
+			continue
+		}
+		if abbr, ok := chiefOfficers[strings.Join(rest[:k], " ")]; ok {
+			return abbr, k + 1
+		}
+	}
+	return "", 0
+}
+
+// roleWords are the words of a job title that say what the role is: those
+// before "to", which names whom it serves ("Executive Assistant to the
+// CEO"), and without the "owner" of agile roles ("Product Owner"), who
+// own no company. Seniority and departments are inferred from them.
+func roleWords(w []string) []string {
+	if i := slices.Index(w, "to"); i > 0 {
+		w = w[:i]
+	}
+	out := make([]string, 0, len(w))
+	for i, x := range w {
+		if x == "owner" && i > 0 && agileOwned[w[i-1]] {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// agileOwned are the words before "owner" in roles that own a product or a
+// process rather than a business.
+var agileOwned = map[string]bool{"product": true, "process": true, "service": true, "data": true, "system": true, "project": true}
 
 // phraseKey is the normal form of a phrase, for looking it up in a map.
 func phraseKey(s string) string { return strings.Join(words(s), " ") }
@@ -169,7 +223,7 @@ func anyPhrase(text []string, phrases []string) bool {
 // InferSeniority returns the seniority level of a job title, "" for an
 // empty title.
 func InferSeniority(jobTitle string) string {
-	w := words(jobTitle)
+	w := roleWords(words(jobTitle))
 	if len(w) == 0 {
 		return ""
 	}
@@ -184,7 +238,7 @@ func InferSeniority(jobTitle string) string {
 // InferDepartments returns the departments a job title belongs to, sorted;
 // empty when none is recognised.
 func InferDepartments(jobTitle string) []string {
-	w := words(jobTitle)
+	w := roleWords(words(jobTitle))
 	out := []string{}
 	for _, d := range departmentNames {
 		if anyPhrase(w, departmentKeywords[d]) {
@@ -332,8 +386,8 @@ var countries = map[string]string{}
 
 func init() {
 	for _, line := range []string{
-		"us usa|united states|united states america|america", "ca can|canada", "mx mex|mexico",
-		"br bra|brazil|brasil", "ar arg|argentina", "gb gbr uk|united kingdom|great britain|britain",
+		"us usa|united states|united states america|america|u s", "ca can|canada", "mx mex|mexico",
+		"br bra|brazil|brasil", "ar arg|argentina", "gb gbr uk|united kingdom|great britain|britain|u k",
 		"ie irl|ireland", "fr fra|france", "de deu|germany|deutschland", "nl nld|netherlands|holland",
 		"be bel|belgium", "es esp|spain|espana", "pt prt|portugal", "it ita|italy|italia",
 		"ch che|switzerland", "at aut|austria", "se swe|sweden", "no nor|norway", "dk dnk|denmark",
