@@ -217,14 +217,18 @@ func TestAudienceListEditDeleteRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		seedContacts(t, s, orgA, []person{{"dan@example.com", "Sales Manager", "US", "WA"}})
-		res := a.Do("POST", base+"/"+ids[1]+"/rebuild", nil)
+		// The build is held until the second rebuild was refused: run at
+		// once, it could finish first, and the second would rightly start.
+		held, start := testenv.HeldAPI(t, s, keyA)
+		res := held.Do("POST", base+"/"+ids[1]+"/rebuild", nil)
 		var env audienceEnvelope
 		res.JSON(t, &env)
 		if res.Status != http.StatusAccepted || env.Data.Status != gifting.AudienceBuilding || env.Data.TotalMatch != 0 || env.Data.Metadata.ContactsScanned != 0 {
 			t.Fatalf("rebuild: %d %s", res.Status, res.Body)
 		}
-		assertError(t, a.Do("POST", base+"/"+ids[1]+"/rebuild", nil), http.StatusConflict, "CONFLICT")
-		a.Jobs.Wait()
+		assertError(t, held.Do("POST", base+"/"+ids[1]+"/rebuild", nil), http.StatusConflict, "CONFLICT")
+		start()
+		held.Jobs.Wait()
 		got := getAudience(t, a, ids[1])
 		if got.Status != gifting.AudienceReady || got.TotalMatch != 2 || got.CreditRequired != 4 || got.Metadata.ContactsScanned != 4 {
 			t.Errorf("rebuilt: %+v", got)
