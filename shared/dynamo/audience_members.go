@@ -19,34 +19,53 @@ import (
 // q. a is the audience as just read (its totalMatch is the total when there
 // is no search).
 //
-// Costs: page 1 in contactId order is one Query of the page's items; a
-// deeper page first skips the members before it in the Slim index (small
-// entries), then queries the page's items from there. A search, or the
-// createdAt or updatedAt order, reads the audience's whole Slim partition
-// (keys, search text and the contact's timestamps: about 1 read unit per 30
-// members), then the page's items by key: O(audience) in index entries,
-// never in items. Contact ids are derived from the email, so the contactId
-// order is not the creation order.
+// Costs: the default createdAt order is one keys-only Query of the
+// audience's Slim partition, whose sort key is the contact's createdAt
+// (audienceMemberLSK), up to the page's end (about 1 read unit per 40
+// members skipped), then one BatchGet of the page's items; a look for
+// members written before that key (one Slim entry, 0.5 read unit) comes
+// first, and an audience that still has any is sorted in memory until a
+// rebuild rewrites them. Page 1 in contactId order is one Query of the
+// page's items. A search, the updatedAt order and the deeper pages in
+// contactId order read the audience's whole Slim partition (keys, search
+// text and the contact's timestamps: about 1 read unit per 30 members) and
+// sort it in memory, then read the page's items by key: O(audience) in
+// index entries, never in items. Contact ids are derived from the email,
+// so the contactId order is not the creation order.
 func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	terms := strings.Fields(strings.ToLower(q.Search))
-	if len(terms) > 0 || q.SortBy != "contactId" {
+	switch {
+	case len(terms) > 0 || q.SortBy == "updatedAt" || (q.SortBy == "contactId" && q.Page.Offset() > 0):
 		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
+	case q.SortBy == "contactId":
+		return s.firstMembersByID(ctx, orgID, a, q)
 	}
-	forward := q.Order == gifting.Asc
+	legacy, err := s.legacyMembers(ctx, orgID, a.AudienceID)
+	if err != nil {
+		return nil, 0, err
+	}
+	if legacy {
+		return s.scanMembers(ctx, orgID, a.AudienceID, nil, q)
+	}
+	sks, err := s.slimSKsUpTo(ctx, audienceLPK(orgID, a.AudienceID), q.Order == gifting.Asc, q.Page.Offset()+q.Page.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("audience members: %w", err)
+	}
+	lo, hi := q.Page.Window(len(sks))
+	out, err := s.membersBySK(ctx, orgID, sks[lo:hi])
+	return out, int(a.TotalMatch), err
+}
+
+// firstMembersByID returns the first page of audience a's members in
+// contactId order: one Query of the table's member items.
+func (s *Store) firstMembersByID(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
 	in := &dynamodb.QueryInput{
 		TableName:              &s.table,
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
 		ExpressionAttributeValues: item{
 			":pk": str(orgPK(orgID)), ":prefix": str(audienceMemberPrefix(a.AudienceID)),
 		},
-		ScanIndexForward: aws.Bool(forward),
-	}
-	if off := q.Page.Offset(); off > 0 {
-		last, err := s.skipSlim(ctx, audienceLPK(orgID, a.AudienceID), forward, off)
-		if err != nil || last == "" {
-			return []gifting.AudienceMember{}, int(a.TotalMatch), err
-		}
-		in.ExclusiveStartKey = key(orgPK(orgID), last)
+		ScanIndexForward: aws.Bool(q.Order == gifting.Asc),
 	}
 	out := make([]gifting.AudienceMember, 0, q.Page.Limit)
 	for len(out) < q.Page.Limit {
@@ -70,6 +89,22 @@ func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.Aud
 	return out, int(a.TotalMatch), nil
 }
 
+// legacyMembers reports whether audience aud still has members whose Slim
+// entry was written before audienceMemberLSK (its LSK is then the table's
+// sort key, AMEMBER#…): a keys-only Query of at most one entry.
+func (s *Store) legacyMembers(ctx context.Context, orgID, aud string) (bool, error) {
+	in := s.slimQuery(audienceLPK(orgID, aud), true)
+	in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :old)")
+	in.ExpressionAttributeValues[":old"] = str(audienceMemberPrefix(aud))
+	in.ProjectionExpression = aws.String("LSK")
+	in.Limit = aws.Int32(1)
+	res, err := s.db.Query(ctx, in)
+	if err != nil {
+		return false, fmt.Errorf("look for old audience member entries: %w", err)
+	}
+	return len(res.Items) > 0, nil
+}
+
 func decodeMember(it item) (gifting.AudienceMember, error) {
 	var m gifting.AudienceMember
 	if err := unmarshal(it, &m); err != nil {
@@ -79,6 +114,35 @@ func decodeMember(it item) (gifting.AudienceMember, error) {
 	return m, nil
 }
 
+// membersBySK reads the member items of table sort keys sks (in one
+// BatchGetItem for a page of up to 100) and returns them in that order;
+// a member deleted meanwhile is left out.
+func (s *Store) membersBySK(ctx context.Context, orgID string, sks []string) ([]gifting.AudienceMember, error) {
+	keys := make([]item, 0, len(sks))
+	for _, sk := range sks {
+		keys = append(keys, key(orgPK(orgID), sk))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	bySK := make(map[string]gifting.AudienceMember, len(items))
+	for _, it := range items {
+		m, err := decodeMember(it)
+		if err != nil {
+			return nil, err
+		}
+		bySK[attrS(it, "SK")] = m
+	}
+	out := make([]gifting.AudienceMember, 0, len(sks))
+	for _, sk := range sks {
+		if m, ok := bySK[sk]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // scanMembers reads every Slim entry of the audience that contains all
 // terms, orders them, and reads the page's items by key.
 func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []string, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
@@ -86,9 +150,9 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 		terms = terms[:maxSearchTerms]
 	}
 	in := s.slimQuery(audienceLPK(orgID, aud), true)
-	in.ProjectionExpression = aws.String("LSK, upd, srt")
+	in.ProjectionExpression = aws.String("SK, upd, srt")
 	filterTerms(in, terms)
-	type entry struct{ sk, upd, crt string }
+	type entry struct{ sk, by string }
 	var entries []entry
 	p := dynamodb.NewQueryPaginator(s.db, in)
 	for p.HasMorePages() {
@@ -97,46 +161,32 @@ func (s *Store) scanMembers(ctx context.Context, orgID, aud string, terms []stri
 			return nil, 0, fmt.Errorf("scan audience members: %w", err)
 		}
 		for _, it := range res.Items {
-			entries = append(entries, entry{attrS(it, "LSK"), attrS(it, "upd"), attrS(it, "srt")})
+			e := entry{sk: attrS(it, "SK")}
+			switch q.SortBy {
+			case "updatedAt":
+				e.by = attrS(it, "upd")
+			case "contactId":
+			default:
+				e.by = attrS(it, "srt")
+			}
+			entries = append(entries, e)
 		}
 	}
-	// Entries arrive in contactId order, which breaks ties; the timestamp
-	// orders need a sort of their own. Stored timestamps have a fixed
-	// width, so they sort as strings. (Members written before srt held the
-	// contact's createdAt have none and come first; a rebuild writes it.)
-	switch q.SortBy {
-	case "updatedAt":
-		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.upd, b.upd) })
-	case "createdAt":
-		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.crt, b.crt) })
-	}
+	// Stored timestamps have a fixed width, so they sort as strings; the
+	// table's sort key (so the contactId) breaks ties. (Members written
+	// before srt held the contact's createdAt have none and come first; a
+	// rebuild writes it.)
+	slices.SortFunc(entries, func(a, b entry) int { return cmp.Or(cmp.Compare(a.by, b.by), cmp.Compare(a.sk, b.sk)) })
 	if q.Order != gifting.Asc {
 		slices.Reverse(entries)
 	}
 	lo, hi := q.Page.Window(len(entries))
-	keys := make([]item, 0, hi-lo)
+	sks := make([]string, 0, hi-lo)
 	for _, e := range entries[lo:hi] {
-		keys = append(keys, key(orgPK(orgID), e.sk))
+		sks = append(sks, e.sk)
 	}
-	items, err := s.batchGet(ctx, keys)
-	if err != nil {
-		return nil, 0, err
-	}
-	bySK := make(map[string]gifting.AudienceMember, len(items))
-	for _, it := range items {
-		m, err := decodeMember(it)
-		if err != nil {
-			return nil, 0, err
-		}
-		bySK[attrS(it, "SK")] = m
-	}
-	out := make([]gifting.AudienceMember, 0, len(keys))
-	for _, e := range entries[lo:hi] {
-		if m, ok := bySK[e.sk]; ok {
-			out = append(out, m)
-		}
-	}
-	return out, len(entries), nil
+	out, err := s.membersBySK(ctx, orgID, sks)
+	return out, len(entries), err
 }
 
 // fillSliceMembers is how many members one slice of filling a contact list

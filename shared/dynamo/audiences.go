@@ -304,7 +304,8 @@ func ignoreOvertaken(err error) error {
 }
 
 // memberItem is the stored form of an audience member, with its Slim entry
-// (search text, and the contact's updatedAt and createdAt for those sorts).
+// (keyed in the contact's createdAt order; search text, and the contact's
+// updatedAt and createdAt for the in-memory sorts).
 func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error) {
 	it, err := marshal(m)
 	if err != nil {
@@ -313,7 +314,7 @@ func (s *Store) memberItem(orgID string, m gifting.AudienceMember) (item, error)
 	compact(it)
 	sk := audienceMemberSK(m.AudienceID, m.ContactID)
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(sk)
-	it["LPK"], it["LSK"] = str(audienceLPK(orgID, m.AudienceID)), str(sk)
+	it["LPK"], it["LSK"] = str(audienceLPK(orgID, m.AudienceID)), str(audienceMemberLSK(m.CreatedAt, m.ContactID))
 	it["srch"] = str(m.SearchText())
 	it["upd"] = str(m.UpdatedAt.UTC().Format(timeLayout))
 	it["srt"] = str(m.CreatedAt.UTC().Format(timeLayout))

@@ -124,24 +124,14 @@ const maxBatchGet = 100
 // contactIDsUpTo returns the ids of the first n contacts of org in the
 // contacts page's order, reading Slim keys only.
 func (s *Store) contactIDsUpTo(ctx context.Context, orgID string, n int) ([]string, error) {
-	in := s.slimQuery(contactsLPK(orgID), false)
-	in.ProjectionExpression = aws.String("SK")
-	ids := make([]string, 0, n)
-	for len(ids) < n {
-		in.Limit = aws.Int32(int32(n - len(ids)))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("query contacts: %w", err)
-		}
-		for _, it := range res.Items {
-			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
+	sks, err := s.slimSKsUpTo(ctx, contactsLPK(orgID), false, n)
+	if err != nil {
+		return nil, fmt.Errorf("contacts: %w", err)
 	}
-	return ids, nil
+	for i, sk := range sks {
+		sks[i] = strings.TrimPrefix(sk, contactPrefix)
+	}
+	return sks, nil
 }
 
 // searchContacts pages through the contacts whose search text contains

@@ -58,7 +58,7 @@ import (
 //	ended campaign's expiry         PK=ORG#<org>, SK=EXPIRY#<campaign>           table (due in Due until every recipient walked)
 //	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
 //	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
-//	audience members skip/search    LPK=ORG#<org>#AUD#<aud>, LSK=AMEMBER#…       Slim
+//	audience members by createdAt   LPK=ORG#<org>#AUD#<aud>, LSK=CRT#<contact createdAt>#<contact> Slim (AMEMBER#… before)
 //	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
 //	due items (scheduler tick)      dueShard=DUE#<shard>, dueAt <= <now>         Due (sparse, INCLUDE)
 //	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
@@ -184,6 +184,16 @@ func audienceSK(id string) string { return "AUDIENCE#" + id }
 func audienceMemberSK(aud, contact string) string {
 	return "AMEMBER#" + aud + "#" + contact
 }
+
+// audienceMemberLSK is an audience member's Slim sort key: the contact's
+// createdAt (UTC, fixed width, so it sorts as a string) and then its id, so
+// the audience's Slim partition is in the default (createdAt) order. A
+// member written before this key has LSK = audienceMemberSK (see
+// legacyMembers); "CRT#" sorts after that "AMEMBER#".
+func audienceMemberLSK(createdAt time.Time, contact string) string {
+	return "CRT#" + createdAt.UTC().Format(timeLayout) + "#" + contact
+}
+
 func eventSK(id string) string { return "EVENT#" + id }
 
 // pageKey is the Pages index key of a recipient: the prefix its landing

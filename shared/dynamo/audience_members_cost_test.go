@@ -1,0 +1,195 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
+)
+
+// TestAudienceMembersDeepPageCost: a deep page of an audience's contacts
+// in the default (createdAt) order reads the index entries up to the
+// page's end and the page's items, not the whole audience: about a
+// quarter of the entries for a page a quarter of the way in. (Before, every
+// default page read the audience's whole index partition.)
+func TestAudienceMembersDeepPageCost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n := 400
+	if v, err := strconv.Atoi(os.Getenv("AUDIENCE_COST_MEMBERS")); err == nil && v > 0 {
+		n = v // to measure a larger audience by hand
+	}
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Table(t))
+	orgID, _ := testenv.Org(t, s, "deep", 0)
+	aud := builtAudience(t, s, orgID, n)
+
+	// listed reads one page of the audience's contacts and returns it with
+	// the read units of its index queries and of its item reads.
+	listed := func(sortBy string, page int) (members []gifting.AudienceMember, index, items float64) {
+		t.Helper()
+		u := &meter.Usage{Record: true}
+		got, total, err := s.AudienceMembers(meter.WithUsage(ctx, u), orgID, aud,
+			gifting.MemberQuery{SortBy: sortBy, Order: gifting.Desc, Page: gifting.PageRequest{Page: page, Limit: 10}})
+		if err != nil || total != n {
+			t.Fatalf("%s page %d: total %d, %v", sortBy, page, total, err)
+		}
+		for _, c := range u.Calls() {
+			if q, ok := c.Input.(*dynamodb.QueryInput); ok && q.IndexName != nil {
+				index += c.ReadUnits
+			} else {
+				items += c.ReadUnits
+			}
+		}
+		return got, index, items
+	}
+	// The updatedAt order still reads the whole partition: the yardstick.
+	_, whole, _ := listed("updatedAt", 1)
+	first, index1, items1 := listed("createdAt", 1)
+	deepPage := n / 40 // members n/4 to n/4+10
+	deep, index, items := listed("createdAt", deepPage)
+	t.Logf("%d members: page 1 %.1f+%.1f read units, page %d %.1f+%.1f (index+items); the whole index partition %.1f",
+		n, index1, items1, deepPage, index, items, whole)
+
+	if len(first) != 10 || len(deep) != 10 {
+		t.Fatalf("pages of %d and %d members, want 10 each", len(first), len(deep))
+	}
+	// A quarter of the entries, plus the rounding of each Query and the
+	// look for old entries.
+	if most := whole/4 + 2; index > most {
+		t.Errorf("the deep page read %.1f read units of index entries, want at most %.1f (the partition is %.1f)", index, most, whole)
+	}
+	if most := 2 * items1; items > most {
+		t.Errorf("the deep page read %.1f read units of items, want about the first page's %.1f", items, items1)
+	}
+	if !slices.IsSortedFunc(deep, func(a, b gifting.AudienceMember) int { return b.CreatedAt.Compare(a.CreatedAt) }) ||
+		deep[0].CreatedAt.After(first[len(first)-1].CreatedAt) {
+		t.Errorf("the deep page is not in createdAt order after the first")
+	}
+}
+
+// TestAudienceMembersWrittenBefore: members whose index entry was written
+// before the createdAt sort key (its sort key was the item's) are still
+// listed, once each, in createdAt order.
+func TestAudienceMembersWrittenBefore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, table := testenv.Client(t), testenv.Table(t)
+	clock := &testenv.Clock{}
+	s := dynamo.New(db, table, dynamo.WithClock(clock.Now))
+	orgID, _ := testenv.Org(t, s, "old-entries", 0)
+	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Five imports an hour apart, six engineers each.
+	for batch := range 5 {
+		var in []gifting.ContactInput
+		for i := range 6 {
+			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("o%d-%d@example.com", batch, i), JobTitle: "Software Engineer"})
+		}
+		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+			t.Fatalf("import %d: %v %+v", batch, err, res)
+		}
+		clock.Advance(time.Hour)
+	}
+	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for done := false; !done; {
+		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if aud, err = s.Audience(ctx, orgID, aud.AudienceID); err != nil || aud.TotalMatch != 30 {
+		t.Fatalf("audience %+v, %v; want 30 members", aud, err)
+	}
+	res, err := db.Query(ctx, &dynamodb.QueryInput{
+		TableName:              &table,
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID},
+			":p":  &types.AttributeValueMemberS{Value: "AMEMBER#" + aud.AudienceID + "#"},
+		},
+	})
+	if err != nil || len(res.Items) != 30 {
+		t.Fatalf("member items: %d, %v", len(res.Items), err)
+	}
+	// Every other member gets the old form of its index entry.
+	for i, it := range res.Items {
+		if i%2 == 1 {
+			continue
+		}
+		_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: &table, Key: map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]},
+			UpdateExpression: aws.String("SET LSK = SK"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, order := range []gifting.SortOrder{gifting.Desc, gifting.Asc} {
+		t.Run(string(order), func(t *testing.T) {
+			var got []gifting.AudienceMember
+			for page := 1; page <= 4; page++ {
+				items, total, err := s.AudienceMembers(ctx, orgID, aud, gifting.MemberQuery{SortBy: "createdAt", Order: order, Page: gifting.PageRequest{Page: page, Limit: 8}})
+				if err != nil || total != 30 {
+					t.Fatalf("page %d: total %d, %v", page, total, err)
+				}
+				got = append(got, items...)
+			}
+			ids := map[string]bool{}
+			for _, m := range got {
+				ids[m.ContactID] = true
+			}
+			if len(got) != 30 || len(ids) != 30 {
+				t.Fatalf("listed %d members (%d distinct), want 30", len(got), len(ids))
+			}
+			sorted := slices.IsSortedFunc(got, func(a, b gifting.AudienceMember) int {
+				if order == gifting.Desc {
+					return b.CreatedAt.Compare(a.CreatedAt)
+				}
+				return a.CreatedAt.Compare(b.CreatedAt)
+			})
+			if !sorted {
+				t.Errorf("members not in createdAt %s order", order)
+			}
+		})
+	}
+}
+
+// builtAudience returns a ready audience of n members, all of orgID's n
+// contacts.
+func builtAudience(t *testing.T, s *dynamo.Store, orgID string, n int) gifting.AudienceList {
+	t.Helper()
+	ctx := context.Background()
+	aud := engineersAudience(t, s, orgID, n, func(int) bool { return true }, nil)
+	for done := false; !done; {
+		var err error
+		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	aud, err := s.Audience(ctx, orgID, aud.AudienceID)
+	if err != nil || aud.TotalMatch != int64(n) {
+		t.Fatalf("audience %+v, %v; want %d members", aud, err, n)
+	}
+	return aud
+}
