@@ -15,45 +15,116 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// AudienceMembers returns a page of audience a's members and how many match
-// q. a is the audience as just read (its totalMatch is the total when there
-// is no search).
+// AudienceMembers returns audience audienceID (NOT_FOUND when org has no
+// such audience), a page of its members and how many match q (its
+// totalMatch when there is no search).
 //
 // Costs: the default createdAt order is one keys-only Query of the
 // audience's Slim partition, whose sort key is the contact's createdAt
 // (audienceMemberLSK), up to the page's end (about 1 read unit per 40
-// members skipped), then one BatchGet of the page's items; a look for
-// members written before that key (one Slim entry, 0.5 read unit) comes
-// first, and an audience that still has any is sorted in memory until a
-// rebuild rewrites them. Page 1 in contactId order is one Query of the
+// members skipped), then one BatchGet of the page's items. Members written
+// before that key (an audience built before it and not rebuilt since)
+// have their table key as their Slim sort key, which sorts before
+// audienceMemberLSK's: oldest first they come first, newest first they
+// come after every newer entry (an audience is wholly one or the other
+// but while a rebuild replaces it); an audience whose keys read any is
+// sorted in memory. Page 1 in contactId order is one Query of the
 // page's items. A search, the updatedAt order and the deeper pages in
 // contactId order read the audience's whole Slim partition (keys, search
 // text and the contact's timestamps: about 1 read unit per 30 members) and
 // sort it in memory, then read the page's items by key: O(audience) in
 // index entries, never in items. Contact ids are derived from the email,
 // so the contactId order is not the creation order.
-func (s *Store) AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error) {
+func (s *Store) AudienceMembers(ctx context.Context, orgID, audienceID string, q gifting.MemberQuery) (gifting.AudienceList, []gifting.AudienceMember, int, error) {
 	terms := strings.Fields(strings.ToLower(q.Search))
-	switch {
-	case len(terms) > 0 || q.SortBy == "updatedAt" || (q.SortBy == "contactId" && q.Page.Offset() > 0):
-		return s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
-	case q.SortBy == "contactId":
-		return s.firstMembersByID(ctx, orgID, a, q)
+	if len(terms) > 0 || q.SortBy == "updatedAt" || q.SortBy == "contactId" {
+		a, err := s.Audience(ctx, orgID, audienceID)
+		if err != nil {
+			return a, nil, 0, err
+		}
+		var items []gifting.AudienceMember
+		var total int
+		if q.SortBy == "contactId" && q.Page.Offset() == 0 && len(terms) == 0 {
+			items, total, err = s.firstMembersByID(ctx, orgID, a, q)
+		} else {
+			items, total, err = s.scanMembers(ctx, orgID, a.AudienceID, terms, q)
+		}
+		return a, items, total, err
 	}
-	legacy, err := s.legacyMembers(ctx, orgID, a.AudienceID)
+	keys, err := s.slimKeysUpTo(ctx, audienceLPK(orgID, audienceID), q.Order == gifting.Asc, q.Page.Offset()+q.Page.Limit)
 	if err != nil {
-		return nil, 0, err
+		return gifting.AudienceList{}, nil, 0, fmt.Errorf("audience members: %w", err)
 	}
-	if legacy {
-		return s.scanMembers(ctx, orgID, a.AudienceID, nil, q)
+	if slices.ContainsFunc(keys, func(k slimKey) bool { return strings.HasPrefix(k.LSK, audienceMemberPrefix(audienceID)) }) {
+		// Members written before their Slim entries sorted by createdAt
+		// (an audience built before, not rebuilt since).
+		a, err := s.Audience(ctx, orgID, audienceID)
+		if err != nil {
+			return a, nil, 0, err
+		}
+		items, total, err := s.scanMembers(ctx, orgID, audienceID, nil, q)
+		return a, items, total, err
 	}
-	sks, err := s.slimSKsUpTo(ctx, audienceLPK(orgID, a.AudienceID), q.Order == gifting.Asc, q.Page.Offset()+q.Page.Limit)
+	lo, hi := q.Page.Window(len(keys))
+	a, items, err := s.audienceWithMembers(ctx, orgID, audienceID, tableSKs(keys[lo:hi]))
+	return a, items, int(a.TotalMatch), err
+}
+
+// membersBySK reads the member items of table sort keys sks (in one
+// BatchGetItem for a page of up to 100) and returns them in that order;
+// a member deleted meanwhile is left out.
+func (s *Store) membersBySK(ctx context.Context, orgID string, sks []string) ([]gifting.AudienceMember, error) {
+	_, out, err := s.audienceWithMembers(ctx, orgID, "", sks)
+	return out, err
+}
+
+// audienceWithMembers is membersBySK that also reads audience audienceID
+// (unless "") in the same BatchGetItem (a page of 100 members and the
+// audience take two: BatchGetItem reads 100 keys), NOT_FOUND when it is
+// missing.
+func (s *Store) audienceWithMembers(ctx context.Context, orgID, audienceID string, sks []string) (gifting.AudienceList, []gifting.AudienceMember, error) {
+	keys := make([]item, 0, len(sks)+1)
+	if audienceID != "" {
+		keys = append(keys, key(orgPK(orgID), audienceSK(audienceID)))
+	}
+	for _, sk := range sks {
+		keys = append(keys, key(orgPK(orgID), sk))
+	}
+	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return nil, 0, fmt.Errorf("audience members: %w", err)
+		return gifting.AudienceList{}, nil, err
 	}
-	lo, hi := q.Page.Window(len(sks))
-	out, err := s.membersBySK(ctx, orgID, sks[lo:hi])
-	return out, int(a.TotalMatch), err
+	var a *storedAudience
+	bySK := make(map[string]gifting.AudienceMember, len(got))
+	for _, it := range got {
+		if audienceID != "" && attrS(it, "SK") == audienceSK(audienceID) {
+			var stored storedAudience
+			if err := unmarshal(it, &stored); err != nil {
+				return gifting.AudienceList{}, nil, err
+			}
+			stored.Normalize()
+			a = &stored
+			continue
+		}
+		m, err := decodeMember(it)
+		if err != nil {
+			return gifting.AudienceList{}, nil, err
+		}
+		bySK[attrS(it, "SK")] = m
+	}
+	if a == nil && audienceID != "" {
+		return gifting.AudienceList{}, nil, gifting.NotFound("audience list", audienceID)
+	}
+	out := make([]gifting.AudienceMember, 0, len(sks))
+	for _, sk := range sks {
+		if m, ok := bySK[sk]; ok {
+			out = append(out, m)
+		}
+	}
+	if a == nil {
+		return gifting.AudienceList{}, out, nil
+	}
+	return a.AudienceList, out, nil
 }
 
 // firstMembersByID returns the first page of audience a's members in
@@ -89,22 +160,6 @@ func (s *Store) firstMembersByID(ctx context.Context, orgID string, a gifting.Au
 	return out, int(a.TotalMatch), nil
 }
 
-// legacyMembers reports whether audience aud still has members whose Slim
-// entry was written before audienceMemberLSK (its LSK is then the table's
-// sort key, AMEMBER#…): a keys-only Query of at most one entry.
-func (s *Store) legacyMembers(ctx context.Context, orgID, aud string) (bool, error) {
-	in := s.slimQuery(audienceLPK(orgID, aud), true)
-	in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :old)")
-	in.ExpressionAttributeValues[":old"] = str(audienceMemberPrefix(aud))
-	in.ProjectionExpression = aws.String("LSK")
-	in.Limit = aws.Int32(1)
-	res, err := s.db.Query(ctx, in)
-	if err != nil {
-		return false, fmt.Errorf("look for old audience member entries: %w", err)
-	}
-	return len(res.Items) > 0, nil
-}
-
 func decodeMember(it item) (gifting.AudienceMember, error) {
 	var m gifting.AudienceMember
 	if err := unmarshal(it, &m); err != nil {
@@ -112,35 +167,6 @@ func decodeMember(it item) (gifting.AudienceMember, error) {
 	}
 	m.Normalize()
 	return m, nil
-}
-
-// membersBySK reads the member items of table sort keys sks (in one
-// BatchGetItem for a page of up to 100) and returns them in that order;
-// a member deleted meanwhile is left out.
-func (s *Store) membersBySK(ctx context.Context, orgID string, sks []string) ([]gifting.AudienceMember, error) {
-	keys := make([]item, 0, len(sks))
-	for _, sk := range sks {
-		keys = append(keys, key(orgPK(orgID), sk))
-	}
-	items, err := s.batchGet(ctx, keys)
-	if err != nil {
-		return nil, err
-	}
-	bySK := make(map[string]gifting.AudienceMember, len(items))
-	for _, it := range items {
-		m, err := decodeMember(it)
-		if err != nil {
-			return nil, err
-		}
-		bySK[attrS(it, "SK")] = m
-	}
-	out := make([]gifting.AudienceMember, 0, len(sks))
-	for _, sk := range sks {
-		if m, ok := bySK[sk]; ok {
-			out = append(out, m)
-		}
-	}
-	return out, nil
 }
 
 // scanMembers reads every Slim entry of the audience that contains all

@@ -68,7 +68,7 @@ func TestAudienceMembersSortedByCreatedAt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []gifting.AudienceMember
 			for page := 1; page <= 5; page++ {
-				items, total, err := s.AudienceMembers(ctx, orgID, aud, gifting.MemberQuery{
+				_, items, total, err := s.AudienceMembers(ctx, orgID, aud.AudienceID, gifting.MemberQuery{
 					Search: tt.search, SortBy: "createdAt", Order: tt.order, Page: gifting.PageRequest{Page: page, Limit: 7},
 				})
 				if err != nil || total != 32 {

@@ -61,7 +61,7 @@ func TestBuildAudienceSlices(t *testing.T) {
 	}
 	// The updatedAt order reads every Slim entry: it counts the members
 	// actually written.
-	_, n, err := s.AudienceMembers(ctx, orgID, got, gifting.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
+	_, _, n, err := s.AudienceMembers(ctx, orgID, got.AudienceID, gifting.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
 	if err != nil || n != 150 {
 		t.Errorf("members written = %d (%v), want 150", n, err)
 	}

@@ -124,10 +124,11 @@ const maxBatchGet = 100
 // contactIDsUpTo returns the ids of the first n contacts of org in the
 // contacts page's order, reading Slim keys only.
 func (s *Store) contactIDsUpTo(ctx context.Context, orgID string, n int) ([]string, error) {
-	sks, err := s.slimSKsUpTo(ctx, contactsLPK(orgID), false, n)
+	keys, err := s.slimKeysUpTo(ctx, contactsLPK(orgID), false, n)
 	if err != nil {
 		return nil, fmt.Errorf("contacts: %w", err)
 	}
+	sks := tableSKs(keys)
 	for i, sk := range sks {
 		sks[i] = strings.TrimPrefix(sk, contactPrefix)
 	}

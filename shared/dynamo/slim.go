@@ -52,28 +52,41 @@ func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (
 	return last, nil
 }
 
-// slimSKsUpTo returns the table sort keys of the first n entries of the
-// Slim partition lpk (fewer when it holds fewer), in sort-key order or
+// slimKey is a Slim entry's keys: the table's sort key of its item and
+// its own sort key in the Slim partition.
+type slimKey struct{ SK, LSK string }
+
+// slimKeysUpTo returns the keys of the first n entries of the Slim
+// partition lpk (fewer when it holds fewer), in sort-key order or
 // reversed, reading keys only: about 1 read unit per 40 entries.
-func (s *Store) slimSKsUpTo(ctx context.Context, lpk string, forward bool, n int) ([]string, error) {
+func (s *Store) slimKeysUpTo(ctx context.Context, lpk string, forward bool, n int) ([]slimKey, error) {
 	in := s.slimQuery(lpk, forward)
-	in.ProjectionExpression = aws.String("SK")
-	sks := make([]string, 0, n)
-	for len(sks) < n {
-		in.Limit = aws.Int32(int32(n - len(sks)))
+	in.ProjectionExpression = aws.String("SK, LSK")
+	keys := make([]slimKey, 0, n)
+	for len(keys) < n {
+		in.Limit = aws.Int32(int32(n - len(keys)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", lpk, err)
 		}
 		for _, it := range res.Items {
-			sks = append(sks, attrS(it, "SK"))
+			keys = append(keys, slimKey{SK: attrS(it, "SK"), LSK: attrS(it, "LSK")})
 		}
 		if res.LastEvaluatedKey == nil {
 			break
 		}
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
-	return sks, nil
+	return keys, nil
+}
+
+// tableSKs are the table sort keys of keys.
+func tableSKs(keys []slimKey) []string {
+	sks := make([]string, len(keys))
+	for i, k := range keys {
+		sks[i] = k.SK
+	}
+	return sks
 }
 
 // filterTerms keeps, of a Slim query's entries, those whose search text

@@ -143,11 +143,7 @@ func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	orgID := principal(r.Context()).OrgID
-	a, err := s.store.Audience(r.Context(), orgID, r.PathValue("audienceId"))
-	if err != nil {
-		return err
-	}
-	items, total, err := s.store.AudienceMembers(r.Context(), orgID, a, mq)
+	a, items, total, err := s.store.AudienceMembers(r.Context(), orgID, r.PathValue("audienceId"), mq)
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ type AudienceReader interface {
 	Persona(ctx context.Context, orgID, id string) (gifting.ICPPersona, error)
 	CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error)
 	Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error)
-	AudienceMembers(ctx context.Context, orgID string, a gifting.AudienceList, q gifting.MemberQuery) ([]gifting.AudienceMember, int, error)
+	AudienceMembers(ctx context.Context, orgID, audienceID string, q gifting.MemberQuery) (gifting.AudienceList, []gifting.AudienceMember, int, error)
 	ListPersonas(ctx context.Context, orgID string, f gifting.PersonaFilter, q gifting.ListQuery) ([]gifting.ICPPersona, int, error)
 	UpdatePersona(ctx context.Context, orgID, id string, change func(*gifting.ICPPersona) error) (gifting.ICPPersona, error)
 	DeletePersona(ctx context.Context, orgID, id string) error

@@ -270,3 +270,21 @@ func (a *API) Do(method, path string, body any, headers ...string) Response {
 // the API document; a test of something the document cannot describe may
 // replace it.
 var Validate func(t testing.TB, req *http.Request, status int, header http.Header, body []byte) = ValidateContract
+
+// CountItems counts the items of orgID's partition whose sort key starts
+// with prefix (a strongly consistent read of the table).
+func CountItems(t testing.TB, s *dynamo.Store, orgID, prefix string) int {
+	t.Helper()
+	out, err := Client(t).Query(context.Background(), &dynamodb.QueryInput{
+		TableName:              aws.String(s.Table()),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":p": &types.AttributeValueMemberS{Value: prefix},
+		},
+		Select: types.SelectCount, ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(out.Count)
+}
