@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -54,30 +53,16 @@ func (s *Store) joinCampaign(ctx context.Context, orgID string, c gifting.Campai
 			todo = append(todo, join{ct, r.Status})
 		}
 	}
-	errs := make([]error, len(todo))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(launchPutters, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				errs[i] = s.joinContactToCampaign(ctx, orgID, c, todo[i].ct, todo[i].status, pace)
-			}
-		}()
-	}
-	for i := range todo {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return errors.Join(errs...)
+	return errors.Join(eachAtMost(launchPutters, len(todo), func(i int) error {
+		return s.joinContactToCampaign(ctx, orgID, c, todo[i].ct, todo[i].status, pace)
+	})...)
 }
 
 // joinContactToCampaign is joinCampaign's update of one contact ct (as
 // read) whose recipient in c was written with status.
 func (s *Store) joinContactToCampaign(ctx context.Context, orgID string, c gifting.Campaign, ct gifting.Contact, status gifting.RecipientStatus, pace *rate.Limiter) error {
-	entry, err := marshalValue(gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)})
+	cc := gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)}
+	entry, err := marshalValue(cc)
 	if err != nil {
 		return err
 	}
@@ -85,7 +70,7 @@ func (s *Store) joinContactToCampaign(ctx context.Context, orgID string, c gifti
 	// campaign.
 	after := ct
 	after.Usage.CampaignIDs = append(slices.Clone(ct.Usage.CampaignIDs), c.CampaignID)
-	after.Campaigns = append(slices.Clone(ct.Campaigns), gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)})
+	after.Campaigns = append(slices.Clone(ct.Campaigns), cc)
 	it, err := s.contactItem(orgID, storedContact{LSK: contactLSK("", "")}, after)
 	if err != nil {
 		return err

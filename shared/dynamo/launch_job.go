@@ -310,23 +310,10 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 		wave := contacts[:min(room-len(mine), len(contacts))]
 		contacts = contacts[len(wave):]
 		got := make([]*storedRecipient, len(wave))
-		errs := make([]error, len(wave))
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range min(launchPutters, len(wave)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range work {
-					got[i], errs[i] = s.putLaunchRecipient(ctx, orgID, kit, wave[i], listID, sliceID, pace)
-				}
-			}()
-		}
-		for i := range wave {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
+		errs := eachAtMost(launchPutters, len(wave), func(i int) (err error) {
+			got[i], err = s.putLaunchRecipient(ctx, orgID, kit, wave[i], listID, sliceID, pace)
+			return err
+		})
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
@@ -660,3 +647,24 @@ const campaignUnits = 4
 // writeUnits is the number of 1 KB write units a put of it takes: its
 // size as DynamoDB counts it (names and values), rounded up.
 func writeUnits(it item) int { return max(1, (ItemSize(it)+1023)/1024) }
+
+// eachAtMost calls f(i) for every i in [0, n), at most limit calls at a
+// time, and returns each call's error at its index.
+func eachAtMost(limit, n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(limit, n) {
+		wg.Go(func() {
+			for i := range work {
+				errs[i] = f(i)
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return errs
+}
