@@ -62,9 +62,12 @@ const MaxIDLength = 128
 // the rule also keeps the key separator '#' out of every key built from
 // input.
 func ValidID(s string) bool {
-	if s == "" || len(s) > MaxIDLength {
-		return false
-	}
+	return s != "" && len(s) <= MaxIDLength && IDCharacters(s)
+}
+
+// IDCharacters reports whether s holds only the characters of ids
+// (ValidID's), at any length.
+func IDCharacters(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {

@@ -346,11 +346,7 @@ const proxyHeaderPrefix = "x-golambdaproxy-"
 // to 64 bytes (longer than any id a path of the API holds), past the 16th
 // segment the rest counts as one, and the whole is clipped to 320.
 func loggedPath(path string) string {
-	segs := strings.SplitN(path, "/", 16)
-	for i, seg := range segs {
-		segs[i] = gifting.Clip(seg, 64)
-	}
-	return gifting.Clip(strings.Join(segs, "/"), 320)
+	return clippedPath(path, false)
 }
 
 // requestLogPath is the path as the request log keeps it: loggedPath,
@@ -360,26 +356,21 @@ func loggedPath(path string) string {
 // write it into the log; the answer, which goes back to that client only,
 // may still quote it.
 func requestLogPath(path string) string {
-	segs := strings.SplitN(path, "/", 16)
-	for i, seg := range segs {
-		if !idCharacters(seg) {
-			segs[i] = "…(" + strconv.Itoa(len(seg)) + " bytes)"
-		}
-	}
-	return loggedPath(strings.Join(segs, "/"))
+	return clippedPath(path, true)
 }
 
-// idCharacters reports whether s holds only the characters of ids
-// (gifting.ValidID's), at any length.
-func idCharacters(s string) bool {
-	for len(s) > 0 {
-		n := min(len(s), gifting.MaxIDLength)
-		if !gifting.ValidID(s[:n]) {
-			return false
+// clippedPath is loggedPath, with segments that are not id characters
+// replaced by their size when sized.
+func clippedPath(path string, sized bool) string {
+	segs := strings.SplitN(path, "/", 16)
+	for i, seg := range segs {
+		if sized && !gifting.IDCharacters(seg) {
+			segs[i] = "…(" + strconv.Itoa(len(seg)) + " bytes)"
+			continue
 		}
-		s = s[n:]
+		segs[i] = gifting.Clip(seg, 64)
 	}
-	return true
+	return gifting.Clip(strings.Join(segs, "/"), 320)
 }
 
 // requestID is API Gateway's request id when running behind it, else a new
