@@ -232,13 +232,9 @@ func (s *Store) StartAudienceContactList(ctx context.Context, orgID, id, listID 
 	}
 	// The copy's due item, in the same transaction: the tick fills the
 	// list if the job's message is lost.
-	pk, sk := orgPK(orgID), audienceCopySK(id, listID)
-	attrs := dueAttrs(gifting.JobAudienceContactList, id, pk, sk, s.Now().Add(DueLease))
-	attrs["PK"], attrs["SK"], attrs["cursor"] = pk, sk, listID
-	due, err := withKey(struct{}{}, attrs)
-	if err != nil {
-		return err
-	}
+	pk := orgPK(orgID)
+	due := dueOnlyItem(gifting.JobAudienceContactList, id, pk, audienceCopySK(id, listID), s.Now().Add(DueLease))
+	due["cursor"] = str(listID)
 	err = s.transactRetrying(ctx, []types.TransactWriteItem{
 		{Update: &types.Update{
 			TableName:                 &s.table,

@@ -57,6 +57,16 @@ type Due struct {
 	pk, sk, dueSK string
 }
 
+// dueOnlyItem is an item of its own at pk/sk whose only work is to be
+// due: its keys and the due attributes (dueAttrs) of kind on ref at at.
+func dueOnlyItem(kind, ref, pk, sk string, at time.Time) item {
+	it := item{"PK": str(pk), "SK": str(sk)}
+	for k, v := range dueAttrs(kind, ref, pk, sk, at) {
+		it[k] = str(v)
+	}
+	return it
+}
+
 // dueAttrs are the attributes that put a new item pk/sk of kind and ref in
 // the due index at at.
 //

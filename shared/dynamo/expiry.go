@@ -161,13 +161,7 @@ func (s *Store) expiryDue(orgID string, c gifting.Campaign, now time.Time) *type
 	if counts[gifting.RecipientPending]+counts[gifting.RecipientInviteSent] == 0 {
 		return nil
 	}
-	pk, sk := orgPK(orgID), campaignExpirySK(c.CampaignID)
-	attrs := dueAttrs(gifting.JobCampaignExpire, c.CampaignID, pk, sk, now.Add(DueLease))
-	attrs["PK"], attrs["SK"] = pk, sk
-	it := item{}
-	for k, v := range attrs {
-		it[k] = str(v)
-	}
+	it := dueOnlyItem(gifting.JobCampaignExpire, c.CampaignID, orgPK(orgID), campaignExpirySK(c.CampaignID), now.Add(DueLease))
 	return &types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}}
 }
 
