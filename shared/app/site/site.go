@@ -85,20 +85,20 @@ func Handler(ctx context.Context) (http.Handler, error) {
 }
 
 // With serves the recipient pages beside api on one port, as the HTTP API
-// routes them in AWS: the page routes go to pagesHandler, everything else
-// to api. A request under a page path that no page route serves (another
-// method, a trailing slash or segment) goes to pagesHandler too, which
-// answers its 404 page: in AWS API Gateway answers it without a function,
-// and the API's request log, which keeps paths, must not receive a page
-// id (a credential).
+// routes them in AWS: every path under a page route's first segment
+// (/gift/, /claim/, /unsubscribe/) goes to pagesHandler, everything else
+// to api. So a request there that no page route serves (another method, a
+// trailing slash or segment) gets the pages' 404 page: in AWS API Gateway
+// answers it without a function, and the API's request log, which keeps
+// paths, must not receive a page id (a credential).
 func With(api, pagesHandler http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
 	prefixes := map[string]bool{}
 	for _, pattern := range pages.Routes() {
-		mux.Handle(pattern, pagesHandler)
 		_, path, _ := strings.Cut(pattern, " ")
-		prefixes["/"+strings.SplitN(path, "/", 3)[1]+"/"] = true
+		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		prefixes["/"+first+"/"] = true
 	}
 	for prefix := range prefixes {
 		mux.Handle(prefix, pagesHandler)
