@@ -47,6 +47,11 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/jobs/sqsqueue", "shared/apidocs"}, []string{"shared/mail/ses"}},
 		{"the pages link no API, mailer or queue", "functions/pages",
 			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+		// The canary's hook only invokes the functions and reports to
+		// CodeDeploy: none of the service is in it.
+		{"the deploy hook links no storage, use case, HTTP adapter or configuration", "functions/deployhook",
+			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/app", "shared/pages", "shared/jobs", "shared/mail"},
+			[]string{"shared/deployhook", "shared/awsenv"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", mod+tt.pkg).Output()
