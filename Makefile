@@ -12,6 +12,7 @@
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make undeploy-failed  after a failed first create: remove what it left (STACK, STAGE, DRY_RUN=1 to only look)
 #   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
 #   make events   regenerate events/ with sam local generate-event (no Docker)
 #   make tools    install the local tools under .tools/ (every target above does it itself)
@@ -196,6 +197,15 @@ schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 
 deploy: build
 	$(SAM) deploy
+
+# After a first create failed (stack ROLLBACK_COMPLETE): delete the stack and the empty, protected table it
+# kept (and any leftover queue or fixed-name log group of the stage), so make deploy can create it again.
+# Checks everything first; refuses a stack that was created, or a table that holds data or is another stack's.
+STACK ?= gift-campaign-service
+STAGE ?= prod
+.PHONY: undeploy-failed
+undeploy-failed:
+	go run ./infra/undeploy -stack '$(STACK)' -stage '$(STAGE)' $(if $(DRY_RUN),-dry-run)
 
 # sam local runs each function in a Docker container (public.ecr.aws/lambda/provided:al2023). The env file
 # overrides the template's variables (only declared ones reach a function) so the functions use the
