@@ -16,9 +16,10 @@ It works offline. The translator asks a loader for the names and ARNs of AWS man
 IAM ListPolicies call); this one answers from the list the translator ships for that purpose. The region
 and account are fixed (us-east-1, 123456789012): they only appear inside ARNs.
 
-Parameters not given take their template default, or the deploy-like value below, chosen so every part
-that depends on a parameter (mail, the custom domain, the edge, the backup copy, the canary key) is
-converted. cfn-lint still evaluates every condition on its own.
+The translator resolves parameters only in the few properties it expands itself (a deployment
+preference's Type, for one); everything else, conditions included, stays as CloudFormation evaluates it,
+and cfn-lint checks every condition's branches. Parameters without a default (AlarmEmail) get a
+deploy-like value; Name=Value arguments override any.
 """
 
 import json
@@ -31,14 +32,9 @@ from samtranslator.model.exceptions import InvalidDocumentException
 from samtranslator.translator.transform import transform
 from samtranslator.yaml_helper import yaml_parse
 
-# Values for the parameters that have no default (a deploy must give them) and for those whose default
-# would leave an optional part out of the converted template.
+# Values for the parameters that have no default: a deploy must give them.
 DEPLOY_LIKE = {
     "AlarmEmail": "oncall@example.com",
-    "PublicBaseURL": "https://gifts.example.com",
-    "SenderAddress": "gifts@example.com",
-    "DomainName": "gifts.example.com",
-    "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000",
 }
 
 
