@@ -116,6 +116,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
 lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
@@ -123,6 +124,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
