@@ -3,7 +3,6 @@ module github.com/giftcampaign/service
 go 1.26.0
 
 require (
-	github.com/DataDog/datadog-agent/pkg/template v0.85.2
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2 v1.47.8
 	github.com/aws/aws-sdk-go-v2/config v1.33.15
