@@ -8,7 +8,6 @@ require (
 )
 
 require (
-	github.com/DataDog/datadog-agent/pkg/template v0.85.2 // indirect
 	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
 	github.com/aws/aws-lambda-go v1.55.1 // indirect
 	github.com/aws/aws-sdk-go-v2 v1.47.8 // indirect
