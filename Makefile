@@ -47,7 +47,7 @@ SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.

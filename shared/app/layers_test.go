@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestLayers keeps the house layered as README's architecture section
+// TestLayers keeps the house layered as docs/architecture.md
 // draws it: each package (or binary) must not link the packages listed
 // against it, directly or through anything it imports. go list -deps sees
 // only non-test imports, which is what ends up in a binary.
