@@ -56,8 +56,7 @@ TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(
 # The converted template (plain CloudFormation JSON): make converted-template writes it, make lint lints it,
 # and the IAM check reads it.
 CONVERTED_TEMPLATE := .aws-sam/converted.json
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed") and
-# docs/operations.md (CKV_AWS_166).
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26,CKV_AWS_166
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
@@ -130,6 +129,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
 lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
@@ -137,6 +137,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	@# WS1004 looks for log groups named /aws/lambda/<function>; the functions name theirs in
 	@# LoggingConfig, and infra/localstack's TestTemplateFunctionsHaveLogGroupsWithRetention checks them.
