@@ -11,7 +11,7 @@
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
-#   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make deploy   sam build && sam deploy (defaults in samconfig.toml; PARAMS="AlarmEmail=… …" overrides)
 #   make undeploy-failed  after a failed first create: remove what it left (STACK, STAGE, DRY_RUN=1 to only look)
 #   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
 #   make events   regenerate events/ with sam local generate-event (no Docker)
@@ -196,8 +196,10 @@ fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	bash .ci/schemathesis.sh
 
+# PARAMS: parameter overrides for this deploy, e.g. PARAMS="AlarmEmail=ops@example.com" (a first deploy needs
+# AlarmEmail); sam deploy keeps the previous value of every parameter not given.
 deploy: build
-	$(SAM) deploy
+	$(SAM) deploy $(if $(PARAMS),--parameter-overrides $(PARAMS))
 
 # After a first create failed (stack ROLLBACK_COMPLETE): delete the stack and the empty, protected table it
 # kept (and any leftover queue or fixed-name log group of the stage), so make deploy can create it again.
