@@ -100,9 +100,9 @@ type fakeCodeDeploy struct {
 	// stringRevision serves the AppSpec as a String revision, as
 	// CloudFormation's deployments have.
 	stringRevision bool
-	mu       sync.Mutex
-	reported []cdtypes.LifecycleEventStatus
-	putErr   error
+	mu             sync.Mutex
+	reported       []cdtypes.LifecycleEventStatus
+	putErr         error
 }
 
 func (f *fakeCodeDeploy) GetDeployment(_ context.Context, in *codedeploy.GetDeploymentInput, _ ...func(*codedeploy.Options)) (*codedeploy.GetDeploymentOutput, error) {
