@@ -31,14 +31,16 @@ func (s *Service) sealSecret(ctx context.Context, orgID, webhookID, secret strin
 }
 
 // signingSecrets opens the secrets that sign a message to e sent at now.
-// A secret stored in clear (written before sealing) is used as it is.
+// A secret stored in clear (written before sealing) is used as it is. A
+// previous secret that never opens is left out, so that rotating an
+// endpoint whose secret cannot be read mends it at once.
 //
-// Errors: sealed.ErrUnopenable (wrapped) for a secret that never opens for
-// this endpoint, else KMS's.
+// Errors: sealed.ErrUnopenable (wrapped) for a current secret that never
+// opens for this endpoint, else KMS's.
 func (s *Service) signingSecrets(ctx context.Context, orgID string, e gifting.WebhookEndpoint, now time.Time) ([]string, error) {
 	stored := e.StoredSecrets(now)
 	out := make([]string, 0, len(stored))
-	for _, v := range stored {
+	for i, v := range stored {
 		if !sealed.IsSealed(v) {
 			out = append(out, v)
 			continue
@@ -47,6 +49,9 @@ func (s *Service) signingSecrets(ctx context.Context, orgID string, e gifting.We
 			return nil, errNoSecretsKey
 		}
 		plain, err := s.cfg.Secrets.Open(ctx, v, gifting.WebhookSecretOwner(orgID, e.WebhookID))
+		if i > 0 && errors.Is(err, sealed.ErrUnopenable) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
