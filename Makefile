@@ -61,6 +61,9 @@ GOTESTFLAGS ?= -race -count=1
 PORT ?= 3000
 DYNAMODB_PORT ?= 8000
 SES_PORT ?= 8005
+# make run's KMS emulator, on a known port so that make sam-local's containers reach it (the local
+# runner alone, and make test, take a free port).
+KMS_PORT ?= 8006
 TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
@@ -119,7 +122,7 @@ $(STATICCHECK_STAMP):
 
 run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
-	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
 test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
@@ -180,8 +183,8 @@ SAM_PORT ?= 3001
 SAM_ENV := .aws-sam/local-env.json
 .PHONY: sam-local events
 sam-local: build
-	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s"}}\n' \
-		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' > $(SAM_ENV)
+	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s","KMS_ENDPOINT":"http://host.docker.internal:%s","KMS_KEY_ID":"alias/gift-campaigns-local-secrets"}}\n' \
+		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' '$(KMS_PORT)' > $(SAM_ENV)
 	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
 
 # The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes

@@ -57,8 +57,8 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	// The KMS emulator takes a free port unless KMS_PORT names one: only the
-	// service talks to it.
+	// The KMS emulator takes a free port unless KMS_PORT names one (make run
+	// names 8006, which make sam-local's containers reach).
 	kmsPort, err := envPort("KMS_PORT", 0)
 	if err != nil {
 		return err
