@@ -87,11 +87,9 @@ func TestLegacyClearWebhookSecrets(t *testing.T) {
 	org, key := testenv.Org(t, s, "legacy", 100)
 	api := sealingAPI(t, s, key, &logLines{})
 	rcs := []*receiver{newReceiver(t), newReceiver(t)}
-	var ids []string
 	var legacy []clearSecrets
 	for _, rc := range rcs {
 		wh := createWebhook(t, api, rc.srv.URL, "recipient.created")
-		ids = append(ids, wh.Data.WebhookID)
 		legacy = append(legacy, writeLegacy(t, s, org, wh.Data.WebhookID))
 	}
 	campaign := createCampaign(t, api, 10)
