@@ -127,7 +127,7 @@ func TestTemplateRefusesWhatItCannotResolve(t *testing.T) {
 	t.Parallel()
 	for name, c := range map[string]struct{ text, want string }{
 		"an intrinsic it does not know": {strings.Replace(sampleTemplate, "LEVEL: INFO", "LEVEL: !Select [0, [a, b]]", 1), "Fn::Select"},
-		"a Ref to nothing":               {strings.Replace(sampleTemplate, "!Ref Jobs", "!Ref Nowhere", 1), "Ref Nowhere"},
+		"a Ref to nothing":              {strings.Replace(sampleTemplate, "!Ref Jobs", "!Ref Nowhere", 1), "Ref Nowhere"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := loadSample(t, c.text, nil, nil)
