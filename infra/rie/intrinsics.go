@@ -218,4 +218,3 @@ func (t *Template) test(n *yaml.Node) (bool, error) {
 	}
 	return false, fmt.Errorf("the RIE environment cannot evaluate the condition Fn::%s: teach infra/rie/template.go", tag)
 }
-

@@ -165,6 +165,7 @@ func (t *Template) otherSources(id string) []string {
 	return out
 }
 
+// lookup follows mapping keys from n; nil when one is missing.
 func lookup(n *yaml.Node, keys ...string) *yaml.Node {
 	for _, k := range keys {
 		if n == nil || n.Kind != yaml.MappingNode {
