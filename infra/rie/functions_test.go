@@ -47,8 +47,7 @@ func startStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emulator, err := rie.Binary(root)
-	if err != nil {
+	if _, err := rie.Binary(root); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
 		}
@@ -57,15 +56,12 @@ func startStack(t *testing.T) *stack {
 	st := &stack{root: root, store: testenv.Store(t), sesEndpoint: localstack.SESEndpoint(t), procs: map[string]*rie.Process{},
 		events: map[string]rie.Event{}, sent: map[string]bool{}, reached: map[string]bool{}}
 	st.orgID, st.key = testenv.Org(t, st.store, "rie", 1000)
-	// A stage that sends mail: the mailer is built, and every email goes to the SES emulator.
-	tmpl, err := rie.LoadTemplate(root, map[string]string{"Stage": "rie", "SenderAddress": "gifts@rie.example.com",
-		"PublicBaseURL": "https://gifts.rie.example.com"}, map[string]string{"Table": st.store.Table()})
+	ctx := context.Background()
+	local, err := rie.NewLocal(ctx, root, t.TempDir(), st.store.Table())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.functions, err = tmpl.Functions(); err != nil {
-		t.Fatal(err)
-	}
+	st.functions = local.Functions
 	st.checkMakefile(t)
 	evs, err := rie.LoadEvents(root)
 	if err != nil {
@@ -74,17 +70,10 @@ func startStack(t *testing.T) *stack {
 	for _, ev := range evs {
 		st.events[ev.File] = ev
 	}
-	ctx := context.Background()
-	bootstraps, err := rie.Build(ctx, root, t.TempDir(), st.functions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	overrides := map[string]string{"DYNAMODB_ENDPOINT": os.Getenv("DYNAMODB_ENDPOINT"), "SES_ENDPOINT": st.sesEndpoint,
-		"TABLE_NAME": st.store.Table()}
 	for _, fn := range st.functions {
-		p, err := rie.Start(ctx, rie.Spec{Emulator: emulator, Bootstrap: bootstraps[fn.Name], Env: fn.RuntimeEnv(overrides)})
+		p, err := local.Start(ctx, fn)
 		if err != nil {
-			t.Fatalf("%s: %v", fn.LogicalID, err)
+			t.Fatal(err)
 		}
 		st.procs[fn.Name] = p
 		t.Cleanup(func() {

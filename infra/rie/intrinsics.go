@@ -69,7 +69,7 @@ func (t *Template) eval(n *yaml.Node) (string, error) {
 		}
 		return strings.Join(parts, arg.Content[0].Value), nil
 	}
-	return "", fmt.Errorf("the RIE environment cannot resolve Fn::%s (%s): teach infra/rie/template.go", tag, describe(n))
+	return "", fmt.Errorf("the RIE environment cannot resolve Fn::%s (%s): teach infra/rie/intrinsics.go", tag, describe(n))
 }
 
 // intrinsic returns the name of the intrinsic function n calls (Ref, Sub, If, …) and its argument, or
@@ -206,15 +206,15 @@ func (t *Template) test(n *yaml.Node) (bool, error) {
 		b, err := t.eval(arg.Content[1])
 		return a == b, err
 	case "Not", "And", "Or":
-		all, any := true, false
+		all, some := true, false
 		for _, c := range arg.Content {
 			v, err := t.test(c)
 			if err != nil {
 				return false, err
 			}
-			all, any = all && v, any || v
+			all, some = all && v, some || v
 		}
-		return map[string]bool{"Not": !all, "And": all, "Or": any}[tag], nil
+		return map[string]bool{"Not": !all, "And": all, "Or": some}[tag], nil
 	}
-	return false, fmt.Errorf("the RIE environment cannot evaluate the condition Fn::%s: teach infra/rie/template.go", tag)
+	return false, fmt.Errorf("the RIE environment cannot evaluate the condition Fn::%s: teach infra/rie/intrinsics.go", tag)
 }
