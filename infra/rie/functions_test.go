@@ -237,7 +237,16 @@ func (st *stack) checkCoverage(t *testing.T) {
 	for _, fn := range st.functions {
 		if !st.reached[fn.Name] {
 			t.Errorf("%s received no event: add a fixture it takes under events/ (make events) and its expected answer here", fn.LogicalID)
+			continue
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		d, err := st.procs[fn.Name].InitDuration(ctx)
+		cancel()
+		if err != nil {
+			t.Errorf("%s: %v", fn.LogicalID, err)
+			continue
+		}
+		t.Logf("%s: init %v under the emulator (make bench reports the medians)", fn.LogicalID, d.Round(10*time.Microsecond))
 	}
 }
 

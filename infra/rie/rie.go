@@ -180,18 +180,23 @@ func (f *Process) Invoke(ctx context.Context, event []byte) (Answer, error) {
 // times only the hand-off of the init request, a fraction of a millisecond, so it is not used.)
 var initReport = regexp.MustCompile(`INIT REPORT\(durationMs: ([0-9.]+)\)`)
 
-// InitDuration is the init phase's duration from the emulator's INIT REPORT line; false until the first
-// invocation has started the bootstrap.
-func (f *Process) InitDuration() (time.Duration, bool) {
-	m := initReport.FindStringSubmatch(f.out.String())
-	if m == nil {
-		return 0, false
+// InitDuration is the init phase's duration from the emulator's INIT REPORT line, which it prints once
+// the first invocation has started the bootstrap and the bootstrap asked for its first event. It waits
+// for the line (the emulator's output arrives through a pipe) until ctx ends or the emulator exits.
+func (p *Process) InitDuration(ctx context.Context) (time.Duration, error) {
+	for {
+		if m := initReport.FindStringSubmatch(p.out.String()); m != nil {
+			ms, err := strconv.ParseFloat(m[1], 64)
+			return time.Duration(ms * float64(time.Millisecond)), err
+		}
+		select {
+		case <-p.exited:
+			return 0, fmt.Errorf("the emulator exited (%v) without an INIT REPORT line", p.waitErr)
+		case <-ctx.Done():
+			return 0, fmt.Errorf("no INIT REPORT line from the emulator: %w", ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
-	ms, err := strconv.ParseFloat(m[1], 64)
-	if err != nil {
-		return 0, false
-	}
-	return time.Duration(ms * float64(time.Millisecond)), true
 }
 
 // Logs is everything the emulator and the function wrote so far.
