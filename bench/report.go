@@ -24,9 +24,9 @@ type report struct {
 	rieInits      []rieInit
 	// rieNote is the emulator's version, or why the init durations were not measured.
 	rieNote string
-	system        []systemFigure
-	memory        map[string]int
-	raw           []string
+	system  []systemFigure
+	memory  map[string]int
+	raw     []string
 	// emptyP50 is the p50 of a request the server answers without the
 	// service.
 	emptyP50 time.Duration
