@@ -53,7 +53,7 @@ STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
@@ -126,6 +126,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(RIE_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
 .PHONY: test-rie
 test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(RIE_STAMP) | check-java
@@ -138,6 +139,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
