@@ -108,7 +108,7 @@ func (t *Template) ref(name string) (string, error) {
 	}
 	res, ok := t.resources[name]
 	if !ok {
-		return "", fmt.Errorf("Ref %s: no such parameter or resource", name)
+		return "", fmt.Errorf("!Ref %s: no such parameter or resource", name)
 	}
 	props := lookup(res, "Properties")
 	named := func(prop string) string {
