@@ -82,8 +82,8 @@ KMS_PORT ?= 8006
 TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs and the
-# canary's deploy hook; each package is functions/<lower-cased name>.
-FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhooks Worker DeployHook
+# canary's two deploy hooks; each package is functions/<lower-cased name>.
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhooks Worker PreTrafficHook PostTrafficHook
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 
@@ -193,11 +193,6 @@ BUILD_TARGETS := $(foreach f,$(FUNCTIONS),build-$(f)Function)
 .PHONY: $(BUILD_TARGETS)
 $(BUILD_TARGETS): build-%Function:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/$(call lower,$*)
-# The canary's two hooks (template.yaml's PreTrafficHookFunction and PostTrafficHookFunction) are one program.
-HOOK_BUILD_TARGETS := build-PreTrafficHookFunction build-PostTrafficHookFunction
-.PHONY: $(HOOK_BUILD_TARGETS)
-$(HOOK_BUILD_TARGETS):
-	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/deployhook
 
 bin:
 	for group in $(call lower,$(FUNCTIONS)); do \

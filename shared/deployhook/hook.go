@@ -29,15 +29,6 @@ const (
 	PostTraffic Phase = "PostTraffic"
 )
 
-// ParsePhase reads a phase (HOOK_PHASE).
-func ParsePhase(s string) (Phase, error) {
-	switch p := Phase(s); p {
-	case PreTraffic, PostTraffic:
-		return p, nil
-	}
-	return "", fmt.Errorf("hook phase %q: want %s or %s", s, PreTraffic, PostTraffic)
-}
-
 // Event is CodeDeploy's invocation of a lifecycle hook.
 type Event struct {
 	DeploymentID                  string `json:"DeploymentId"`
