@@ -11,6 +11,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // lostAnswerDB commits every TransactWriteItems on DynamoDB Local and then
@@ -32,8 +33,8 @@ func TestTopUpOnce(t *testing.T) {
 	ctx := context.Background()
 	client, table := testenv.Client(t), testenv.Table(t)
 	s := dynamo.New(client, table)
-	req := func(org, id string, credits int64, reason string) dynamo.TopUpRequest {
-		return dynamo.TopUpRequest{OrgID: org, RequestID: id, Credits: credits, Reason: reason}
+	req := func(org, id string, credits int64, reason string) wallet.TopUpRequest {
+		return wallet.TopUpRequest{OrgID: org, RequestID: id, Credits: credits, Reason: reason}
 	}
 	balance := func(t *testing.T, org string) int64 {
 		t.Helper()
@@ -47,13 +48,13 @@ func TestTopUpOnce(t *testing.T) {
 	t.Run("re-run after a timeout that hid the commit", func(t *testing.T) {
 		org, _ := testenv.Org(t, s, "lost", 100)
 		lost := dynamo.New(lostAnswerDB{client}, table)
-		if _, err := lost.TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7")); err == nil {
+		if _, err := wallet.NewApp(lost).TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7")); err == nil {
 			t.Fatal("the lost answer was not reported")
 		}
 		if got := balance(t, org); got != 150 {
 			t.Fatalf("balance after the hidden commit = %d, want 150", got)
 		}
-		res, err := s.TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7"))
+		res, err := wallet.NewApp(s).TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestTopUpOnce(t *testing.T) {
 	t.Run("same request id from many processes at once", func(t *testing.T) {
 		org, _ := testenv.Org(t, s, "race", 0)
 		const runs = 6
-		results := make([]dynamo.TopUpResult, runs)
+		results := make([]wallet.TopUpResult, runs)
 		errs := make([]error, runs)
 		var wg sync.WaitGroup
 		for i := range runs {
@@ -77,7 +78,7 @@ func TestTopUpOnce(t *testing.T) {
 				defer wg.Done()
 				// A store each: no shared in-process wallet lock, as
 				// with operators in several shells.
-				results[i], errs[i] = dynamo.New(client, table).TopUpOnce(ctx, req(org, "inv-8", 1000, "invoice 8"))
+				results[i], errs[i] = wallet.NewApp(dynamo.New(client, table)).TopUpOnce(ctx, req(org, "inv-8", 1000, "invoice 8"))
 			}()
 		}
 		wg.Wait()
@@ -101,7 +102,7 @@ func TestTopUpOnce(t *testing.T) {
 
 	cases := []struct {
 		name string
-		req  dynamo.TopUpRequest
+		req  wallet.TopUpRequest
 		want gifting.Code
 	}{
 		{"other credits under a used id", req("used", "inv-9", 20, "invoice 9"), gifting.CodeIdempotencyMismatch},
@@ -112,12 +113,12 @@ func TestTopUpOnce(t *testing.T) {
 		{"unknown organization", req("nobody", "inv-9", 10, "invoice 9"), gifting.CodeNotFound},
 	}
 	org, _ := testenv.Org(t, s, "used", 5)
-	if _, err := s.TopUpOnce(ctx, req(org, "inv-9", 10, "invoice 9")); err != nil {
+	if _, err := wallet.NewApp(s).TopUpOnce(ctx, req(org, "inv-9", 10, "invoice 9")); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := s.TopUpOnce(ctx, tt.req); gifting.ErrorCode(err) != tt.want {
+			if _, err := wallet.NewApp(s).TopUpOnce(ctx, tt.req); gifting.ErrorCode(err) != tt.want {
 				t.Errorf("error = %v, want %s", err, tt.want)
 			}
 			if got := balance(t, org); got != 15 {

@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // moneyCost is what one balance change asks of DynamoDB: its requests by
@@ -84,7 +85,7 @@ func TestMoneyPathCost(t *testing.T) {
 		return err
 	})
 	topUp := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
+		_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
 		return err
 	})
 	t.Logf("add-recipient: %s", add)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Store is what the handlers read and write directly: operations without
@@ -21,6 +22,9 @@ type Store interface {
 	AudienceReader
 	EventStore
 	gifting.Enricher
+	// wallet.Store is what the wallet's use cases need: the server builds
+	// them over the store (NewServer); no handler calls it directly.
+	wallet.Store
 }
 
 // AuthStore resolves callers and counts their requests.
@@ -65,7 +69,6 @@ type CampaignReader interface {
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-	WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (gifting.WalletStatement, error)
 }
 
 // RecipientReader reads recipients and records their feedback.
