@@ -130,7 +130,7 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, change walle
 		case attempt >= maxAttempts:
 			return wallet.Plan{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
 		case errors.As(err, &moved):
-			balance, fresh = moved.Balance, true
+			balance, fresh, err = moved.Balance, true, nil
 			if attempt > 2 {
 				err = sleep(ctx, backoff(attempt-2))
 			}
