@@ -1,8 +1,9 @@
-package dynamo_test
+package wallet_test
 
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
 
@@ -13,6 +14,20 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
+
+// The use cases against the real storage (DynamoDB Local). The decisions
+// they run are tested without it (decide_test.go); these tests are
+// skipped when no DynamoDB Local runs (make test starts one).
+
+// dynamoLocal is a client of the run's DynamoDB Local and a fresh table,
+// or skips the test when there is none.
+func dynamoLocal(t *testing.T) (dynamo.DB, string) {
+	t.Helper()
+	if os.Getenv("DYNAMODB_ENDPOINT") == "" {
+		t.Skip("DYNAMODB_ENDPOINT is not set: the wallet's use cases run against DynamoDB Local (make test)")
+	}
+	return testenv.Client(t), testenv.Table(t)
+}
 
 // lostAnswerDB commits every TransactWriteItems on DynamoDB Local and then
 // reports a failure, as a timeout after the write reached the table does.
@@ -31,7 +46,7 @@ func (l lostAnswerDB) TransactWriteItems(ctx context.Context, in *dynamodb.Trans
 func TestTopUpOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	client, table := testenv.Client(t), testenv.Table(t)
+	client, table := dynamoLocal(t)
 	s := dynamo.New(client, table)
 	req := func(org, id string, credits int64, reason string) wallet.TopUpRequest {
 		return wallet.TopUpRequest{OrgID: org, RequestID: id, Credits: credits, Reason: reason}
