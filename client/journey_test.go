@@ -58,7 +58,7 @@ func TestIntegratorJourney(t *testing.T) {
 	}
 	queue := jobs.NewLocal(testenv.Quiet)
 	svc := service.New(store, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet, Jobs: queue, Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: true}})
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
 	queue.Start(svc.RunJob)
 	api := httpapi.NewServer(store, svc, httpapi.Config{Logger: testenv.Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	srv := httptest.NewUnstartedServer(site.With(api.Handler(httpapi.Groups...), site.New(store, testenv.Quiet)))
