@@ -97,8 +97,9 @@ type Server struct {
 // flood of distinct garbage keys only evicts older entries.
 const keyCacheSize = 10_000
 
-// NewServer returns a Server whose handlers read and write store directly
-// and run the use cases with rules through svc.
+// NewServer returns a Server whose handlers read and write store directly,
+// run the use cases with rules through svc, and those of the slices through
+// their application layers, built here over store (wallet.NewApp).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

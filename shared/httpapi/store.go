@@ -11,7 +11,8 @@ import (
 // Store is what the handlers read and write directly: operations without
 // rules of their own beyond the store's (reads, plain creates and edits).
 // Use cases with rules (add-recipient, launch, campaign create and edit,
-// audience builds, recipient moves) go through shared/service instead.
+// audience builds, recipient moves) go through shared/service instead, and
+// those of a slice through its application layer (the wallet's App).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
