@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // A Group is a resource group: one Lambda function serves each. A group
@@ -81,9 +82,11 @@ type Config struct {
 type Server struct {
 	store Store
 	svc   *service.Service
-	cfg   Config
-	log   *slog.Logger
-	keys  *expirable.LRU[string, gifting.Principal]
+	// wallets is the wallet slice's use cases, over store.
+	wallets *wallet.App
+	cfg     Config
+	log     *slog.Logger
+	keys    *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -94,8 +97,9 @@ type Server struct {
 // flood of distinct garbage keys only evicts older entries.
 const keyCacheSize = 10_000
 
-// NewServer returns a Server whose handlers read and write store directly
-// and run the use cases with rules through svc.
+// NewServer returns a Server whose handlers read and write store directly,
+// run the use cases with rules through svc, and those of the slices through
+// their application layers, built here over store (wallet.NewApp).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -103,7 +107,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)
