@@ -35,7 +35,7 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
 	queue := jobs.NewLocal(testenv.Quiet)
-	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: queue, Webhooks: webhooks.Policy{AllowLocal: true}})
+	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: testenv.Calls.Queue(queue), Webhooks: webhooks.Policy{AllowLocal: true}})
 
 	var mu sync.Mutex
 	type request struct{ id, ts, sig, body string }
@@ -52,7 +52,7 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	handler := jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, queue, func(context.Context) error { return nil }, svc.HandleMailEvents, testenv.Quiet), app.ChangeStreamHandler(svc))
+	handler := jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, testenv.Calls.Queue(queue), func(context.Context) error { return nil }, svc.HandleMailEvents, testenv.Quiet), app.ChangeStreamHandler(svc))
 	for range 2 { // the stream may give a record twice
 		if res, err := handler(t.Context(), raw); err != nil || len(res.BatchItemFailures) != 0 {
 			t.Fatalf("worker handler: %v, failures %v", err, res.BatchItemFailures)
