@@ -99,17 +99,20 @@ func denied(f *Function, needs []need) []string {
 	all := f.statements()
 	for _, n := range needs {
 		if !allowed(all, n.call.Action, n.arn) {
-			out = append(out, fmt.Sprintf("%s: DENIED %s — %s's policies do not allow it (a call seen in %s)",
-				f.Name, n, f.LogicalID, n.call.Seen))
+			seen := ""
+			if n.call.Seen != "" {
+				seen = " (a call seen in " + n.call.Seen + ")"
+			}
+			out = append(out, fmt.Sprintf("%s: DENIED %s — %s's policies do not allow it%s", f.Name, n, f.LogicalID, seen))
 		}
 	}
 	return out
 }
 
 // unused lists what f's own statements grant that no call needs: a
-// statement no call uses at all, an action no call uses on the
-// statement's resources, a resource no call uses with its actions, and the
-// stack's resources a wildcard reaches that no call uses.
+// statement no call uses at all, the actions no call uses on one of its
+// resources (an item action granted on an index, say), and the stack's
+// resources a wildcard reaches that no call uses.
 func unused(f *Function, needs []need, stack []string) []string {
 	var out []string
 	for _, s := range f.Own {
@@ -121,31 +124,32 @@ func unused(f *Function, needs []need, stack []string) []string {
 				f.Name, strings.Join(s.Actions, ", "), shortAll(s.Resources), s.Policy))
 			continue
 		}
-		for _, a := range s.Actions {
-			if !slices.ContainsFunc(needs, func(n need) bool { return actionMatches(a, n.call.Action) && s.matchesResource(n.arn) }) {
-				out = append(out, fmt.Sprintf("%s: UNUSED %s on %s (%s): no recorded call uses it", f.Name, a, shortAll(s.Resources), s.Policy))
-			}
-		}
 		for _, res := range s.Resources {
-			usedOn := func(arn string) bool {
-				return slices.ContainsFunc(needs, func(n need) bool { return s.matchesAction(n.call.Action) && resourceMatches(arn, n.arn) })
-			}
-			if !usedOn(res) {
-				out = append(out, fmt.Sprintf("%s: UNUSED %s (%s): no recorded call of its actions uses it", f.Name, short(res), s.Policy))
-				continue
-			}
-			if !strings.ContainsAny(res, "*?") {
-				continue
+			usedOn := func(action, arn string) bool {
+				return slices.ContainsFunc(needs, func(n need) bool { return actionMatches(action, n.call.Action) && resourceMatches(arn, n.arn) })
 			}
 			var idle []string
-			for _, arn := range stack {
-				if resourceMatches(res, arn) && !usedOn(arn) {
-					idle = append(idle, arn)
+			for _, a := range s.Actions {
+				if !usedOn(a, res) {
+					idle = append(idle, a)
 				}
 			}
 			if len(idle) > 0 {
+				out = append(out, fmt.Sprintf("%s: UNUSED %s on %s (%s): no recorded call uses it there",
+					f.Name, strings.Join(idle, ", "), short(res), s.Policy))
+			}
+			if len(idle) == len(s.Actions) || !strings.ContainsAny(res, "*?") {
+				continue
+			}
+			var wide []string
+			for _, arn := range stack {
+				if resourceMatches(res, arn) && !slices.ContainsFunc(s.Actions, func(a string) bool { return usedOn(a, arn) }) {
+					wide = append(wide, arn)
+				}
+			}
+			if len(wide) > 0 {
 				out = append(out, fmt.Sprintf("%s: WIDER %s (%s) reaches %s, which no recorded call of its actions uses",
-					f.Name, short(res), s.Policy, shortAll(idle)))
+					f.Name, short(res), s.Policy, shortAll(wide)))
 			}
 		}
 	}

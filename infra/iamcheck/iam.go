@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Statement is one statement of an IAM policy, its intrinsics resolved.
@@ -60,28 +62,35 @@ func actionMatches(pattern, action string) bool {
 	return glob(strings.ToLower(pattern), strings.ToLower(action))
 }
 
-// resourceMatches applies IAM's rule for a Resource pattern: "*" alone
-// matches everything; otherwise the ARN's first five segments (arn,
-// partition, service, region, account) are matched each on its own, a
-// wildcard never reaching past its colon, and the resource part (which
-// may hold colons and slashes) as a whole. A pattern of fewer segments
-// can match only through a trailing *, which then reaches past colons.
-// Case matters.
+// resourceMatches applies IAM's rule for a Resource pattern: * matches
+// any run of characters within an ARN segment (the parts between colons)
+// and ? any one character but a colon; a * that ends a segment may also
+// reach past the colons after it. Case matters.
 func resourceMatches(pattern, arn string) bool {
-	if pattern == "*" {
-		return true
-	}
-	ps, as := strings.SplitN(pattern, ":", 6), strings.SplitN(arn, ":", 6)
-	if len(ps) != 6 || len(as) != 6 {
-		return glob(pattern, arn)
-	}
-	for i := range ps {
-		if !glob(ps[i], as[i]) {
-			return false
+	re, ok := resourcePatterns.Load(pattern)
+	if !ok {
+		var b strings.Builder
+		b.WriteString("^")
+		for i := 0; i < len(pattern); i++ {
+			switch c := pattern[i]; {
+			case c == '*' && (i+1 == len(pattern) || pattern[i+1] == ':'):
+				b.WriteString(".*")
+			case c == '*':
+				b.WriteString("[^:]*")
+			case c == '?':
+				b.WriteString("[^:]")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(c)))
+			}
 		}
+		b.WriteString("$")
+		re, _ = resourcePatterns.LoadOrStore(pattern, regexp.MustCompile(b.String()))
 	}
-	return true
+	return re.(*regexp.Regexp).MatchString(arn)
 }
+
+// resourcePatterns caches each Resource pattern's regular expression.
+var resourcePatterns sync.Map
 
 // glob matches s against a pattern of literal characters, * (any run,
 // the empty one too) and ? (any one character).
