@@ -20,7 +20,9 @@ func TestNeeds(t *testing.T) {
 		action string
 		res    Resource
 	}
-	stmt := func(s string) types.BatchStatementRequest { return types.BatchStatementRequest{Statement: aws.String(s)} }
+	stmt := func(s string) types.BatchStatementRequest {
+		return types.BatchStatementRequest{Statement: aws.String(s)}
+	}
 	for _, tt := range []struct {
 		name, service, op string
 		input             any
