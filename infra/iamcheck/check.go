@@ -86,6 +86,12 @@ func (c Check) Run(sc Scenario) (Report, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		f := fns[name]
+		for _, s := range f.statements() {
+			if s.Conditional {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: the condition of a statement of %s (%s) is taken as holding",
+					f.Name, s.Policy, strings.Join(s.Actions, ", ")))
+			}
+		}
 		rep.Problems = append(rep.Problems, denied(f, needs[name])...)
 		rep.Problems = append(rep.Problems, unused(f, needs[name], stack)...)
 	}

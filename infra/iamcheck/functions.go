@@ -160,6 +160,12 @@ func (f *Function) arn(c calls.Call, sc Scenario) (arn, skip string, err error) 
 			return "", "SES_CONFIGURATION_SET is empty: an email names no configuration set", nil
 		}
 		return fmt.Sprintf(arnFormat["AWS::SES::ConfigurationSet"], set), "", nil
+	case calls.KindKey:
+		key := env("KMS_KEY_ID")
+		if !strings.HasPrefix(key, "arn:") {
+			return "", "", fmt.Errorf("%s: KMS_KEY_ID %q is not a key's ARN", f.LogicalID, key)
+		}
+		return key, "", nil
 	}
 	return "", "", fmt.Errorf("the recorder does not know the resources of %s (%s): teach infra/iamcheck/calls (needs.go) and this check's Function.arn",
 		c.Operation, c.Action)

@@ -14,6 +14,11 @@ type Statement struct {
 	Allow     bool
 	Actions   []string
 	Resources []string
+	// Conditional says the statement has a Condition, which the check
+	// does not evaluate: it takes the condition as holding (the code's
+	// calls are made to meet it, such as a KMS key's alias) and says so
+	// in its notes.
+	Conditional bool
 }
 
 // matches reports whether s speaks of action on arn: grants it, or for a
@@ -134,15 +139,15 @@ func statements(policy string, doc any) ([]Statement, error) {
 		if !ok {
 			return nil, fmt.Errorf("policy %s, statement %d: not an object", policy, i)
 		}
-		// NotAction, NotResource and conditions would make a call's
-		// verdict depend on more than its action and resource: the check
+		// NotAction and NotResource turn a statement inside out: the check
 		// refuses them rather than guess.
-		for _, k := range []string{"NotAction", "NotResource", "Condition"} {
+		for _, k := range []string{"NotAction", "NotResource"} {
 			if _, has := st[k]; has {
 				return nil, fmt.Errorf("policy %s, statement %d: %s is not supported by the check", policy, i, k)
 			}
 		}
-		s := Statement{Policy: policy, Allow: st["Effect"] == "Allow"}
+		_, conditional := st["Condition"]
+		s := Statement{Policy: policy, Allow: st["Effect"] == "Allow", Conditional: conditional}
 		var err error
 		if s.Actions, err = strings1(st["Action"]); err != nil {
 			return nil, fmt.Errorf("policy %s, statement %d, Action: %w", policy, i, err)

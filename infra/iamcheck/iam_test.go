@@ -71,11 +71,15 @@ func TestDenyWins(t *testing.T) {
 	}
 }
 
-// TestStatementsRefuseWhatTheCheckCannotJudge: a condition, NotAction or
-// NotResource would make a verdict depend on more than the action and the
-// resource; the check fails on them rather than guess.
+// TestStatementsRefuseWhatTheCheckCannotJudge: NotAction and NotResource
+// turn a statement inside out; the check fails on them rather than guess.
+// A condition is taken as holding, and the statement says it has one.
 func TestStatementsRefuseWhatTheCheckCannotJudge(t *testing.T) {
-	for _, k := range []string{"Condition", "NotAction", "NotResource"} {
+	cond := map[string]any{"Statement": map[string]any{"Effect": "Allow", "Action": "kms:Decrypt", "Resource": "*", "Condition": map[string]any{}}}
+	if sts, err := statements("P", cond); err != nil || len(sts) != 1 || !sts[0].Conditional {
+		t.Errorf("a statement with a condition: %v, %v; want it read, conditional", sts, err)
+	}
+	for _, k := range []string{"NotAction", "NotResource"} {
 		doc := map[string]any{"Statement": []any{map[string]any{"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*", k: "x"}}}
 		if _, err := statements("P", doc); err == nil {
 			t.Errorf("a statement with %s was read", k)

@@ -106,6 +106,7 @@ var sdkPackage = map[string]string{
 	"dynamodb": "github.com/aws/aws-sdk-go-v2/service/dynamodb",
 	"ses":      "github.com/aws/aws-sdk-go-v2/service/sesv2",
 	"sqs":      "github.com/aws/aws-sdk-go-v2/service/sqs",
+	"kms":      "github.com/aws/aws-sdk-go-v2/service/kms",
 }
 
 // sdkLinks returns, for each function under functions/, the IAM service

@@ -349,7 +349,7 @@ func (r *resolver) ref(name string) (any, error) {
 		return nil, fmt.Errorf("Ref %s: no such parameter or resource", name)
 	}
 	switch res.Type {
-	case "AWS::DynamoDB::Table", "AWS::SES::ConfigurationSet", "AWS::Lambda::Function":
+	case "AWS::DynamoDB::Table", "AWS::SES::ConfigurationSet", "AWS::Lambda::Function", "AWS::KMS::Key":
 		return r.name(name, res)
 	case "AWS::SQS::Queue":
 		n, err := r.name(name, res)
@@ -392,6 +392,10 @@ var nameProperty = map[string]string{
 // resource a policy names has (a generated name would be unknown until
 // deployed).
 func (r *resolver) name(logical string, res Resource) (string, error) {
+	if res.Type == "AWS::KMS::Key" {
+		// A key's id is made by KMS; the logical id stands in for it.
+		return logical, nil
+	}
 	prop, ok := res.Properties[nameProperty[res.Type]]
 	if !ok {
 		return "", fmt.Errorf("%s (%s): %w", logical, res.Type, errNoPhysicalName)
@@ -406,6 +410,7 @@ var arnFormat = map[string]string{
 	"AWS::SNS::Topic":            "arn:aws:sns:" + region + ":" + account + ":%s",
 	"AWS::SES::ConfigurationSet": "arn:aws:ses:" + region + ":" + account + ":configuration-set/%s",
 	"AWS::Lambda::Function":      "arn:aws:lambda:" + region + ":" + account + ":function:%s",
+	"AWS::KMS::Key":              "arn:aws:kms:" + region + ":" + account + ":key/%s",
 }
 
 func (r *resolver) arn(logical string, res Resource) (string, error) {

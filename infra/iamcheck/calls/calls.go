@@ -50,13 +50,14 @@ type Call struct {
 // The kinds of resource a call names. Tests use tables, addresses and
 // queues of their own; infra/iamcheck maps each kind to the stack's
 // resource through the function's environment (TABLE_NAME,
-// JOBS_QUEUE_URL, SENDER_ADDRESS, SES_CONFIGURATION_SET).
+// JOBS_QUEUE_URL, SENDER_ADDRESS, SES_CONFIGURATION_SET, KMS_KEY_ID).
 const (
 	KindTable            = "table"             // the service's table
 	KindIndex            = "index"             // one of its indexes, Name
 	KindQueue            = "queue"             // the jobs queue
 	KindIdentity         = "identity"          // the SES identity of the sender address
 	KindConfigurationSet = "configuration-set" // the SES configuration set an email names
+	KindKey              = "key"               // the KMS key of KMS_KEY_ID
 	// KindUnknown is a call whose resources the recorder does not know
 	// (needs.go): the check fails on it until they are taught.
 	KindUnknown = "unknown"

@@ -87,8 +87,13 @@ func Needs(service, op string, input any) []Call {
 	// Every other DynamoDB operation of one table (GetItem, PutItem,
 	// UpdateItem, DeleteItem, DescribeTable, …) needs its own action on
 	// the table its input names.
-	if prefix == "dynamodb" && hasTableName(input) {
+	if prefix == "dynamodb" && hasField(input, "TableName") {
 		return one(op, Resource{Kind: KindTable})
+	}
+	// A KMS operation on a key (GenerateDataKey, Decrypt, Encrypt) needs
+	// its action on the key its input names.
+	if prefix == "kms" && hasField(input, "KeyId") {
+		return one(op, Resource{Kind: KindKey})
 	}
 	return one(op, Resource{Kind: KindUnknown})
 }
@@ -178,12 +183,14 @@ func indexOf(s string) string {
 	return name
 }
 
-func hasTableName(input any) bool {
+// hasField reports whether input is a pointer to a struct with the field
+// name (the SDK's inputs are).
+func hasField(input any, name string) bool {
 	v := reflect.ValueOf(input)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return false
 	}
-	return v.Elem().FieldByName("TableName").IsValid()
+	return v.Elem().FieldByName(name).IsValid()
 }
 
 func deref(s *string) string {

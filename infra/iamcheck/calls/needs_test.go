@@ -52,6 +52,8 @@ func TestNeeds(t *testing.T) {
 		{"an email through a configuration set", "SESv2", "SendEmail", &sesv2.SendEmailInput{ConfigurationSetName: aws.String("c")},
 			[]want{{"ses:SendEmail", Resource{Kind: KindIdentity}}, {"ses:SendEmail", Resource{Kind: KindConfigurationSet}}}},
 		{"a message", "SQS", "SendMessage", &sqs.SendMessageInput{}, []want{{"sqs:SendMessage", Resource{Kind: KindQueue}}}},
+		// KMS's inputs, without importing the client: any with a KeyId.
+		{"a KMS call on a key", "KMS", "Decrypt", &struct{ KeyId *string }{}, []want{{"kms:Decrypt", Resource{Kind: KindKey}}}},
 		{"an operation the recorder does not know", "SESv2", "GetAccount", &sesv2.GetAccountInput{}, []want{{"ses:GetAccount", Resource{Kind: KindUnknown}}}},
 	} {
 		var got []want
