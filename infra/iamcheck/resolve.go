@@ -191,30 +191,18 @@ func (r *resolver) intrinsic(fn string, arg any) (any, error) {
 			return r.value(args[1])
 		}
 		return r.value(args[2])
-	case "Fn::Join":
+	case "Fn::Join", "Fn::Select":
 		if len(args) != 2 {
-			return nil, fmt.Errorf("Fn::Join needs a delimiter and a list")
-		}
-		sep, _ := args[0].(string)
-		list, err := r.value(args[1])
-		if err != nil {
-			return nil, err
-		}
-		items, _ := list.([]any)
-		parts := make([]string, len(items))
-		for i, it := range items {
-			parts[i] = fmt.Sprint(it)
-		}
-		return strings.Join(parts, sep), nil
-	case "Fn::Select":
-		if len(args) != 2 {
-			return nil, fmt.Errorf("Fn::Select needs an index and a list")
+			return nil, fmt.Errorf("%s needs two values", fn)
 		}
 		list, err := r.value(args[1])
 		if err != nil {
 			return nil, err
 		}
 		items, _ := list.([]any)
+		if fn == "Fn::Join" {
+			return join(args[0], items), nil
+		}
 		var i int
 		if _, err := fmt.Sscan(fmt.Sprint(args[0]), &i); err != nil || i < 0 || i >= len(items) {
 			return nil, fmt.Errorf("Fn::Select index %v out of range", args[0])
@@ -222,6 +210,16 @@ func (r *resolver) intrinsic(fn string, arg any) (any, error) {
 		return items[i], nil
 	}
 	return nil, fmt.Errorf("unsupported intrinsic function %s", fn)
+}
+
+// join is Fn::Join of items with the delimiter sep.
+func join(sep any, items []any) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = fmt.Sprint(it)
+	}
+	d, _ := sep.(string)
+	return strings.Join(parts, d)
 }
 
 var subVar = regexp.MustCompile(`\$\{(!?)([^}]*)\}`)

@@ -41,38 +41,10 @@ func Needs(service, op string, input any) []Call {
 	one := func(action string, res Resource) []Call {
 		return []Call{{Operation: op, Action: prefix + ":" + action, Resource: res}}
 	}
+	if out, ok := dynamoNeeds(op, input); ok {
+		return out
+	}
 	switch in := input.(type) {
-	case *dynamodb.QueryInput:
-		return one(op, tableOrIndex(in.IndexName))
-	case *dynamodb.ScanInput:
-		return one(op, tableOrIndex(in.IndexName))
-	case *dynamodb.BatchGetItemInput:
-		return perTable(op, "dynamodb:BatchGetItem", len(in.RequestItems))
-	case *dynamodb.BatchWriteItemInput:
-		return perTable(op, "dynamodb:BatchWriteItem", len(in.RequestItems))
-	case *dynamodb.TransactWriteItemsInput:
-		return transactWrite(op, in.TransactItems)
-	case *dynamodb.TransactGetItemsInput:
-		// Each Get of a transaction needs GetItem on its table.
-		out := make([]Call, 0, len(in.TransactItems))
-		for range in.TransactItems {
-			out = append(out, Call{Operation: op, Action: "dynamodb:GetItem", Resource: Resource{Kind: KindTable}})
-		}
-		return out
-	case *dynamodb.ExecuteStatementInput:
-		return partiQL(op, deref(in.Statement))
-	case *dynamodb.BatchExecuteStatementInput:
-		var out []Call
-		for _, s := range in.Statements {
-			out = append(out, partiQL(op, deref(s.Statement))...)
-		}
-		return out
-	case *dynamodb.ExecuteTransactionInput:
-		var out []Call
-		for _, s := range in.TransactStatements {
-			out = append(out, partiQL(op, deref(s.Statement))...)
-		}
-		return out
 	case *sesv2.SendEmailInput:
 		// Sending authorization: the identity of the From address, and
 		// the configuration set the email names.
@@ -96,6 +68,49 @@ func Needs(service, op string, input any) []Call {
 		return one(op, Resource{Kind: KindKey})
 	}
 	return one(op, Resource{Kind: KindUnknown})
+}
+
+// dynamoNeeds are the permissions of the DynamoDB operations whose
+// action or resource is not simply the operation's on the table: queries
+// and scans of an index, batches, transactions and PartiQL.
+func dynamoNeeds(op string, input any) ([]Call, bool) {
+	one := func(action string, res Resource) ([]Call, bool) {
+		return []Call{{Operation: op, Action: action, Resource: res}}, true
+	}
+	switch in := input.(type) {
+	case *dynamodb.QueryInput:
+		return one("dynamodb:"+op, tableOrIndex(in.IndexName))
+	case *dynamodb.ScanInput:
+		return one("dynamodb:"+op, tableOrIndex(in.IndexName))
+	case *dynamodb.BatchGetItemInput:
+		return perTable(op, "dynamodb:BatchGetItem", len(in.RequestItems)), true
+	case *dynamodb.BatchWriteItemInput:
+		return perTable(op, "dynamodb:BatchWriteItem", len(in.RequestItems)), true
+	case *dynamodb.TransactWriteItemsInput:
+		return transactWrite(op, in.TransactItems), true
+	case *dynamodb.TransactGetItemsInput:
+		// Each Get of a transaction needs GetItem on its table.
+		out := make([]Call, 0, len(in.TransactItems))
+		for range in.TransactItems {
+			out = append(out, Call{Operation: op, Action: "dynamodb:GetItem", Resource: Resource{Kind: KindTable}})
+		}
+		return out, true
+	case *dynamodb.ExecuteStatementInput:
+		return partiQL(op, deref(in.Statement)), true
+	case *dynamodb.BatchExecuteStatementInput:
+		var out []Call
+		for _, s := range in.Statements {
+			out = append(out, partiQL(op, deref(s.Statement))...)
+		}
+		return out, true
+	case *dynamodb.ExecuteTransactionInput:
+		var out []Call
+		for _, s := range in.TransactStatements {
+			out = append(out, partiQL(op, deref(s.Statement))...)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 func tableOrIndex(index *string) Resource {
