@@ -48,7 +48,7 @@ SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
@@ -122,6 +122,7 @@ test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium converted-template | c
 	$(BUILD_LOCAL)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 	go run ./infra/iamcheck -template $(CONVERTED) -calls $(AWS_CALLS)
 
 # The template as CloudFormation receives it from sam deploy: the SAM translator (of the pinned SAM
@@ -138,6 +139,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
