@@ -8,8 +8,6 @@ import (
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/aws-sdk-go-v2/service/sesv2"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go/middleware"
 )
 
@@ -44,16 +42,18 @@ func Needs(service, op string, input any) []Call {
 	if out, ok := dynamoNeeds(op, input); ok {
 		return out
 	}
-	switch in := input.(type) {
-	case *sesv2.SendEmailInput:
+	// SES and SQS inputs are read by their fields, so that the test
+	// packages that link the recorder need no SES or SQS client.
+	switch {
+	case prefix == "ses" && (op == "SendEmail" || op == "SendBulkEmail"):
 		// Sending authorization: the identity of the From address, and
 		// the configuration set the email names.
 		out := one("SendEmail", Resource{Kind: KindIdentity})
-		if in.ConfigurationSetName != nil && *in.ConfigurationSetName != "" {
+		if set := stringField(input, "ConfigurationSetName"); set != "" {
 			out = append(out, one("SendEmail", Resource{Kind: KindConfigurationSet})...)
 		}
 		return out
-	case *sqs.SendMessageInput, *sqs.SendMessageBatchInput:
+	case prefix == "sqs" && (op == "SendMessage" || op == "SendMessageBatch"):
 		return one("SendMessage", Resource{Kind: KindQueue})
 	}
 	// Every other DynamoDB operation of one table (GetItem, PutItem,
@@ -206,6 +206,16 @@ func hasField(input any, name string) bool {
 		return false
 	}
 	return v.Elem().FieldByName(name).IsValid()
+}
+
+// stringField returns the *string field name of input (a pointer to an
+// SDK input struct), "" when unset or absent.
+func stringField(input any, name string) string {
+	if !hasField(input, name) {
+		return ""
+	}
+	s, _ := reflect.ValueOf(input).Elem().FieldByName(name).Interface().(*string)
+	return deref(s)
 }
 
 func deref(s *string) string {
