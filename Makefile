@@ -2,6 +2,7 @@
 #
 #   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
 #   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports, then the IAM check
+#   make test-rie only the functions' real bootstraps under the Lambda Runtime Interface Emulator (in make test)
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
@@ -36,6 +37,10 @@ STATICCHECK_VERSION := v0.8.2
 # own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
 CFN_LINT_SERVERLESS_VERSION := 0.3.6
 CHECKOV_VERSION := 3.3.30
+# AWS's Lambda Runtime Interface Emulator (its aws-lambda-rie command): make test runs every function's
+# bootstrap under it, make bench reports their init durations. The Go module proxy serves it only under
+# this pseudo-version (no tagged release).
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
 
 TOOLS := $(CURDIR)/.tools
 VENV := $(TOOLS)/venv
@@ -50,6 +55,7 @@ SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
 LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
+RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
 # checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
@@ -78,7 +84,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -121,6 +127,10 @@ $(STATICCHECK_STAMP):
 	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
+$(RIE_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+	touch $@
+
 run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
 	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
@@ -129,7 +139,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 # check then holds each function's policies in the converted template against them (docs/iam.md). A
 # cached test result records nothing: the check needs the whole suite run with -count=1.
 AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium converted-template | check-java
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
@@ -143,6 +153,11 @@ converted-template: $(CONVERTED)
 $(CONVERTED): template.yaml infra/iamcheck/convert.py $(SAM_STAMP)
 	mkdir -p $(dir $@)
 	$(VENV)/bin/python infra/iamcheck/convert.py template.yaml $@
+
+.PHONY: test-rie
+test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) | check-java
+	$(BUILD_LOCAL)
+	$(LOCAL) exec -- go test -count=1 -v -run '^TestFunctionsUnderRIE$$' ./infra/rie
 
 lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
@@ -172,7 +187,7 @@ bin:
 		$(LAMBDA_BUILD) -o bin/$$group/bootstrap ./functions/$$group; \
 	done
 
-bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) bin | check-java
+bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
 
@@ -204,14 +219,30 @@ sam-local: build
 		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' '$(KMS_PORT)' > $(SAM_ENV)
 	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
 
-# The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes
-# by events/adapt.py; shared/httpapi's TestSAMEvents pushes them through the Lambda adapter.
+# The events under events/, as sam local generate-event makes them: API Gateway v2 requests adapted to
+# real routes by events/adapt.py (shared/httpapi's TestSAMEvents pushes two through the Lambda adapter),
+# one authenticated read per API function, an unknown recipient page, and the worker's tick, job message
+# and SES bounce. infra/rie's TestFunctionsUnderRIE sends every one to the function it reaches, each
+# running under the Lambda Runtime Interface Emulator; placeholders ({{API_KEY}}, {{JOB}}, …) are its.
+EVENT_READS := api/campaigns/gifts:list-gifts api/campaigns/campaigns:list-campaigns \
+	api/campaigns/icp-personas:list-personas api/campaigns/events:list-events api/campaigns/webhooks:list-webhooks
+SES_BOUNCE := {"eventType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[{"emailAddress":"{{EMAIL}}"}],"timestamp":"2026-03-02T10:00:05.120Z"},"mail":{"messageId":"{{MESSAGE_ID}}","tags":{"kind":["addressConfirmation"]}}}
 GENERATE_EVENT = $(SAM) local generate-event apigateway http-api-proxy --stage '$$default'
 events: $(SAM_STAMP)
 	$(GENERATE_EVENT) --method GET --path api/campaigns/wallet | python3 events/adapt.py > events/get-wallet.json
 	$(GENERATE_EVENT) --method POST --path api/campaigns/contact-lists \
 		| python3 events/adapt.py '{"name":"Launch guests","description":"made by sam local generate-event"}' \
 		> events/create-contact-list.json
+	for read in $(EVENT_READS); do \
+		$(GENERATE_EVENT) --method GET --path "$${read%%:*}" | python3 events/adapt.py > "events/$${read#*:}.json"; \
+	done
+	$(GENERATE_EVENT) --method GET --path gift/nosuchpageabcdefghijklmnop | python3 events/adapt.py --public \
+		> events/get-unknown-gift-page.json
+	$(SAM) local generate-event cloudwatch scheduled-event > events/scheduler-tick.json
+	$(SAM) local generate-event sqs receive-message --queue-name gift-campaigns-prod-jobs --body '{{JOB}}' > events/job-message.json
+	# sam pastes --message into its JSON as it is: the notification's JSON goes in escaped.
+	$(SAM) local generate-event sns notification --topic gift-campaigns-prod-mail-events --subject 'Amazon SES Email Event Notification' \
+		--message "$$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1])[1:-1])' '$(SES_BOUNCE)')" > events/mail-bounce.json
 
 clean:
 	rm -rf .aws-sam bin
