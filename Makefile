@@ -1,7 +1,7 @@
 # Gift Campaign Service: one Makefile, targets named for what a person wants.
 #
 #   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
-#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports
+#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports, then the IAM check
 #   make test-rie only the functions' real bootstraps under the Lambda Runtime Interface Emulator (in make test)
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
@@ -13,6 +13,7 @@
 #   make deploy   sam build && sam deploy (defaults in samconfig.toml)
 #   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
 #   make events   regenerate events/ with sam local generate-event (no Docker)
+#   make converted-template  template.yaml converted as sam deploy converts it, into .aws-sam/converted.json
 #   make tools    install the local tools under .tools/ (every target above does it itself)
 #   make clean    remove build output; make clean-tools also removes .tools/
 #
@@ -78,7 +79,7 @@ FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhoo
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 
-.PHONY: help tools check-java run test lint build bin bench deploy clean clean-tools
+.PHONY: help tools check-java run test lint build bin bench deploy clean clean-tools converted-template
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -134,10 +135,24 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
 	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium | check-java
+# The tests record every AWS call each function makes into $(AWS_CALLS) (infra/iamcheck/calls); the IAM
+# check then holds each function's policies in the converted template against them (docs/iam.md). A
+# cached test result records nothing: the check needs the whole suite run with -count=1.
+AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
-	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
-	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	rm -rf $(AWS_CALLS)
+	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	go run ./infra/iamcheck -template $(CONVERTED) -calls $(AWS_CALLS)
+
+# The template as CloudFormation receives it from sam deploy: the SAM translator (of the pinned SAM
+# CLI) expands the functions' policy templates and event sources into their roles.
+CONVERTED := .aws-sam/converted.json
+converted-template: $(CONVERTED)
+$(CONVERTED): template.yaml infra/iamcheck/convert.py $(SAM_STAMP)
+	mkdir -p $(dir $@)
+	$(VENV)/bin/python infra/iamcheck/convert.py template.yaml $@
 
 .PHONY: test-rie
 test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) | check-java

@@ -19,6 +19,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
+	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -147,6 +148,7 @@ func Routes(g Group) []string {
 // between overlapping patterns of different groups as API Gateway does.
 func (s *Server) Handler(groups ...Group) http.Handler {
 	var muxes []*http.ServeMux
+	var names []string // the function of each mux's group
 	for _, g := range groups {
 		mux := http.NewServeMux()
 		for _, rt := range s.routes(g) {
@@ -157,15 +159,15 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		// (for its own 405) on every mux that does not serve the request,
 		// which was most of the routing's time over several groups.
 		mux.Handle(noRoute, http.NotFoundHandler())
-		muxes = append(muxes, mux)
+		muxes, names = append(muxes, mux), append(names, g.name)
 	}
 	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var best *http.ServeMux
-		bestPattern := ""
-		for _, mux := range muxes {
+		bestPattern, function := "", ""
+		for i, mux := range muxes {
 			_, pattern := mux.Handler(r)
 			if pattern != noRoute && (best == nil || MoreSpecific(pattern, bestPattern)) {
-				best, bestPattern = mux, pattern
+				best, bestPattern, function = mux, pattern, names[i]
 			}
 		}
 		if best == nil {
@@ -178,7 +180,9 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", gifting.Clip(r.Method, 16), loggedPath(r.URL.Path)))
 			return
 		}
-		best.ServeHTTP(w, r)
+		// The route's group is the function that serves the request in
+		// AWS, whose role its calls need (lambdafn).
+		best.ServeHTTP(w, r.WithContext(lambdafn.With(r.Context(), function)))
 	}))
 }
 
