@@ -1,7 +1,7 @@
 # Gift Campaign Service: one Makefile, targets named for what a person wants.
 #
 #   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
-#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports
+#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports, then the IAM check
 #   make test-rie only the functions' real bootstraps under the Lambda Runtime Interface Emulator (in make test)
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov,
 #                 and cfn-lint and checkov again on the template converted to plain CloudFormation
@@ -87,7 +87,7 @@ FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhoo
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 
-.PHONY: help tools check-java run test lint build bin bench deploy clean clean-tools
+.PHONY: help tools check-java run test lint build bin bench deploy clean clean-tools converted-template
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -147,17 +147,23 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
 	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
 
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium | check-java
+# The tests record every AWS call each function makes into $(AWS_CALLS) (infra/iamcheck/calls); the IAM
+# check then holds each function's policies in the converted template against them (docs/iam.md). A
+# cached test result records nothing: the check needs the whole suite run with -count=1.
+AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
-	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
-	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	rm -rf $(AWS_CALLS)
+	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	go run ./infra/iamcheck -template $(CONVERTED_TEMPLATE) -calls $(AWS_CALLS)
 
 .PHONY: test-rie
 test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test -count=1 -v -run '^TestFunctionsUnderRIE$$' ./infra/rie
 
-lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
+lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP) $(CONVERTED_TEMPLATE)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files that need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	go vet ./...
@@ -173,15 +179,17 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@# The plain CloudFormation a deploy creates: cfn-lint skips cycles through AWS::Serverless resources,
 	@# so only here does it see them (E3004). W2001: parameters the transform consumes (DeploymentType)
 	@# are no longer referenced after it.
-	$(MAKE) --no-print-directory converted-template
 	$(LINT_VENV)/bin/cfn-lint --ignore-checks W2001 -- $(CONVERTED_TEMPLATE)
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
 		--skip-check $(CHECKOV_SKIP) -f $(CONVERTED_TEMPLATE)
 
-# template.yaml converted by the SAM translator, as a deploy converts it (infra/template/convert.py).
-.PHONY: converted-template
-converted-template: $(TEMPLATE_LINT_STAMP)
-	$(LINT_VENV)/bin/python infra/template/convert.py template.yaml $(CONVERTED_TEMPLATE)
+# template.yaml as CloudFormation receives it from sam deploy: the SAM translator (of the pinned SAM CLI)
+# expands the functions' versions, aliases, roles (policy templates included), event sources and
+# deployment groups (infra/template/convert.py).
+converted-template: $(CONVERTED_TEMPLATE)
+$(CONVERTED_TEMPLATE): template.yaml infra/template/convert.py $(TEMPLATE_LINT_STAMP)
+	mkdir -p $(dir $@)
+	$(LINT_VENV)/bin/python infra/template/convert.py template.yaml $@
 
 build: $(SAM_STAMP)
 	$(SAM) build

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/giftcampaign/service/shared/awsenv"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -135,8 +137,15 @@ func AWSConfig(what, endpoint string) (aws.Config, error) {
 	return aws.Config{
 		Region:      "us-east-1",
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+		APIOptions:  slices.Clone(EmulatorAPIOptions),
 	}, nil
 }
+
+// EmulatorAPIOptions are added to every client of a local emulator that
+// AWSConfig configures: the test environment (shared/testenv) adds the
+// recorder of the AWS calls the tests make (infra/iamcheck). Nothing sets
+// it in a deployed function, whose clients never take it.
+var EmulatorAPIOptions []func(*middleware.Stack) error
 
 // LambdaAWS returns the AWS configuration of a Lambda function: the region
 // and the execution role's credentials from the environment the Lambda

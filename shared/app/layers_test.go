@@ -22,6 +22,8 @@ func TestLayers(t *testing.T) {
 	}{
 		{"the domain imports no other package of the service", "shared/gifting",
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}, nil},
+		{"a slice knows no adapter and no other layer", "shared/wallet",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the use cases know no adapter", "shared/service",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}, nil},
 		{"HTTP knows no storage", "shared/httpapi",
