@@ -2,6 +2,7 @@
 //
 //	go run ./infra/local run              serve the API (make run)
 //	go run ./infra/local exec -- CMD ...  run CMD with a DynamoDB Local and an SES emulator of its own (make test)
+//	go run ./infra/local serve            serve the API against a running DynamoDB Local and SES emulator (make chaos)
 package main
 
 import (
@@ -17,6 +18,9 @@ commands:
   exec -- CMD [ARGS]   start DynamoDB Local and the SES emulator on free ports, run CMD with
                        DYNAMODB_ENDPOINT and SES_ENDPOINT set to them, stop them, and exit with
                        CMD's exit code
+  serve                serve what run serves on http://127.0.0.1:$PORT against the DynamoDB Local at
+                       $DYNAMODB_ENDPOINT and the SES emulator at $SES_ENDPOINT, already running;
+                       creates the table $TABLE_NAME when missing; links name $PUBLIC_BASE_URL
 `
 
 func main() {
@@ -34,6 +38,8 @@ func dispatch(args []string) int {
 		return runServer(args[1:])
 	case "exec":
 		return runExec(args[1:])
+	case "serve":
+		return runAttached(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Print(usage)
 		return 0
