@@ -6,6 +6,7 @@
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
 #   make bench    the benchmark report
+#   make chaos    the chaos run: load, kill -9s, then every invariant checked (DURATION=2m, SEED=, docs/chaos.md)
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
@@ -147,6 +148,15 @@ bin:
 bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
+
+# The chaos run (docs/chaos.md): DURATION of load (2m), then at most SETTLE (3m) for the ticks to settle;
+# SEED repeats a run's load and faults.
+DURATION ?= 2m
+.PHONY: chaos
+chaos: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+	$(BUILD_LOCAL)
+	go build -o $(TOOLS)/bin/chaos ./bench/chaos
+	DURATION=$(DURATION) $(if $(SEED),SEED=$(SEED)) $(if $(SETTLE),SETTLE=$(SETTLE)) $(TOOLS)/bin/chaos
 
 # The fuzz targets of the HTTP layer (request bodies, list queries), each for FUZZTIME; go test runs only
 # one fuzz target at a time.
