@@ -124,7 +124,7 @@ func checkCounters(s *snapshot) *result {
 
 // checkImports: a launch paid for each distinct valid address imported into its list, once.
 func checkImports(s *snapshot) *result {
-	r := &result{name: "imports: a list holds each distinct address once (launch contacts = addresses imported)"}
+	r := &result{name: "imports: launch contacts = distinct addresses the import answers confirmed"}
 	for _, cs := range s.campaigns {
 		k := cs.known
 		if k == nil || !k.launchSeen || k.imported == 0 {
@@ -132,7 +132,7 @@ func checkImports(s *snapshot) *result {
 		}
 		r.checked++
 		if k.contacts != int64(k.imported) {
-			r.fail("%s: launch paid for %d contacts, %d distinct addresses imported", k.id, k.contacts, k.imported)
+			r.fail("%s: launch paid for %d contacts; the imports confirmed %d distinct addresses in its list", k.id, k.contacts, k.imported)
 		}
 	}
 	return r

@@ -109,7 +109,7 @@ func run(ctx context.Context, cfg config) int {
 		return 2
 	}
 	rep := report{cfg: cfg, results: res, w: w, c: c, load: loadTook, settled: settled, settle: settleTook,
-		total: time.Since(started)}
+		total: time.Since(started), loadStart: loadStart}
 	text := rep.markdown()
 	fmt.Print(text)
 	if cfg.report != "" {

@@ -13,6 +13,7 @@ type report struct {
 	w                   *world
 	c                   *cluster
 	load, settle, total time.Duration
+	loadStart           time.Time
 	settled             bool
 }
 
@@ -67,7 +68,7 @@ func (r report) markdown() string {
 func (r report) figures() [][2]string {
 	var apiKills, dbKills int
 	var timeline []string
-	start := time.Now().Add(-r.total)
+	start := r.loadStart
 	for _, f := range r.c.faults.all() {
 		if f.what != "kill -9" {
 			continue
@@ -114,7 +115,7 @@ func (r report) figures() [][2]string {
 		}
 	}
 	out := [][2]string{
-		{"kills", fmt.Sprintf("%d API processes, %d DynamoDB Local (at %s)", apiKills, dbKills, strings.Join(timeline, ", "))},
+		{"kills", fmt.Sprintf("%d API processes, %d DynamoDB Local (into the load: %s)", apiKills, dbKills, strings.Join(timeline, ", "))},
 		{"settling", settle},
 		{"whole run", r.total.Round(time.Second).String()},
 		{"campaigns", fmt.Sprintf("%d created, %d launched, %d completed", campaigns, launched, completed)},
