@@ -48,7 +48,7 @@ SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
@@ -117,6 +117,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 
 lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
@@ -124,6 +125,8 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
+	cd bench/chaos && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
@@ -150,12 +153,12 @@ bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
 	$(LOCAL) exec -- go run ./bench
 
 # The chaos run (docs/chaos.md): DURATION of load (2m), then at most SETTLE (3m) for the ticks to settle;
-# SEED repeats a run's load and faults.
+# SEED repeats a run's load and faults. bench/chaos is a module of its own, like client/, which it uses.
 DURATION ?= 2m
 .PHONY: chaos
 chaos: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
 	$(BUILD_LOCAL)
-	go build -o $(TOOLS)/bin/chaos ./bench/chaos
+	cd bench/chaos && go build -o $(TOOLS)/bin/chaos .
 	DURATION=$(DURATION) $(if $(SEED),SEED=$(SEED)) $(if $(SETTLE),SETTLE=$(SETTLE)) $(TOOLS)/bin/chaos
 
 # The fuzz targets of the HTTP layer (request bodies, list queries), each for FUZZTIME; go test runs only

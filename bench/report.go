@@ -29,7 +29,7 @@ type report struct {
 	emptyP50 time.Duration
 }
 
-// Targets of DESIGN.md that the whole-system figures are held to.
+// Targets that the whole-system figures are held to (docs/performance.md).
 const (
 	binaryTarget    = 10 << 20
 	coldStartTarget = 50 * time.Millisecond
@@ -52,7 +52,7 @@ func (r report) markdown() string {
 		runtime.Version(), r.dynamoDBLocal, r.loadBefore, r.loadAfter, r.took.Round(time.Second))
 	w("Endpoint figures are medians of %d runs (%d calls per run unless the row says otherwise); cold starts are medians of %d starts per function; each bulk scenario runs %s, as its row says: one run of all of them takes most of the 10 minutes `make bench` may take.", r.opts.runs, r.opts.calls, r.opts.coldRuns, times(r.opts.bulkRuns))
 	if r.opts.scale != 1 {
-		w(" **The bulk scenarios ran at %.3g× DESIGN.md's sizes: a development run, not the reference figures.**", r.opts.scale)
+		w(" **The bulk scenarios ran at %.3g× the reference sizes: a development run, not the reference figures.**", r.opts.scale)
 	}
 	w("\n\n")
 
@@ -63,7 +63,7 @@ func (r report) markdown() string {
 	for _, e := range r.endpoints {
 		name := "`" + e.c.route + "`"
 		if !e.c.spec {
-			name += " (beyond SPEC.md)"
+			name += " (added)"
 		}
 		if e.c.calls > 0 && e.c.calls != r.opts.calls {
 			name += fmt.Sprintf(" (%d calls per run)", e.c.calls)

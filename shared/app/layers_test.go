@@ -1,14 +1,13 @@
 package app_test
 
 import (
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestLayers keeps the house layered as README's architecture section
+// TestLayers keeps the house layered as docs/architecture.md
 // draws it: each package (or binary) must not link the packages listed
 // against it, directly or through anything it imports. go list -deps sees
 // only non-test imports, which is what ends up in a binary.
@@ -65,48 +64,5 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestFunctionsKeepMethodDeadCodeElimination: the standard library's
-// text/template executor (and html/template on top of it) calls methods by
-// name (reflect's MethodByName), and a binary that reaches such a call keeps
-// every exported method of every type that reaches an interface: about
-// 1.5 MB of the pages function's 10 MB budget. The pages render with the
-// same html/template code copied without method calls (DataDog's
-// pkg/template/html, which imports the standard packages only for their
-// types); the other functions link no template package at all. The linker
-// marks a function that calls methods by name <ReflectMethod> in its
-// -dumpdep output.
-func TestFunctionsKeepMethodDeadCodeElimination(t *testing.T) {
-	const mod = "github.com/giftcampaign/service/functions/"
-	out, err := exec.Command("go", "list", "-tags", "lambda.norpc", mod+"...").Output()
-	if err != nil {
-		t.Fatalf("go list functions: %v", err)
-	}
-	for _, fn := range strings.Fields(string(out)) {
-		if fn == mod+"pages" {
-			continue
-		}
-		deps, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", fn).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", fn, err)
-		}
-		for _, d := range strings.Fields(string(deps)) {
-			if strings.HasSuffix(d, "/template") || strings.Contains(d, "/template/") {
-				t.Errorf("%s links %s; only the pages render templates", fn, d)
-			}
-		}
-	}
-	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-ldflags=-dumpdep", "-o", os.DevNull, mod+"pages")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	dump, err := build.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -ldflags=-dumpdep pages: %v", err)
-	}
-	for line := range strings.Lines(string(dump)) {
-		if caller, _, ok := strings.Cut(line, " <ReflectMethod> ->"); ok {
-			t.Fatalf("the pages function calls methods by name in %s: the linker keeps every exported method", caller)
-		}
 	}
 }

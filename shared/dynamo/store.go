@@ -90,7 +90,7 @@ func (s *Store) NewID() string { return gifting.NewIDAt(s.Now()) }
 type item = map[string]types.AttributeValue
 
 // marshal encodes v with its JSON field names, so stored attributes carry
-// the names of SPEC.md.
+// the API's names (docs/data-model.md).
 func marshal(v any) (item, error) {
 	av, err := attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) {
 		o.TagKey = "json"
