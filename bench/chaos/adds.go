@@ -29,7 +29,7 @@ func (l *campaignLife) addRecipient(ctx context.Context, i int) {
 		"contactDetails": map[string]string{"email": a.email, "firstName": "Added", "lastName": fmt.Sprintf("N%d", i)}})
 	a.body, a.outcome = body, "unknown"
 	wasUnsure := false
-	for attempt := 0; attempt <= retries; attempt++ {
+	for rt := newRetrier(); rt.more(ctx); {
 		k := kind
 		if wasUnsure {
 			k += " retry"
@@ -39,7 +39,6 @@ func (l *campaignLife) addRecipient(ctx context.Context, i int) {
 		switch {
 		case unsure(h, err):
 			wasUnsure = true
-			pause(ctx, time.Duration(500+l.rng.IntN(1500))*time.Millisecond)
 			continue
 		case res.JSON200 != nil:
 			a.outcome, a.recipientID, a.first = "accepted", res.JSON200.RecipientId, res.Body
@@ -86,12 +85,11 @@ func replayAdds(ctx, load context.Context, w *world) {
 
 // replayOne sends a again with its key and body and records whether the answer equals the first.
 func replayOne(ctx context.Context, w *world, c *campaign, a *add) {
-	for attempt := 0; attempt <= retries; attempt++ {
+	for rt := newRetrier(); rt.more(ctx); {
 		res, err := c.org.api.AddRecipientWithBodyWithResponse(as(ctx, "add-recipient replay"), c.id,
 			&client.AddRecipientParams{IdempotencyKey: &a.key}, "application/json", bytes.NewReader(a.body))
 		h := httpRes(res, err)
 		if unsure(h, err) {
-			pause(ctx, time.Second)
 			continue
 		}
 		rp := replay{campaignID: c.id, key: a.key, status: h.StatusCode,

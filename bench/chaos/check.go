@@ -57,7 +57,7 @@ func check(ctx context.Context, c *cluster, w *world) (*results, error) {
 		return nil, err
 	}
 	rs.rows = append(rs.rows, ledger...)
-	rs.rows = append(rs.rows, checkLaunches(s), checkCounters(s), checkImports(s), checkRecipients(s), checkReplays(w))
+	rs.rows = append(rs.rows, checkLoad(w, s), checkLaunches(s), checkCounters(s), checkImports(s), checkRecipients(s), checkReplays(w))
 	rs.rows = append(rs.rows, checkInvitations(c, s, emails, rs), checkSentEmails(s, emails))
 	rs.rows = append(rs.rows, checkWebhooks(c, s, rs)...)
 	inv, err := checkInventory(ctx, c, w, s)
@@ -67,6 +67,20 @@ func check(ctx context.Context, c *cluster, w *world) (*results, error) {
 	rs.rows = append(rs.rows, inv)
 	rs.rows = append(rs.rows, checkListsDuringLoad(w), checkListsAfter(ctx, s))
 	return rs, nil
+}
+
+// checkLoad: the load got through: campaigns launched and their recipients written. A run that could
+// not launch anything (the service down the whole time, a broken harness) checked nothing, and says so.
+func checkLoad(w *world, s *snapshot) *result {
+	r := &result{name: "the load reached the service (launches accepted, recipients written)", checked: len(w.launched())}
+	recipients := 0
+	for _, cs := range s.campaigns {
+		recipients += len(cs.recipients)
+	}
+	if r.checked == 0 || recipients == 0 {
+		r.fail("%d launches accepted, %d recipients written", r.checked, recipients)
+	}
+	return r
 }
 
 // checkLaunches: no campaign is left preparing.

@@ -110,7 +110,7 @@ func (cl *claimer) claim(ctx context.Context, link string, pick int) {
 		"zip": {"97201"}, "country": {"US"}}
 	cm := &claim{org: o.id, landingPageID: landingID, giftID: gift, outcome: "unknown"}
 	wasUnsure := false
-	for attempt := 0; attempt <= retries; attempt++ {
+	for rt := newRetrier(); rt.more(ctx); {
 		req, _ := http.NewRequestWithContext(as(ctx, "claim: post"), http.MethodPost, claimURL, strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		res, err := cl.hc.Do(req)
@@ -120,7 +120,6 @@ func (cl *claimer) claim(ctx context.Context, link string, pick int) {
 		switch {
 		case unsure(res, err):
 			wasUnsure = true
-			pause(ctx, time.Second)
 			continue
 		case res.StatusCode == http.StatusSeeOther:
 			cm.outcome = "claimed"
@@ -138,14 +137,13 @@ func (cl *claimer) claim(ctx context.Context, link string, pick int) {
 
 // get reads a page and returns its body when it answers 200.
 func (cl *claimer) get(ctx context.Context, kind, u string) (string, bool) {
-	for attempt := 0; attempt <= retries; attempt++ {
+	for rt := newRetrier(); rt.more(ctx); {
 		req, _ := http.NewRequestWithContext(as(ctx, kind), http.MethodGet, u, nil)
 		res, err := cl.hc.Do(req)
 		if unsure(res, err) {
 			if err == nil {
 				res.Body.Close()
 			}
-			pause(ctx, time.Second)
 			continue
 		}
 		return readAll(res), res.StatusCode == http.StatusOK

@@ -213,6 +213,7 @@ func (c *cluster) restartDB(ctx context.Context) error {
 			return nil
 		}
 		// The port may linger a moment after the kill.
+		fmt.Printf("chaos: start DynamoDB Local again (attempt %d): %v\n", attempt+1, err)
 		time.Sleep(time.Second)
 	}
 	return fmt.Errorf("restart DynamoDB Local: %w", err)

@@ -30,13 +30,12 @@ func pageAll(ctx context.Context, c *campaign, maxPages int) listPass {
 	for page := 1; page <= maxPages; page++ {
 		var res *client.ListCampaignRecipientsResponse
 		var err error
-		for attempt := 0; attempt <= retries; attempt++ {
+		for rt := newRetrier(); rt.more(ctx); {
 			res, err = c.org.api.ListCampaignRecipientsWithResponse(as(ctx, "list: page"), c.id,
 				&client.ListCampaignRecipientsParams{Page: &page, Limit: &limit})
 			if !unsure(httpRes(res, err), err) {
 				break
 			}
-			pause(ctx, time.Second)
 		}
 		if err != nil || res.JSON200 == nil {
 			pass.failed = true

@@ -15,8 +15,35 @@ import (
 	"github.com/giftcampaign/service/client"
 )
 
-// retries is how often the load sends a call again after a lost answer or a 5xx, as a client would.
-const retries = 4
+// retryFor is how long the load keeps sending a call again after lost answers or 5xx, 0.5–2 s apart, as
+// a client riding out an outage would (DynamoDB Local takes seconds to start again). retries bounds how
+// often an import's failed rows are sent again.
+const (
+	retryFor = time.Minute
+	retries  = 4
+)
+
+// retrier paces one call's attempts.
+type retrier struct {
+	start time.Time
+	tries int
+}
+
+func newRetrier() *retrier { return &retrier{start: time.Now()} }
+
+// more reports whether to make another attempt: the first at once, the next ones after a pause, until
+// retryFor has passed or ctx ends.
+func (r *retrier) more(ctx context.Context) bool {
+	r.tries++
+	if r.tries == 1 {
+		return true
+	}
+	if ctx.Err() != nil || time.Since(r.start) > retryFor {
+		return false
+	}
+	pause(ctx, time.Duration(500+rand.IntN(1500))*time.Millisecond)
+	return ctx.Err() == nil
+}
 
 // sizes are a run's launch sizes and adds per campaign: smaller for a short run (CI), like the issue's
 // run for a long one.
@@ -50,7 +77,10 @@ func drive(root context.Context, c *cluster, w *world, cfg config) {
 			pause(load, time.Duration(i)*4*time.Second)
 			for n := 1; load.Err() == nil; n++ {
 				life := &campaignLife{w: w, o: o, rng: rng, sz: sz, n: n}
-				life.run(ctx, load)
+				if !life.run(ctx, load) {
+					// A life cut short by an outage: a client waits a little before starting over.
+					pause(load, 3*time.Second)
+				}
 			}
 		})
 	}
@@ -75,18 +105,19 @@ type campaignLife struct {
 	c   *campaign
 }
 
-// run plays the life until load ends; calls already started finish under ctx.
-func (l *campaignLife) run(ctx, load context.Context) {
+// run plays the life until load ends (calls already started finish under ctx) and reports whether the
+// campaign launched.
+func (l *campaignLife) run(ctx, load context.Context) bool {
 	l.c = &campaign{org: l.o, name: fmt.Sprintf("Chaos %s #%d", l.o.id, l.n)}
 	if !l.createList(ctx) || load.Err() != nil || !l.importContacts(ctx, load) || load.Err() != nil {
-		return
+		return false
 	}
 	if !l.createCampaign(ctx) {
-		return
+		return false
 	}
 	l.w.addCampaign(l.c)
 	if load.Err() != nil || !l.launch(ctx) {
-		return
+		return false
 	}
 	adds := l.sz.addsMin + l.rng.IntN(l.sz.addsMax-l.sz.addsMin+1)
 	for i := 0; i < adds && load.Err() == nil; i++ {
@@ -96,21 +127,21 @@ func (l *campaignLife) run(ctx, load context.Context) {
 	if load.Err() == nil && l.rng.IntN(6) == 0 {
 		l.complete(ctx, load)
 	}
+	return true
 }
 
-// again calls fn until its answer is neither lost nor a 5xx, at most retries times more.
-func again[T any](ctx context.Context, rng *rand.Rand, fn func() (T, *http.Response, error)) (T, *http.Response, error) {
-	for attempt := 0; ; attempt++ {
-		v, res, err := fn()
-		if !unsure(res, err) || attempt == retries || ctx.Err() != nil {
-			return v, res, err
+// again calls fn until its answer is neither lost nor a 5xx, or its retrier gives up.
+func again[T any](ctx context.Context, fn func() (T, *http.Response, error)) (v T, res *http.Response, err error) {
+	for rt := newRetrier(); rt.more(ctx); {
+		if v, res, err = fn(); !unsure(res, err) {
+			break
 		}
-		pause(ctx, time.Duration(500+rng.IntN(1500))*time.Millisecond)
 	}
+	return v, res, err
 }
 
 func (l *campaignLife) createList(ctx context.Context) bool {
-	res, _, err := again(ctx, l.rng, func() (*client.CreateContactListResponse, *http.Response, error) {
+	res, _, err := again(ctx, func() (*client.CreateContactListResponse, *http.Response, error) {
 		r, err := l.o.api.CreateContactListWithResponse(as(ctx, "list: create"), client.CreateContactListJSONRequestBody{Name: l.c.name})
 		return r, httpRes(r, err), err
 	})
@@ -163,7 +194,7 @@ func (l *campaignLife) importContacts(ctx, load context.Context) bool {
 // the answer added or merged.
 func (l *campaignLife) importBatch(ctx context.Context, batch []map[string]string, confirmed map[string]bool) ([]map[string]string, bool) {
 	body, _ := json.Marshal(map[string]any{"contacts": batch})
-	res, h, err := again(ctx, l.rng, func() (*client.AddContactsToListResponse, *http.Response, error) {
+	res, h, err := again(ctx, func() (*client.AddContactsToListResponse, *http.Response, error) {
 		r, err := l.o.api.AddContactsToListWithBodyWithResponse(as(ctx, "list: import 100"), l.c.listID, "application/json", bytes.NewReader(body))
 		return r, httpRes(r, err), err
 	})
@@ -203,7 +234,7 @@ func (l *campaignLife) createCampaign(ctx context.Context) bool {
 	body, _ := json.Marshal(map[string]any{"name": l.c.name, "description": "made by the chaos run",
 		"campaignData": map[string]any{"contactListId": l.c.listID, "giftIds": l.o.gifts,
 			"emailTemplateId": []string{"tmpl-meeting-booker", "tmpl-event-thank-you", "tmpl-customer-appreciation"}[l.rng.IntN(3)]}})
-	res, _, err := again(ctx, l.rng, func() (*client.CreateCampaignResponse, *http.Response, error) {
+	res, _, err := again(ctx, func() (*client.CreateCampaignResponse, *http.Response, error) {
 		r, err := l.o.api.CreateCampaignWithBodyWithResponse(as(ctx, "campaign: create"), &client.CreateCampaignParams{IdempotencyKey: &key},
 			"application/json", bytes.NewReader(body))
 		return r, httpRes(r, err), err
@@ -226,12 +257,11 @@ func (l *campaignLife) launch(ctx context.Context) bool {
 		params.IdempotencyKey, kind = &key, "launch (key)"
 	}
 	lostOnce := false
-	for attempt := 0; attempt <= retries; attempt++ {
+	for rt := newRetrier(); rt.more(ctx); {
 		res, err := l.o.api.LaunchCampaignWithResponse(as(ctx, kind), l.c.id, &params)
 		switch {
 		case unsure(httpRes(res, err), err):
 			lostOnce = true
-			pause(ctx, time.Duration(500+l.rng.IntN(1500))*time.Millisecond)
 			continue
 		case res.JSON202 != nil:
 			l.c.launchSeen, l.c.contacts = true, int64(res.JSON202.Data.Contacts)
@@ -248,7 +278,7 @@ func (l *campaignLife) launch(ctx context.Context) bool {
 
 // launchedContacts reads how many contacts the campaign's launch paid for (0 when it did not launch).
 func (l *campaignLife) launchedContacts(ctx context.Context) int64 {
-	res, _, err := again(ctx, l.rng, func() (*client.GetCampaignResponse, *http.Response, error) {
+	res, _, err := again(ctx, func() (*client.GetCampaignResponse, *http.Response, error) {
 		r, err := l.o.api.GetCampaignWithResponse(as(ctx, "campaign: read"), l.c.id)
 		return r, httpRes(r, err), err
 	})
@@ -270,7 +300,7 @@ func (l *campaignLife) complete(ctx, load context.Context) {
 	if load.Err() != nil {
 		return
 	}
-	_, res, err := again(ctx, l.rng, func() (*client.CompleteCampaignResponse, *http.Response, error) {
+	_, res, err := again(ctx, func() (*client.CompleteCampaignResponse, *http.Response, error) {
 		r, err := l.o.api.CompleteCampaignWithResponse(as(ctx, "campaign: complete"), l.c.id, client.CompleteCampaignJSONRequestBody{})
 		return r, httpRes(r, err), err
 	})
