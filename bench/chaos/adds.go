@@ -40,7 +40,13 @@ func (l *campaignLife) addRecipient(ctx context.Context, i int) {
 		case unsure(h, err):
 			wasUnsure = true
 			continue
+		case wasUnsure && a.key != "" && res.JSON200 == nil:
+			// The key must replay an add that went through; any other refusal leaves it unknown.
+			l.w.keyedRetry(l.c.id, a.key, "add-recipient", h)
 		case res.JSON200 != nil:
+			if wasUnsure && a.key != "" {
+				l.w.keyedRetry(l.c.id, a.key, "add-recipient", h)
+			}
 			a.outcome, a.recipientID, a.first = "accepted", res.JSON200.RecipientId, res.Body
 		case h.StatusCode == http.StatusConflict && wasUnsure && a.key == "":
 			a.outcome = "accepted" // by the attempt whose answer was lost
@@ -92,7 +98,7 @@ func replayOne(ctx context.Context, w *world, c *campaign, a *add) {
 		if unsure(h, err) {
 			continue
 		}
-		rp := replay{campaignID: c.id, key: a.key, status: h.StatusCode,
+		rp := replay{campaignID: c.id, key: a.key, what: "add-recipient", status: h.StatusCode,
 			replayed: h.Header.Get("Idempotent-Replayed") == "true", equal: jsonEqual(res.Body, a.first)}
 		w.mu.Lock()
 		w.replays = append(w.replays, rp)

@@ -263,6 +263,14 @@ func (l *campaignLife) launch(ctx context.Context) bool {
 		case unsure(httpRes(res, err), err):
 			lostOnce = true
 			continue
+		case lostOnce && params.IdempotencyKey != nil:
+			l.w.keyedRetry(l.c.id, *params.IdempotencyKey, "launch", res.HTTPResponse)
+			if res.JSON202 != nil {
+				l.c.launchSeen, l.c.contacts = true, int64(res.JSON202.Data.Contacts)
+			} else {
+				l.c.launchUnsure = true
+				l.c.contacts = l.launchedContacts(ctx)
+			}
 		case res.JSON202 != nil:
 			l.c.launchSeen, l.c.contacts = true, int64(res.JSON202.Data.Contacts)
 		case res.HTTPResponse.StatusCode == http.StatusConflict && lostOnce:

@@ -82,11 +82,14 @@ type claim struct {
 	outcome                    string // claimed, refused (4xx), unknown
 }
 
-// replay is one replay of an accepted, keyed add-recipient.
+// replay is one replay of an accepted, keyed add-recipient, or the answer to a keyed call sent again
+// after its answer was lost (afterLoss: an add or a launch; the first answer is unknown, so only a
+// success is asked of it: a 409 means the first attempt went through and the key did not replay it).
 type replay struct {
-	campaignID, key string
-	status          int
-	replayed, equal bool
+	campaignID, key, what string
+	status                int
+	replayed, equal       bool
+	afterLoss             bool
 }
 
 // listRead is one reading of a whole recipient list while work ran.
@@ -96,6 +99,14 @@ type listRead struct {
 	missing    []string // of those, the ones no page held
 	pages      int
 	earlyEnd   bool // hasNext was false before every recipient of truth was seen
+}
+
+// keyedRetry records the answer to a keyed call sent again after a lost answer.
+func (w *world) keyedRetry(campaignID, key, what string, h *http.Response) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.replays = append(w.replays, replay{campaignID: campaignID, key: key, what: what, status: h.StatusCode,
+		replayed: h.Header.Get("Idempotent-Replayed") == "true", afterLoss: true})
 }
 
 func (w *world) addCampaign(c *campaign) {
