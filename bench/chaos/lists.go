@@ -13,11 +13,10 @@ const pageLimit = 100
 
 // listPass is one reading of a campaign's whole recipient list, page after page until hasNext is false.
 type listPass struct {
-	ids      map[string]bool
-	pages    int
-	total    int  // the last page's pagination.total
-	earlyEnd bool // filled in by the caller that knows the truth
-	failed   bool // a page could not be read
+	ids    map[string]bool
+	pages  int
+	total  int  // the last page's pagination.total
+	failed bool // a page could not be read
 }
 
 // pageAll reads every page of c's recipients (newest first, the default order), as a client would,

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/giftcampaign/service/client"
@@ -181,12 +180,4 @@ func settle(ctx context.Context, c *cluster, w *world, limit time.Duration) (boo
 		}
 		pause(ctx, 10*time.Second)
 	}
-}
-
-// statusText names a status code for the tables.
-func statusText(code int) string {
-	if code == 0 {
-		return "lost"
-	}
-	return fmt.Sprintf("%d %s", code, http.StatusText(code))
 }

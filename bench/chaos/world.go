@@ -198,11 +198,3 @@ func pause(ctx context.Context, d time.Duration) {
 	case <-time.After(d):
 	}
 }
-
-// statusOf is a call's status code, 0 for a lost answer.
-func statusOf(res *http.Response, err error) int {
-	if lost(res, err) {
-		return 0
-	}
-	return res.StatusCode
-}
