@@ -71,16 +71,20 @@ func drive(root context.Context, c *cluster, w *world, cfg config) {
 	var wg sync.WaitGroup
 	sz := sizesFor(cfg.duration)
 	for i, o := range w.orgs {
-		rng := rand.New(rand.NewPCG(uint64(cfg.seed), uint64(i+1)))
 		wg.Go(func() {
 			// Start apart, so the launches do not all fall together.
 			pause(load, time.Duration(i)*4*time.Second)
 			for n := 1; load.Err() == nil; n++ {
+				// Each campaign draws from a generator of its own, so the seed fixes it whatever runs beside.
+				rng := rand.New(rand.NewPCG(uint64(cfg.seed), uint64(1000*(i+1)+n)))
 				life := &campaignLife{w: w, o: o, rng: rng, sz: sz, n: n}
-				if !life.run(ctx, load) {
+				if !life.launched(ctx, load) {
 					// A life cut short by an outage: a client waits a little before starting over.
 					pause(load, 3*time.Second)
+					continue
 				}
+				// Its adds go on beside the next campaign's imports and launch.
+				wg.Go(func() { life.follow(ctx, load) })
 			}
 		})
 	}
@@ -105,9 +109,9 @@ type campaignLife struct {
 	c   *campaign
 }
 
-// run plays the life until load ends (calls already started finish under ctx) and reports whether the
-// campaign launched.
-func (l *campaignLife) run(ctx, load context.Context) bool {
+// launched plays the life up to the launch (calls already started finish under ctx) and reports whether
+// the campaign launched.
+func (l *campaignLife) launched(ctx, load context.Context) bool {
 	l.c = &campaign{org: l.o, name: fmt.Sprintf("Chaos %s #%d", l.o.id, l.n)}
 	if !l.createList(ctx) || load.Err() != nil || !l.importContacts(ctx, load) || load.Err() != nil {
 		return false
@@ -116,18 +120,23 @@ func (l *campaignLife) run(ctx, load context.Context) bool {
 		return false
 	}
 	l.w.addCampaign(l.c)
-	if load.Err() != nil || !l.launch(ctx) {
-		return false
-	}
+	return load.Err() == nil && l.launch(ctx)
+}
+
+// addsFor bounds a campaign's adds phase, so that a slow machine still sees new launches.
+const addsFor = time.Minute
+
+// follow makes the campaign's adds, then now and then completes it.
+func (l *campaignLife) follow(ctx, load context.Context) {
 	adds := l.sz.addsMin + l.rng.IntN(l.sz.addsMax-l.sz.addsMin+1)
-	for i := 0; i < adds && load.Err() == nil; i++ {
+	until := time.Now().Add(addsFor)
+	for i := 0; i < adds && load.Err() == nil && time.Now().Before(until); i++ {
 		l.addRecipient(ctx, i)
 		pause(load, time.Duration(150+l.rng.IntN(450))*time.Millisecond)
 	}
 	if load.Err() == nil && l.rng.IntN(6) == 0 {
 		l.complete(ctx, load)
 	}
-	return true
 }
 
 // again calls fn until its answer is neither lost nor a 5xx, or its retrier gives up.
@@ -266,22 +275,26 @@ func (l *campaignLife) launch(ctx context.Context) bool {
 		case lostOnce && params.IdempotencyKey != nil:
 			l.w.keyedRetry(l.c.id, *params.IdempotencyKey, "launch", res.HTTPResponse)
 			if res.JSON202 != nil {
-				l.c.launchSeen, l.c.contacts = true, int64(res.JSON202.Data.Contacts)
-			} else {
-				l.c.launchUnsure = true
-				l.c.contacts = l.launchedContacts(ctx)
+				return l.setLaunch(true, int64(res.JSON202.Data.Contacts))
 			}
+			return l.setLaunch(false, l.launchedContacts(ctx))
 		case res.JSON202 != nil:
-			l.c.launchSeen, l.c.contacts = true, int64(res.JSON202.Data.Contacts)
+			return l.setLaunch(true, int64(res.JSON202.Data.Contacts))
 		case res.HTTPResponse.StatusCode == http.StatusConflict && lostOnce:
-			l.c.launchSeen = true
-			l.c.contacts = l.launchedContacts(ctx)
+			return l.setLaunch(true, l.launchedContacts(ctx))
 		}
-		return l.c.launchSeen
+		return false
 	}
-	l.c.launchUnsure = true
-	l.c.contacts = l.launchedContacts(ctx)
-	return false
+	return l.setLaunch(false, l.launchedContacts(ctx))
+}
+
+// setLaunch records the launch: seen (a 202, or a retry's 409 after a lost answer) or unsure, with the
+// contacts it paid for. It reports seen.
+func (l *campaignLife) setLaunch(seen bool, contacts int64) bool {
+	l.w.mu.Lock()
+	defer l.w.mu.Unlock()
+	l.c.launchSeen, l.c.launchUnsure, l.c.contacts = seen, !seen, contacts
+	return seen
 }
 
 // launchedContacts reads how many contacts the campaign's launch paid for (0 when it did not launch).
