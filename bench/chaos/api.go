@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
 	"sync"
@@ -76,6 +77,9 @@ type stats struct {
 type outcomes struct {
 	ok, redirect, client, server, lost int
 	codes                              map[int]int
+	// bad5xx are the 5xx answers other than a 503 with Retry-After: an internal error, or a 503 that
+	// does not say when to come back.
+	bad5xx []string
 }
 
 func (s *stats) record(kind string, res *http.Response, err error) {
@@ -101,6 +105,9 @@ func (s *stats) record(kind string, res *http.Response, err error) {
 		o.client++
 	default:
 		o.server++
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+			o.bad5xx = append(o.bad5xx, fmt.Sprintf("%s %s: %d", res.Request.Method, res.Request.URL.Path, res.StatusCode))
+		}
 	}
 	o.codes[res.StatusCode]++
 }

@@ -66,8 +66,23 @@ func check(ctx context.Context, c *cluster, w *world) (*results, error) {
 		return nil, err
 	}
 	rs.rows = append(rs.rows, inv)
-	rs.rows = append(rs.rows, checkListsDuringLoad(w), checkListsAfter(ctx, s))
+	rs.rows = append(rs.rows, checkListsDuringLoad(w), checkListsAfter(ctx, s), checkServerErrors(w))
 	return rs, nil
+}
+
+// checkServerErrors: a fault (DynamoDB Local down, a process restarting) is answered 503 with
+// Retry-After, never 500: a client can tell "come back" from "broken".
+func checkServerErrors(w *world) *result {
+	r := &result{name: "every 5xx is a 503 with Retry-After (no internal error)"}
+	kinds, byKind := w.st.rows()
+	for _, k := range kinds {
+		o := byKind[k]
+		r.checked += o.server
+		for _, b := range o.bad5xx {
+			r.fail("%s", b)
+		}
+	}
+	return r
 }
 
 // checkLoad: the load got through: campaigns launched and their recipients written. A run that could
