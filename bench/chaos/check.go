@@ -39,7 +39,7 @@ func (rs *results) figure(name, format string, args ...any) {
 }
 
 // check reads everything once more, now that the ticks settled (or gave up), and checks each invariant.
-func check(ctx context.Context, c *cluster, w *world) (*results, error) {
+func check(ctx context.Context, c *cluster, w *world, settled settling) (*results, error) {
 	f := w.feed
 	if f == nil {
 		f = newFeed()
@@ -58,7 +58,7 @@ func check(ctx context.Context, c *cluster, w *world) (*results, error) {
 		return nil, err
 	}
 	rs.rows = append(rs.rows, ledger...)
-	rs.rows = append(rs.rows, checkLoad(w, s), checkLaunches(s), checkCounters(s), checkImports(s), checkRecipients(s), checkReplays(w))
+	rs.rows = append(rs.rows, checkLoad(w, s), checkSettled(settled), checkLaunches(s), checkCounters(s), checkImports(s), checkRecipients(s), checkReplays(w))
 	rs.rows = append(rs.rows, checkInvitations(c, s, emails, rs), checkSentEmails(s, emails))
 	rs.rows = append(rs.rows, checkWebhooks(c, s, rs)...)
 	inv, err := checkInventory(ctx, c, w, s)

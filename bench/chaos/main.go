@@ -101,14 +101,14 @@ func run(ctx context.Context, cfg config) int {
 		return 2
 	}
 	fmt.Printf("chaos: load stopped after %v; settling (at most %v)\n", loadTook.Round(time.Second), cfg.settle)
-	settled, settleTook := settle(ctx, c, w, cfg.settle)
-	res, err := check(ctx, c, w)
+	settled := settle(ctx, c, w, cfg.settle)
+	res, err := check(ctx, c, w, settled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chaos: check:", err)
 		c.failed = true
 		return 2
 	}
-	rep := report{cfg: cfg, results: res, w: w, c: c, load: loadTook, settled: settled, settle: settleTook,
+	rep := report{cfg: cfg, results: res, w: w, c: c, load: loadTook, settled: settled,
 		total: time.Since(started), loadStart: loadStart}
 	text := rep.markdown()
 	fmt.Print(text)

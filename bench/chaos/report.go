@@ -8,13 +8,13 @@ import (
 
 // report is the run's output: the invariants, the requests and the figures, as markdown tables.
 type report struct {
-	cfg                 config
-	results             *results
-	w                   *world
-	c                   *cluster
-	load, settle, total time.Duration
-	loadStart           time.Time
-	settled             bool
+	cfg         config
+	results     *results
+	w           *world
+	c           *cluster
+	load, total time.Duration
+	loadStart   time.Time
+	settled     settling
 }
 
 // violations is the number of invariants that failed.
@@ -80,9 +80,9 @@ func (r report) figures() [][2]string {
 		}
 		timeline = append(timeline, fmt.Sprintf("%s %s", f.at.Sub(start).Round(time.Second), f.target))
 	}
-	settle := fmt.Sprintf("settled in %v", r.settle.Round(time.Second))
-	if !r.settled {
-		settle = fmt.Sprintf("**not settled** after %v (the limit is %v)", r.settle.Round(time.Second), r.cfg.settle)
+	settle := fmt.Sprintf("settled in %v", r.settled.took.Round(time.Second))
+	if !r.settled.done {
+		settle = fmt.Sprintf("**not settled** after %v (the limit is %v): %s", r.settled.took.Round(time.Second), r.cfg.settle, r.settled.owed)
 	}
 	var launched, completed, recipients, adds, accepted int
 	r.w.mu.Lock()

@@ -159,25 +159,51 @@ func emailOwed(e gifting.EmailSchedule, now time.Time) bool {
 	return !at.After(now)
 }
 
-// settle waits, at most limit, until the ticks owe nothing; it returns whether they got there and when.
-func settle(ctx context.Context, c *cluster, w *world, limit time.Duration) (bool, time.Duration) {
+// settling is how the settling went: whether nothing was owed in time, how long it took, and what was
+// still owed at the last look.
+type settling struct {
+	done  bool
+	took  time.Duration
+	owed  outstanding
+	err   error
+	limit time.Duration
+}
+
+// settle waits, at most limit, until the ticks owe nothing.
+func settle(ctx context.Context, c *cluster, w *world, limit time.Duration) settling {
 	start := time.Now()
 	f := newFeed()
 	w.feed = f
+	st := settling{limit: limit}
 	for {
 		s, err := take(ctx, c, w, f)
+		st.err = err
 		if err == nil {
-			o := s.owed(c)
-			if o.zero() {
-				return true, time.Since(start)
+			st.owed = s.owed(c)
+			if st.owed.zero() {
+				st.done, st.took = true, time.Since(start)
+				return st
 			}
-			fmt.Printf("chaos: %s after %v: %s\n", time.Now().Format("15:04:05"), time.Since(start).Round(time.Second), o)
+			fmt.Printf("chaos: %s after %v: %s\n", time.Now().Format("15:04:05"), time.Since(start).Round(time.Second), st.owed)
 		} else {
 			fmt.Println("chaos: settle:", err)
 		}
 		if time.Since(start) > limit || ctx.Err() != nil {
-			return false, time.Since(start)
+			st.took = time.Since(start)
+			return st
 		}
 		pause(ctx, 10*time.Second)
 	}
+}
+
+// checkSettled: the ticks owed nothing within the limit (SETTLE).
+func checkSettled(st settling) *result {
+	r := &result{name: "the ticks settle within SETTLE (nothing owed)", checked: 1}
+	switch {
+	case st.err != nil:
+		r.fail("the state could not be read: %v", st.err)
+	case !st.done:
+		r.fail("after %v: %s", st.took.Round(time.Second), st.owed)
+	}
+	return r
 }
