@@ -128,6 +128,8 @@ func run(ctx context.Context, o options) error {
 	rep.binaries = binarySizes(e.root)
 	progress("cold starts")
 	rep.coldStarts = coldStarts(ctx, e, rep.endpoints, o.coldRuns)
+	progress("init durations under the Lambda Runtime Interface Emulator")
+	rep.rieInits, rep.rieNote = rieInits(ctx, e, o.coldRuns)
 	if o.heavy && filter == nil {
 		rep.system = bulkScenarios(ctx, e, o)
 	}

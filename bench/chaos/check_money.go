@@ -5,9 +5,10 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
-// checkLedgers: each organization's ledger sums to its balance (Store.VerifyLedger, what `admin
+// checkLedgers: each organization's ledger sums to its balance (wallet.App.VerifyLedger, what `admin
 // verify-ledger` runs); each campaign's ledger entries (debits less refunds) equal what its recipients
 // hold; no recipient is debited twice.
 func checkLedgers(ctx context.Context, c *cluster, w *world, s *snapshot) ([]*result, error) {
@@ -15,7 +16,7 @@ func checkLedgers(ctx context.Context, c *cluster, w *world, s *snapshot) ([]*re
 	perCampaign := &result{name: "each campaign's debits less refunds = its recipients' charges"}
 	double := &result{name: "no recipient debited twice"}
 	for _, o := range w.orgs {
-		check, err := c.store.VerifyLedger(ctx, o.id)
+		check, err := wallet.NewApp(c.store).VerifyLedger(ctx, o.id)
 		if err != nil {
 			return nil, err
 		}
@@ -62,12 +63,12 @@ func ledgerByCampaign(ctx context.Context, s *dynamo.Store, org string) (net map
 		}
 		for _, e := range st.Entries {
 			switch e.Type {
-			case gifting.LedgerDebit:
+			case wallet.Debit:
 				net[e.CampaignID] += e.Amount
 				if e.RecipientID != "" {
 					debits[e.CampaignID+"/"+e.RecipientID]++
 				}
-			case dynamo.LedgerRefund:
+			case wallet.Refund:
 				net[e.CampaignID] -= e.Amount
 			}
 		}

@@ -34,6 +34,7 @@ type cluster struct {
 	mu    sync.Mutex
 	db    *localstack.DynamoDB // nil while killed
 	ses   *localstack.SES
+	kms   *localstack.KMS
 	procs []*apiProc
 
 	front *front
@@ -74,6 +75,10 @@ func startCluster(ctx context.Context, cfg config) (*cluster, error) {
 	}
 	c.dbPort = c.db.Port()
 	if c.ses, err = localstack.StartSES(ctx, root, 0); err != nil {
+		c.close(false)
+		return nil, err
+	}
+	if c.kms, err = localstack.StartKMS(ctx, root, 0); err != nil {
 		c.close(false)
 		return nil, err
 	}
@@ -138,7 +143,7 @@ func (c *cluster) startProc(ctx context.Context, p *apiProc) error {
 	cmd := exec.Command(filepath.Join(c.root, ".tools", "bin", "local"), "serve")
 	cmd.Dir = c.root
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(p.port), "DYNAMODB_ENDPOINT="+c.dbEndpoint(),
-		"SES_ENDPOINT="+c.ses.Endpoint(), "TABLE_NAME="+tableName, "PUBLIC_BASE_URL="+c.front.url,
+		"SES_ENDPOINT="+c.ses.Endpoint(), "KMS_ENDPOINT="+c.kms.Endpoint(), "KMS_KEY_ID="+c.kms.KeyID(), "TABLE_NAME="+tableName, "PUBLIC_BASE_URL="+c.front.url,
 		"SCHEDULER_TICK=2s", "WEBHOOKS_ALLOW_LOCAL=true", "LOG_LEVEL=WARN")
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = sysProcAttr()
@@ -263,6 +268,9 @@ func (c *cluster) close(keep bool) {
 	}
 	if c.ses != nil {
 		_ = c.ses.Stop()
+	}
+	if c.kms != nil {
+		_ = c.kms.Stop()
 	}
 	c.mu.Lock()
 	if c.db != nil {

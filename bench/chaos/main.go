@@ -1,5 +1,5 @@
-// Command chaos is the chaos run (`make chaos`): it starts DynamoDB Local writing to disk, the SES
-// emulator, a webhook receiver that refuses some deliveries and verifies every signature the Standard
+// Command chaos is the chaos run (`make chaos`): it starts DynamoDB Local writing to disk, the SES and
+// KMS emulators, a webhook receiver that refuses some deliveries and verifies every signature the Standard
 // Webhooks way, and two or more `local serve` processes on one table behind a front door that plays
 // API Gateway; drives a bounded, seeded mixed load through the front (imports with repeated emails,
 // launches, add-recipients with and without Idempotency-Key and their replays, claims through the

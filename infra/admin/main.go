@@ -10,7 +10,7 @@
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots]
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets]
 package main
 
 import (
@@ -24,13 +24,19 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/sealed"
+	"github.com/giftcampaign/service/shared/sealed/kmskey"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 func main() {
@@ -52,7 +58,9 @@ commands:
   migrate       [-org ORG] [-steps S1,S2]   upgrades data written by older models; idempotent,
                 resumable; every organization when -org is not given
 
-environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS)
+environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS),
+             KMS_KEY_ID (the stack's SecretsKey: migrate's webhook-secrets step seals with it),
+             KMS_ENDPOINT (the KMS emulator; unset = AWS)
 `
 
 // run executes one command and returns the exit code.
@@ -116,8 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
 	}
-	if check, ok := out.(dynamo.LedgerCheck); ok && !check.OK {
-		fmt.Fprintf(stderr, "admin: the ledger of %s does not add up to its balance\n", check.OrganizationID)
+	if check, ok := out.(ledgerCheckJSON); ok && !check.OK {
+		fmt.Fprintf(stderr, "admin: the ledger of %s does not add up to its balance\n", check.OrgID)
 		return 1
 	}
 	return 0
@@ -175,9 +183,9 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 	}
 	switch cmd {
 	case "create-org":
-		org, wallet, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
+		org, w, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
 			Credits: o.credits, Budget: gifting.Budget{Currency: o.currency, Amount: o.budget}})
-		return map[string]any{"organization": org, "wallet": wallet}, err
+		return map[string]any{"organization": org, "wallet": walletJSONOf(w)}, err
 	case "create-key":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
@@ -202,14 +210,14 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if requestID == "" {
 			requestID = s.NewID()
 		}
-		res, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
+		res, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
 		if code := gifting.ErrorCode(err); err != nil && code != gifting.CodeValidation && code != gifting.CodeNotFound && code != gifting.CodeIdempotencyMismatch {
 			// The outcome is unknown (a timeout, a lost answer): the same
 			// request id finishes the job without adding twice.
 			return nil, fmt.Errorf("the top-up may or may not have been applied; run it again with -request-id %s "+
 				"(the same credits and reason) to finish it without adding twice: %w", requestID, err)
 		}
-		return res, err
+		return topUpJSONOf(res), err
 	case "show-org":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
@@ -218,13 +226,14 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err != nil {
 			return nil, err
 		}
-		wallet, err := s.Wallet(ctx, o.orgID)
-		return map[string]any{"organization": org, "wallet": wallet}, err
+		w, err := wallet.NewApp(s).Wallet(ctx, o.orgID)
+		return map[string]any{"organization": org, "wallet": walletJSONOf(w)}, err
 	case "verify-ledger":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		return s.VerifyLedger(ctx, o.orgID)
+		check, err := wallet.NewApp(s).VerifyLedger(ctx, o.orgID)
+		return ledgerCheckJSON(check), err
 	case "seed-catalog":
 		c, err := seed.SeedCatalog(ctx, s)
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err
@@ -244,7 +253,11 @@ func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamod
 		if err != nil {
 			return nil, nil, "", err
 		}
-		return dynamo.New(db, cfg.TableName), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
+		opts, err := sealerOption(cfg, nil)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return dynamo.New(db, cfg.TableName, opts...), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -254,7 +267,35 @@ func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamod
 		return nil, nil, "", errors.New("no AWS region: set AWS_REGION to the stack's region (samconfig.toml's region, us-east-1 by default)")
 	}
 	db = dynamodb.NewFromConfig(awsCfg)
-	return dynamo.New(db, cfg.TableName), db, "in AWS region " + awsCfg.Region, nil
+	opts, err := sealerOption(cfg, &awsCfg)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return dynamo.New(db, cfg.TableName, opts...), db, "in AWS region " + awsCfg.Region, nil
+}
+
+// sealerOption gives the store the sealer of KMS_KEY_ID, which only the
+// webhook-secrets migration step uses: at KMS_ENDPOINT (the KMS emulator)
+// when that is set, else in AWS through awsCfg (nil: a local table, whose
+// key can only be the emulator's). Without KMS_KEY_ID there is none.
+func sealerOption(cfg app.Config, awsCfg *aws.Config) ([]dynamo.Option, error) {
+	if cfg.KMSKeyID == "" {
+		return nil, nil
+	}
+	var client *kms.Client
+	switch {
+	case cfg.KMSEndpoint != "":
+		c, err := kmssecrets.NewClient(cfg.KMSEndpoint)
+		if err != nil {
+			return nil, err
+		}
+		client = c
+	case awsCfg != nil:
+		client = kms.NewFromConfig(*awsCfg)
+	default:
+		return nil, errors.New("KMS_KEY_ID with DYNAMODB_ENDPOINT needs KMS_ENDPOINT: a local table's secrets are sealed by the KMS emulator")
+	}
+	return []dynamo.Option{dynamo.WithSealer(sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits))}, nil
 }
 
 // describe renders an error with its field details.

@@ -25,12 +25,12 @@ import (
 const tableWait = 90 * time.Second
 
 // runAttached is `serve`: what `run` serves (the API, the recipient pages, the scheduler's ticks and the
-// stream reader's webhook deliveries), against a DynamoDB Local and an SES emulator that are already
-// running. Several such processes can serve one table side by side, as Lambda instances do; the chaos
+// stream reader's webhook deliveries), against a DynamoDB Local, an SES emulator and a KMS emulator that
+// are already running. Several such processes can serve one table side by side, as Lambda instances do; the chaos
 // run (make chaos) starts two and kills them at random.
 func runAttached(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "serve takes no arguments; configure it with DYNAMODB_ENDPOINT, SES_ENDPOINT, PORT, TABLE_NAME, PUBLIC_BASE_URL, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
+		fmt.Fprintln(os.Stderr, "serve takes no arguments; configure it with DYNAMODB_ENDPOINT, SES_ENDPOINT, KMS_ENDPOINT, KMS_KEY_ID, PORT, TABLE_NAME, PUBLIC_BASE_URL, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -45,8 +45,9 @@ func runAttached(args []string) int {
 func serveAttached(ctx context.Context) error {
 	cfg := localConfig()
 	cfg.Endpoint, cfg.SESEndpoint = os.Getenv("DYNAMODB_ENDPOINT"), os.Getenv("SES_ENDPOINT")
-	if cfg.Endpoint == "" || cfg.SESEndpoint == "" {
-		return errors.New("DYNAMODB_ENDPOINT and SES_ENDPOINT must name a running DynamoDB Local and SES emulator")
+	cfg.KMSEndpoint, cfg.KMSKeyID = os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
+	if cfg.Endpoint == "" || cfg.SESEndpoint == "" || cfg.KMSEndpoint == "" || cfg.KMSKeyID == "" {
+		return errors.New("DYNAMODB_ENDPOINT, SES_ENDPOINT, KMS_ENDPOINT and KMS_KEY_ID must name a running DynamoDB Local, SES emulator and KMS emulator with its key")
 	}
 	port, err := envPort("PORT", 3000)
 	if err != nil {
@@ -67,8 +68,8 @@ func serveAttached(ctx context.Context) error {
 		return err
 	}
 	return runService(ctx, cfg, ln, tick, func() {
-		fmt.Printf("serving %s/api/campaigns (table %s at %s, emails to %s)\n", "http://"+ln.Addr().String(),
-			cfg.TableName, cfg.Endpoint, cfg.SESEndpoint)
+		fmt.Printf("serving %s/api/campaigns (table %s at %s, emails to %s, secrets sealed at %s)\n", "http://"+ln.Addr().String(),
+			cfg.TableName, cfg.Endpoint, cfg.SESEndpoint, cfg.KMSEndpoint)
 	})
 }
 

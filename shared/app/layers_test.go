@@ -22,6 +22,8 @@ func TestLayers(t *testing.T) {
 	}{
 		{"the domain imports no other package of the service", "shared/gifting",
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}, nil},
+		{"a slice knows no adapter and no other layer", "shared/wallet",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the use cases know no adapter", "shared/service",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}, nil},
 		{"HTTP knows no storage", "shared/httpapi",
@@ -29,23 +31,29 @@ func TestLayers(t *testing.T) {
 		{"storage knows no HTTP and no use case", "shared/dynamo",
 			[]string{"shared/httpapi", "shared/service"}, nil},
 		{"the worker links no HTTP adapter", "functions/worker",
-			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue"}},
+			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/sealed/kmskey"}},
+		// Only the functions that seal or open webhook secrets link the
+		// KMS client, as only their roles may use the key.
+		{"webhooks seals secrets, sends no email, enqueues nothing", "functions/webhooks",
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue"}, []string{"shared/sealed/kmskey"}},
+		{"the sealer knows no AWS service and no use case", "shared/sealed",
+			[]string{"shared/service", "shared/dynamo", "shared/sealed/kmskey"}, nil},
 		// Each function links only the optional parts its routes use
 		// (bootstrap ≤ 10 MB): the SES mailer, the SQS queue, the docs.
 		{"catalog sends no email, enqueues nothing, parses no YAML", "functions/catalog",
-			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs/openapijson"}, []string{"shared/apidocs"}},
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs/openapijson", "shared/sealed/kmskey"}, []string{"shared/apidocs"}},
 		{"contacts sends no email, enqueues nothing, serves no docs", "functions/contacts",
-			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
 		{"events sends no email, enqueues nothing, serves no docs", "functions/events",
-			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
 		{"campaigns sends no email and serves no docs", "functions/campaigns",
-			[]string{"shared/mail/ses", "shared/apidocs"}, []string{"shared/jobs/sqsqueue"}},
+			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue"}},
 		{"audiences sends no email and serves no docs", "functions/audiences",
-			[]string{"shared/mail/ses", "shared/apidocs"}, []string{"shared/jobs/sqsqueue"}},
+			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue"}},
 		{"recipients enqueues nothing and serves no docs", "functions/recipients",
-			[]string{"shared/jobs/sqsqueue", "shared/apidocs"}, []string{"shared/mail/ses"}},
+			[]string{"shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/mail/ses"}},
 		{"the pages link no API, mailer or queue", "functions/pages",
-			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, nil},
+			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", mod+tt.pkg).Output()

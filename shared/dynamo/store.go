@@ -53,6 +53,9 @@ type Store struct {
 	// rates are the rate-limit counts this process has leased (see
 	// ratelimit.go).
 	rates rateLeases
+	// sealer seals clear webhook secrets in the webhook-secrets
+	// migration step (WithSealer).
+	sealer Sealer
 }
 
 // Option configures a Store.
