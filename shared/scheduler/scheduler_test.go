@@ -165,3 +165,38 @@ func TestStuckLaunchAlerts(t *testing.T) {
 		t.Errorf("campaign %s with %d recipients, %v; want live with 3", c.Status, c.TotalRecipients, err)
 	}
 }
+
+// TestLocalTicksHaveTheWorkersDeadline: the local runner's ticks (Run) end
+// as a worker invocation does, so a tick working a due item stops starting
+// slices before its deadline and never holds up the ticks after it for
+// longer than an invocation would.
+func TestLocalTicksHaveTheWorkersDeadline(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	s := testenv.Store(t, dynamo.WithClock(func() time.Time { return now }))
+	launched(t, s, 1)
+	now = now.Add(dynamo.DueLease + time.Second)
+	seen := make(chan time.Duration, 1)
+	job := func(ctx context.Context, _ jobs.Job) (*jobs.Job, error) {
+		deadline, ok := ctx.Deadline()
+		if !ok {
+			deadline = time.Now().Add(time.Hour * 24 * 365)
+		}
+		select {
+		case seen <- time.Until(deadline):
+		default:
+		}
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go scheduler.New(s, job, testenv.Quiet).Run(ctx, 10*time.Millisecond)
+	select {
+	case left := <-seen:
+		if left > scheduler.TickTimeout {
+			t.Errorf("a local tick's job has %v left, want at most the worker's %v", left, scheduler.TickTimeout)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tick ran the due launch")
+	}
+}
