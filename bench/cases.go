@@ -24,11 +24,14 @@ type call struct {
 // benchCase measures one endpoint.
 type benchCase struct {
 	// route is the endpoint as the handlers register it: "METHOD /path",
-	// path variables named as in SPEC.md (names do not need to match).
+	// path variables named as in the OpenAPI document (names do not need
+	// to match).
 	route string
-	// spec is false for endpoints the service adds beyond SPEC.md.
+	// spec is false for endpoints the service adds beyond the original
+	// interface (docs/api.md); the report marks them "(added)".
 	spec bool
-	// target is DESIGN.md's bound on the DynamoDB requests of one call.
+	// target is the bound (docs/performance.md) on the DynamoDB requests
+	// of one call.
 	target requestTarget
 	// status is the status every measured call must get.
 	status int
@@ -41,9 +44,9 @@ type benchCase struct {
 	prepare func(ctx context.Context, e *env, t tenant, n int) (func(i int) call, error)
 }
 
-// cases lists every endpoint of SPEC.md, in its order, then those the
-// service adds. An endpoint whose route is not served yet is reported as
-// such; one whose prepare is nil has no measurement written yet.
+// cases lists every endpoint of the original interface (docs/api.md), in its
+// order, then those the service adds. An endpoint whose route is not served yet
+// is reported as such; one whose prepare is nil has no measurement written yet.
 func cases() []benchCase {
 	return []benchCase{
 		{route: "GET /api/campaigns/campaigns", spec: true, target: listPage, status: http.StatusOK, prepare: prepareListCampaigns},

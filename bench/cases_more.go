@@ -250,7 +250,8 @@ func prepareCreateList(_ context.Context, _ *env, _ tenant, _ int) (func(int) ca
 	}, nil
 }
 
-// prepareBulkAdd imports 100 new contacts per call: SPEC.md's chunk.
+// prepareBulkAdd imports 100 new contacts per call: the original interface's
+// chunk.
 func prepareBulkAdd(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
 	listID, err := e.createList(ctx, t, "Bulk add")
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/giftcampaign/service/infra/rie"
 	"github.com/giftcampaign/service/shared/httpapi"
 )
 
@@ -67,17 +68,14 @@ type coldStart struct {
 	err                error
 }
 
-// buildHostFunction builds a function for this machine with the Lambda
-// build's flags, into dir.
+// buildHostFunction builds a function for this machine with the Lambda build's flags (the Makefile's,
+// as the RIE test builds it), into dir.
 func buildHostFunction(ctx context.Context, root, dir, function string) (string, error) {
-	out := filepath.Join(dir, function)
-	cmd := exec.CommandContext(ctx, "go", "build", "-tags", "lambda.norpc", "-ldflags=-s -w", "-trimpath", "-o", out, "./functions/"+function)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build %s: %w: %s", function, err, b)
+	built, err := rie.Build(ctx, root, dir, []rie.Function{{Name: function}})
+	if err != nil {
+		return "", err
 	}
-	return out, nil
+	return built[function], nil
 }
 
 // coldStartOnce starts the function binary once against a Lambda Runtime

@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/giftcampaign/service/infra/rie"
 )
 
 // prices are AWS on-demand list prices in US dollars, region us-east-1,
@@ -65,68 +62,31 @@ func costPerMillion(duration time.Duration, memoryMB int, rru, wru float64) cost
 // functionMemory returns the MemorySize of function (e.g. "catalog") in
 // template.yaml: its own, else the Globals'.
 func functionMemory(root, function string) (int, error) {
-	return functionSetting(root, function, "MemorySize")
+	fn, err := templateFunction(root, function)
+	return fn.MemoryMB, err
 }
 
 // functionTimeout returns the Timeout of function in template.yaml.
 func functionTimeout(root, function string) (time.Duration, error) {
-	s, err := functionSetting(root, function, "Timeout")
-	return time.Duration(s) * time.Second, err
+	fn, err := templateFunction(root, function)
+	return fn.Timeout, err
 }
 
-// functionSetting returns the whole-number property name of function in
-// template.yaml: its own, else the Globals'.
-func functionSetting(root, function, name string) (int, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "template.yaml"))
+// templateFunction is function as template.yaml deploys it with the
+// parameters' defaults (infra/rie reads it as the RIE test does).
+func templateFunction(root, function string) (rie.Function, error) {
+	tmpl, err := rie.LoadTemplate(root, nil, nil)
 	if err != nil {
-		return 0, err
+		return rie.Function{}, err
 	}
-	// The template's CloudFormation tags (!Ref, !Sub) decode as plain
-	// values into a yaml.Node, which is all this needs.
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		return 0, fmt.Errorf("template.yaml: %w", err)
+	fns, err := tmpl.Functions()
+	if err != nil {
+		return rie.Function{}, err
 	}
-	if len(doc.Content) == 0 {
-		return 0, fmt.Errorf("template.yaml is empty")
-	}
-	top := doc.Content[0]
-	logicalID := titleCase(function) + "Function"
-	for _, path := range [][]string{
-		{"Resources", logicalID, "Properties", name},
-		{"Globals", "Function", name},
-	} {
-		if n := lookup(top, path...); n != nil {
-			mb, err := strconv.Atoi(n.Value)
-			if err != nil {
-				return 0, fmt.Errorf("template.yaml: %s %q: %w", name, n.Value, err)
-			}
-			return mb, nil
+	for _, fn := range fns {
+		if fn.Name == function {
+			return fn, nil
 		}
 	}
-	return 0, fmt.Errorf("template.yaml: no %s for %s", name, logicalID)
-}
-
-func titleCase(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}
-
-// lookup follows keys through nested mappings.
-func lookup(n *yaml.Node, keys ...string) *yaml.Node {
-	for _, k := range keys {
-		if n == nil || n.Kind != yaml.MappingNode {
-			return nil
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		n = next
-	}
-	return n
+	return rie.Function{}, fmt.Errorf("template.yaml: no function %s", function)
 }

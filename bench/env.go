@@ -116,9 +116,9 @@ func newTableEnv(ctx context.Context, root, endpoint string, client *dynamodb.Cl
 	sc := cfg.service
 	sc.PublicBaseURL, sc.Logger, sc.Jobs = "https://gifts.example.com", log, e.queue
 	e.svc = service.New(e.store, sc)
-	// The endpoint figures are "API key cache warm" (DESIGN.md's request
-	// targets assume a cache hit): the cache outlives the run, so a key
-	// read again when its 30 s expire does not land in a measured call.
+	// The endpoint figures are "API key cache warm" (the request targets of
+	// docs/performance.md assume a cache hit): the cache outlives the run, so a
+	// key read again when its 30 s expire does not land in a measured call.
 	srv := httpapi.NewServer(e.store, e.svc, httpapi.Config{Logger: log, KeyCacheTTL: time.Hour})
 	e.queue.Start(e.svc.RunJob)
 	h := srv.Handler(httpapi.Groups...)

@@ -51,9 +51,9 @@ func (e *env) createList(ctx context.Context, t tenant, name string) (string, er
 	return out.Data.ListID, res.decode(&out)
 }
 
-// importContacts adds contacts from..from+n-1 of run to list in batches of
-// 100 (SPEC.md's chunk), with workers requests in flight at once, and
-// returns the new contacts' ids in order and how long each request took.
+// importContacts adds contacts from..from+n-1 of run to list in batches of 100
+// (the original interface's chunk), with workers requests in flight at once,
+// and returns the new contacts' ids in order and how long each request took.
 func (e *env) importContacts(ctx context.Context, t tenant, listID, run string, from, n, workers int) ([]string, []time.Duration, error) {
 	ids := make([]string, n)
 	var (

@@ -56,7 +56,8 @@ func (o ops) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// requestTarget is DESIGN.md's bound on the DynamoDB requests of one call.
+// requestTarget is the bound (docs/performance.md) on the DynamoDB requests of
+// one call.
 type requestTarget struct {
 	label string
 	ok    func(ops) bool
@@ -70,7 +71,8 @@ var (
 	}}
 )
 
-// overheadTarget is DESIGN.md's bound on API p50 ÷ bare DynamoDB p50.
+// overheadTarget is the bound (docs/performance.md) on API p50 ÷ bare DynamoDB
+// p50.
 const overheadTarget = 1.25
 
 // endpointResult is what was measured of one endpoint.

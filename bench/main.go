@@ -2,7 +2,7 @@
 // time: `make bench` starts DynamoDB Local and runs it. It builds the service
 // in this process over a metered DynamoDB client (meter.Meter), serves every
 // group's handler on a loopback port as the local server does, and measures
-// for each endpoint of SPEC.md the DynamoDB requests and capacity units of
+// for each endpoint of the API the DynamoDB requests and capacity units of
 // one call and its latency through HTTP against the same DynamoDB calls made
 // directly; then the whole-system figures: binary sizes, cold starts, bulk
 // work over 10,000 contacts, deep pages over 100,000, the scheduler's tick
@@ -52,7 +52,7 @@ func main() {
 	flag.IntVar(&o.calls, "calls", 20, "calls per run of each endpoint")
 	flag.IntVar(&o.coldRuns, "cold-runs", 9, "cold starts per function")
 	flag.IntVar(&o.bulkRuns, "bulk-runs", 1, "runs of the bulk scenarios (10,000-contact chain, wallet race); one run of each takes most of the 10 minutes")
-	flag.Float64Var(&o.scale, "scale", 1, "size of the bulk scenarios relative to DESIGN.md's (below 1 for a quick try; the report says so)")
+	flag.Float64Var(&o.scale, "scale", 1, "size of the bulk scenarios relative to the reference sizes (below 1 for a quick try; the report says so)")
 	flag.BoolVar(&o.heavy, "heavy", true, "run the bulk scenarios (imports, launch, audience build, deep pages, wallet)")
 	flag.BoolVar(&o.endpoints, "endpoints", true, "measure the endpoints (and, with them, the cold starts)")
 	flag.StringVar(&o.only, "only", "", "measure only endpoints matching this regular expression (a partial report, for development)")
@@ -128,6 +128,8 @@ func run(ctx context.Context, o options) error {
 	rep.binaries = binarySizes(e.root)
 	progress("cold starts")
 	rep.coldStarts = coldStarts(ctx, e, rep.endpoints, o.coldRuns)
+	progress("init durations under the Lambda Runtime Interface Emulator")
+	rep.rieInits, rep.rieNote = rieInits(ctx, e, o.coldRuns)
 	if o.heavy && filter == nil {
 		rep.system = bulkScenarios(ctx, e, o)
 	}

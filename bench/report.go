@@ -21,15 +21,18 @@ type report struct {
 	unlisted      []string
 	binaries      []binarySize
 	coldStarts    []coldStart
-	system        []systemFigure
-	memory        map[string]int
-	raw           []string
+	rieInits      []rieInit
+	// rieNote is the emulator's version, or why the init durations were not measured.
+	rieNote string
+	system  []systemFigure
+	memory  map[string]int
+	raw     []string
 	// emptyP50 is the p50 of a request the server answers without the
 	// service.
 	emptyP50 time.Duration
 }
 
-// Targets of DESIGN.md that the whole-system figures are held to.
+// Targets that the whole-system figures are held to (docs/performance.md).
 const (
 	binaryTarget    = 10 << 20
 	coldStartTarget = 50 * time.Millisecond
@@ -52,7 +55,7 @@ func (r report) markdown() string {
 		runtime.Version(), r.dynamoDBLocal, r.loadBefore, r.loadAfter, r.took.Round(time.Second))
 	w("Endpoint figures are medians of %d runs (%d calls per run unless the row says otherwise); cold starts are medians of %d starts per function; each bulk scenario runs %s, as its row says: one run of all of them takes most of the 10 minutes `make bench` may take.", r.opts.runs, r.opts.calls, r.opts.coldRuns, times(r.opts.bulkRuns))
 	if r.opts.scale != 1 {
-		w(" **The bulk scenarios ran at %.3g× DESIGN.md's sizes: a development run, not the reference figures.**", r.opts.scale)
+		w(" **The bulk scenarios ran at %.3g× the reference sizes: a development run, not the reference figures.**", r.opts.scale)
 	}
 	w("\n\n")
 
@@ -63,7 +66,7 @@ func (r report) markdown() string {
 	for _, e := range r.endpoints {
 		name := "`" + e.c.route + "`"
 		if !e.c.spec {
-			name += " (beyond SPEC.md)"
+			name += " (added)"
 		}
 		if e.c.calls > 0 && e.c.calls != r.opts.calls {
 			name += fmt.Sprintf(" (%d calls per run)", e.c.calls)
@@ -130,8 +133,35 @@ func (r report) markdown() string {
 		}
 	}
 
+	r.writeRIEInits(w)
 	r.writeCosts(w)
 	return b.String()
+}
+
+// writeRIEInits renders the init durations under the Lambda Runtime Interface Emulator, each beside the
+// same function's cold start above.
+func (r report) writeRIEInits(w func(string, ...any)) {
+	w("## Init duration under the Lambda Runtime Interface Emulator\n\n")
+	if len(r.rieInits) == 0 {
+		w("%s\n\n", r.rieNote)
+		return
+	}
+	w("Each function's bootstrap, built for this machine with the Lambda build's flags, started under AWS's Lambda Runtime Interface Emulator (aws-lambda-rie %s) with the template's environment for it, as `make test`'s TestFunctionsUnderRIE starts it (DynamoDB Local, the SES emulator, a table of the benchmark's), and sent one event from events/; medians of %d starts. The init duration is the emulator's `INIT REPORT(durationMs: …)` line: from starting the bootstrap to its first request for an event, the part of a Lambda cold start the function's own code decides. (This emulator's REPORT line also prints an *Init Duration*, but it times only the emulator handing the init request on, well under a millisecond, so it is not used.) Beside it, the cold start's part before the first event from the table above, measured against the benchmark's own Runtime API.\n\n", r.rieNote, r.opts.coldRuns)
+	w("| function | event | init duration under RIE | runs | cold start above: before the first event |\n|---|---|---:|---|---:|\n")
+	before := map[string]string{}
+	for _, cs := range r.coldStarts {
+		if cs.err == nil {
+			before[cs.function] = ms(cs.initMedian)
+		}
+	}
+	for _, ri := range r.rieInits {
+		if ri.err != nil {
+			w("| %s | %s | %s | | %s |\n", ri.function, dash(ri.event), oneLine(ri.err.Error()), dash(before[ri.function]))
+			continue
+		}
+		w("| %s | `%s` | %s | %s | %s |\n", ri.function, ri.event, ms(ri.median), msList(ri.runs), dash(before[ri.function]))
+	}
+	w("\n")
 }
 
 // writeCosts renders the cost per million calls and the price table.

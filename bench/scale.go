@@ -23,7 +23,7 @@ type systemFigure struct {
 	method string
 }
 
-// DESIGN.md's sizes of the bulk scenarios.
+// The reference sizes of the bulk scenarios (docs/performance.md).
 const (
 	bulkContacts   = 10_000
 	deepContacts   = 100_000
@@ -94,9 +94,9 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 }
 
 // bulkChain imports n contacts through the API (batches of 100, one after
-// another, as a client following SPEC.md does), launches a campaign over
-// them and builds an audience over them, each timed to the end of its
-// background work.
+// another, as a client following the original interface does), launches a
+// campaign over them and builds an audience over them, each timed to the end of
+// its background work.
 func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error) {
 	var r bulkRun
 	const price = 10

@@ -13,7 +13,7 @@ import (
 )
 
 // walletRace sends walletRequests add-recipients at once to a campaign whose
-// wallet can pay for three in four of them, and checks what DESIGN.md
+// wallet can pay for three in four of them, and checks what the target
 // requires: nothing overspent, the balance exact, every answer 200 or 402.
 //
 // Each request may take as long as the function's timeout in template.yaml
@@ -116,7 +116,7 @@ func walletRace(ctx context.Context, e *env, runs int, timeout time.Duration) []
 		if balance < 0 || recipients > affordable || balance != affordable*price-recipients*price {
 			problems = append(problems, fmt.Sprintf("run %d: OVERSPENT or inexact: balance %d with %d recipients written from %d credits", r+1, balance, recipients, affordable*price))
 		}
-		// What DESIGN.md requires of the answers.
+		// What the target (docs/performance.md) requires of the answers.
 		if ok+refused != walletRequests {
 			problems = append(problems, fmt.Sprintf("run %d: %d requests were not answered 200 or 402 in time", r+1, walletRequests-ok-refused))
 		}

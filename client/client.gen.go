@@ -3704,7 +3704,7 @@ type AddRecipientInput struct {
 // AddRecipientInputSourceType defines model for AddRecipientInput.SourceType.
 type AddRecipientInputSourceType string
 
-// AddedRecipient The add-recipient response of SPEC.md.
+// AddedRecipient The add-recipient response; every field is always present.
 type AddedRecipient struct {
 	CampaignId   string `json:"campaignId"`
 	ClaimPageUrl string `json:"claimPageUrl"`
@@ -5901,7 +5901,7 @@ type TemplatePatch_ImageUrl struct {
 	union json.RawMessage
 }
 
-// UnauthorizedError The 401 body, exactly as SPEC.md gives it.
+// UnauthorizedError The 401 body, with exactly these four fields.
 type UnauthorizedError struct {
 	Error      string                      `json:"error"`
 	Message    UnauthorizedErrorMessage    `json:"message"`
@@ -6097,7 +6097,7 @@ type RateLimited = RateLimitedError
 // ServiceUnavailable The 503 body: the Error shape with this status, message and code fixed.
 type ServiceUnavailable = ServiceUnavailableError
 
-// Unauthorized The 401 body, exactly as SPEC.md gives it.
+// Unauthorized The 401 body, with exactly these four fields.
 type Unauthorized = UnauthorizedError
 
 // UnsupportedMediaType The 415 body: the Error shape with this status, message and code fixed.
@@ -8098,8 +8098,8 @@ type ClientInterface interface {
 	// CreateAudienceWithBody Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
-	// organization's contacts are compared with the persona (see the README, Audience matching)
-	// in slices of 1,000, and each match becomes a member. Poll GET
+	// organization's contacts are compared with the persona (the rules are in the repository's
+	// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -8118,8 +8118,8 @@ type ClientInterface interface {
 	// CreateAudience Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
-	// organization's contacts are compared with the persona (see the README, Audience matching)
-	// in slices of 1,000, and each match becomes a member. Poll GET
+	// organization's contacts are compared with the persona (the rules are in the repository's
+	// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -8278,7 +8278,7 @@ type ClientInterface interface {
 
 	// ListCampaignRecipients List a campaign's recipients
 	//
-	// A page of the campaign's recipients with every filter and sort of SPEC.md. `statusCounts`
+	// A page of the campaign's recipients with every filter and sort below. `statusCounts`
 	// and `totalRecipientsInCampaign` come from the campaign's counters; `pagination.total`
 	// counts the recipients the filters match. Newest first by default. Sorted by createdAt with
 	// at most a status filter, only the Slim index entries up to the page are read; search,
@@ -8353,7 +8353,7 @@ type ClientInterface interface {
 
 	// ListChanges Read the change feed
 	//
-	// Messages in id order per organization (see README, The change feed); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
+	// Messages in id order per organization (docs/webhooks.md in the repository); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
 	//
 	// Corresponds with GET /api/campaigns/changes (the `ListChanges` operationId).
 	ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8822,8 +8822,9 @@ type ClientInterface interface {
 
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values,
-	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
+	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
+	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
@@ -9350,8 +9351,8 @@ func (c *Client) ListAudiences(ctx context.Context, params *ListAudiencesParams,
 // CreateAudienceWithBody Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
-// organization's contacts are compared with the persona (see the README, Audience matching)
-// in slices of 1,000, and each match becomes a member. Poll GET
+// organization's contacts are compared with the persona (the rules are in the repository's
+// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 // with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -9380,8 +9381,8 @@ func (c *Client) CreateAudienceWithBody(ctx context.Context, contentType string,
 // CreateAudience Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
-// organization's contacts are compared with the persona (see the README, Audience matching)
-// in slices of 1,000, and each match becomes a member. Poll GET
+// organization's contacts are compared with the persona (the rules are in the repository's
+// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 // with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -9660,7 +9661,7 @@ func (c *Client) AddRecipient(ctx context.Context, campaignId string, params *Ad
 
 // ListCampaignRecipients List a campaign's recipients
 //
-// A page of the campaign's recipients with every filter and sort of SPEC.md. `statusCounts`
+// A page of the campaign's recipients with every filter and sort below. `statusCounts`
 // and `totalRecipientsInCampaign` come from the campaign's counters; `pagination.total`
 // counts the recipients the filters match. Newest first by default. Sorted by createdAt with
 // at most a status filter, only the Slim index entries up to the page are read; search,
@@ -9795,7 +9796,7 @@ func (c *Client) MoveRecipient(ctx context.Context, campaignId string, recipient
 
 // ListChanges Read the change feed
 //
-// Messages in id order per organization (see README, The change feed); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
+// Messages in id order per organization (docs/webhooks.md in the repository); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
 //
 // Corresponds with GET /api/campaigns/changes (the `ListChanges` operationId).
 func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10714,8 +10715,9 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // ListExpressSendRecipients List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values,
-// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
+// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
+// recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
@@ -15915,8 +15917,8 @@ type ClientWithResponsesInterface interface {
 	// CreateAudienceWithBodyWithResponse Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
-	// organization's contacts are compared with the persona (see the README, Audience matching)
-	// in slices of 1,000, and each match becomes a member. Poll GET
+	// organization's contacts are compared with the persona (the rules are in the repository's
+	// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -15935,8 +15937,8 @@ type ClientWithResponsesInterface interface {
 	// CreateAudienceWithResponse Create an audience list from a persona
 	//
 	// Creates the list in status `list-building` and starts building it in the background: the
-	// organization's contacts are compared with the persona (see the README, Audience matching)
-	// in slices of 1,000, and each match becomes a member. Poll GET
+	// organization's contacts are compared with the persona (the rules are in the repository's
+	// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 	// /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 	// `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 	// with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -16105,7 +16107,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListCampaignRecipientsWithResponse List a campaign's recipients
 	//
-	// A page of the campaign's recipients with every filter and sort of SPEC.md. `statusCounts`
+	// A page of the campaign's recipients with every filter and sort below. `statusCounts`
 	// and `totalRecipientsInCampaign` come from the campaign's counters; `pagination.total`
 	// counts the recipients the filters match. Newest first by default. Sorted by createdAt with
 	// at most a status filter, only the Slim index entries up to the page are read; search,
@@ -16184,7 +16186,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListChangesWithResponse Read the change feed
 	//
-	// Messages in id order per organization (see README, The change feed); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
+	// Messages in id order per organization (docs/webhooks.md in the repository); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16695,8 +16697,9 @@ type ClientWithResponsesInterface interface {
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
-	// Newest first, default limit 10, status among SPEC.md's seven filter values,
-	// `pending` (the state recipients are created in) and `expired` (comma-separated).
+	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
+	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
+	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -24337,8 +24340,8 @@ func (c *ClientWithResponses) ListAudiencesWithResponse(ctx context.Context, par
 // CreateAudienceWithBodyWithResponse Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
-// organization's contacts are compared with the persona (see the README, Audience matching)
-// in slices of 1,000, and each match becomes a member. Poll GET
+// organization's contacts are compared with the persona (the rules are in the repository's
+// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 // with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -24363,8 +24366,8 @@ func (c *ClientWithResponses) CreateAudienceWithBodyWithResponse(ctx context.Con
 // CreateAudienceWithResponse Create an audience list from a persona
 //
 // Creates the list in status `list-building` and starts building it in the background: the
-// organization's contacts are compared with the persona (see the README, Audience matching)
-// in slices of 1,000, and each match becomes a member. Poll GET
+// organization's contacts are compared with the persona (the rules are in the repository's
+// docs/audiences.md) in slices of 1,000, and each match becomes a member. Poll GET
 // /audience-lists/{audienceId}: `totalMatch`, `creditRequired` and
 // `metadata.contactsScanned` grow as the build goes, and `status` ends `ready` (or `failed`,
 // with `metadata.error`). A persona without any criterion matches nobody. The end of the build commits
@@ -24605,7 +24608,7 @@ func (c *ClientWithResponses) AddRecipientWithResponse(ctx context.Context, camp
 
 // ListCampaignRecipientsWithResponse List a campaign's recipients
 //
-// A page of the campaign's recipients with every filter and sort of SPEC.md. `statusCounts`
+// A page of the campaign's recipients with every filter and sort below. `statusCounts`
 // and `totalRecipientsInCampaign` come from the campaign's counters; `pagination.total`
 // counts the recipients the filters match. Newest first by default. Sorted by createdAt with
 // at most a status filter, only the Slim index entries up to the page are read; search,
@@ -24720,7 +24723,7 @@ func (c *ClientWithResponses) MoveRecipientWithResponse(ctx context.Context, cam
 
 // ListChangesWithResponse Read the change feed
 //
-// Messages in id order per organization (see README, The change feed); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
+// Messages in id order per organization (docs/webhooks.md in the repository); kept 30 days; records younger than 5 s are served on a later call. Pass nextCursor as after.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25501,8 +25504,9 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 //
-// Newest first, default limit 10, status among SPEC.md's seven filter values,
-// `pending` (the state recipients are created in) and `expired` (comma-separated).
+// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
+// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
+// recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 //
 // Returns a wrapper object for the known response body format(s).

@@ -8,7 +8,7 @@ import (
 	"github.com/giftcampaign/service/client"
 )
 
-// Example is the README's example (create a campaign, add a recipient, read the wallet), compiled with
+// Example is docs/clients.md's example (create a campaign, add a recipient, read the wallet), compiled with
 // the tests so that it keeps up with the generated client.
 func Example() {
 	if err := run(context.Background(), "gcs_…"); err != nil {

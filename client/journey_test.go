@@ -35,7 +35,7 @@ import (
 // TestIntegratorJourney is a tenant's first integration, end to end, with only what the project gives
 // a developer: the generated Go client for the API, the links of the invitation as the SES emulator
 // received it, the recipient's pages as plain form posts, and a webhook receiver that verifies every
-// signature exactly as README's Webhooks section shows. Every answer must decode into its generated
+// signature exactly as docs/webhooks.md shows. Every answer must decode into its generated
 // type with no field left over; the webhooks received must be the change feed's messages, each once;
 // the wallet must end with what the campaign really spent.
 func TestIntegratorJourney(t *testing.T) {
@@ -58,7 +58,7 @@ func TestIntegratorJourney(t *testing.T) {
 	}
 	queue := jobs.NewLocal(testenv.Quiet)
 	svc := service.New(store, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet, Jobs: queue, Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: true}})
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
 	queue.Start(svc.RunJob)
 	api := httpapi.NewServer(store, svc, httpapi.Config{Logger: testenv.Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	srv := httptest.NewUnstartedServer(site.With(api.Handler(httpapi.Groups...), site.New(store, testenv.Quiet)))
@@ -226,7 +226,7 @@ func TestIntegratorJourney(t *testing.T) {
 		want(t, "changes", err, changes.HTTPResponse, changes.Body, http.StatusOK, changes.JSON200)
 		for _, m := range changes.JSON200.Data.Items {
 			feed = append(feed, m.Id)
-			// Recipient messages carry the recipient as it is when read (README, Webhooks).
+			// Recipient messages carry the recipient as it is when read (docs/webhooks.md).
 			if m.Type == "recipient.created" && m.Data["recipientId"] == recipientID && m.Data["status"] != "acknowledged" {
 				t.Errorf("change feed: recipient.created of %s says status %v, want its status now, acknowledged", recipientID, m.Data["status"])
 			}
@@ -295,7 +295,7 @@ func post(t *testing.T, u string, form url.Values, status int) {
 	}
 }
 
-// receiver is a tenant's webhook endpoint: it verifies each request with README's code and keeps the
+// receiver is a tenant's webhook endpoint: it verifies each request with docs/webhooks.md's code and keeps the
 // ids of those that pass.
 type receiver struct {
 	url    string
@@ -312,7 +312,7 @@ func newReceiver(t *testing.T) *receiver {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		// README, "Signing".
+		// docs/webhooks.md, "Signing".
 		key, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(r.secret, "whsec_"))
 		mac := hmac.New(sha256.New, key)
 		mac.Write([]byte(req.Header.Get("webhook-id") + "." + req.Header.Get("webhook-timestamp") + "." + string(body)))
@@ -349,7 +349,7 @@ func (r *receiver) waitFor(t *testing.T, n int) []string {
 		ids, bad := slices.Clone(r.ids), slices.Clone(r.bad)
 		r.mu.Unlock()
 		if len(bad) > 0 {
-			t.Fatalf("webhooks that README's verification refuses: %q", bad)
+			t.Fatalf("webhooks that the verification of docs/webhooks.md refuses: %q", bad)
 		}
 		if len(ids) >= n || time.Now().After(deadline) {
 			seen := map[string]bool{}

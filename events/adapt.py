@@ -1,14 +1,21 @@
 """Turns `sam local generate-event apigateway http-api-proxy` output (stdin) into a request of this API:
 the route key of the method and path, an x-api-key placeholder the tests replace ({{API_KEY}}), a
-plain JSON body or none, and no sample query, cookies or authorizer. Usage: adapt.py [BODY] < event"""
+plain JSON body or none, and no sample query, cookies or authorizer. --public makes a browser's request
+of a recipient page instead: no key, HTML accepted. Usage: adapt.py [--public] [BODY] < event"""
 import json
 import sys
 
 event = json.load(sys.stdin)
 method, path = event["requestContext"]["http"]["method"], event["rawPath"]
-body = sys.argv[1] if len(sys.argv) > 1 else None
+args = sys.argv[1:]
+public = bool(args) and args[0] == "--public"
+if public:
+    args = args[1:]
+body = args[0] if args else None
 event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
 event["headers"] = {"x-api-key": "{{API_KEY}}", "accept": "application/json"}
+if public:
+    event["headers"] = {"accept": "text/html"}
 if body is not None:
     event["headers"]["content-type"] = "application/json"
 for key in ("cookies", "queryStringParameters"):

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -27,7 +28,8 @@ func main() {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)
 	}
-	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New))
+	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
+		app.WithSecrets(kmssecrets.New)) // deliveries open the endpoints' sealed secrets
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -10,7 +10,7 @@
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots]
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets]
 package main
 
 import (
@@ -24,13 +24,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/sealed"
+	"github.com/giftcampaign/service/shared/sealed/kmskey"
 )
 
 func main() {
@@ -52,7 +57,9 @@ commands:
   migrate       [-org ORG] [-steps S1,S2]   upgrades data written by older models; idempotent,
                 resumable; every organization when -org is not given
 
-environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS)
+environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS),
+             KMS_KEY_ID (the stack's SecretsKey: migrate's webhook-secrets step seals with it),
+             KMS_ENDPOINT (the KMS emulator; unset = AWS)
 `
 
 // run executes one command and returns the exit code.
@@ -244,7 +251,11 @@ func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamod
 		if err != nil {
 			return nil, nil, "", err
 		}
-		return dynamo.New(db, cfg.TableName), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
+		opts, err := sealerOption(cfg, nil)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return dynamo.New(db, cfg.TableName, opts...), db, "at " + cfg.Endpoint + " (DYNAMODB_ENDPOINT)", nil
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -254,7 +265,35 @@ func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamod
 		return nil, nil, "", errors.New("no AWS region: set AWS_REGION to the stack's region (samconfig.toml's region, us-east-1 by default)")
 	}
 	db = dynamodb.NewFromConfig(awsCfg)
-	return dynamo.New(db, cfg.TableName), db, "in AWS region " + awsCfg.Region, nil
+	opts, err := sealerOption(cfg, &awsCfg)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return dynamo.New(db, cfg.TableName, opts...), db, "in AWS region " + awsCfg.Region, nil
+}
+
+// sealerOption gives the store the sealer of KMS_KEY_ID, which only the
+// webhook-secrets migration step uses: at KMS_ENDPOINT (the KMS emulator)
+// when that is set, else in AWS through awsCfg (nil: a local table, whose
+// key can only be the emulator's). Without KMS_KEY_ID there is none.
+func sealerOption(cfg app.Config, awsCfg *aws.Config) ([]dynamo.Option, error) {
+	if cfg.KMSKeyID == "" {
+		return nil, nil
+	}
+	var client *kms.Client
+	switch {
+	case cfg.KMSEndpoint != "":
+		c, err := kmssecrets.NewClient(cfg.KMSEndpoint)
+		if err != nil {
+			return nil, err
+		}
+		client = c
+	case awsCfg != nil:
+		client = kms.NewFromConfig(*awsCfg)
+	default:
+		return nil, errors.New("KMS_KEY_ID with DYNAMODB_ENDPOINT needs KMS_ENDPOINT: a local table's secrets are sealed by the KMS emulator")
+	}
+	return []dynamo.Option{dynamo.WithSealer(sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits))}, nil
 }
 
 // describe renders an error with its field details.

@@ -12,9 +12,10 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 )
 
-// runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local and
-// SES_ENDPOINT to an SES v2 emulator, both started for it alone on free ports and stopped when CMD ends. It returns CMD's exit code, or
-// 128+N when a signal N ended CMD, as a shell does.
+// runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local,
+// SES_ENDPOINT to an SES v2 emulator and KMS_ENDPOINT to a KMS emulator whose key KMS_KEY_ID names, all
+// started for it alone on free ports and stopped when CMD ends. It returns CMD's exit code, or 128+N when
+// a signal N ended CMD, as a shell does.
 func runExec(args []string) int {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
@@ -49,7 +50,29 @@ func runExec(args []string) int {
 			fmt.Fprintln(os.Stderr, "local exec:", err)
 		}
 	}()
-	return execWith([]string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint()}, args, signals)
+	kms, err := startKMS()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 1
+	}
+	defer func() {
+		if err := kms.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "local exec:", err)
+		}
+	}()
+	return execWith([]string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
+		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID()}, args, signals)
+}
+
+// startKMS starts the KMS emulator with a new key on a free port, giving up on SIGINT or SIGTERM.
+func startKMS() (*localstack.KMS, error) {
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return localstack.StartKMS(ctx, root, 0)
 }
 
 // startDynamoDB starts DynamoDB Local on a free port, giving up on SIGINT or SIGTERM.

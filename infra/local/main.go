@@ -1,7 +1,7 @@
 // Command local runs the service on this machine without Docker, against DynamoDB Local:
 //
 //	go run ./infra/local run              serve the API (make run)
-//	go run ./infra/local exec -- CMD ...  run CMD with a DynamoDB Local and an SES emulator of its own (make test)
+//	go run ./infra/local exec -- CMD ...  run CMD with a DynamoDB Local, an SES and a KMS emulator of its own (make test)
 package main
 
 import (
@@ -13,10 +13,11 @@ const usage = `usage: go run ./infra/local <command>
 
 commands:
   run                  serve the API on http://127.0.0.1:$PORT with DynamoDB Local on $DYNAMODB_PORT,
-                       the table $TABLE_NAME and the SES emulator on $SES_PORT, until Ctrl-C
-  exec -- CMD [ARGS]   start DynamoDB Local and the SES emulator on free ports, run CMD with
-                       DYNAMODB_ENDPOINT and SES_ENDPOINT set to them, stop them, and exit with
-                       CMD's exit code
+                       the table $TABLE_NAME, the SES emulator on $SES_PORT and the KMS emulator
+                       on $KMS_PORT (default: a free port), until Ctrl-C
+  exec -- CMD [ARGS]   start DynamoDB Local, the SES and the KMS emulators on free ports, run CMD
+                       with DYNAMODB_ENDPOINT, SES_ENDPOINT, KMS_ENDPOINT and KMS_KEY_ID set to
+                       them, stop them, and exit with CMD's exit code
 `
 
 func main() {

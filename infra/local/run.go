@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
@@ -31,7 +32,7 @@ import (
 // port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, TABLE_NAME, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, KMS_PORT, TABLE_NAME, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -53,6 +54,12 @@ func serve(ctx context.Context, started time.Time) error {
 		return err
 	}
 	sesPort, err := envPort("SES_PORT", 8005)
+	if err != nil {
+		return err
+	}
+	// The KMS emulator takes a free port unless KMS_PORT names one (make run
+	// names 8006, which make sam-local's containers reach).
+	kmsPort, err := envPort("KMS_PORT", 0)
 	if err != nil {
 		return err
 	}
@@ -90,6 +97,13 @@ func serve(ctx context.Context, started time.Time) error {
 	defer ses.Stop()
 	cfg.SESEndpoint = ses.Endpoint()
 
+	kms, err := localstack.StartKMS(ctx, root, kmsPort)
+	if err != nil {
+		return fmt.Errorf("%w (set KMS_PORT to use another port)", err)
+	}
+	defer kms.Stop()
+	cfg.KMSEndpoint, cfg.KMSKeyID = kms.Endpoint(), kms.KeyID()
+
 	store, err := app.NewStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -115,7 +129,8 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New))
+	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
+		app.WithSecrets(kmssecrets.New))
 	if err != nil {
 		return err
 	}
@@ -143,13 +158,14 @@ Gift Campaign Service is running (ready in %d ms).
   DynamoDB Local %s  table %s
   Demo API key   %s
   Emails         %s/   (every email sent, from %s)
+  KMS emulator   %s  key %s (seals webhook secrets)
 
   curl -H "x-api-key: %s" %s/api/campaigns/gifts
 
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-		demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, demo.APIKey, cfg.PublicBaseURL)
+		demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, demo.APIKey, cfg.PublicBaseURL)
 
 	select {
 	case <-ctx.Done():

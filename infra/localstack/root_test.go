@@ -24,3 +24,17 @@ func TestJarDirMissing(t *testing.T) {
 		t.Errorf("JarDir(empty dir) error = %v, want one that says to run make tools", err)
 	}
 }
+
+// The generated client is a module of its own: its tests, run in client/, must still find the service's
+// root (where .tools/ and template.yaml are), not the client's go.mod.
+func TestRepoRootFromTheClientModule(t *testing.T) {
+	root := testRoot(t)
+	t.Chdir(filepath.Join(root, "client"))
+	got, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != root {
+		t.Errorf("RepoRoot() in client/ = %s, want %s", got, root)
+	}
+}

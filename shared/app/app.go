@@ -57,6 +57,13 @@ type Config struct {
 	// private addresses (WEBHOOKS_ALLOW_LOCAL=true): the local runner's
 	// default, false in a deployment.
 	WebhooksAllowLocal bool
+	// KMSKeyID is the KMS key that seals stored secrets (KMS_KEY_ID): the
+	// stack's SecretsKey, or the KMS emulator's key locally. Empty means
+	// no key: creating or rotating a webhook secret fails.
+	KMSKeyID string
+	// KMSEndpoint, when set, is the KMS emulator's endpoint (KMS_ENDPOINT);
+	// empty means AWS KMS in the function's region.
+	KMSEndpoint string
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -72,6 +79,8 @@ func ConfigFromEnv() (Config, error) {
 
 		SESConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
 		WebhooksAllowLocal:  os.Getenv("WEBHOOKS_ALLOW_LOCAL") == "true",
+		KMSKeyID:            os.Getenv("KMS_KEY_ID"),
+		KMSEndpoint:         os.Getenv("KMS_ENDPOINT"),
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -195,6 +204,8 @@ type parts struct {
 	queue  func(Config) (jobs.Queue, error)
 	run    JobRunner // runs jobs in this process when JobsQueueURL is empty
 	mailer func(Config) (mail.Mailer, error)
+	// secrets builds the sealer of stored secrets (WithSecrets).
+	secrets func(Config) (service.Secrets, error)
 }
 
 // JobRunner is a runner of jobs over the service: Service.RunJob (every kind),
@@ -224,6 +235,15 @@ func WithLocalJobs(run JobRunner) Option {
 // SenderAddress is empty.
 func WithMailer(newMailer func(Config) (mail.Mailer, error)) Option {
 	return func(p *parts) { p.mailer = newMailer }
+}
+
+// WithSecrets has newSecrets build the sealer of stored secrets from
+// cfg.KMSKeyID (shared/app/kmssecrets.New). Only the functions that seal
+// or open webhook secrets (webhooks, worker) name it, and only their roles
+// may use the key. Without it, or with KMSKeyID empty, creating or
+// rotating a webhook fails, and so does delivering with a sealed secret.
+func WithSecrets(newSecrets func(Config) (service.Secrets, error)) Option {
+	return func(p *parts) { p.secrets = newSecrets }
 }
 
 // New builds the Core for cfg with the optional adapters opts name.
@@ -283,8 +303,16 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 		}
 		mailer = m
 	}
+	var secrets service.Secrets
+	if cfg.KMSKeyID != "" && p.secrets != nil {
+		s, err := p.secrets(cfg)
+		if err != nil {
+			return nil, err
+		}
+		secrets = s
+	}
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}})
+		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}, Secrets: secrets})
 	if local != nil {
 		local.Start(func(ctx context.Context, j jobs.Job) (*jobs.Job, error) { return p.run(svc, ctx, j) })
 	}

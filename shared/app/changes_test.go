@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
@@ -35,7 +36,7 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
 	queue := jobs.NewLocal(testenv.Quiet)
-	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: queue, Webhooks: webhooks.Policy{AllowLocal: true}})
+	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: queue, Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
 
 	var mu sync.Mutex
 	type request struct{ id, ts, sig, body string }
@@ -88,9 +89,11 @@ func TestDeploymentRefusesPrivateWebhookTargets(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "deployed", 0)
+	kms := testenv.KMSConfig(t)
 	core := func(allowLocal bool) *app.Core {
 		c, err := app.New(t.Context(), app.Config{TableName: s.Table(), Endpoint: os.Getenv("DYNAMODB_ENDPOINT"),
-			PublicBaseURL: "https://gifts.example.com", WebhooksAllowLocal: allowLocal})
+			PublicBaseURL: "https://gifts.example.com", WebhooksAllowLocal: allowLocal, KMSKeyID: kms.KMSKeyID, KMSEndpoint: kms.KMSEndpoint},
+			app.WithSecrets(kmssecrets.New))
 		if err != nil {
 			t.Fatal(err)
 		}

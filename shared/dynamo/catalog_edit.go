@@ -228,7 +228,7 @@ func draftCheck(i int) string { return "draft#" + fmt.Sprint(i) }
 // about 1 read unit per 8 campaigns). Campaigns per organization are few
 // (tens to hundreds: each is a sending a person sets up), so a delete of a
 // template, gift or list reads at most a few hundred small items; this is
-// the bound the README's access-pattern table states, and deletes are rare.
+// the bound docs/data-model.md's access-pattern table states, and deletes are rare.
 func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error) {
 	var out []gifting.Campaign
 	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {

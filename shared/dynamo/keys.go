@@ -17,61 +17,9 @@ import (
 // organization comes from the API key, never from input. The only global
 // items are the API-key hashes, read before the organization is known.
 //
-// Access patterns (pattern → key condition → index):
-//
-//	API key → org                  PK=KEY#<sha256>, SK=KEY                       table
-//	org profile / wallet            PK=ORG#<org>, SK=PROFILE | WALLET            table
-//	ledger, newest first            PK=ORG#<org>, SK begins_with LEDGER#         table
-//	collection counters             PK=ORG#<org>, SK=COUNT#<name>                table
-//	gift / template by id           PK=ORG#<org>, SK=GIFT#<id> | TEMPLATE#<id>   table (own, then catalog org)
-//	gifts / templates of an org     PK=ORG#<org>, SK begins_with GIFT# | TEMPLATE# table
-//	contact by id                   PK=ORG#<org>, SK=CONTACT#<id>                table
-//	contact by email (uniqueness)   PK=ORG#<org>, SK=CONTACT#<slotID(org, email)> table (the email's slot: holder)
-//	  legacy email marker           PK=ORG#<org>, SK=EMAIL#<lower-case email>    table (read beside the slot; found until `admin migrate` ran)
-//	contacts page, by first list    LPK=ORG#<org>#CONTACT, LSK=<first list|->#<creation key> Slim (keys + srch), then items by key
-//	  then newest contact first; members of list L whose first list is L: LSK begins_with <L>#
-//	contacts search                 LPK=ORG#<org>#CONTACT, filter on srch        Slim
-//	soft-deleted contact            PK=ORG#<org>, SK=DELCONTACT#<id>             table
-//	contact list by id / all lists  PK=ORG#<org>, SK=LIST#<id> | begins_with LIST# table
-//	members of a list               the Slim range <list>#, then                 Slim + table (listMemberPage)
-//	  second and later lists        PK=ORG#<org>, SK begins_with MEMBER#<list>#  table
-//	migration progress              PK=ORG#<org>, SK=MIGRATE#<step>               table
-//	operator top-up by request id   PK=ORG#<org>, SK=TOPUP#<request id>          table (kept: a re-run is a no-op)
-//	campaign by id / all campaigns  PK=ORG#<org>, SK=CAMPAIGN#<id> | begins_with   table
-//	campaigns skip (deep pages)     LPK=ORG#<org>#CAMPAIGN, LSK=CAMPAIGN#<id>     Slim (keys only used)
-//	soft-deleted campaign           PK=ORG#<org>, SK=DELCAMPAIGN#<id>             table
-//	campaigns referring to a template, gift or list: both ranges above, all items     table
-//	deleted list, memberships going PK=ORG#<org>, SK=DELLIST#<id> (due item)      table
-//	launch record of a campaign     PK=ORG#<org>, SK=LAUNCH#<campaign>            table
-//	recipients of a campaign        PK=ORG#<org>, SK begins_with RCPT#<campaign>#  table
-//	email set (recipients' emails)  PK=ORG#<org>, SK=EMAILS#<emailSetID>          table (immutable; cached per process)
-//	recipient of a contact (dedup)  PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(campaign, contact)> table
-//	recipients skip/filter/search   LPK=ORG#<org>#RCPT#<campaign>, LSK=RCPT#<campaign>#<ULID of createdAt> Slim (SK projected)
-//	legacy dedup marker (read only) PK=ORG#<org>, SK=RCPTOF#<campaign>#<contact>  table
-//	launch tombstone (contact gone) PK=ORG#<org>, SK=RCPT#<campaign>#<recipientIDFor(…)>, gone  table (TTL expiresAt)
-//	idempotency record              PK=ORG#<org>, SK=IDEM#<scope>#<key>          table (TTL expiresAt)
-//	ICP persona / audience list     PK=ORG#<org>, SK=ICP#<id> | AUDIENCE#<id>    table
-//	personas / audiences / events   PK=ORG#<org>, SK begins_with ICP# | AUDIENCE# | EVENT# table
-//	  skip (deep pages)             LPK=ORG#<org>#ICP | #AUDIENCE | #EVENT        Slim (keys only used)
-//	deleted audience (purge)        PK=ORG#<org>, SK=DELAUDIENCE#<id>            table (due in Due until purged)
-//	audience copy into a list       PK=ORG#<org>, SK=AUDCOPY#<aud>#<list>        table (due in Due until filled)
-//	ended campaign's expiry         PK=ORG#<org>, SK=EXPIRY#<campaign>           table (due in Due until every recipient walked)
-//	soft-deleted event              PK=ORG#<org>, SK=DELEVENT#<id>               table
-//	audience members                PK=ORG#<org>, SK begins_with AMEMBER#<aud>#  table
-//	audience members by createdAt   LPK=ORG#<org>#AUD#<aud>, LSK=CRT#<contact createdAt>#<contact> Slim (AMEMBER#… before)
-//	event by id                     PK=ORG#<org>, SK=EVENT#<id>                  table
-//	due items (scheduler tick)      dueShard=DUE#<shard>, dueAt <= <now>         Due (sparse, INCLUDE)
-//	request counter (rate limit)    PK=ORG#<org>, SK=RATE#<class>#<window start> table (TTL expiresAt)
-//	recipient by page id            pg=<first 20 chars of the page id>           Pages (keys only)
-//	suppressed address              PK=ORG#<org>, SK=SUPPRESS#<sha256 of lower-case email> table
-//	recipient's next email due      dueShard=DUE#<shard>, dueAt=<time>#…         Due (on the recipient item)
-//	draft's scheduled launch due    dueShard=DUE#<shard>, dueAt=<scheduledAt>#…  Due (on the campaign item)
-//	sent message → org/recipient    PK=MSG#<SES message id>, SK=MSG              table (global, TTL expiresAt)
-//	change feed, in id order        PK=ORG#<org>#CHG, SK=<ULID>                  table (TTL expiresAt)
-//	  a balance change's messages   PK=ORG#<org>, SK=LEDGER#<ULID> (rec, msgs)   table (merged by id with the above)
-//	webhook endpoint / all of them  PK=ORG#<org>, SK=WEBHOOK#<id> | begins_with   table
-//	delivery of a message           PK=ORG#<org>, SK=WHMSG#<webhook>#<message>    table (due index while pending; then an "ended" marker to TTL)
-//	deliveries log, newest first    PK=ORG#<org>, SK begins_with WHLOG#<webhook>#  table (TTL expiresAt)
+// Every access pattern (pattern → key condition → index → cost) is in the
+// one table of docs/data-model.md ("Access patterns"); a new kind of item
+// adds its key builder here and its row there.
 //
 // The message item is global, like the API-key hash: SES's bounce and
 // complaint events name only the message id, before the organization is

@@ -42,8 +42,8 @@ func sortKeyOf(c meter.Call) string {
 // of a transaction twice per KB (DynamoDB Local under-reports
 // transactions; bench/units.go estimates them the same way). Showing the
 // campaign on each contact is one UpdateItem of one write unit, on the
-// first run only, and the launch stays within DESIGN.md's 6 write units a
-// recipient.
+// first run only, and the launch stays within the target of 6 write units
+// a recipient (docs/performance.md).
 func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

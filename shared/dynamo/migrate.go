@@ -26,6 +26,7 @@ type migrationStep struct {
 func migrationSteps() []migrationStep {
 	return []migrationStep{
 		{name: stepContacts, run: (*Store).migrateContacts},
+		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
 	}
 }
 

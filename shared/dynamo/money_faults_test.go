@@ -81,7 +81,7 @@ func (d *lostWalletAnswerDB) loses(first types.TransactWriteItem) bool {
 // before it answers: the SDK's retries of a lost answer met the first
 // request still in progress (same ClientRequestToken), and a resend with
 // that token returns its outcome. When the SDK gave up (the connection
-// kept failing), the caller gets SERVICE_UNAVAILABLE, which SPEC.md says
+// kept failing), the caller gets SERVICE_UNAVAILABLE, which docs/api.md says
 // may have happened: its retry must find it done, never do it again.
 var lostAnswers = []struct {
 	name     string

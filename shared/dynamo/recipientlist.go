@@ -145,7 +145,7 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		conds = append(conds, "st IN ("+strings.Join(vs, ", ")+")")
 	}
-	// Every word of the search must be in "first last" (README "Search
+	// Every word of the search must be in "first last" (docs/api.md, "Search
 	// parameter"), in any order.
 	var words []string
 	for _, w := range strings.Fields(q.Search) {

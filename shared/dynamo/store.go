@@ -53,6 +53,9 @@ type Store struct {
 	// rates are the rate-limit counts this process has leased (see
 	// ratelimit.go).
 	rates rateLeases
+	// sealer seals clear webhook secrets in the webhook-secrets
+	// migration step (WithSealer).
+	sealer Sealer
 }
 
 // Option configures a Store.
@@ -90,7 +93,7 @@ func (s *Store) NewID() string { return gifting.NewIDAt(s.Now()) }
 type item = map[string]types.AttributeValue
 
 // marshal encodes v with its JSON field names, so stored attributes carry
-// the names of SPEC.md.
+// the API's names (docs/data-model.md).
 func marshal(v any) (item, error) {
 	av, err := attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) {
 		o.TagKey = "json"

@@ -20,10 +20,13 @@ const MaxWebhooks = 20
 // deliveryLogRetention is how long the deliveries log keeps an attempt.
 const deliveryLogRetention = ChangeRetention
 
-// CreateWebhook stores a new endpoint of orgID with its secret.
+// CreateWebhook stores a new endpoint of orgID with the sealed secret
+// seal returns for the endpoint's id (sealed for that id, so sealed once
+// the id is known).
 //
-// Errors: CONFLICT when the organization has MaxWebhooks endpoints.
-func (s *Store) CreateWebhook(ctx context.Context, orgID string, in gifting.WebhookInput, secret string) (gifting.Webhook, error) {
+// Errors: CONFLICT when the organization has MaxWebhooks endpoints, and
+// whatever seal returns.
+func (s *Store) CreateWebhook(ctx context.Context, orgID string, in gifting.WebhookInput, seal func(webhookID string) (string, error)) (gifting.Webhook, error) {
 	have, err := s.WebhookEndpoints(ctx, orgID)
 	if err != nil {
 		return gifting.Webhook{}, err
@@ -35,7 +38,10 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID string, in gifting.Webh
 	e := gifting.WebhookEndpoint{Webhook: gifting.Webhook{
 		WebhookID: s.NewID(), OrganizationID: orgID, URL: in.URL, Events: in.Events, Description: in.Description,
 		Enabled: true, CreatedAt: now, UpdatedAt: now,
-	}, Secret: secret}
+	}}
+	if e.SealedSecret, err = seal(e.WebhookID); err != nil {
+		return gifting.Webhook{}, err
+	}
 	if err := s.putWebhook(ctx, e, "attribute_not_exists(PK)", nil); err != nil {
 		return gifting.Webhook{}, err
 	}
@@ -97,7 +103,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, orgID, id string, change func
 		if err != nil {
 			return e, err
 		}
-		seen := e.UpdatedAt
+		seen, clear := e.UpdatedAt, e.ClearSecret
 		if err := change(&e); err != nil {
 			return e, err
 		}
@@ -106,7 +112,14 @@ func (s *Store) UpdateWebhook(ctx context.Context, orgID, id string, change func
 		} else {
 			e.UpdatedAt = seen.Add(time.Millisecond)
 		}
-		err = s.putWebhook(ctx, e, "updatedAt = :seen", item{":seen": str(seen.Format(time.RFC3339Nano))})
+		cond, values := "updatedAt = :seen", item{":seen": str(seen.Format(time.RFC3339Nano))}
+		if clear != "" {
+			// The migration seals a clear secret without touching
+			// updatedAt: this write, made from what was read before,
+			// must not put the clear secret back.
+			cond, values[":clear"] = cond+" AND secret = :clear", str(clear)
+		}
+		err = s.putWebhook(ctx, e, cond, values)
 		if errors.Is(err, errAddRace) && attempt < maxAttempts {
 			continue
 		}

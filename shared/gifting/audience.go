@@ -9,7 +9,7 @@ import (
 )
 
 // ICPPersona is an ideal-customer-profile persona: who an audience list is
-// built for (SPEC.md, ICP persona).
+// built for (docs/audiences.md).
 type ICPPersona struct {
 	ICPID          string          `json:"icpId"`
 	OrganizationID string          `json:"organizationId"`
@@ -23,7 +23,7 @@ type ICPPersona struct {
 }
 
 // Persona holds the criteria contacts are matched by (see audience_match.go).
-// The JSON names are SPEC.md's, snake_case as shown there.
+// The JSON names are the original interface's, snake_case.
 type Persona struct {
 	Name             string            `json:"name"`
 	Description      string            `json:"description"`
@@ -46,8 +46,8 @@ type PersonaMetadata struct {
 	Priority string   `json:"priority"`
 }
 
-// Persona statuses and priorities. SPEC.md shows the status active; the
-// rest of both sets are this service's.
+// Persona statuses and priorities. The original interface shows the status
+// active; the rest of both sets are this service's.
 var (
 	PersonaStatuses   = []string{"active", "inactive"}
 	PersonaPriorities = []string{"low", "medium", "high"}
@@ -200,8 +200,8 @@ func (icp *ICPPersona) Normalize() {
 // list-building; the build then moves it, once, to ready or failed.
 type AudienceStatus string
 
-// Audience list states. SPEC.md shows list-building; ready and failed are
-// this service's.
+// Audience list states. The original interface shows list-building; ready and
+// failed are this service's.
 const (
 	AudienceBuilding AudienceStatus = "list-building"
 	AudienceReady    AudienceStatus = "ready"
@@ -209,7 +209,7 @@ const (
 )
 
 // AudienceList is the set of an organization's contacts matching an ICP
-// persona, as of its build (SPEC.md, Audience list).
+// persona, as of its build (docs/audiences.md).
 type AudienceList struct {
 	AudienceID     string         `json:"audienceId"`
 	OrganizationID string         `json:"organizationId"`

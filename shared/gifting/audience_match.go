@@ -7,8 +7,8 @@ import (
 )
 
 // This file holds the rules that decide which contacts belong to the
-// audience of an ICP persona. They are documented in the README (Audience
-// matching); keep the two in step.
+// audience of an ICP persona. They are documented in docs/audiences.md
+// (Matching); keep the two in step.
 //
 // Text is compared as words: lower-cased, split on anything that is not a
 // letter or digit, with a few abbreviations spelled out ("sr" → senior,

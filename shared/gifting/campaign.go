@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// Campaign is a gifting campaign (SPEC.md, Campaign).
+// Campaign is a gifting campaign (the OpenAPI schema Campaign).
 //
-// Besides SPEC.md's fields it carries counters, kept in the same
-// transactions as the changes they count so metrics and recipient lists
-// never read every recipient: totalRecipients (SPEC.md's own field) and,
-// inside liveData, statusCounts, creditsSpent and feedbackCount.
+// Besides the original interface's fields it carries counters, kept in the same
+// transactions as the changes they count so metrics and recipient lists never
+// read every recipient: totalRecipients (an original field) and, inside
+// liveData, statusCounts, creditsSpent and feedbackCount.
 type Campaign struct {
 	CampaignID      string         `json:"campaignId"`
 	OrganizationID  string         `json:"organizationId"`
@@ -48,9 +48,9 @@ type LaunchProgress struct {
 	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
 }
 
-// CampaignData is what a campaign is made of. SPEC.md shows contactListId,
-// giftIds and emailTemplateId (create variant B); contactListIds and
-// scheduledAt come from create variant A, whose templateId is stored as
+// CampaignData is what a campaign is made of. The original interface shows
+// contactListId, giftIds and emailTemplateId (create variant B); contactListIds
+// and scheduledAt come from create variant A, whose templateId is stored as
 // emailTemplateId. ContactListID is always the first of ContactListIDs, so
 // readers of either variant find the list where they expect it.
 type CampaignData struct {
@@ -141,13 +141,13 @@ var InvitingStates = []CampaignStatus{CampaignPreparing, CampaignLive}
 // Valid reports whether s is a known campaign state.
 func (s CampaignStatus) Valid() bool { return slices.Contains(CampaignStatuses, s) }
 
-// SendsEmails reports whether the service sends c's invitations now. A
-// draft sends nothing: its recipients get their invitation once it is
-// launched. A campaign in_progress (SPEC.md: "active", where live is "live
-// and sending") is paused: it accepts recipients and they keep moving
-// through their journey, but their emails wait, scheduled, until it
-// resumes. A completed campaign takes no new recipients, so it sends no
-// invitations either.
+// SendsEmails reports whether the service sends c's invitations now. A draft
+// sends nothing: its recipients get their invitation once it is launched. A
+// campaign in_progress (the original interface: "active", where live is "live
+// and sending") is paused: it accepts recipients and they keep moving through
+// their journey, but their emails wait, scheduled, until it resumes. A
+// completed campaign takes no new recipients, so it sends no invitations
+// either.
 func (c Campaign) SendsEmails() bool {
 	return c.Status == CampaignPreparing || c.Status == CampaignLive
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// GiftStatus is the state of a gift (SPEC.md, Gift).
+// GiftStatus is the state of a gift (docs/api.md, the original interface).
 type GiftStatus string
 
 // Gift states.
@@ -19,7 +19,7 @@ const (
 	GiftDelivered GiftStatus = "delivered"
 )
 
-// GiftStatuses lists every gift state, in SPEC.md order.
+// GiftStatuses lists every gift state, in the original interface's order.
 var GiftStatuses = []GiftStatus{GiftAvailable, GiftPending, GiftInTransit, GiftDelivered}
 
 // Valid reports whether s is a known gift state.
@@ -32,7 +32,7 @@ func (s GiftStatus) Valid() bool {
 	return false
 }
 
-// Gift is a gift of the catalog (SPEC.md, Gift).
+// Gift is a gift of the catalog (the OpenAPI schema Gift).
 type Gift struct {
 	GiftID           string      `json:"giftId"`
 	OrganizationID   string      `json:"organizationId"`
@@ -73,8 +73,8 @@ type Weight struct {
 	Unit   string  `json:"unit"`
 }
 
-// Units accepted for gift dimensions and weight. SPEC.md shows inch and
-// pound; the metric units are the ones a catalog also needs.
+// Units accepted for gift dimensions and weight. The original interface shows
+// inch and pound; the metric units are the ones a catalog also needs.
 var (
 	DimensionUnits = []string{"inch", "cm"}
 	WeightUnits    = []string{"pound", "ounce", "kg", "g"}
@@ -162,7 +162,7 @@ func (g *Gift) Validate() error {
 	return p.Err()
 }
 
-// Template is an email template (SPEC.md, Template).
+// Template is an email template (the OpenAPI schema Template).
 type Template struct {
 	TemplateID       string       `json:"templateId"`
 	OrganizationID   string       `json:"organizationId"`
@@ -178,8 +178,9 @@ type Template struct {
 	ImageURL         string       `json:"imageUrl"`
 }
 
-// TemplateData holds the goal of a template and the email it sends. SPEC.md
-// shows only the goal; the emails are this service's decision (README).
+// TemplateData holds the goal of a template and the email it sends. The
+// original interface shows only the goal; the emails are this service's
+// decision (docs/resources.md, Templates).
 type TemplateData struct {
 	Goal   Goal                     `json:"goal"`
 	Emails map[string]EmailTemplate `json:"emails,omitempty"`

@@ -243,25 +243,49 @@ func (a AudienceList) Built(now time.Time, reason string) AudienceList {
 // endpoint awaiting a retry; its ref is "<webhookId>/<messageId>".
 const JobWebhookDelivery = "webhook.delivery"
 
-// WebhookEndpoint is an endpoint as stored: with its signing secrets and
-// its failure state, which the API never shows.
+// WebhookEndpoint is an endpoint as stored: with its signing secrets,
+// sealed (shared/sealed) for the endpoint, and its failure state, which
+// the API never shows.
 type WebhookEndpoint struct {
 	Webhook
-	Secret string `json:"secret"`
-	// PrevSecret keeps signing beside Secret until PrevUntil, so a
-	// receiver can switch after a rotation without losing a message.
-	PrevSecret string     `json:"prevSecret,omitempty"`
-	PrevUntil  *time.Time `json:"prevUntil,omitempty"`
+	// SealedSecret is the signing secret, sealed for WebhookSecretOwner.
+	SealedSecret string `json:"sealedSecret,omitempty"`
+	// SealedPrevSecret keeps signing beside SealedSecret until PrevUntil,
+	// so a receiver can switch after a rotation without losing a message.
+	SealedPrevSecret string     `json:"sealedPrevSecret,omitempty"`
+	PrevUntil        *time.Time `json:"prevUntil,omitempty"`
+	// ClearSecret and ClearPrevSecret are the secrets of an endpoint
+	// written before secrets were sealed, in clear. They keep signing
+	// until a rotation or the webhook-secrets step of `admin migrate`
+	// seals them; nothing writes them any more.
+	ClearSecret     string `json:"secret,omitempty"`
+	ClearPrevSecret string `json:"prevSecret,omitempty"`
 	// FailingSince is the first failed attempt since the last success.
 	FailingSince *time.Time `json:"failingSince,omitempty"`
 }
 
-// Secrets are the secrets that sign a message sent at now.
-func (e WebhookEndpoint) Secrets(now time.Time) []string {
-	if e.PrevSecret != "" && e.PrevUntil != nil && now.Before(*e.PrevUntil) {
-		return []string{e.Secret, e.PrevSecret}
+// WebhookSecretOwner names the endpoint a secret is sealed for: a sealed
+// secret copied onto another endpoint's item (or another organization's)
+// does not open there. Ids have no "/", so the parts cannot run together.
+func WebhookSecretOwner(orgID, webhookID string) string {
+	return "webhook-secret/" + orgID + "/" + webhookID
+}
+
+// StoredSecrets are the stored secrets (sealed, or clear when written
+// before sealing) that sign a message sent at now: the current one, and
+// the previous one until PrevUntil.
+func (e WebhookEndpoint) StoredSecrets(now time.Time) []string {
+	current, prev := e.SealedSecret, e.SealedPrevSecret
+	if current == "" {
+		current = e.ClearSecret
 	}
-	return []string{e.Secret}
+	if prev == "" {
+		prev = e.ClearPrevSecret
+	}
+	if prev != "" && e.PrevUntil != nil && now.Before(*e.PrevUntil) {
+		return []string{current, prev}
+	}
+	return []string{current}
 }
 
 // PendingDelivery is a message on its way to an endpoint: its body as

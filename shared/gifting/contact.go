@@ -2,8 +2,8 @@ package gifting
 
 import "time"
 
-// Contact is the stored contact record of SPEC.md. One contact exists per
-// organization and lower-cased email address (mailId).
+// Contact is the stored contact record (docs/resources.md). One contact exists
+// per organization and lower-cased email address (mailId).
 type Contact struct {
 	ContactID      string            `json:"contactId"`
 	OrganizationID string            `json:"organizationId"`

@@ -1,7 +1,7 @@
-// Package gifting holds the domain of the Gift Campaign Service: the
-// resources of SPEC.md with their JSON names, their states, and the error
-// codes every layer speaks. It imports no AWS package, so the storage and
-// HTTP adapters depend on it and never the other way round.
+// Package gifting holds the domain of the Gift Campaign Service: the resources
+// of the API (docs/api.md) with their JSON names, their states, and the error
+// codes every layer speaks. It imports no AWS package, so the storage and HTTP
+// adapters depend on it and never the other way round.
 package gifting
 
 import (

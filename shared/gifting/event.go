@@ -8,7 +8,7 @@ import (
 )
 
 // Event is a conference or similar event that campaigns can be linked to
-// (SPEC.md, Event). Every field is always present in responses: optional
+// (docs/resources.md). Every field is always present in responses: optional
 // strings are "" and optional lists [] when not set.
 type Event struct {
 	ID                string        `json:"id"`
@@ -66,8 +66,9 @@ type Speaker struct {
 	Bio      string `json:"bio"`
 }
 
-// The value sets of an event's enumerated fields. SPEC.md shows one value of
-// each (conference, draft, public, physical); the rest are this service's.
+// The value sets of an event's enumerated fields. The original interface shows
+// one value of each (conference, draft, public, physical); the rest are this
+// service's.
 var (
 	EventTypes         = []string{"conference", "webinar", "meetup", "trade_show", "workshop", "dinner", "roundtable", "other"}
 	EventStatuses      = []string{"draft", "published", "cancelled", "completed"}

@@ -3,7 +3,7 @@ package gifting
 import "testing"
 
 // TestPersonaLocationCodeIN: "IN" is both India's ISO code and Indiana's
-// postal code, and also the filler word "in". README (Matching, Locations)
+// postal code, and also the filler word "in". docs/audiences.md (Locations)
 // says country names and ISO codes, and US state names and postal codes,
 // are interchangeable; the code "IN" must not vanish as a filler word (a
 // persona for Indiana matched, and charged credits for, every US contact).

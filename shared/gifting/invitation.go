@@ -58,7 +58,8 @@ type AddRecipientInput struct {
 
 // AddRecipientResult is what add-recipient did.
 type AddRecipientResult struct {
-	// Response is the body of SPEC.md's add-recipient response.
+	// Response is the body of add-recipient's response (the OpenAPI schema
+	// AddedRecipient).
 	Response AddedRecipient
 	// Replay, when set, is the stored response of an earlier request with
 	// the same idempotency key: nothing was done this time, and Response

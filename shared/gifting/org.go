@@ -7,8 +7,8 @@ import "time"
 // none can write it through the API.
 const CatalogOrgID = "delightloop"
 
-// Organization is a tenant. Its fields are those of the `organization`
-// object of SPEC.md's recipient list.
+// Organization is a tenant. Its fields are those of the `organization` object
+// of the recipient list (docs/api.md, the original interface).
 type Organization struct {
 	OrgID       string    `json:"orgId"`
 	Domain      string    `json:"domain"`
@@ -39,11 +39,11 @@ const (
 // RateWindow is the fixed window the per-organization limits count in.
 const RateWindow = time.Minute
 
-// DefaultRateLimits are the requests per RateWindow an organization may
-// make in each class unless its profile says otherwise. Bulk add allows
-// twice SPEC.md's pace (100 contacts a request, a one-second pause between
-// requests: at most 60 a minute), so a client keeping that pace is never
-// limited.
+// DefaultRateLimits are the requests per RateWindow an organization may make in
+// each class unless its profile says otherwise. Bulk add allows twice the
+// original interface's pace (docs/api.md: 100 contacts a request, a one-second
+// pause between requests: at most 60 a minute), so a client keeping that pace
+// is never limited.
 var DefaultRateLimits = map[RateClass]int{
 	RateBulkAdd:       120,
 	RateLaunch:        30,

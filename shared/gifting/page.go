@@ -1,6 +1,7 @@
 package gifting
 
-// Page bounds shared by every list endpoint (SPEC.md, Limits).
+// Page bounds shared by every list endpoint (docs/api.md, the original
+// interface).
 const (
 	MaxLimit = 100
 )
@@ -14,7 +15,8 @@ type PageRequest struct {
 // Offset is the number of items before the page.
 func (p PageRequest) Offset() int { return (p.Page - 1) * p.Limit }
 
-// Pagination is the pagination metadata of SPEC.md.
+// Pagination is the pagination metadata of the original interface
+// (docs/api.md).
 type Pagination struct {
 	Page       int  `json:"page"`
 	Limit      int  `json:"limit"`

@@ -82,7 +82,7 @@ type RecipientListPage struct {
 	Org Organization
 }
 
-// RecipientSorts are the sortBy values of the recipient lists (SPEC.md).
+// RecipientSorts are the sortBy values of the recipient lists (docs/api.md).
 var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
 
 // MemberQuery selects a page of an audience's members.

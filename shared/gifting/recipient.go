@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// Recipient is a contact taking part in a campaign (SPEC.md, Recipient).
-// Every field of SPEC.md is present in the JSON form; the ones without a
-// value yet are empty strings, false, null (timestamps) or empty objects.
+// Recipient is a contact taking part in a campaign (the OpenAPI schema
+// Recipient). Every field of the original interface is present in the JSON
+// form; the ones without a value yet are empty strings, false, null
+// (timestamps) or empty objects.
 type Recipient struct {
 	RecipientID     string          `json:"recipientId"`
 	CampaignID      string          `json:"campaignId"`
@@ -109,8 +110,8 @@ type RecipientURLs struct {
 	ClaimPage   string `json:"claimPage"`
 }
 
-// Personalization is what the pages show for this recipient. The contents
-// of giftCard are not specified (SPEC.md): a free-form object.
+// Personalization is what the pages show for this recipient. The contents of
+// giftCard were not specified by the original interface: a free-form object.
 type Personalization struct {
 	GiftCard map[string]any `json:"giftCard"`
 }
@@ -332,16 +333,16 @@ type AssignedUser struct {
 	UserName string `json:"userName"`
 }
 
-// RatingValues are the ratings a recipient can give. SPEC.md shows "like";
-// "dislike" is its counterpart.
+// RatingValues are the ratings a recipient can give. The original interface
+// shows "like"; "dislike" is its counterpart.
 var RatingValues = []string{"like", "dislike"}
 
 // MaxFeedbackMessages bounds the messages kept on one recipient, so the item
 // stays small.
 const MaxFeedbackMessages = 20
 
-// SourceTypes are the allowed sourceType values of add-recipient (SPEC.md).
-// A recipient added by a campaign launch has the source type
+// SourceTypes are the allowed sourceType values of add-recipient (the original
+// interface). A recipient added by a campaign launch has the source type
 // SourceContactList.
 var SourceTypes = []string{"manual", "csv", "crm", "api", "sso", "zapier", "webhook"}
 
@@ -690,8 +691,8 @@ func (r *Recipient) AssignedTo(userID string) bool {
 	return false
 }
 
-// AddedRecipient is the response of add-recipient (SPEC.md), all fields
-// required.
+// AddedRecipient is the response of add-recipient (the OpenAPI schema
+// AddedRecipient), all fields required.
 type AddedRecipient struct {
 	Success          bool   `json:"success"`
 	Message          string `json:"message"`

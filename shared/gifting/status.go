@@ -2,7 +2,8 @@ package gifting
 
 import "slices"
 
-// CampaignStatus is the state of a campaign (SPEC.md, States).
+// CampaignStatus is the state of a campaign (docs/api.md, the original
+// interface; docs/resources.md).
 type CampaignStatus string
 
 // Campaign states.
@@ -14,10 +15,12 @@ const (
 	CampaignCompleted  CampaignStatus = "completed"
 )
 
-// CampaignStatuses lists every campaign state, in SPEC.md order.
+// CampaignStatuses lists every campaign state, in the original interface's
+// order (docs/api.md).
 var CampaignStatuses = []CampaignStatus{CampaignDraft, CampaignInProgress, CampaignPreparing, CampaignLive, CampaignCompleted}
 
-// RecipientStatus is the state of a recipient (SPEC.md, States).
+// RecipientStatus is the state of a recipient (docs/api.md, the original
+// interface; docs/resources.md).
 type RecipientStatus string
 
 // Recipient states, in the order a recipient moves through them. Pending is

@@ -116,7 +116,7 @@ func (s *Server) getAudience(w http.ResponseWriter, r *http.Request) error {
 }
 
 // audiencePagination is the pagination object of the audience contacts
-// endpoint: SPEC.md gives it exactly these four fields.
+// endpoint: the original interface gives it exactly these four fields.
 type audiencePagination struct {
 	Page       int `json:"page"`
 	Limit      int `json:"limit"`

@@ -11,7 +11,8 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-// unauthorized is SPEC.md's 401 body, field for field.
+// unauthorized is the original interface's 401 body (docs/api.md), field for
+// field.
 func assertUnauthorized(t *testing.T, res testenv.Response) {
 	t.Helper()
 	if res.Status != http.StatusUnauthorized {

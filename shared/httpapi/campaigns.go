@@ -34,8 +34,9 @@ const (
 
 // campaignInput is the body of POST /api/campaigns and of PATCH: variant A
 // (name, contactListIds, templateId, scheduledAt) and variant B (name,
-// description, campaignData) of SPEC.md, which may also be mixed. On PATCH
-// every field is optional and only those sent change.
+// description, campaignData) of the original interface (docs/resources.md),
+// which may also be mixed. On PATCH every field is optional and only those sent
+// change.
 type campaignInput struct {
 	Name           *string            `json:"name"`
 	Description    *string            `json:"description"`

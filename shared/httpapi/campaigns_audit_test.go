@@ -12,7 +12,7 @@ import (
 
 // TestCampaignSearchMatchesEveryWord: the campaign list's search keeps a
 // campaign holding every word of the search, in any order and with any
-// spacing (README "Search parameter"), not only the exact phrase.
+// spacing (docs/api.md, "Search parameter"), not only the exact phrase.
 func TestCampaignSearchMatchesEveryWord(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)

@@ -224,7 +224,7 @@ func TestGetCampaign(t *testing.T) {
 	api := testenv.NewAPI(t, s, key)
 	c := postCampaign(t, api, map[string]any{"name": "Q3"})
 
-	t.Run("every field of SPEC.md", func(t *testing.T) {
+	t.Run("every field of the original interface", func(t *testing.T) {
 		res := api.Do("GET", "/api/campaigns/"+c.CampaignID, nil)
 		if res.Status != http.StatusOK {
 			t.Fatalf("status %d, body %s", res.Status, res.Body)

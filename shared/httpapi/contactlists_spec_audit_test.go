@@ -9,7 +9,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// TestContactListsSearch: README ("search on every list") makes `search`
+// TestContactListsSearch: docs/api.md ("search on every list") makes `search`
 // the free-text filter of every list endpoint. GET /contact-lists ignored
 // it, so a client searching its lists got every list back as a match.
 func TestContactListsSearch(t *testing.T) {

@@ -24,7 +24,8 @@ func (s *Server) contactsRoutes() []route {
 	}
 }
 
-// contactsPageBody is the bare response of GET /contacts (SPEC.md).
+// contactsPageBody is the bare response of GET /contacts (the original
+// interface, docs/api.md).
 type contactsPageBody struct {
 	Items      []gifting.Contact `json:"items"`
 	Total      int               `json:"total"`

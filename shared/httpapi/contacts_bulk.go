@@ -20,8 +20,8 @@ type bulkAddInput struct {
 	ContactIDs []string      `json:"contactIds"`
 }
 
-// bulkContact is one contact of a bulk add (SPEC.md). email is accepted as
-// an alias of mailId, as the quick-start guide writes it.
+// bulkContact is one contact of a bulk add (the original interface). email is
+// accepted as an alias of mailId, as the quick-start guide writes it.
 type bulkContact struct {
 	MailID       string       `json:"mailId"`
 	Email        string       `json:"email"`

@@ -30,7 +30,7 @@ type docExample struct {
 // media-type example and examples, parameter and header examples) against
 // its own schema under JSON Schema 2020-12 rules, and refuses an example
 // object key its schema does not declare: a copied example with a field the
-// server rejects (or a misspelt SPEC.md name) fails the integrator's first
+// server rejects (or a misspelt field name) fails the integrator's first
 // call. The document's own Validate checks examples with 3.0 rules only and
 // skips the 3.1 `examples` keyword.
 func TestOpenAPIExamplesMatchTheirSchemas(t *testing.T) {

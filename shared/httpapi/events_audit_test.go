@@ -10,7 +10,7 @@ import (
 
 // TestEnrichFindsAContactBehindManyLookalikes: enrichment answers "the
 // newest contact by LinkedIn URL, else by first name, last name and company"
-// (README, Enrichment). A contact that exists must be found even when more
+// (docs/resources.md, Enrichment). A contact that exists must be found even when more
 // than a hundred newer contacts merely contain the query's text (Alan Ngo
 // contains Al Ng; the handle /in/raj-k-1 contains /in/raj-k): before, only
 // the first hundred such lookalikes were read and the answer was "no match".

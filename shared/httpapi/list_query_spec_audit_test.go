@@ -7,7 +7,7 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-// TestEmptyFilterParametersAreRefused: README ("a documented one that is
+// TestEmptyFilterParametersAreRefused: docs/api.md ("a documented one that is
 // present must have a value") refuses `?limit=`; the text filters listed
 // everything instead when sent empty, so `?userId=` (a client's variable
 // left unset) answered every recipient as that user's and `?collectionId=`

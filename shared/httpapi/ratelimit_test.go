@@ -113,9 +113,10 @@ func TestRateLimitPerOrganization(t *testing.T) {
 	})
 }
 
-// TestRateLimitSpecPace sends bulk adds at SPEC.md's pace (a one-second
-// pause between requests, here with no time spent on the request itself,
-// the fastest such a client can go) for three minutes: none is limited.
+// TestRateLimitSpecPace sends bulk adds at the original interface's pace
+// (docs/api.md) (a one-second pause between requests, here with no time spent
+// on the request itself, the fastest such a client can go) for three minutes:
+// none is limited.
 func TestRateLimitSpecPace(t *testing.T) {
 	t.Parallel()
 	clk := &clock{now: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}

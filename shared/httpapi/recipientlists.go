@@ -22,8 +22,8 @@ type recipientList struct {
 	Campaign                  *gifting.Campaign                 `json:"campaign,omitempty"`
 }
 
-// campaignRecipients serves GET /campaigns/{campaignId}/recipients with
-// every query parameter of SPEC.md.
+// campaignRecipients serves GET /campaigns/{campaignId}/recipients with every
+// query parameter of the original interface (docs/api.md).
 func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	rq := gifting.RecipientQuery{
@@ -54,9 +54,9 @@ func (s *Server) guideRecipients(w http.ResponseWriter, r *http.Request) error {
 	return s.simpleRecipients(w, r, 12, gifting.RecipientStatuses)
 }
 
-// expressSendRecipients serves the express-send list: page, limit (default
-// 10) and status among SPEC.md's seven filter values and pending, the state
-// every recipient starts in (issue 16: refusing it hid new recipients).
+// expressSendRecipients serves the express-send list: page, limit (default 10)
+// and status among the original interface's seven filter values and pending,
+// the state every recipient starts in: refusing it hid new recipients.
 func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) error {
 	return s.simpleRecipients(w, r, 10, gifting.RecipientStatuses)
 }

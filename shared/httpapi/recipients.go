@@ -24,14 +24,14 @@ func (s *Server) recipientRoutes() []route {
 	}
 }
 
-// addRecipientBody is the body of add-recipient (SPEC.md).
+// addRecipientBody is the body of add-recipient (the original interface).
 type addRecipientBody struct {
 	ContactDetails *contactDetailsInput `json:"contactDetails"`
 	SourceType     string               `json:"sourceType,omitempty"`
 }
 
-// contactDetailsInput is add-recipient's contactDetails (SPEC.md). Only
-// email is required: it is how contacts are matched.
+// contactDetailsInput is add-recipient's contactDetails (the original
+// interface). Only email is required: it is how contacts are matched.
 type contactDetailsInput struct {
 	Email        string           `json:"email"`
 	FirstName    string           `json:"firstName,omitempty"`

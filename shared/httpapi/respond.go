@@ -57,13 +57,13 @@ type ErrorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Message    string `json:"message"`
 	Error      string `json:"error"`
-	// Code is the stable machine code. The 401 body leaves it out: SPEC.md
-	// gives that body exactly, with four fields.
+	// Code is the stable machine code. The 401 body leaves it out: the original
+	// interface gives that body exactly, with four fields (docs/api.md).
 	Code    gifting.Code      `json:"code,omitempty"`
 	Details map[string]string `json:"details,omitempty"`
 }
 
-// Envelope is the enveloped response style of SPEC.md.
+// Envelope is the enveloped response style (docs/api.md).
 type Envelope struct {
 	Success    bool   `json:"success"`
 	StatusCode int    `json:"statusCode"`

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// The business metric names; the dashboard and the README use them.
+// The business metric names; the dashboard and docs/operations.md use them.
 const (
 	RecipientsAdded  = "RecipientsAdded"
 	CreditsSpent     = "CreditsSpent"

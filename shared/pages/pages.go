@@ -11,14 +11,13 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"errors"
+	"html/template"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
 	"time"
-
-	template "github.com/DataDog/datadog-agent/pkg/template/html"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"

@@ -2,12 +2,11 @@ package pages
 
 import (
 	"bytes"
+	"html/template"
 	"net/http"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	template "github.com/DataDog/datadog-agent/pkg/template/html"
 
 	"github.com/giftcampaign/service/shared/gifting"
 )

@@ -12,7 +12,7 @@ import (
 
 // TestRefusedScheduleNotRearmedByAnEdit: a scheduled launch refused for
 // too few credits is not tried again until scheduledAt is set again
-// (README "Scheduled launch"). Renaming the draft after a top-up must not
+// (docs/campaigns.md, "Scheduled launch"). Renaming the draft after a top-up must not
 // launch it and spend the credits; changing scheduledAt does.
 func TestRefusedScheduleNotRearmedByAnEdit(t *testing.T) {
 	t.Parallel()

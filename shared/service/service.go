@@ -52,6 +52,10 @@ type Config struct {
 	Mailer mail.Mailer
 	// Webhooks says which endpoints webhooks may go to.
 	Webhooks webhooks.Policy
+	// Secrets seals webhook signing secrets before they are stored and
+	// opens them to sign. Nil means no key: creating or rotating a
+	// webhook fails, and so does a delivery signed with a sealed secret.
+	Secrets Secrets
 }
 
 // Service runs the use cases over a store.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/webhooks"
 	"github.com/giftcampaign/service/shared/wire"
 )
@@ -21,7 +22,9 @@ import (
 type WebhookStore interface {
 	// Now is the store's clock, which delivery times follow.
 	Now() time.Time
-	CreateWebhook(ctx context.Context, orgID string, in gifting.WebhookInput, secret string) (gifting.Webhook, error)
+	// CreateWebhook stores a new endpoint with the sealed secret that
+	// seal returns for the endpoint's id.
+	CreateWebhook(ctx context.Context, orgID string, in gifting.WebhookInput, seal func(webhookID string) (string, error)) (gifting.Webhook, error)
 	WebhookEndpoint(ctx context.Context, orgID, id string) (gifting.WebhookEndpoint, error)
 	WebhookEndpoints(ctx context.Context, orgID string) ([]gifting.WebhookEndpoint, error)
 	UpdateWebhook(ctx context.Context, orgID, id string, change func(e *gifting.WebhookEndpoint) error) (gifting.WebhookEndpoint, error)
@@ -57,7 +60,9 @@ func (s *Service) CreateWebhook(ctx context.Context, orgID string, in gifting.We
 	if err != nil {
 		return gifting.WebhookSecret{}, err
 	}
-	w, err := s.store.CreateWebhook(ctx, orgID, in, secret)
+	w, err := s.store.CreateWebhook(ctx, orgID, in, func(id string) (string, error) {
+		return s.sealSecret(ctx, orgID, id, secret)
+	})
 	if err != nil {
 		return gifting.WebhookSecret{}, err
 	}
@@ -140,8 +145,22 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, orgID, id string) (gi
 		return gifting.WebhookSecret{}, err
 	}
 	e, err := s.store.UpdateWebhook(ctx, orgID, id, func(e *gifting.WebhookEndpoint) error {
+		// An endpoint written before sealing has its current secret in
+		// clear: it is sealed as it becomes the previous one.
+		prev := e.SealedSecret
+		if prev == "" {
+			var err error
+			if prev, err = s.sealSecret(ctx, orgID, id, e.ClearSecret); err != nil {
+				return err
+			}
+		}
+		current, err := s.sealSecret(ctx, orgID, id, secret)
+		if err != nil {
+			return err
+		}
 		until := s.store.Now().Add(secretOverlap)
-		e.PrevSecret, e.PrevUntil, e.Secret = e.Secret, &until, secret
+		e.SealedSecret, e.SealedPrevSecret, e.PrevUntil = current, prev, &until
+		e.ClearSecret, e.ClearPrevSecret = "", ""
 		return nil
 	})
 	if err != nil {
@@ -165,7 +184,11 @@ func (s *Service) TestWebhook(ctx context.Context, orgID, id string) (gifting.De
 	if err != nil {
 		return gifting.Delivery{}, err
 	}
-	r := webhooks.Send(ctx, s.hooks, e.URL, e.Secrets(now), msg.ID, now, body)
+	secrets, err := s.signingSecrets(ctx, orgID, e, now)
+	if err != nil {
+		return gifting.Delivery{}, err
+	}
+	r := webhooks.Send(ctx, s.hooks, e.URL, secrets, msg.ID, now, body)
 	return attemptOf(msg.ID, msg.Type, 1, now, r, gifting.DeliveryDelivered), nil
 }
 
@@ -270,9 +293,22 @@ func (s *Service) giveUp(ctx context.Context, orgID string, d gifting.PendingDel
 // step (a retry after webhooks.Delays, or its end) and keeps the
 // endpoint's failure record, disabling it after webhooks.DisableAfter of
 // failures, or at once when it answers 410 Gone (never retried).
+//
+// A secret that cannot be opened sends nothing: the delivery is given up
+// when the secret never will open (sealed for another endpoint, damaged),
+// and stays due for the scheduler tick when KMS could not be reached.
 func (s *Service) attempt(ctx context.Context, orgID string, e gifting.WebhookEndpoint, d gifting.PendingDelivery) error {
 	now := s.store.Now()
-	r := webhooks.Send(ctx, s.hooks, e.URL, e.Secrets(now), d.MessageID, now, []byte(d.Body))
+	secrets, err := s.signingSecrets(ctx, orgID, e, now)
+	if errors.Is(err, sealed.ErrUnopenable) {
+		s.log.ErrorContext(ctx, "webhook secret cannot be opened", slog.String("organizationId", orgID),
+			slog.String("webhookId", e.WebhookID), slog.String("error", err.Error()))
+		return s.giveUp(ctx, orgID, d, "the endpoint's signing secret cannot be read; rotate it")
+	}
+	if err != nil {
+		return err
+	}
+	r := webhooks.Send(ctx, s.hooks, e.URL, secrets, d.MessageID, now, []byte(d.Body))
 	n := d.Attempts + 1
 	a := attemptOf(d.MessageID, d.Type, n, now, r, gifting.DeliveryDelivered)
 	gone := r.StatusCode == http.StatusGone

@@ -1,0 +1,35 @@
+package testenv
+
+import (
+	"os"
+	"testing"
+
+	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
+	"github.com/giftcampaign/service/shared/sealed"
+	"github.com/giftcampaign/service/shared/sealed/kmskey"
+)
+
+// KMSConfig returns the KMS emulator of this test run (KMS_ENDPOINT, and
+// KMS_KEY_ID its key, which `make test` sets) as the service's
+// configuration has it, failing the test when there is none.
+func KMSConfig(t testing.TB) app.Config {
+	t.Helper()
+	endpoint, keyID := os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
+	if endpoint == "" || keyID == "" {
+		t.Fatal("KMS_ENDPOINT or KMS_KEY_ID is not set: run the tests with `make test`, which starts the KMS emulator")
+	}
+	return app.Config{KMSEndpoint: endpoint, KMSKeyID: keyID}
+}
+
+// Secrets returns a sealer of its own (empty caches) over the KMS
+// emulator's key, as a function wired with app.WithSecrets has.
+func Secrets(t testing.TB) *sealed.Box {
+	t.Helper()
+	cfg := KMSConfig(t)
+	client, err := kmssecrets.NewClient(cfg.KMSEndpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits)
+}
