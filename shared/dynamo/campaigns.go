@@ -190,8 +190,14 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 		if err == nil {
 			return c, nil
 		}
-		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= 5 {
+		// The campaign changed since it was read: a recipient added,
+		// moved, or its invitation recorded (each moves the counters).
+		// Read it again, after a pause, as long as a busy campaign needs.
+		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= maxAttempts {
 			return c, fmt.Errorf("delete campaign: %w", err)
+		}
+		if err := sleep(ctx, backoff(attempt)); err != nil {
+			return c, err
 		}
 	}
 }
