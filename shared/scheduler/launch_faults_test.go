@@ -3,7 +3,6 @@ package scheduler_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -196,33 +194,7 @@ func TestTwoWorkersFailOneSlice(t *testing.T) {
 // contacts at price credits each, whose template invites at once.
 func invitingLaunch(t *testing.T, s *dynamo.Store, n int, price int64) (orgID, campaignID string) {
 	t.Helper()
-	ctx := context.Background()
-	orgID, _ = testenv.Org(t, s, "acme", 100_000)
-	if _, err := seed.SeedCatalog(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.CreateContactList(ctx, orgID, "user-1", "list", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := make([]gifting.ContactInput, n)
-	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
-	}
-	if _, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
-		ContactListIDs: []string{l.ListID}, CreditsPerRecipient: price, GiftIDs: []string{"gift-wireless-charger"},
-		EmailTemplateID: "tmpl-meeting-booker",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
-		t.Fatal(err)
-	}
-	return orgID, c.CampaignID
+	return launchedWith(t, s, n, price, "tmpl-meeting-booker")
 }
 
 // allRecipients reads every recipient of a campaign, whatever its counters

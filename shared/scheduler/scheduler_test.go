@@ -24,6 +24,13 @@ import (
 // job was never run: its launch record is in the due index.
 func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 	t.Helper()
+	return launchedWith(t, s, n, 10, "")
+}
+
+// launchedWith is launched at price credits a recipient, with the email
+// template templateID ("" for none).
+func launchedWith(t *testing.T, s *dynamo.Store, n int, price int64, templateID string) (orgID, campaignID string) {
+	t.Helper()
 	ctx := context.Background()
 	orgID, _ = testenv.Org(t, s, "acme", 1_000_000)
 	// The campaign's gift is the service catalog's: a launch checks that
@@ -43,7 +50,8 @@ func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 		t.Fatal(err)
 	}
 	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
-		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10, GiftIDs: []string{"gift-wireless-charger"},
+		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: price, GiftIDs: []string{"gift-wireless-charger"},
+		EmailTemplateID: templateID,
 	}})
 	if err != nil {
 		t.Fatal(err)
