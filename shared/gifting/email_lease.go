@@ -19,16 +19,18 @@ import "time"
 // not record before its lease ends (HolderMaySend), so a slow sender does
 // not race the retry of its own claim.
 
-// EmailLease is how long a claim holds an email for its sender. It is longer
-// than the worker function's timeout (150 s in template.yaml) and than any
-// API function's (29 s), so a sender AWS stopped is dead before its claim
-// can be taken over.
-const EmailLease = 5 * time.Minute
+// EmailLease is how long a claim holds an email for its sender: as short as
+// is safe, since it is how long a lost email waits. It is longer than the
+// worker function's timeout (150 s in template.yaml) and than any API
+// function's (29 s), so a sender AWS stopped is dead before its claim can
+// be taken over; and a live sender starts no send in its last
+// EmailSendMargin (HolderMaySend), which outlasts one send and its record.
+const EmailLease = 3 * time.Minute
 
 // EmailSendMargin is the time a holder keeps in hand: it starts a send only
-// while at least this much of its lease is left. One send with the mailer's
-// retries (five attempts, at most about 3 s of backoff) and its record take
-// far less.
+// while at least this much of its lease is left. One send is bounded at 30
+// s (the service's mail timeout: the mailer's five attempts with about 3 s
+// of backoff take far less) and its record at a few.
 const EmailSendMargin = time.Minute
 
 // NextSendAt returns when e next needs a sender: its scheduled time (or its

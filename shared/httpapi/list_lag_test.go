@@ -145,3 +145,38 @@ func TestContactListsWhileAnImportIsUncounted(t *testing.T) {
 		}
 	}
 }
+
+// TestLaunchOfAListWhoseImportDiedBeforeCounting: a list whose import
+// wrote its members and died before moving its contactCount is launched
+// for every member, paid for each, and each becomes a recipient.
+func TestLaunchOfAListWhoseImportDiedBeforeCounting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	const credits = 100_000
+	orgID, key := testenv.Org(t, s, "lagging-launch", credits)
+	api := testenv.NewAPI(t, s, key)
+	_, gifts := campaignCatalogRefs(t)
+	listID, _ := listWithContacts(t, s, orgID, 4) // counted
+	dying := dynamo.New(counterLostDB{testenv.Client(t)}, s.Table())
+	in := make([]gifting.ContactInput, 26)
+	for i := range in {
+		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("late%d@example.com", i), FirstName: "Late"}
+	}
+	if _, err := dying.AddContactsToList(ctx, orgID, listID, in, gifting.Source{Type: "test"}); !errors.Is(err, errDied) {
+		t.Fatalf("import: %v, want it to die before its counts", err)
+	}
+	c := launchReady(t, api, gifts[1], listID)
+	res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil)
+	if res.Status != http.StatusAccepted {
+		t.Fatalf("launch: %d %s", res.Status, res.Body)
+	}
+	var l launchEnvelope
+	res.JSON(t, &l)
+	api.Jobs.Wait()
+	price := l.Data.CreditsPerRecipient
+	if l.Data.Contacts != 30 {
+		t.Errorf("the launch paid for %d contacts, want the list's 30 members", l.Data.Contacts)
+	}
+	assertLaunchEnded(t, api, s, orgID, c.CampaignID, credits, 30, 30, price)
+}

@@ -132,6 +132,11 @@ func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient
 		return "", gifting.EmailSuppressed, errSuppressed
 	}
 	e := r.Emails.Kind(kind)
+	// A send that hangs must end well inside its claim's margin
+	// (gifting.EmailSendMargin), or its claim could be taken over while it
+	// still might go out.
+	ctx, cancel := context.WithTimeout(ctx, mailTimeout)
+	defer cancel()
 	sent, err := s.cfg.Mailer.SendEmail(ctx, mail.Message{
 		To: r.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: kind,
 		// The landing page id: unguessable, and no personal data.
@@ -147,6 +152,10 @@ func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient
 	}
 	return sent.MessageID, "", nil
 }
+
+// mailTimeout bounds one email's send, its retries included: half of
+// gifting.EmailSendMargin.
+const mailTimeout = 30 * time.Second
 
 // errSuppressed is why an email to a suppressed address was not sent.
 var errSuppressed = errors.New("the address is on the organization's suppression list")
