@@ -52,14 +52,16 @@ func TestIntegratorJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseURL := "http://" + ln.Addr().String()
-	mailer, err := sesmail.New(app.Config{SenderAddress: "gifts@example.com", SESEndpoint: sesEndpoint, PublicBaseURL: baseURL})
+	// A configuration set, as every deployment that sends mail names one.
+	mailer, err := sesmail.New(app.Config{SenderAddress: "gifts@example.com", SESConfigurationSet: "gift-campaigns-test",
+		SESEndpoint: sesEndpoint, PublicBaseURL: baseURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	queue := jobs.NewLocal(testenv.Quiet)
-	svc := service.New(store, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet, Jobs: queue, Mailer: mailer,
+	svc := service.New(store, service.Config{PublicBaseURL: baseURL, Logger: testenv.Quiet, Jobs: testenv.Calls.Queue(queue), Mailer: mailer,
 		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
-	queue.Start(svc.RunJob)
+	queue.Start(testenv.Calls.Runner(svc.RunJob))
 	api := httpapi.NewServer(store, svc, httpapi.Config{Logger: testenv.Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	srv := httptest.NewUnstartedServer(site.With(api.Handler(httpapi.Groups...), site.New(store, testenv.Quiet)))
 	srv.Listener.Close()

@@ -36,6 +36,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 func main() {
@@ -123,8 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "admin:", err)
 		return 1
 	}
-	if check, ok := out.(dynamo.LedgerCheck); ok && !check.OK {
-		fmt.Fprintf(stderr, "admin: the ledger of %s does not add up to its balance\n", check.OrganizationID)
+	if check, ok := out.(ledgerCheckJSON); ok && !check.OK {
+		fmt.Fprintf(stderr, "admin: the ledger of %s does not add up to its balance\n", check.OrgID)
 		return 1
 	}
 	return 0
@@ -182,9 +183,9 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 	}
 	switch cmd {
 	case "create-org":
-		org, wallet, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
+		org, w, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
 			Credits: o.credits, Budget: gifting.Budget{Currency: o.currency, Amount: o.budget}})
-		return map[string]any{"organization": org, "wallet": wallet}, err
+		return map[string]any{"organization": org, "wallet": walletJSONOf(w)}, err
 	case "create-key":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
@@ -209,14 +210,14 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if requestID == "" {
 			requestID = s.NewID()
 		}
-		res, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
+		res, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: o.orgID, RequestID: requestID, Credits: o.credits, Reason: o.reason})
 		if code := gifting.ErrorCode(err); err != nil && code != gifting.CodeValidation && code != gifting.CodeNotFound && code != gifting.CodeIdempotencyMismatch {
 			// The outcome is unknown (a timeout, a lost answer): the same
 			// request id finishes the job without adding twice.
 			return nil, fmt.Errorf("the top-up may or may not have been applied; run it again with -request-id %s "+
 				"(the same credits and reason) to finish it without adding twice: %w", requestID, err)
 		}
-		return res, err
+		return topUpJSONOf(res), err
 	case "show-org":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
@@ -225,13 +226,14 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err != nil {
 			return nil, err
 		}
-		wallet, err := s.Wallet(ctx, o.orgID)
-		return map[string]any{"organization": org, "wallet": wallet}, err
+		w, err := wallet.NewApp(s).Wallet(ctx, o.orgID)
+		return map[string]any{"organization": org, "wallet": walletJSONOf(w)}, err
 	case "verify-ledger":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		return s.VerifyLedger(ctx, o.orgID)
+		check, err := wallet.NewApp(s).VerifyLedger(ctx, o.orgID)
+		return ledgerCheckJSON(check), err
 	case "seed-catalog":
 		c, err := seed.SeedCatalog(ctx, s)
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err

@@ -9,13 +9,14 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/giftcampaign/service/infra/iamcheck/calls"
 	"github.com/giftcampaign/service/infra/localstack"
 )
 
 // runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local,
 // SES_ENDPOINT to an SES v2 emulator and KMS_ENDPOINT to a KMS emulator whose key KMS_KEY_ID names, all
-// started for it alone on free ports and stopped when CMD ends. It returns CMD's exit code, or 128+N when
-// a signal N ended CMD, as a shell does.
+// started for it alone on free ports and stopped when CMD ends, and AWS_CALLS_DIR to where the tests
+// record their AWS calls. It returns CMD's exit code, or 128+N when a signal N ended CMD, as a shell does.
 func runExec(args []string) int {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
@@ -60,8 +61,21 @@ func runExec(args []string) int {
 			fmt.Fprintln(os.Stderr, "local exec:", err)
 		}
 	}()
-	return execWith([]string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
-		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID()}, args, signals)
+	env := []string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
+		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID()}
+	// The tests record the AWS calls they make (infra/iamcheck/calls) in
+	// the directory AWS_CALLS_DIR names: the caller's, which make test
+	// keeps for the IAM check, or one of this run's own, removed after it.
+	if os.Getenv(calls.DirEnv) == "" {
+		dir, err := os.MkdirTemp("", "aws-calls-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "local exec:", err)
+			return 1
+		}
+		defer func() { _ = os.RemoveAll(dir) }()
+		env = append(env, calls.DirEnv+"="+dir)
+	}
+	return execWith(env, args, signals)
 }
 
 // startKMS starts the KMS emulator with a new key on a free port, giving up on SIGINT or SIGTERM.

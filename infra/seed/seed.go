@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 //go:embed catalog.json
@@ -43,7 +44,7 @@ func SeedCatalog(ctx context.Context, s *dynamo.Store) (Catalog, error) {
 // Demo is the demo organization of the local stack and its key.
 type Demo struct {
 	Org    gifting.Organization `json:"organization"`
-	Wallet gifting.Wallet       `json:"wallet"`
+	Wallet wallet.Wallet        `json:"-"` // the runner prints only the key
 	APIKey string               `json:"apiKey"`
 }
 
@@ -52,7 +53,7 @@ const DemoOrgID = "demo"
 
 // SeedDemo creates the demo organization with credits and an API key.
 func SeedDemo(ctx context.Context, s *dynamo.Store) (Demo, error) {
-	org, wallet, err := s.CreateOrg(ctx, dynamo.NewOrg{
+	org, w, err := s.CreateOrg(ctx, dynamo.NewOrg{
 		OrgID: DemoOrgID, Name: "Demo Gifting Co", Domain: "demo.example.com", Credits: 100_000,
 		Budget: gifting.Budget{Currency: "USD", Amount: 100_000}, Products: []string{"gifting"},
 	})
@@ -63,5 +64,5 @@ func SeedDemo(ctx context.Context, s *dynamo.Store) (Demo, error) {
 	if err != nil {
 		return Demo{}, fmt.Errorf("demo key: %w", err)
 	}
-	return Demo{Org: org, Wallet: wallet, APIKey: key}, nil
+	return Demo{Org: org, Wallet: w, APIKey: key}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/service"
 )
 
@@ -14,7 +15,7 @@ import (
 // deliveries: the one handler of the table's stream, locally and in AWS.
 func DeliverChange(svc *service.Service) dynamo.ChangeHandler {
 	return func(ctx context.Context, cr dynamo.ChangeRecord) error {
-		return svc.DeliverChanges(ctx, cr.OrgID, cr.Messages)
+		return svc.DeliverChanges(lambdafn.With(ctx, lambdafn.Worker), cr.OrgID, cr.Messages)
 	}
 }
 

@@ -26,7 +26,9 @@ import (
 // DynamoDB stream event of shared/jobs/testdata (one change record of acme,
 // as the event source mapping delivers it) and checks the record's message
 // reaches acme's endpoint once, signed, even when the stream gives the
-// record twice.
+// record twice. The endpoint is created by another service with a sealer
+// of its own, as the webhooks function is apart from the worker in AWS: the
+// worker opens the secret through KMS.
 func TestWorkerDeliversStreamedChanges(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("../jobs/testdata/dynamodb-stream-event.json")
@@ -36,7 +38,7 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
 	queue := jobs.NewLocal(testenv.Quiet)
-	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: queue, Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
+	svc := service.New(s, service.Config{Logger: testenv.Quiet, Jobs: testenv.Calls.Queue(queue), Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
 
 	var mu sync.Mutex
 	type request struct{ id, ts, sig, body string }
@@ -48,12 +50,13 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(rc.Close)
-	wh, err := svc.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: rc.URL + "/hooks", Events: []string{"*"}})
+	hooks := service.New(s, service.Config{Logger: testenv.Quiet, Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
+	wh, err := hooks.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: rc.URL + "/hooks", Events: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	handler := jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, queue, func(context.Context) error { return nil }, svc.HandleMailEvents, testenv.Quiet), app.ChangeStreamHandler(svc))
+	handler := jobs.WithChanges(jobs.WorkerHandler(svc.RunJob, testenv.Calls.Queue(queue), func(context.Context) error { return nil }, svc.HandleMailEvents, testenv.Quiet), app.ChangeStreamHandler(svc))
 	for range 2 { // the stream may give a record twice
 		if res, err := handler(t.Context(), raw); err != nil || len(res.BatchItemFailures) != 0 {
 			t.Fatalf("worker handler: %v, failures %v", err, res.BatchItemFailures)

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // errAddRace means something add-recipient read changed before its
@@ -80,7 +81,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	if err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	var wallet gifting.Wallet
+	var wallet walletItem
 	if it := bySK[walletSK]; it == nil {
 		return gifting.AddRecipientResult{}, gifting.NotFound("organization", in.OrgID)
 	} else if err := unmarshal(it, &wallet); err != nil {
@@ -241,7 +242,7 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	var tx txn
 	_, _, err = s.ChangeBalance(ctx, BalanceChange{
 		OrgID: in.OrgID, Delta: -price, Balance: &balance, Contacts: created,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
+		Entry: wallet.Entry{Type: wallet.Debit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
 			Reason: "recipient added to campaign"},
 		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // The end of an audience build, ready or failed, is written in one
@@ -38,7 +39,7 @@ func (s *Store) commitBuild(ctx context.Context, orgID string, a *storedAudience
 		}
 	}
 	n := int64(len(members))
-	credits, err := gifting.MulCredits(n, a.Metadata.CreditsPerContact)
+	credits, err := wallet.MulCredits(n, a.Metadata.CreditsPerContact)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/wire"
 )
 
@@ -344,6 +345,10 @@ func storedChangeOf(m gifting.Change) storedChange {
 		m.Data = nil
 		return storedChange{Change: m, Ref: &recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID,
 			PreviousStatus: d.PreviousStatus}}
+	case wallet.Entry:
+		// A wallet.* message (wallet.Plan.Message): the balance after
+		// the change and its entry, in full.
+		m.Data = wire.WalletChangeOf(d)
 	}
 	return storedChange{Change: m}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // TestChangeFeedMergesLedgerRecords: the messages of balance changes,
@@ -46,7 +47,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 		id := ulid.MustNew(ulid.Timestamp(start.Add(time.Duration(i)*time.Microsecond)), ulid.DefaultEntropy()).String()
 		if _, err := testenv.Client(t).PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "LEDGER#" + id},
-			"entryId": &types.AttributeValueMemberS{Value: id}, "type": &types.AttributeValueMemberS{Value: gifting.LedgerTopUp},
+			"entryId": &types.AttributeValueMemberS{Value: id}, "type": &types.AttributeValueMemberS{Value: string(wallet.TopUp)},
 			"amount": &types.AttributeValueMemberN{Value: "0"},
 		}}); err != nil {
 			t.Fatal(err)
@@ -59,7 +60,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	}
 	b := add("b@example.com")
 	if _, _, err := s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: orgID, Delta: 5,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp, Reason: "test"}}); err != nil {
+		Entry: wallet.Entry{Type: wallet.TopUp, Reason: "test"}}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(dynamo.FeedLag + time.Second)

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // ClaimSource is the source type of a contact's address entry that a
@@ -144,7 +145,7 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 	if refund > 0 {
 		_, _, err = s.ChangeBalance(ctx, BalanceChange{
 			OrgID: orgID, Delta: refund,
-			Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
+			Entry: wallet.Entry{Type: wallet.Refund, CampaignID: campaignID, RecipientID: recipientID,
 				Reason: "the recipient chose a gift that costs less than the credits held for it"},
 			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
 			Changes:   []gifting.Change{moved},

@@ -213,7 +213,7 @@ func contactsCountsOf(items []item) (counted, onWallet int64, err error) {
 			}
 			counted = c.N
 		case walletSK:
-			var w walletCount
+			var w walletItem
 			if err := unmarshal(it, &w); err != nil {
 				return 0, 0, err
 			}

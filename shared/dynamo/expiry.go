@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // A recipient's claim expiry is one more due time of the recipient item:
@@ -85,7 +86,7 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 		if refund > 0 {
 			_, _, err = s.ChangeBalance(ctx, BalanceChange{
 				OrgID: orgID, Delta: refund,
-				Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: campaignID, RecipientID: recipientID,
+				Entry: wallet.Entry{Type: wallet.Refund, CampaignID: campaignID, RecipientID: recipientID,
 					Reason: reason},
 				Items:     func(int64) ([]types.TransactWriteItem, error) { return tx.items, nil },
 				Changes:   []gifting.Change{moved},

@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // TestEndingACampaignLostAnswerRefundsByTicks loses the answer to the
@@ -92,7 +93,7 @@ func TestEndingACampaignLostAnswerRefundsByTicks(t *testing.T) {
 				}
 				refunds := 0
 				for _, e := range st.Entries {
-					if e.Type == dynamo.LedgerRefund {
+					if e.Type == wallet.Refund {
 						refunds++
 					}
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // slowChangeDB refuses the first conflicts transactions that write a
@@ -73,7 +74,7 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			return err
 		}, gifting.ChangeCampaignPaused, true},
 		{"a top-up under a request id", func(ctx context.Context, s *dynamo.Store, orgID, _ string) error {
-			_, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: orgID, RequestID: "invoice-7", Credits: 50, Reason: "invoice 7"})
+			_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "invoice-7", Credits: 50, Reason: "invoice 7"})
 			return err
 		}, gifting.ChangeWalletToppedUp, false},
 	} {
@@ -158,7 +159,7 @@ func TestFeedPagesThroughALaunchRecord(t *testing.T) {
 	clk := &testenv.Clock{}
 	s := testenv.Store(t, dynamo.WithClock(clk.Now))
 	orgID, c := launchFixture(t, s, 150)
-	if _, err := s.TopUpOnce(ctx, dynamo.TopUpRequest{OrgID: orgID, RequestID: "more", Credits: 1_000, Reason: "more"}); err != nil {
+	if _, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "more", Credits: 1_000, Reason: "more"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {

@@ -12,11 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
-
-// LedgerRefund is the ledger type of credits given back: a launch that paid
-// for contacts it could not turn into recipients.
-const LedgerRefund = "refund"
 
 // launchRecord is the record of a campaign's launch (LAUNCH#<campaign>):
 // what was paid and how far the launch job got. Created is counted in the
@@ -121,7 +118,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 		return gifting.Launch{}, gifting.Errorf(gifting.CodeConflict, "the campaign's contact lists have no contacts; add contacts before launching")
 	}
 	price := c.CampaignData.CreditsPerRecipient
-	debited, err := gifting.MulCredits(contacts, price)
+	debited, err := wallet.MulCredits(contacts, price)
 	if err != nil {
 		return gifting.Launch{}, err
 	}
@@ -148,7 +145,7 @@ func (s *Store) launch(ctx context.Context, orgID, campaignID, userID string, id
 	var tx txn
 	w, _, err := s.ChangeBalance(ctx, BalanceChange{
 		OrgID: orgID, Delta: -rec.Debited,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, CampaignID: campaignID,
+		Entry: wallet.Entry{Type: wallet.Debit, CampaignID: campaignID,
 			Reason: fmt.Sprintf("campaign launch: %d contacts × %d credits", contacts, price)},
 		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeCampaignLaunched, c.Launched(now, userID, contacts))},
 		Items: func(after int64) ([]types.TransactWriteItem, error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Launch job tuning: a slice reads this many list members and writes
@@ -521,7 +522,7 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 			created[i] = r.Recipient
 			inviting = inviting || r.Emails.AddressConfirmation.ClaimedAt != nil
 		}
-		spent, err := gifting.MulCredits(n, c.CampaignData.CreditsPerRecipient)
+		spent, err := wallet.MulCredits(n, c.CampaignData.CreditsPerRecipient)
 		if err != nil {
 			return false, fmt.Errorf("launch slice of %s: %w", campaignID, err)
 		}
@@ -611,7 +612,7 @@ func (s *Store) dropSliceRecipients(ctx context.Context, orgID string, rs []stor
 // (a duplicate) makes the finish wait and try again.
 func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord) (string, bool, error) {
 	now := s.Now()
-	spent, err := gifting.MulCredits(rec.Created, rec.CreditsPerRecipient)
+	spent, err := wallet.MulCredits(rec.Created, rec.CreditsPerRecipient)
 	if err != nil || spent > rec.Debited {
 		return "", false, fmt.Errorf("finish launch of %s: %d recipients at %d credits exceed the %d debited", c.CampaignID, rec.Created, rec.CreditsPerRecipient, rec.Debited)
 	}
@@ -647,7 +648,7 @@ func (s *Store) finishLaunch(ctx context.Context, orgID string, c gifting.Campai
 	if refund > 0 {
 		_, _, err = s.ChangeBalance(ctx, BalanceChange{
 			OrgID: orgID, Delta: refund, Changes: []gifting.Change{liveChange},
-			Entry: gifting.LedgerEntry{Type: LedgerRefund, CampaignID: c.CampaignID,
+			Entry: wallet.Entry{Type: wallet.Refund, CampaignID: c.CampaignID,
 				Reason: fmt.Sprintf("campaign launch: %d of %d contacts paid for did not become recipients", rec.Contacts-rec.Created, rec.Contacts)},
 			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
 			Cancelled: func([]types.CancellationReason) error { return errFinishRaced },

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // WalletStatement returns org's wallet and a page of its ledger, newest
@@ -17,8 +18,8 @@ import (
 // their transaction's change messages), so a deep page costs about one
 // read unit per 5 to 20 entries skipped. The total is the entries the wallet counted plus
 // those COUNT#LEDGER counted before the wallet did (see walletEntries).
-// NOT_FOUND when the organization has no wallet.
-func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (gifting.WalletStatement, error) {
+// wallet.ErrNoWallet when the organization has none.
+func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (wallet.Statement, error) {
 	return s.WalletStatementBefore(ctx, orgID, "", p)
 }
 
@@ -26,28 +27,26 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 // than the entry before (the whole ledger when before is ""): a page that
 // follows a previous page's Next stays where it was however many entries
 // were written since, which page numbers alone cannot. Total stays the
-// whole ledger's.
-func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (gifting.WalletStatement, error) {
+// whole ledger's (wallet.Store).
+func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (wallet.Statement, error) {
 	got, err := s.batchGet(ctx, []item{
 		key(orgPK(orgID), walletSK), key(orgPK(orgID), profileSK), key(orgPK(orgID), counterSK(counterLedger)),
 	})
 	if err != nil {
-		return gifting.WalletStatement{}, err
+		return wallet.Statement{}, err
 	}
-	var st gifting.WalletStatement
 	var (
+		st      wallet.Statement
 		counted counterItem // frozen: entries written before the wallet counted them
-		wc      walletCount
+		wc      walletItem
 	)
 	found := false
 	for _, it := range got {
 		var err error
 		switch attrS(it, "SK") {
 		case walletSK:
-			found, err = true, unmarshal(it, &st.Wallet)
-			if err == nil {
-				err = unmarshal(it, &wc)
-			}
+			found, err = true, unmarshal(it, &wc)
+			st.Wallet = wc.wallet()
 		case profileSK:
 			var org gifting.Organization
 			err = unmarshal(it, &org)
@@ -56,18 +55,18 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 			err = unmarshal(it, &counted)
 		}
 		if err != nil {
-			return gifting.WalletStatement{}, err
+			return wallet.Statement{}, err
 		}
 	}
 	if !found {
-		return gifting.WalletStatement{}, gifting.NotFound("organization", orgID)
+		return wallet.Statement{}, wallet.ErrNoWallet
 	}
 	if st.Wallet.OrgID == "" {
 		st.Wallet.OrgID = orgID
 	}
 	entries, exhausted, err := s.ledgerEntries(ctx, orgID, before, p.Offset()+p.Limit)
 	if err != nil {
-		return gifting.WalletStatement{}, err
+		return wallet.Statement{}, err
 	}
 	lo, hi := p.Window(len(entries))
 	st.Entries = entries[lo:hi]
@@ -86,8 +85,8 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 // ledgerEntries reads org's ledger newest first, from the entry older than
 // before ("": the newest), until it holds need entries and one more when
 // there is one; exhausted reports that it read to the ledger's end.
-func (s *Store) ledgerEntries(ctx context.Context, orgID, before string, need int) (entries []gifting.LedgerEntry, exhausted bool, err error) {
-	exhausted, err = s.eachLedgerEntry(ctx, orgID, before, min(need+1, 10_000), false, func(e gifting.LedgerEntry) bool {
+func (s *Store) ledgerEntries(ctx context.Context, orgID, before string, need int) (entries []wallet.Entry, exhausted bool, err error) {
+	exhausted, err = s.eachLedgerEntry(ctx, orgID, before, min(need+1, 10_000), false, func(e wallet.Entry) bool {
 		entries = append(entries, e)
 		return len(entries) <= need
 	})
@@ -98,7 +97,7 @@ func (s *Store) ledgerEntries(ctx context.Context, orgID, before string, need in
 // the one older than before ("": from the newest), reading pageSize
 // entries a request, until fn returns false or the ledger ends
 // (exhausted).
-func (s *Store) eachLedgerEntry(ctx context.Context, orgID, before string, pageSize int, consistent bool, fn func(gifting.LedgerEntry) bool) (exhausted bool, err error) {
+func (s *Store) eachLedgerEntry(ctx context.Context, orgID, before string, pageSize int, consistent bool, fn func(wallet.Entry) bool) (exhausted bool, err error) {
 	var start item
 	if before != "" {
 		start = key(orgPK(orgID), ledgerSK(before))
@@ -121,11 +120,11 @@ func (s *Store) eachLedgerEntry(ctx context.Context, orgID, before string, pageS
 			return false, fmt.Errorf("query ledger: %w", err)
 		}
 		for _, it := range out.Items {
-			var e gifting.LedgerEntry
+			var e ledgerItem
 			if err := unmarshal(it, &e); err != nil {
 				return false, err
 			}
-			if !fn(e) {
+			if !fn(e.entry()) {
 				return false, nil
 			}
 		}
@@ -133,59 +132,21 @@ func (s *Store) eachLedgerEntry(ctx context.Context, orgID, before string, pageS
 	return true, nil
 }
 
-// LedgerCheck is the outcome of VerifyLedger: the wallet's balance beside
-// the sum of its ledger.
-type LedgerCheck struct {
-	OrganizationID string `json:"organizationId"`
-	Balance        int64  `json:"balance"`
-	// LedgerSum is the top-ups and refunds minus the debits of every
-	// ledger entry (up to the first broken one, see Problem).
-	LedgerSum int64 `json:"ledgerSum"`
-	// Entries is the number of ledger entries summed.
-	Entries int `json:"entries"`
-	// OK is true when LedgerSum equals Balance and every entry is sound.
-	OK bool `json:"ok"`
-	// Problem names the first entry that cannot be summed (an unknown
-	// type, a negative amount, a sum out of the range of a balance).
-	Problem string `json:"problem,omitempty"`
+// LedgerPage reads up to n ledger entries of org older than the entry
+// before ("": from the newest), newest first, strongly consistent
+// (wallet.Store).
+func (s *Store) LedgerPage(ctx context.Context, orgID, before string, n int) ([]wallet.Entry, error) {
+	entries := make([]wallet.Entry, 0, n)
+	_, err := s.eachLedgerEntry(ctx, orgID, before, n, true, func(e wallet.Entry) bool {
+		entries = append(entries, e)
+		return len(entries) < n
+	})
+	return entries, err
 }
 
-// VerifyLedger sums every entry of org's ledger (all pages, strongly
-// consistent reads) and compares the sum with the wallet's balance: money
-// that appeared or vanished without a ledger entry, or an entry whose
-// amount is not what the wallet moved, makes OK false. Run it when no
-// change of the wallet is under way: one made between the reads shows as a
-// difference. NOT_FOUND when org has no wallet.
-func (s *Store) VerifyLedger(ctx context.Context, orgID string) (LedgerCheck, error) {
-	w, err := s.Wallet(ctx, orgID)
-	if err != nil {
-		return LedgerCheck{}, err
-	}
-	check := LedgerCheck{OrganizationID: orgID, Balance: w.Balance}
-	_, err = s.eachLedgerEntry(ctx, orgID, "", 1000, true, func(e gifting.LedgerEntry) bool {
-		amount := e.Amount
-		switch {
-		case amount < 0:
-			check.Problem = fmt.Sprintf("entry %s has a negative amount %d", e.EntryID, amount)
-			return false
-		case e.Type == gifting.LedgerDebit:
-			amount = -amount
-		case e.Type != gifting.LedgerTopUp && e.Type != LedgerRefund:
-			check.Problem = fmt.Sprintf("entry %s has an unknown type %q", e.EntryID, e.Type)
-			return false
-		}
-		sum, ok := gifting.AddCredits(check.LedgerSum, amount)
-		if !ok {
-			check.Problem = fmt.Sprintf("entry %s (%s of %d) takes the sum out of the range of a balance", e.EntryID, e.Type, e.Amount)
-			return false
-		}
-		check.LedgerSum = sum
-		check.Entries++
-		return true
-	})
-	if err != nil {
-		return LedgerCheck{}, err
-	}
-	check.OK = check.Problem == "" && check.LedgerSum == check.Balance
-	return check, nil
+// Entry reads one ledger entry of org (wallet.Store).
+func (s *Store) Entry(ctx context.Context, orgID, entryID string) (wallet.Entry, bool, error) {
+	var e ledgerItem
+	found, err := s.get(ctx, orgPK(orgID), ledgerSK(entryID), &e)
+	return e.entry(), found, err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // transactionSKs returns the sort key of every item of the recorded
@@ -81,10 +82,10 @@ func TestBalanceChangeCountsOnTheWallet(t *testing.T) {
 	}
 	orgID, _ := testenv.Org(t, s, "acme", 100) // the opening top-up: 1 entry
 	c := giftCampaign(t, s, orgID, 10)
-	change := func(typ string, delta int64) func() error {
+	change := func(typ wallet.EntryType, delta int64) func() error {
 		return func() error {
 			_, _, err := s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: orgID, Delta: delta,
-				Entry: gifting.LedgerEntry{Type: typ, Reason: "test"}})
+				Entry: wallet.Entry{Type: typ, Reason: "test"}})
 			return err
 		}
 	}
@@ -99,11 +100,11 @@ func TestBalanceChangeCountsOnTheWallet(t *testing.T) {
 		do   func() error
 	}{
 		{"add-recipient", addRecipient("jane@example.com")},
-		{"debit", change(gifting.LedgerDebit, -5)},
-		{"top-up", func() error { _, _, err := s.TopUp(ctx, orgID, 50, "test"); return err }},
-		{"refund", change(dynamo.LedgerRefund, 5)},
-		{"debit to zero", change(gifting.LedgerDebit, -140)},
-		{"top-up again", change(gifting.LedgerTopUp, 30)},
+		{"debit", change(wallet.Debit, -5)},
+		{"top-up", func() error { _, _, err := wallet.NewApp(s).TopUp(ctx, orgID, 50, "test"); return err }},
+		{"refund", change(wallet.Refund, 5)},
+		{"debit to zero", change(wallet.Debit, -140)},
+		{"top-up again", change(wallet.TopUp, 30)},
 		{"another add-recipient", addRecipient("john@example.com")},
 	}
 	for _, tt := range changes {
@@ -168,12 +169,12 @@ func TestLegacyLedgerCounter(t *testing.T) {
 	pk := "ORG#" + l.org
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	balance := int64(0)
-	for k, e := range []gifting.LedgerEntry{
-		{Type: gifting.LedgerTopUp, Amount: 50, Reason: "initial credits"},
-		{Type: gifting.LedgerDebit, Amount: 10, CampaignID: "old-campaign"},
-		{Type: gifting.LedgerDebit, Amount: 10, CampaignID: "old-campaign"},
+	for k, e := range []wallet.Entry{
+		{Type: wallet.TopUp, Amount: 50, Reason: "initial credits"},
+		{Type: wallet.Debit, Amount: 10, CampaignID: "old-campaign"},
+		{Type: wallet.Debit, Amount: 10, CampaignID: "old-campaign"},
 	} {
-		if e.Type == gifting.LedgerDebit {
+		if e.Type == wallet.Debit {
 			balance -= e.Amount
 		} else {
 			balance += e.Amount
@@ -192,10 +193,10 @@ func TestLegacyLedgerCounter(t *testing.T) {
 	assertLedgerTotal(t, s, l.org, 3)
 
 	for _, c := range []dynamo.BalanceChange{
-		{Delta: -10, Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit}},
-		{Delta: 20, Entry: gifting.LedgerEntry{Type: gifting.LedgerTopUp}},
-		{Delta: 5, Entry: gifting.LedgerEntry{Type: dynamo.LedgerRefund}},
-		{Delta: -15, Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit}},
+		{Delta: -10, Entry: wallet.Entry{Type: wallet.Debit}},
+		{Delta: 20, Entry: wallet.Entry{Type: wallet.TopUp}},
+		{Delta: 5, Entry: wallet.Entry{Type: wallet.Refund}},
+		{Delta: -15, Entry: wallet.Entry{Type: wallet.Debit}},
 	} {
 		c.OrgID = l.org
 		if _, _, err := s.ChangeBalance(ctx, c); err != nil {

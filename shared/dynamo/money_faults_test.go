@@ -18,6 +18,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // lostWalletAnswerDB applies the next armed wallet transactions (those whose
@@ -362,9 +363,9 @@ func TestTopUpLostAnswer(t *testing.T) {
 			t.Parallel()
 			s, fake := faultStore(t)
 			orgID, _ := testenv.Org(t, s, "topup", 100)
-			req := dynamo.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"}
+			req := wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"}
 			fake.arm(1, ans.err)
-			res, err := s.TopUpOnce(ctx, req)
+			res, err := wallet.NewApp(s).TopUpOnce(ctx, req)
 			switch {
 			case ans.resolved:
 				if err != nil || res.Replayed || res.Wallet.Balance != 150 {
@@ -373,7 +374,7 @@ func TestTopUpLostAnswer(t *testing.T) {
 			case gifting.ErrorCode(err) != gifting.CodeUnavailable:
 				t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
 			default:
-				if res, err := s.TopUpOnce(ctx, req); err != nil || !res.Replayed || res.Wallet.Balance != 150 {
+				if res, err := wallet.NewApp(s).TopUpOnce(ctx, req); err != nil || !res.Replayed || res.Wallet.Balance != 150 {
 					t.Errorf("the command again: %+v, %v; want a replay, 150", res, err)
 				}
 			}
@@ -510,7 +511,7 @@ var moneyPaths = []moneyPath{
 	{"top-up", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		orgID, _ := testenv.Org(t, s, org, 100)
 		return func() error {
-			_, err := s.TopUpOnce(context.Background(), dynamo.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
+			_, err := wallet.NewApp(s).TopUpOnce(context.Background(), wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
 			return err
 		}, 150
 	}},

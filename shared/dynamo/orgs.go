@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // NewOrg is what an operator gives to create an organization.
@@ -26,7 +27,7 @@ type NewOrg struct {
 // entry for the initial credits, counted on the wallet) in one
 // transaction. It returns CONFLICT when the id is taken and
 // VALIDATION_FAILED for bad input.
-func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, gifting.Wallet, error) {
+func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error) {
 	var p gifting.Problems
 	if in.OrgID == "" {
 		in.OrgID = strings.ToLower(s.NewID())
@@ -37,8 +38,8 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if strings.TrimSpace(in.Name) == "" {
 		p.Add("name", "is required")
 	}
-	if in.Credits < 0 || in.Credits > gifting.MaxTopUp {
-		p.Add("credits", fmt.Sprintf("must be from 0 to %d", gifting.MaxTopUp))
+	if in.Credits < 0 || in.Credits > wallet.MaxTopUp {
+		p.Add("credits", fmt.Sprintf("must be from 0 to %d", wallet.MaxTopUp))
 	}
 	if in.Budget.Currency == "" {
 		in.Budget.Currency = "USD"
@@ -47,7 +48,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
 	}
 	if err := p.Err(); err != nil {
-		return gifting.Organization{}, gifting.Wallet{}, err
+		return gifting.Organization{}, wallet.Wallet{}, err
 	}
 	now := s.Now()
 	org := gifting.Organization{
@@ -57,25 +58,25 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if org.Products == nil {
 		org.Products = []string{}
 	}
-	wallet := gifting.Wallet{OrgID: in.OrgID, Balance: in.Credits, Currency: in.Budget.Currency, UpdatedAt: now}
-	profile, err := withKey(org, map[string]string{"PK": orgPK(in.OrgID), "SK": profileSK})
-	if err != nil {
-		return gifting.Organization{}, gifting.Wallet{}, err
-	}
-	w, err := withKey(wallet, map[string]string{"PK": orgPK(in.OrgID), "SK": walletSK})
-	if err != nil {
-		return gifting.Organization{}, gifting.Wallet{}, err
-	}
 	// The wallet counts the ledger entries written with it: the opening
 	// top-up below when there are initial credits (Credits is 0 or more).
-	w[walletEntries] = num(min(in.Credits, 1))
+	opening := walletItem{OrgID: in.OrgID, Balance: in.Credits, Currency: in.Budget.Currency, UpdatedAt: now,
+		Entries: min(in.Credits, 1)}
+	profile, err := withKey(org, map[string]string{"PK": orgPK(in.OrgID), "SK": profileSK})
+	if err != nil {
+		return gifting.Organization{}, wallet.Wallet{}, err
+	}
+	w, err := withKey(opening, map[string]string{"PK": orgPK(in.OrgID), "SK": walletSK})
+	if err != nil {
+		return gifting.Organization{}, wallet.Wallet{}, err
+	}
 	// A new organization has no contacts of the model before slots: its
 	// contacts step is done from the start, so imports read no legacy
 	// email markers (planAll). Its contacts counter exists from the
 	// start, so an import's batch of counter updates finds it (applyCounts).
 	migrated, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepContacts)})
 	if err != nil {
-		return gifting.Organization{}, gifting.Wallet{}, err
+		return gifting.Organization{}, wallet.Wallet{}, err
 	}
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
@@ -84,22 +85,22 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
 	}
 	if in.Credits > 0 {
-		entry := gifting.LedgerEntry{EntryID: s.NewID(), Type: gifting.LedgerTopUp, Amount: in.Credits,
+		entry := wallet.Entry{EntryID: s.NewID(), Type: wallet.TopUp, Amount: in.Credits,
 			BalanceAfter: in.Credits, Reason: "initial credits", CreatedAt: now}
 		put, err := s.ledgerPut(in.OrgID, entry)
 		if err != nil {
-			return gifting.Organization{}, gifting.Wallet{}, err
+			return gifting.Organization{}, wallet.Wallet{}, err
 		}
 		items = append(items, put)
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
-		return gifting.Organization{}, gifting.Wallet{}, gifting.Errorf(gifting.CodeConflict, "organization %q already exists", in.OrgID)
+		return gifting.Organization{}, wallet.Wallet{}, gifting.Errorf(gifting.CodeConflict, "organization %q already exists", in.OrgID)
 	}
 	if err != nil {
-		return gifting.Organization{}, gifting.Wallet{}, fmt.Errorf("create org: %w", err)
+		return gifting.Organization{}, wallet.Wallet{}, fmt.Errorf("create org: %w", err)
 	}
-	return org, wallet, nil
+	return org, opening.wallet(), nil
 }
 
 // Org returns an organization's profile, or NOT_FOUND.

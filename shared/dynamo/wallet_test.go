@@ -8,6 +8,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // TestConcurrentDebitsOfOneWallet: debits of one wallet in one process queue
@@ -35,7 +36,7 @@ func TestConcurrentDebitsOfOneWallet(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			w, _, err := s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: "acme", Delta: -10,
-				Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit, Reason: "test"}})
+				Entry: wallet.Entry{Type: wallet.Debit, Reason: "test"}})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -76,12 +77,12 @@ func TestStaleBalanceDoesNotRefuse(t *testing.T) {
 	}
 	stale := int64(0)
 	w, _, err := s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: "acme", Delta: -10, Balance: &stale,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit}})
+		Entry: wallet.Entry{Type: wallet.Debit}})
 	if err != nil || w.Balance != 0 {
 		t.Fatalf("debit with a stale balance: %+v, %v; want balance 0", w, err)
 	}
 	_, _, err = s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: "acme", Delta: -10,
-		Entry: gifting.LedgerEntry{Type: gifting.LedgerDebit}})
+		Entry: wallet.Entry{Type: wallet.Debit}})
 	if gifting.ErrorCode(err) != gifting.CodeInsufficientCredits {
 		t.Fatalf("debit of an empty wallet: %v, want INSUFFICIENT_CREDITS", err)
 	}

@@ -56,13 +56,6 @@ type Change struct {
 // id, the time and the organization when it writes it.
 func NewChange(typ string, data any) Change { return Change{Type: typ, Data: data} }
 
-// WalletChange is the data of the wallet.* messages: the balance after the
-// change and the ledger entry that records it.
-type WalletChange struct {
-	Balance int64       `json:"balance"`
-	Entry   LedgerEntry `json:"entry"`
-}
-
 // RecipientStatusChange is the data of recipient.status_changed: the
 // recipient as moved, and the status it left.
 type RecipientStatusChange struct {

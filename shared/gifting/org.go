@@ -84,31 +84,3 @@ type APIKey struct {
 	CreatedAt time.Time  `json:"createdAt"`
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
 }
-
-// Wallet is an organization's credit balance. Credits are whole numbers, so
-// money is exact.
-type Wallet struct {
-	OrgID     string    `json:"organizationId"`
-	Balance   int64     `json:"balance"`
-	Currency  string    `json:"currency"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-// LedgerEntry records one change of a wallet balance, written in the same
-// transaction as the change.
-type LedgerEntry struct {
-	EntryID      string    `json:"entryId"`
-	Type         string    `json:"type"` // LedgerTopUp or LedgerDebit
-	Amount       int64     `json:"amount"`
-	BalanceAfter int64     `json:"balanceAfter"`
-	CampaignID   string    `json:"campaignId,omitempty"`
-	RecipientID  string    `json:"recipientId,omitempty"`
-	Reason       string    `json:"reason,omitempty"`
-	CreatedAt    time.Time `json:"createdAt"`
-}
-
-// Ledger entry types.
-const (
-	LedgerTopUp = "top_up"
-	LedgerDebit = "debit"
-)

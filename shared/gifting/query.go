@@ -2,21 +2,6 @@ package gifting
 
 import "time"
 
-// WalletStatement is a wallet with a page of its ledger, newest first.
-type WalletStatement struct {
-	Wallet Wallet
-	// Budget is the organization's budget (currency and amount) from its
-	// profile.
-	Budget Budget
-	// Entries is the page of ledger entries.
-	Entries []LedgerEntry
-	// Total is the number of ledger entries.
-	Total int
-	// Next is the entry id after which the next page starts, "" when the
-	// page is the ledger's last.
-	Next string
-}
-
 // GiftFilter selects gifts. Empty fields do not filter.
 type GiftFilter struct {
 	Search       string

@@ -14,12 +14,13 @@ import (
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // ledgerSum adds up org's whole ledger: top-ups and refunds in, debits out.
-func ledgerSum(t *testing.T, s *dynamo.Store, orgID string) (sum int64, byType map[string]int) {
+func ledgerSum(t *testing.T, s *dynamo.Store, orgID string) (sum int64, byType map[wallet.EntryType]int) {
 	t.Helper()
-	byType = map[string]int{}
+	byType = map[wallet.EntryType]int{}
 	for page := 1; ; page++ {
 		st, err := s.WalletStatement(context.Background(), orgID, gifting.PageRequest{Page: page, Limit: 100})
 		if err != nil {
@@ -27,7 +28,7 @@ func ledgerSum(t *testing.T, s *dynamo.Store, orgID string) (sum int64, byType m
 		}
 		for _, e := range st.Entries {
 			byType[e.Type]++
-			if e.Type == gifting.LedgerDebit {
+			if e.Type == wallet.Debit {
 				sum -= e.Amount
 			} else {
 				sum += e.Amount
@@ -65,7 +66,7 @@ func assertLaunchEnded(t *testing.T, api *testenv.API, s *dynamo.Store, orgID, c
 	if want < contacts {
 		wantRefunds = 1
 	}
-	if byType[dynamo.LedgerRefund] != wantRefunds || byType[gifting.LedgerDebit] != 1 {
+	if byType[wallet.Refund] != wantRefunds || byType[wallet.Debit] != 1 {
 		t.Errorf("ledger entries %v; want 1 debit and %d refund", byType, wantRefunds)
 	}
 }

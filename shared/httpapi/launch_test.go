@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // countSKPrefix counts org's items whose sort key starts with prefix (a
@@ -157,7 +158,7 @@ func TestLaunchRules(t *testing.T) {
 			t.Errorf("%d recipients written by a refused launch", r)
 		}
 		// Nothing was left behind: with one more credit it launches.
-		if _, _, err := s.TopUp(ctx, orgID, 1, "test"); err != nil {
+		if _, _, err := wallet.NewApp(s).TopUp(ctx, orgID, 1, "test"); err != nil {
 			t.Fatal(err)
 		}
 		if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {

@@ -16,6 +16,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // moneyOrg is the test's model of one organization: what it may spend and
@@ -99,7 +100,7 @@ func TestMoneyProperty(t *testing.T) {
 }
 
 // absurdCredits are amounts no real wallet sees, and the bounds' edges.
-var absurdCredits = []int64{0, -1, gifting.MaxTopUp + 1, math.MaxInt64, math.MinInt64}
+var absurdCredits = []int64{0, -1, wallet.MaxTopUp + 1, math.MaxInt64, math.MinInt64}
 
 func (o *moneyOrg) topUp(t *testing.T, s *dynamo.Store, rng *rand.Rand) {
 	t.Helper()
@@ -107,8 +108,8 @@ func (o *moneyOrg) topUp(t *testing.T, s *dynamo.Store, rng *rand.Rand) {
 	if rng.IntN(3) == 0 {
 		credits = absurdCredits[rng.IntN(len(absurdCredits))]
 	}
-	_, _, err := s.TopUp(context.Background(), o.id, credits, "property test")
-	valid := credits >= 1 && credits <= gifting.MaxTopUp
+	_, _, err := wallet.NewApp(s).TopUp(context.Background(), o.id, credits, "property test")
+	valid := credits >= 1 && credits <= wallet.MaxTopUp
 	switch {
 	case valid && err != nil:
 		t.Fatalf("top-up of %d: %v", credits, err)

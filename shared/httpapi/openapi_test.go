@@ -227,9 +227,9 @@ func atoi(s string) int {
 }
 
 // TestFunctionsDoNotLinkTheValidator keeps kin-openapi, which only the
-// tests need, the generated Go client with its runtime, and the
-// benchmark's code (its capacity meter) out of the Lambda binaries
-// (≤ 10 MB each).
+// tests need, the generated Go client with its runtime, the benchmark's
+// code (its capacity meter) and the IAM check's recorder of AWS calls out
+// of the Lambda binaries (≤ 10 MB each).
 func TestFunctionsDoNotLinkTheValidator(t *testing.T) {
 	t.Parallel()
 	root, err := localstack.RepoRoot()
@@ -245,7 +245,8 @@ func TestFunctionsDoNotLinkTheValidator(t *testing.T) {
 	for _, pkg := range strings.Fields(string(out)) {
 		if strings.HasPrefix(pkg, "github.com/getkin/") || strings.HasPrefix(pkg, "github.com/oapi-codegen/") ||
 			pkg == "github.com/giftcampaign/service/shared/testenv" || pkg == "github.com/giftcampaign/service/client" ||
-			strings.HasPrefix(pkg, "github.com/giftcampaign/service/bench") {
+			strings.HasPrefix(pkg, "github.com/giftcampaign/service/bench") ||
+			strings.HasPrefix(pkg, "github.com/giftcampaign/service/infra/iamcheck") {
 			t.Errorf("a Lambda function links %s", pkg)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // raceRounds is how many times each pair of operations is run against
@@ -212,7 +213,7 @@ func TestTopUpRacingAddsAtExactlyThePrice(t *testing.T) {
 		ok := 0
 		var mu sync.Mutex
 		fns := []func(){func() {
-			if _, _, err := s.TopUp(context.Background(), orgID, price, "race"); err != nil {
+			if _, _, err := wallet.NewApp(s).TopUp(context.Background(), orgID, price, "race"); err != nil {
 				t.Errorf("round %d: top-up: %v", round, err)
 			}
 		}}

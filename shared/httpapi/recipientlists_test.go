@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // recipientPage is the bare recipient list.
@@ -325,12 +326,12 @@ func TestWalletEndpoint(t *testing.T) {
 		t.Fatalf("wallet %+v", w)
 	}
 	e := w.Ledger.Items
-	if e[0].Type != gifting.LedgerDebit || e[0].BalanceAfter != 40 || e[0].Amount != 30 || e[0].CampaignID != campaignID || e[0].RecipientID == "" ||
-		e[2].Type != gifting.LedgerTopUp || e[2].BalanceAfter != 100 {
+	if e[0].Type != string(wallet.Debit) || e[0].BalanceAfter != 40 || e[0].Amount != 30 || e[0].CampaignID != campaignID || e[0].RecipientID == "" ||
+		e[2].Type != string(wallet.TopUp) || e[2].BalanceAfter != 100 {
 		t.Errorf("ledger %+v; want newest first, each with the balance after it", e)
 	}
 	p := walletOf(t, api, "?page=2&limit=2")
-	if len(p.Ledger.Items) != 1 || p.Ledger.Items[0].Type != gifting.LedgerTopUp || !p.Ledger.Pagination.HasPrev || p.Ledger.Pagination.HasNext {
+	if len(p.Ledger.Items) != 1 || p.Ledger.Items[0].Type != string(wallet.TopUp) || !p.Ledger.Pagination.HasPrev || p.Ledger.Pagination.HasNext {
 		t.Errorf("page 2: %+v", p.Ledger)
 	}
 	assertError(t, api.Do("GET", "/api/campaigns/wallet?limit=0", nil), http.StatusBadRequest, "VALIDATION_FAILED")

@@ -20,6 +20,8 @@ import (
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // createCampaign creates a draft campaign with the catalog's meeting-booker
@@ -79,8 +81,8 @@ func walletOf(t *testing.T, api *testenv.API, query string) walletData {
 type walletData struct {
 	Balance int64 `json:"balance"`
 	Ledger  struct {
-		Items      []gifting.LedgerEntry `json:"items"`
-		Pagination gifting.Pagination    `json:"pagination"`
+		Items      []wire.LedgerEntry `json:"items"`
+		Pagination gifting.Pagination `json:"pagination"`
 	} `json:"ledger"`
 }
 
@@ -263,7 +265,7 @@ func TestAddRecipientConcurrency(t *testing.T) {
 	w := walletOf(t, api, "?limit=100")
 	debits := 0
 	for _, e := range w.Ledger.Items {
-		if e.Type == gifting.LedgerDebit {
+		if e.Type == string(wallet.Debit) {
 			debits++
 		}
 	}

@@ -19,7 +19,9 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
+	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // A Group is a resource group: one Lambda function serves each. A group
@@ -81,9 +83,11 @@ type Config struct {
 type Server struct {
 	store Store
 	svc   *service.Service
-	cfg   Config
-	log   *slog.Logger
-	keys  *expirable.LRU[string, gifting.Principal]
+	// wallets is the wallet slice's use cases, over store.
+	wallets *wallet.App
+	cfg     Config
+	log     *slog.Logger
+	keys    *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -94,8 +98,9 @@ type Server struct {
 // flood of distinct garbage keys only evicts older entries.
 const keyCacheSize = 10_000
 
-// NewServer returns a Server whose handlers read and write store directly
-// and run the use cases with rules through svc.
+// NewServer returns a Server whose handlers read and write store directly,
+// run the use cases with rules through svc, and those of the slices through
+// their application layers, built here over store (wallet.NewApp).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -103,7 +108,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)
@@ -143,6 +148,7 @@ func Routes(g Group) []string {
 // between overlapping patterns of different groups as API Gateway does.
 func (s *Server) Handler(groups ...Group) http.Handler {
 	var muxes []*http.ServeMux
+	var names []string // the function of each mux's group
 	for _, g := range groups {
 		mux := http.NewServeMux()
 		for _, rt := range s.routes(g) {
@@ -153,15 +159,15 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		// (for its own 405) on every mux that does not serve the request,
 		// which was most of the routing's time over several groups.
 		mux.Handle(noRoute, http.NotFoundHandler())
-		muxes = append(muxes, mux)
+		muxes, names = append(muxes, mux), append(names, g.name)
 	}
 	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var best *http.ServeMux
-		bestPattern := ""
-		for _, mux := range muxes {
+		bestPattern, function := "", ""
+		for i, mux := range muxes {
 			_, pattern := mux.Handler(r)
 			if pattern != noRoute && (best == nil || MoreSpecific(pattern, bestPattern)) {
-				best, bestPattern = mux, pattern
+				best, bestPattern, function = mux, pattern, names[i]
 			}
 		}
 		if best == nil {
@@ -174,7 +180,9 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 			writeError(w, r, gifting.Errorf(gifting.CodeNotFound, "no route for %s %s", gifting.Clip(r.Method, 16), loggedPath(r.URL.Path)))
 			return
 		}
-		best.ServeHTTP(w, r)
+		// The route's group is the function that serves the request in
+		// AWS, whose role its calls need (lambdafn).
+		best.ServeHTTP(w, r.WithContext(lambdafn.With(r.Context(), function)))
 	}))
 }
 

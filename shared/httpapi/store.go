@@ -5,12 +5,14 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Store is what the handlers read and write directly: operations without
 // rules of their own beyond the store's (reads, plain creates and edits).
 // Use cases with rules (add-recipient, launch, campaign create and edit,
-// audience builds, recipient moves) go through shared/service instead.
+// audience builds, recipient moves) go through shared/service instead, and
+// those of a slice through its application layer (the wallet's App).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
@@ -21,6 +23,9 @@ type Store interface {
 	AudienceReader
 	EventStore
 	gifting.Enricher
+	// wallet.Store is what the wallet's use cases need: the server builds
+	// them over the store (NewServer); no handler calls it directly.
+	wallet.Store
 }
 
 // AuthStore resolves callers and counts their requests.
@@ -65,7 +70,6 @@ type CampaignReader interface {
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-	WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (gifting.WalletStatement, error)
 }
 
 // RecipientReader reads recipients and records their feedback.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // TestLedgerPagesHoldStillWhileEntriesArrive: a tenant reading its ledger
@@ -37,8 +38,8 @@ func TestLedgerPagesHoldStillWhileEntriesArrive(t *testing.T) {
 
 	type cursorPage struct {
 		Ledger struct {
-			Items      []gifting.LedgerEntry `json:"items"`
-			NextCursor string                `json:"nextCursor"`
+			Items      []wire.LedgerEntry `json:"items"`
+			NextCursor string             `json:"nextCursor"`
 		} `json:"ledger"`
 	}
 	seen := map[string]int{}

@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // decoded returns the message of a delivered body.
@@ -134,7 +135,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 		if len(got) != 2 || got[0].Type != "campaign.completed" || got[1].Type != "wallet.refunded" {
 			t.Fatalf("got %d messages %v; want campaign.completed, then the expiry's wallet.refunded", len(got), got)
 		}
-		var refund gifting.WalletChange
+		var refund wire.WalletChange
 		if err := json.Unmarshal(got[1].Data, &refund); err != nil {
 			t.Fatal(err)
 		}

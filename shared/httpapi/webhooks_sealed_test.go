@@ -304,6 +304,28 @@ func TestSealedSecretMovedToAnotherWebhook(t *testing.T) {
 	}
 }
 
+// TestTestMessageFromAColdInstance: the test message of an endpoint
+// created on one instance of the webhooks function, sent from another
+// that has never seen its data key (a cold start, or an instance whose
+// cache let it go), opens the sealed secret through KMS and is signed with
+// the secret the creation returned. (The creating instance opens it from
+// its cache: only another instance asks KMS, as the function's role must
+// allow.)
+func TestTestMessageFromAColdInstance(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "cold", 0)
+	created, cold := testenv.NewAPI(t, s, key), testenv.NewAPI(t, s, key)
+	rc := newReceiver(t)
+	wh := createWebhook(t, created, rc.srv.URL+"/hooks", "recipient.created")
+	if res := cold.Do("POST", "/api/campaigns/webhooks/"+wh.Data.WebhookID+"/test", nil); res.Status != http.StatusOK {
+		t.Fatalf("test from the cold instance: %d %s", res.Status, res.Body)
+	}
+	if err := standardVerify(t, wh.Data.Secret, rc.wait(t, 1)[0]); err != nil {
+		t.Errorf("the test message from the cold instance: %v", err)
+	}
+}
+
 // deliveryError is an entry of the deliveries log with its error.
 type deliveryError struct {
 	Outcome string `json:"outcome"`

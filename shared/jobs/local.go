@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/giftcampaign/service/shared/lambdafn"
 )
 
 // Local runs jobs in goroutines of this process: the local server's and the
@@ -62,9 +64,10 @@ func (q *Local) spawn(j Job) {
 	}()
 }
 
-// run executes j and its continuations.
+// run executes j and its continuations. In AWS the worker runs every job,
+// whichever function enqueued it.
 func (q *Local) run(j Job) {
-	ctx := context.Background()
+	ctx := lambdafn.With(context.Background(), lambdafn.Worker)
 	for {
 		var (
 			next *Job

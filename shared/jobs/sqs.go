@@ -7,6 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/giftcampaign/service/shared/lambdafn"
 )
 
 // SQSHandler is the worker function's Lambda handler: it runs the job of
@@ -15,6 +17,7 @@ import (
 // the dead-letter queue after the redrive policy's attempts).
 func SQSHandler(h Handler, q Queue, log *slog.Logger) func(context.Context, events.SQSEvent) (events.SQSEventResponse, error) {
 	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		ctx = lambdafn.With(ctx, lambdafn.Worker)
 		var res events.SQSEventResponse
 		for _, msg := range ev.Records {
 			if err := handleMessage(ctx, h, q, msg.Body); err != nil {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/giftcampaign/service/shared/lambdafn"
 )
 
 // WorkerHandler is the worker function's Lambda handler. The function has
@@ -19,6 +21,7 @@ func WorkerHandler(h Handler, q Queue, tick func(context.Context) error, mailEve
 	log *slog.Logger) func(context.Context, json.RawMessage) (events.SQSEventResponse, error) {
 	sqsHandler := SQSHandler(h, q, log)
 	return func(ctx context.Context, raw json.RawMessage) (events.SQSEventResponse, error) {
+		ctx = lambdafn.With(ctx, lambdafn.Worker)
 		var probe struct {
 			Source     string `json:"source"`
 			DetailType string `json:"detail-type"`

@@ -22,6 +22,7 @@ import (
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // chromium returns the path of Debian's chromium. Without it the test
@@ -156,7 +157,7 @@ func TestBrowserJourney(t *testing.T) {
 		Data struct {
 			Balance int64 `json:"balance"`
 			Ledger  struct {
-				Items []gifting.LedgerEntry `json:"items"`
+				Items []wire.LedgerEntry `json:"items"`
 			} `json:"ledger"`
 		} `json:"data"`
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
+	"github.com/giftcampaign/service/shared/lambdafn"
 )
 
 // Service is what the pages need: the recipient page use cases
@@ -135,7 +136,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.problem(rec, r, http.StatusNotFound, nil)
 		return
 	}
-	h.mux.ServeHTTP(rec, r)
+	h.mux.ServeHTTP(rec, r.WithContext(lambdafn.With(r.Context(), lambdafn.Pages)))
 }
 
 // routeOf is the route of r without its page id.

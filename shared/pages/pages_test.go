@@ -16,6 +16,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // fixture is an organization with a two-gift campaign (a cheap gift and a
@@ -103,7 +104,7 @@ func (f *fixture) gift(t *testing.T, id string) gifting.Gift {
 }
 
 // wallet returns the balance after checking that the ledger sums to it.
-func (f *fixture) wallet(t *testing.T) (int64, []gifting.LedgerEntry) {
+func (f *fixture) wallet(t *testing.T) (int64, []wallet.Entry) {
 	t.Helper()
 	st, err := f.s.WalletStatement(context.Background(), f.orgID, gifting.PageRequest{Page: 1, Limit: 100})
 	if err != nil {
@@ -111,7 +112,7 @@ func (f *fixture) wallet(t *testing.T) (int64, []gifting.LedgerEntry) {
 	}
 	var sum int64
 	for _, e := range st.Entries {
-		if e.Type == gifting.LedgerDebit {
+		if e.Type == wallet.Debit {
 			sum -= e.Amount
 		} else {
 			sum += e.Amount
@@ -260,7 +261,7 @@ func TestClaim(t *testing.T) {
 			t.Errorf("inventory %+v, want one unit moved to reserved", inv)
 		}
 		after, entries := f.wallet(t)
-		if after != balance+30 || entries[0].Type != dynamo.LedgerRefund || entries[0].Amount != 30 || entries[0].RecipientID != r.RecipientID {
+		if after != balance+30 || entries[0].Type != wallet.Refund || entries[0].Amount != 30 || entries[0].RecipientID != r.RecipientID {
 			t.Errorf("balance %d (was %d), newest entry %+v; want a refund of 30 = 40 held - ceil(9.5)", after, balance, entries[0])
 		}
 		c, err := f.s.Campaign(context.Background(), f.orgID, f.campaign)

@@ -8,6 +8,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // TestRefusedScheduleNotRearmedByAnEdit: a scheduled launch refused for
@@ -26,7 +27,7 @@ func TestRefusedScheduleNotRearmedByAnEdit(t *testing.T) {
 	if got := e.campaignOf(orgID, c.CampaignID); got.Status != gifting.CampaignDraft || got.Reason == "" {
 		t.Fatalf("status %s reason %q, want a refused draft", got.Status, got.Reason)
 	}
-	if _, _, err := e.store.TopUp(ctx, orgID, 100, "test"); err != nil {
+	if _, _, err := wallet.NewApp(e.store).TopUp(ctx, orgID, 100, "test"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.UpdateCampaign(ctx, orgID, c.CampaignID, "user-1", func(c *gifting.Campaign) error {

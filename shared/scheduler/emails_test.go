@@ -55,7 +55,9 @@ func newMailEnv(t *testing.T) *mailEnv {
 	endpoint := localstack.SESEndpoint(t)
 	clk := &clock{now: time.Now().UTC().Truncate(time.Millisecond)}
 	s := dynamo.New(testenv.Client(t), testenv.Store(t).Table(), dynamo.WithClock(clk.Now))
-	mailer, err := sesmail.New(app.Config{SenderAddress: "gifts@example.com", SESEndpoint: endpoint, PublicBaseURL: "https://gifts.test"})
+	// A configuration set, as every deployment that sends mail names one.
+	mailer, err := sesmail.New(app.Config{SenderAddress: "gifts@example.com", SESConfigurationSet: "gift-campaigns-test",
+		SESEndpoint: endpoint, PublicBaseURL: "https://gifts.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

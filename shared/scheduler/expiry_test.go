@@ -6,25 +6,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 const day = 24 * time.Hour
 
 // refunds are the refund ledger entries of a recipient.
-func (e *mailEnv) refunds(recipientID string) []gifting.LedgerEntry {
+func (e *mailEnv) refunds(recipientID string) []wallet.Entry {
 	e.t.Helper()
 	st, err := e.store.WalletStatement(context.Background(), e.orgID, gifting.PageRequest{Page: 1, Limit: 100})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var out []gifting.LedgerEntry
+	var out []wallet.Entry
 	for _, en := range st.Entries {
-		if en.Type == dynamo.LedgerRefund && en.RecipientID == recipientID {
+		if en.Type == wallet.Refund && en.RecipientID == recipientID {
 			out = append(out, en)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/lambdafn"
 )
 
 // StuckAfter is how long a due item may go without progress before each
@@ -58,8 +59,10 @@ func New(store *dynamo.Store, run jobs.Handler, log *slog.Logger) *Scheduler {
 // Tick claims every item due now and works each (concurrently) until its
 // job is done, fails, or the context's deadline is near. A failed item
 // stays due and is tried again a lease later. Tick returns an error only
-// when the due index cannot be read.
+// when the due index cannot be read. The worker's schedule is its only
+// caller in AWS.
 func (s *Scheduler) Tick(ctx context.Context) error {
+	ctx = lambdafn.With(ctx, lambdafn.Worker)
 	now := s.store.Now()
 	due, err := s.store.DueItems(ctx, now)
 	if err != nil {

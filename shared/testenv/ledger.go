@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // AssertLedgerBalanced fails the test unless orgID's ledger sums to its
-// wallet's balance (Store.VerifyLedger, the check of `admin verify-ledger`)
+// wallet's balance (wallet.App.VerifyLedger, the check of `admin verify-ledger`)
 // and the balance is not negative. Money tests end with it; Org registers
 // it for every organization it creates.
 //
@@ -18,10 +19,10 @@ import (
 // between VerifyLedger's reads, while money made or lost for good stays.
 func AssertLedgerBalanced(t testing.TB, s *dynamo.Store, orgID string) {
 	t.Helper()
-	var check dynamo.LedgerCheck
+	var check wallet.LedgerCheck
 	for deadline := time.Now().Add(2 * time.Second); ; {
 		var err error
-		check, err = s.VerifyLedger(context.Background(), orgID)
+		check, err = wallet.NewApp(s).VerifyLedger(context.Background(), orgID)
 		if err != nil {
 			t.Errorf("verify ledger of %s: %v", orgID, err)
 			return

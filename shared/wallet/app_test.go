@@ -1,8 +1,9 @@
-package dynamo_test
+package wallet_test
 
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
 
@@ -11,7 +12,22 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
+
+// The use cases against the real storage (DynamoDB Local). The decisions
+// they run are tested without it (decide_test.go); these tests are
+// skipped when no DynamoDB Local runs (make test starts one).
+
+// dynamoLocal is a client of the run's DynamoDB Local and a fresh table,
+// or skips the test when there is none.
+func dynamoLocal(t *testing.T) (dynamo.DB, string) {
+	t.Helper()
+	if os.Getenv("DYNAMODB_ENDPOINT") == "" {
+		t.Skip("DYNAMODB_ENDPOINT is not set: the wallet's use cases run against DynamoDB Local (make test)")
+	}
+	return testenv.Client(t), testenv.Table(t)
+}
 
 // lostAnswerDB commits every TransactWriteItems on DynamoDB Local and then
 // reports a failure, as a timeout after the write reached the table does.
@@ -30,10 +46,10 @@ func (l lostAnswerDB) TransactWriteItems(ctx context.Context, in *dynamodb.Trans
 func TestTopUpOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	client, table := testenv.Client(t), testenv.Table(t)
+	client, table := dynamoLocal(t)
 	s := dynamo.New(client, table)
-	req := func(org, id string, credits int64, reason string) dynamo.TopUpRequest {
-		return dynamo.TopUpRequest{OrgID: org, RequestID: id, Credits: credits, Reason: reason}
+	req := func(org, id string, credits int64, reason string) wallet.TopUpRequest {
+		return wallet.TopUpRequest{OrgID: org, RequestID: id, Credits: credits, Reason: reason}
 	}
 	balance := func(t *testing.T, org string) int64 {
 		t.Helper()
@@ -47,13 +63,13 @@ func TestTopUpOnce(t *testing.T) {
 	t.Run("re-run after a timeout that hid the commit", func(t *testing.T) {
 		org, _ := testenv.Org(t, s, "lost", 100)
 		lost := dynamo.New(lostAnswerDB{client}, table)
-		if _, err := lost.TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7")); err == nil {
+		if _, err := wallet.NewApp(lost).TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7")); err == nil {
 			t.Fatal("the lost answer was not reported")
 		}
 		if got := balance(t, org); got != 150 {
 			t.Fatalf("balance after the hidden commit = %d, want 150", got)
 		}
-		res, err := s.TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7"))
+		res, err := wallet.NewApp(s).TopUpOnce(ctx, req(org, "inv-7", 50, "invoice 7"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +84,7 @@ func TestTopUpOnce(t *testing.T) {
 	t.Run("same request id from many processes at once", func(t *testing.T) {
 		org, _ := testenv.Org(t, s, "race", 0)
 		const runs = 6
-		results := make([]dynamo.TopUpResult, runs)
+		results := make([]wallet.TopUpResult, runs)
 		errs := make([]error, runs)
 		var wg sync.WaitGroup
 		for i := range runs {
@@ -77,7 +93,7 @@ func TestTopUpOnce(t *testing.T) {
 				defer wg.Done()
 				// A store each: no shared in-process wallet lock, as
 				// with operators in several shells.
-				results[i], errs[i] = dynamo.New(client, table).TopUpOnce(ctx, req(org, "inv-8", 1000, "invoice 8"))
+				results[i], errs[i] = wallet.NewApp(dynamo.New(client, table)).TopUpOnce(ctx, req(org, "inv-8", 1000, "invoice 8"))
 			}()
 		}
 		wg.Wait()
@@ -101,7 +117,7 @@ func TestTopUpOnce(t *testing.T) {
 
 	cases := []struct {
 		name string
-		req  dynamo.TopUpRequest
+		req  wallet.TopUpRequest
 		want gifting.Code
 	}{
 		{"other credits under a used id", req("used", "inv-9", 20, "invoice 9"), gifting.CodeIdempotencyMismatch},
@@ -112,12 +128,12 @@ func TestTopUpOnce(t *testing.T) {
 		{"unknown organization", req("nobody", "inv-9", 10, "invoice 9"), gifting.CodeNotFound},
 	}
 	org, _ := testenv.Org(t, s, "used", 5)
-	if _, err := s.TopUpOnce(ctx, req(org, "inv-9", 10, "invoice 9")); err != nil {
+	if _, err := wallet.NewApp(s).TopUpOnce(ctx, req(org, "inv-9", 10, "invoice 9")); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := s.TopUpOnce(ctx, tt.req); gifting.ErrorCode(err) != tt.want {
+			if _, err := wallet.NewApp(s).TopUpOnce(ctx, tt.req); gifting.ErrorCode(err) != tt.want {
 				t.Errorf("error = %v, want %s", err, tt.want)
 			}
 			if got := balance(t, org); got != 15 {

@@ -1,0 +1,111 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
+)
+
+// moneyCost is what one balance change asks of DynamoDB: its requests by
+// operation, the items of its transactions, and the write units AWS would
+// bill them, estimated as the benchmark does (2 units per KB of each item
+// a transaction writes; DynamoDB Local under-reports transactions), index
+// entries left out.
+type moneyCost struct {
+	requests []string
+	items    int
+	bytes    int // of the items the transactions put
+	units    float64
+}
+
+func (c moneyCost) String() string {
+	return fmt.Sprintf("%d requests (%s), %d transaction items, %d bytes put, %.0f write units (est.)",
+		len(c.requests), strings.Join(c.requests, ", "), c.items, c.bytes, c.units)
+}
+
+// costOf meters run, whose work goes through m under ctx.
+func costOf(t *testing.T, s *dynamo.Store, run func(ctx context.Context) error) moneyCost {
+	t.Helper()
+	u := &meter.Usage{Record: true}
+	if err := run(meter.WithUsage(context.Background(), u)); err != nil {
+		t.Fatal(err)
+	}
+	var c moneyCost
+	for _, call := range u.Calls() {
+		c.requests = append(c.requests, call.Op)
+		tw, ok := call.Input.(*dynamodb.TransactWriteItemsInput)
+		if !ok || call.Err != nil {
+			continue
+		}
+		for _, it := range tw.TransactItems {
+			c.items++
+			switch {
+			case it.Put != nil:
+				c.bytes += dynamo.ItemSize(it.Put.Item)
+				c.units += 2 * math.Max(1, math.Ceil(float64(dynamo.ItemSize(it.Put.Item))/1024))
+			case it.Update != nil:
+				stored, err := testenv.Client(t).GetItem(context.Background(), &dynamodb.GetItemInput{TableName: it.Update.TableName, Key: it.Update.Key})
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.units += 2 * math.Max(1, math.Ceil(float64(dynamo.ItemSize(stored.Item))/1024))
+			default:
+				c.units += 2
+			}
+		}
+	}
+	return c
+}
+
+// TestMoneyPathCost: an add-recipient and an operator's top-up cost what
+// they cost before the wallet became a slice of its own (issue 29): an
+// add-recipient two BatchGetItems and one transaction of 5 items (wallet,
+// ledger entry with the change record, contact, recipient, campaign
+// counters), a top-up under a request id a read of the request's
+// record, a read of the wallet, one transaction of 3 items (wallet, ledger
+// entry, request record) and a read of the wallet's currency.
+func TestMoneyPathCost(t *testing.T) {
+	t.Parallel()
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Table(t))
+	orgID, _ := testenv.Org(t, s, "cost", 100)
+	c := giftCampaign(t, s, orgID, 10)
+
+	add := costOf(t, s, func(ctx context.Context) error {
+		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		return err
+	})
+	topUp := costOf(t, s, func(ctx context.Context) error {
+		_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
+		return err
+	})
+	t.Logf("add-recipient: %s", add)
+	t.Logf("top-up once: %s", topUp)
+	for _, tt := range []struct {
+		name      string
+		got       moneyCost
+		requests  int
+		items     int
+		maxUnits  float64
+		operation string
+	}{
+		{"add-recipient", add, 3, 5, 10, "BatchGetItem, BatchGetItem, TransactWriteItems"},
+		{"top-up once", topUp, 4, 3, 6, "GetItem, GetItem, TransactWriteItems, GetItem"},
+	} {
+		if len(tt.got.requests) != tt.requests || tt.got.items != tt.items || tt.got.units > tt.maxUnits ||
+			strings.Join(tt.got.requests, ", ") != tt.operation {
+			t.Errorf("%s: %s; want %d requests (%s), %d items, at most %.0f write units",
+				tt.name, tt.got, tt.requests, tt.operation, tt.items, tt.maxUnits)
+		}
+	}
+	assertBalance(t, s, orgID, 140)
+}

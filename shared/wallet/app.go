@@ -1,0 +1,252 @@
+package wallet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// App is the wallet's application layer: the use cases of the API and the
+// operator CLI. Each loads what it needs through the Store, decides with
+// the pure functions of this package, and hands the plan to the Store to
+// commit in one transaction.
+type App struct {
+	store Store
+}
+
+// NewApp returns the wallet's use cases over store.
+func NewApp(store Store) *App { return &App{store: store} }
+
+// maxAttempts bounds the attempts of a change whose commits keep finding
+// the balance moved or the transaction contended.
+const maxAttempts = 60
+
+// Wallet returns orgID's wallet. Errors: NOT_FOUND (no such organization).
+func (a *App) Wallet(ctx context.Context, orgID string) (Wallet, error) {
+	w, err := a.store.Wallet(ctx, orgID)
+	if errors.Is(err, ErrNoWallet) {
+		return Wallet{}, NoWallet(orgID)
+	}
+	return w, err
+}
+
+// Statement returns orgID's wallet with a page of its ledger, newest first,
+// older than the entry before ("": from the newest): a page that follows a
+// previous page's Next stays where it was however many entries were
+// written since. Errors: NOT_FOUND (no such organization).
+func (a *App) Statement(ctx context.Context, orgID, before string, p gifting.PageRequest) (Statement, error) {
+	st, err := a.store.WalletStatementBefore(ctx, orgID, before, p)
+	if errors.Is(err, ErrNoWallet) {
+		return Statement{}, NoWallet(orgID)
+	}
+	return st, err
+}
+
+// TopUp adds credits to orgID's wallet, with a ledger entry, and returns
+// the wallet and the entry. Errors: VALIDATION_FAILED naming "credits"
+// (fewer than 1 or more than MaxTopUp, or more than the wallet can still
+// hold), NOT_FOUND (no such organization), SERVICE_UNAVAILABLE (the outcome
+// is unknown: TopUpOnce repeats a top-up safely).
+func (a *App) TopUp(ctx context.Context, orgID string, credits int64, reason string) (Wallet, Entry, error) {
+	if err := CheckTopUp(credits); err != nil {
+		return Wallet{}, Entry{}, err
+	}
+	p, err := a.change(ctx, Change{OrgID: orgID, Type: TopUp, Delta: credits, Reason: reason}, nil)
+	if err != nil {
+		return Wallet{}, Entry{}, err
+	}
+	return a.after(ctx, p)
+}
+
+// TopUpOnce adds r.Credits to the wallet of r.OrgID, with a ledger entry,
+// at most once per r.RequestID: the wallet update, the ledger entry and a
+// record of the request id are one transaction. A repeat of the same
+// request (same credits and reason) writes nothing and returns the first
+// run's ledger entry with Replayed set. Errors: IDEMPOTENCY_KEY_REUSED (a
+// repeat with other credits or another reason), VALIDATION_FAILED (bad
+// credits or request id), NOT_FOUND (no such organization),
+// SERVICE_UNAVAILABLE (the outcome is unknown: run the same request again).
+func (a *App) TopUpOnce(ctx context.Context, r TopUpRequest) (TopUpResult, error) {
+	if err := CheckRequestID(r.RequestID); err != nil {
+		return TopUpResult{}, err
+	}
+	// A first read answers a plain re-run, even one the wallet could no
+	// longer take (a top-up that filled it to the most it holds); the
+	// record's condition in the commit settles a concurrent one.
+	rec, found, err := a.store.TopUpRecord(ctx, r.OrgID, r.RequestID)
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	if found {
+		return a.replay(ctx, r, rec)
+	}
+	if err := CheckTopUp(r.Credits); err != nil {
+		return TopUpResult{}, err
+	}
+	p, err := a.change(ctx, r.Change(), &r)
+	var applied *RequestApplied
+	if errors.As(err, &applied) {
+		return a.replay(ctx, r, applied.Record)
+	}
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	w, e, err := a.after(ctx, p)
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	return TopUpResult{RequestID: r.RequestID, Wallet: w, Entry: e}, nil
+}
+
+// replay answers a request whose id rec shows applied: the first run's
+// ledger entry and the wallet now.
+func (a *App) replay(ctx context.Context, r TopUpRequest, rec TopUpRecord) (TopUpResult, error) {
+	if err := r.Replays(rec); err != nil {
+		return TopUpResult{}, err
+	}
+	e, found, err := a.store.Entry(ctx, r.OrgID, rec.EntryID)
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	if !found {
+		return TopUpResult{}, fmt.Errorf("top-up %s of %s: ledger entry %s is missing", r.RequestID, r.OrgID, rec.EntryID)
+	}
+	w, err := a.Wallet(ctx, r.OrgID)
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	return TopUpResult{RequestID: r.RequestID, Replayed: true, Wallet: w, Entry: e}, nil
+}
+
+// after is the wallet as committed plan p left it, with its currency read,
+// and p's entry.
+func (a *App) after(ctx context.Context, p Plan) (Wallet, Entry, error) {
+	full, err := a.Wallet(ctx, p.OrgID)
+	if err != nil {
+		return Wallet{}, Entry{}, err
+	}
+	return Wallet{OrgID: p.OrgID, Balance: p.After, Currency: full.Currency, UpdatedAt: p.Entry.CreatedAt}, p.Entry, nil
+}
+
+// VerifyLedger sums every entry of orgID's ledger (strongly consistent
+// reads) and compares the sum with the wallet's balance (LedgerCheck). Run
+// it when no change of the wallet is under way: one made between the reads
+// shows as a difference. Errors: NOT_FOUND (no such organization).
+func (a *App) VerifyLedger(ctx context.Context, orgID string) (LedgerCheck, error) {
+	const page = 1000
+	w, err := a.Wallet(ctx, orgID)
+	if err != nil {
+		return LedgerCheck{}, err
+	}
+	check := LedgerCheck{OrgID: orgID, Balance: w.Balance}
+	for before := ""; ; {
+		entries, err := a.store.LedgerPage(ctx, orgID, before, page)
+		if err != nil {
+			return LedgerCheck{}, err
+		}
+		for _, e := range entries {
+			if !check.Add(e) {
+				return check.Result(), nil
+			}
+		}
+		if len(entries) < page {
+			return check.Result(), nil
+		}
+		before = entries[len(entries)-1].EntryID
+	}
+}
+
+// change decides c on the wallet's balance and commits the plan (with r's
+// record when r is not nil), deciding again from the balance found whenever
+// another change moved it first, and trying again after a pause when the
+// transaction was contended. Errors: Decide's, and NOT_FOUND.
+func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, error) {
+	if err := c.Check(); err != nil {
+		return Plan{}, err
+	}
+	hold, release, err := a.store.Hold(ctx, c.OrgID)
+	if err != nil {
+		return Plan{}, err
+	}
+	defer release()
+	balance, fresh := hold.Balance, false
+	if !hold.Known {
+		if balance, err = a.balance(ctx, c.OrgID); err != nil {
+			return Plan{}, err
+		}
+		fresh = true
+	}
+	for attempt := 1; ; attempt++ {
+		hold.Remember(balance)
+		p, err := Decide(balance, c, a.store.NewID(), a.store.Now())
+		if Short(err) && !fresh {
+			// The balance the previous change left may miss a top-up
+			// made elsewhere: refuse only on a balance read now.
+			if balance, err = a.balance(ctx, c.OrgID); err != nil {
+				return Plan{}, err
+			}
+			fresh = true
+			hold.Remember(balance)
+			p, err = Decide(balance, c, a.store.NewID(), a.store.Now())
+		}
+		if err != nil {
+			return Plan{}, err
+		}
+		if r != nil {
+			p = p.Applying(*r)
+		}
+		err = a.store.CommitChange(ctx, p)
+		var moved *BalanceMoved
+		switch {
+		case err == nil:
+			hold.Remember(p.After)
+			return p, nil
+		case errors.Is(err, ErrNoWallet):
+			return Plan{}, NoWallet(c.OrgID)
+		case errors.Is(err, ErrRequestApplied):
+			return Plan{}, err
+		case attempt >= maxAttempts:
+			return Plan{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
+		case errors.As(err, &moved):
+			// Decide again from the balance found, at once the first
+			// times: the queue (Hold) makes a move a rare race with
+			// another process.
+			balance, fresh = moved.Balance, true
+			err = pause(ctx, attempt-2)
+		case errors.Is(err, ErrContended):
+			err = pause(ctx, attempt)
+		default:
+			return Plan{}, fmt.Errorf("change balance: %w", err)
+		}
+		if err != nil {
+			return Plan{}, err
+		}
+	}
+}
+
+// balance reads the wallet's balance now.
+func (a *App) balance(ctx context.Context, orgID string) (int64, error) {
+	w, err := a.Wallet(ctx, orgID)
+	return w.Balance, err
+}
+
+// pause waits before attempt n+1 (none for n < 1): full jitter over an
+// exponential cap of 5 ms · 2^n, at most 400 ms, or until ctx ends.
+func pause(ctx context.Context, n int) error {
+	if n < 1 {
+		return nil
+	}
+	capped := min(5*time.Millisecond<<min(n, 10), 400*time.Millisecond)
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(capped)) + 1))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
