@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/streams"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // seen counts the change records a reader handled, by organization.
@@ -87,7 +88,7 @@ func TestReaderKeepsItsPlace(t *testing.T) {
 	org := func(name string) string {
 		id, _ := testenv.Org(t, s, "reader-"+name, 100)
 		// A top-up writes a change record (wallet.topped_up).
-		if _, err := s.TopUpOnce(context.Background(), dynamo.TopUpRequest{OrgID: id, RequestID: "top-up-" + name, Credits: 5, Reason: "test"}); err != nil {
+		if _, err := wallet.NewApp(s).TopUpOnce(context.Background(), wallet.TopUpRequest{OrgID: id, RequestID: "top-up-" + name, Credits: 5, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 		return id
