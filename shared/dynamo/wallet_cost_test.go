@@ -10,7 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -70,7 +72,12 @@ func costOf(t *testing.T, s *dynamo.Store, run func(ctx context.Context) error) 
 // they cost before the wallet became a slice of its own (issue 29): an
 // add-recipient two BatchGetItems and one transaction of 5 items (wallet,
 // ledger entry with the change record, contact, recipient, campaign
-// counters), a top-up under a request id a read of the request's
+// counters), a claim that gives credits back a read of what it claims (one
+// BatchGetItem), of the contact and of the wallet and one transaction of 6
+// items (wallet, ledger entry, recipient, gift inventory, campaign
+// counters, contact), an expiry with a refund a read of the recipient and
+// of the wallet and one transaction of 4 items (wallet, ledger entry,
+// recipient, campaign counters), a top-up under a request id a read of the request's
 // record, a read of the wallet, one transaction of 3 items (wallet, ledger
 // entry, request record) and a read of the wallet's currency.
 func TestMoneyPathCost(t *testing.T) {
@@ -88,8 +95,36 @@ func TestMoneyPathCost(t *testing.T) {
 		_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
 		return err
 	})
+	// The claim needs the campaign's gift: the catalog, seeded after the
+	// add-recipient above was metered without it (with it, the first add
+	// of a store also writes the template's email set).
+	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	// Priced 40 a recipient: the coffee (35 credits) gives 5 back.
+	dear := giftCampaign(t, s, orgID, 40)
+	testenv.SetCampaignStatus(t, s, orgID, dear.CampaignID, gifting.CampaignLive)
+	claimed, err := s.AddRecipient(context.Background(), addInput(orgID, dear.CampaignID, "ann@example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiring, err := s.AddRecipient(context.Background(), addInput(orgID, dear.CampaignID, "bob@example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := costOf(t, s, func(ctx context.Context) error {
+		_, err := s.ClaimGift(ctx, orgID, dear.CampaignID, claimed.Response.RecipientID, gifting.ClaimInput{GiftID: "gift-artisan-coffee",
+			ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
+		return err
+	})
+	expire := costOf(t, s, func(ctx context.Context) error {
+		_, err := s.ExpireRecipient(ctx, orgID, dear.CampaignID, expiring.Response.RecipientID, false)
+		return err
+	})
 	t.Logf("add-recipient: %s", add)
 	t.Logf("top-up once: %s", topUp)
+	t.Logf("claim with a refund: %s", claim)
+	t.Logf("expiry with a refund: %s", expire)
 	for _, tt := range []struct {
 		name      string
 		got       moneyCost
@@ -100,6 +135,8 @@ func TestMoneyPathCost(t *testing.T) {
 	}{
 		{"add-recipient", add, 3, 5, 10, "BatchGetItem, BatchGetItem, TransactWriteItems"},
 		{"top-up once", topUp, 4, 3, 6, "GetItem, GetItem, TransactWriteItems, GetItem"},
+		{"claim with a refund", claim, 4, 6, 14, "BatchGetItem, GetItem, GetItem, TransactWriteItems"},
+		{"expiry with a refund", expire, 3, 4, 8, "GetItem, GetItem, TransactWriteItems"},
 	} {
 		if len(tt.got.requests) != tt.requests || tt.got.items != tt.items || tt.got.units > tt.maxUnits ||
 			strings.Join(tt.got.requests, ", ") != tt.operation {
@@ -107,5 +144,7 @@ func TestMoneyPathCost(t *testing.T) {
 				tt.name, tt.got, tt.requests, tt.operation, tt.items, tt.maxUnits)
 		}
 	}
-	assertBalance(t, s, orgID, 140)
+	// 100, -10 for jane, +50, -40 for ann and for bob, +5 back from ann's
+	// coffee and +40 from bob's expiry.
+	assertBalance(t, s, orgID, 105)
 }
