@@ -28,6 +28,7 @@ import (
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/webhooks"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // webhookRecipients is the number of add-recipients whose webhooks the
@@ -217,7 +218,7 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 		if err != nil {
 			return sent{}, err
 		}
-		var out gifting.AddedRecipient
+		var out wire.AddedRecipient
 		if err := res.decode(&out); err != nil {
 			return sent{}, err
 		}

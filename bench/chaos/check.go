@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // result is one invariant's row: what was checked, how often it failed, and a few examples.
@@ -177,7 +178,7 @@ func checkRecipients(s *snapshot) *result {
 			continue
 		}
 		r.checked++
-		byEmail := map[string]gifting.Recipient{}
+		byEmail := map[string]recipient.Recipient{}
 		launched := 0
 		for _, rc := range cs.recipients {
 			if strings.HasPrefix(rc.ContactDetails.Email, "add-") {

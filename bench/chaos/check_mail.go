@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // killWindow is how far before a duplicate's first send a kill may have happened and still explain it:
@@ -58,7 +59,7 @@ func checkInvitations(c *cluster, s *snapshot, emails []localstack.Email, rs *re
 }
 
 // entryState describes an email entry that did not go out.
-func entryState(e gifting.EmailSchedule) string {
+func entryState(e recipient.EmailSchedule) string {
 	switch {
 	case e.Sent:
 		return "recorded sent (" + e.MessageID + ")"
@@ -147,7 +148,7 @@ func checkWebhooks(c *cluster, s *snapshot, rs *results) []*result {
 func checkInventory(ctx context.Context, c *cluster, w *world, s *snapshot) (*result, error) {
 	r := &result{name: "inventory = claims (no gift oversold, every 303 claim recorded)"}
 	claimed := map[string]int{} // org/gift → recipients that claimed it
-	byPage := map[string]gifting.Recipient{}
+	byPage := map[string]recipient.Recipient{}
 	for _, cs := range s.campaigns {
 		for _, rc := range cs.recipients {
 			byPage[rc.LandingPageID] = rc

@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/client"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // snapshot is the state the checks read once the load stopped: every campaign of every organization
@@ -22,7 +23,7 @@ type snapshot struct {
 type campState struct {
 	org        *org
 	c          gifting.Campaign
-	recipients []gifting.Recipient
+	recipients []recipient.Recipient
 	known      *campaign
 }
 
@@ -142,7 +143,7 @@ func (s *snapshot) owed(c *cluster) outstanding {
 
 // emailOwed reports whether e should go out by now: active, scheduled and due (retry time included),
 // or claimed by a sender, yet neither sent nor failed.
-func emailOwed(e gifting.EmailSchedule, now time.Time) bool {
+func emailOwed(e recipient.EmailSchedule, now time.Time) bool {
 	if !e.Active || e.ScheduledTime == "" || e.Sent || e.Failure != "" {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 func TestEmailOwed(t *testing.T) {
@@ -13,17 +14,17 @@ func TestEmailOwed(t *testing.T) {
 	past, future := gifting.FormatTime(now.Add(-time.Minute)), gifting.FormatTime(now.Add(time.Hour))
 	claimed, later := now.Add(-time.Second), now.Add(10*time.Minute)
 	for name, c := range map[string]struct {
-		e    gifting.EmailSchedule
+		e    recipient.EmailSchedule
 		owed bool
 	}{
-		"due":                   {gifting.EmailSchedule{Active: true, ScheduledTime: past}, true},
-		"claimed, not sent":     {gifting.EmailSchedule{Active: true, ScheduledTime: future, ClaimedAt: &claimed}, true},
-		"not yet due":           {gifting.EmailSchedule{Active: true, ScheduledTime: future}, false},
-		"retry later":           {gifting.EmailSchedule{Active: true, ScheduledTime: past, RetryAt: &later}, false},
-		"sent":                  {gifting.EmailSchedule{Active: true, ScheduledTime: past, Sent: true, ClaimedAt: &claimed}, false},
-		"failed":                {gifting.EmailSchedule{Active: true, ScheduledTime: past, Failure: "expired"}, false},
-		"inactive":              {gifting.EmailSchedule{ScheduledTime: past}, false},
-		"waiting for its event": {gifting.EmailSchedule{Active: true}, false},
+		"due":                   {recipient.EmailSchedule{Active: true, ScheduledTime: past}, true},
+		"claimed, not sent":     {recipient.EmailSchedule{Active: true, ScheduledTime: future, ClaimedAt: &claimed}, true},
+		"not yet due":           {recipient.EmailSchedule{Active: true, ScheduledTime: future}, false},
+		"retry later":           {recipient.EmailSchedule{Active: true, ScheduledTime: past, RetryAt: &later}, false},
+		"sent":                  {recipient.EmailSchedule{Active: true, ScheduledTime: past, Sent: true, ClaimedAt: &claimed}, false},
+		"failed":                {recipient.EmailSchedule{Active: true, ScheduledTime: past, Failure: "expired"}, false},
+		"inactive":              {recipient.EmailSchedule{ScheduledTime: past}, false},
+		"waiting for its event": {recipient.EmailSchedule{Active: true}, false},
 	} {
 		if got := emailOwed(c.e, now); got != c.owed {
 			t.Errorf("%s: owed %v, want %v", name, got, c.owed)

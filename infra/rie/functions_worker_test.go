@@ -13,8 +13,10 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // capture is a job queue that keeps what the API enqueued, so the test hands it to the worker as the
@@ -81,7 +83,7 @@ func (st *stack) prepareWorker(t *testing.T) workerWork {
 	w.live = postCampaign(t, api, "Invited by the tick")
 	testenv.SetCampaignStatus(t, st.store, st.orgID, w.live.CampaignID, gifting.CampaignLive)
 	w.invitees = append(w.invitees, "due."+tag+"@example.com")
-	res, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: st.orgID, CampaignID: w.live.CampaignID, SourceType: "api",
+	res, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: st.orgID, CampaignID: w.live.CampaignID, SourceType: "api",
 		Contact: gifting.ContactInput{MailID: w.invitees[2], FirstName: "Due"}})
 	if err != nil || res.Response.EmailSent {
 		t.Fatalf("add a recipient without a mail provider: %v, emailSent %v", err, res.Response.EmailSent)
@@ -155,7 +157,7 @@ func (st *stack) runWorker(t *testing.T, w workerWork) {
 			t.Errorf("answer %s, want %s", got, want)
 		}
 		var page struct {
-			Recipients []gifting.Recipient `json:"recipients"`
+			Recipients []wire.Recipient `json:"recipients"`
 		}
 		raw := st.get(t, "/api/campaigns/campaigns/"+w.launched.CampaignID+"/recipients")
 		if err := json.Unmarshal(raw, &page); err != nil || len(page.Recipients) != 2 {
@@ -164,7 +166,7 @@ func (st *stack) runWorker(t *testing.T, w workerWork) {
 		for _, r := range page.Recipients {
 			want := ""
 			if r.ContactDetails.Email == bounced {
-				want = gifting.EmailBounced
+				want = recipient.EmailBounced
 			}
 			if got := r.Emails.AddressConfirmation.Failure; got != want {
 				t.Errorf("%s's invitation failure %q, want %q", r.ContactDetails.Email, got, want)

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -29,15 +30,15 @@ var errAddRace = errors.New("add recipient: a read item changed")
 // (campaign not accepting recipients; contact already a recipient of it),
 // INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
 // VALIDATION_FAILED (contact).
-func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
+func (s *Store) AddRecipient(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error) {
 	if err := in.Contact.Validate(); err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	for attempt := 1; ; attempt++ {
 		res, err := s.addRecipientOnce(ctx, in)
 		if errors.Is(err, errAddRace) && attempt < maxAttempts {
 			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return gifting.AddRecipientResult{}, err
+				return recipient.AddResult{}, err
 			}
 			continue
 		}
@@ -45,7 +46,7 @@ func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) 
 		// credits this one was about to: then it is a replay.
 		stored, err := s.replayAfter(ctx, in.OrgID, in.Idempotency.KeyOf(), err, gifting.CodeInsufficientCredits)
 		if stored != nil {
-			return gifting.AddRecipientResult{Replay: stored}, nil
+			return recipient.AddResult{Replay: stored}, nil
 		}
 		return res, err
 	}
@@ -53,7 +54,7 @@ func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) 
 
 // addRecipientOnce reads what add-recipient needs and runs its transaction
 // once (ChangeBalance retries balance moves and conflicts itself).
-func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
+func (s *Store) addRecipientOnce(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error) {
 	org := orgPK(in.OrgID)
 	keys := append([]item{key(org, campaignSK(in.CampaignID)), key(org, walletSK)}, slotKeys(in.OrgID, in.Contact.MailID)...)
 	if in.Idempotency != nil {
@@ -61,7 +62,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	bySK := map[string]item{}
 	for _, it := range got {
@@ -71,28 +72,28 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 		// The replay check, in the same read.
 		stored, err := s.storedFor(*k, bySK[idempotencySK(k.Scope, k.Key)])
 		if err != nil {
-			return gifting.AddRecipientResult{}, err
+			return recipient.AddResult{}, err
 		}
 		if stored != nil {
-			return gifting.AddRecipientResult{}, replayError{stored}
+			return recipient.AddResult{}, replayError{stored}
 		}
 	}
 	c, err := s.acceptingCampaign(in, bySK[campaignSK(in.CampaignID)])
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	var wallet walletItem
 	if it := bySK[walletSK]; it == nil {
-		return gifting.AddRecipientResult{}, gifting.NotFound("organization", in.OrgID)
+		return recipient.AddResult{}, gifting.NotFound("organization", in.OrgID)
 	} else if err := unmarshal(it, &wallet); err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	if err := priceOutOfBounds(c); err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
 	if wallet.Balance < price {
-		return gifting.AddRecipientResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
+		return recipient.AddResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
 			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
 	}
 
@@ -101,7 +102,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	more := kitKeys(in.OrgID, c)
 	slot, err := slotOf(in.OrgID, in.Contact.MailID, bySK)
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	contactID := slot.holder
 	if contactID != "" {
@@ -114,25 +115,25 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	var got2 []item
 	if len(more) > 0 {
 		if got2, err = s.batchGet(ctx, more); err != nil {
-			return gifting.AddRecipientResult{}, err
+			return recipient.AddResult{}, err
 		}
 	}
 	kit, err := kitFrom(in.OrgID, c, in.PublicBaseURL, got2)
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	if err := s.ensureEmailSet(ctx, in.OrgID, &kit); err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	if kit.Gift != nil {
 		if err := underPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
-			return gifting.AddRecipientResult{}, err
+			return recipient.AddResult{}, err
 		}
 	}
 	cur := slot.cur
 	for _, it := range got2 {
 		if contactID != "" && attrS(it, "SK") == recipientOfSK(in.CampaignID, contactID) {
-			return gifting.AddRecipientResult{}, alreadyRecipient(contactID, in.CampaignID)
+			return recipient.AddResult{}, alreadyRecipient(contactID, in.CampaignID)
 		}
 	}
 	if contactID != "" && cur == nil {
@@ -140,13 +141,13 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 			if attrS(it, "SK") == contactSK(contactID) {
 				sc, err := decodeContact(it)
 				if err != nil {
-					return gifting.AddRecipientResult{}, err
+					return recipient.AddResult{}, err
 				}
 				cur = &sc
 			}
 		}
 		if cur == nil {
-			return gifting.AddRecipientResult{}, errAddRace // deleted since the marker was read
+			return recipient.AddResult{}, errAddRace // deleted since the marker was read
 		}
 	}
 	return s.addRecipientWrite(ctx, in, kit, cur, slot.taken, wallet.Balance)
@@ -186,7 +187,7 @@ func priceOutOfBounds(c gifting.Campaign) error {
 
 // acceptingCampaign decodes the campaign item read for in and checks that
 // it takes recipients.
-func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (gifting.Campaign, error) {
+func (s *Store) acceptingCampaign(in recipient.AddInput, it item) (gifting.Campaign, error) {
 	var c gifting.Campaign
 	if it == nil {
 		return c, gifting.NotFound("campaign", in.CampaignID)
@@ -206,11 +207,11 @@ func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (giftin
 
 // addRecipientWrite plans the contact and the recipient and runs the
 // wallet transaction from balance.
-func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientInput, kit RecipientKit, cur *storedContact, slotTaken bool, balance int64) (gifting.AddRecipientResult, error) {
+func (s *Store) addRecipientWrite(ctx context.Context, in recipient.AddInput, kit recipient.Kit, cur *storedContact, slotTaken bool, balance int64) (recipient.AddResult, error) {
 	c := kit.Campaign
 	now := s.Now()
 	kit.Invite = in.Invite
-	invite := kit.invitesNow()
+	invite := kit.InvitesNow()
 	ci := in.Contact
 	// Pending even when the invitation goes out at once: a recipient is
 	// invite_sent only once the mail provider accepted it.
@@ -218,19 +219,19 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
 	upsert, err := s.contactUpsertFrom(in.OrgID, cur, slotTaken, ci, src)
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	r := s.newRecipient(in.OrgID, kit, upsert.Contact, in.SourceType, "")
 	if in.AssignTo.UserID != "" {
-		r.AssignedUsers = []gifting.AssignedUser{in.AssignTo}
+		r.AssignedUsers = []recipient.AssignedUser{in.AssignTo}
 	}
 	recPut, counter, err := s.newRecipientItems(in.OrgID, r, kit)
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
-	res := gifting.AddedRecipient{
-		Success: true, Message: "Recipient added", CampaignID: c.CampaignID, ContactID: r.ContactDetails.ContactID,
+	res := recipient.Added{
+		CampaignID: c.CampaignID, ContactID: r.ContactDetails.ContactID,
 		RecipientID: r.RecipientID, EmailSent: invite, CreditsDeducted: price,
 		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
@@ -282,9 +283,9 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 		},
 	})
 	if err != nil {
-		return gifting.AddRecipientResult{}, err
+		return recipient.AddResult{}, err
 	}
-	return gifting.AddRecipientResult{Response: res, Recipient: r, Delays: eventDelays(kit.Emails), EmailSet: kit.EmailSet}, nil
+	return recipient.AddResult{Response: res, Recipient: r, Delays: recipient.EventDelays(kit.Emails), EmailSet: kit.EmailSet}, nil
 }
 
 // contactUpsertFrom plans the create (cur == nil; slotTaken as slotOf

@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -34,8 +35,8 @@ func giftCampaign(t *testing.T, s *dynamo.Store, orgID string, price int64) gift
 	return c
 }
 
-func addInput(orgID, campaignID, email string) gifting.AddRecipientInput {
-	return gifting.AddRecipientInput{
+func addInput(orgID, campaignID, email string) recipient.AddInput {
+	return recipient.AddInput{
 		OrgID: orgID, CampaignID: campaignID, SourceType: "api", PublicBaseURL: "https://gifts.test/",
 		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane", LastName: "Doe"},
 	}
@@ -66,7 +67,7 @@ func TestAddRecipient(t *testing.T) {
 	}
 	t.Run("response", func(t *testing.T) {
 		got := res.Response
-		if !got.Success || got.CreditsDeducted != 40 || got.RemainingBalance != 60 || got.EmailSent ||
+		if got.CreditsDeducted != 40 || got.RemainingBalance != 60 || got.EmailSent ||
 			got.ContactID == "" || got.RecipientID == "" || got.CampaignID != c.CampaignID {
 			t.Errorf("response = %+v", got)
 		}
@@ -320,17 +321,17 @@ func TestAddedRecipientNotEmailed(t *testing.T) {
 
 // addIdempotent is an add-recipient's idempotency under key, for a request
 // whose hash is hash, storing the response as JSON as the HTTP layer does.
-func addIdempotent(key, hash string) *gifting.Idempotent[gifting.AddedRecipient] {
-	return &gifting.Idempotent[gifting.AddedRecipient]{
+func addIdempotent(key, hash string) *gifting.Idempotent[recipient.Added] {
+	return &gifting.Idempotent[recipient.Added]{
 		Key: gifting.IdempotencyKey{Scope: "add-recipient", Key: key, Hash: hash}, Status: http.StatusOK,
-		Render: func(r gifting.AddedRecipient) ([]byte, error) { return json.Marshal(r) },
+		Render: func(r recipient.Added) ([]byte, error) { return json.Marshal(r) },
 	}
 }
 
 // replayed is the response a replayed add-recipient stored.
-func replayed(t *testing.T, res gifting.AddRecipientResult) gifting.AddedRecipient {
+func replayed(t *testing.T, res recipient.AddResult) recipient.Added {
 	t.Helper()
-	var r gifting.AddedRecipient
+	var r recipient.Added
 	if res.Replay.Status != http.StatusOK {
 		t.Errorf("replayed status %d, want 200", res.Replay.Status)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/wire"
 )
@@ -299,7 +300,7 @@ func (s *Store) withChange(orgID string, change gifting.Change, items ...types.T
 }
 
 // recipientsCreated are the recipient.created messages of rs.
-func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
+func recipientsCreated(rs []recipient.Recipient) []gifting.Change {
 	out := make([]gifting.Change, len(rs))
 	for i, r := range rs {
 		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
@@ -309,8 +310,8 @@ func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
 
 // recipientStatusChanged is the recipient.status_changed message of r,
 // which moved from status from, for the transaction that moves it.
-func recipientStatusChanged(r gifting.Recipient, from gifting.RecipientStatus) gifting.Change {
-	return gifting.NewChange(gifting.ChangeRecipientStatus, gifting.RecipientStatusChange{Recipient: r, PreviousStatus: from})
+func recipientStatusChanged(r recipient.Recipient, from gifting.RecipientStatus) gifting.Change {
+	return gifting.NewChange(gifting.ChangeRecipientStatus, recipient.StatusChange{Recipient: r, PreviousStatus: from})
 }
 
 // storedChange is a message as its record holds it: whole, or, for a
@@ -336,12 +337,14 @@ type recipientRef struct {
 // storedChangeOf is the stored form of m.
 func storedChangeOf(m gifting.Change) storedChange {
 	switch d := m.Data.(type) {
-	case gifting.Recipient:
+	case recipient.Recipient:
 		if m.Type == gifting.ChangeRecipientCreated {
 			m.Data = nil
 			return storedChange{Change: m, Ref: &recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID}}
 		}
-	case gifting.RecipientStatusChange:
+		// A recipient.feedback message: the recipient, in full.
+		m.Data = wire.RecipientOf(d)
+	case recipient.StatusChange:
 		m.Data = nil
 		return storedChange{Change: m, Ref: &recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID,
 			PreviousStatus: d.PreviousStatus}}
@@ -386,7 +389,7 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 	if err != nil {
 		return nil, err
 	}
-	bySK := make(map[string]gifting.Recipient, len(got))
+	bySK := make(map[string]recipient.Recipient, len(got))
 	for _, it := range got {
 		r, err := s.readRecipient(ctx, it)
 		if err != nil {
@@ -403,9 +406,9 @@ func (s *Store) HydrateChanges(ctx context.Context, orgID string, msgs []json.Ra
 		}
 		m.Data = *m.Ref
 		if r, ok := bySK[recipientSK(m.Ref.CampaignID, m.Ref.RecipientID)]; ok {
-			m.Data = r
+			m.Data = wire.RecipientOf(r)
 			if m.Ref.PreviousStatus != "" {
-				m.Data = gifting.RecipientStatusChange{Recipient: r, PreviousStatus: m.Ref.PreviousStatus}
+				m.Data = wire.RecipientStatusChangeOf(recipient.StatusChange{Recipient: r, PreviousStatus: m.Ref.PreviousStatus})
 			}
 		}
 		b, err := wire.Marshal(m.Change)

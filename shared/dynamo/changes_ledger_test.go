@@ -13,6 +13,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -30,7 +31,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	orgID, _ := testenv.Org(t, s, "feedmerge", 1000)
 	c := giftCampaign(t, s, orgID, 40)
 
-	add := func(email string) gifting.Recipient {
+	add := func(email string) recipient.Recipient {
 		t.Helper()
 		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, email))
 		if err != nil {

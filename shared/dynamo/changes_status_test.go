@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -46,12 +47,12 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 				}
 			},
 			loser: func(t *testing.T, s *dynamo.Store, orgID, campaignID, recipientID string) {
-				_, err := s.ClaimGift(context.Background(), orgID, campaignID, recipientID, gifting.ClaimInput{
+				_, err := s.ClaimGift(context.Background(), orgID, campaignID, recipientID, recipient.ClaimInput{
 					GiftID: "gift-artisan-coffee",
-					ShippingAddress: gifting.ShippingAddress{
+					ShippingAddress: recipient.ShippingAddress{
 						Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"},
 				})
-				if err != gifting.ErrGiftExpired {
+				if err != recipient.ErrGiftExpired {
 					t.Errorf("claim after an expiry: %v; want the gift expired (GONE)", err)
 				}
 			},
@@ -72,7 +73,7 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 			db.do = func() { tc.winner(t, base, orgID, c.CampaignID, id) }
 			tc.loser(t, s, orgID, c.CampaignID, id)
 
-			got := recorded[gifting.RecipientStatusChange](t, s, clk, orgID, gifting.ChangeRecipientStatus)
+			got := recorded[recipient.StatusChange](t, s, clk, orgID, gifting.ChangeRecipientStatus)
 			if len(got) != 1 || got[0].RecipientID != id || got[0].PreviousStatus != gifting.RecipientPending || got[0].Status != tc.want {
 				t.Errorf("recorded status changes %+v; want exactly one, from pending to %s", got, tc.want)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -47,21 +48,21 @@ var campaignGone = gifting.Errorf(gifting.CodeGone, "this campaign has ended, so
 // Errors: NOT_FOUND (recipient), GONE (campaign completed or deleted),
 // CONFLICT (already claimed; the gift out of stock, with details giftId),
 // VALIDATION_FAILED (the gift is not one of the campaign's).
-func (s *Store) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error) {
+func (s *Store) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
 	for attempt := 1; ; attempt++ {
 		r, err := s.claimOnce(ctx, orgID, campaignID, recipientID, in)
 		if errors.Is(err, errClaimRace) && attempt < maxAttempts {
 			continue
 		}
 		if errors.Is(err, errClaimRace) {
-			return gifting.Recipient{}, fmt.Errorf("claim gave up after %d attempts: %w", attempt, err)
+			return recipient.Recipient{}, fmt.Errorf("claim gave up after %d attempts: %w", attempt, err)
 		}
 		return r, err
 	}
 }
 
 // claimOnce reads what a claim needs and runs its transaction once.
-func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error) {
+func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
 	org := orgPK(orgID)
 	keys := []item{
 		key(org, recipientSK(campaignID, recipientID)), key(org, campaignSK(campaignID)),
@@ -69,10 +70,10 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
 	var (
-		cur      *storedRecipient
+		cur      *recipient.Stored
 		campaign *gifting.Campaign
 		gift     *giftItem
 	)
@@ -81,19 +82,19 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 		case recipientSK(campaignID, recipientID):
 			sr, err := s.readRecipient(ctx, it)
 			if err != nil {
-				return gifting.Recipient{}, err
+				return recipient.Recipient{}, err
 			}
 			cur = &sr
 		case campaignSK(campaignID):
 			var c gifting.Campaign
 			if err := unmarshal(it, &c); err != nil {
-				return gifting.Recipient{}, err
+				return recipient.Recipient{}, err
 			}
 			campaign = &c
 		case giftSK(in.GiftID):
 			var g gifting.Gift
 			if err := unmarshal(it, &g); err != nil {
-				return gifting.Recipient{}, err
+				return recipient.Recipient{}, err
 			}
 			if pk := attrS(it, "PK"); gift == nil || pk == org {
 				gift = &giftItem{Gift: g, pk: pk}
@@ -102,32 +103,32 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 	}
 	switch {
 	case cur == nil:
-		return gifting.Recipient{}, gifting.NotFound("recipient", recipientID)
+		return recipient.Recipient{}, gifting.NotFound("recipient", recipientID)
 	case cur.Claimed():
-		return gifting.Recipient{}, gifting.Errorf(gifting.CodeConflict, "this gift has already been claimed: the address was confirmed")
+		return recipient.Recipient{}, gifting.Errorf(gifting.CodeConflict, "this gift has already been claimed: the address was confirmed")
 	case campaign == nil || campaign.IsDeleted || campaign.Status == gifting.CampaignCompleted:
-		return gifting.Recipient{}, campaignGone
+		return recipient.Recipient{}, campaignGone
 	case gift == nil || !slices.Contains(campaign.CampaignData.GiftIDs, in.GiftID):
-		return gifting.Recipient{}, &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
+		return recipient.Recipient{}, &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
 			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
 	case !gift.InStock():
-		return gifting.Recipient{}, outOfStock(in.GiftID)
+		return recipient.Recipient{}, outOfStock(in.GiftID)
 	}
 	contact, err := s.contactIfLive(ctx, orgID, cur.ContactDetails.ContactID)
 	if err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
 	r := cur.Recipient
 	from := r.Status
 	if err := r.Claim(gift.Gift, in.ShippingAddress, s.Now()); err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
-	refund := gifting.ClaimRefund(r.CreditsCharged, gift.Gift)
+	refund := recipient.ClaimRefund(r.CreditsCharged, gift.Gift)
 	r.CreditsCharged -= refund
 
 	named, err := s.claimItems(orgID, *cur, r, from, *gift, refund, contact)
 	if err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
 	items := make([]types.TransactWriteItem, len(named))
 	for i, n := range named {
@@ -152,7 +153,7 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 			Cancelled: cancelled,
 		})
 	} else if items, err = s.withChange(orgID, moved, items...); err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	} else if err = s.transactRetrying(ctx, items); err != nil {
 		if mapped := cancelled(cancellationReasons(err)); mapped != nil {
 			err = mapped
@@ -161,7 +162,7 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 		}
 	}
 	if err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
 	return r, nil
 }
@@ -176,9 +177,9 @@ type namedItem struct {
 // claimItems are the claim's transaction items: the recipient (r, read as
 // cur), the gift's inventory, the campaign's counters and, when the
 // contact is live, its new address entry.
-func (s *Store) claimItems(orgID string, cur storedRecipient, r gifting.Recipient, from gifting.RecipientStatus,
+func (s *Store) claimItems(orgID string, cur recipient.Stored, r recipient.Recipient, from gifting.RecipientStatus,
 	gift giftItem, refund int64, contact *storedContact) ([]namedItem, error) {
-	it, err := s.recipientItem(orgID, cur.next(r))
+	it, err := s.recipientItem(orgID, cur.Next(r))
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +188,7 @@ func (s *Store) claimItems(orgID string, cur storedRecipient, r gifting.Recipien
 		{item: types.TransactWriteItem{Put: &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
+			ExpressionAttributeValues: item{":ver": num(cur.Version)},
 		}}, failed: errClaimRace},
 		{item: types.TransactWriteItem{Update: &types.Update{
 			TableName:                 &s.table,

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // contactCampaignIDsAttr is the attribute of a contact item that holds its
@@ -41,7 +42,7 @@ const joinCampaignCond = "attribute_exists(contactId) AND NOT contains(cids, :id
 // time, paced by pace like the recipients' puts (contacts live in the same
 // partition). A refused condition (there already, deleted since, at the
 // most campaigns) is no error.
-func (s *Store) joinCampaign(ctx context.Context, orgID string, c gifting.Campaign, contacts map[string]gifting.Contact, rs []storedRecipient, pace *rate.Limiter) error {
+func (s *Store) joinCampaign(ctx context.Context, orgID string, c gifting.Campaign, contacts map[string]gifting.Contact, rs []recipient.Stored, pace *rate.Limiter) error {
 	type join struct {
 		ct     gifting.Contact
 		status gifting.RecipientStatus

@@ -9,12 +9,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // A recipient's scheduled emails are sent from the recipient item itself:
-// while one of its emails waits (gifting.Recipient.NextEmail), the item
+// while one of its emails waits (recipient.Recipient.NextEmail), the item
 // carries the due attributes (dueAttrs) of the job kind
 // gifting.JobRecipientEmails at that email's time, written by
 // recipientItem. So whatever writes a recipient (add-recipient, a launch
@@ -26,7 +25,7 @@ import (
 // write conditioned on the recipient's version (of overlapping senders one
 // wins), the mailer sends it, and EmailSent records the provider's message
 // id and sentAt (EmailFailed the failure). A claim is a lease
-// (gifting.EmailLease): a claimed email not recorded as sent keeps its
+// (recipient.EmailLease): a claimed email not recorded as sent keeps its
 // recipient in the due index at the lease's end, so when the process dies
 // between the claim and the record the tick claims and sends it again: at
 // least once (gifting/email_lease.go says where a duplicate can come from).
@@ -46,38 +45,38 @@ type sentMessage struct {
 }
 
 // ClaimEmail claims the email kind of a recipient for sending at the
-// store's now (gifting.Recipient.ClaimEmail) and returns the recipient as
+// store's now (recipient.Recipient.ClaimEmail) and returns the recipient as
 // claimed. It is one read and one conditional write. A claim whose lease
 // ran out is taken over; when that was the email's last attempt, the
-// failure is written and ClaimEmail returns gifting.ErrEmailGivenUp.
+// failure is written and ClaimEmail returns recipient.ErrEmailGivenUp.
 //
 // Errors: NOT_FOUND (recipient), CONFLICT (the email is not waiting: sent,
 // claimed by another sender whose lease runs, failed or no longer active).
-func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error) {
+func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (recipient.Recipient, error) {
 	givenUp := false
-	r, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+	r, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
 		err := r.ClaimEmail(kind, s.Now())
-		givenUp = errors.Is(err, gifting.ErrEmailGivenUp)
+		givenUp = errors.Is(err, recipient.ErrEmailGivenUp)
 		if givenUp {
 			return nil, nil // write the failure
 		}
 		return nil, err
 	})
 	if err == nil && givenUp {
-		return r, gifting.ErrEmailGivenUp
+		return r, recipient.ErrEmailGivenUp
 	}
 	return r, err
 }
 
 // EmailSent records that the mail provider accepted the email kind of a
-// recipient as messageID (gifting.Recipient.MarkEmailSent), and writes the
+// recipient as messageID (recipient.Recipient.MarkEmailSent), and writes the
 // message's global item (MessageRecipient) in the same transaction; an
 // invitation sent to a pending recipient moves it to invite_sent in the
 // campaign's counters too, with its recipient.status_changed change record.
 //
 // Errors: NOT_FOUND (recipient or campaign).
 func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error {
-	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
 		now := s.Now()
 		from := r.MarkEmailSent(kind, messageID, now)
 		var items []types.TransactWriteItem
@@ -103,13 +102,13 @@ func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, k
 
 // EmailFailed records a failed send of the email kind of a recipient,
 // claimed at claimedAt, and releases its claim
-// (gifting.Recipient.MarkEmailFailed): failure is the reason it will never
+// (recipient.Recipient.MarkEmailFailed): failure is the reason it will never
 // go out, "" for one a later tick retries. A claim another sender took
 // over meanwhile is left to it, with nothing written.
 //
 // Errors: NOT_FOUND (recipient).
 func (s *Store) EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string, claimedAt time.Time) error {
-	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
 		if !r.MarkEmailFailed(kind, failure, claimedAt, s.Now()) {
 			return nil, errNothingToWrite
 		}
@@ -127,12 +126,12 @@ var errNothingToWrite = errors.New("nothing to write")
 
 // StopEmails records failure on the email kind of a recipient (when not
 // "") and on every email of it still to be sent, which takes it out of the
-// due index (gifting.Recipient.StopEmails): a bounce, a complaint, an
+// due index (recipient.Recipient.StopEmails): a bounce, a complaint, an
 // unsubscribe.
 //
 // Errors: NOT_FOUND (recipient).
-func (s *Store) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+func (s *Store) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
 		r.StopEmails(kind, failure, s.Now())
 		return nil, nil
 	})

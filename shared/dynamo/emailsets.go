@@ -10,10 +10,11 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // A recipient's emails are rendered from its template's text whenever the
-// recipient is read (gifting.Recipient.RenderEmails), not stored on it:
+// recipient is read (recipient.Recipient.RenderEmails), not stored on it:
 // five rendered emails made up two thirds of a recipient's record, and
 // a template's HTML has no bound but the item size, so storing them made
 // every write of every recipient cost as many write units as its template
@@ -66,7 +67,7 @@ type emailSetItem struct {
 // and names it in kit.EmailSet (left "" for a kit without emails). It
 // writes the set unless this process has read or written it before: one
 // put, the first time a process builds recipients from a template.
-func (s *Store) ensureEmailSet(ctx context.Context, orgID string, kit *RecipientKit) error {
+func (s *Store) ensureEmailSet(ctx context.Context, orgID string, kit *recipient.Kit) error {
 	if len(kit.Emails) == 0 {
 		return nil
 	}
@@ -117,7 +118,7 @@ func (s *Store) emailSet(ctx context.Context, orgID, id string) (map[string]gift
 // withEmails renders the emails of sr from its email set, and sets its
 // delays from the set when the item did not carry them. A recipient
 // without a set (written before sets) is left as read.
-func (s *Store) withEmails(ctx context.Context, sr *storedRecipient) error {
+func (s *Store) withEmails(ctx context.Context, sr *recipient.Stored) error {
 	if sr.EmailSet == "" {
 		return nil
 	}
@@ -127,14 +128,14 @@ func (s *Store) withEmails(ctx context.Context, sr *storedRecipient) error {
 	}
 	sr.RenderEmails(emails)
 	if len(sr.Delays) == 0 {
-		sr.Delays = eventDelays(emails)
+		sr.Delays = recipient.EventDelays(emails)
 	}
 	return nil
 }
 
 // readRecipient decodes a recipient item and renders its emails
 // (withEmails): the form every reader outside the write path wants.
-func (s *Store) readRecipient(ctx context.Context, it item) (storedRecipient, error) {
+func (s *Store) readRecipient(ctx context.Context, it item) (recipient.Stored, error) {
 	sr, err := decodeRecipient(it)
 	if err != nil {
 		return sr, err

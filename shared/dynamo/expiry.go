@@ -17,13 +17,13 @@ import (
 // A recipient's claim expiry is one more due time of the recipient item:
 // while it is unclaimed, recipientItem puts it in the due index at the
 // earliest of its next email and its ClaimExpiresAt
-// (gifting.Recipient.NextDue), and the recipient's job
+// (recipient.Recipient.NextDue), and the recipient's job
 // (gifting.JobRecipientEmails) expires it when the time has come. So
 // finding what expires costs nothing beyond the tick's due-index reads,
 // and an expiry is one read and one transaction.
 
 // ExpireRecipient moves an unclaimed recipient to expired
-// (gifting.Recipient.Expire) in one transaction with its refund: the
+// (recipient.Recipient.Expire) in one transaction with its refund: the
 // recipient (conditioned on the version read, so of an expiry and a claim
 // racing exactly one wins) with its recipient.status_changed change
 // record, the campaign's counters (statusCounts from the
@@ -43,7 +43,7 @@ import (
 func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
 	campaignKey := campaignSK(campaignID)
 	for attempt := 1; ; attempt++ {
-		cur, err := s.recipient(ctx, orgID, campaignID, recipientID)
+		cur, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
 		if err != nil {
 			return false, err
 		}
@@ -55,7 +55,7 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 		if err != nil {
 			return false, err
 		}
-		it, err := s.recipientItem(orgID, cur.next(r))
+		it, err := s.recipientItem(orgID, cur.Next(r))
 		if err != nil {
 			return false, err
 		}
@@ -63,7 +63,7 @@ func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipien
 		tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
+			ExpressionAttributeValues: item{":ver": num(cur.Version)},
 		}})
 		tx.add(condCampaign, s.campaignExpiry(orgID, campaignKey, from, refund))
 		raced, deleted := false, false

@@ -9,14 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // LegacyRecipientItems are the recipient item and the RCPTOF marker that
 // the code before packed records and derived recipient keys wrote for a
 // new recipient r (its recipientItem and recipientItems, copied), so tests
 // can fill a table as that code did.
-func (s *Store) LegacyRecipientItems(orgID string, r gifting.Recipient, delays map[string]int) (recipient, marker map[string]types.AttributeValue, err error) {
-	it, err := marshal(r)
+func (s *Store) LegacyRecipientItems(orgID string, r recipient.Recipient, delays map[string]int) (rec, marker map[string]types.AttributeValue, err error) {
+	it, err := marshal(recordOf(r))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,12 +73,12 @@ func RecipientIDFor(campaignID, contactID string) string {
 // email sets wrote for a new recipient r: its record, rendered emails and
 // all, deflated without a dictionary into recipientBodyAttr, and its
 // delays beside it.
-func (s *Store) PackedRecipientItemBeforeSets(orgID string, r gifting.Recipient, delays map[string]int) (map[string]types.AttributeValue, error) {
-	it, err := s.recipientItem(orgID, storedRecipient{Recipient: r, Ver: 1, Delays: delays})
+func (s *Store) PackedRecipientItemBeforeSets(orgID string, r recipient.Recipient, delays map[string]int) (map[string]types.AttributeValue, error) {
+	it, err := s.recipientItem(orgID, recipient.Stored{Recipient: r, Version: 1, Delays: delays})
 	if err != nil {
 		return nil, err
 	}
-	j, err := json.Marshal(r)
+	j, err := json.Marshal(recordOf(r))
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Store) PackedRecipientItemBeforeSets(orgID string, r gifting.Recipient,
 // legacyDue sets the due attributes of recipient item it as the code
 // before short due keys wrote them: the item's key spelled out in dueAt,
 // and dueRef.
-func legacyDue(it map[string]types.AttributeValue, orgID string, r gifting.Recipient) {
+func legacyDue(it map[string]types.AttributeValue, orgID string, r recipient.Recipient) {
 	at, ok := r.NextDue()
 	if !ok {
 		return

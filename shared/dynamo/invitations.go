@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // AddedRecipientNotEmailed rewrites the stored idempotent response of an
@@ -17,7 +18,7 @@ import (
 // recorded on the invitation (EmailFailed), which the scheduler retries.
 // Only the record written with the recipient (same request hash) is
 // replaced. It returns the response to give.
-func (s *Store) AddedRecipientNotEmailed(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error) {
+func (s *Store) AddedRecipientNotEmailed(ctx context.Context, orgID string, res recipient.AddResult, idem *gifting.Idempotent[recipient.Added]) (recipient.Added, error) {
 	out := res.Response
 	out.EmailSent = false
 	if idem == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -138,7 +139,7 @@ const launchFinishCursor = "finish"
 // its time ran out, the send failed) stays claimed until its lease ends,
 // then the tick sends it: at least once. Without an inviter the recipients
 // are pending with the invitation scheduled.
-func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error) {
+func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite recipient.Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
 		return "", true, s.dueDone(ctx, orgPK(orgID), launchSK(campaignID))
@@ -228,14 +229,14 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 // sliceInvitations are the invitations of the slice's recipients rs that
 // the run that counted them may send: claimed when written, unchanged
 // since (version 1: nobody else took them over) and with enough of their
-// lease left (gifting.EmailSchedule.HolderMaySend).
-func (s *Store) sliceInvitations(rs []storedRecipient) []gifting.Invitation {
+// lease left (recipient.EmailSchedule.HolderMaySend).
+func (s *Store) sliceInvitations(rs []recipient.Stored) []recipient.Invitation {
 	now := s.Now()
-	var invs []gifting.Invitation
+	var invs []recipient.Invitation
 	for _, r := range rs {
 		e := r.Emails.AddressConfirmation
-		if r.Ver == 1 && e.ClaimedAt != nil && e.HolderMaySend(*e.ClaimedAt, now) {
-			invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet})
+		if r.Version == 1 && e.ClaimedAt != nil && e.HolderMaySend(*e.ClaimedAt, now) {
+			invs = append(invs, recipient.Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet})
 		}
 	}
 	return invs
@@ -307,7 +308,7 @@ func atCursor(cursor string) string {
 // are refunded at the end), as are contacts already recipients of the
 // campaign (in the legacy layout too, see recipientOfSK). It puts at most
 // the launch's room left.
-func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, sliceID, publicBaseURL string, invite bool, pace *rate.Limiter) ([]storedRecipient, error) {
+func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, listID string, ids []string, sliceID, publicBaseURL string, invite bool, pace *rate.Limiter) ([]recipient.Stored, error) {
 	contacts, err := s.contactsConcurrently(ctx, orgID, ids)
 	if err != nil {
 		return nil, err
@@ -338,12 +339,12 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	// The launch's recipients belong to the user behind the launching key,
 	// as an added recipient belongs to the user who added it, so the
 	// recipients list's userId filter finds them.
-	kit.AssignTo = gifting.AssignedUser{UserID: rec.StartedBy, UserName: rec.StartedBy}
+	kit.AssignTo = recipient.AssignedUser{UserID: rec.StartedBy, UserName: rec.StartedBy}
 	room := int(rec.Contacts - rec.Created)
 	for len(contacts) > 0 && len(mine) < room {
 		wave := contacts[:min(room-len(mine), len(contacts))]
 		contacts = contacts[len(wave):]
-		got := make([]*storedRecipient, len(wave))
+		got := make([]*recipient.Stored, len(wave))
 		errs := eachAtMost(launchPutters, len(wave), func(i int) (err error) {
 			got[i], err = s.putLaunchRecipient(ctx, orgID, kit, wave[i], listID, sliceID, pace)
 			return err
@@ -370,9 +371,9 @@ func (s *Store) writeLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 // sliceID, if the contact is not a recipient yet. It returns the slice's
 // recipient of the contact: the one it wrote, or the one an earlier run of
 // the slice wrote; nil when the contact already was a recipient otherwise.
-func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit RecipientKit, ct gifting.Contact, listID, sliceID string, pace *rate.Limiter) (*storedRecipient, error) {
-	r := s.newRecipient(orgID, kit, ct, gifting.SourceContactList, listID)
-	sr := s.newStoredRecipient(r, kit, sliceID)
+func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit recipient.Kit, ct gifting.Contact, listID, sliceID string, pace *rate.Limiter) (*recipient.Stored, error) {
+	r := s.newRecipient(orgID, kit, ct, recipient.SourceContactList, listID)
+	sr := kit.Stored(r, sliceID)
 	it, err := s.recipientItem(orgID, sr)
 	if err != nil {
 		return nil, err
@@ -411,7 +412,7 @@ func (s *Store) putLaunchRecipient(ctx context.Context, orgID string, kit Recipi
 // slice's and is returned, to be counted. Every run of the slice decides on
 // the same key, so no recipient is written that the counting run missed.
 // Tombstones have no index keys, read as missing (recipient) and expire.
-func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID string, ids []string, contacts []gifting.Contact, sliceID string, pace *rate.Limiter) ([]storedRecipient, error) {
+func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID string, ids []string, contacts []gifting.Contact, sliceID string, pace *rate.Limiter) ([]recipient.Stored, error) {
 	if len(contacts) == len(ids) {
 		return nil, nil
 	}
@@ -420,7 +421,7 @@ func (s *Store) sliceRecipientsOfGone(ctx context.Context, orgID, campaignID str
 		have[ct.ContactID] = true
 	}
 	expires := num(s.Now().Add(tombstoneRetention).Unix())
-	var out []storedRecipient
+	var out []recipient.Stored
 	for _, id := range ids {
 		if have[id] {
 			continue
@@ -496,7 +497,7 @@ func (s *Store) withoutLegacyRecipients(ctx context.Context, orgID, campaignID s
 // recipients (deleted, or paused since they were written invited) fails
 // the slice: its recipients are deleted, so a later run writes them again
 // as the campaign is then.
-func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, cursor, next string, members int, mine []storedRecipient, pace *rate.Limiter) (bool, error) {
+func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Campaign, rec launchRecord, cursor, next string, members int, mine []recipient.Stored, pace *rate.Limiter) (bool, error) {
 	campaignID := c.CampaignID
 	pk, sk := orgPK(orgID), launchSK(campaignID)
 	n := int64(len(mine))
@@ -515,7 +516,7 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	}})
 	if n > 0 {
 		deltas := map[gifting.RecipientStatus]int64{}
-		created := make([]gifting.Recipient, len(mine))
+		created := make([]recipient.Recipient, len(mine))
 		inviting := false
 		for i, r := range mine {
 			deltas[writtenStatus(r)]++
@@ -570,8 +571,8 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 // count counts it: its status while it is unchanged since (version 1),
 // else pending, which every launch writes (a move since then moved the
 // campaign's counters from pending).
-func writtenStatus(r storedRecipient) gifting.RecipientStatus {
-	if r.Ver == 1 {
+func writtenStatus(r recipient.Stored) gifting.RecipientStatus {
+	if r.Version == 1 {
 		return r.Status
 	}
 	return gifting.RecipientPending
@@ -591,7 +592,7 @@ func (s *Store) sliceStillClaimed(ctx context.Context, pk, sk, cursor string) er
 
 // dropSliceRecipients deletes the slice's recipients rs that nothing has
 // changed since they were written.
-func (s *Store) dropSliceRecipients(ctx context.Context, orgID string, rs []storedRecipient) error {
+func (s *Store) dropSliceRecipients(ctx context.Context, orgID string, rs []recipient.Stored) error {
 	for _, r := range rs {
 		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName: &s.table, Key: key(orgPK(orgID), recipientSK(r.CampaignID, r.RecipientID)),

@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -143,7 +144,7 @@ func TestLaunchSliceRunsAtOnce(t *testing.T) {
 	}
 	var mu sync.Mutex
 	invited := map[string]int{}
-	invite := func(ctx context.Context, invs []gifting.Invitation) {
+	invite := func(ctx context.Context, invs []recipient.Invitation) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, inv := range invs {

@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -123,7 +124,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 
 // runSlicesTwice runs a launch job to its end with every slice delivered
 // twice (SQS is at-least-once), the second copy running after the first.
-func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite gifting.Inviter) {
+func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite recipient.Inviter) {
 	t.Helper()
 	ctx := context.Background()
 	cursor := ""
@@ -184,9 +185,9 @@ func TestLaunchInvitations(t *testing.T) {
 				sends  = map[string]int{}
 				failed = map[string]bool{}
 			)
-			var invite gifting.Inviter
+			var invite recipient.Inviter
 			if tt.inviter {
-				invite = func(ctx context.Context, invs []gifting.Invitation) {
+				invite = func(ctx context.Context, invs []recipient.Invitation) {
 					mu.Lock()
 					defer mu.Unlock()
 					calls++

@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -123,7 +124,7 @@ func assertBalance(t *testing.T, s *dynamo.Store, orgID string, want int64) {
 
 // addedResponse is the add-recipient response a caller gets: the one
 // written now or the stored one replayed.
-func addedResponse(t *testing.T, res gifting.AddRecipientResult) gifting.AddedRecipient {
+func addedResponse(t *testing.T, res recipient.AddResult) recipient.Added {
 	t.Helper()
 	if res.Replay != nil {
 		return replayed(t, res)
@@ -270,7 +271,7 @@ func TestLaunchFinishLostAnswer(t *testing.T) {
 func TestClaimLostAnswer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	claim := gifting.ClaimInput{GiftID: "gift-artisan-coffee", ShippingAddress: gifting.ShippingAddress{
+	claim := recipient.ClaimInput{GiftID: "gift-artisan-coffee", ShippingAddress: recipient.ShippingAddress{
 		Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}
 	for _, ans := range lostAnswers {
 		t.Run(ans.name, func(t *testing.T) {
@@ -487,8 +488,8 @@ var moneyPaths = []moneyPath{
 			t.Fatal(err)
 		}
 		return func() error {
-			_, err := s.ClaimGift(ctx, orgID, c.CampaignID, res.Response.RecipientID, gifting.ClaimInput{GiftID: "gift-artisan-coffee",
-				ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}})
+			_, err := s.ClaimGift(ctx, orgID, c.CampaignID, res.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
+				ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}})
 			return err
 		}, 65
 	}},

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // pageIDEncoding spells page ids in lower-case base32 without padding.
@@ -75,16 +76,16 @@ func randomBase32(n int) string {
 // nothing.
 //
 // Errors: NOT_FOUND when no recipient has this page id.
-func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Page, error) {
 	notFound := gifting.NotFound("page", pageID)
 	ref, ok := gifting.ParsePageID(pageID)
 	if !ok {
 		if !gifting.LegacyPageID(pageID) {
-			return gifting.RecipientPage{}, notFound
+			return recipient.Page{}, notFound
 		}
 		var err error
 		if ref, ok, err = s.legacyPageRef(ctx, pageID); err != nil || !ok {
-			return gifting.RecipientPage{}, cmp.Or(err, error(notFound))
+			return recipient.Page{}, cmp.Or(err, error(notFound))
 		}
 	}
 	orgID, campaignID := ref.OrgID, ref.CampaignID
@@ -94,9 +95,9 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 		key(org, campaignSK(campaignID)), key(org, deletedCampaignSK(campaignID)), key(org, profileSK),
 	})
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return recipient.Page{}, err
 	}
-	var p gifting.RecipientPage
+	var p recipient.Page
 	var found, campaignFound bool
 	for _, it := range got {
 		var err error
@@ -114,16 +115,16 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 				p.Sender = o.OrgName
 			}
 		case strings.HasPrefix(sk, recipientPrefix):
-			var sr storedRecipient
+			var sr recipient.Stored
 			sr, err = decodeRecipient(it)
 			p.Recipient, found = sr.Recipient, true
 		}
 		if err != nil {
-			return gifting.RecipientPage{}, err
+			return recipient.Page{}, err
 		}
 	}
 	if !found {
-		return gifting.RecipientPage{}, notFound
+		return recipient.Page{}, notFound
 	}
 	switch r := p.Recipient; {
 	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.LandingPageID)) == 1:
@@ -131,7 +132,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.ClaimPageID)) == 1:
 		p.Kind = gifting.ClaimPage
 	default:
-		return gifting.RecipientPage{}, notFound
+		return recipient.Page{}, notFound
 	}
 	if !campaignFound {
 		p.Campaign.IsDeleted = true // recipients outlive only a soft delete
@@ -139,7 +140,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 	p.Campaign.Normalize()
 	if !p.Gone() && !p.Recipient.Claimed() {
 		if p.Gifts, err = s.campaignGifts(ctx, orgID, p.Campaign.CampaignData.GiftIDs); err != nil {
-			return gifting.RecipientPage{}, err
+			return recipient.Page{}, err
 		}
 	}
 	return p, nil

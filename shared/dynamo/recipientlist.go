@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // slimRecipient is a recipient's entry in the Slim index.
@@ -42,7 +43,7 @@ type slimRecipient struct {
 // sorts it in memory.
 //
 // A missing, deleted or another organization's campaign is NOT_FOUND.
-func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error) {
+func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (recipient.ListPage, error) {
 	if q.SortBy == "" {
 		q.SortBy = "createdAt"
 	}
@@ -53,7 +54,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, q.Page.End()+1)
 	if err != nil {
-		return gifting.RecipientListPage{}, err
+		return recipient.ListPage{}, err
 	}
 	if !fast {
 		sortRecipients(entries, q)
@@ -70,9 +71,9 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return gifting.RecipientListPage{}, err
+		return recipient.ListPage{}, err
 	}
-	var page gifting.RecipientListPage
+	var page recipient.ListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
@@ -83,7 +84,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		return page, err
 	}
 	if page.Campaign.IsDeleted {
-		return gifting.RecipientListPage{}, gifting.NotFound("campaign", campaignID)
+		return recipient.ListPage{}, gifting.NotFound("campaign", campaignID)
 	}
 	page.Campaign.Normalize()
 	if q.WithOrg {
@@ -93,7 +94,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 			}
 		}
 	}
-	page.Recipients = make([]gifting.Recipient, 0, len(window))
+	page.Recipients = make([]recipient.Recipient, 0, len(window))
 	for _, e := range window {
 		it := bySK[e.SK]
 		if it == nil {
@@ -128,7 +129,7 @@ func countOf(c gifting.Campaign, statuses []gifting.RecipientStatus) int {
 // slimRecipients queries the campaign's Slim partition with q's filters.
 // With stopEarly it reads in createdAt order and stops once need entries
 // matched; exhausted reports that it read to the end.
-func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
+func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		IndexName:                 aws.String(indexSlim),
@@ -203,7 +204,7 @@ func statusOrder(st string) int {
 
 // sortRecipients orders Slim entries by q's sort (ties by creation, which
 // the ULID in LSK gives), status first when grouping.
-func sortRecipients(es []slimRecipient, q gifting.RecipientQuery) {
+func sortRecipients(es []slimRecipient, q recipient.Query) {
 	field := func(e slimRecipient, i int) string {
 		parts := strings.SplitN(e.Srt, sortSep, 4)
 		if i < len(parts) {

@@ -10,18 +10,19 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // MoveRecipient moves a recipient of a campaign to status to, following
-// gifting.Recipient.Advance (forward only), and moves it between the
+// recipient.Recipient.Advance (forward only), and moves it between the
 // campaign's status counters in the same transaction. It costs one read and
 // one transaction.
 //
 // Errors: NOT_FOUND (recipient or campaign), CONFLICT (a backward or
 // same-state move; a move to address_confirmed or later of a recipient
-// without a confirmed address, see gifting.Recipient.MoveByFulfilment).
-func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, delays map[string]int) ([]types.TransactWriteItem, error) {
+// without a confirmed address, see recipient.Recipient.MoveByFulfilment).
+func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, delays map[string]int) ([]types.TransactWriteItem, error) {
 		from := r.Status
 		if err := r.MoveByFulfilment(to, s.Now(), delays); err != nil {
 			return nil, err
@@ -36,8 +37,8 @@ func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientI
 //
 // Errors: NOT_FOUND, CONFLICT (recipient not invited yet; too many
 // messages).
-func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error) {
+	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
 		first := !r.Feedback.Has()
 		if err := r.AddFeedback(rating, msg, s.Now()); err != nil {
 			return nil, err
@@ -59,25 +60,25 @@ func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, rec
 // campaign item of the transaction, and writes both, conditioned on the
 // version read; a concurrent update makes it read and try again.
 func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipientID string,
-	change func(r *gifting.Recipient, delays map[string]int) ([]types.TransactWriteItem, error)) (gifting.Recipient, error) {
+	change func(r *recipient.Recipient, delays map[string]int) ([]types.TransactWriteItem, error)) (recipient.Recipient, error) {
 	for attempt := 1; ; attempt++ {
-		cur, err := s.recipient(ctx, orgID, campaignID, recipientID)
+		cur, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
 		if err != nil {
-			return gifting.Recipient{}, err
+			return recipient.Recipient{}, err
 		}
 		r := cur.Recipient
 		more, err := change(&r, cur.Delays)
 		if err != nil {
-			return gifting.Recipient{}, err
+			return recipient.Recipient{}, err
 		}
-		it, err := s.recipientItem(orgID, cur.next(r))
+		it, err := s.recipientItem(orgID, cur.Next(r))
 		if err != nil {
-			return gifting.Recipient{}, err
+			return recipient.Recipient{}, err
 		}
 		put := &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Ver)},
+			ExpressionAttributeValues: item{":ver": num(cur.Version)},
 		}
 		if len(more) == 0 {
 			// The recipient alone: a conditional put, at half a
@@ -91,7 +92,7 @@ func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipien
 			case errors.As(err, &cond) && attempt < maxAttempts:
 				continue // changed since read: read again
 			}
-			return gifting.Recipient{}, fmt.Errorf("update recipient: %w", err)
+			return recipient.Recipient{}, fmt.Errorf("update recipient: %w", err)
 		}
 		var tx txn
 		tx.add(condRecipient, types.TransactWriteItem{Put: put})
@@ -106,8 +107,8 @@ func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipien
 		case tx.failed(reasons, condRecipient) && attempt < maxAttempts:
 			continue // changed since read: read again
 		case tx.failed(reasons, condCampaign):
-			return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
+			return recipient.Recipient{}, gifting.NotFound("campaign", campaignID)
 		}
-		return gifting.Recipient{}, fmt.Errorf("update recipient: %w", err)
+		return recipient.Recipient{}, fmt.Errorf("update recipient: %w", err)
 	}
 }

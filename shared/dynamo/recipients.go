@@ -18,49 +18,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
-
-// RecipientKit is what every recipient of one campaign is built from: the
-// campaign, its template's emails, the gift selected at once when the
-// campaign has exactly one, and where the recipients' pages live. Build it
-// once (RecipientKit) and prepare any number of recipients with it.
-type RecipientKit struct {
-	Campaign gifting.Campaign
-	// Emails are the template's emails by kind; nil when the campaign has
-	// no template.
-	Emails map[string]gifting.EmailTemplate
-	// Gift is the campaign's only gift, or nil when it has several.
-	Gift *gifting.Gift
-	// PublicBaseURL is the base of the landing and claim page URLs.
-	PublicBaseURL string
-	// Invite says the caller sends invitations right after the write (a
-	// mailer is configured); see invitesNow.
-	Invite bool
-	// AssignTo, when its UserID is set, is the user every recipient built
-	// with the kit is assigned to (the one who added or launched it).
-	AssignTo gifting.AssignedUser
-	// EmailSet names the stored copy of Emails the recipients are
-	// rendered from when read (ensureEmailSet); "" without emails.
-	EmailSet string
-}
-
-// invitesNow reports whether recipients built with k are written with
-// their invitation claimed for the caller to send at once (still pending:
-// a recipient is invite_sent only once the invitation went out): the
-// caller sends invitations, the campaign is sending (not paused) and its
-// template's invitation is due with no delay. Otherwise they are written
-// pending with the invitation scheduled (when the template has one).
-func (k RecipientKit) invitesNow() bool {
-	t, ok := k.Emails["addressConfirmation"]
-	return k.Invite && k.Campaign.SendsEmails() && ok && t.DelayHours <= 0
-}
 
 // RecipientKit reads what recipients of c are built from (its template
 // and, when it has one gift, that gift) in one BatchGetItem.
-func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campaign, publicBaseURL string) (RecipientKit, error) {
+func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campaign, publicBaseURL string) (recipient.Kit, error) {
 	items, err := s.batchGet(ctx, kitKeys(orgID, c))
 	if err != nil {
-		return RecipientKit{}, err
+		return recipient.Kit{}, err
 	}
 	kit, err := kitFrom(orgID, c, publicBaseURL, items)
 	if err != nil {
@@ -86,8 +52,8 @@ func kitKeys(orgID string, c gifting.Campaign) []item {
 // others, which it ignores). The org's own template or gift wins over the
 // catalog's of the same id. A template that no longer exists means no
 // emails: the recipient is still added, with an empty schedule.
-func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []item) (RecipientKit, error) {
-	kit := RecipientKit{Campaign: c, PublicBaseURL: strings.TrimRight(publicBaseURL, "/")}
+func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []item) (recipient.Kit, error) {
+	kit := recipient.NewKit(c, nil, nil, publicBaseURL)
 	own := orgPK(orgID)
 	var tmplOwn bool
 	var giftOwn bool
@@ -125,27 +91,15 @@ func attrS(it item, name string) string {
 	return ""
 }
 
-// newRecipient builds a pending recipient of kit's campaign, its invitation
-// claimed at its creation for the writer to send (gifting.ClaimInvitation)
-// when kit.invitesNow.
-func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
+// newRecipient builds a pending recipient of kit's campaign for contact
+// (recipient.Kit.Build), named by storage: its id derived from the
+// campaign and the contact, its page ids drawn.
+func (s *Store) newRecipient(orgID string, kit recipient.Kit, contact gifting.Contact, sourceType, sourceID string) recipient.Recipient {
 	c := kit.Campaign
 	id := recipientIDFor(c.CampaignID, contact.ContactID)
 	landing, claim := newPageIDs(gifting.PageRef{OrgID: orgID, CampaignID: c.CampaignID, RecipientID: id})
-	r := gifting.NewRecipient(gifting.NewRecipientSpec{
-		RecipientID: id, OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name,
-		Contact: contact, SourceType: sourceType, SourceID: sourceID,
-		LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: kit.PublicBaseURL,
-		Emails: kit.Emails, Gift: kit.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(),
-		ClaimExpiresInDays: c.ClaimExpiry(),
-	})
-	if kit.AssignTo.UserID != "" {
-		r.AssignedUsers = []gifting.AssignedUser{kit.AssignTo}
-	}
-	if kit.invitesNow() {
-		r.ClaimInvitation(r.CreatedAt)
-	}
-	return r
+	return kit.Build(recipient.IDs{OrgID: orgID, RecipientID: id, LandingPageID: landing, ClaimPageID: claim},
+		contact, sourceType, sourceID, s.Now())
 }
 
 // newRecipientItems builds the items that write r, a new recipient built
@@ -153,11 +107,9 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 // campaign and the contact, makes a contact a recipient of a campaign at
 // most once: a second one fails this condition), and the campaign counter
 // update (one more recipient in its status, its credits spent),
-// conditioned on the campaign accepting recipients. Credits are not taken
-// here: add-recipient puts these items into the wallet's transaction
-// (Store.ChangeBalance).
-func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit RecipientKit) (recipient types.Put, counter types.TransactWriteItem, err error) {
-	it, err := s.recipientItem(orgID, s.newStoredRecipient(r, kit, ""))
+// conditioned on the campaign accepting recipients.
+func (s *Store) newRecipientItems(orgID string, r recipient.Recipient, kit recipient.Kit) (put types.Put, counter types.TransactWriteItem, err error) {
+	it, err := s.recipientItem(orgID, kit.Stored(r, ""))
 	if err != nil {
 		return types.Put{}, types.TransactWriteItem{}, err
 	}
@@ -168,51 +120,14 @@ func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit Recipie
 		s.campaignCounters(orgID, r.CampaignID, map[gifting.RecipientStatus]int64{r.Status: 1}, r.CreditsCharged, inviting), nil
 }
 
-// newStoredRecipient is the stored form of a new recipient r built with
-// kit, written by the launch slice slice ("" for none).
-func (s *Store) newStoredRecipient(r gifting.Recipient, kit RecipientKit, slice string) storedRecipient {
-	sr := storedRecipient{Recipient: r, Ver: 1, EmailSet: kit.EmailSet, Slice: slice}
-	if kit.EmailSet == "" {
-		sr.Delays = eventDelays(kit.Emails)
-	}
-	return sr
-}
-
-// storedRecipient is a recipient item: the record plus its version, which
-// every update of the recipient is conditioned on, and the template delays
-// of the emails that wait for an event (delivery, acknowledgement), so a
-// status move schedules them without reading the template.
-type storedRecipient struct {
-	gifting.Recipient
-	Ver int64 `json:"ver"`
-	// Delays are stored only by recipients without an email set; the
-	// others take them from their set when read (withEmails).
-	Delays map[string]int `json:"dly"`
-	// EmailSet names the email set the recipient's emails are rendered
-	// from (see emailsets.go); "" for a recipient written before sets,
-	// which carries its rendered emails.
-	EmailSet string `json:"es,omitempty"`
-	// Slice is the launch slice that wrote the recipient (launchSliceID),
-	// "" for an added one: a slice run again knows its own recipients.
-	Slice string `json:"ls,omitempty"`
-}
-
-// next is the stored form of r, the recipient sr changed: its next
-// version, with sr's delays and launch slice.
-func (sr storedRecipient) next(r gifting.Recipient) storedRecipient {
-	return storedRecipient{Recipient: r, Ver: sr.Ver + 1, Delays: sr.Delays, EmailSet: sr.EmailSet, Slice: sr.Slice}
-}
-
-// eventDelays are the delays (hours) of the event-driven emails of a
-// template's emails.
-func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
-	d := map[string]int{}
-	for _, kind := range []string{"postDelivery", "postAcknowledgement"} {
-		if t, ok := emails[kind]; ok {
-			d[kind] = t.DelayHours
-		}
-	}
-	return d
+// legacyRecipientItem is a recipient item of the first layout: the record
+// as attributes, beside its version and what is kept with it.
+type legacyRecipientItem struct {
+	recipientRecord
+	Ver      int64          `json:"ver"`
+	Delays   map[string]int `json:"dly"`
+	EmailSet string         `json:"es,omitempty"`
+	Slice    string         `json:"ls,omitempty"`
 }
 
 // recipientItem is the stored form of sr: the record packed
@@ -228,7 +143,7 @@ func eventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 // and, for legacy page ids, its Pages index key, pg (see pageKey).
 //
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
-func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
+func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	r := sr.Recipient
 	if sr.EmailSet != "" {
 		r.StripEmails() // rendered again from the set when read
@@ -258,7 +173,7 @@ func (s *Store) recipientItem(orgID string, sr storedRecipient) (item, error) {
 		}
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
-	it["ver"] = num(sr.Ver)
+	it["ver"] = num(sr.Version)
 	if gifting.LegacyPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
@@ -291,8 +206,8 @@ const sortSep = "\x1f"
 // dictionary (recipientPackedAttr), packed without it (recipientBodyAttr,
 // the layout before), or the attributes of the layout before that, which
 // items written by earlier versions keep.
-func decodeRecipient(it item) (storedRecipient, error) {
-	var r storedRecipient
+func decodeRecipient(it item) (recipient.Stored, error) {
+	var r recipient.Stored
 	var packed, dict []byte
 	if b, ok := it[recipientPackedAttr].(*types.AttributeValueMemberB); ok {
 		packed, dict = b.Value, recipientDict
@@ -301,9 +216,11 @@ func decodeRecipient(it item) (storedRecipient, error) {
 	}
 	if packed == nil {
 		// The first layout: the record as attributes.
-		if err := unmarshal(it, &r); err != nil {
+		var l legacyRecipientItem
+		if err := unmarshal(it, &l); err != nil {
 			return r, err
 		}
+		r = recipient.Stored{Recipient: l.recipient(), Version: l.Ver, Delays: l.Delays, EmailSet: l.EmailSet, Slice: l.Slice}
 		r.Normalize()
 		return r, nil
 	}
@@ -323,7 +240,7 @@ func decodeRecipient(it item) (storedRecipient, error) {
 	if err := unpackRecipient(packed, dict, &r.Recipient); err != nil {
 		return r, err
 	}
-	r.Ver, r.Delays, r.EmailSet, r.Slice = a.Ver, a.Delays, a.EmailSet, a.Slice
+	r.Version, r.Delays, r.EmailSet, r.Slice = a.Ver, a.Delays, a.EmailSet, a.Slice
 	if a.ViewedAt != nil {
 		r.ViewedAt = a.ViewedAt
 	}
@@ -365,8 +282,8 @@ var recipientDict = []byte(`{"recipientId":"","campaignId":"","organizationId":"
 
 // packRecipient is the packed form of r: its JSON, deflated with
 // recipientDict.
-func packRecipient(r gifting.Recipient) ([]byte, error) {
-	j, err := json.Marshal(r)
+func packRecipient(r recipient.Recipient) ([]byte, error) {
+	j, err := json.Marshal(recordOf(r))
 	if err != nil {
 		return nil, fmt.Errorf("pack recipient: %w", err)
 	}
@@ -395,7 +312,7 @@ var (
 )
 
 // unpackRecipient decodes a record packed with dict (nil for none) into r.
-func unpackRecipient(packed, dict []byte, r *gifting.Recipient) error {
+func unpackRecipient(packed, dict []byte, r *recipient.Recipient) error {
 	rd := unpackers.Get().(io.ReadCloser)
 	defer unpackers.Put(rd)
 	if err := rd.(flate.Resetter).Reset(bytes.NewReader(packed), dict); err != nil {
@@ -405,9 +322,11 @@ func unpackRecipient(packed, dict []byte, r *gifting.Recipient) error {
 	if err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
-	if err := jsonv2.Unmarshal(j, r, unpackOptions); err != nil {
+	var rec recipientRecord
+	if err := jsonv2.Unmarshal(j, &rec, unpackOptions); err != nil {
 		return fmt.Errorf("unpack recipient: %w", err)
 	}
+	*r = rec.recipient()
 	return nil
 }
 
@@ -419,22 +338,22 @@ func unpackRecipient(packed, dict []byte, r *gifting.Recipient) error {
 var unpackOptions = jsonv2.DefaultOptionsV2()
 
 // recipient reads a recipient of a campaign with its version, or NOT_FOUND.
-func (s *Store) recipient(ctx context.Context, orgID, campaignID, recipientID string) (storedRecipient, error) {
+func (s *Store) loadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Stored, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: &s.table, Key: key(orgPK(orgID), recipientSK(campaignID, recipientID)), ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return storedRecipient{}, fmt.Errorf("get recipient: %w", err)
+		return recipient.Stored{}, fmt.Errorf("get recipient: %w", err)
 	}
 	if out.Item == nil || out.Item[recipientGoneAttr] != nil {
-		return storedRecipient{}, gifting.NotFound("recipient", recipientID)
+		return recipient.Stored{}, gifting.NotFound("recipient", recipientID)
 	}
 	return s.readRecipient(ctx, out.Item)
 }
 
 // Recipient returns a recipient of a campaign of org, or NOT_FOUND.
-func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error) {
-	r, err := s.recipient(ctx, orgID, campaignID, recipientID)
+func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error) {
+	r, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
 	return r.Recipient, err
 }
 
@@ -443,11 +362,11 @@ func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID st
 // missing or deleted (a deleted campaign's recipients stay stored for
 // their expiry and refunds, but the tenant removed them). One
 // BatchGetItem reads both.
-func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error) {
+func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error) {
 	rsk := recipientSK(campaignID, recipientID)
 	got, err := s.batchGet(ctx, []item{key(orgPK(orgID), campaignSK(campaignID)), key(orgPK(orgID), rsk)})
 	if err != nil {
-		return gifting.Recipient{}, err
+		return recipient.Recipient{}, err
 	}
 	var campaign, rec item
 	for _, it := range got {
@@ -460,14 +379,14 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 	var c gifting.Campaign
 	if campaign != nil {
 		if err := unmarshal(campaign, &c); err != nil {
-			return gifting.Recipient{}, err
+			return recipient.Recipient{}, err
 		}
 	}
 	if campaign == nil || c.IsDeleted {
-		return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
+		return recipient.Recipient{}, gifting.NotFound("campaign", campaignID)
 	}
 	if rec == nil || rec[recipientGoneAttr] != nil {
-		return gifting.Recipient{}, gifting.NotFound("recipient", recipientID)
+		return recipient.Recipient{}, gifting.NotFound("recipient", recipientID)
 	}
 	r, err := s.readRecipient(ctx, rec)
 	return r.Recipient, err

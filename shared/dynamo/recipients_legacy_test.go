@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -99,7 +100,7 @@ func TestLegacyRecipients(t *testing.T) {
 		}
 	})
 	t.Run("listed with the new ones, in creation order", func(t *testing.T) {
-		p, err := s.ListRecipients(ctx, orgID, c.CampaignID, gifting.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+		p, err := s.ListRecipients(ctx, orgID, c.CampaignID, recipient.Query{Page: gifting.PageRequest{Page: 1, Limit: 10}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +131,7 @@ func TestLegacyRecipients(t *testing.T) {
 			t.Errorf("moved %s, read back %s (created %v, want %v), campaign counts %v; want shipped, counted",
 				moved.Status, got.Status, got.CreatedAt, old.CreatedAt, camp.LiveData.StatusCounts)
 		}
-		p, err := s.ListRecipients(ctx, orgID, c.CampaignID, gifting.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+		p, err := s.ListRecipients(ctx, orgID, c.CampaignID, recipient.Query{Page: gifting.PageRequest{Page: 1, Limit: 10}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +144,7 @@ func TestLegacyRecipients(t *testing.T) {
 // writeLegacyRecipient writes a recipient of c for ct as the code before
 // derived keys did: its items (dynamo.LegacyRecipientItems) and the
 // campaign's counters, in one transaction.
-func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting.Campaign, ct gifting.Contact) gifting.Recipient {
+func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting.Campaign, ct gifting.Contact) recipient.Recipient {
 	t.Helper()
 	ctx := context.Background()
 	tmpl, err := s.Template(ctx, orgID, c.CampaignData.EmailTemplateID)
@@ -151,7 +152,7 @@ func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting
 		t.Fatal(err)
 	}
 	landing, claim := dynamo.NewLegacyPageIDs()
-	r := gifting.NewRecipient(gifting.NewRecipientSpec{
+	r := recipient.New(recipient.NewSpec{
 		RecipientID: s.NewID(), OrgID: orgID, CampaignID: c.CampaignID, CampaignName: c.Name, Contact: ct,
 		SourceType: "api", LandingPageID: landing, ClaimPageID: claim, PublicBaseURL: "https://gifts.test",
 		Emails: tmpl.TemplateData.Emails, Credits: c.CampaignData.CreditsPerRecipient, Now: s.Now(), ClaimExpiresInDays: c.ClaimExpiry(),
@@ -195,7 +196,7 @@ func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	landing, claim := dynamo.NewLegacyPageIDs()
-	old := gifting.NewRecipient(gifting.NewRecipientSpec{
+	old := recipient.New(recipient.NewSpec{
 		RecipientID: dynamo.RecipientIDFor(c.CampaignID, contacts[0].ContactID), OrgID: orgID, CampaignID: c.CampaignID,
 		CampaignName: c.Name, Contact: contacts[0], SourceType: "api", LandingPageID: landing, ClaimPageID: claim,
 		PublicBaseURL: "https://gifts.test", Emails: tmpl.TemplateData.Emails, Credits: c.CampaignData.CreditsPerRecipient,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // TestRecipientItemRoundTrip: a recipient with every field set reads back
@@ -18,7 +19,7 @@ func TestRecipientItemRoundTrip(t *testing.T) {
 		"addressConfirmation": {Subject: "Hi {{firstName}}", HTML: `<p>Dear {{firstName}} — <a href="{{landingPageUrl}}">here</a></p>`},
 		"postDelivery":        {Subject: "Arrived?", HTML: `<a href="{{claimPageUrl}}">tell us</a>`, DelayHours: 5},
 	}
-	r := gifting.NewRecipient(gifting.NewRecipientSpec{
+	r := recipient.New(recipient.NewSpec{
 		RecipientID: "0EVCG5MAF4AVQ1PPSHREW1C22D", OrgID: "acme", CampaignID: "01M85EW4PSF2N90HEYVD4B5XMG", CampaignName: "Été <spécial> & co",
 		Contact: gifting.Contact{ContactID: "t5ymijtdjcstnrrqnxwgp2u4bt", FirstName: "Zoë \"Z\"", LastName: "Ñúñez", MailID: "zoe@example.com",
 			CompanyName: "ACME 株式会社", JobTitle: "CTO", PhoneNumber: "+1 555 0100", LinkedinURL: "https://linkedin.com/in/z",
@@ -28,11 +29,11 @@ func TestRecipientItemRoundTrip(t *testing.T) {
 		Credits: 43, Now: at, ClaimExpiresInDays: 30,
 	})
 	r.Status, r.UpdatedAt, r.ClaimedAt, r.ViewedAt = gifting.RecipientShipped, later, &later, &at
-	r.Address = &gifting.ShippingAddress{Line1: "2 Side St", City: "Lyon", Country: "FR", PhoneNumber: "+33 1"}
-	r.Feedback = gifting.Feedback{Rating: &gifting.Rating{Value: "like", SubmittedAt: later},
-		Message: []gifting.FeedbackMessage{{Type: "text", SubmittedAt: later, Text: "Merci ✓"}}}
+	r.Address = &recipient.ShippingAddress{Line1: "2 Side St", City: "Lyon", Country: "FR", PhoneNumber: "+33 1"}
+	r.Feedback = recipient.Feedback{Rating: &recipient.Rating{Value: "like", SubmittedAt: later},
+		Message: []recipient.FeedbackMessage{{Type: "text", SubmittedAt: later, Text: "Merci ✓"}}}
 	r.ShipmentInfo = map[string]any{"carrier": "DHL", "weightKg": 1.5, "tags": []any{"fragile"}}
-	r.AssignedUsers = []gifting.AssignedUser{{UserID: "u1", UserName: "Ann"}}
+	r.AssignedUsers = []recipient.AssignedUser{{UserID: "u1", UserName: "Ann"}}
 	r.SelectedGift.TrackingLink = "https://track.test/1"
 	r.Emails.AddressConfirmation.Sent, r.Emails.AddressConfirmation.SentAt, r.Emails.AddressConfirmation.MessageID = true, &at, "m-1"
 	r.CreditsCharged = 40
@@ -41,10 +42,10 @@ func TestRecipientItemRoundTrip(t *testing.T) {
 	s := &Store{sets: newEmailSetCache()}
 	for _, tt := range []struct {
 		name string
-		sr   storedRecipient
+		sr   recipient.Stored
 	}{
-		{"with an email set", storedRecipient{Recipient: r, Ver: 7, EmailSet: "set1", Slice: "launch:abc"}},
-		{"without (emails stored)", storedRecipient{Recipient: r, Ver: 7, Delays: map[string]int{"postDelivery": 5}}},
+		{"with an email set", recipient.Stored{Recipient: r, Version: 7, EmailSet: "set1", Slice: "launch:abc"}},
+		{"without (emails stored)", recipient.Stored{Recipient: r, Version: 7, Delays: map[string]int{"postDelivery": 5}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s.sets.Add(emailSetCacheKey("acme", "set1"), emails)
@@ -61,7 +62,7 @@ func TestRecipientItemRoundTrip(t *testing.T) {
 			}
 			want := tt.sr
 			if want.EmailSet != "" {
-				want.Delays = eventDelays(emails)
+				want.Delays = recipient.EventDelays(emails)
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("read back\n%+v\nwant\n%+v", got, want)

@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -113,8 +114,8 @@ func TestMoneyPathCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.ClaimGift(ctx, orgID, dear.CampaignID, claimed.Response.RecipientID, gifting.ClaimInput{GiftID: "gift-artisan-coffee",
-			ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
+		_, err := s.ClaimGift(ctx, orgID, dear.CampaignID, claimed.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
+			ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 		return err
 	})
 	expire := costOf(t, s, func(ctx context.Context) error {

@@ -56,13 +56,6 @@ type Change struct {
 // id, the time and the organization when it writes it.
 func NewChange(typ string, data any) Change { return Change{Type: typ, Data: data} }
 
-// RecipientStatusChange is the data of recipient.status_changed: the
-// recipient as moved, and the status it left.
-type RecipientStatusChange struct {
-	Recipient
-	PreviousStatus RecipientStatus `json:"previousStatus"`
-}
-
 // ChangePage is a page of the change feed: messages in commit order, and
 // the cursor that continues after the last one ("" stays where it is: pass
 // the same cursor again later).

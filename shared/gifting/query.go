@@ -33,43 +33,6 @@ var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, Campa
 // Sort fields of contact lists.
 var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
 
-// RecipientQuery selects a page of a campaign's recipients.
-type RecipientQuery struct {
-	// Statuses keeps recipients in any of these states; empty keeps all.
-	Statuses []RecipientStatus
-	// Search keeps recipients whose "first last" name contains it
-	// (case-insensitively).
-	Search string
-	// UserID keeps recipients assigned to that user.
-	UserID string
-	// Feedback keeps recipients with (true) or without (false) feedback.
-	Feedback *bool
-	// SortBy is one of RecipientSorts; "" means createdAt. Status sorts in
-	// the order of a recipient's journey (RecipientStatuses).
-	SortBy string
-	// Order is asc or desc; "" means desc.
-	Order SortOrder
-	// GroupByStatus sorts by status (journey order) first, so a page holds
-	// whole runs of each status.
-	GroupByStatus bool
-	Page          PageRequest
-	// WithOrg also reads the organization's profile.
-	WithOrg bool
-}
-
-// RecipientListPage is a page of recipients with the campaign they belong to.
-type RecipientListPage struct {
-	Recipients []Recipient
-	// Total is the number of recipients the query matches.
-	Total    int
-	Campaign Campaign
-	// Org is set when the query asked WithOrg.
-	Org Organization
-}
-
-// RecipientSorts are the sortBy values of the recipient lists (docs/api.md).
-var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
-
 // MemberQuery selects a page of an audience's members.
 type MemberQuery struct {
 	// Search keeps the members whose names, email, company or job title

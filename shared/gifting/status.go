@@ -56,3 +56,10 @@ var RecipientStatuses = append(slices.Clip(RecipientJourney), RecipientExpired)
 // RecipientFilterStatuses are the status values allowed as filters (every
 // state but pending).
 var RecipientFilterStatuses = RecipientStatuses[1:]
+
+// Rank is the position of s in a recipient's journey (RecipientJourney),
+// -1 for expired and for an unknown state.
+func (s RecipientStatus) Rank() int { return slices.Index(RecipientJourney, s) }
+
+// Valid reports whether s is a known recipient state (expired included).
+func (s RecipientStatus) Valid() bool { return slices.Contains(RecipientStatuses, s) }

@@ -11,6 +11,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -52,7 +53,7 @@ func TestCampaignMetrics(t *testing.T) {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	queue.Wait()
-	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, gifting.RecipientQuery{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, recipient.Query{Page: gifting.PageRequest{Page: 1, Limit: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

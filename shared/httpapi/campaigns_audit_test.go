@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // TestCampaignSearchMatchesEveryWord: the campaign list's search keeps a
@@ -73,8 +74,8 @@ func TestRecipientSearchMatchesEveryWord(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var page struct {
-				Recipients []gifting.Recipient `json:"recipients"`
-				Pagination gifting.Pagination  `json:"pagination"`
+				Recipients []wire.Recipient   `json:"recipients"`
+				Pagination gifting.Pagination `json:"pagination"`
 			}
 			res := api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients?sortBy=firstName&sortOrder=asc&search="+strings.ReplaceAll(tt.search, " ", "%20"), nil)
 			res.JSON(t, &page)
@@ -173,7 +174,7 @@ func TestRecipientStatusMovesIntoAndOutOfExpired(t *testing.T) {
 		return "/api/campaigns/campaigns/" + campaignID + "/recipients/" + recipientID + "/status"
 	}
 	var first struct {
-		Recipients []gifting.Recipient `json:"recipients"`
+		Recipients []wire.Recipient `json:"recipients"`
 	}
 	api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients?sortOrder=asc", nil).JSON(t, &first)
 	stays := first.Recipients[0].RecipientID

@@ -16,6 +16,7 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // templatesPage is the body of GET /templates.
@@ -453,8 +454,8 @@ func TestMethodNotAllowed(t *testing.T) {
 
 // recipientsBody is the part of a recipients list these tests read.
 type recipientsBody struct {
-	Recipients []gifting.Recipient `json:"recipients"`
-	Pagination gifting.Pagination  `json:"pagination"`
+	Recipients []wire.Recipient   `json:"recipients"`
+	Pagination gifting.Pagination `json:"pagination"`
 }
 
 func TestLaunchedRecipientsAssignedAndListedPending(t *testing.T) {

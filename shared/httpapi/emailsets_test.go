@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // TestRecipientEmailsFromTheirTemplate: a recipient's emails read back
@@ -61,7 +62,7 @@ func TestRecipientEmailsFromTheirTemplate(t *testing.T) {
 	campaignID := campaign.Data.CampaignID
 	add := func(email, first string) string {
 		t.Helper()
-		var out gifting.AddedRecipient
+		var out wire.AddedRecipient
 		res := api.Do("POST", addPath(campaignID), recipientBody(email, first))
 		res.JSON(t, &out)
 		if res.Status != http.StatusOK {
@@ -69,10 +70,10 @@ func TestRecipientEmailsFromTheirTemplate(t *testing.T) {
 		}
 		return out.RecipientID
 	}
-	get := func(api *testenv.API, id string) gifting.Recipient {
+	get := func(api *testenv.API, id string) wire.Recipient {
 		t.Helper()
 		var env struct {
-			Data gifting.Recipient `json:"data"`
+			Data wire.Recipient `json:"data"`
 		}
 		res := api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients/"+id, nil)
 		res.JSON(t, &env)

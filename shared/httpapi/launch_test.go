@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -206,7 +207,7 @@ func TestLaunchRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID,
+		_, err = s.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID,
 			Contact: gifting.ContactInput{MailID: contacts[0].MailID}, SourceType: "manual", PublicBaseURL: "https://gifts.test"})
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // TestDeletingACampaignRefundsItsUnclaimedRecipients: a deleted campaign's
@@ -113,7 +115,7 @@ func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
 				"giftIds": []string{cheap, dear}, "emailTemplateId": "tmpl-meeting-booker"}})
 			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
 			res := api.Do("POST", addPath(c.CampaignID), recipientBody("jane@example.com", "Jane"))
-			var added gifting.AddedRecipient
+			var added wire.AddedRecipient
 			res.JSON(t, &added)
 			if res.Status != http.StatusOK || added.CreditsDeducted != 50 {
 				t.Fatalf("add-recipient: %d %s; want 50 credits held", res.Status, res.Body)
@@ -129,8 +131,8 @@ func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, added.RecipientID, gifting.ClaimInput{GiftID: cheap,
-				ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
+			r, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, added.RecipientID, recipient.ClaimInput{GiftID: cheap,
+				ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // assertFieldRefused checks a 400 VALIDATION_FAILED whose details name
@@ -137,7 +138,7 @@ func TestDefectFreeCatalogGifts(t *testing.T) {
 			t.Errorf("creditsPerRecipient = %d (set %v), want %d set", c.CampaignData.CreditsPerRecipient, c.CampaignData.PriceSet, charge)
 		}
 		res := api.Do("POST", addPath(c.CampaignID), recipientBody("paid@example.com", "Paid"))
-		var added gifting.AddedRecipient
+		var added wire.AddedRecipient
 		res.JSON(t, &added)
 		if res.Status != http.StatusOK || added.CreditsDeducted != charge || added.RemainingBalance != 1000-charge {
 			t.Errorf("add-recipient = %d %s; want %d credits deducted", res.Status, res.Body, charge)

@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // moneyOrg is the test's model of one organization: what it may spend and
@@ -236,7 +237,7 @@ func (o *moneyOrg) assertAdded(t *testing.T, res testenv.Response) {
 	o.count("add", res.Status)
 	switch res.Status {
 	case http.StatusOK:
-		var a gifting.AddedRecipient
+		var a wire.AddedRecipient
 		res.JSON(t, &a)
 		if a.CreditsDeducted < 0 || a.CreditsDeducted > gifting.MaxCreditsPerRecipient || a.RemainingBalance < 0 {
 			t.Errorf("add-recipient answered %s", res.Body)

@@ -13,8 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // raceRounds is how many times each pair of operations is run against
@@ -148,7 +150,7 @@ func TestClaimRacingCampaignDelete(t *testing.T) {
 		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
 		ids := make([]string, 3)
 		for i := range ids {
-			var a gifting.AddedRecipient
+			var a wire.AddedRecipient
 			res := api.Do("POST", addPath(c.CampaignID), recipientBody(fmt.Sprintf("m%d-%d@example.com", round, i), "M"))
 			res.JSON(t, &a)
 			if res.Status != http.StatusOK {
@@ -164,8 +166,8 @@ func TestClaimRacingCampaignDelete(t *testing.T) {
 		}}
 		for i, id := range ids {
 			fns = append(fns, func() {
-				_, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, id, gifting.ClaimInput{GiftID: "gift-wireless-charger",
-					ShippingAddress: gifting.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
+				_, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, id, recipient.ClaimInput{GiftID: "gift-wireless-charger",
+					ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 				switch {
 				case err == nil:
 					moved[i] = true

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // recipientList is the bare response of the recipient lists. Recipients is
@@ -26,12 +28,12 @@ type recipientList struct {
 // query parameter of the original interface (docs/api.md).
 func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	rq := gifting.RecipientQuery{
+	rq := recipient.Query{
 		Page:     q.page(12),
 		Search:   q.search(maxSearch),
 		Statuses: recipientStatuses(q, gifting.RecipientStatuses),
 		UserID:   q.filter("userId"),
-		SortBy:   q.enum("sortBy", "createdAt", gifting.RecipientSorts...),
+		SortBy:   q.enum("sortBy", "createdAt", recipient.Sorts...),
 		Order:    q.sortOrder(gifting.Desc),
 		Feedback: q.boolean("feedback"),
 		WithOrg:  true,
@@ -63,7 +65,7 @@ func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) e
 
 func (s *Server) simpleRecipients(w http.ResponseWriter, r *http.Request, defLimit int, allowed []gifting.RecipientStatus) error {
 	q := newQuery(r)
-	rq := gifting.RecipientQuery{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
+	rq := recipient.Query{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -82,7 +84,7 @@ func recipientStatuses(q *query, allowed []gifting.RecipientStatus) []gifting.Re
 
 // writeRecipients reads the page and writes the list. Counts come from the
 // campaign's counters, never from reading its recipients.
-func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq gifting.RecipientQuery, filters map[string]any, full bool) error {
+func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq recipient.Query, filters map[string]any, full bool) error {
 	orgID := principal(r.Context()).OrgID
 	campaignID := r.PathValue("campaignId")
 	page, err := s.store.ListRecipients(r.Context(), orgID, campaignID, rq)
@@ -95,7 +97,7 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq gift
 		counts[st] = n
 	}
 	out := recipientList{
-		Recipients: page.Recipients, Pagination: gifting.NewPagination(rq.Page, page.Total),
+		Recipients: wire.RecipientsOf(page.Recipients), Pagination: gifting.NewPagination(rq.Page, page.Total),
 		CampaignID: c.CampaignID, OrganizationID: orgID, StatusCounts: counts,
 		TotalRecipientsInCampaign: c.TotalRecipients, Filters: filters,
 	}
@@ -111,16 +113,16 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq gift
 
 // groupByStatus maps every status (of the filter, or all) to the
 // recipients in it, [] for none, in page order.
-func groupByStatus(rs []gifting.Recipient, statuses []gifting.RecipientStatus) map[gifting.RecipientStatus][]gifting.Recipient {
+func groupByStatus(rs []recipient.Recipient, statuses []gifting.RecipientStatus) map[gifting.RecipientStatus][]wire.Recipient {
 	if len(statuses) == 0 {
 		statuses = gifting.RecipientStatuses
 	}
-	groups := make(map[gifting.RecipientStatus][]gifting.Recipient, len(statuses))
+	groups := make(map[gifting.RecipientStatus][]wire.Recipient, len(statuses))
 	for _, st := range statuses {
-		groups[st] = []gifting.Recipient{}
+		groups[st] = []wire.Recipient{}
 	}
 	for _, rc := range rs {
-		groups[rc.Status] = append(groups[rc.Status], rc)
+		groups[rc.Status] = append(groups[rc.Status], wire.RecipientOf(rc))
 	}
 	return groups
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // recipientPage is the bare recipient list.
 type recipientPage struct {
-	Recipients                []gifting.Recipient   `json:"recipients"`
+	Recipients                []wire.Recipient      `json:"recipients"`
 	Pagination                gifting.Pagination    `json:"pagination"`
 	CampaignID                string                `json:"campaignId"`
 	OrganizationID            string                `json:"organizationId"`
@@ -40,7 +41,7 @@ func getRecipientList(t *testing.T, api *testenv.API, path string) recipientPage
 	return p
 }
 
-func firstNames(rs []gifting.Recipient) []string {
+func firstNames(rs []wire.Recipient) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.ContactDetails.FirstName
@@ -165,8 +166,8 @@ func TestRecipientLists(t *testing.T) {
 	t.Run("groupBy", func(t *testing.T) {
 		res := api.Do("GET", "/api/campaigns/campaigns/"+campaignID+"/recipients?groupBy=true", nil)
 		var p struct {
-			Recipients map[string][]gifting.Recipient `json:"recipients"`
-			Pagination gifting.Pagination             `json:"pagination"`
+			Recipients map[string][]wire.Recipient `json:"recipients"`
+			Pagination gifting.Pagination          `json:"pagination"`
 		}
 		res.JSON(t, &p)
 		if res.Status != http.StatusOK || len(p.Recipients) != len(gifting.RecipientStatuses) ||
@@ -246,7 +247,7 @@ func TestRecipientStatusAndFeedback(t *testing.T) {
 	t.Run("forward moves update the counters", func(t *testing.T) {
 		testenv.Claim(t, s, orgID, campaignID, id)
 		var env struct {
-			Data gifting.Recipient `json:"data"`
+			Data wire.Recipient `json:"data"`
 		}
 		res := status(id, "delivered")
 		res.JSON(t, &env)

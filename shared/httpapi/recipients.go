@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 func (s *Server) recipientRoutes() []route {
@@ -48,8 +50,8 @@ type contactDetailsInput struct {
 // Problems are reported under the body's own field names.
 func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
 	var p gifting.Problems
-	if b.SourceType != "" && !slices.Contains(gifting.SourceTypes, b.SourceType) {
-		p.Add("sourceType", "must be one of "+strings.Join(gifting.SourceTypes, ", "))
+	if b.SourceType != "" && !slices.Contains(recipient.SourceTypes, b.SourceType) {
+		p.Add("sourceType", "must be one of "+strings.Join(recipient.SourceTypes, ", "))
 	}
 	d := b.ContactDetails
 	if d == nil {
@@ -95,17 +97,17 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	}
 	sourceType := body.SourceType
 	if sourceType == "" {
-		sourceType = gifting.DefaultSourceType
+		sourceType = recipient.DefaultSourceType
 	}
-	res, err := s.svc.AddRecipient(ctx, gifting.AddRecipientInput{
+	res, err := s.svc.AddRecipient(ctx, recipient.AddInput{
 		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
-		Idempotency: replayable(key, http.StatusOK, func(res gifting.AddedRecipient) any { return res }),
-		AssignTo:    gifting.AssignedUser{UserID: p.UserID, UserName: p.UserID},
+		Idempotency: replayable(key, http.StatusOK, func(res recipient.Added) any { return wire.AddedRecipientOf(res) }),
+		AssignTo:    recipient.AssignedUser{UserID: p.UserID, UserName: p.UserID},
 	})
 	if err != nil || res.Replay != nil {
 		return writeStored(w, res.Replay, err)
 	}
-	writeJSON(w, http.StatusOK, res.Response)
+	writeJSON(w, http.StatusOK, wire.AddedRecipientOf(res.Response))
 	return nil
 }
 
@@ -138,7 +140,7 @@ func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Recipient retrieved", rc)
+	writeEnvelope(w, http.StatusOK, "Recipient retrieved", wire.RecipientOf(rc))
 	return nil
 }
 
@@ -161,7 +163,7 @@ func (s *Server) moveRecipient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Recipient status updated", rc)
+	writeEnvelope(w, http.StatusOK, "Recipient status updated", wire.RecipientOf(rc))
 	return nil
 }
 
@@ -182,11 +184,11 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 	if err := decode(w, r, &body); err != nil {
 		return err
 	}
-	var msg *gifting.FeedbackMessage
+	var msg *recipient.FeedbackMessage
 	if m := body.Message; m != nil {
-		msg = &gifting.FeedbackMessage{Type: m.Type, Text: m.Text, URL: m.URL}
+		msg = &recipient.FeedbackMessage{Type: m.Type, Text: m.Text, URL: m.URL}
 	}
-	if err := gifting.ValidateFeedback(body.Rating, msg); err != nil {
+	if err := recipient.ValidateFeedback(body.Rating, msg); err != nil {
 		return err
 	}
 	rc, err := s.store.AddRecipientFeedback(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"),
@@ -194,7 +196,7 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Feedback recorded", rc)
+	writeEnvelope(w, http.StatusOK, "Feedback recorded", wire.RecipientOf(rc))
 	return nil
 }
 

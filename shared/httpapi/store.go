@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -75,9 +76,9 @@ type CampaignReader interface {
 // RecipientReader reads recipients and records their feedback.
 type RecipientReader interface {
 	// CampaignRecipient is NOT_FOUND for a recipient of a deleted campaign.
-	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
-	ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error)
-	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error)
+	ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (recipient.ListPage, error)
+	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
 }
 
 // AudienceReader reads audiences and stores personas and plain audience

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -119,7 +120,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		pages := service.NewRecipientPages(s)
-		in := gifting.ClaimInput{GiftID: c.CampaignData.GiftIDs[0], ShippingAddress: gifting.ShippingAddress{
+		in := recipient.ClaimInput{GiftID: c.CampaignData.GiftIDs[0], ShippingAddress: recipient.ShippingAddress{
 			Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}
 		if _, err := pages.Claim(t.Context(), r.ClaimPageID, in); err != nil {
 			t.Fatalf("claim: %v", err)

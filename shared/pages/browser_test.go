@@ -74,7 +74,7 @@ func TestBrowserJourney(t *testing.T) {
 	if added.Status != http.StatusOK {
 		t.Fatalf("add-recipient: %d %s", added.Status, added.Body)
 	}
-	var addedBody gifting.AddedRecipient
+	var addedBody wire.AddedRecipient
 	added.JSON(t, &addedBody)
 	balance, _ := f.wallet(t)
 
@@ -147,7 +147,7 @@ func TestBrowserJourney(t *testing.T) {
 	// The API shows the claim.
 	res := api.Do("GET", "/api/campaigns/campaigns/"+f.campaign+"/recipients/"+addedBody.RecipientID, nil)
 	var env struct {
-		Data gifting.Recipient `json:"data"`
+		Data wire.Recipient `json:"data"`
 	}
 	res.JSON(t, &env)
 	if got := env.Data; got.Status != gifting.RecipientAddressConfirmed || got.SelectedGift.GiftID != f.cheap.GiftID || got.Address == nil {

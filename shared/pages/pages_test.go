@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -73,9 +74,9 @@ func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (descript
 }
 
 // add adds a recipient and returns it.
-func (f *fixture) add(t *testing.T, email string) gifting.Recipient {
+func (f *fixture) add(t *testing.T, email string) recipient.Recipient {
 	t.Helper()
-	res, err := f.s.AddRecipient(context.Background(), gifting.AddRecipientInput{
+	res, err := f.s.AddRecipient(context.Background(), recipient.AddInput{
 		OrgID: f.orgID, CampaignID: f.campaign, SourceType: "api", PublicBaseURL: "https://gifts.test",
 		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane <i>", LastName: "Doe"},
 	})
@@ -85,7 +86,7 @@ func (f *fixture) add(t *testing.T, email string) gifting.Recipient {
 	return res.Recipient
 }
 
-func (f *fixture) recipient(t *testing.T, id string) gifting.Recipient {
+func (f *fixture) recipient(t *testing.T, id string) recipient.Recipient {
 	t.Helper()
 	r, err := f.s.Recipient(context.Background(), f.orgID, f.campaign, id)
 	if err != nil {

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
 // delivered adds a recipient, claims its gift and moves it to delivered.
-func (f *fixture) delivered(t *testing.T, email string) gifting.Recipient {
+func (f *fixture) delivered(t *testing.T, email string) recipient.Recipient {
 	t.Helper()
 	r := f.add(t, email)
 	testenv.Claim(t, f.s, f.orgID, f.campaign, r.RecipientID)
@@ -105,9 +106,9 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil)
 	full := f.delivered(t, "full@example.com")
-	for i := range gifting.MaxFeedbackMessages {
+	for i := range recipient.MaxFeedbackMessages {
 		if _, err := f.s.AddRecipientFeedback(context.Background(), f.orgID, f.campaign, full.RecipientID, "",
-			&gifting.FeedbackMessage{Type: "text", Text: fmt.Sprint("note ", i)}); err != nil {
+			&recipient.FeedbackMessage{Type: "text", Text: fmt.Sprint("note ", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,7 +123,7 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 		method, path string
 		form         url.Values
 		status       int
-		r            gifting.Recipient
+		r            recipient.Recipient
 	}{
 		"too many feedback messages": {"POST", "/gift/" + full.LandingPageID + "/feedback", url.Values{"message": {"one more"}}, 409, full},
 		"feedback before delivery":   {"POST", "/gift/" + claimed.LandingPageID + "/feedback", url.Values{"rating": {"like"}}, 409, claimed},

@@ -11,6 +11,7 @@ import (
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // sentTo counts the emails the emulator received for each of this test's
@@ -42,14 +43,14 @@ func TestClaimedEmailGoesOutAfterItsLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The process dies here.
-	e.clock.Advance(gifting.EmailLease - time.Second)
+	e.clock.Advance(recipient.EmailLease - time.Second)
 	e.tick()
 	e.wantSubjects("crash", invitation)
 	e.clock.Advance(time.Second)
 	e.tick()
 	e.wantSubjects("crash", invitation, reminder1)
 	for range 3 {
-		e.clock.Advance(gifting.EmailLease)
+		e.clock.Advance(recipient.EmailLease)
 		e.tick()
 	}
 	e.wantSubjects("crash", invitation, reminder1)
@@ -70,7 +71,7 @@ func TestInvitationOfAStoppedAddRecipient(t *testing.T) {
 	e := newMailEnv(t)
 	c := e.campaign(gifting.CampaignLive)
 	// The store's write alone: the use case's send never happens.
-	res, err := e.store.AddRecipient(ctx, gifting.AddRecipientInput{
+	res, err := e.store.AddRecipient(ctx, recipient.AddInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api", PublicBaseURL: "https://gifts.test", Invite: true,
 		Contact: gifting.ContactInput{MailID: e.address("stopped"), FirstName: "Jane"},
 	})
@@ -93,11 +94,11 @@ func TestInvitationOfAStoppedAddRecipient(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	e.tick()
 	e.wantSubjects("stopped")
-	e.clock.Advance(gifting.EmailLease)
+	e.clock.Advance(recipient.EmailLease)
 	e.tick()
 	e.wantSubjects("stopped", invitation)
 	assertStatus(gifting.RecipientInviteSent)
-	e.clock.Advance(gifting.EmailLease)
+	e.clock.Advance(recipient.EmailLease)
 	e.tick()
 	e.wantSubjects("stopped", invitation)
 }
@@ -135,7 +136,7 @@ func TestLaunchInvitationsOfAStoppedSlice(t *testing.T) {
 		t.Fatal(err)
 	}
 	handed := 0
-	died := func(_ context.Context, invs []gifting.Invitation) { handed += len(invs) } // the process dies before its first send
+	died := func(_ context.Context, invs []recipient.Invitation) { handed += len(invs) } // the process dies before its first send
 	if _, done, err := e.store.LaunchSlice(ctx, e.orgID, c.CampaignID, "", "https://gifts.test", died); err != nil || done {
 		t.Fatalf("slice: done %v, %v", done, err)
 	}
@@ -149,7 +150,7 @@ func TestLaunchInvitationsOfAStoppedSlice(t *testing.T) {
 		t.Fatalf("%d invitations sent during their claims' lease", len(got))
 	}
 	for range 3 {
-		e.clock.Advance(gifting.EmailLease)
+		e.clock.Advance(recipient.EmailLease)
 		e.tick()
 	}
 	got := e.sentTo()

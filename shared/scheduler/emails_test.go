@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -90,9 +91,9 @@ func (e *mailEnv) campaign(st gifting.CampaignStatus) gifting.Campaign {
 func (e *mailEnv) address(name string) string { return name + "-" + e.tag + "@example.com" }
 
 // add adds name's address to campaign c through the use case.
-func (e *mailEnv) add(c gifting.Campaign, name string) gifting.AddRecipientResult {
+func (e *mailEnv) add(c gifting.Campaign, name string) recipient.AddResult {
 	e.t.Helper()
-	res, err := e.svc.AddRecipient(context.Background(), gifting.AddRecipientInput{
+	res, err := e.svc.AddRecipient(context.Background(), recipient.AddInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api",
 		Contact: gifting.ContactInput{MailID: e.address(name), FirstName: "Jane"},
 	})
@@ -141,7 +142,7 @@ func (e *mailEnv) subjects(name string) []string {
 }
 
 // recipient reads a recipient back.
-func (e *mailEnv) recipient(campaignID, recipientID string) gifting.Recipient {
+func (e *mailEnv) recipient(campaignID, recipientID string) recipient.Recipient {
 	e.t.Helper()
 	r, err := e.store.Recipient(context.Background(), e.orgID, campaignID, recipientID)
 	if err != nil {
@@ -308,7 +309,7 @@ func TestSuppressedAddressIsNeverMailed(t *testing.T) {
 	e.tick()
 	e.wantSubjects("gone")
 	r := e.recipient(res.Response.CampaignID, res.Response.RecipientID)
-	if inv := r.Emails.AddressConfirmation; r.Status != gifting.RecipientPending || inv.Sent || inv.Failure != gifting.EmailSuppressed {
+	if inv := r.Emails.AddressConfirmation; r.Status != gifting.RecipientPending || inv.Sent || inv.Failure != recipient.EmailSuppressed {
 		t.Errorf("status %s, invitation sent %v failure %q; want pending, not sent, suppressed", r.Status, inv.Sent, inv.Failure)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -59,10 +60,10 @@ func (e *mailEnv) counts(campaignID string) (map[gifting.RecipientStatus]int64, 
 
 // wantClaimPageGone checks that r's claim page answers GONE, saying the
 // gift expired.
-func (e *mailEnv) wantClaimPageGone(r gifting.Recipient) {
+func (e *mailEnv) wantClaimPageGone(r recipient.Recipient) {
 	e.t.Helper()
 	_, err := service.NewRecipientPages(e.store).ClaimForm(context.Background(), r.ClaimPageID)
-	if gifting.ErrorCode(err) != gifting.CodeGone || err != gifting.ErrGiftExpired {
+	if gifting.ErrorCode(err) != gifting.CodeGone || err != recipient.ErrGiftExpired {
 		e.t.Errorf("claim page of an expired recipient: %v, want GONE (gift expired)", err)
 	}
 }
@@ -219,9 +220,9 @@ func TestExpiryRacingAClaimHasOneWinner(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			_, claimErr[i] = e.store.ClaimGift(context.Background(), e.orgID, c.CampaignID, id, gifting.ClaimInput{
+			_, claimErr[i] = e.store.ClaimGift(context.Background(), e.orgID, c.CampaignID, id, recipient.ClaimInput{
 				GiftID: c.CampaignData.GiftIDs[0],
-				ShippingAddress: gifting.ShippingAddress{
+				ShippingAddress: recipient.ShippingAddress{
 					Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US",
 				},
 			})

@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -177,7 +178,7 @@ func TestTwoWorkersFailOneSlice(t *testing.T) {
 			}
 			// Invitations left by the failed workers go out after their
 			// claims' lease.
-			clock.Advance(gifting.EmailLease)
+			clock.Advance(recipient.EmailLease)
 			for range 2 {
 				if err := sched.Tick(ctx); err != nil {
 					t.Fatal(err)
@@ -199,11 +200,11 @@ func invitingLaunch(t *testing.T, s *dynamo.Store, n int, price int64) (orgID, c
 
 // allRecipients reads every recipient of a campaign, whatever its counters
 // say: a sort other than createdAt reads the whole Slim partition.
-func allRecipients(t *testing.T, s *dynamo.Store, orgID, campaignID string) []gifting.Recipient {
+func allRecipients(t *testing.T, s *dynamo.Store, orgID, campaignID string) []recipient.Recipient {
 	t.Helper()
-	var out []gifting.Recipient
+	var out []recipient.Recipient
 	for page := 1; ; page++ {
-		p, err := s.ListRecipients(context.Background(), orgID, campaignID, gifting.RecipientQuery{
+		p, err := s.ListRecipients(context.Background(), orgID, campaignID, recipient.Query{
 			SortBy: "email", Order: gifting.Asc, Page: gifting.PageRequest{Page: page, Limit: gifting.MaxLimit}})
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -40,8 +41,8 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 		name, fixture, messageID, address string
 		failure                           string // "" for none
 	}{
-		{"hard bounce", "sns-bounce-permanent.json", "0100018e-msg-bounce-000000", "jane.doe@example.com", gifting.EmailBounced},
-		{"complaint", "sns-complaint.json", "0100018e-msg-complaint-000000", "angry@example.com", gifting.EmailComplained},
+		{"hard bounce", "sns-bounce-permanent.json", "0100018e-msg-bounce-000000", "jane.doe@example.com", recipient.EmailBounced},
+		{"complaint", "sns-complaint.json", "0100018e-msg-complaint-000000", "angry@example.com", recipient.EmailComplained},
 		{"soft bounce", "sns-bounce-transient.json", "0100018e-msg-transient-000000", "full@example.com", ""},
 	}
 	for _, tt := range tests {
@@ -55,7 +56,7 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 			orgID, _ := testenv.Org(t, s, "acme", 100)
 			e := &mailEnv{t: t, store: s, svc: svc, clock: clk, orgID: orgID}
 			c := e.campaign(gifting.CampaignLive)
-			res, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
+			res, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
 				Contact: gifting.ContactInput{MailID: tt.address, FirstName: "Jane"}})
 			if err != nil || !res.Response.EmailSent {
 				t.Fatalf("add: %v, emailSent %v", err, res.Response.EmailSent)
@@ -114,7 +115,7 @@ func TestTickCostPerEmail(t *testing.T) {
 	c := e.campaign(gifting.CampaignDraft)
 	const n = 20
 	for i := range n {
-		if _, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
+		if _, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
 			Contact: gifting.ContactInput{MailID: e.address(string(rune('a' + i))), FirstName: "Jane"}}); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // page sends method path with body (form-encoded when not "") to the
@@ -58,7 +59,7 @@ func TestOneClickUnsubscribeStopsEmails(t *testing.T) {
 	e.wantSubjects("jane", invitation) // no reminder after the unsubscribe
 
 	got := e.recipient(c.CampaignID, res.Response.RecipientID)
-	if f := got.Emails.Reminder1.Failure; f != gifting.EmailUnsubscribed || got.Emails.Reminder1.Sent {
+	if f := got.Emails.Reminder1.Failure; f != recipient.EmailUnsubscribed || got.Emails.Reminder1.Sent {
 		t.Errorf("first reminder failure %q sent %v, want unsubscribed, not sent", f, got.Emails.Reminder1.Sent)
 	}
 	if !got.Emails.AddressConfirmation.Sent || got.Emails.AddressConfirmation.Failure != "" {

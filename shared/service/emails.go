@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/metrics"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // EmailHold is how long the scheduler puts off a recipient's emails that
@@ -26,12 +27,12 @@ type EmailStore interface {
 	// Now is the store's clock.
 	Now() time.Time
 	// Recipient reads a recipient.
-	Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
+	Recipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error)
 	// Campaign reads a campaign.
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	// ClaimEmail claims an email for sending, CONFLICT when it is not
 	// waiting.
-	ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error)
+	ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (recipient.Recipient, error)
 	// EmailSent records an accepted email and its message id.
 	EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error
 	// EmailFailed records a failed send of the claim made at claimedAt;
@@ -75,7 +76,7 @@ func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job
 		// Deleted: none of its emails will go out. Stopping them takes
 		// the recipient out of the due index (but for its expiry, while
 		// unclaimed), so the tick does not come back to it every lease.
-		_, err := s.store.StopEmails(ctx, j.OrgID, campaignID, recipientID, "", gifting.EmailCampaignDeleted)
+		_, err := s.store.StopEmails(ctx, j.OrgID, campaignID, recipientID, "", recipient.EmailCampaignDeleted)
 		if gifting.ErrorCode(err) == gifting.CodeNotFound {
 			return nil, nil
 		}
@@ -102,7 +103,7 @@ func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job
 
 // sendScheduled claims the email kind of a recipient and sends it. An
 // email another sender holds is left to it; one whose earlier senders all
-// failed is recorded as failed by the claim (gifting.ErrEmailGivenUp).
+// failed is recorded as failed by the claim (recipient.ErrEmailGivenUp).
 func (s *Service) sendScheduled(ctx context.Context, orgID, campaignID, recipientID, kind string) error {
 	r, err := s.store.ClaimEmail(ctx, orgID, campaignID, recipientID, kind)
 	if gifting.ErrorCode(err) == gifting.CodeConflict {
@@ -123,17 +124,17 @@ func (s *Service) sendScheduled(ctx context.Context, orgID, campaignID, recipien
 // suppressed, and returns the provider's message id; on failure, the
 // failure to record (a permanent one, or "" for one a later try may get
 // past) and the error. It writes nothing.
-func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient, kind string) (messageID, failure string, err error) {
+func (s *Service) deliver(ctx context.Context, orgID string, r recipient.Recipient, kind string) (messageID, failure string, err error) {
 	suppressed, err := s.store.IsSuppressed(ctx, orgID, r.ContactDetails.Email)
 	if err != nil {
 		return "", "", err
 	}
 	if suppressed {
-		return "", gifting.EmailSuppressed, errSuppressed
+		return "", recipient.EmailSuppressed, errSuppressed
 	}
 	e := r.Emails.Kind(kind)
 	// A send that hangs must end well inside its claim's margin
-	// (gifting.EmailSendMargin), or its claim could be taken over while it
+	// (recipient.EmailSendMargin), or its claim could be taken over while it
 	// still might go out.
 	ctx, cancel := context.WithTimeout(ctx, mailTimeout)
 	defer cancel()
@@ -154,7 +155,7 @@ func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient
 }
 
 // mailTimeout bounds one email's send, its retries included: half of
-// gifting.EmailSendMargin.
+// recipient.EmailSendMargin.
 const mailTimeout = 30 * time.Second
 
 // errSuppressed is why an email to a suppressed address was not sent.
@@ -164,7 +165,7 @@ var errSuppressed = errors.New("the address is on the organization's suppression
 // failure to record it is logged, not retried here: the entry stays
 // claimed, and once its lease is over the tick sends it again (the one
 // way an email goes out twice; see gifting/email_lease.go).
-func (s *Service) sent(ctx context.Context, orgID string, r gifting.Recipient, kind, messageID string) error {
+func (s *Service) sent(ctx context.Context, orgID string, r recipient.Recipient, kind, messageID string) error {
 	metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
 	if err := s.store.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, kind, messageID); err != nil {
 		Logger(ctx).ErrorContext(ctx, "email sent but not recorded; it is sent again after its lease", slog.String("recipientId", r.RecipientID),
@@ -204,9 +205,9 @@ func (s *Service) HandleMailEvents(ctx context.Context, ev events.SNSEvent) erro
 		if !found {
 			continue // not ours, or too old to matter
 		}
-		failure := gifting.EmailBounced
+		failure := recipient.EmailBounced
 		if f.Kind == mail.Complained {
-			failure = gifting.EmailComplained
+			failure = recipient.EmailComplained
 		}
 		if err := stopMail(ctx, s.store, orgID, campaignID, recipientID, kind, failure, f.Email); err != nil {
 			return err
@@ -218,7 +219,7 @@ func (s *Service) HandleMailEvents(ctx context.Context, ev events.SNSEvent) erro
 // mailStopper is the storage that stops a recipient's mail.
 type mailStopper interface {
 	// StopEmails records a failure on an email and stops the rest.
-	StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
+	StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error)
 	// Suppress adds an address to the organization's suppression list.
 	Suppress(ctx context.Context, orgID, email, reason string) error
 }

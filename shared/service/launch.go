@@ -10,6 +10,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/metrics"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // LaunchStore is the storage of launches.
@@ -18,7 +19,7 @@ type LaunchStore interface {
 	// campaign to preparing, with its launch record due for the scheduler.
 	LaunchCampaignIdempotent(ctx context.Context, orgID, campaignID, userID string, idem *gifting.Idempotent[gifting.Launch]) (gifting.Launch, *gifting.StoredResponse, error)
 	// LaunchSlice writes one slice of a launch's recipients.
-	LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error)
+	LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite recipient.Inviter) (next string, done bool, err error)
 	// ScheduledLaunchFailed records why a draft's scheduled launch could
 	// not happen and stops it being due.
 	ScheduledLaunchFailed(ctx context.Context, orgID, campaignID, reason string) error
@@ -108,11 +109,11 @@ const launchSendBudget = 30 * time.Second
 // Sends are sequential (each recorded send moves the campaign's counters,
 // which concurrent ones would fight over) and stop at launchSendBudget,
 // or launchSendMargin before the context's deadline.
-func (s *Service) launchInviter(orgID string) gifting.Inviter {
+func (s *Service) launchInviter(orgID string) recipient.Inviter {
 	if s.cfg.Mailer == nil {
 		return nil
 	}
-	return func(ctx context.Context, invs []gifting.Invitation) {
+	return func(ctx context.Context, invs []recipient.Invitation) {
 		stop := s.store.Now().Add(launchSendBudget)
 		for i, inv := range invs {
 			deadline, ok := ctx.Deadline()

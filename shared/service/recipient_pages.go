@@ -9,21 +9,22 @@ import (
 	"errors"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // PageStore is the storage the recipient pages need.
 type PageStore interface {
 	// RecipientPage returns the page a page id names, or NOT_FOUND.
-	RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	RecipientPage(ctx context.Context, pageID string) (recipient.Page, error)
 	// MarkPageViewed records the first view of a landing page.
 	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
 	// ClaimGift records a claim: NOT_FOUND, GONE, CONFLICT (claimed; out
 	// of stock), VALIDATION_FAILED.
-	ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error)
+	ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error)
 	// MoveRecipient moves a recipient forward: NOT_FOUND, CONFLICT.
-	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
+	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error)
 	// AddRecipientFeedback records feedback: NOT_FOUND, CONFLICT.
-	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
+	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
 	mailStopper
 }
 
@@ -41,14 +42,14 @@ func NewRecipientPages(store PageStore) *RecipientPages { return &RecipientPages
 // view.
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
-// (gifting.RecipientPage.Gone; the recipient expired, with the page).
-func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+// (recipient.Page.Gone; the recipient expired, with the page).
+func (s *RecipientPages) Landing(ctx context.Context, pageID string) (recipient.Page, error) {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return p, err
 	}
 	if p.Recipient.Status == gifting.RecipientExpired {
-		return p, gifting.ErrGiftExpired
+		return p, recipient.ErrGiftExpired
 	}
 	if p.Recipient.ViewedAt == nil {
 		if err := s.store.MarkPageViewed(ctx, p.Recipient.OrganizationID, p.Recipient.CampaignID, p.Recipient.RecipientID); err != nil {
@@ -59,18 +60,18 @@ func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.Re
 }
 
 // ClaimForm returns the claim page pageID names, with the gifts in stock
-// to choose from (gifting.RecipientPage.InStock).
+// to choose from (recipient.Page.InStock).
 //
 // Errors: NOT_FOUND, GONE (the campaign is over; the recipient expired,
 // with the page), CONFLICT (already claimed; the page is returned too, so
 // the answer can lead to the landing page).
-func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (recipient.Page, error) {
 	p, err := s.page(ctx, pageID, gifting.ClaimPage)
 	if err != nil {
 		return p, err
 	}
 	if p.Recipient.Status == gifting.RecipientExpired {
-		return p, gifting.ErrGiftExpired
+		return p, recipient.ErrGiftExpired
 	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return p, alreadyClaimed
@@ -89,7 +90,7 @@ var alreadyClaimed = gifting.Errorf(gifting.CodeConflict, "this gift has already
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
 // written), CONFLICT (already claimed; the chosen gift out of stock, with
 // details giftId; nothing written).
-func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (gifting.RecipientPage, error) {
+func (s *RecipientPages) Claim(ctx context.Context, pageID string, in recipient.ClaimInput) (recipient.Page, error) {
 	p, err := s.ClaimForm(ctx, pageID)
 	if err != nil {
 		return p, err
@@ -106,7 +107,7 @@ func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.Cl
 	}
 	r := p.Recipient
 	_, err = s.store.ClaimGift(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, in)
-	if errors.Is(err, gifting.ErrGiftExpired) {
+	if errors.Is(err, recipient.ErrGiftExpired) {
 		p.Recipient.Status = gifting.RecipientExpired // expired since the read
 	}
 	return p, err
@@ -159,11 +160,11 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	if err != nil {
 		return err
 	}
-	var msg *gifting.FeedbackMessage
+	var msg *recipient.FeedbackMessage
 	if text != "" {
-		msg = &gifting.FeedbackMessage{Type: "text", Text: text}
+		msg = &recipient.FeedbackMessage{Type: "text", Text: text}
 	}
-	if err := gifting.ValidateFeedback(rating, msg); err != nil {
+	if err := recipient.ValidateFeedback(rating, msg); err != nil {
 		return err
 	}
 	r := p.Recipient
@@ -177,7 +178,7 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	if msg == nil && (rating == "" || fb.Rating != nil && fb.Rating.Value == rating) {
 		return nil
 	}
-	if msg != nil && len(fb.Message) >= gifting.MaxFeedbackMessages {
+	if msg != nil && len(fb.Message) >= recipient.MaxFeedbackMessages {
 		return feedbackFull
 	}
 	_, err = s.store.AddRecipientFeedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
@@ -198,16 +199,16 @@ var feedbackFull = gifting.Errorf(gifting.CodeConflict,
 // ended too.
 //
 // Errors: NOT_FOUND (malformed or unknown token, or a claim page id).
-func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (recipient.Page, error) {
 	if !gifting.ValidPageID(token) {
-		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+		return recipient.Page{}, gifting.NotFound("page", token)
 	}
 	p, err := s.store.RecipientPage(ctx, token)
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return recipient.Page{}, err
 	}
 	if p.Kind != gifting.LandingPage {
-		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+		return recipient.Page{}, gifting.NotFound("page", token)
 	}
 	return p, nil
 }
@@ -218,27 +219,27 @@ func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (gif
 // Unsubscribing again changes nothing more.
 //
 // Errors: NOT_FOUND (as UnsubscribeForm).
-func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (recipient.Page, error) {
 	p, err := s.UnsubscribeForm(ctx, token)
 	if err != nil {
 		return p, err
 	}
 	r := p.Recipient
-	return p, stopMail(ctx, s.store, r.OrganizationID, r.CampaignID, r.RecipientID, "", gifting.EmailUnsubscribed, "")
+	return p, stopMail(ctx, s.store, r.OrganizationID, r.CampaignID, r.RecipientID, "", recipient.EmailUnsubscribed, "")
 }
 
 // page resolves a page id of the given kind: NOT_FOUND for a malformed or
 // unknown id or one of the other kind, GONE when the campaign is over.
-func (s *RecipientPages) page(ctx context.Context, pageID string, kind gifting.PageKind) (gifting.RecipientPage, error) {
+func (s *RecipientPages) page(ctx context.Context, pageID string, kind gifting.PageKind) (recipient.Page, error) {
 	if !gifting.ValidPageID(pageID) {
-		return gifting.RecipientPage{}, gifting.NotFound("page", pageID)
+		return recipient.Page{}, gifting.NotFound("page", pageID)
 	}
 	p, err := s.store.RecipientPage(ctx, pageID)
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return recipient.Page{}, err
 	}
 	if p.Kind != kind {
-		return gifting.RecipientPage{}, gifting.NotFound("page", pageID)
+		return recipient.Page{}, gifting.NotFound("page", pageID)
 	}
 	if p.Gone() {
 		return p, gifting.Errorf(gifting.CodeGone, "this campaign has ended")

@@ -6,17 +6,18 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // RecipientStore is the storage of recipients the use cases write.
 type RecipientStore interface {
 	// AddRecipient writes the recipient and its debit in one transaction.
-	AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error)
+	AddRecipient(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error)
 	// AddedRecipientNotEmailed rewrites an add-recipient's stored
 	// idempotent response with emailSent false.
-	AddedRecipientNotEmailed(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error)
+	AddedRecipientNotEmailed(ctx context.Context, orgID string, res recipient.AddResult, idem *gifting.Idempotent[recipient.Added]) (recipient.Added, error)
 	// MoveRecipient moves a recipient along its state machine.
-	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
+	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error)
 }
 
 // AddRecipient adds a contact to a campaign as a recipient and pays for it
@@ -32,7 +33,7 @@ type RecipientStore interface {
 // (campaign not accepting recipients; contact already a recipient of it),
 // INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
 // VALIDATION_FAILED (contact).
-func (s *Service) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
+func (s *Service) AddRecipient(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error) {
 	in.PublicBaseURL, in.Invite = s.cfg.PublicBaseURL, s.cfg.Mailer != nil
 	res, err := s.store.AddRecipient(ctx, in)
 	if err != nil {
@@ -62,22 +63,22 @@ func (s *Service) AddRecipient(ctx context.Context, in gifting.AddRecipientInput
 //
 // Errors: NOT_FOUND (campaign or recipient), CONFLICT (a move the
 // recipient's state machine does not allow).
-func (s *Service) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
+func (s *Service) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error) {
 	return s.store.MoveRecipient(ctx, orgID, campaignID, recipientID, to)
 }
 
 // sendInvitation sends the invitation of a recipient the store has just
-// written with its invitation claimed (gifting.Invitation), through the
+// written with its invitation claimed (recipient.Invitation), through the
 // same path as the scheduler's emails (deliver, then EmailSent, which moves
 // the recipient to invite_sent), and reports whether it went out. The
 // write has happened, so the send must not be cut short by the caller
 // going away. A claim with too little of its lease left is not used
-// (gifting.EmailSchedule.HolderMaySend): the tick sends it after the
+// (recipient.EmailSchedule.HolderMaySend): the tick sends it after the
 // lease. When the send fails the failure is recorded and the claim
 // released, so a failure a later try may get past is retried by the
 // scheduler and a permanent one (a rejection, a suppressed address) is
 // kept with its reason; the recipient stays pending.
-func (s *Service) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation) bool {
+func (s *Service) sendInvitation(ctx context.Context, orgID string, inv recipient.Invitation) bool {
 	ctx = context.WithoutCancel(ctx)
 	rc := inv.Recipient
 	const kind = "addressConfirmation"

@@ -14,6 +14,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/pages"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 )
 
@@ -26,12 +27,12 @@ func New(store *dynamo.Store, log *slog.Logger) http.Handler {
 // they call, as method values, so that the pages function links only
 // those store methods and what they use, not every method of *dynamo.Store.
 type pageStore struct {
-	recipientPage        func(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	recipientPage        func(ctx context.Context, pageID string) (recipient.Page, error)
 	markPageViewed       func(ctx context.Context, orgID, campaignID, recipientID string) error
-	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error)
-	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
-	addRecipientFeedback func(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
-	stopEmails           func(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error)
+	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error)
+	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error)
+	addRecipientFeedback func(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
+	stopEmails           func(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error)
 	suppress             func(ctx context.Context, orgID, email, reason string) error
 }
 
@@ -41,7 +42,7 @@ func narrow(s *dynamo.Store) pageStore {
 	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback, s.StopEmails, s.Suppress}
 }
 
-func (p pageStore) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (p pageStore) RecipientPage(ctx context.Context, pageID string) (recipient.Page, error) {
 	return p.recipientPage(ctx, pageID)
 }
 
@@ -49,19 +50,19 @@ func (p pageStore) MarkPageViewed(ctx context.Context, orgID, campaignID, recipi
 	return p.markPageViewed(ctx, orgID, campaignID, recipientID)
 }
 
-func (p pageStore) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error) {
+func (p pageStore) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
 	return p.claimGift(ctx, orgID, campaignID, recipientID, in)
 }
 
-func (p pageStore) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error) {
+func (p pageStore) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error) {
 	return p.moveRecipient(ctx, orgID, campaignID, recipientID, to)
 }
 
-func (p pageStore) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error) {
+func (p pageStore) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error) {
 	return p.addRecipientFeedback(ctx, orgID, campaignID, recipientID, rating, msg)
 }
 
-func (p pageStore) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (gifting.Recipient, error) {
+func (p pageStore) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error) {
 	return p.stopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
 }
 

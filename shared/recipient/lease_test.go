@@ -1,14 +1,16 @@
-package gifting
+package recipient
 
 import (
 	"testing"
 	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 func TestEmailLeaseRules(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	ago := func(d time.Duration) *time.Time { at := now.Add(-d); return &at }
-	scheduled := FormatTime(now.Add(-time.Hour))
+	scheduled := gifting.FormatTime(now.Add(-time.Hour))
 	waiting := EmailSchedule{Active: true, ScheduledTime: scheduled}
 	claimed := func(d time.Duration) EmailSchedule { e := waiting; e.ClaimedAt = ago(d); return e }
 	for _, tt := range []struct {
@@ -54,13 +56,13 @@ func TestEmailLeaseRules(t *testing.T) {
 // attempt fails the email for good, which storage records.
 func TestClaimEmailTakesOverALapsedLease(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
-	r := Recipient{RecipientID: "r1", Status: RecipientPending}
-	r.Emails.AddressConfirmation = EmailSchedule{Active: true, ScheduledTime: FormatTime(now)}
+	r := Recipient{RecipientID: "r1", Status: gifting.RecipientPending}
+	r.Emails.AddressConfirmation = EmailSchedule{Active: true, ScheduledTime: gifting.FormatTime(now)}
 	r.ClaimInvitation(now)
-	if r.Status != RecipientPending {
+	if r.Status != gifting.RecipientPending {
 		t.Fatalf("status %s after the invitation was claimed, want pending until it is sent", r.Status)
 	}
-	if err := r.ClaimEmail("addressConfirmation", now.Add(EmailLease-time.Second)); ErrorCode(err) != CodeConflict {
+	if err := r.ClaimEmail("addressConfirmation", now.Add(EmailLease-time.Second)); gifting.ErrorCode(err) != gifting.CodeConflict {
 		t.Fatalf("claim within the holder's lease: %v, want CONFLICT", err)
 	}
 	if kinds := r.DueEmails(now.Add(EmailLease)); len(kinds) != 1 || kinds[0] != "addressConfirmation" {
@@ -92,8 +94,8 @@ func TestClaimEmailTakesOverALapsedLease(t *testing.T) {
 // after its lease, or whose email went out meanwhile, records nothing.
 func TestMarkEmailFailedOnlyByItsHolder(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
-	r := Recipient{RecipientID: "r1", Status: RecipientPending}
-	r.Emails.AddressConfirmation = EmailSchedule{Active: true, ScheduledTime: FormatTime(now)}
+	r := Recipient{RecipientID: "r1", Status: gifting.RecipientPending}
+	r.Emails.AddressConfirmation = EmailSchedule{Active: true, ScheduledTime: gifting.FormatTime(now)}
 	r.ClaimInvitation(now)
 	later := now.Add(EmailLease)
 	if err := r.ClaimEmail("addressConfirmation", later); err != nil {

@@ -1,4 +1,4 @@
-package gifting
+package recipient
 
 import "time"
 

@@ -1,19 +1,21 @@
-package gifting
+package recipient
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 func testRecipient(t *testing.T, first string) Recipient {
 	t.Helper()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	return NewRecipient(NewRecipientSpec{
+	return New(NewSpec{
 		RecipientID: "r1", OrgID: "acme", CampaignID: "c1", CampaignName: "Spring & Co",
-		Contact:    Contact{ContactID: "k1", FirstName: first, LastName: "Doe", MailID: "jane@example.com"},
+		Contact:    gifting.Contact{ContactID: "k1", FirstName: first, LastName: "Doe", MailID: "jane@example.com"},
 		SourceType: "api", LandingPageID: "lp", ClaimPageID: "cp", PublicBaseURL: "https://gifts.test",
-		Emails: map[string]EmailTemplate{
+		Emails: map[string]gifting.EmailTemplate{
 			"addressConfirmation": {Subject: "{{firstName}}, a gift", HTML: `<p>Hi {{firstName}} from {{campaignName}}: <a href="{{landingPageUrl}}">go</a></p>`},
 			"reminder1":           {Subject: "Reminder", HTML: "<p>{{claimPageUrl}}</p>", DelayHours: 72},
 			"postDelivery":        {Subject: "Arrived?", HTML: "<p>x</p>", DelayHours: 2},
@@ -41,7 +43,7 @@ func TestNewRecipientSchedule(t *testing.T) {
 	if e.AddressConfirmation.HTML != want {
 		t.Errorf("html = %s, want %s", e.AddressConfirmation.HTML, want)
 	}
-	if r.URLs.ClaimPage != "https://gifts.test/claim/cp" || r.Status != RecipientPending {
+	if r.URLs.ClaimPage != "https://gifts.test/claim/cp" || r.Status != gifting.RecipientPending {
 		t.Errorf("urls %+v status %s", r.URLs, r.Status)
 	}
 }
@@ -60,14 +62,14 @@ func TestAdvance(t *testing.T) {
 	now := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name     string
-		from, to RecipientStatus
+		from, to gifting.RecipientStatus
 		ok       bool
 	}{
-		{"next state", RecipientInviteSent, RecipientAddressConfirmed, true},
-		{"skip states", RecipientShipped, RecipientDelivered, true},
-		{"backwards", RecipientDelivered, RecipientShipped, false},
-		{"same state", RecipientShipped, RecipientShipped, false},
-		{"unknown state", RecipientShipped, "lost", false},
+		{"next state", gifting.RecipientInviteSent, gifting.RecipientAddressConfirmed, true},
+		{"skip states", gifting.RecipientShipped, gifting.RecipientDelivered, true},
+		{"backwards", gifting.RecipientDelivered, gifting.RecipientShipped, false},
+		{"same state", gifting.RecipientShipped, gifting.RecipientShipped, false},
+		{"unknown state", gifting.RecipientShipped, "lost", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := testRecipient(t, "Jane")
@@ -76,14 +78,14 @@ func TestAdvance(t *testing.T) {
 			if (err == nil) != tt.ok {
 				t.Fatalf("Advance(%s → %s) = %v, want ok %v", tt.from, tt.to, err, tt.ok)
 			}
-			if !tt.ok && ErrorCode(err) != CodeConflict {
-				t.Errorf("code = %s, want CONFLICT", ErrorCode(err))
+			if !tt.ok && gifting.ErrorCode(err) != gifting.CodeConflict {
+				t.Errorf("code = %s, want CONFLICT", gifting.ErrorCode(err))
 			}
 		})
 	}
 	t.Run("delivery schedules postDelivery and stops reminders", func(t *testing.T) {
 		r := testRecipient(t, "Jane")
-		if err := r.Advance(RecipientDelivered, now, map[string]int{"postDelivery": 2}); err != nil {
+		if err := r.Advance(gifting.RecipientDelivered, now, map[string]int{"postDelivery": 2}); err != nil {
 			t.Fatal(err)
 		}
 		if r.Emails.PostDelivery.ScheduledTime != "2026-03-02T10:00:00.000Z" || r.Emails.Reminder1.Active {
@@ -95,10 +97,10 @@ func TestAdvance(t *testing.T) {
 func TestAddFeedback(t *testing.T) {
 	now := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	r := testRecipient(t, "Jane")
-	if err := r.AddFeedback("like", nil, now); ErrorCode(err) != CodeConflict {
+	if err := r.AddFeedback("like", nil, now); gifting.ErrorCode(err) != gifting.CodeConflict {
 		t.Fatalf("feedback on a pending recipient: %v, want CONFLICT", err)
 	}
-	if from := r.MarkEmailSent("addressConfirmation", "m-1", now); from != RecipientPending {
+	if from := r.MarkEmailSent("addressConfirmation", "m-1", now); from != gifting.RecipientPending {
 		t.Fatalf("invitation sent from %s, want pending", from)
 	}
 	if err := r.AddFeedback("like", &FeedbackMessage{Type: "text", Text: "Thanks!"}, now); err != nil {
@@ -111,55 +113,55 @@ func TestAddFeedback(t *testing.T) {
 
 func TestExpiredIsAnEnd(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, to := range RecipientStatuses {
+	for _, to := range gifting.RecipientStatuses {
 		t.Run("to "+string(to), func(t *testing.T) {
-			r := Recipient{Status: RecipientExpired}
-			if err := r.Advance(to, now, nil); ErrorCode(err) != CodeConflict {
+			r := Recipient{Status: gifting.RecipientExpired}
+			if err := r.Advance(to, now, nil); gifting.ErrorCode(err) != gifting.CodeConflict {
 				t.Errorf("expired → %s: %v, want CONFLICT", to, err)
 			}
 			if err := r.MoveByFulfilment(to, now, nil); err == nil {
 				t.Errorf("fulfilment moved an expired recipient to %s", to)
 			}
-			if r.Status != RecipientExpired {
+			if r.Status != gifting.RecipientExpired {
 				t.Errorf("status %s, want still expired", r.Status)
 			}
 		})
 	}
 	t.Run("nothing moves into expired but the expiry", func(t *testing.T) {
-		r := Recipient{Status: RecipientInviteSent}
-		if err := r.Advance(RecipientExpired, now, nil); ErrorCode(err) != CodeConflict {
+		r := Recipient{Status: gifting.RecipientInviteSent}
+		if err := r.Advance(gifting.RecipientExpired, now, nil); gifting.ErrorCode(err) != gifting.CodeConflict {
 			t.Errorf("invite_sent → expired by a move: %v, want CONFLICT", err)
 		}
 	})
 	t.Run("expire", func(t *testing.T) {
 		for _, tc := range []struct {
 			name   string
-			status RecipientStatus
+			status gifting.RecipientStatus
 			ok     bool
 		}{
-			{"pending", RecipientPending, true},
-			{"invite_sent", RecipientInviteSent, true},
-			{"address_confirmed", RecipientAddressConfirmed, false},
-			{"delivered", RecipientDelivered, false},
-			{"expired", RecipientExpired, false},
+			{"pending", gifting.RecipientPending, true},
+			{"invite_sent", gifting.RecipientInviteSent, true},
+			{"address_confirmed", gifting.RecipientAddressConfirmed, false},
+			{"delivered", gifting.RecipientDelivered, false},
+			{"expired", gifting.RecipientExpired, false},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				r := Recipient{Status: tc.status, CreditsCharged: 40}
-				r.Emails.Reminder1 = EmailSchedule{Active: true, ScheduledTime: FormatTime(now.Add(time.Hour))}
+				r.Emails.Reminder1 = EmailSchedule{Active: true, ScheduledTime: gifting.FormatTime(now.Add(time.Hour))}
 				from, refund, err := r.Expire(now)
 				if !tc.ok {
-					if ErrorCode(err) != CodeConflict || refund != 0 || r.Status != tc.status {
+					if gifting.ErrorCode(err) != gifting.CodeConflict || refund != 0 || r.Status != tc.status {
 						t.Errorf("expire %s: %v, refund %d, status %s; want CONFLICT, nothing changed", tc.status, err, refund, r.Status)
 					}
 					return
 				}
-				if err != nil || from != tc.status || refund != 40 || r.Status != RecipientExpired || r.CreditsCharged != 0 {
+				if err != nil || from != tc.status || refund != 40 || r.Status != gifting.RecipientExpired || r.CreditsCharged != 0 {
 					t.Errorf("expire %s: %v, from %s, refund %d, status %s, charged %d", tc.status, err, from, refund, r.Status, r.CreditsCharged)
 				}
 				if _, _, waiting := r.NextEmail(); waiting {
 					t.Error("an expired recipient still has an email waiting")
 				}
-				if err := r.Claim(Gift{GiftID: "g"}, ShippingAddress{}, now); err != ErrGiftExpired {
+				if err := r.Claim(gifting.Gift{GiftID: "g"}, ShippingAddress{}, now); err != ErrGiftExpired {
 					t.Errorf("claim of an expired recipient: %v, want ErrGiftExpired", err)
 				}
 			})
@@ -173,14 +175,14 @@ func TestClaimExpiryIsADueTime(t *testing.T) {
 	exp := added.AddDate(0, 0, 30)
 	r.ClaimExpiresAt = &exp
 	// Every email sent: only the expiry is left to be due.
-	for _, k := range EmailKinds {
+	for _, k := range gifting.EmailKinds {
 		r.Emails.Kind(k).Sent = true
 	}
 	if at, ok := r.NextDue(); !ok || !at.Equal(exp) {
 		t.Errorf("NextDue = %v, %v; want the expiry %v", at, ok, exp)
 	}
 	// The invitation going out ten days later starts the period again.
-	r.Status = RecipientPending
+	r.Status = gifting.RecipientPending
 	r.MarkEmailSent("addressConfirmation", "m1", added.AddDate(0, 0, 10))
 	if want := added.AddDate(0, 0, 40); r.ClaimExpiresAt == nil || !r.ClaimExpiresAt.Equal(want) {
 		t.Errorf("expiry after a late invitation = %v, want %v", r.ClaimExpiresAt, want)
@@ -201,7 +203,7 @@ func TestClaimExpiryIsADueTime(t *testing.T) {
 // as the template's author wrote it.
 func TestRenderPlaceholders(t *testing.T) {
 	r := Recipient{ContactDetails: ContactDetails{FirstName: "Ann", LastName: ""}, CampaignName: "Spring & Co",
-		URLs: RecipientURLs{LandingPage: "https://gifts.test/gift/lp", ClaimPage: "https://gifts.test/claim/cp"}}
+		URLs: URLs{LandingPage: "https://gifts.test/gift/lp", ClaimPage: "https://gifts.test/claim/cp"}}
 	for _, tt := range []struct{ name, text, want string }{
 		{"plain text", "Hello there", "Hello there"},
 		{"one", "Hi {{firstName}}!", "Hi Ann!"},
@@ -217,7 +219,7 @@ func TestRenderPlaceholders(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rr := r
-			rr.RenderEmails(map[string]EmailTemplate{"addressConfirmation": {HTML: tt.text}})
+			rr.RenderEmails(map[string]gifting.EmailTemplate{"addressConfirmation": {HTML: tt.text}})
 			if got := rr.Emails.AddressConfirmation.HTML; got != tt.want {
 				t.Errorf("%q rendered as %q, want %q", tt.text, got, tt.want)
 			}

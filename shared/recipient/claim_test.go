@@ -1,9 +1,11 @@
-package gifting_test
+package recipient_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // TestClaimInputAddressLines: an address line is one line of text as a
@@ -27,7 +29,7 @@ func TestClaimInputAddressLines(t *testing.T) {
 		{"first strong isolate", "12 Main St\u2068", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in := gifting.ClaimInput{ShippingAddress: gifting.ShippingAddress{
+			in := recipient.ClaimInput{ShippingAddress: recipient.ShippingAddress{
 				Line1: tt.line1, City: "Springfield", Zip: "12345", Country: "US",
 			}}
 			err := in.Validate(gifts)
@@ -38,7 +40,7 @@ func TestClaimInputAddressLines(t *testing.T) {
 				return
 			}
 			var e *gifting.Error
-			if !asDomainError(err, &e) || e.Code != gifting.CodeValidation || e.Details["line1"] == "" {
+			if !errors.As(err, &e) || e.Code != gifting.CodeValidation || e.Details["line1"] == "" {
 				t.Fatalf("Validate(%q) = %v; want VALIDATION_FAILED naming line1", tt.line1, err)
 			}
 		})

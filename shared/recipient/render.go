@@ -1,0 +1,94 @@
+package recipient
+
+import (
+	"html"
+	"strings"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// RenderEmails fills the subject and HTML of each of the recipient's
+// emails from emails, the template's emails by kind, with the recipient's
+// values (its name, company, campaign and page URLs). Kinds emails lacks
+// are left as they are. A recipient's emails are rendered from its
+// template's text whenever they are read, so a stored recipient need not
+// carry them.
+func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
+	subject, html := r.placeholders(false), r.placeholders(true)
+	for _, kind := range gifting.EmailKinds {
+		t, ok := emails[kind]
+		if !ok {
+			continue
+		}
+		e := r.Emails.Kind(kind)
+		e.Subject = fill(t.Subject, subject)
+		e.HTML = fill(t.HTML, html)
+	}
+}
+
+// StripEmails empties the subject and HTML of each of the recipient's
+// emails: what RenderEmails gives back from the template.
+func (r *Recipient) StripEmails() {
+	for _, kind := range gifting.EmailKinds {
+		e := r.Emails.Kind(kind)
+		e.Subject, e.HTML = "", ""
+	}
+}
+
+// placeholders are the values of a template text's placeholders for the
+// recipient, by name. In HTML every value is escaped, so a name such as
+// <script> shows as text. Subjects are plain text: line breaks are
+// removed so a value cannot add a mail header.
+func (r *Recipient) placeholders(isHTML bool) map[string]string {
+	esc := func(s string) string {
+		if isHTML {
+			return html.EscapeString(s)
+		}
+		return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	}
+	first := r.ContactDetails.FirstName
+	if first == "" {
+		first = "there"
+	}
+	return map[string]string{
+		"firstName":      esc(first),
+		"lastName":       esc(r.ContactDetails.LastName),
+		"company":        esc(r.ContactDetails.Company),
+		"campaignName":   esc(r.CampaignName),
+		"landingPageUrl": esc(r.URLs.LandingPage),
+		"claimPageUrl":   esc(r.URLs.ClaimPage),
+	}
+}
+
+// fill replaces each {{name}} in text whose name values holds with its
+// value, in one pass (every read of a recipient renders its emails);
+// anything else, "{{" without a known name included, stays as written.
+func fill(text string, values map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i+2:], "}}")
+		if j < 0 {
+			break
+		}
+		v, ok := values[text[i+2:i+2+j]]
+		if !ok {
+			// Not a placeholder: keep its first brace, look again after it.
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.Grow(len(text) + len(v))
+		b.WriteString(text[:i])
+		b.WriteString(v)
+		text = text[i+2+j+2:]
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	b.WriteString(text)
+	return b.String()
+}
