@@ -83,7 +83,7 @@ func (st *stack) prepareWorker(t *testing.T) workerWork {
 	w.live = postCampaign(t, api, "Invited by the tick")
 	testenv.SetCampaignStatus(t, st.store, st.orgID, w.live.CampaignID, gifting.CampaignLive)
 	w.invitees = append(w.invitees, "due."+tag+"@example.com")
-	res, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: st.orgID, CampaignID: w.live.CampaignID, SourceType: "api",
+	res, err := svc.Recipients().Add(ctx, recipient.AddInput{OrgID: st.orgID, CampaignID: w.live.CampaignID, SourceType: "api",
 		Contact: gifting.ContactInput{MailID: w.invitees[2], FirstName: "Due"}})
 	if err != nil || res.Response.EmailSent {
 		t.Fatalf("add a recipient without a mail provider: %v, emailSent %v", err, res.Response.EmailSent)

@@ -2,315 +2,232 @@ package dynamo
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
-	"github.com/giftcampaign/service/shared/wallet"
 )
 
-// errAddRace means something add-recipient read changed before its
-// transaction (the contact, the campaign): read again and retry.
-var errAddRace = errors.New("add recipient: a read item changed")
+// Add-recipient's storage: its two reads and the commit of its plan
+// (shared/recipient decides: Admit, DecideAdd; its App retries).
 
-// AddRecipient adds a contact (created, or merged into the contact with
-// the same email) to a campaign as a recipient and pays for it, all in one
-// transaction (Store.ChangeBalance): the wallet debit with its ledger entry,
-// the contact, the recipient (whose key, derived from the campaign and the
-// contact, makes it unique), the campaign counters and the idempotency
-// record. It reads first with one BatchGetItem (campaign, wallet, email
-// marker, idempotency record) and a second one for the template, the
-// campaign's only gift, the existing contact and the marker by which a
-// recipient written before derived keys made that contact unique in the
-// campaign.
-//
-// Errors: NOT_FOUND (campaign missing, deleted or another org's), CONFLICT
-// (campaign not accepting recipients; contact already a recipient of it),
-// INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
-// VALIDATION_FAILED (contact).
-func (s *Store) AddRecipient(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error) {
-	if err := in.Contact.Validate(); err != nil {
-		return recipient.AddResult{}, err
-	}
-	for attempt := 1; ; attempt++ {
-		res, err := s.addRecipientOnce(ctx, in)
-		if errors.Is(err, errAddRace) && attempt < maxAttempts {
-			if err := sleep(ctx, backoff(attempt)); err != nil {
-				return recipient.AddResult{}, err
-			}
-			continue
-		}
-		// A concurrent request with the same key may have spent the
-		// credits this one was about to: then it is a replay.
-		stored, err := s.replayAfter(ctx, in.OrgID, in.Idempotency.KeyOf(), err, gifting.CodeInsufficientCredits)
-		if stored != nil {
-			return recipient.AddResult{Replay: stored}, nil
-		}
-		return res, err
-	}
-}
+// The store implements the recipient slice's port.
+var _ recipient.Store = (*Store)(nil)
 
-// addRecipientOnce reads what add-recipient needs and runs its transaction
-// once (ChangeBalance retries balance moves and conflicts itself).
-func (s *Store) addRecipientOnce(ctx context.Context, in recipient.AddInput) (recipient.AddResult, error) {
+// LoadAdd reads with one BatchGetItem the campaign, the wallet, the slot
+// (and legacy marker) of the contact's email and the record of the
+// request's idempotency key (recipient.AddStore).
+func (s *Store) LoadAdd(ctx context.Context, in recipient.AddInput) (recipient.AddBasics, error) {
 	org := orgPK(in.OrgID)
 	keys := append([]item{key(org, campaignSK(in.CampaignID)), key(org, walletSK)}, slotKeys(in.OrgID, in.Contact.MailID)...)
-	if in.Idempotency != nil {
-		keys = append(keys, idempotencyKeyOf(in.OrgID, in.Idempotency.Key))
+	k := in.Idempotency.KeyOf()
+	if k != nil {
+		keys = append(keys, idempotencyKeyOf(in.OrgID, *k))
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return recipient.AddResult{}, err
+		return recipient.AddBasics{}, err
 	}
-	bySK := map[string]item{}
-	for _, it := range got {
-		bySK[attrS(it, "SK")] = it
-	}
-	if k := in.Idempotency.KeyOf(); k != nil {
-		// The replay check, in the same read.
-		stored, err := s.storedFor(*k, bySK[idempotencySK(k.Scope, k.Key)])
-		if err != nil {
-			return recipient.AddResult{}, err
-		}
-		if stored != nil {
-			return recipient.AddResult{}, replayError{stored}
+	bySK := bySortKey(got)
+	var b recipient.AddBasics
+	if k != nil {
+		if b.Record, err = idempotencyRecordOf(bySK[idempotencySK(k.Scope, k.Key)]); err != nil {
+			return b, err
 		}
 	}
-	c, err := s.acceptingCampaign(in, bySK[campaignSK(in.CampaignID)])
-	if err != nil {
-		return recipient.AddResult{}, err
+	if it := bySK[campaignSK(in.CampaignID)]; it != nil {
+		var c gifting.Campaign
+		if err := unmarshal(it, &c); err != nil {
+			return b, err
+		}
+		b.Campaign = &c
 	}
-	var wallet walletItem
-	if it := bySK[walletSK]; it == nil {
-		return recipient.AddResult{}, gifting.NotFound("organization", in.OrgID)
-	} else if err := unmarshal(it, &wallet); err != nil {
-		return recipient.AddResult{}, err
+	if it := bySK[walletSK]; it != nil {
+		var w walletItem
+		if err := unmarshal(it, &w); err != nil {
+			return b, err
+		}
+		b.HasWallet, b.Balance = true, w.Balance
 	}
-	if err := priceOutOfBounds(c); err != nil {
-		return recipient.AddResult{}, err
-	}
-	price := c.CampaignData.CreditsPerRecipient
-	if wallet.Balance < price {
-		return recipient.AddResult{}, gifting.Errorf(gifting.CodeInsufficientCredits,
-			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, wallet.Balance)
-	}
-
-	// The second read: the template and single gift (the kit), and the
-	// contact holding the email's slot, unless the slot is that contact.
-	more := kitKeys(in.OrgID, c)
 	slot, err := slotOf(in.OrgID, in.Contact.MailID, bySK)
 	if err != nil {
-		return recipient.AddResult{}, err
+		return b, err
 	}
-	contactID := slot.holder
-	if contactID != "" {
+	b.Slot = recipient.Slot{Holder: slot.holder, Taken: slot.taken}
+	if slot.cur != nil {
+		b.Slot.Contact = &recipient.FoundContact{Contact: slot.cur.Contact, Stored: *slot.cur}
+	}
+	return b, nil
+}
+
+// LoadAddKit reads with one BatchGetItem the template and single gift of
+// campaign c (the kit), and, when the email has a holder, the marker by
+// which a recipient written before derived keys made that contact unique
+// in the campaign and the holder's contact unless the first read held it
+// (recipient.AddStore). It writes the kit's email set the first time this
+// process meets it, and names the recipient: its id derived from the
+// campaign and the contact, its page ids drawn.
+func (s *Store) LoadAddKit(ctx context.Context, in recipient.AddInput, c gifting.Campaign, slot recipient.Slot) (recipient.AddState, error) {
+	org := orgPK(in.OrgID)
+	more := kitKeys(in.OrgID, c)
+	holder := slot.Holder
+	if holder != "" {
 		// A legacy recipient of this contact has a marker, not a derived key.
-		more = append(more, key(org, recipientOfSK(in.CampaignID, contactID)))
-	}
-	if contactID != "" && slot.cur == nil {
-		more = append(more, key(org, contactSK(contactID)))
-	}
-	var got2 []item
-	if len(more) > 0 {
-		if got2, err = s.batchGet(ctx, more); err != nil {
-			return recipient.AddResult{}, err
+		more = append(more, key(org, recipientOfSK(in.CampaignID, holder)))
+		if slot.Contact == nil {
+			more = append(more, key(org, contactSK(holder)))
 		}
 	}
-	kit, err := kitFrom(in.OrgID, c, in.PublicBaseURL, got2)
+	var got []item
+	if len(more) > 0 {
+		var err error
+		if got, err = s.batchGet(ctx, more); err != nil {
+			return recipient.AddState{}, err
+		}
+	}
+	kit, err := kitFrom(in.OrgID, c, in.PublicBaseURL, got)
 	if err != nil {
-		return recipient.AddResult{}, err
+		return recipient.AddState{}, err
 	}
 	if err := s.ensureEmailSet(ctx, in.OrgID, &kit); err != nil {
-		return recipient.AddResult{}, err
+		return recipient.AddState{}, err
 	}
-	if kit.Gift != nil {
-		if err := underPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
-			return recipient.AddResult{}, err
-		}
-	}
-	cur := slot.cur
-	for _, it := range got2 {
-		if contactID != "" && attrS(it, "SK") == recipientOfSK(in.CampaignID, contactID) {
-			return recipient.AddResult{}, alreadyRecipient(contactID, in.CampaignID)
-		}
-	}
-	if contactID != "" && cur == nil {
-		for _, it := range got2 {
-			if attrS(it, "SK") == contactSK(contactID) {
-				sc, err := decodeContact(it)
-				if err != nil {
-					return recipient.AddResult{}, err
-				}
-				cur = &sc
+	st := recipient.AddState{Campaign: c, Slot: slot, Kit: kit, Contact: slot.Contact}
+	for _, it := range got {
+		switch attrS(it, "SK") {
+		case recipientOfSK(in.CampaignID, holder):
+			st.LegacyRecipient = holder != ""
+		case contactSK(holder):
+			sc, err := decodeContact(it)
+			if err != nil {
+				return st, err
 			}
-		}
-		if cur == nil {
-			return recipient.AddResult{}, errAddRace // deleted since the marker was read
+			st.Contact = &recipient.FoundContact{Contact: sc.Contact, Stored: sc}
 		}
 	}
-	return s.addRecipientWrite(ctx, in, kit, cur, slot.taken, wallet.Balance)
+	contactID := holder
+	if holder == "" {
+		st.NewContactID = slotID(in.OrgID, in.Contact.MailID)
+		if slot.Taken {
+			st.NewContactID = newContactID()
+		}
+		contactID = st.NewContactID
+	}
+	st.IDs = recipient.IDs{OrgID: in.OrgID, RecipientID: recipientIDFor(c.CampaignID, contactID)}
+	st.IDs.LandingPageID, st.IDs.ClaimPageID = newPageIDs(gifting.PageRef{OrgID: in.OrgID, CampaignID: c.CampaignID, RecipientID: st.IDs.RecipientID})
+	return st, nil
 }
 
-// underPriced is the CONFLICT of a campaign whose own price (PriceSet) is
-// below the catalog price of its service-catalog gifts
-// (gifting.CatalogFloor): one stored before that rule, or whose catalog
-// gift became dearer since. A price derived from the gifts is the catalog's
-// own at the time it was fixed and stands. gifts are the campaign's gifts
-// as read (add-recipient reads them when the campaign has only one; create
-// and PATCH checked the others; a launch reads them all).
-func underPriced(c gifting.Campaign, gifts []gifting.Gift) error {
-	if len(gifts) == 0 || !c.CampaignData.PriceSet {
-		return nil
+// CommitAdd writes p in one transaction (recipient.AddStore): the wallet's
+// debit with its ledger entry (commitPlan), then the contact's items, the
+// recipient only if absent, the campaign's counters and the idempotency
+// record; a contact it creates is counted on the wallet.
+func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
+	contactItems, err := s.addContactItems(p)
+	if err != nil {
+		return err
 	}
-	floor, err := gifting.CatalogFloor(gifts)
-	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
-		return nil
+	r := p.Recipient
+	it, err := s.recipientItem(p.OrgID, r)
+	if err != nil {
+		return err
 	}
-	return gifting.Errorf(gifting.CodeConflict,
-		"campaign %q is priced at %d credits a recipient, below the catalog price of its gifts; update campaignData.creditsPerRecipient",
-		c.CampaignID, c.CampaignData.CreditsPerRecipient)
+	tx := txn{items: make([]types.TransactWriteItem, 0, len(contactItems)+4)}
+	tx.add("", contactItems...)
+	tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it,
+		ConditionExpression: aws.String("attribute_not_exists(PK)")}})
+	tx.add(condCampaign, s.campaignCounters(p.OrgID, r.CampaignID, map[gifting.RecipientStatus]int64{r.Status: 1}, r.CreditsCharged, p.Inviting))
+	if w := p.Record; w != nil {
+		put, err := s.idempotencyPut(p.OrgID, w.Key, w.Status, w.Body)
+		if err != nil {
+			return err
+		}
+		tx.add(condIdempotency, put)
+	}
+	var created int64
+	if p.Found == nil {
+		created = 1
+	}
+	return s.commitPlan(ctx, p.Wallet, planWrites{items: tx.items, changes: p.Messages, contacts: created,
+		cancelled: func(reasons []types.CancellationReason) error { return addCancelled(&tx, len(contactItems), reasons) }})
 }
 
-// priceOutOfBounds is the CONFLICT of a campaign whose price per recipient,
-// as stored (by code before the bounds existed), is outside 0 to
-// gifting.MaxCreditsPerRecipient.
-func priceOutOfBounds(c gifting.Campaign) error {
-	price := c.CampaignData.CreditsPerRecipient
-	if price < 0 || price > gifting.MaxCreditsPerRecipient {
-		return gifting.Errorf(gifting.CodeConflict,
-			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", c.CampaignID, price, gifting.MaxCreditsPerRecipient)
+// addContactItems are the items that write p's contact: created at its
+// email's slot (claiming the slot beside it when an item occupies the
+// slot), or merged into the contact read, conditioned on its version.
+func (s *Store) addContactItems(p recipient.AddPlan) ([]types.TransactWriteItem, error) {
+	if p.Found == nil {
+		return s.contactCreateItems(p.OrgID, p.Contact, p.SlotTaken)
+	}
+	cur, ok := p.Found.Stored.(storedContact)
+	if !ok {
+		return nil, fmt.Errorf("add recipient: contact %s was not read by this store", p.Contact.ContactID)
+	}
+	put, err := s.contactPut(p.OrgID, cur, p.Contact)
+	return []types.TransactWriteItem{put}, err
+}
+
+// addCancelled maps a cancelled add-recipient transaction (reasons aligned
+// with tx, whose first nContact items write the contact) to the recipient
+// slice's outcome: the idempotency record found first (*KeyTaken, with it),
+// the contact changed, the recipient existing, the campaign changed; nil
+// when not understood.
+func addCancelled(tx *txn, nContact int, reasons []types.CancellationReason) error {
+	if tx.failed(reasons, condIdempotency) {
+		rec, err := idempotencyRecordOf(tx.old(reasons, condIdempotency))
+		if err != nil {
+			return err
+		}
+		return &recipient.KeyTaken{Record: rec}
+	}
+	for i := range nContact {
+		switch reasonCode(reasons, i) {
+		case "ConditionalCheckFailed", "TransactionConflict":
+			return recipient.ErrContactChanged
+		}
+	}
+	if tx.failed(reasons, condRecipient) {
+		return recipient.ErrAlreadyRecipient
+	}
+	if tx.failed(reasons, condCampaign) {
+		return recipient.ErrCampaignChanged
 	}
 	return nil
 }
 
-// acceptingCampaign decodes the campaign item read for in and checks that
-// it takes recipients.
-func (s *Store) acceptingCampaign(in recipient.AddInput, it item) (gifting.Campaign, error) {
-	var c gifting.Campaign
-	if it == nil {
-		return c, gifting.NotFound("campaign", in.CampaignID)
-	}
-	if err := unmarshal(it, &c); err != nil {
-		return c, err
-	}
-	if c.IsDeleted {
-		return c, gifting.NotFound("campaign", in.CampaignID)
-	}
-	c.Normalize()
-	if !c.AcceptsRecipients() {
-		return c, gifting.Errorf(gifting.CodeConflict, "campaign %q is %s and no longer accepts recipients", in.CampaignID, c.Status)
-	}
-	return c, nil
-}
-
-// addRecipientWrite plans the contact and the recipient and runs the
-// wallet transaction from balance.
-func (s *Store) addRecipientWrite(ctx context.Context, in recipient.AddInput, kit recipient.Kit, cur *storedContact, slotTaken bool, balance int64) (recipient.AddResult, error) {
-	c := kit.Campaign
-	now := s.Now()
-	kit.Invite = in.Invite
-	invite := kit.InvitesNow()
-	ci := in.Contact
-	// Pending even when the invitation goes out at once: a recipient is
-	// invite_sent only once the mail provider accepted it.
-	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(gifting.RecipientPending)}
-	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
-	upsert, err := s.contactUpsertFrom(in.OrgID, cur, slotTaken, ci, src)
-	if err != nil {
-		return recipient.AddResult{}, err
-	}
-	r := s.newRecipient(in.OrgID, kit, upsert.Contact, in.SourceType, "")
-	if in.AssignTo.UserID != "" {
-		r.AssignedUsers = []recipient.AssignedUser{in.AssignTo}
-	}
-	recPut, counter, err := s.newRecipientItems(in.OrgID, r, kit)
-	if err != nil {
-		return recipient.AddResult{}, err
-	}
-	price := c.CampaignData.CreditsPerRecipient
-	res := recipient.Added{
-		CampaignID: c.CampaignID, ContactID: r.ContactDetails.ContactID,
-		RecipientID: r.RecipientID, EmailSent: invite, CreditsDeducted: price,
-		LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
-	}
-	nContact := len(upsert.Items)
-	var created int64
-	if upsert.Created {
-		created = 1
-	}
-	var tx txn
-	_, _, err = s.ChangeBalance(ctx, BalanceChange{
-		OrgID: in.OrgID, Delta: -price, Balance: &balance, Contacts: created,
-		Entry: wallet.Entry{Type: wallet.Debit, CampaignID: c.CampaignID, RecipientID: r.RecipientID,
-			Reason: "recipient added to campaign"},
-		Changes: []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)},
-		Items: func(after int64) ([]types.TransactWriteItem, error) {
-			res.RemainingBalance = after
-			tx = txn{items: make([]types.TransactWriteItem, 0, nContact+4)}
-			tx.add("", upsert.Items...)
-			tx.add(condRecipient, types.TransactWriteItem{Put: &recPut})
-			tx.add(condCampaign, counter)
-			if in.Idempotency != nil {
-				put, err := idempotentPut(s, in.OrgID, in.Idempotency, res)
-				if err != nil {
-					return nil, err
-				}
-				tx.add(condIdempotency, put)
-			}
-			return tx.items, nil
-		},
-		Cancelled: func(reasons []types.CancellationReason) error {
-			if tx.failed(reasons, condIdempotency) {
-				if err := s.lostTo(in.Idempotency.Key, tx, reasons); err != nil {
-					return err
-				}
-				return errAddRace // the record expired meanwhile
-			}
-			if upsert.Conflicted(reasons[:min(nContact, len(reasons))]) {
-				return errAddRace
-			}
-			if tx.failed(reasons, condRecipient) {
-				return alreadyRecipient(r.ContactDetails.ContactID, c.CampaignID)
-			}
-			if tx.failed(reasons, condCampaign) {
-				// The campaign changed state or was deleted since it was
-				// read: read it again to say which.
-				return errAddRace
-			}
-			return nil
-		},
+// IdempotencyRecord reads the record of k (strongly consistent), nil when
+// there is none (recipient.AddStore).
+func (s *Store) IdempotencyRecord(ctx context.Context, orgID string, k gifting.IdempotencyKey) (*gifting.IdempotencyRecord, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: idempotencyKeyOf(orgID, k), ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return recipient.AddResult{}, err
+		return nil, fmt.Errorf("get idempotency record: %w", err)
 	}
-	return recipient.AddResult{Response: res, Recipient: r, Delays: recipient.EventDelays(kit.Emails), EmailSet: kit.EmailSet}, nil
+	return idempotencyRecordOf(out.Item)
 }
 
-// contactUpsertFrom plans the create (cur == nil; slotTaken as slotOf
-// found) or merge of in without reading: add-recipient has already read
-// the email's slot and the contact in its batched reads. It is
-// PrepareContactUpsert minus its reads and its counter: a contact created
-// here is counted on the wallet (BalanceChange.Contacts).
-func (s *Store) contactUpsertFrom(orgID string, cur *storedContact, slotTaken bool, in gifting.ContactInput, src gifting.Source) (ContactUpsert, error) {
-	var (
-		p   contactPlan
-		err error
-	)
-	if cur == nil {
-		p, err = s.planCreate(orgID, in, src, "", slotTaken)
-	} else {
-		p, err = s.planMerge(orgID, *cur, in, src, "")
-	}
+// RewriteRecord replaces the idempotency record of w's key with w, only if
+// the record answers the same request (its hash): add-recipient's stored
+// answer, once its invitation could not go out at once
+// (recipient.AddStore).
+func (s *Store) RewriteRecord(ctx context.Context, orgID string, w gifting.IdempotencyWrite) error {
+	put, err := s.idempotencyPut(orgID, w.Key, w.Status, w.Body)
 	if err != nil {
-		return ContactUpsert{}, err
+		return err
 	}
-	return ContactUpsert{Contact: p.contact, Created: cur == nil, Items: p.items}, nil
-}
-
-// alreadyRecipient is the CONFLICT of adding a contact that already is a
-// recipient of the campaign.
-func alreadyRecipient(contactID, campaignID string) error {
-	return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q", contactID, campaignID)
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: put.Put.TableName, Item: put.Put.Item,
+		ConditionExpression:       aws.String("#hash = :hash"),
+		ExpressionAttributeNames:  map[string]string{"#hash": "hash"},
+		ExpressionAttributeValues: item{":hash": str(w.Key.Hash)},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("rewrite idempotent response: %w", err)
+	}
+	return nil
 }

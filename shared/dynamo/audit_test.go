@@ -22,13 +22,13 @@ func TestAuditRecipientsReadsTheTable(t *testing.T) {
 	a, b := giftCampaign(t, s, orgID, 10), giftCampaign(t, s, orgID, 10)
 	var want []string
 	for _, email := range []string{"ann@example.com", "bob@example.com", "cy@example.com"} {
-		res, err := s.AddRecipient(ctx, addInput(orgID, a.CampaignID, email))
+		res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, a.CampaignID, email))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, res.Recipient.RecipientID)
 	}
-	if _, err := s.AddRecipient(ctx, addInput(orgID, b.CampaignID, "ann@example.com")); err != nil {
+	if _, err := testenv.Recipients(s).Write(ctx, addInput(orgID, b.CampaignID, "ann@example.com")); err != nil {
 		t.Fatal(err)
 	}
 	tomb := dynamo.RecipientKey(orgID, a.CampaignID, "0TOMBSTONE0000000000000000")

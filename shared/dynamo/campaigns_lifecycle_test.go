@@ -54,7 +54,7 @@ func TestPauseRacingAddRecipient(t *testing.T) {
 	}
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
 	in.Invite = true
-	res, err := s.AddRecipient(ctx, in)
+	res, err := testenv.Recipients(s).Write(ctx, in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestReseedingTheCatalogKeepsItsStock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, email := range []string{"jane@example.com", "john@example.com"} {
-		added, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, email))
+		added, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, email))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 
 	add := func(email string) recipient.Recipient {
 		t.Helper()
-		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, email))
+		res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, email))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	}
 	time.Sleep(2 * time.Millisecond)
 	testenv.Claim(t, s, orgID, c.CampaignID, a.RecipientID)
-	if _, err := s.MoveRecipient(ctx, orgID, c.CampaignID, a.RecipientID, gifting.RecipientShipped); err != nil {
+	if _, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, a.RecipientID, gifting.RecipientShipped); err != nil {
 		t.Fatal(err)
 	}
 	b := add("b@example.com")

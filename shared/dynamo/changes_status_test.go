@@ -32,7 +32,7 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 				testenv.Claim(t, s, orgID, campaignID, recipientID)
 			},
 			loser: func(t *testing.T, s *dynamo.Store, orgID, campaignID, recipientID string) {
-				expired, err := s.ExpireRecipient(context.Background(), orgID, campaignID, recipientID, false)
+				expired, err := testenv.Recipients(s).Expire(context.Background(), orgID, campaignID, recipientID, false)
 				if err != nil || expired {
 					t.Errorf("expiry after a claim: expired %v, %v; want nothing done", expired, err)
 				}
@@ -42,12 +42,12 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 		{
 			name: "a claim losing to an expiry",
 			winner: func(t *testing.T, s *dynamo.Store, orgID, campaignID, recipientID string) {
-				if expired, err := s.ExpireRecipient(context.Background(), orgID, campaignID, recipientID, false); err != nil || !expired {
+				if expired, err := testenv.Recipients(s).Expire(context.Background(), orgID, campaignID, recipientID, false); err != nil || !expired {
 					t.Errorf("expiry: expired %v, %v", expired, err)
 				}
 			},
 			loser: func(t *testing.T, s *dynamo.Store, orgID, campaignID, recipientID string) {
-				_, err := s.ClaimGift(context.Background(), orgID, campaignID, recipientID, recipient.ClaimInput{
+				_, err := testenv.Recipients(s).Claim(context.Background(), orgID, campaignID, recipientID, recipient.ClaimInput{
 					GiftID: "gift-artisan-coffee",
 					ShippingAddress: recipient.ShippingAddress{
 						Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"},
@@ -65,7 +65,7 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 			s, base, db, clk := racingStore(t)
 			orgID, _ := testenv.Org(t, s, "acme", 100)
 			c := giftCampaign(t, s, orgID, 40)
-			added, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+			added, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 			if err != nil {
 				t.Fatal(err)
 			}

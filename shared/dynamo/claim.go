@@ -2,244 +2,62 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
-	"github.com/giftcampaign/service/shared/wallet"
 )
 
-// ClaimSource is the source type of a contact's address entry that a
-// recipient confirmed on a claim page.
-const ClaimSource = "recipient"
+// A claim's storage: its reads and the commit of its plan
+// (shared/recipient decides: ClaimState.Check, DecideClaim).
 
-// errClaimRace means an item the claim read changed before its
-// transaction (the recipient, the contact): read again and retry.
-var errClaimRace = errors.New("claim: a read item changed")
-
-// outOfStock is the error of a gift whose last unit went to someone else.
-func outOfStock(giftID string) error {
-	return &gifting.Error{Code: gifting.CodeConflict, Message: "the gift you chose is out of stock; choose another",
-		Details: map[string]string{"giftId": "is out of stock"}}
-}
-
-// campaignGone is the error of a claim whose campaign was completed or
-// deleted.
-var campaignGone = gifting.Errorf(gifting.CodeGone, "this campaign has ended, so its gifts can no longer be claimed")
-
-// ClaimGift records a recipient's claim, all or nothing, in one
-// transaction: the recipient moves to address_confirmed with its address
-// and chosen gift (conditioned on its version), with its
-// recipient.status_changed change record; one unit of the gift moves
-// from available to reserved (conditioned on one being available); the
-// campaign's status counters move and its creditsSpent drops by the refund
-// (conditioned on the campaign being neither completed nor deleted); the
-// contact gains the address as an address entry (source recipient). When
-// the gift costs less than the credits held for the recipient, the
-// difference goes back to the wallet with a refund ledger entry, in the
-// same transaction (Store.ChangeBalance). It reads first with one
-// BatchGetItem (recipient, campaign, gift, contact).
-//
-// Errors: NOT_FOUND (recipient), GONE (campaign completed or deleted),
-// CONFLICT (already claimed; the gift out of stock, with details giftId),
-// VALIDATION_FAILED (the gift is not one of the campaign's).
-func (s *Store) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
-	for attempt := 1; ; attempt++ {
-		r, err := s.claimOnce(ctx, orgID, campaignID, recipientID, in)
-		if errors.Is(err, errClaimRace) && attempt < maxAttempts {
-			continue
-		}
-		if errors.Is(err, errClaimRace) {
-			return recipient.Recipient{}, fmt.Errorf("claim gave up after %d attempts: %w", attempt, err)
-		}
-		return r, err
-	}
-}
-
-// claimOnce reads what a claim needs and runs its transaction once.
-func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
+// LoadClaim reads with one BatchGetItem the recipient, its campaign and
+// the gift giftID, the organization's own or else the catalog's
+// (recipient.ClaimStore).
+func (s *Store) LoadClaim(ctx context.Context, orgID, campaignID, recipientID, giftID string) (recipient.ClaimState, error) {
 	org := orgPK(orgID)
 	keys := []item{
 		key(org, recipientSK(campaignID, recipientID)), key(org, campaignSK(campaignID)),
-		key(org, giftSK(in.GiftID)), key(orgPK(gifting.CatalogOrgID), giftSK(in.GiftID)),
+		key(org, giftSK(giftID)), key(orgPK(gifting.CatalogOrgID), giftSK(giftID)),
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return recipient.Recipient{}, err
+		return recipient.ClaimState{}, err
 	}
-	var (
-		cur      *recipient.Stored
-		campaign *gifting.Campaign
-		gift     *giftItem
-	)
+	var st recipient.ClaimState
 	for _, it := range got {
 		switch attrS(it, "SK") {
 		case recipientSK(campaignID, recipientID):
 			sr, err := s.readRecipient(ctx, it)
 			if err != nil {
-				return recipient.Recipient{}, err
+				return st, err
 			}
-			cur = &sr
+			st.Recipient = &sr
 		case campaignSK(campaignID):
 			var c gifting.Campaign
 			if err := unmarshal(it, &c); err != nil {
-				return recipient.Recipient{}, err
+				return st, err
 			}
-			campaign = &c
-		case giftSK(in.GiftID):
+			st.Campaign = &c
+		case giftSK(giftID):
 			var g gifting.Gift
 			if err := unmarshal(it, &g); err != nil {
-				return recipient.Recipient{}, err
+				return st, err
 			}
-			if pk := attrS(it, "PK"); gift == nil || pk == org {
-				gift = &giftItem{Gift: g, pk: pk}
-			}
-		}
-	}
-	switch {
-	case cur == nil:
-		return recipient.Recipient{}, gifting.NotFound("recipient", recipientID)
-	case cur.Claimed():
-		return recipient.Recipient{}, gifting.Errorf(gifting.CodeConflict, "this gift has already been claimed: the address was confirmed")
-	case campaign == nil || campaign.IsDeleted || campaign.Status == gifting.CampaignCompleted:
-		return recipient.Recipient{}, campaignGone
-	case gift == nil || !slices.Contains(campaign.CampaignData.GiftIDs, in.GiftID):
-		return recipient.Recipient{}, &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
-			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
-	case !gift.InStock():
-		return recipient.Recipient{}, outOfStock(in.GiftID)
-	}
-	contact, err := s.contactIfLive(ctx, orgID, cur.ContactDetails.ContactID)
-	if err != nil {
-		return recipient.Recipient{}, err
-	}
-	r := cur.Recipient
-	from := r.Status
-	if err := r.Claim(gift.Gift, in.ShippingAddress, s.Now()); err != nil {
-		return recipient.Recipient{}, err
-	}
-	refund := recipient.ClaimRefund(r.CreditsCharged, gift.Gift)
-	r.CreditsCharged -= refund
-
-	named, err := s.claimItems(orgID, *cur, r, from, *gift, refund, contact)
-	if err != nil {
-		return recipient.Recipient{}, err
-	}
-	items := make([]types.TransactWriteItem, len(named))
-	for i, n := range named {
-		items[i] = n.item
-	}
-	cancelled := func(reasons []types.CancellationReason) error {
-		for i, n := range named {
-			if reasonCode(reasons, i) == "ConditionalCheckFailed" {
-				return n.failed
+			if pk := attrS(it, "PK"); st.Gift == nil || pk == org {
+				st.Gift = &recipient.FoundGift{Gift: g, Catalog: pk != org}
 			}
 		}
-		return nil
 	}
-	moved := recipientStatusChanged(r, from)
-	if refund > 0 {
-		_, _, err = s.ChangeBalance(ctx, BalanceChange{
-			OrgID: orgID, Delta: refund,
-			Entry: wallet.Entry{Type: wallet.Refund, CampaignID: campaignID, RecipientID: recipientID,
-				Reason: "the recipient chose a gift that costs less than the credits held for it"},
-			Items:     func(int64) ([]types.TransactWriteItem, error) { return items, nil },
-			Changes:   []gifting.Change{moved},
-			Cancelled: cancelled,
-		})
-	} else if items, err = s.withChange(orgID, moved, items...); err != nil {
-		return recipient.Recipient{}, err
-	} else if err = s.transactRetrying(ctx, items); err != nil {
-		if mapped := cancelled(cancellationReasons(err)); mapped != nil {
-			err = mapped
-		} else {
-			err = fmt.Errorf("claim: %w", err)
-		}
-	}
-	if err != nil {
-		return recipient.Recipient{}, err
-	}
-	return r, nil
+	return st, nil
 }
 
-// namedItem is a transaction item with the error its failed condition
-// means.
-type namedItem struct {
-	item   types.TransactWriteItem
-	failed error
-}
-
-// claimItems are the claim's transaction items: the recipient (r, read as
-// cur), the gift's inventory, the campaign's counters and, when the
-// contact is live, its new address entry.
-func (s *Store) claimItems(orgID string, cur recipient.Stored, r recipient.Recipient, from gifting.RecipientStatus,
-	gift giftItem, refund int64, contact *storedContact) ([]namedItem, error) {
-	it, err := s.recipientItem(orgID, cur.Next(r))
-	if err != nil {
-		return nil, err
-	}
-	now := str(gifting.FormatTime(r.UpdatedAt))
-	named := []namedItem{
-		{item: types.TransactWriteItem{Put: &types.Put{
-			TableName: &s.table, Item: it,
-			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Version)},
-		}}, failed: errClaimRace},
-		{item: types.TransactWriteItem{Update: &types.Update{
-			TableName:                 &s.table,
-			Key:                       key(gift.pk, giftSK(gift.GiftID)),
-			UpdateExpression:          aws.String("SET inventory.available = inventory.available - :one, inventory.reserved = inventory.reserved + :one, updatedAt = :now"),
-			ConditionExpression:       aws.String("inventory.available >= :one"),
-			ExpressionAttributeValues: item{":one": num(1), ":now": now},
-		}}, failed: outOfStock(gift.GiftID)},
-		{item: types.TransactWriteItem{Update: &types.Update{
-			TableName:           &s.table,
-			Key:                 key(orgPK(orgID), campaignSK(r.CampaignID)),
-			UpdateExpression:    aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund"),
-			ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
-			ExpressionAttributeNames: map[string]string{
-				"#from": string(from), "#to": string(r.Status), "#st": "status",
-			},
-			ExpressionAttributeValues: item{
-				":one": num(1), ":refund": num(refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
-				":completed": str(string(gifting.CampaignCompleted)),
-			},
-		}}, failed: campaignGone},
-	}
-	if contact != nil {
-		entry := gifting.AddressEntry{
-			Address: gifting.Address{Line1: r.Address.Line1, Line2: r.Address.Line2, City: r.Address.City,
-				State: r.Address.State, Country: r.Address.Country, Zip: r.Address.Zip},
-			Type:   "shipping",
-			Source: gifting.SourceRef{Type: ClaimSource, AddedAt: r.UpdatedAt}, AddedAt: r.UpdatedAt, UpdatedAt: r.UpdatedAt,
-		}
-		av, err := marshal(entry)
-		if err != nil {
-			return nil, err
-		}
-		compact(av)
-		named = append(named, namedItem{item: types.TransactWriteItem{Update: &types.Update{
-			TableName:           &s.table,
-			Key:                 key(orgPK(orgID), contactSK(contact.ContactID)),
-			UpdateExpression:    aws.String("SET addresses = list_append(if_not_exists(addresses, :none), :entry), updatedAt = :now, ver = ver + :one"),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-			ExpressionAttributeValues: item{
-				":none":  &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
-				":entry": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberM{Value: av}}},
-				":now":   now, ":one": num(1),
-			},
-		}}, failed: errClaimRace}) // deleted since read: claim without it
-	}
-	return named, nil
-}
-
-// contactIfLive returns a live contact of org, nil when it is gone.
-func (s *Store) contactIfLive(ctx context.Context, orgID, contactID string) (*storedContact, error) {
+// LiveContact returns a live contact of org, nil when it is gone
+// (recipient.ClaimStore).
+func (s *Store) LiveContact(ctx context.Context, orgID, contactID string) (*recipient.FoundContact, error) {
 	if contactID == "" {
 		return nil, nil
 	}
@@ -250,5 +68,110 @@ func (s *Store) contactIfLive(ctx context.Context, orgID, contactID string) (*st
 	if err != nil {
 		return nil, err
 	}
-	return &c, nil
+	return &recipient.FoundContact{Contact: c.Contact, Stored: c}, nil
+}
+
+// CommitClaim writes p in one transaction (recipient.ClaimStore): with a
+// refund, through the wallet's commitPlan (its update and ledger entry
+// first, holding the change record); without, the claim's items and the
+// change record of its own.
+func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
+	items, err := s.claimItems(p)
+	if err != nil {
+		return err
+	}
+	if p.Wallet != nil {
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: []gifting.Change{p.Message},
+			cancelled: func(reasons []types.CancellationReason) error { return claimCancelled(p, reasons) }})
+	}
+	if items, err = s.withChange(p.OrgID, p.Message, items...); err != nil {
+		return err
+	}
+	if err = s.transactRetrying(ctx, items); err != nil {
+		if mapped := claimCancelled(p, cancellationReasons(err)); mapped != nil {
+			return mapped
+		}
+		return fmt.Errorf("claim: %w", err)
+	}
+	return nil
+}
+
+// claimCancelled maps a cancelled claim (reasons aligned with claimItems)
+// to the recipient slice's outcome, nil when not understood: the recipient
+// changed since read, the gift out of stock, the campaign ended, the
+// contact deleted since read (read again: the claim goes on without it).
+func claimCancelled(p recipient.ClaimPlan, reasons []types.CancellationReason) error {
+	outcomes := []error{recipient.ErrRecipientChanged, recipient.ErrOutOfStock, recipient.ErrCampaignEnded, recipient.ErrRecipientChanged}
+	for i, outcome := range outcomes {
+		if i == 3 && p.Contact == nil {
+			break
+		}
+		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
+			return outcome
+		}
+	}
+	return nil
+}
+
+// claimItems are the claim's transaction items, in claimCancelled's order:
+// the recipient (conditioned on the version read), the gift's inventory,
+// the campaign's counters and, when the contact is live, its new address
+// entry.
+func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, error) {
+	r := p.Recipient
+	it, err := s.recipientItem(p.OrgID, r)
+	if err != nil {
+		return nil, err
+	}
+	now := str(gifting.FormatTime(r.UpdatedAt))
+	giftPK := orgPK(p.OrgID)
+	if p.Gift.Catalog {
+		giftPK = orgPK(gifting.CatalogOrgID)
+	}
+	items := []types.TransactWriteItem{
+		{Put: &types.Put{
+			TableName: &s.table, Item: it,
+			ConditionExpression:       aws.String("ver = :ver"),
+			ExpressionAttributeValues: item{":ver": num(p.Before)},
+		}},
+		{Update: &types.Update{
+			TableName:                 &s.table,
+			Key:                       key(giftPK, giftSK(p.Gift.Gift.GiftID)),
+			UpdateExpression:          aws.String("SET inventory.available = inventory.available - :one, inventory.reserved = inventory.reserved + :one, updatedAt = :now"),
+			ConditionExpression:       aws.String("inventory.available >= :one"),
+			ExpressionAttributeValues: item{":one": num(1), ":now": now},
+		}},
+		{Update: &types.Update{
+			TableName:           &s.table,
+			Key:                 key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
+			UpdateExpression:    aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund"),
+			ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
+			ExpressionAttributeNames: map[string]string{
+				"#from": string(p.From), "#to": string(r.Status), "#st": "status",
+			},
+			ExpressionAttributeValues: item{
+				":one": num(1), ":refund": num(p.Refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
+				":completed": str(string(gifting.CampaignCompleted)),
+			},
+		}},
+	}
+	if p.Contact == nil {
+		return items, nil
+	}
+	av, err := marshal(p.Address)
+	if err != nil {
+		return nil, err
+	}
+	compact(av)
+	return append(items, types.TransactWriteItem{Update: &types.Update{
+		TableName:           &s.table,
+		Key:                 key(orgPK(p.OrgID), contactSK(p.Contact.Contact.ContactID)),
+		UpdateExpression:    aws.String("SET addresses = list_append(if_not_exists(addresses, :none), :entry), updatedAt = :now, ver = ver + :one"),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: item{
+			":none":  &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":entry": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberM{Value: av}}},
+			":now":   now, ":one": num(1),
+		},
+	}}), nil
 }

@@ -548,7 +548,6 @@ type contactPlan struct {
 // email is free), the contact gets a new ULID id and claims the slot in
 // the same transaction.
 func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.Source, listID string, slotTaken bool) (contactPlan, error) {
-	ord := newContactOrd()
 	id := slotID(orgID, in.MailID)
 	if slotTaken {
 		id = newContactID()
@@ -559,20 +558,30 @@ func (s *Store) planCreate(orgID string, in gifting.ContactInput, src gifting.So
 		p.contact.ListIDs = append(p.contact.ListIDs, listID)
 		p.joined, p.firstJoined = listID, true
 	}
-	form := storedContact{LSK: contactLSK("", ord)}
-	if !slotTaken {
-		form.Holder = id
-	}
-	it, err := s.contactItem(orgID, form, p.contact)
-	if err != nil {
-		return p, err
-	}
-	p.items = []types.TransactWriteItem{{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
-	if slotTaken {
-		p.items = append(p.items, s.slotClaim(orgID, c.MailID, id))
-	}
+	var err error
+	p.items, err = s.contactCreateItems(orgID, p.contact, slotTaken)
 	p.insert = !slotTaken
-	return p, nil
+	return p, err
+}
+
+// contactCreateItems are the items that create contact c: one put only if
+// absent, at its email's slot, or (slotTaken: the slot is occupied by a
+// contact whose email changed since) under its own id, with the claim of
+// the slot.
+func (s *Store) contactCreateItems(orgID string, c gifting.Contact, slotTaken bool) ([]types.TransactWriteItem, error) {
+	form := storedContact{LSK: contactLSK("", newContactOrd())}
+	if !slotTaken {
+		form.Holder = c.ContactID
+	}
+	it, err := s.contactItem(orgID, form, c)
+	if err != nil {
+		return nil, err
+	}
+	items := []types.TransactWriteItem{{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
+	if slotTaken {
+		items = append(items, s.slotClaim(orgID, c.MailID, c.ContactID))
+	}
+	return items, nil
 }
 
 // slotClaim is the write item that makes contactID the holder of email's

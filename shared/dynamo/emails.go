@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // A recipient's scheduled emails are sent from the recipient item itself:
@@ -42,99 +41,6 @@ type sentMessage struct {
 	RecipientID string `json:"recipientId"`
 	Kind        string `json:"kind"`
 	ExpiresAt   int64  `json:"expiresAt"`
-}
-
-// ClaimEmail claims the email kind of a recipient for sending at the
-// store's now (recipient.Recipient.ClaimEmail) and returns the recipient as
-// claimed. It is one read and one conditional write. A claim whose lease
-// ran out is taken over; when that was the email's last attempt, the
-// failure is written and ClaimEmail returns recipient.ErrEmailGivenUp.
-//
-// Errors: NOT_FOUND (recipient), CONFLICT (the email is not waiting: sent,
-// claimed by another sender whose lease runs, failed or no longer active).
-func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (recipient.Recipient, error) {
-	givenUp := false
-	r, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		err := r.ClaimEmail(kind, s.Now())
-		givenUp = errors.Is(err, recipient.ErrEmailGivenUp)
-		if givenUp {
-			return nil, nil // write the failure
-		}
-		return nil, err
-	})
-	if err == nil && givenUp {
-		return r, recipient.ErrEmailGivenUp
-	}
-	return r, err
-}
-
-// EmailSent records that the mail provider accepted the email kind of a
-// recipient as messageID (recipient.Recipient.MarkEmailSent), and writes the
-// message's global item (MessageRecipient) in the same transaction; an
-// invitation sent to a pending recipient moves it to invite_sent in the
-// campaign's counters too, with its recipient.status_changed change record.
-//
-// Errors: NOT_FOUND (recipient or campaign).
-func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error {
-	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		now := s.Now()
-		from := r.MarkEmailSent(kind, messageID, now)
-		var items []types.TransactWriteItem
-		if from != "" {
-			moved, err := s.changePut(orgID, recipientStatusChanged(*r, from))
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, s.CampaignStatusMove(orgID, campaignID, from, r.Status), moved)
-		}
-		if messageID != "" {
-			it, err := withKey(sentMessage{OrgID: orgID, CampaignID: campaignID, RecipientID: recipientID, Kind: kind,
-				ExpiresAt: now.Add(messageTTL).Unix()}, map[string]string{"PK": messagePK(messageID), "SK": messageSK})
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
-		}
-		return items, nil
-	})
-	return err
-}
-
-// EmailFailed records a failed send of the email kind of a recipient,
-// claimed at claimedAt, and releases its claim
-// (recipient.Recipient.MarkEmailFailed): failure is the reason it will never
-// go out, "" for one a later tick retries. A claim another sender took
-// over meanwhile is left to it, with nothing written.
-//
-// Errors: NOT_FOUND (recipient).
-func (s *Store) EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string, claimedAt time.Time) error {
-	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		if !r.MarkEmailFailed(kind, failure, claimedAt, s.Now()) {
-			return nil, errNothingToWrite
-		}
-		return nil, nil
-	})
-	if errors.Is(err, errNothingToWrite) {
-		return nil
-	}
-	return err
-}
-
-// errNothingToWrite is an updateRecipient change's answer when the
-// recipient needs no write: updateRecipient returns it as it is.
-var errNothingToWrite = errors.New("nothing to write")
-
-// StopEmails records failure on the email kind of a recipient (when not
-// "") and on every email of it still to be sent, which takes it out of the
-// due index (recipient.Recipient.StopEmails): a bounce, a complaint, an
-// unsubscribe.
-//
-// Errors: NOT_FOUND (recipient).
-func (s *Store) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		r.StopEmails(kind, failure, s.Now())
-		return nil, nil
-	})
 }
 
 // HoldEmails makes a recipient's waiting emails due again at until

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // A recipient's claim expiry is one more due time of the recipient item:
@@ -20,100 +20,59 @@ import (
 // (recipient.Recipient.NextDue), and the recipient's job
 // (gifting.JobRecipientEmails) expires it when the time has come. So
 // finding what expires costs nothing beyond the tick's due-index reads,
-// and an expiry is one read and one transaction.
+// and an expiry is one read and one transaction (shared/recipient
+// decides: DecideExpiry; its App retries).
 
-// ExpireRecipient moves an unclaimed recipient to expired
-// (recipient.Recipient.Expire) in one transaction with its refund: the
+// CommitExpiry writes p in one transaction (recipient.ClaimStore): the
 // recipient (conditioned on the version read, so of an expiry and a claim
 // racing exactly one wins) with its recipient.status_changed change
-// record, the campaign's counters (statusCounts from the
-// recipient's status to expired, creditsSpent down by the refund) and,
-// when it held credits, the wallet's refund with its ledger entry
-// (Store.ChangeBalance). The counters are the campaign's wherever it is:
-// a deleted campaign's recipients can no longer claim, and their credits
-// come back all the same (on the campaign's archived copy, see
-// DeleteCampaign). With onlyDue it expires the recipient only once
-// its ClaimExpiresAt has come (the scheduler); without, any unclaimed one
-// (a completed or deleted campaign), its refund saying the campaign
-// ended rather than that the claim period ran out. expired is false when
-// there was nothing to do:
-// claimed, already expired, or not due yet.
-//
-// Errors: NOT_FOUND (recipient, or its campaign gone).
-func (s *Store) ExpireRecipient(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
-	campaignKey := campaignSK(campaignID)
-	for attempt := 1; ; attempt++ {
-		cur, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
-		if err != nil {
-			return false, err
-		}
-		r, now := cur.Recipient, s.Now()
-		if !r.Unclaimed() || (onlyDue && !r.ExpiryDue(now)) {
-			return false, nil
-		}
-		from, refund, err := r.Expire(now)
-		if err != nil {
-			return false, err
-		}
-		it, err := s.recipientItem(orgID, cur.Next(r))
-		if err != nil {
-			return false, err
-		}
-		var tx txn
-		tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
-			TableName: &s.table, Item: it,
-			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Version)},
-		}})
-		tx.add(condCampaign, s.campaignExpiry(orgID, campaignKey, from, refund))
-		raced, deleted := false, false
-		cancelled := func(reasons []types.CancellationReason) error {
-			switch {
-			case tx.failed(reasons, condRecipient):
-				raced = true
-				return errClaimRace
-			case tx.failed(reasons, condCampaign):
-				deleted = campaignKey == campaignSK(campaignID)
-				return gifting.NotFound("campaign", campaignID)
-			}
-			return nil
-		}
-		moved := recipientStatusChanged(r, from)
-		reason := "the recipient did not claim its gift in time"
-		if !onlyDue {
-			reason = "the campaign ended before the recipient claimed its gift"
-		}
-		if refund > 0 {
-			_, _, err = s.ChangeBalance(ctx, BalanceChange{
-				OrgID: orgID, Delta: refund,
-				Entry: wallet.Entry{Type: wallet.Refund, CampaignID: campaignID, RecipientID: recipientID,
-					Reason: reason},
-				Items:     func(int64) ([]types.TransactWriteItem, error) { return tx.items, nil },
-				Changes:   []gifting.Change{moved},
-				Cancelled: cancelled,
-			})
-		} else if items, cerr := s.withChange(orgID, moved, tx.items...); cerr != nil {
-			return false, cerr
-		} else if err = s.transactRetrying(ctx, items); err != nil {
-			if mapped := cancelled(cancellationReasons(err)); mapped != nil {
-				err = mapped
-			} else {
-				err = fmt.Errorf("expire recipient: %w", err)
-			}
-		}
-		switch {
-		case err == nil:
-			return true, nil
-		case raced && attempt < maxAttempts:
-			continue // the recipient changed since read (a claim): read again
-		case deleted:
-			// The campaign was deleted: its counters moved to its
-			// archived copy, which a campaign never leaves.
-			campaignKey = deletedCampaignSK(campaignID)
-			continue
-		}
-		return false, err
+// record, the counters of its campaign's item (the archived copy with
+// p.Archived) and, with p.Wallet, the refund with its ledger entry through
+// the wallet's commitPlan.
+func (s *Store) CommitExpiry(ctx context.Context, p recipient.ExpiryPlan) error {
+	it, err := s.recipientItem(p.OrgID, p.Recipient)
+	if err != nil {
+		return err
 	}
+	sk := campaignSK(p.Recipient.CampaignID)
+	if p.Archived {
+		sk = deletedCampaignSK(p.Recipient.CampaignID)
+	}
+	var tx txn
+	tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{
+		TableName: &s.table, Item: it,
+		ConditionExpression:       aws.String("ver = :ver"),
+		ExpressionAttributeValues: item{":ver": num(p.Before)},
+	}})
+	tx.add(condCampaign, s.campaignExpiry(p.OrgID, sk, p.From, p.Refund))
+	if p.Wallet != nil {
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: tx.items, changes: []gifting.Change{p.Message},
+			cancelled: func(reasons []types.CancellationReason) error { return expiryCancelled(&tx, reasons) }})
+	}
+	items, err := s.withChange(p.OrgID, p.Message, tx.items...)
+	if err != nil {
+		return err
+	}
+	if err = s.transactRetrying(ctx, items); err != nil {
+		if mapped := expiryCancelled(&tx, cancellationReasons(err)); mapped != nil {
+			return mapped
+		}
+		return fmt.Errorf("expire recipient: %w", err)
+	}
+	return nil
+}
+
+// expiryCancelled maps a cancelled expiry to the recipient slice's
+// outcome, nil when not understood: the recipient changed since read (a
+// claim), the campaign's item missing.
+func expiryCancelled(tx *txn, reasons []types.CancellationReason) error {
+	switch {
+	case tx.failed(reasons, condRecipient):
+		return recipient.ErrRecipientChanged
+	case tx.failed(reasons, condCampaign):
+		return recipient.ErrCampaignMissing
+	}
+	return nil
 }
 
 // campaignExpiry is the transaction item that moves one recipient from

@@ -52,7 +52,7 @@ func TestEndingACampaignLostAnswerRefundsByTicks(t *testing.T) {
 				orgID, _ := testenv.Org(t, s, "ended", 100)
 				c := giftCampaign(t, s, orgID, 20)
 				for i := range 3 {
-					if _, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, fmt.Sprintf("r%d@example.com", i))); err != nil {
+					if _, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, fmt.Sprintf("r%d@example.com", i))); err != nil {
 						t.Fatal(err)
 					}
 				}

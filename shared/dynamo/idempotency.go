@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"time"
+		"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -61,10 +60,20 @@ func (s *Store) idempotencyPut(orgID string, k gifting.IdempotencyKey, status in
 	}}, nil
 }
 
-// storedFor interprets a stored record for k: nil when there is none (or
-// it expired), the stored response when k's request is the same, and
-// IDEMPOTENCY_KEY_REUSED when the key was used for another request.
+// storedFor interprets a stored record for k (gifting.IdempotencyKey.Replay
+// decides): nil when there is none (or it expired), the stored response
+// when k's request is the same, and IDEMPOTENCY_KEY_REUSED when the key was
+// used for another request.
 func (s *Store) storedFor(k gifting.IdempotencyKey, it item) (*gifting.StoredResponse, error) {
+	rec, err := idempotencyRecordOf(it)
+	if err != nil {
+		return nil, err
+	}
+	return k.Replay(rec, s.Now())
+}
+
+// idempotencyRecordOf decodes a record item, nil when there is none.
+func idempotencyRecordOf(it item) (*gifting.IdempotencyRecord, error) {
 	if len(it) == 0 {
 		return nil, nil
 	}
@@ -72,14 +81,7 @@ func (s *Store) storedFor(k gifting.IdempotencyKey, it item) (*gifting.StoredRes
 	if err := unmarshal(it, &rec); err != nil {
 		return nil, err
 	}
-	if rec.ExpiresAt < s.Now().Unix() {
-		return nil, nil
-	}
-	if rec.Hash != k.Hash {
-		return nil, gifting.Errorf(gifting.CodeIdempotencyMismatch,
-			"the Idempotency-Key %s was already used for a different request; use a new key for a new request", strconv.Quote(k.Key))
-	}
-	return &gifting.StoredResponse{Status: rec.Status, Body: []byte(rec.Body)}, nil
+	return &gifting.IdempotencyRecord{Hash: rec.Hash, Status: rec.Status, Body: []byte(rec.Body), ExpiresAt: rec.ExpiresAt}, nil
 }
 
 // IdempotentReplay reads k's record (strongly consistent): nil when k is

@@ -151,7 +151,7 @@ func TestLaunchSliceRunsAtOnce(t *testing.T) {
 			r := inv.Recipient
 			invited[r.RecipientID]++
 			// The mail provider accepted it: the sender records it.
-			if err := s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID); err != nil {
+			if err := testenv.Recipients(s).EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID); err != nil {
 				t.Error(err)
 			}
 		}

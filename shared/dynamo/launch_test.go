@@ -203,9 +203,9 @@ func TestLaunchInvitations(t *testing.T) {
 						var err error
 						if tt.failEach > 0 && len(sends)%tt.failEach == 0 {
 							failed[r.RecipientID] = true
-							err = s.EmailFailed(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "", *e.ClaimedAt)
+							err = testenv.Recipients(s).EmailFailed(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "", *e.ClaimedAt)
 						} else {
-							err = s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID)
+							err = testenv.Recipients(s).EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID)
 						}
 						if err != nil {
 							t.Error(err)

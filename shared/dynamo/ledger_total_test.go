@@ -91,7 +91,7 @@ func TestBalanceChangeCountsOnTheWallet(t *testing.T) {
 	}
 	addRecipient := func(email string) func() error {
 		return func() error {
-			_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, email))
+			_, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, email))
 			return err
 		}
 	}
@@ -130,7 +130,7 @@ func TestBalanceChangeCountsOnTheWallet(t *testing.T) {
 			t.Logf("%s: 1 transaction of %d items %v", tt.name, len(txns[0]), txns[0])
 		})
 	}
-	if _, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com")); gifting.ErrorCode(err) != gifting.CodeConflict {
+	if _, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com")); gifting.ErrorCode(err) != gifting.CodeConflict {
 		t.Fatalf("a contact added twice: %v; want CONFLICT (nothing charged or counted)", err)
 	}
 	assertWallet(t, s, orgID, 100-10-5+50+5-140+30-10, 1+len(changes))

@@ -148,7 +148,7 @@ func TestAddRecipientLostAnswer(t *testing.T) {
 						in.Idempotency = addIdempotent("k1", "h1")
 					}
 					fake.arm(1, ans.err)
-					res, err := s.AddRecipient(ctx, in)
+					res, err := testenv.Recipients(s).Write(ctx, in)
 					switch {
 					case ans.resolved:
 						if err != nil {
@@ -161,7 +161,7 @@ func TestAddRecipientLostAnswer(t *testing.T) {
 						t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
 					default:
 						// The caller's retry of the same request.
-						res, err = s.AddRecipient(ctx, in)
+						res, err = testenv.Recipients(s).Write(ctx, in)
 						if keyed {
 							if err != nil || res.Replay == nil || replayed(t, res).RemainingBalance != 90 {
 								t.Errorf("retry with the key: %+v, %v; want the stored answer, 90 left", res.Replay, err)
@@ -280,13 +280,13 @@ func TestClaimLostAnswer(t *testing.T) {
 			orgID, _ := testenv.Org(t, s, "claim", 100)
 			c := giftCampaign(t, s, orgID, 40) // the coffee costs 35: 5 back
 			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
-			res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+			res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			rid := res.Response.RecipientID
 			fake.arm(1, ans.err)
-			r, err := s.ClaimGift(ctx, orgID, c.CampaignID, rid, claim)
+			r, err := testenv.Recipients(s).Claim(ctx, orgID, c.CampaignID, rid, claim)
 			switch {
 			case ans.resolved:
 				if err != nil || r.CreditsCharged != 35 {
@@ -296,7 +296,7 @@ func TestClaimLostAnswer(t *testing.T) {
 				t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
 			default:
 				// The recipient submits the page again: claimed once.
-				if _, err := s.ClaimGift(ctx, orgID, c.CampaignID, rid, claim); gifting.ErrorCode(err) != gifting.CodeConflict {
+				if _, err := testenv.Recipients(s).Claim(ctx, orgID, c.CampaignID, rid, claim); gifting.ErrorCode(err) != gifting.CodeConflict {
 					t.Errorf("the claim again: %v; want CONFLICT, already claimed", err)
 				}
 			}
@@ -323,13 +323,13 @@ func TestExpiryLostAnswer(t *testing.T) {
 			s, fake := faultStore(t)
 			orgID, _ := testenv.Org(t, s, "expiry", 100)
 			c := giftCampaign(t, s, orgID, 40)
-			res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+			res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			rid := res.Response.RecipientID
 			fake.arm(1, ans.err)
-			expired, err := s.ExpireRecipient(ctx, orgID, c.CampaignID, rid, false)
+			expired, err := testenv.Recipients(s).Expire(ctx, orgID, c.CampaignID, rid, false)
 			switch {
 			case ans.resolved:
 				if err != nil || !expired {
@@ -338,7 +338,7 @@ func TestExpiryLostAnswer(t *testing.T) {
 			case gifting.ErrorCode(err) != gifting.CodeUnavailable:
 				t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
 			default:
-				if expired, err := s.ExpireRecipient(ctx, orgID, c.CampaignID, rid, false); err != nil || expired {
+				if expired, err := testenv.Recipients(s).Expire(ctx, orgID, c.CampaignID, rid, false); err != nil || expired {
 					t.Errorf("the job again: %v, %v; want nothing left to do", expired, err)
 				}
 			}
@@ -444,7 +444,7 @@ var moneyPaths = []moneyPath{
 		c := giftCampaign(t, s, orgID, 10)
 		in := addInput(orgID, c.CampaignID, "jane@example.com")
 		in.Idempotency = addIdempotent("k1", "h1")
-		return func() error { _, err := s.AddRecipient(context.Background(), in); return err }, 90
+		return func() error { _, err := testenv.Recipients(s).Write(context.Background(), in); return err }, 90
 	}},
 	{"launch", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		orgID, c := launchFixtureOf(t, s, org, 3, "")
@@ -483,12 +483,12 @@ var moneyPaths = []moneyPath{
 		orgID, _ := testenv.Org(t, s, org, 100)
 		c := giftCampaign(t, s, orgID, 40)
 		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
-		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return func() error {
-			_, err := s.ClaimGift(ctx, orgID, c.CampaignID, res.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
+			_, err := testenv.Recipients(s).Claim(ctx, orgID, c.CampaignID, res.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
 				ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}})
 			return err
 		}, 65
@@ -497,12 +497,12 @@ var moneyPaths = []moneyPath{
 		ctx := context.Background()
 		orgID, _ := testenv.Org(t, s, org, 100)
 		c := giftCampaign(t, s, orgID, 40)
-		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return func() error {
-			expired, err := s.ExpireRecipient(ctx, orgID, c.CampaignID, res.Response.RecipientID, false)
+			expired, err := testenv.Recipients(s).Expire(ctx, orgID, c.CampaignID, res.Response.RecipientID, false)
 			if err == nil && !expired {
 				err = errors.New("not expired")
 			}

@@ -23,7 +23,7 @@ func TestRecipientPageIDs(t *testing.T) {
 	s := testenv.Store(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+	res, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestRecipientPageIDs(t *testing.T) {
 			}
 		}
 	})
-	other, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "bob@example.com"))
+	other, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "bob@example.com"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,106 +9,93 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
-// MoveRecipient moves a recipient of a campaign to status to, following
-// recipient.Recipient.Advance (forward only), and moves it between the
-// campaign's status counters in the same transaction. It costs one read and
-// one transaction.
-//
-// Errors: NOT_FOUND (recipient or campaign), CONFLICT (a backward or
-// same-state move; a move to address_confirmed or later of a recipient
-// without a confirmed address, see recipient.Recipient.MoveByFulfilment).
-func (s *Store) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, delays map[string]int) ([]types.TransactWriteItem, error) {
-		from := r.Status
-		if err := r.MoveByFulfilment(to, s.Now(), delays); err != nil {
-			return nil, err
-		}
-		return s.withChange(orgID, recipientStatusChanged(*r, from), s.CampaignStatusMove(orgID, campaignID, from, to))
-	})
+// The commit of a recipient's update: a status move, feedback, the record
+// of its emails (shared/recipient decides: DecideMove, DecideFeedback,
+// DecideClaimEmail, …; its App reads again when the recipient changed).
+
+// CommitUpdate writes u (recipient.UpdateStore): the recipient conditioned
+// on the version read, alone with one conditional put (half a
+// transaction's cost), or in one transaction with its campaign's item
+// (the status counters moved, the feedback counted, or a check that it
+// exists), its change record and the record of a sent message.
+func (s *Store) CommitUpdate(ctx context.Context, u recipient.Update) error {
+	it, err := s.recipientItem(u.OrgID, u.Recipient)
+	if err != nil {
+		return err
+	}
+	put := &types.Put{
+		TableName: &s.table, Item: it,
+		ConditionExpression:       aws.String("ver = :ver"),
+		ExpressionAttributeValues: item{":ver": num(u.Before)},
+	}
+	if u.Alone() {
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: put.TableName, Item: put.Item,
+			ConditionExpression: put.ConditionExpression, ExpressionAttributeValues: put.ExpressionAttributeValues})
+		return updateFailed(err, nil, nil)
+	}
+	more, err := s.updateItems(u)
+	if err != nil {
+		return err
+	}
+	var tx txn
+	tx.add(condRecipient, types.TransactWriteItem{Put: put})
+	// The update's items lead with the campaign's.
+	tx.add(condCampaign, more...)
+	err = s.transactRetrying(ctx, tx.items)
+	return updateFailed(err, &tx, cancellationReasons(err))
 }
 
-// AddRecipientFeedback records a recipient's rating (when not empty) and
-// message (when not nil). The recipient's first feedback counts in the
-// campaign's feedbackCount, in the same transaction.
-//
-// Errors: NOT_FOUND, CONFLICT (recipient not invited yet; too many
-// messages).
-func (s *Store) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *recipient.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		first := !r.Feedback.Has()
-		if err := r.AddFeedback(rating, msg, s.Now()); err != nil {
-			return nil, err
-		}
-		feedback := gifting.NewChange(gifting.ChangeRecipientFeedback, *r)
-		if first {
-			return s.withChange(orgID, feedback, s.CampaignFeedbackAdd(orgID, campaignID, 1))
-		}
-		// Still check the campaign exists: a deleted campaign's
-		// recipients are gone with it.
-		return s.withChange(orgID, feedback, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
+// updateItems are the items an update writes beside the recipient: its
+// campaign's item, its change record, the record of its sent message.
+func (s *Store) updateItems(u recipient.Update) ([]types.TransactWriteItem, error) {
+	r := u.Recipient
+	var items []types.TransactWriteItem
+	switch u.Campaign {
+	case recipient.CampaignStatusMove:
+		items = append(items, s.CampaignStatusMove(u.OrgID, r.CampaignID, u.From, r.Status))
+	case recipient.CampaignFeedbackCount:
+		items = append(items, s.CampaignFeedbackAdd(u.OrgID, r.CampaignID, 1))
+	case recipient.CampaignExists:
+		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: &s.table, Key: key(orgPK(u.OrgID), campaignSK(r.CampaignID)),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}})
-	})
+	}
+	if u.Message != nil {
+		change, err := s.changePut(u.OrgID, *u.Message)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, change)
+	}
+	if u.Sent != nil {
+		it, err := withKey(sentMessage{OrgID: u.OrgID, CampaignID: r.CampaignID, RecipientID: r.RecipientID, Kind: u.Sent.Kind,
+			ExpiresAt: s.Now().Add(messageTTL).Unix()}, map[string]string{"PK": messagePK(u.Sent.MessageID), "SK": messageSK})
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
+	}
+	return items, nil
 }
 
-// updateRecipient reads a recipient, lets change modify it and name the
-// campaign item of the transaction, and writes both, conditioned on the
-// version read; a concurrent update makes it read and try again.
-func (s *Store) updateRecipient(ctx context.Context, orgID, campaignID, recipientID string,
-	change func(r *recipient.Recipient, delays map[string]int) ([]types.TransactWriteItem, error)) (recipient.Recipient, error) {
-	for attempt := 1; ; attempt++ {
-		cur, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
-		if err != nil {
-			return recipient.Recipient{}, err
-		}
-		r := cur.Recipient
-		more, err := change(&r, cur.Delays)
-		if err != nil {
-			return recipient.Recipient{}, err
-		}
-		it, err := s.recipientItem(orgID, cur.Next(r))
-		if err != nil {
-			return recipient.Recipient{}, err
-		}
-		put := &types.Put{
-			TableName: &s.table, Item: it,
-			ConditionExpression:       aws.String("ver = :ver"),
-			ExpressionAttributeValues: item{":ver": num(cur.Version)},
-		}
-		if len(more) == 0 {
-			// The recipient alone: a conditional put, at half a
-			// transaction's cost.
-			_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: put.TableName, Item: put.Item,
-				ConditionExpression: put.ConditionExpression, ExpressionAttributeValues: put.ExpressionAttributeValues})
-			var cond *types.ConditionalCheckFailedException
-			switch {
-			case err == nil:
-				return r, nil
-			case errors.As(err, &cond) && attempt < maxAttempts:
-				continue // changed since read: read again
-			}
-			return recipient.Recipient{}, fmt.Errorf("update recipient: %w", err)
-		}
-		var tx txn
-		tx.add(condRecipient, types.TransactWriteItem{Put: put})
-		// The change's items lead with the campaign's counters.
-		tx.add(condCampaign, more...)
-		err = s.transactRetrying(ctx, tx.items)
-		if err == nil {
-			return r, nil
-		}
-		reasons := cancellationReasons(err)
-		switch {
-		case tx.failed(reasons, condRecipient) && attempt < maxAttempts:
-			continue // changed since read: read again
-		case tx.failed(reasons, condCampaign):
-			return recipient.Recipient{}, gifting.NotFound("campaign", campaignID)
-		}
-		return recipient.Recipient{}, fmt.Errorf("update recipient: %w", err)
+// updateFailed maps the outcome err of an update's write (tx nil: the
+// conditional put alone) to the recipient slice's: the recipient changed
+// since read, the campaign's item missing.
+func updateFailed(err error, tx *txn, reasons []types.CancellationReason) error {
+	var cond *types.ConditionalCheckFailedException
+	switch {
+	case err == nil:
+		return nil
+	case tx == nil && errors.As(err, &cond):
+		return recipient.ErrRecipientChanged
+	case tx != nil && tx.failed(reasons, condRecipient):
+		return recipient.ErrRecipientChanged
+	case tx != nil && tx.failed(reasons, condCampaign):
+		return recipient.ErrCampaignMissing
 	}
+	return fmt.Errorf("update recipient: %w", err)
 }

@@ -337,8 +337,9 @@ func unpackRecipient(packed, dict []byte, r *recipient.Recipient) error {
 // encoding/json wrote.
 var unpackOptions = jsonv2.DefaultOptionsV2()
 
-// recipient reads a recipient of a campaign with its version, or NOT_FOUND.
-func (s *Store) loadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Stored, error) {
+// LoadRecipient reads a recipient of a campaign with its version, or
+// NOT_FOUND (recipient.ReadStore).
+func (s *Store) LoadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Stored, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: &s.table, Key: key(orgPK(orgID), recipientSK(campaignID, recipientID)), ConsistentRead: aws.Bool(true),
 	})
@@ -353,7 +354,7 @@ func (s *Store) loadRecipient(ctx context.Context, orgID, campaignID, recipientI
 
 // Recipient returns a recipient of a campaign of org, or NOT_FOUND.
 func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error) {
-	r, err := s.loadRecipient(ctx, orgID, campaignID, recipientID)
+	r, err := s.LoadRecipient(ctx, orgID, campaignID, recipientID)
 	return r.Recipient, err
 }
 
@@ -391,3 +392,10 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 	r, err := s.readRecipient(ctx, rec)
 	return r.Recipient, err
 }
+
+// The launch's price checks (launch.go) are the recipient slice's rules,
+// until the campaign slice decides a launch's acceptance itself.
+var (
+	priceOutOfBounds = recipient.PriceOutOfBounds
+	underPriced      = recipient.UnderPriced
+)

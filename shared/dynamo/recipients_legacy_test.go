@@ -67,7 +67,7 @@ func TestLegacyRecipients(t *testing.T) {
 	})
 	t.Run("add-recipient refuses its contact", func(t *testing.T) {
 		in := addInput(orgID, c.CampaignID, contacts[0].MailID)
-		_, err := s.AddRecipient(ctx, in)
+		_, err := testenv.Recipients(s).Write(ctx, in)
 		if gifting.ErrorCode(err) != gifting.CodeConflict {
 			t.Errorf("add-recipient of the legacy recipient's contact: %v, want CONFLICT", err)
 		}
@@ -114,7 +114,7 @@ func TestLegacyRecipients(t *testing.T) {
 	})
 	t.Run("moves status", func(t *testing.T) {
 		testenv.Claim(t, s, orgID, c.CampaignID, old.RecipientID)
-		moved, err := s.MoveRecipient(ctx, orgID, c.CampaignID, old.RecipientID, gifting.RecipientShipped)
+		moved, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, old.RecipientID, gifting.RecipientShipped)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 	}
 	testenv.Claim(t, s, orgID, c.CampaignID, old.RecipientID)
 	for _, to := range []gifting.RecipientStatus{gifting.RecipientShipped, gifting.RecipientDelivered} {
-		if _, err := s.MoveRecipient(ctx, orgID, c.CampaignID, old.RecipientID, to); err != nil {
+		if _, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, old.RecipientID, to); err != nil {
 			t.Fatal(err)
 		}
 	}

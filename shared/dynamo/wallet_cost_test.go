@@ -89,7 +89,7 @@ func TestMoneyPathCost(t *testing.T) {
 	c := giftCampaign(t, s, orgID, 10)
 
 	add := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
+		_, err := testenv.Recipients(s).Write(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 		return err
 	})
 	topUp := costOf(t, s, func(ctx context.Context) error {
@@ -105,21 +105,21 @@ func TestMoneyPathCost(t *testing.T) {
 	// Priced 40 a recipient: the coffee (35 credits) gives 5 back.
 	dear := giftCampaign(t, s, orgID, 40)
 	testenv.SetCampaignStatus(t, s, orgID, dear.CampaignID, gifting.CampaignLive)
-	claimed, err := s.AddRecipient(context.Background(), addInput(orgID, dear.CampaignID, "ann@example.com"))
+	claimed, err := testenv.Recipients(s).Write(context.Background(), addInput(orgID, dear.CampaignID, "ann@example.com"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	expiring, err := s.AddRecipient(context.Background(), addInput(orgID, dear.CampaignID, "bob@example.com"))
+	expiring, err := testenv.Recipients(s).Write(context.Background(), addInput(orgID, dear.CampaignID, "bob@example.com"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	claim := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.ClaimGift(ctx, orgID, dear.CampaignID, claimed.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
+		_, err := testenv.Recipients(s).Claim(ctx, orgID, dear.CampaignID, claimed.Response.RecipientID, recipient.ClaimInput{GiftID: "gift-artisan-coffee",
 			ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 		return err
 	})
 	expire := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.ExpireRecipient(ctx, orgID, dear.CampaignID, expiring.Response.RecipientID, false)
+		_, err := testenv.Recipients(s).Expire(ctx, orgID, dear.CampaignID, expiring.Response.RecipientID, false)
 		return err
 	})
 	t.Logf("add-recipient: %s", add)

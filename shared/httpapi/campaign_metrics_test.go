@@ -71,11 +71,11 @@ func TestCampaignMetrics(t *testing.T) {
 		if to == gifting.RecipientAddressConfirmed {
 			continue
 		}
-		if _, err := s.MoveRecipient(ctx, orgID, c.CampaignID, r.RecipientID, to); err != nil {
+		if _, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, r.RecipientID, to); err != nil {
 			t.Fatalf("move to %s: %v", to, err)
 		}
 		if i >= 2 {
-			if _, err := s.AddRecipientFeedback(ctx, orgID, c.CampaignID, r.RecipientID, "like", nil); err != nil {
+			if _, err := testenv.Recipients(s).Feedback(ctx, orgID, c.CampaignID, r.RecipientID, "like", nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -207,7 +207,7 @@ func TestLaunchRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID,
+		_, err = testenv.Recipients(s).Write(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID,
 			Contact: gifting.ContactInput{MailID: contacts[0].MailID}, SourceType: "manual", PublicBaseURL: "https://gifts.test"})
 		if err != nil {
 			t.Fatal(err)

@@ -131,7 +131,7 @@ func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, added.RecipientID, recipient.ClaimInput{GiftID: cheap,
+			r, err := testenv.Recipients(s).Claim(context.Background(), orgID, c.CampaignID, added.RecipientID, recipient.ClaimInput{GiftID: cheap,
 				ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 			if err != nil {
 				t.Fatal(err)

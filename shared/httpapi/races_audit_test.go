@@ -166,7 +166,7 @@ func TestClaimRacingCampaignDelete(t *testing.T) {
 		}}
 		for i, id := range ids {
 			fns = append(fns, func() {
-				_, err := s.ClaimGift(context.Background(), orgID, c.CampaignID, id, recipient.ClaimInput{GiftID: "gift-wireless-charger",
+				_, err := testenv.Recipients(s).Claim(context.Background(), orgID, c.CampaignID, id, recipient.ClaimInput{GiftID: "gift-wireless-charger",
 					ShippingAddress: recipient.ShippingAddress{Line1: "1 Main Street", City: "Springfield", Zip: "62701", Country: "US"}})
 				switch {
 				case err == nil:

@@ -87,7 +87,7 @@ func recipientStatuses(q *query, allowed []gifting.RecipientStatus) []gifting.Re
 func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq recipient.Query, filters map[string]any, full bool) error {
 	orgID := principal(r.Context()).OrgID
 	campaignID := r.PathValue("campaignId")
-	page, err := s.store.ListRecipients(r.Context(), orgID, campaignID, rq)
+	page, err := s.recipients.List(r.Context(), orgID, campaignID, rq)
 	if err != nil {
 		return err
 	}

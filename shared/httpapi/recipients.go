@@ -99,7 +99,7 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 	if sourceType == "" {
 		sourceType = recipient.DefaultSourceType
 	}
-	res, err := s.svc.AddRecipient(ctx, recipient.AddInput{
+	res, err := s.recipients.Add(ctx, recipient.AddInput{
 		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
 		Idempotency: replayable(key, http.StatusOK, func(res recipient.Added) any { return wire.AddedRecipientOf(res) }),
 		AssignTo:    recipient.AssignedUser{UserID: p.UserID, UserName: p.UserID},
@@ -136,7 +136,7 @@ func idempotencyKey(r *http.Request, scope, target string, body any) (*gifting.I
 }
 
 func (s *Server) getRecipient(w http.ResponseWriter, r *http.Request) error {
-	rc, err := s.store.CampaignRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"))
+	rc, err := s.recipients.Get(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"))
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) moveRecipient(w http.ResponseWriter, r *http.Request) error {
 		p.Add("status", "must be one of "+strings.Join(statusNames(gifting.RecipientStatuses), ", "))
 		return p.Err()
 	}
-	rc, err := s.svc.MoveRecipient(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
+	rc, err := s.recipients.Move(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"), r.PathValue("recipientId"), body.Status)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (s *Server) recipientFeedback(w http.ResponseWriter, r *http.Request) error
 	if err := recipient.ValidateFeedback(body.Rating, msg); err != nil {
 		return err
 	}
-	rc, err := s.store.AddRecipientFeedback(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"),
+	rc, err := s.recipients.Feedback(r.Context(), principal(r.Context()).OrgID, r.PathValue("campaignId"),
 		r.PathValue("recipientId"), body.Rating, msg)
 	if err != nil {
 		return err

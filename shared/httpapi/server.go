@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -85,9 +86,11 @@ type Server struct {
 	svc   *service.Service
 	// wallets is the wallet slice's use cases, over store.
 	wallets *wallet.App
-	cfg     Config
-	log     *slog.Logger
-	keys    *expirable.LRU[string, gifting.Principal]
+	// recipients is the recipient slice's use cases (svc.Recipients).
+	recipients *recipient.App
+	cfg        Config
+	log        *slog.Logger
+	keys       *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -108,7 +111,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), recipients: svc.Recipients(), cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

@@ -5,22 +5,20 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Store is what the handlers read and write directly: operations without
 // rules of their own beyond the store's (reads, plain creates and edits).
-// Use cases with rules (add-recipient, launch, campaign create and edit,
-// audience builds, recipient moves) go through shared/service instead, and
-// those of a slice through its application layer (the wallet's App).
+// Use cases with rules (launch, campaign create and edit, audience builds)
+// go through shared/service instead, and those of a slice through its
+// application layer (the wallet's App, the recipient's App).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
 	CatalogStore
 	ContactStore
 	CampaignReader
-	RecipientReader
 	AudienceReader
 	EventStore
 	gifting.Enricher
@@ -71,14 +69,6 @@ type CampaignReader interface {
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
 	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
 	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-}
-
-// RecipientReader reads recipients and records their feedback.
-type RecipientReader interface {
-	// CampaignRecipient is NOT_FOUND for a recipient of a deleted campaign.
-	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error)
-	ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (recipient.ListPage, error)
-	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
 }
 
 // AudienceReader reads audiences and stores personas and plain audience

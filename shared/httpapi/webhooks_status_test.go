@@ -11,7 +11,6 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
-	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -102,7 +101,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 
 	t.Run("an invitation sent by the scheduler moves pending to invite_sent", func(t *testing.T) {
 		testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive)
-		clk.add(service.EmailHold + time.Second)
+		clk.add(recipient.EmailHold + time.Second)
 		tick(t)
 		if got := received(t, 2); !sameMoves(got, invited) {
 			t.Errorf("got moves %+v; want %+v", got, invited)
@@ -119,7 +118,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages := service.NewRecipientPages(s)
+		pages := recipient.NewPages(testenv.Recipients(s))
 		in := recipient.ClaimInput{GiftID: c.CampaignData.GiftIDs[0], ShippingAddress: recipient.ShippingAddress{
 			Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}
 		if _, err := pages.Claim(t.Context(), r.ClaimPageID, in); err != nil {

@@ -76,7 +76,7 @@ func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (descript
 // add adds a recipient and returns it.
 func (f *fixture) add(t *testing.T, email string) recipient.Recipient {
 	t.Helper()
-	res, err := f.s.AddRecipient(context.Background(), recipient.AddInput{
+	res, err := testenv.Recipients(f.s).Write(context.Background(), recipient.AddInput{
 		OrgID: f.orgID, CampaignID: f.campaign, SourceType: "api", PublicBaseURL: "https://gifts.test",
 		Contact: gifting.ContactInput{MailID: email, FirstName: "Jane <i>", LastName: "Doe"},
 	})
@@ -488,7 +488,7 @@ func TestAcknowledgeAndFeedback(t *testing.T) {
 	if res := f.do(t, "POST", landing+"/feedback", url.Values{"rating": {"like"}}); res.status != http.StatusConflict {
 		t.Errorf("feedback before delivery: %d", res.status)
 	}
-	if _, err := f.s.MoveRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
+	if _, err := testenv.Recipients(f.s).Move(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
 		t.Fatal(err)
 	}
 	if res := f.do(t, "GET", landing, nil); !strings.Contains(res.body, "It arrived") {
@@ -521,7 +521,7 @@ func TestExpiredGiftPage(t *testing.T) {
 	f := newFixture(t, nil)
 	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
 	r := f.add(t, "jane@example.com")
-	expired, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, false)
+	expired, err := testenv.Recipients(f.s).Expire(context.Background(), f.orgID, f.campaign, r.RecipientID, false)
 	if err != nil || !expired {
 		t.Fatalf("expire: %v, %v", expired, err)
 	}

@@ -19,7 +19,7 @@ func (f *fixture) delivered(t *testing.T, email string) recipient.Recipient {
 	t.Helper()
 	r := f.add(t, email)
 	testenv.Claim(t, f.s, f.orgID, f.campaign, r.RecipientID)
-	if _, err := f.s.MoveRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
+	if _, err := testenv.Recipients(f.s).Move(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -107,7 +107,7 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 	f := newFixture(t, nil)
 	full := f.delivered(t, "full@example.com")
 	for i := range recipient.MaxFeedbackMessages {
-		if _, err := f.s.AddRecipientFeedback(context.Background(), f.orgID, f.campaign, full.RecipientID, "",
+		if _, err := testenv.Recipients(f.s).Feedback(context.Background(), f.orgID, f.campaign, full.RecipientID, "",
 			&recipient.FeedbackMessage{Type: "text", Text: fmt.Sprint("note ", i)}); err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 	testenv.Claim(t, f.s, f.orgID, f.campaign, claimed.RecipientID)
 	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
 	expired := f.add(t, "expired@example.com")
-	if ok, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, expired.RecipientID, false); err != nil || !ok {
+	if ok, err := testenv.Recipients(f.s).Expire(context.Background(), f.orgID, f.campaign, expired.RecipientID, false); err != nil || !ok {
 		t.Fatalf("expire: %v %v", ok, err)
 	}
 	for name, tc := range map[string]struct {
@@ -159,7 +159,7 @@ func TestExpiredLandingPage(t *testing.T) {
 	f := newFixture(t, nil)
 	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
 	r := f.add(t, "jane@example.com")
-	if ok, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, false); err != nil || !ok {
+	if ok, err := testenv.Recipients(f.s).Expire(context.Background(), f.orgID, f.campaign, r.RecipientID, false); err != nil || !ok {
 		t.Fatalf("expire: %v %v", ok, err)
 	}
 	res := f.do(t, "GET", "/gift/"+r.LandingPageID, nil)

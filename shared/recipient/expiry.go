@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Claim expiry: a recipient who has not confirmed an address its
@@ -57,4 +58,52 @@ func (r *Recipient) restartExpiry(now time.Time) {
 	}
 	at := now.Add(r.ClaimExpiresAt.Sub(r.CreatedAt))
 	r.ClaimExpiresAt = &at
+}
+
+// ExpiryPlan is a decided expiry, ready to commit in one transaction.
+type ExpiryPlan struct {
+	OrgID string
+	// Before is the version the recipient was read at; Recipient is it as
+	// expired, From the status it left.
+	Before    int64
+	Recipient Stored
+	From      gifting.RecipientStatus
+	// Refund is what the recipient held, which goes back to the wallet,
+	// with Reason in its ledger entry; Wallet is its plan, decided when
+	// Refund is above zero.
+	Refund int64
+	Reason string
+	Wallet *wallet.Plan
+	// Archived says the campaign was deleted: its counters live on its
+	// archived copy.
+	Archived bool
+	Message  gifting.Change
+}
+
+// DecideExpiry plans the expiry of cur, a recipient of orgID, at now: with
+// onlyDue only once its claim period is over (the scheduler), without any
+// unclaimed one (its campaign was completed or deleted), its refund saying
+// which. ok is false when there is nothing to do: claimed, already
+// expired, or not due yet.
+func DecideExpiry(orgID string, cur Stored, onlyDue bool, now time.Time) (p ExpiryPlan, ok bool, err error) {
+	r := cur.Recipient
+	if !r.Unclaimed() || (onlyDue && !r.ExpiryDue(now)) {
+		return ExpiryPlan{}, false, nil
+	}
+	from, refund, err := r.Expire(now)
+	if err != nil {
+		return ExpiryPlan{}, false, err
+	}
+	reason := "the recipient did not claim its gift in time"
+	if !onlyDue {
+		reason = "the campaign ended before the recipient claimed its gift"
+	}
+	return ExpiryPlan{OrgID: orgID, Before: cur.Version, Recipient: cur.Next(r), From: from, Refund: refund, Reason: reason,
+		Message: statusChanged(r, from)}, true, nil
+}
+
+// RefundChange is the wallet change of p's refund.
+func (p ExpiryPlan) RefundChange() wallet.Change {
+	return wallet.Change{OrgID: p.OrgID, Type: wallet.Refund, Delta: p.Refund, CampaignID: p.Recipient.CampaignID,
+		RecipientID: p.Recipient.RecipientID, Reason: p.Reason}
 }

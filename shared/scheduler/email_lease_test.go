@@ -12,6 +12,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/testenv"
 )
 
 // sentTo counts the emails the emulator received for each of this test's
@@ -39,7 +40,7 @@ func TestClaimedEmailGoesOutAfterItsLease(t *testing.T) {
 	c := e.campaign(gifting.CampaignLive)
 	res := e.add(c, "crash")
 	e.clock.Advance(72 * time.Hour)
-	if _, err := e.store.ClaimEmail(ctx, e.orgID, c.CampaignID, res.Response.RecipientID, "reminder1"); err != nil {
+	if _, err := testenv.Recipients(e.store).ClaimEmail(ctx, e.orgID, c.CampaignID, res.Response.RecipientID, "reminder1"); err != nil {
 		t.Fatal(err)
 	}
 	// The process dies here.
@@ -71,7 +72,7 @@ func TestInvitationOfAStoppedAddRecipient(t *testing.T) {
 	e := newMailEnv(t)
 	c := e.campaign(gifting.CampaignLive)
 	// The store's write alone: the use case's send never happens.
-	res, err := e.store.AddRecipient(ctx, recipient.AddInput{
+	res, err := testenv.Recipients(e.store).Write(ctx, recipient.AddInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api", PublicBaseURL: "https://gifts.test", Invite: true,
 		Contact: gifting.ContactInput{MailID: e.address("stopped"), FirstName: "Jane"},
 	})

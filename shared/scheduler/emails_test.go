@@ -93,7 +93,7 @@ func (e *mailEnv) address(name string) string { return name + "-" + e.tag + "@ex
 // add adds name's address to campaign c through the use case.
 func (e *mailEnv) add(c gifting.Campaign, name string) recipient.AddResult {
 	e.t.Helper()
-	res, err := e.svc.AddRecipient(context.Background(), recipient.AddInput{
+	res, err := e.svc.Recipients().Add(context.Background(), recipient.AddInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api",
 		Contact: gifting.ContactInput{MailID: e.address(name), FirstName: "Jane"},
 	})
@@ -237,7 +237,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 	e.tick()
 	e.wantSubjects("jane", invitation)
 
-	if _, err := e.svc.MoveRecipient(ctx, e.orgID, c.CampaignID, id, gifting.RecipientDelivered); err != nil {
+	if _, err := e.svc.Recipients().Move(ctx, e.orgID, c.CampaignID, id, gifting.RecipientDelivered); err != nil {
 		t.Fatal(err)
 	}
 	e.tick()
@@ -245,7 +245,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 
 	// A completed campaign still sends what follows an acknowledgement.
 	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignCompleted)
-	if _, err := e.svc.MoveRecipient(ctx, e.orgID, c.CampaignID, id, gifting.RecipientAcknowledged); err != nil {
+	if _, err := e.svc.Recipients().Move(ctx, e.orgID, c.CampaignID, id, gifting.RecipientAcknowledged); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(24 * time.Hour)
@@ -265,7 +265,7 @@ func TestCampaignStateRules(t *testing.T) {
 		e.tick()
 		e.wantSubjects("draft")
 		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
-		e.clock.Advance(service.EmailHold)
+		e.clock.Advance(recipient.EmailHold)
 		e.tick()
 		e.wantSubjects("draft", invitation)
 		if r := e.recipient(c.CampaignID, res.Response.RecipientID); r.Status != gifting.RecipientInviteSent {
@@ -280,7 +280,7 @@ func TestCampaignStateRules(t *testing.T) {
 		e.tick()
 		e.wantSubjects("paused", invitation)
 		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
-		e.clock.Advance(service.EmailHold)
+		e.clock.Advance(recipient.EmailHold)
 		e.tick()
 		e.wantSubjects("paused", invitation, reminder1)
 	})

@@ -9,7 +9,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/recipient"
-	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -62,7 +61,7 @@ func (e *mailEnv) counts(campaignID string) (map[gifting.RecipientStatus]int64, 
 // gift expired.
 func (e *mailEnv) wantClaimPageGone(r recipient.Recipient) {
 	e.t.Helper()
-	_, err := service.NewRecipientPages(e.store).ClaimForm(context.Background(), r.ClaimPageID)
+	_, err := recipient.NewPages(testenv.Recipients(e.store)).ClaimForm(context.Background(), r.ClaimPageID)
 	if gifting.ErrorCode(err) != gifting.CodeGone || err != recipient.ErrGiftExpired {
 		e.t.Errorf("claim page of an expired recipient: %v, want GONE (gift expired)", err)
 	}
@@ -214,13 +213,13 @@ func TestExpiryRacingAClaimHasOneWinner(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var err error
-			if expiredBy[i], err = e.store.ExpireRecipient(context.Background(), e.orgID, c.CampaignID, id, true); err != nil {
+			if expiredBy[i], err = testenv.Recipients(e.store).Expire(context.Background(), e.orgID, c.CampaignID, id, true); err != nil {
 				t.Error(err)
 			}
 		}()
 		go func() {
 			defer wg.Done()
-			_, claimErr[i] = e.store.ClaimGift(context.Background(), e.orgID, c.CampaignID, id, recipient.ClaimInput{
+			_, claimErr[i] = testenv.Recipients(e.store).Claim(context.Background(), e.orgID, c.CampaignID, id, recipient.ClaimInput{
 				GiftID: c.CampaignData.GiftIDs[0],
 				ShippingAddress: recipient.ShippingAddress{
 					Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US",

@@ -8,7 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -48,7 +48,7 @@ func TestRemindersKeepTheirDistanceFromALateEmail(t *testing.T) {
 			e.clock.Advance(8 * 24 * time.Hour) // past both reminders' times
 			e.tick()
 			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
-			e.clock.Advance(service.EmailHold)
+			e.clock.Advance(recipient.EmailHold)
 			e.tick()
 			e.tick()
 			e.wantSubjects(tt.who, tt.want[0]...)
@@ -78,7 +78,7 @@ func TestDeletedCampaignsEmailsLeaveTheDueIndex(t *testing.T) {
 	id := jane.Response.RecipientID
 	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
 	for _, to := range []gifting.RecipientStatus{gifting.RecipientDelivered, gifting.RecipientAcknowledged} {
-		if _, err := e.svc.MoveRecipient(ctx, e.orgID, c.CampaignID, id, to); err != nil {
+		if _, err := e.svc.Recipients().Move(ctx, e.orgID, c.CampaignID, id, to); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -56,7 +56,7 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 			orgID, _ := testenv.Org(t, s, "acme", 100)
 			e := &mailEnv{t: t, store: s, svc: svc, clock: clk, orgID: orgID}
 			c := e.campaign(gifting.CampaignLive)
-			res, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
+			res, err := svc.Recipients().Add(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
 				Contact: gifting.ContactInput{MailID: tt.address, FirstName: "Jane"}})
 			if err != nil || !res.Response.EmailSent {
 				t.Fatalf("add: %v, emailSent %v", err, res.Response.EmailSent)
@@ -115,7 +115,7 @@ func TestTickCostPerEmail(t *testing.T) {
 	c := e.campaign(gifting.CampaignDraft)
 	const n = 20
 	for i := range n {
-		if _, err := svc.AddRecipient(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
+		if _, err := svc.Recipients().Add(ctx, recipient.AddInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
 			Contact: gifting.ContactInput{MailID: e.address(string(rune('a' + i))), FirstName: "Jane"}}); err != nil {
 			t.Fatal(err)
 		}

@@ -104,7 +104,8 @@ func (s *Service) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) 
 const launchSendBudget = 30 * time.Second
 
 // launchInviter sends the invitations of the recipients a launch slice
-// writes, as add-recipient does (sendInvitation), or is nil when no mailer
+// writes, as add-recipient does (the recipient slice's SendInvitation), or
+// is nil when no mailer
 // is configured: the recipients then stay pending, invitation scheduled.
 // Sends are sequential (each recorded send moves the campaign's counters,
 // which concurrent ones would fight over) and stop at launchSendBudget,
@@ -122,7 +123,7 @@ func (s *Service) launchInviter(orgID string) recipient.Inviter {
 					slog.Int("left", len(invs)-i))
 				return
 			}
-			s.sendInvitation(ctx, orgID, inv)
+			s.recipients.SendInvitation(ctx, orgID, inv)
 		}
 	}
 }

@@ -18,18 +18,19 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/webhooks"
 )
 
 // Store is everything the use cases need from storage: one small interface
 // per concern, so a use case's dependencies read off its file.
 type Store interface {
-	RecipientStore
+	// recipient.Store is the recipient slice's: the service builds its
+	// use cases over the store (Recipients) and runs its jobs.
+	recipient.Store
 	LaunchStore
 	CampaignStore
 	AudienceStore
-	EmailStore
-	MailFeedbackStore
 	DeleteStore
 	ExpiryStore
 	WebhookStore
@@ -62,7 +63,9 @@ type Config struct {
 type Service struct {
 	store Store
 	cfg   Config
-	log   *slog.Logger
+	// recipients is the recipient slice's use cases, over store.
+	recipients *recipient.App
+	log        *slog.Logger
 	// hooks is the HTTP client of webhook deliveries (Config.Webhooks).
 	hooks *http.Client
 }
@@ -72,8 +75,14 @@ func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client()}
+	recipients := recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})
+	return &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client(), recipients: recipients}
 }
+
+// Recipients is the recipient slice's use cases (add-recipient, the
+// recipient reads and moves, the pages, the emails), built over the
+// service's store and configuration: the HTTP adapter calls them.
+func (s *Service) Recipients() *recipient.App { return s.recipients }
 
 // RunJob runs one slice of a background job and returns the job that
 // continues it, nil when the work is done: the worker function, the local

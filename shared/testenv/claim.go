@@ -2,11 +2,19 @@ package testenv
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/recipient"
 )
+
+// Recipients is the recipient slice's use cases over s, as the pages and
+// the worker build them without a mailer: tests write recipients with
+// Write (add-recipient's transaction), claim, expire and move them.
+func Recipients(s *dynamo.Store) *recipient.App {
+	return recipient.NewApp(s, recipient.Config{PublicBaseURL: "https://gifts.test", Logger: func(context.Context) *slog.Logger { return Quiet }})
+}
 
 // Claim claims a recipient's gift as its claim page would: the campaign's
 // first gift, shipped to a fixed address. A recipient must be claimed
@@ -18,7 +26,7 @@ func Claim(t testing.TB, s *dynamo.Store, orgID, campaignID, recipientID string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.ClaimGift(ctx, orgID, campaignID, recipientID, recipient.ClaimInput{
+	r, err := Recipients(s).Claim(ctx, orgID, campaignID, recipientID, recipient.ClaimInput{
 		GiftID: c.CampaignData.GiftIDs[0],
 		ShippingAddress: recipient.ShippingAddress{
 			Line1: "1 Main Street", City: "Springfield", State: "IL", Zip: "62701", Country: "US",

@@ -216,9 +216,9 @@ func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, erro
 			// times: the queue (Hold) makes a move a rare race with
 			// another process.
 			balance, fresh = moved.Balance, true
-			err = pause(ctx, attempt-2)
+			err = Pause(ctx, attempt-2)
 		case errors.Is(err, ErrContended):
-			err = pause(ctx, attempt)
+			err = Pause(ctx, attempt)
 		default:
 			return Plan{}, fmt.Errorf("change balance: %w", err)
 		}
@@ -234,9 +234,11 @@ func (a *App) balance(ctx context.Context, orgID string) (int64, error) {
 	return w.Balance, err
 }
 
-// pause waits before attempt n+1 (none for n < 1): full jitter over an
-// exponential cap of 5 ms · 2^n, at most 400 ms, or until ctx ends.
-func pause(ctx context.Context, n int) error {
+// Pause waits before attempt n+1 (none for n < 1): full jitter over an
+// exponential cap of 5 ms · 2^n, at most 400 ms, or until ctx ends. The use
+// cases of other slices that change a balance with writes of their own
+// (shared/recipient) retry with it too.
+func Pause(ctx context.Context, n int) error {
 	if n < 1 {
 		return nil
 	}

@@ -12,62 +12,15 @@ import (
 
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/recipient"
-	"github.com/giftcampaign/service/shared/service"
 )
 
-// New returns the recipient pages (landing and claim) over store.
+// New returns the recipient pages (landing and claim) over store: the
+// recipient slice's page use cases, with no mailer (the pages send no
+// email) and no job queue.
 func New(store *dynamo.Store, log *slog.Logger) http.Handler {
-	return pages.New(service.NewRecipientPages(narrow(store)), log)
-}
-
-// pageStore is the store as the pages' use cases see it: the methods
-// they call, as method values, so that the pages function links only
-// those store methods and what they use, not every method of *dynamo.Store.
-type pageStore struct {
-	recipientPage        func(ctx context.Context, pageID string) (recipient.Page, error)
-	markPageViewed       func(ctx context.Context, orgID, campaignID, recipientID string) error
-	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error)
-	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error)
-	addRecipientFeedback func(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
-	stopEmails           func(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error)
-	suppress             func(ctx context.Context, orgID, email, reason string) error
-}
-
-var _ service.PageStore = pageStore{}
-
-func narrow(s *dynamo.Store) pageStore {
-	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback, s.StopEmails, s.Suppress}
-}
-
-func (p pageStore) RecipientPage(ctx context.Context, pageID string) (recipient.Page, error) {
-	return p.recipientPage(ctx, pageID)
-}
-
-func (p pageStore) MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error {
-	return p.markPageViewed(ctx, orgID, campaignID, recipientID)
-}
-
-func (p pageStore) ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error) {
-	return p.claimGift(ctx, orgID, campaignID, recipientID, in)
-}
-
-func (p pageStore) MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error) {
-	return p.moveRecipient(ctx, orgID, campaignID, recipientID, to)
-}
-
-func (p pageStore) AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error) {
-	return p.addRecipientFeedback(ctx, orgID, campaignID, recipientID, rating, msg)
-}
-
-func (p pageStore) StopEmails(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) (recipient.Recipient, error) {
-	return p.stopEmails(ctx, orgID, campaignID, recipientID, kind, failure)
-}
-
-func (p pageStore) Suppress(ctx context.Context, orgID, email, reason string) error {
-	return p.suppress(ctx, orgID, email, reason)
+	return pages.New(recipient.NewPages(recipient.NewApp(store, recipient.Config{})), log)
 }
 
 // Handler builds the recipient pages from the environment; the pages

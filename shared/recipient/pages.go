@@ -1,58 +1,37 @@
-// Package service holds the use cases between the HTTP adapters and
-// storage: an adapter decodes a request, calls a use case and encodes its
-// answer; storage stores and returns domain values. Neither calls the
-// other.
-package service
+package recipient
 
 import (
 	"context"
 	"errors"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/recipient"
 )
 
-// PageStore is the storage the recipient pages need.
-type PageStore interface {
-	// RecipientPage returns the page a page id names, or NOT_FOUND.
-	RecipientPage(ctx context.Context, pageID string) (recipient.Page, error)
-	// MarkPageViewed records the first view of a landing page.
-	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
-	// ClaimGift records a claim: NOT_FOUND, GONE, CONFLICT (claimed; out
-	// of stock), VALIDATION_FAILED.
-	ClaimGift(ctx context.Context, orgID, campaignID, recipientID string, in recipient.ClaimInput) (recipient.Recipient, error)
-	// MoveRecipient moves a recipient forward: NOT_FOUND, CONFLICT.
-	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (recipient.Recipient, error)
-	// AddRecipientFeedback records feedback: NOT_FOUND, CONFLICT.
-	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *recipient.FeedbackMessage) (recipient.Recipient, error)
-	mailStopper
+// Pages are the use cases of a recipient's own pages, where the page id is
+// the only credential: view the gift, claim it with an address, say it
+// arrived, leave feedback, unsubscribe.
+type Pages struct {
+	app *App
 }
 
-// RecipientPages are the use cases of a recipient's own pages, where the
-// page id is the only credential: view the gift, claim it with an address,
-// say it arrived, leave feedback.
-type RecipientPages struct {
-	store PageStore
-}
-
-// NewRecipientPages returns the recipient page use cases over store.
-func NewRecipientPages(store PageStore) *RecipientPages { return &RecipientPages{store: store} }
+// NewPages returns the recipient page use cases of app.
+func NewPages(app *App) *Pages { return &Pages{app: app} }
 
 // Landing returns the landing page pageID names and records its first
 // view.
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
-// (recipient.Page.Gone; the recipient expired, with the page).
-func (s *RecipientPages) Landing(ctx context.Context, pageID string) (recipient.Page, error) {
+// (Page.Gone; the recipient expired, with the page).
+func (s *Pages) Landing(ctx context.Context, pageID string) (Page, error) {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return p, err
 	}
 	if p.Recipient.Status == gifting.RecipientExpired {
-		return p, recipient.ErrGiftExpired
+		return p, ErrGiftExpired
 	}
 	if p.Recipient.ViewedAt == nil {
-		if err := s.store.MarkPageViewed(ctx, p.Recipient.OrganizationID, p.Recipient.CampaignID, p.Recipient.RecipientID); err != nil {
+		if err := s.app.store.MarkPageViewed(ctx, p.Recipient.OrganizationID, p.Recipient.CampaignID, p.Recipient.RecipientID); err != nil {
 			return p, err
 		}
 	}
@@ -60,27 +39,24 @@ func (s *RecipientPages) Landing(ctx context.Context, pageID string) (recipient.
 }
 
 // ClaimForm returns the claim page pageID names, with the gifts in stock
-// to choose from (recipient.Page.InStock).
+// to choose from (Page.InStock).
 //
 // Errors: NOT_FOUND, GONE (the campaign is over; the recipient expired,
 // with the page), CONFLICT (already claimed; the page is returned too, so
 // the answer can lead to the landing page).
-func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (recipient.Page, error) {
+func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 	p, err := s.page(ctx, pageID, gifting.ClaimPage)
 	if err != nil {
 		return p, err
 	}
 	if p.Recipient.Status == gifting.RecipientExpired {
-		return p, recipient.ErrGiftExpired
+		return p, ErrGiftExpired
 	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
-		return p, alreadyClaimed
+		return p, ErrAlreadyClaimed
 	}
 	return p, nil
 }
-
-// alreadyClaimed is the CONFLICT of a second claim.
-var alreadyClaimed = gifting.Errorf(gifting.CodeConflict, "this gift has already been claimed: the address was confirmed")
 
 // Claim claims the gift of the claim page pageID names with in: the chosen
 // gift (one of the gifts in stock; none needed when there is one) and the
@@ -90,7 +66,7 @@ var alreadyClaimed = gifting.Errorf(gifting.CodeConflict, "this gift has already
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
 // written), CONFLICT (already claimed; the chosen gift out of stock, with
 // details giftId; nothing written).
-func (s *RecipientPages) Claim(ctx context.Context, pageID string, in recipient.ClaimInput) (recipient.Page, error) {
+func (s *Pages) Claim(ctx context.Context, pageID string, in ClaimInput) (Page, error) {
 	p, err := s.ClaimForm(ctx, pageID)
 	if err != nil {
 		return p, err
@@ -98,16 +74,15 @@ func (s *RecipientPages) Claim(ctx context.Context, pageID string, in recipient.
 	in.Normalize()
 	for _, g := range p.Gifts {
 		if g.GiftID == in.GiftID && !g.InStock() {
-			return p, &gifting.Error{Code: gifting.CodeConflict, Message: "the gift you chose is out of stock; choose another",
-				Details: map[string]string{"giftId": "is out of stock"}}
+			return p, OutOfStock()
 		}
 	}
 	if err := in.Validate(p.InStock()); err != nil {
 		return p, err
 	}
 	r := p.Recipient
-	_, err = s.store.ClaimGift(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, in)
-	if errors.Is(err, recipient.ErrGiftExpired) {
+	_, err = s.app.Claim(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, in)
+	if errors.Is(err, ErrGiftExpired) {
 		p.Recipient.Status = gifting.RecipientExpired // expired since the read
 	}
 	return p, err
@@ -120,7 +95,7 @@ func (s *RecipientPages) Claim(ctx context.Context, pageID string, in recipient.
 // error.
 //
 // Errors: NOT_FOUND, GONE, CONFLICT (not delivered yet).
-func (s *RecipientPages) Acknowledge(ctx context.Context, pageID string) error {
+func (s *Pages) Acknowledge(ctx context.Context, pageID string) error {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return err
@@ -133,7 +108,7 @@ func (s *RecipientPages) Acknowledge(ctx context.Context, pageID string) error {
 	default:
 		return notDelivered
 	}
-	_, err = s.store.MoveRecipient(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, gifting.RecipientAcknowledged)
+	_, err = s.app.Move(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, gifting.RecipientAcknowledged)
 	if gifting.ErrorCode(err) != gifting.CodeConflict {
 		return err
 	}
@@ -155,16 +130,16 @@ var notDelivered = gifting.Errorf(gifting.CodeConflict, "only a delivered gift c
 //
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (rating, message.text),
 // CONFLICT (not delivered yet; too many messages).
-func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text string) error {
+func (s *Pages) Feedback(ctx context.Context, pageID, rating, text string) error {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return err
 	}
-	var msg *recipient.FeedbackMessage
+	var msg *FeedbackMessage
 	if text != "" {
-		msg = &recipient.FeedbackMessage{Type: "text", Text: text}
+		msg = &FeedbackMessage{Type: "text", Text: text}
 	}
-	if err := recipient.ValidateFeedback(rating, msg); err != nil {
+	if err := ValidateFeedback(rating, msg); err != nil {
 		return err
 	}
 	r := p.Recipient
@@ -178,10 +153,10 @@ func (s *RecipientPages) Feedback(ctx context.Context, pageID, rating, text stri
 	if msg == nil && (rating == "" || fb.Rating != nil && fb.Rating.Value == rating) {
 		return nil
 	}
-	if msg != nil && len(fb.Message) >= recipient.MaxFeedbackMessages {
+	if msg != nil && len(fb.Message) >= MaxFeedbackMessages {
 		return feedbackFull
 	}
-	_, err = s.store.AddRecipientFeedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
+	_, err = s.app.Feedback(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, rating, msg)
 	if gifting.ErrorCode(err) == gifting.CodeConflict {
 		return feedbackFull // the store's message names the recipient's id
 	}
@@ -199,16 +174,16 @@ var feedbackFull = gifting.Errorf(gifting.CodeConflict,
 // ended too.
 //
 // Errors: NOT_FOUND (malformed or unknown token, or a claim page id).
-func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (recipient.Page, error) {
+func (s *Pages) UnsubscribeForm(ctx context.Context, token string) (Page, error) {
 	if !gifting.ValidPageID(token) {
-		return recipient.Page{}, gifting.NotFound("page", token)
+		return Page{}, gifting.NotFound("page", token)
 	}
-	p, err := s.store.RecipientPage(ctx, token)
+	p, err := s.app.store.RecipientPage(ctx, token)
 	if err != nil {
-		return recipient.Page{}, err
+		return Page{}, err
 	}
 	if p.Kind != gifting.LandingPage {
-		return recipient.Page{}, gifting.NotFound("page", token)
+		return Page{}, gifting.NotFound("page", token)
 	}
 	return p, nil
 }
@@ -219,27 +194,27 @@ func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (rec
 // Unsubscribing again changes nothing more.
 //
 // Errors: NOT_FOUND (as UnsubscribeForm).
-func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (recipient.Page, error) {
+func (s *Pages) Unsubscribe(ctx context.Context, token string) (Page, error) {
 	p, err := s.UnsubscribeForm(ctx, token)
 	if err != nil {
 		return p, err
 	}
 	r := p.Recipient
-	return p, stopMail(ctx, s.store, r.OrganizationID, r.CampaignID, r.RecipientID, "", recipient.EmailUnsubscribed, "")
+	return p, s.app.StopMail(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, "", EmailUnsubscribed, "")
 }
 
 // page resolves a page id of the given kind: NOT_FOUND for a malformed or
 // unknown id or one of the other kind, GONE when the campaign is over.
-func (s *RecipientPages) page(ctx context.Context, pageID string, kind gifting.PageKind) (recipient.Page, error) {
+func (s *Pages) page(ctx context.Context, pageID string, kind gifting.PageKind) (Page, error) {
 	if !gifting.ValidPageID(pageID) {
-		return recipient.Page{}, gifting.NotFound("page", pageID)
+		return Page{}, gifting.NotFound("page", pageID)
 	}
-	p, err := s.store.RecipientPage(ctx, pageID)
+	p, err := s.app.store.RecipientPage(ctx, pageID)
 	if err != nil {
-		return recipient.Page{}, err
+		return Page{}, err
 	}
 	if p.Kind != kind {
-		return recipient.Page{}, gifting.NotFound("page", pageID)
+		return Page{}, gifting.NotFound("page", pageID)
 	}
 	if p.Gone() {
 		return p, gifting.Errorf(gifting.CodeGone, "this campaign has ended")

@@ -1,0 +1,266 @@
+package recipient
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
+)
+
+// AddStore is what add-recipient needs of storage: two reads, as few as
+// the decision allows, and the commit of its plan.
+type AddStore interface {
+	// LoadAdd reads, in one request, the campaign, the wallet, the slot of
+	// the contact's email and the record of the request's idempotency key.
+	LoadAdd(ctx context.Context, in AddInput) (AddBasics, error)
+	// LoadAddKit reads, in one request, what the recipient is built from
+	// (its campaign's template and single gift), the contact holding the
+	// email when the first read did not hold it, and the marker of a
+	// recipient of that contact written before derived keys; it names the
+	// recipient and its pages. It writes the template's email set the
+	// first time this process meets it.
+	LoadAddKit(ctx context.Context, in AddInput, c gifting.Campaign, slot Slot) (AddState, error)
+	// CommitAdd writes p in one transaction: the wallet's debit
+	// (conditioned on p.Wallet.Before) with its ledger entry holding the
+	// change messages, the contact (created only if absent, or merged
+	// conditioned on the version read), the recipient (only if absent),
+	// the campaign's counters (conditioned on it accepting recipients, and
+	// still sending when the invitation is claimed) and the idempotency
+	// record (only if no live one exists). A failed condition is
+	// wallet.ErrBalanceMoved (a *wallet.BalanceMoved), ErrContactChanged,
+	// ErrAlreadyRecipient, ErrCampaignChanged or a *KeyTaken; a conflict
+	// or throttling wallet.ErrContended; nothing is written then.
+	CommitAdd(ctx context.Context, p AddPlan) error
+	// IdempotencyRecord reads the record of a key (strongly consistent),
+	// nil when there is none.
+	IdempotencyRecord(ctx context.Context, orgID string, k gifting.IdempotencyKey) (*gifting.IdempotencyRecord, error)
+	// RewriteRecord replaces the record of w's key with w, only if it
+	// still answers the same request (hash).
+	RewriteRecord(ctx context.Context, orgID string, w gifting.IdempotencyWrite) error
+}
+
+// FoundContact is a contact as storage read it: the contact, and storage's
+// own handle of the item read (its version and layout), handed back in the
+// plan untouched so the write is conditioned on what was read.
+type FoundContact struct {
+	Contact gifting.Contact
+	Stored  any
+}
+
+// Slot is who has an email in the organization, as the first read found:
+// the holder's contact id ("" when the email is free), the holder's
+// contact when the read held it, and whether an item occupies the slot (so
+// a new contact cannot take the slot's id).
+type Slot struct {
+	Holder  string
+	Contact *FoundContact
+	Taken   bool
+}
+
+// AddBasics is add-recipient's first read.
+type AddBasics struct {
+	// Campaign is nil when there is none (in this organization).
+	Campaign *gifting.Campaign
+	// HasWallet is false when the organization has no wallet; Balance is
+	// the wallet's balance then.
+	HasWallet bool
+	Balance   int64
+	Slot      Slot
+	// Record is the idempotency key's record, nil when none (or no key).
+	Record *gifting.IdempotencyRecord
+}
+
+// AddState is everything add-recipient decides from: the first read, the
+// kit, the contact holding the email and the names storage gives the
+// recipient.
+type AddState struct {
+	// Campaign is the campaign as Admit normalized it.
+	Campaign gifting.Campaign
+	// Slot is who has the email, as the first read found.
+	Slot Slot
+	Kit  Kit
+	// Contact is the contact holding the email, nil when the email is free
+	// or its holder was deleted since the slot was read.
+	Contact *FoundContact
+	// LegacyRecipient: a recipient of that contact, written before
+	// recipient keys were derived from the campaign and the contact,
+	// exists.
+	LegacyRecipient bool
+	// NewContactID is the id a new contact takes: its email's slot, or a
+	// fresh id when an item occupies the slot.
+	NewContactID string
+	// IDs name the recipient and its pages.
+	IDs IDs
+}
+
+// AddPlan is a decided add-recipient, ready to commit in one transaction.
+type AddPlan struct {
+	OrgID  string
+	Wallet wallet.Plan
+	// Contact is the contact as it will be; Found is the one read (nil:
+	// created), SlotTaken whether a created contact claims its email's
+	// slot beside its own item.
+	Contact   gifting.Contact
+	Found     *FoundContact
+	SlotTaken bool
+	Recipient Stored
+	// Inviting: the recipient's invitation is claimed to go out at once,
+	// so the campaign must still be sending.
+	Inviting bool
+	// Record is the idempotency record, nil without a key.
+	Record *gifting.IdempotencyWrite
+	// Messages are the change messages of the writes besides the wallet's
+	// own (recipient.created).
+	Messages []gifting.Change
+	// Result is what the use case answers once committed.
+	Result AddResult
+}
+
+// Replay decides a request whose key's record b read: the first response
+// when it answers the same request, IDEMPOTENCY_KEY_REUSED when another,
+// nil otherwise (no key, no record, or one expired).
+func (in AddInput) Replay(rec *gifting.IdempotencyRecord, now time.Time) (*gifting.StoredResponse, error) {
+	k := in.Idempotency.KeyOf()
+	if k == nil {
+		return nil, nil
+	}
+	return k.Replay(rec, now)
+}
+
+// Admit decides what the first read allows: the campaign exists, is not
+// deleted and accepts recipients (NOT_FOUND, CONFLICT), the organization
+// has a wallet (NOT_FOUND), the campaign's price is within bounds
+// (CONFLICT) and the wallet holds it (INSUFFICIENT_CREDITS). It returns the
+// campaign, normalized.
+func Admit(in AddInput, b AddBasics) (gifting.Campaign, error) {
+	if b.Campaign == nil || b.Campaign.IsDeleted {
+		return gifting.Campaign{}, gifting.NotFound("campaign", in.CampaignID)
+	}
+	c := *b.Campaign
+	c.Normalize()
+	if !c.AcceptsRecipients() {
+		return c, gifting.Errorf(gifting.CodeConflict, "campaign %q is %s and no longer accepts recipients", in.CampaignID, c.Status)
+	}
+	if !b.HasWallet {
+		return c, wallet.NoWallet(in.OrgID)
+	}
+	if err := PriceOutOfBounds(c); err != nil {
+		return c, err
+	}
+	if price := c.CampaignData.CreditsPerRecipient; b.Balance < price {
+		return c, gifting.Errorf(gifting.CodeInsufficientCredits,
+			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, b.Balance)
+	}
+	return c, nil
+}
+
+// DecideAdd plans add-recipient in from st on a wallet holding balance, its
+// ledger entry named entryID, at now: the debit (wallet.Decide), the
+// contact created or merged, the pending recipient (its invitation claimed
+// when the kit invites at once), the campaign's counters, the idempotency
+// record of the answer and the recipient.created message. Errors:
+// CONFLICT (the campaign priced below its gift's catalog price; the
+// contact a recipient already), VALIDATION_FAILED (the contact's tags),
+// wallet.Decide's (INSUFFICIENT_CREDITS), and ErrContactChanged when the
+// email's holder was deleted between the reads.
+func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time.Time) (AddPlan, error) {
+	c, kit := st.Campaign, st.Kit
+	if kit.Gift != nil {
+		if err := UnderPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
+			return AddPlan{}, err
+		}
+	}
+	if st.LegacyRecipient {
+		return AddPlan{}, AlreadyRecipient(st.Slot.Holder, in.CampaignID)
+	}
+	if st.Slot.Holder != "" && st.Contact == nil {
+		return AddPlan{}, ErrContactChanged
+	}
+	p := AddPlan{OrgID: in.OrgID, Found: st.Contact, SlotTaken: st.Slot.Taken}
+	contact, err := addContact(in, st, c, now)
+	if err != nil {
+		return AddPlan{}, err
+	}
+	p.Contact = contact
+	kit.Invite, kit.AssignTo = in.Invite, in.AssignTo
+	r := kit.Build(st.IDs, contact, in.SourceType, "", now)
+	p.Recipient = kit.Stored(r, "")
+	p.Inviting = r.Emails.AddressConfirmation.ClaimedAt != nil
+	price := c.CampaignData.CreditsPerRecipient
+	p.Wallet, err = wallet.Decide(balance, wallet.Change{OrgID: in.OrgID, Type: wallet.Debit, Delta: -price,
+		CampaignID: c.CampaignID, RecipientID: r.RecipientID, Reason: "recipient added to campaign"}, entryID, now)
+	if err != nil {
+		return AddPlan{}, err
+	}
+	added := Added{
+		CampaignID: c.CampaignID, ContactID: contact.ContactID, RecipientID: r.RecipientID, EmailSent: kit.InvitesNow(),
+		CreditsDeducted: price, RemainingBalance: p.Wallet.After, LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
+	}
+	if p.Record, err = in.Idempotency.Write(added); err != nil {
+		return AddPlan{}, err
+	}
+	p.Messages = []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)}
+	p.Result = AddResult{Response: added, Recipient: r, Delays: EventDelays(kit.Emails), EmailSet: kit.EmailSet}
+	return p, nil
+}
+
+// addContact is the contact add-recipient writes: a new one for in's
+// contact, or the contact holding the email merged with it; either shows
+// the campaign, the recipient pending.
+func addContact(in AddInput, st AddState, c gifting.Campaign, now time.Time) (gifting.Contact, error) {
+	ci := in.Contact
+	// Pending even when the invitation goes out at once: a recipient is
+	// invite_sent only once the mail provider accepted it.
+	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(gifting.RecipientPending)}
+	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
+	if st.Contact == nil {
+		return gifting.NewContact(st.NewContactID, in.OrgID, ci, src, now), nil
+	}
+	merged := st.Contact.Contact
+	if err := merged.TagsFit(ci); err != nil {
+		return gifting.Contact{}, err
+	}
+	merged.ListIDs = slices.Clone(merged.ListIDs)
+	merged.Merge(ci, src, now)
+	return merged, nil
+}
+
+// AlreadyRecipient is the CONFLICT of adding a contact that already is a
+// recipient of the campaign.
+func AlreadyRecipient(contactID, campaignID string) error {
+	return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q", contactID, campaignID)
+}
+
+// UnderPriced is the CONFLICT of a campaign whose own price (PriceSet) is
+// below the catalog price of its service-catalog gifts
+// (gifting.CatalogFloor): one stored before that rule, or whose catalog
+// gift became dearer since. A price derived from the gifts is the catalog's
+// own at the time it was fixed and stands. gifts are the campaign's gifts
+// as read (add-recipient reads them when the campaign has only one; create
+// and PATCH checked the others; a launch reads them all).
+func UnderPriced(c gifting.Campaign, gifts []gifting.Gift) error {
+	if len(gifts) == 0 || !c.CampaignData.PriceSet {
+		return nil
+	}
+	floor, err := gifting.CatalogFloor(gifts)
+	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
+		return nil
+	}
+	return gifting.Errorf(gifting.CodeConflict,
+		"campaign %q is priced at %d credits a recipient, below the catalog price of its gifts; update campaignData.creditsPerRecipient",
+		c.CampaignID, c.CampaignData.CreditsPerRecipient)
+}
+
+// PriceOutOfBounds is the CONFLICT of a campaign whose price per
+// recipient, as stored (by code before the bounds existed), is outside 0 to
+// gifting.MaxCreditsPerRecipient.
+func PriceOutOfBounds(c gifting.Campaign) error {
+	price := c.CampaignData.CreditsPerRecipient
+	if price < 0 || price > gifting.MaxCreditsPerRecipient {
+		return gifting.Errorf(gifting.CodeConflict,
+			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", c.CampaignID, price, gifting.MaxCreditsPerRecipient)
+	}
+	return nil
+}

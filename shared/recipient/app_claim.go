@@ -1,0 +1,170 @@
+package recipient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/metrics"
+	"github.com/giftcampaign/service/shared/wallet"
+)
+
+// Claim records a recipient's claim, all or nothing, in one transaction
+// (ClaimStore.CommitClaim): the recipient moves to address_confirmed with
+// its address and chosen gift, one unit of the gift is reserved, the
+// campaign's counters move and the contact gains the address. When the gift
+// costs less than the credits held for the recipient, the difference goes
+// back to the wallet with a refund ledger entry, in the same transaction.
+// It reads first with one BatchGetItem (recipient, campaign, gift), then
+// the contact, and reads again when the recipient or the contact changed
+// before the commit. It returns the recipient as claimed.
+//
+// Errors: NOT_FOUND (recipient), GONE (campaign completed or deleted; the
+// recipient expired), CONFLICT (already claimed; the gift out of stock,
+// with details giftId), VALIDATION_FAILED (the gift is not one of the
+// campaign's).
+func (a *App) Claim(ctx context.Context, orgID, campaignID, recipientID string, in ClaimInput) (Recipient, error) {
+	for attempt := 1; ; attempt++ {
+		r, err := a.claimOnce(ctx, orgID, campaignID, recipientID, in)
+		if errors.Is(err, ErrRecipientChanged) && attempt < maxAttempts {
+			continue
+		}
+		if errors.Is(err, ErrRecipientChanged) {
+			return Recipient{}, fmt.Errorf("claim gave up after %d attempts: %w", attempt, err)
+		}
+		return r, err
+	}
+}
+
+// claimOnce reads what a claim needs, decides and commits once.
+func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID string, in ClaimInput) (Recipient, error) {
+	st, err := a.store.LoadClaim(ctx, orgID, campaignID, recipientID, in.GiftID)
+	if err != nil {
+		return Recipient{}, err
+	}
+	if err := st.Check(recipientID, in); err != nil {
+		return Recipient{}, err
+	}
+	if st.Contact, err = a.store.LiveContact(ctx, orgID, st.Recipient.ContactDetails.ContactID); err != nil {
+		return Recipient{}, err
+	}
+	p, err := DecideClaim(orgID, st, in, a.store.Now())
+	if err != nil {
+		return Recipient{}, err
+	}
+	if p.Refund > 0 {
+		err = a.changeBalance(ctx, orgID, nil, func(balance int64) (int64, error) {
+			w, err := wallet.Decide(balance, p.RefundChange(), a.store.NewID(), a.store.Now())
+			p.Wallet = &w
+			return w.After, err
+		}, func() error { return a.store.CommitClaim(ctx, p) })
+	} else {
+		err = a.store.CommitClaim(ctx, p)
+	}
+	switch {
+	case errors.Is(err, ErrOutOfStock):
+		return Recipient{}, OutOfStock()
+	case errors.Is(err, ErrCampaignEnded):
+		return Recipient{}, ErrCampaignGone
+	case err != nil:
+		return Recipient{}, err
+	}
+	return p.Recipient.Recipient, nil
+}
+
+// Expire moves an unclaimed recipient to expired (DecideExpiry) in one
+// transaction with its refund (ClaimStore.CommitExpiry): the recipient,
+// the campaign's counters (wherever it is: a deleted campaign's recipients
+// can no longer claim, and their credits come back all the same, on its
+// archived copy) and, when it held credits, the wallet's refund with its
+// ledger entry. With onlyDue it expires the recipient only once its claim
+// period is over (the scheduler); without, any unclaimed one (a completed
+// or deleted campaign). expired is false when there was nothing to do:
+// claimed, already expired, or not due yet.
+//
+// Errors: NOT_FOUND (recipient, or its campaign gone).
+func (a *App) Expire(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
+	archived := false
+	for attempt := 1; ; attempt++ {
+		cur, err := a.store.LoadRecipient(ctx, orgID, campaignID, recipientID)
+		if err != nil {
+			return false, err
+		}
+		p, ok, err := DecideExpiry(orgID, cur, onlyDue, a.store.Now())
+		if err != nil || !ok {
+			return false, err
+		}
+		p.Archived = archived
+		if p.Refund > 0 {
+			err = a.changeBalance(ctx, orgID, nil, func(balance int64) (int64, error) {
+				w, err := wallet.Decide(balance, p.RefundChange(), a.store.NewID(), a.store.Now())
+				p.Wallet = &w
+				return w.After, err
+			}, func() error { return a.store.CommitExpiry(ctx, p) })
+		} else {
+			err = a.store.CommitExpiry(ctx, p)
+		}
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, ErrRecipientChanged) && attempt < maxAttempts:
+			continue // the recipient changed since read (a claim): read again
+		case errors.Is(err, ErrCampaignMissing) && !archived:
+			// The campaign was deleted: its counters moved to its
+			// archived copy, which a campaign never leaves.
+			archived = true
+			continue
+		case errors.Is(err, ErrCampaignMissing):
+			return false, gifting.NotFound("campaign", campaignID)
+		}
+		return false, err
+	}
+}
+
+// expireCounted expires a recipient (Expire) and counts it; a recipient
+// gone with its campaign is nothing to do.
+func (a *App) expireCounted(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) error {
+	expired, err := a.Expire(ctx, orgID, campaignID, recipientID, onlyDue)
+	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		return nil
+	}
+	if err != nil || !expired {
+		return err
+	}
+	metrics.Count(orgID, map[string]int64{metrics.RecipientsExpired: 1})
+	return nil
+}
+
+// ExpireCampaign does one slice of the expiry of a completed or deleted
+// campaign's unclaimed recipients, from cursor ("" for the first): each
+// unclaimed recipient of the slice expires with its refund. A recipient
+// claimed or expired meanwhile is left alone, so a slice run twice refunds
+// once. The slice's cursor goes to the expiry's due item, and the last
+// slice removes it. It returns the cursor of the next slice; done when
+// there is none (or the campaign is neither completed nor deleted).
+func (a *App) ExpireCampaign(ctx context.Context, orgID, campaignID, cursor string) (next string, done bool, err error) {
+	c, err := a.store.Campaign(ctx, orgID, campaignID)
+	switch {
+	case gifting.ErrorCode(err) == gifting.CodeNotFound:
+		// Deleted: its recipients can no longer claim. (A campaign that
+		// never existed has no recipients to read.)
+	case err != nil:
+		return "", false, err
+	case c.Status != gifting.CampaignCompleted:
+		return "", true, nil // only a completed or deleted campaign expires everyone at once
+	}
+	ids, next, done, err := a.store.UnclaimedRecipients(ctx, orgID, campaignID, cursor)
+	if err != nil {
+		return "", false, err
+	}
+	for _, id := range ids {
+		if err := a.expireCounted(ctx, orgID, campaignID, id, false); err != nil {
+			return "", false, err
+		}
+	}
+	if err := a.store.CampaignExpiryProgressed(ctx, orgID, campaignID, next, done); err != nil {
+		return "", false, err
+	}
+	return next, done, nil
+}

@@ -1,0 +1,89 @@
+package recipient
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
+)
+
+// Store is what the recipient's use cases need of storage: loads, and the
+// commit of a plan in one transaction. shared/dynamo's Store implements it;
+// it decides nothing, and reports a failed condition of a commit as one of
+// the outcomes below.
+type Store interface {
+	// Now is the store's clock and NewID an id from it: a ledger entry
+	// holds its transaction's change record, whose id must sort as the
+	// time the transaction is built, so a plan takes both anew on every
+	// attempt.
+	Now() time.Time
+	NewID() string
+	// Hold and Wallet are the wallet's (wallet.Store): a change of the
+	// balance waits for the others of this process, and reads the balance
+	// when none left it.
+	Hold(ctx context.Context, orgID string) (h *wallet.Hold, release func(), err error)
+	Wallet(ctx context.Context, orgID string) (wallet.Wallet, error)
+	AddStore
+	ClaimStore
+	UpdateStore
+	EmailStore
+	ReadStore
+}
+
+// ReadStore reads recipients and their pages.
+type ReadStore interface {
+	// LoadRecipient reads a recipient with its version, strongly
+	// consistent; NOT_FOUND when there is none.
+	LoadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (Stored, error)
+	// CampaignRecipient reads a recipient as the API shows it: NOT_FOUND
+	// when it or its campaign is missing, or the campaign is deleted.
+	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (Recipient, error)
+	// ListRecipients reads a page of a campaign's recipients with the
+	// campaign; NOT_FOUND when the campaign is missing or deleted.
+	ListRecipients(ctx context.Context, orgID, campaignID string, q Query) (ListPage, error)
+	// Campaign reads a campaign; NOT_FOUND when missing or deleted.
+	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
+	// RecipientPage reads the page a page id names; NOT_FOUND when none.
+	RecipientPage(ctx context.Context, pageID string) (Page, error)
+	// MarkPageViewed records the first view of a recipient's landing page.
+	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
+}
+
+// Outcomes storage reports when a condition of a commit failed: nothing
+// was written, and the use case reads again, decides again, or answers.
+// None is shown to a user as it is.
+var (
+	// ErrCampaignChanged: the campaign no longer accepts the recipient as
+	// read (it was paused, completed or deleted since, or its state moved).
+	ErrCampaignChanged = errors.New("the campaign changed since it was read")
+	// ErrContactChanged: the contact holding the email was created,
+	// changed or deleted since it was read.
+	ErrContactChanged = errors.New("the contact changed since it was read")
+	// ErrAlreadyRecipient: the contact is a recipient of the campaign
+	// already (the recipient's key, derived from both, exists).
+	ErrAlreadyRecipient = errors.New("the contact is already a recipient of the campaign")
+	// ErrKeyTaken: a record of the request's idempotency key exists. The
+	// error is a *KeyTaken with that record.
+	ErrKeyTaken = errors.New("the idempotency key was taken first")
+	// ErrRecipientChanged: the recipient is no longer at the version read
+	// (or a contact the write names was deleted since it was read).
+	ErrRecipientChanged = errors.New("the recipient changed since it was read")
+	// ErrOutOfStock: the chosen gift has no unit left to reserve.
+	ErrOutOfStock = errors.New("the gift is out of stock")
+	// ErrCampaignEnded: the campaign was completed or deleted since it was
+	// read.
+	ErrCampaignEnded = errors.New("the campaign ended")
+	// ErrCampaignMissing: the campaign item the write counts on is gone
+	// (a deleted campaign's counters live on its archived copy).
+	ErrCampaignMissing = errors.New("the campaign item is missing")
+)
+
+// KeyTaken is ErrKeyTaken with the record found under the key, nil when it
+// had expired by the time it was read back.
+type KeyTaken struct{ Record *gifting.IdempotencyRecord }
+
+func (k *KeyTaken) Error() string { return ErrKeyTaken.Error() }
+
+func (k *KeyTaken) Is(target error) bool { return target == ErrKeyTaken }
