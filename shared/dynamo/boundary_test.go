@@ -34,6 +34,13 @@ var movedSlices = []struct {
 		storage: []string{"wallet.go", "wallet_bridge.go", "walletlock.go", "topup.go", "ledger.go"},
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
 	},
+	{
+		slice: "recipient",
+		app:   []string{"app.go", "app_add.go", "app_claim.go", "app_emails.go", "pages.go"},
+		storage: []string{"addrecipient.go", "claim.go", "expiry.go", "recipientmoves.go", "emails.go", "emailsets.go",
+			"recipients.go", "recipient_record.go", "recipientlist.go", "pages.go"},
+		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed"},
+	},
 }
 
 // applicationLayers are the packages storage must not import at all.

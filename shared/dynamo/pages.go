@@ -75,9 +75,9 @@ func randomBase32(n int) string {
 // page id one Query of the Pages index first. A malformed id reads
 // nothing.
 //
-// Errors: NOT_FOUND when no recipient has this page id.
+// Errors: recipient.ErrNoPage when no recipient has this page id.
 func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Page, error) {
-	notFound := gifting.NotFound("page", pageID)
+	notFound := recipient.ErrNoPage
 	ref, ok := gifting.ParsePageID(pageID)
 	if !ok {
 		if !gifting.LegacyPageID(pageID) {
@@ -85,7 +85,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Pag
 		}
 		var err error
 		if ref, ok, err = s.legacyPageRef(ctx, pageID); err != nil || !ok {
-			return recipient.Page{}, cmp.Or(err, error(notFound))
+			return recipient.Page{}, cmp.Or(err, notFound)
 		}
 	}
 	orgID, campaignID := ref.OrgID, ref.CampaignID

@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -79,8 +81,8 @@ func TestRecipientPageIDs(t *testing.T) {
 		"a legacy id nobody has":          strings.Repeat("a", gifting.LegacyPageIDLength),
 	} {
 		t.Run("not found: "+name, func(t *testing.T) {
-			if _, err := s.RecipientPage(ctx, id); gifting.ErrorCode(err) != gifting.CodeNotFound {
-				t.Errorf("page %q: %v; want NOT_FOUND", id, err)
+			if _, err := s.RecipientPage(ctx, id); !errors.Is(err, recipient.ErrNoPage) {
+				t.Errorf("page %q: %v; want no page", id, err)
 			}
 		})
 	}

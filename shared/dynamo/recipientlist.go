@@ -42,7 +42,8 @@ type slimRecipient struct {
 // (about 150 bytes a recipient, so one read unit per ~50 recipients) and
 // sorts it in memory.
 //
-// A missing, deleted or another organization's campaign is NOT_FOUND.
+// A missing, deleted or another organization's campaign is
+// recipient.ErrNoCampaign.
 func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (recipient.ListPage, error) {
 	if q.SortBy == "" {
 		q.SortBy = "createdAt"
@@ -79,12 +80,12 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		bySK[attrS(it, "SK")] = it
 	}
 	if it := bySK[campaignSK(campaignID)]; it == nil {
-		return page, gifting.NotFound("campaign", campaignID)
+		return page, recipient.ErrNoCampaign
 	} else if err := unmarshal(it, &page.Campaign); err != nil {
 		return page, err
 	}
 	if page.Campaign.IsDeleted {
-		return recipient.ListPage{}, gifting.NotFound("campaign", campaignID)
+		return recipient.ListPage{}, recipient.ErrNoCampaign
 	}
 	page.Campaign.Normalize()
 	if q.WithOrg {

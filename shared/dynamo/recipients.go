@@ -338,7 +338,7 @@ func unpackRecipient(packed, dict []byte, r *recipient.Recipient) error {
 var unpackOptions = jsonv2.DefaultOptionsV2()
 
 // LoadRecipient reads a recipient of a campaign with its version, or
-// NOT_FOUND (recipient.ReadStore).
+// recipient.ErrNoRecipient (recipient.ReadStore).
 func (s *Store) LoadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Stored, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: &s.table, Key: key(orgPK(orgID), recipientSK(campaignID, recipientID)), ConsistentRead: aws.Bool(true),
@@ -347,20 +347,21 @@ func (s *Store) LoadRecipient(ctx context.Context, orgID, campaignID, recipientI
 		return recipient.Stored{}, fmt.Errorf("get recipient: %w", err)
 	}
 	if out.Item == nil || out.Item[recipientGoneAttr] != nil {
-		return recipient.Stored{}, gifting.NotFound("recipient", recipientID)
+		return recipient.Stored{}, recipient.ErrNoRecipient
 	}
 	return s.readRecipient(ctx, out.Item)
 }
 
-// Recipient returns a recipient of a campaign of org, or NOT_FOUND.
+// Recipient returns a recipient of a campaign of org, or
+// recipient.ErrNoRecipient.
 func (s *Store) Recipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error) {
 	r, err := s.LoadRecipient(ctx, orgID, campaignID, recipientID)
 	return r.Recipient, err
 }
 
 // CampaignRecipient returns a recipient of a campaign of org as the API
-// shows it: NOT_FOUND when the recipient is missing or its campaign is
-// missing or deleted (a deleted campaign's recipients stay stored for
+// shows it: recipient.ErrNoCampaign when its campaign is missing or
+// deleted, recipient.ErrNoRecipient when it is missing (a deleted campaign's recipients stay stored for
 // their expiry and refunds, but the tenant removed them). One
 // BatchGetItem reads both.
 func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (recipient.Recipient, error) {
@@ -384,10 +385,10 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 		}
 	}
 	if campaign == nil || c.IsDeleted {
-		return recipient.Recipient{}, gifting.NotFound("campaign", campaignID)
+		return recipient.Recipient{}, recipient.ErrNoCampaign
 	}
 	if rec == nil || rec[recipientGoneAttr] != nil {
-		return recipient.Recipient{}, gifting.NotFound("recipient", recipientID)
+		return recipient.Recipient{}, recipient.ErrNoRecipient
 	}
 	r, err := s.readRecipient(ctx, rec)
 	return r.Recipient, err

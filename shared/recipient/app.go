@@ -50,13 +50,33 @@ const maxAttempts = 60
 // Get returns a recipient of a campaign of orgID as the API shows it.
 // Errors: NOT_FOUND (the recipient, or its campaign missing or deleted).
 func (a *App) Get(ctx context.Context, orgID, campaignID, recipientID string) (Recipient, error) {
-	return a.store.CampaignRecipient(ctx, orgID, campaignID, recipientID)
+	r, err := a.store.CampaignRecipient(ctx, orgID, campaignID, recipientID)
+	switch {
+	case errors.Is(err, ErrNoCampaign):
+		return Recipient{}, gifting.NotFound("campaign", campaignID)
+	case errors.Is(err, ErrNoRecipient):
+		return Recipient{}, gifting.NotFound("recipient", recipientID)
+	}
+	return r, err
 }
 
 // List returns a page of a campaign's recipients with the campaign (and,
 // with q.WithOrg, the organization). Errors: NOT_FOUND (the campaign).
 func (a *App) List(ctx context.Context, orgID, campaignID string, q Query) (ListPage, error) {
-	return a.store.ListRecipients(ctx, orgID, campaignID, q)
+	p, err := a.store.ListRecipients(ctx, orgID, campaignID, q)
+	if errors.Is(err, ErrNoCampaign) {
+		return ListPage{}, gifting.NotFound("campaign", campaignID)
+	}
+	return p, err
+}
+
+// load reads a recipient with its version. Errors: NOT_FOUND.
+func (a *App) load(ctx context.Context, orgID, campaignID, recipientID string) (Stored, error) {
+	cur, err := a.store.LoadRecipient(ctx, orgID, campaignID, recipientID)
+	if errors.Is(err, ErrNoRecipient) {
+		return Stored{}, gifting.NotFound("recipient", recipientID)
+	}
+	return cur, err
 }
 
 // Move moves a recipient to status to, as the fulfilment side reports it
@@ -84,7 +104,7 @@ func (a *App) Feedback(ctx context.Context, orgID, campaignID, recipientID, rati
 // read; ErrEmailGivenUp commits and is returned with the recipient.
 func (a *App) update(ctx context.Context, orgID, campaignID, recipientID string, decide func(Stored) (Update, error)) (Recipient, error) {
 	for attempt := 1; ; attempt++ {
-		cur, err := a.store.LoadRecipient(ctx, orgID, campaignID, recipientID)
+		cur, err := a.load(ctx, orgID, campaignID, recipientID)
 		if err != nil {
 			return Recipient{}, err
 		}

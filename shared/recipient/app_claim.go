@@ -87,7 +87,7 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 func (a *App) Expire(ctx context.Context, orgID, campaignID, recipientID string, onlyDue bool) (expired bool, err error) {
 	archived := false
 	for attempt := 1; ; attempt++ {
-		cur, err := a.store.LoadRecipient(ctx, orgID, campaignID, recipientID)
+		cur, err := a.load(ctx, orgID, campaignID, recipientID)
 		if err != nil {
 			return false, err
 		}

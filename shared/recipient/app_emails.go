@@ -110,7 +110,7 @@ func (a *App) SendInvitation(ctx context.Context, orgID string, inv Invitation) 
 // (gifting.Campaign.Sends), each claimed first, and puts the others off by
 // EmailHold. A recipient gone with its campaign is nothing to do.
 func (a *App) RunEmails(ctx context.Context, orgID, campaignID, recipientID string) error {
-	cur, err := a.store.LoadRecipient(ctx, orgID, campaignID, recipientID)
+	cur, err := a.load(ctx, orgID, campaignID, recipientID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
 		return nil // gone with its campaign
 	}

@@ -178,7 +178,7 @@ func (s *Pages) UnsubscribeForm(ctx context.Context, token string) (Page, error)
 	if !gifting.ValidPageID(token) {
 		return Page{}, gifting.NotFound("page", token)
 	}
-	p, err := s.app.store.RecipientPage(ctx, token)
+	p, err := s.read(ctx, token)
 	if err != nil {
 		return Page{}, err
 	}
@@ -209,7 +209,7 @@ func (s *Pages) page(ctx context.Context, pageID string, kind gifting.PageKind) 
 	if !gifting.ValidPageID(pageID) {
 		return Page{}, gifting.NotFound("page", pageID)
 	}
-	p, err := s.app.store.RecipientPage(ctx, pageID)
+	p, err := s.read(ctx, pageID)
 	if err != nil {
 		return Page{}, err
 	}
@@ -220,4 +220,13 @@ func (s *Pages) page(ctx context.Context, pageID string, kind gifting.PageKind) 
 		return p, gifting.Errorf(gifting.CodeGone, "this campaign has ended")
 	}
 	return p, nil
+}
+
+// read reads the page pageID names. Errors: NOT_FOUND.
+func (s *Pages) read(ctx context.Context, pageID string) (Page, error) {
+	p, err := s.app.store.RecipientPage(ctx, pageID)
+	if errors.Is(err, ErrNoPage) {
+		return Page{}, gifting.NotFound("page", pageID)
+	}
+	return p, err
 }

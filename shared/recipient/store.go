@@ -35,17 +35,20 @@ type Store interface {
 // ReadStore reads recipients and their pages.
 type ReadStore interface {
 	// LoadRecipient reads a recipient with its version, strongly
-	// consistent; NOT_FOUND when there is none.
+	// consistent; ErrNoRecipient when there is none.
 	LoadRecipient(ctx context.Context, orgID, campaignID, recipientID string) (Stored, error)
-	// CampaignRecipient reads a recipient as the API shows it: NOT_FOUND
-	// when it or its campaign is missing, or the campaign is deleted.
+	// CampaignRecipient reads a recipient as the API shows it, with its
+	// campaign: ErrNoCampaign when the campaign is missing or deleted,
+	// ErrNoRecipient when the recipient is.
 	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (Recipient, error)
 	// ListRecipients reads a page of a campaign's recipients with the
-	// campaign; NOT_FOUND when the campaign is missing or deleted.
+	// campaign; ErrNoCampaign when it is missing or deleted.
 	ListRecipients(ctx context.Context, orgID, campaignID string, q Query) (ListPage, error)
 	// Campaign reads a campaign; NOT_FOUND when missing or deleted.
 	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
-	// RecipientPage reads the page a page id names; NOT_FOUND when none.
+	// RecipientPage reads the page a page id names (its kind: the
+	// recipient's landing or claim page); ErrNoPage when no recipient has
+	// it.
 	RecipientPage(ctx context.Context, pageID string) (Page, error)
 	// MarkPageViewed records the first view of a recipient's landing page.
 	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
@@ -78,6 +81,18 @@ var (
 	// ErrCampaignMissing: the campaign item the write counts on is gone
 	// (a deleted campaign's counters live on its archived copy).
 	ErrCampaignMissing = errors.New("the campaign item is missing")
+)
+
+// Outcomes of the reads: what a read found none of. The use cases say
+// NOT_FOUND with the id the caller gave.
+var (
+	// ErrNoRecipient: no such recipient (or only the marker its deleted
+	// campaign left).
+	ErrNoRecipient = errors.New("no such recipient")
+	// ErrNoCampaign: no such campaign, or it was deleted.
+	ErrNoCampaign = errors.New("no such campaign")
+	// ErrNoPage: no recipient has this page id.
+	ErrNoPage = errors.New("no such page")
 )
 
 // KeyTaken is ErrKeyTaken with the record found under the key, nil when it
