@@ -5,10 +5,12 @@ import (
 	"compress/flate"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // LegacyRecipientItems are the recipient item and the RCPTOF marker that
@@ -120,3 +122,29 @@ func RecipientKey(orgID, campaignID, recipientID string) map[string]types.Attrib
 
 // ItemKey is the table key PK=pk, SK=sk.
 func ItemKey(pk, sk string) map[string]types.AttributeValue { return key(pk, sk) }
+
+// SentMessage is msg as a change record with id, written at now by orgID,
+// holds it and the feed and the webhooks send it, with the recipient it
+// names as now (nil: gone).
+func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *gifting.Recipient) ([]byte, error) {
+	it, err := changeAttrs(orgID, id, at, []gifting.Change{msg})
+	if err != nil {
+		return nil, err
+	}
+	raw := it["msgs"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value
+	var m storedChange
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return nil, err
+	}
+	if m.Ref == nil {
+		return []byte(raw), nil
+	}
+	m.Data = *m.Ref
+	if now != nil {
+		m.Data = *now
+		if m.Ref.PreviousStatus != "" {
+			m.Data = gifting.RecipientStatusChange{Recipient: *now, PreviousStatus: m.Ref.PreviousStatus}
+		}
+	}
+	return wire.Marshal(m.Change)
+}
