@@ -86,14 +86,15 @@ func messageCases() []struct {
 // webhooks send it (the recipient it names filled in as it is now), is
 // byte for byte what testdata/messages holds, which the code before the
 // webhook slice wrote (go test -run TestChangeMessageBytes
-// -update-messages rewrites it).
+// -update-messages rewrites it). A message the record holds whole is
+// stored as those bytes too.
 func TestChangeMessageBytes(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 23, 10, 6, 0, 0, time.UTC)
 	for _, tt := range messageCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := dynamo.SentMessage("acme", "01KAQ0YH0000000000000000RC", at, tt.msg, tt.now)
+			got, stored, err := dynamo.SentMessage("acme", "01KAQ0YH0000000000000000RC", at, tt.msg, tt.now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,6 +110,11 @@ func TestChangeMessageBytes(t *testing.T) {
 			}
 			if string(got)+"\n" != string(want) {
 				t.Errorf("sent %s\nwant %s", got, want)
+			}
+			// A message held whole is stored as it is sent, so code of
+			// either version reads and sends what the other wrote.
+			if _, byRef := tt.msg.Data.(gifting.Recipient); !byRef && tt.msg.Type != gifting.ChangeRecipientStatus && stored+"\n" != string(want) {
+				t.Errorf("stored %s\nwant %s", stored, want)
 			}
 		})
 	}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/wire"
 )
 
@@ -124,27 +126,23 @@ func RecipientKey(orgID, campaignID, recipientID string) map[string]types.Attrib
 func ItemKey(pk, sk string) map[string]types.AttributeValue { return key(pk, sk) }
 
 // SentMessage is msg as a change record with id, written at now by orgID,
-// holds it and the feed and the webhooks send it, with the recipient it
-// names as now (nil: gone).
-func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *gifting.Recipient) ([]byte, error) {
+// holds it (stored) and the feed and the webhooks send it (sent), with
+// the recipient it names as now (nil: gone).
+func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *gifting.Recipient) (sent []byte, stored string, err error) {
 	it, err := changeAttrs(orgID, id, at, []gifting.Change{msg})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	raw := it["msgs"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value
-	var m storedChange
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return nil, err
+	stored = it["msgs"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value
+	it["SK"] = str(id)
+	rec, ok := ChangeRecordOf(it)
+	if !ok {
+		return nil, "", fmt.Errorf("%v is not a change record", it)
 	}
-	if m.Ref == nil {
-		return []byte(raw), nil
-	}
-	m.Data = *m.Ref
+	found := map[webhook.RecipientKey]gifting.Recipient{}
 	if now != nil {
-		m.Data = *now
-		if m.Ref.PreviousStatus != "" {
-			m.Data = gifting.RecipientStatusChange{Recipient: *now, PreviousStatus: m.Ref.PreviousStatus}
-		}
+		found[webhook.RecipientKey{CampaignID: now.CampaignID, RecipientID: now.RecipientID}] = *now
 	}
-	return wire.Marshal(m.Change)
+	sent, err = wire.Change(webhook.Hydrate(rec.Messages, found)[0])
+	return sent, stored, err
 }
