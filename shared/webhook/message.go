@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -61,6 +62,11 @@ type Record struct {
 	OrgID    string
 	Messages []Message
 }
+
+// RecordHandler receives committed change records, as the table's stream
+// gives them: App.Deliver. An error makes the reader give the record
+// again.
+type RecordHandler func(ctx context.Context, r Record) error
 
 // MessageID is the id of message i of record id: the record's id and the
 // index, at least two digits (a record holds up to 500 messages; the feed

@@ -6,10 +6,6 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// RecordHandler receives committed change records: App.Deliver. An error
-// makes the reader give the record again.
-type RecordHandler func(ctx context.Context, r Record) error
-
 // recordWorkers is how many organizations' change records HandleRecords
 // hands on at once.
 const recordWorkers = 16
