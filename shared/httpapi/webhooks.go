@@ -47,7 +47,7 @@ func toWebhookDTO(e webhook.Endpoint) webhookDTO {
 }
 
 // webhookSecretDTO is an endpoint with its secret: the data of a create and
-// of a rotation (WebhookWithSecret).
+// of a rotation (the OpenAPI schema WebhookSecret).
 type webhookSecretDTO struct {
 	webhookDTO
 	Secret string `json:"secret"`
@@ -74,7 +74,7 @@ type webhookPatchDTO struct {
 }
 
 // attemptDTO is an attempt as the deliveries log and the test message show
-// it (WebhookDelivery).
+// it (the OpenAPI schema Delivery).
 type attemptDTO struct {
 	DeliveryID    string     `json:"deliveryId"`
 	MessageID     string     `json:"messageId"`
