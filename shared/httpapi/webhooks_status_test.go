@@ -166,7 +166,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 			}
 		}
 		// The feed, like a delivery, carries each recipient as it is now
-		// (HydrateChanges), with the status the move left.
+		// (webhook.Hydrate), with the status the move left.
 		wantFeed := []statusMove{{ada, "address_confirmed", "pending"}, {bob, "expired", "pending"}, claimed, expired}
 		if moves := statusMoves(t, feed); !sameMoves(moves, wantFeed) {
 			t.Errorf("the feed holds moves %+v; want exactly %+v", moves, wantFeed)
