@@ -22,6 +22,7 @@ import (
 	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // A Group is a resource group: one Lambda function serves each. A group
@@ -92,6 +93,9 @@ type Server struct {
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
 	orgs        *expirable.LRU[string, gifting.Organization] // profiles, for rate limits (ratelimit.go)
+
+	// webhooks is the webhook slice's use cases (svc.Webhooks).
+	webhooks *webhook.App
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -100,7 +104,8 @@ const keyCacheSize = 10_000
 
 // NewServer returns a Server whose handlers read and write store directly,
 // run the use cases with rules through svc, and those of the slices through
-// their application layers, built here over store (wallet.NewApp).
+// their application layers, built here over store (wallet.NewApp) or with
+// the service (Service.Webhooks: its sealer and sender are the service's).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -109,6 +114,9 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
 	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
+	if svc != nil {
+		s.webhooks = svc.Webhooks()
+	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

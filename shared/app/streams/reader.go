@@ -171,7 +171,7 @@ const laneDepth = 1024
 // succeeds: one organization's slow receiver or burst of changes holds
 // back no other's webhooks, as the worker's event source mapping in AWS
 // (ParallelizationFactor, records of one partition key in order) and
-// dynamo.HandleChanges within a batch do.
+// webhook.HandleRecords within a batch do.
 type lanes struct {
 	ctx   context.Context
 	r     *Reader
