@@ -34,6 +34,12 @@ var movedSlices = []struct {
 		storage: []string{"wallet.go", "wallet_bridge.go", "walletlock.go", "topup.go", "ledger.go"},
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
 	},
+	{
+		slice:   "event",
+		app:     []string{"app.go"},
+		storage: []string{"events.go"},
+		mappers: []string{"eventMoved"},
+	},
 }
 
 // applicationLayers are the packages storage must not import at all.

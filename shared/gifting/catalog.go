@@ -2,7 +2,6 @@ package gifting
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -80,12 +79,6 @@ var (
 	WeightUnits    = []string{"pound", "ounce", "kg", "g"}
 )
 
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
-
-// ValidCurrency reports whether c looks like an ISO 4217 code (three
-// upper-case letters).
-func ValidCurrency(c string) bool { return currencyCode.MatchString(c) }
-
 // Limits of a gift's and a template's fields, in characters (as the API
 // document's maxLength counts), in line with the rest of the API: names
 // 200, descriptions 2,000, short texts 500, URLs 2,048, lists 50 entries
@@ -141,7 +134,7 @@ func (g *Gift) Validate() error {
 		}
 	}
 	if g.CollectionIDs != nil {
-		g.CollectionIDs = cleanStrings(&p, "collectionIds", g.CollectionIDs, maxCriteria, maxCriterionLen)
+		g.CollectionIDs = CleanStrings(&p, "collectionIds", g.CollectionIDs, maxCriteria, maxCriterionLen)
 	}
 	if d := g.Dimensions; d != nil {
 		if d.Height < 0 || d.Width < 0 || d.Length < 0 {
@@ -223,11 +216,6 @@ const MaxEmailDelayHours = 24 * MaxClaimExpiresInDays
 // EmailKinds are the scheduled emails of a recipient, in send order.
 var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
 
-var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-
-// ValidHexColour reports whether c is a #rrggbb colour.
-func ValidHexColour(c string) bool { return hexColour.MatchString(c) }
-
 // Validate checks a template a tenant submits.
 func (t *Template) Validate() error {
 	var p Problems
@@ -239,7 +227,7 @@ func (t *Template) Validate() error {
 	t.TemplateCategory = strings.TrimSpace(t.TemplateCategory)
 	p.AtMost("templateCategory", t.TemplateCategory, maxCategory)
 	p.AtMost("description", t.Description, maxCatalogDescription)
-	t.Tags = cleanStrings(&p, "tags", t.Tags, maxCriteria, maxCriterionLen)
+	t.Tags = CleanStrings(&p, "tags", t.Tags, maxCriteria, maxCriterionLen)
 	if t.SuccessRate < 0 || t.SuccessRate > 100 {
 		p.Add("successRate", "must be between 0 and 100")
 	}

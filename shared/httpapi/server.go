@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -83,8 +84,9 @@ type Config struct {
 type Server struct {
 	store Store
 	svc   *service.Service
-	// wallets is the wallet slice's use cases, over store.
+	// The slices' use cases, over store.
 	wallets *wallet.App
+	events  *event.App
 	cfg     Config
 	log     *slog.Logger
 	keys    *expirable.LRU[string, gifting.Principal]
@@ -100,7 +102,7 @@ const keyCacheSize = 10_000
 
 // NewServer returns a Server whose handlers read and write store directly,
 // run the use cases with rules through svc, and those of the slices through
-// their application layers, built here over store (wallet.NewApp).
+// their application layers, built here over store (wallet.NewApp, event.NewApp).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -108,7 +110,8 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
+		wallets: wallet.NewApp(store), events: event.NewApp(store)}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

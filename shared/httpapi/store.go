@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -21,11 +22,12 @@ type Store interface {
 	CampaignReader
 	RecipientReader
 	AudienceReader
-	EventStore
 	gifting.Enricher
-	// wallet.Store is what the wallet's use cases need: the server builds
-	// them over the store (NewServer); no handler calls it directly.
+	// The slices' ports: what their use cases need. The server builds
+	// the use cases over the store (NewServer); no handler calls these
+	// directly.
 	wallet.Store
+	event.Store
 }
 
 // AuthStore resolves callers and counts their requests.
@@ -92,15 +94,4 @@ type AudienceReader interface {
 	DeletePersona(ctx context.Context, orgID, id string) error
 	ListAudiences(ctx context.Context, orgID string, f gifting.AudienceFilter, q gifting.ListQuery) ([]gifting.AudienceList, int, error)
 	UpdateAudience(ctx context.Context, orgID, id string, change func(*gifting.AudienceList) error) (gifting.AudienceList, error)
-}
-
-// EventStore is events and their campaign links.
-type EventStore interface {
-	Event(ctx context.Context, orgID, id string) (gifting.Event, error)
-	CreateEvent(ctx context.Context, orgID, userID string, e gifting.Event) (gifting.Event, error)
-	LinkEventCampaigns(ctx context.Context, orgID, id string, campaignIDs []string) (gifting.Event, error)
-	UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID string) (gifting.Event, error)
-	ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error)
-	UpdateEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error)
-	DeleteEvent(ctx context.Context, orgID, id string) (gifting.Event, error)
 }
