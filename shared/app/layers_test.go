@@ -24,6 +24,8 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}, nil},
 		{"a slice knows no adapter and no other layer", "shared/wallet",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
+		{"the catalog slice knows no adapter and no other layer", "shared/catalog",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the event slice knows no adapter and no other layer", "shared/event",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the use cases know no adapter", "shared/service",

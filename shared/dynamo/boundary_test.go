@@ -35,6 +35,12 @@ var movedSlices = []struct {
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
 	},
 	{
+		slice:   "catalog",
+		app:     []string{"app.go", "app_templates.go"},
+		storage: []string{"catalog.go", "catalog_edit.go", "catalog_bridge.go"},
+		mappers: []string{"catalogChanged", "refDeleted"},
+	},
+	{
 		slice:   "event",
 		app:     []string{"app.go"},
 		storage: []string{"events.go"},

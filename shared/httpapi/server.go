@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
@@ -86,6 +87,7 @@ type Server struct {
 	svc   *service.Service
 	// The slices' use cases, over store.
 	wallets *wallet.App
+	catalog *catalog.App
 	events  *event.App
 	cfg     Config
 	log     *slog.Logger
@@ -102,7 +104,8 @@ const keyCacheSize = 10_000
 
 // NewServer returns a Server whose handlers read and write store directly,
 // run the use cases with rules through svc, and those of the slices through
-// their application layers, built here over store (wallet.NewApp, event.NewApp).
+// their application layers, built here over store (wallet.NewApp,
+// catalog.NewApp, event.NewApp).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -111,7 +114,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
-		wallets: wallet.NewApp(store), events: event.NewApp(store)}
+		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -13,11 +14,10 @@ import (
 // rules of their own beyond the store's (reads, plain creates and edits).
 // Use cases with rules (add-recipient, launch, campaign create and edit,
 // audience builds, recipient moves) go through shared/service instead, and
-// those of a slice through its application layer (the wallet's App).
+// those of a slice through its application layer (wallet, catalog, event).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
-	CatalogStore
 	ContactStore
 	CampaignReader
 	RecipientReader
@@ -27,6 +27,7 @@ type Store interface {
 	// the use cases over the store (NewServer); no handler calls these
 	// directly.
 	wallet.Store
+	catalog.Store
 	event.Store
 }
 
@@ -36,18 +37,6 @@ type AuthStore interface {
 	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
 	Org(ctx context.Context, orgID string) (gifting.Organization, error)
 	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
-}
-
-// CatalogStore is the gift and template catalog.
-type CatalogStore interface {
-	Gift(ctx context.Context, orgID, giftID string) (gifting.Gift, error)
-	ListGifts(ctx context.Context, orgID string, f gifting.GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error)
-	CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error)
-	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
-	CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error)
-	ListTemplates(ctx context.Context, orgID string, f gifting.TemplateFilter, page gifting.PageRequest) ([]gifting.Template, int, error)
-	UpdateGift(ctx context.Context, orgID, giftID string, patch gifting.GiftPatch) (gifting.Gift, error)
-	UpdateTemplate(ctx context.Context, orgID, templateID string, patch gifting.TemplatePatch) (gifting.Template, error)
 }
 
 // ContactStore is contacts and contact lists.
