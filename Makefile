@@ -3,17 +3,19 @@
 #   make run      the API on http://127.0.0.1:$PORT (3000) with DynamoDB Local, the SES and KMS emulators, no Docker
 #   make test     every test, with the DynamoDB Local, SES and KMS emulators it needs started on free ports, then the IAM check
 #   make test-rie only the functions' real bootstraps under the Lambda Runtime Interface Emulator (in make test)
-#   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov
+#   make lint     gofmt, go vet, staticcheck, go mod tidy, sam validate --lint, cfn-lint serverless rules, checkov,
+#                 and cfn-lint and checkov again on the template converted to plain CloudFormation
+#   make converted-template  template.yaml as the SAM translator converts it, into .aws-sam/converted.json
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
 #   make bench    the benchmark report
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
-#   make deploy   sam build && sam deploy (defaults in samconfig.toml)
+#   make deploy   sam build && sam deploy (defaults in samconfig.toml; PARAMS="AlarmEmail=… …" overrides)
+#   make undeploy-failed  after a failed first create: remove what it left (STACK, STAGE, DRY_RUN=1 to only look)
 #   make sam-local    sam local start-api on http://127.0.0.1:$SAM_PORT (3001) against make run's DynamoDB Local (Docker)
 #   make events   regenerate events/ with sam local generate-event (no Docker)
-#   make converted-template  template.yaml converted as sam deploy converts it, into .aws-sam/converted.json
 #   make tools    install the local tools under .tools/ (every target above does it itself)
 #   make clean    remove build output; make clean-tools also removes .tools/
 #
@@ -37,6 +39,9 @@ STATICCHECK_VERSION := v0.8.2
 # own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
 CFN_LINT_SERVERLESS_VERSION := 0.3.6
 CHECKOV_VERSION := 3.3.30
+# The SAM translator that SAM_CLI_VERSION bundles: make lint converts template.yaml with it to the plain
+# CloudFormation a deploy creates (infra/template/convert.py), and cfn-lint transforms with it too.
+SAM_TRANSLATOR_VERSION := 1.115.0
 # AWS's Lambda Runtime Interface Emulator (its aws-lambda-rie command): make test runs every function's
 # bootstrap under it, make bench reports their init durations. The Go module proxy serves it only under
 # this pseudo-version (no tagged release).
@@ -57,9 +62,12 @@ SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
 LINT_VENV := $(TOOLS)/lint-venv
-TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION).stamp
+TEMPLATE_LINT_STAMP := $(TOOLS)/.template-lint-$(CFN_LINT_SERVERLESS_VERSION)-$(CHECKOV_VERSION)-$(SAM_TRANSLATOR_VERSION).stamp
+# The converted template (plain CloudFormation JSON): make converted-template writes it, make lint lints it,
+# and the IAM check reads it.
+CONVERTED_TEMPLATE := .aws-sam/converted.json
 # checkov findings that do not apply, each explained in docs/operations.md ("Findings not fixed").
-CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26
+CHECKOV_SKIP := CKV_AWS_115,CKV_AWS_116,CKV_AWS_117,CKV_AWS_173,CKV_AWS_158,CKV_AWS_119,CKV_AWS_27,CKV_AWS_26,CKV_AWS_166
 
 # The SAM CLI must not phone home: this machine reaches package registries only.
 export SAM_CLI_TELEMETRY := 0
@@ -73,9 +81,9 @@ SES_PORT ?= 8005
 KMS_PORT ?= 8006
 TABLE_NAME ?= gift-campaigns
 
-# One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs; each package is
-# functions/<lower-cased name>.
-FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhooks Worker
+# One Lambda function per resource group (Pages: the recipient pages), plus the worker of background jobs and the
+# canary's two deploy hooks; each package is functions/<lower-cased name>.
+FUNCTIONS := Catalog Campaigns Recipients Contacts Audiences Events Pages Webhooks Worker PreTrafficHook PostTrafficHook
 lower = $(shell echo '$(1)' | tr '[:upper:]' '[:lower:]')
 LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norpc -ldflags="-s -w" -trimpath
 
@@ -117,10 +125,14 @@ $(SAM_STAMP):
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
 	touch $@
 
+# Made afresh, through the venv's own python: a venv copied from another checkout keeps scripts (pip,
+# cfn-lint) whose first line names the original's python, which would install into and run the original.
 $(TEMPLATE_LINT_STAMP):
+	rm -rf $(LINT_VENV) $(TOOLS)/.template-lint-*.stamp
 	python3 -m venv $(LINT_VENV)
-	$(LINT_VENV)/bin/pip install --quiet --disable-pip-version-check \
-		cfn-lint-serverless==$(CFN_LINT_SERVERLESS_VERSION) checkov==$(CHECKOV_VERSION)
+	$(LINT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		cfn-lint-serverless==$(CFN_LINT_SERVERLESS_VERSION) checkov==$(CHECKOV_VERSION) \
+		aws-sam-translator==$(SAM_TRANSLATOR_VERSION)
 	touch $@
 
 $(STATICCHECK_STAMP):
@@ -144,22 +156,14 @@ test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 	cd client && AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
-	go run ./infra/iamcheck -template $(CONVERTED) -calls $(AWS_CALLS)
-
-# The template as CloudFormation receives it from sam deploy: the SAM translator (of the pinned SAM
-# CLI) expands the functions' policy templates and event sources into their roles.
-CONVERTED := .aws-sam/converted.json
-converted-template: $(CONVERTED)
-$(CONVERTED): template.yaml infra/iamcheck/convert.py $(SAM_STAMP)
-	mkdir -p $(dir $@)
-	$(VENV)/bin/python infra/iamcheck/convert.py template.yaml $@
+	go run ./infra/iamcheck -template $(CONVERTED_TEMPLATE) -calls $(AWS_CALLS)
 
 .PHONY: test-rie
 test-rie: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go test -count=1 -v -run '^TestFunctionsUnderRIE$$' ./infra/rie
 
-lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
+lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP) $(CONVERTED_TEMPLATE)
 	@unformatted=$$(git ls-files --cached --others --exclude-standard -z '*.go' | xargs -0r gofmt -l); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files that need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	go vet ./...
@@ -167,9 +171,25 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP)
 	go mod tidy -diff
 	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
-	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules
+	@# WS1004 looks for log groups named /aws/lambda/<function>; the functions name theirs in
+	@# LoggingConfig, and infra/localstack's TestTemplateFunctionsHaveLogGroupsWithRetention checks them.
+	$(LINT_VENV)/bin/cfn-lint template.yaml --append-rules cfn_lint_serverless.rules --ignore-checks WS1004
 	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
 		--skip-check $(CHECKOV_SKIP) -f template.yaml
+	@# The plain CloudFormation a deploy creates: cfn-lint skips cycles through AWS::Serverless resources,
+	@# so only here does it see them (E3004). W2001: parameters the transform consumes (DeploymentType)
+	@# are no longer referenced after it.
+	$(LINT_VENV)/bin/cfn-lint --ignore-checks W2001 -- $(CONVERTED_TEMPLATE)
+	$(LINT_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
+		--skip-check $(CHECKOV_SKIP) -f $(CONVERTED_TEMPLATE)
+
+# template.yaml as CloudFormation receives it from sam deploy: the SAM translator (of the pinned SAM CLI)
+# expands the functions' versions, aliases, roles (policy templates included), event sources and
+# deployment groups (infra/template/convert.py).
+converted-template: $(CONVERTED_TEMPLATE)
+$(CONVERTED_TEMPLATE): template.yaml infra/template/convert.py $(TEMPLATE_LINT_STAMP)
+	mkdir -p $(dir $@)
+	$(LINT_VENV)/bin/python infra/template/convert.py template.yaml $@
 
 build: $(SAM_STAMP)
 	$(SAM) build
@@ -205,8 +225,19 @@ fuzz: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 schemathesis: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 	bash .ci/schemathesis.sh
 
+# PARAMS: parameter overrides for this deploy, e.g. PARAMS="AlarmEmail=ops@example.com" (a first deploy needs
+# AlarmEmail); sam deploy keeps the previous value of every parameter not given.
 deploy: build
-	$(SAM) deploy
+	$(SAM) deploy $(if $(PARAMS),--parameter-overrides $(PARAMS))
+
+# After a first create failed (stack ROLLBACK_COMPLETE): delete the stack and the empty, protected table it
+# kept (and any leftover queue or fixed-name log group of the stage), so make deploy can create it again.
+# Checks everything first; refuses a stack that was created, or a table that holds data or is another stack's.
+STACK ?= gift-campaign-service
+STAGE ?= prod
+.PHONY: undeploy-failed
+undeploy-failed:
+	go run ./infra/undeploy -stack '$(STACK)' -stage '$(STAGE)' $(if $(DRY_RUN),-dry-run)
 
 # sam local runs each function in a Docker container (public.ecr.aws/lambda/provided:al2023). The env file
 # overrides the template's variables (only declared ones reach a function) so the functions use the

@@ -299,6 +299,11 @@ func (r *resolver) ref(name string) (any, error) {
 		return fmt.Sprintf("https://sqs.%s.amazonaws.com/%s/%s", region, account, n), err
 	case "AWS::SNS::Topic":
 		return r.arn(name, res)
+	case "AWS::IAM::ManagedPolicy":
+		// A policy of the stack attached to a role (the deploy hooks'
+		// DeployHookPolicy): it counts among the role's managed policies,
+		// which the check does not evaluate.
+		return fmt.Sprintf("arn:%s:iam::%s:policy/%s", partition, account, name), nil
 	}
 	return nil, fmt.Errorf("the Ref of %s: resources of type %s are not resolved", name, res.Type)
 }

@@ -71,31 +71,38 @@ func isRef(n *yaml.Node, target string) bool {
 	return n != nil && n.Tag == "!Ref" && n.Value == target
 }
 
+// TestTemplateFunctionsHaveLogGroupsWithRetention: every function writes to
+// a log group of the stack, named in its LoggingConfig, with the stack's
+// retention. The group is the function's own (no two share one), and it has
+// no fixed name: a rolled-back create deletes it and leaves nothing for the
+// next create to collide with.
 func TestTemplateFunctionsHaveLogGroupsWithRetention(t *testing.T) {
 	resources := templateResources(t)
-	// The log group Lambda writes to is /aws/lambda/<function name>; the
-	// template names it after the function's reference.
-	retained := map[string]bool{}
-	for _, id := range ofType(resources, "AWS::Logs::LogGroup") {
-		props := path(resources[id], "Properties")
-		name := path(props, "LogGroupName")
-		retention := path(props, "RetentionInDays")
-		if name == nil || name.Tag != "!Sub" || retention == nil || !isRef(retention, "LogRetentionDays") {
-			continue
-		}
-		if fn, ok := strings.CutPrefix(name.Value, "/aws/lambda/${"); ok {
-			retained[strings.TrimSuffix(fn, "}")] = true
-		}
-	}
 	functions := ofType(resources, "AWS::Serverless::Function")
 	if len(functions) == 0 {
 		t.Fatal("no functions in the template")
 	}
+	owner := map[string]string{}
 	for _, fn := range functions {
 		t.Run(fn, func(t *testing.T) {
-			if !retained[fn] {
-				t.Errorf("no log group /aws/lambda/${%s} with RetentionInDays: !Ref LogRetentionDays", fn)
+			ref := path(resources[fn], "Properties", "LoggingConfig", "LogGroup")
+			if ref == nil || ref.Tag != "!Ref" {
+				t.Fatalf("no LoggingConfig.LogGroup: !Ref <a log group of the stack>")
 			}
+			group := resources[ref.Value]
+			if n := path(group, "Type"); n == nil || n.Value != "AWS::Logs::LogGroup" {
+				t.Fatalf("LoggingConfig.LogGroup names %s, not a log group of the template", ref.Value)
+			}
+			if !isRef(path(group, "Properties", "RetentionInDays"), "LogRetentionDays") {
+				t.Errorf("log group %s has no RetentionInDays: !Ref LogRetentionDays", ref.Value)
+			}
+			if path(group, "Properties", "LogGroupName") != nil {
+				t.Errorf("log group %s has a fixed LogGroupName: a failed create's retry would collide with it", ref.Value)
+			}
+			if other, ok := owner[ref.Value]; ok {
+				t.Errorf("log group %s is also %s's", ref.Value, other)
+			}
+			owner[ref.Value] = fn
 		})
 	}
 	t.Run("API access log", func(t *testing.T) {

@@ -36,6 +36,8 @@ type stack struct {
 	events        map[string]rie.Event
 	mu            sync.Mutex
 	sent, reached map[string]bool
+	// aws stands in for Lambda, CodeDeploy and SSM for the deploy hooks (functions_hooks_test.go).
+	aws *fakeAWS
 }
 
 // startStack builds every function's bootstrap for this machine and starts each under the emulator
@@ -70,8 +72,9 @@ func startStack(t *testing.T) *stack {
 	for _, ev := range evs {
 		st.events[ev.File] = ev
 	}
+	st.aws = newFakeAWS(t, st)
 	for _, fn := range st.functions {
-		p, err := local.Start(ctx, fn)
+		p, err := local.Start(ctx, st.aws.configure(fn))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +188,7 @@ type apiCase struct {
 // Emulator with the template's environment, and sends each the events under events/: every API
 // function answers an authenticated read, and a request without a key with exactly the documented 401;
 // the pages function answers an unknown page with its 404 page; the worker runs the scheduler's tick, a
-// job message and an SES bounce. Every function of the template must be reached and every fixture sent.
+// job message and an SES bounce; the deploy hooks check each function's version through it. Every function of the template must be reached and every fixture sent.
 func TestFunctionsUnderRIE(t *testing.T) {
 	t.Parallel()
 	st := startStack(t)
@@ -220,6 +223,7 @@ func TestFunctionsUnderRIE(t *testing.T) {
 		}
 	})
 	t.Run("worker", func(t *testing.T) { st.runWorker(t, w) })
+	t.Run("deploy hooks", func(t *testing.T) { st.runHooks(t) })
 	st.checkCoverage(t)
 }
 

@@ -141,12 +141,13 @@ func (t *Template) function(id string, res *yaml.Node) (Function, error) {
 }
 
 // otherSources are the event sources that other resources point at the function id: an SNS
-// subscription whose endpoint is the function (or one of its aliases), a deployment preference's hook.
+// subscription whose endpoint is the function (or one of its aliases: SAM's !Ref <id>.Alias, or the
+// generated <id>Alias<name>), a deployment preference's hook.
 func (t *Template) otherSources(id string) []string {
 	var out []string
 	names := func(n *yaml.Node) bool {
 		target := strings.TrimSuffix(scalar(n), ".Arn")
-		return target == id || strings.HasPrefix(target, id+"Alias")
+		return target == id || target == id+".Alias" || strings.HasPrefix(target, id+"Alias")
 	}
 	for _, res := range t.resources {
 		switch scalar(lookup(res, "Type")) {

@@ -60,7 +60,7 @@ Resources:
         Tick: {Type: Schedule, Properties: {Schedule: rate(1 minute)}}
   Subscription:
     Type: AWS::SNS::Subscription
-    Properties: {Protocol: lambda, Endpoint: !GetAtt WorkerFunction.Arn}
+    Properties: {Protocol: lambda, Endpoint: !Ref WorkerFunction.Alias}
 `
 
 func loadSample(t *testing.T, text string, params, refs map[string]string) ([]rie.Function, error) {

@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/giftcampaign/service/shared/awsenv"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -147,20 +148,10 @@ func AWSConfig(what, endpoint string) (aws.Config, error) {
 var EmulatorAPIOptions []func(*middleware.Stack) error
 
 // LambdaAWS returns the AWS configuration of a Lambda function: the region
-// and the execution role's credentials, which the Lambda runtime puts in the
-// environment. The functions do not load the SDK's full default chain
-// (config.LoadDefaultConfig: profiles, SSO, IMDS), which they never need and
-// which adds 1.6 MB to every binary; the operator CLI does load it.
+// and the execution role's credentials from the environment the Lambda
+// runtime sets (shared/awsenv).
 func LambdaAWS() (aws.Config, error) {
-	region := os.Getenv("AWS_REGION")
-	id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
-	if region == "" || id == "" || secret == "" {
-		return aws.Config{}, fmt.Errorf("AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (the Lambda runtime sets them); set DYNAMODB_ENDPOINT for DynamoDB Local")
-	}
-	return aws.Config{
-		Region:      region,
-		Credentials: credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN")),
-	}, nil
+	return awsenv.Lambda()
 }
 
 // NewLogger returns the JSON logger all functions use.

@@ -58,6 +58,14 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/mail/ses"}},
 		{"the pages link no API, mailer or queue", "functions/pages",
 			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
+		// The canary's hooks only invoke the functions and report to
+		// CodeDeploy: none of the service is in them.
+		{"the pre-traffic hook links no storage, use case, HTTP adapter or configuration", "functions/pretraffichook",
+			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/app", "shared/pages", "shared/jobs", "shared/mail", "shared/sealed"},
+			[]string{"shared/deployhook", "shared/awsenv"}},
+		{"the post-traffic hook links no storage, use case, HTTP adapter or configuration", "functions/posttraffichook",
+			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/app", "shared/pages", "shared/jobs", "shared/mail", "shared/sealed"},
+			[]string{"shared/deployhook", "shared/awsenv"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", mod+tt.pkg).Output()

@@ -59,11 +59,15 @@ func TestTemplateRoutesMatchHandlers(t *testing.T) {
 		}
 	})
 	delete(declared, "PagesFunction")
-	// The worker runs background jobs from the queue and serves no route.
-	if routes := declared["WorkerFunction"]; len(routes) != 0 {
-		t.Errorf("WorkerFunction must serve no HTTP route, declares %v", routes)
+	// The worker runs background jobs from the queue, and the canary's
+	// hooks run in deployments (CodeDeploy invokes them): none serves a
+	// route.
+	for _, id := range []string{"WorkerFunction", "PreTrafficHookFunction", "PostTrafficHookFunction"} {
+		if routes := declared[id]; len(routes) != 0 {
+			t.Errorf("%s must serve no HTTP route, declares %v", id, routes)
+		}
+		delete(declared, id)
 	}
-	delete(declared, "WorkerFunction")
 	for id := range declared {
 		t.Errorf("template.yaml declares function %s that belongs to no group", id)
 	}
