@@ -9,6 +9,7 @@
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
 #   make bench    the benchmark report
+#   make chaos    the chaos run: load, kill -9s, then every invariant checked (DURATION=2m, SEED=, docs/chaos.md)
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
 #   make screenshots  the recipient pages at phone and desktop widths, into docs/screenshots/
@@ -156,6 +157,7 @@ test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
 	cd client && AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
+	cd bench/chaos && go test $(GOTESTFLAGS) ./...
 	go run ./infra/iamcheck -template $(CONVERTED_TEMPLATE) -calls $(AWS_CALLS)
 
 .PHONY: test-rie
@@ -170,6 +172,7 @@ lint: $(STATICCHECK_STAMP) $(SAM_STAMP) $(TEMPLATE_LINT_STAMP) $(CONVERTED_TEMPL
 	$(STATICCHECK) ./...
 	go mod tidy -diff
 	cd client && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
+	cd bench/chaos && go vet ./... && $(STATICCHECK) ./... && go mod tidy -diff
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
 	@# WS1004 looks for log groups named /aws/lambda/<function>; the functions name theirs in
 	@# LoggingConfig, and infra/localstack's TestTemplateFunctionsHaveLogGroupsWithRetention checks them.
@@ -210,6 +213,15 @@ bin:
 bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
+
+# The chaos run (docs/chaos.md): DURATION of load (2m), then at most SETTLE (3m) for the ticks to settle;
+# SEED repeats a run's load and faults. bench/chaos is a module of its own, like client/, which it uses.
+DURATION ?= 2m
+.PHONY: chaos
+chaos: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
+	$(BUILD_LOCAL)
+	cd bench/chaos && go build -o $(TOOLS)/bin/chaos .
+	DURATION=$(DURATION) $(if $(SEED),SEED=$(SEED)) $(if $(SETTLE),SETTLE=$(SETTLE)) $(TOOLS)/bin/chaos
 
 # The fuzz targets of the HTTP layer (request bodies, list queries), each for FUZZTIME; go test runs only
 # one fuzz target at a time.

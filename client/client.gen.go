@@ -3734,9 +3734,13 @@ type AudienceContacts struct {
 	Audience   AudienceList     `json:"audience"`
 	Items      []AudienceMember `json:"items"`
 	Pagination struct {
-		Limit      int `json:"limit"`
-		Page       int `json:"page"`
-		Total      int `json:"total"`
+		Limit int `json:"limit"`
+		Page  int `json:"page"`
+
+		// Total The members across all pages (as Pagination.total: exact on the last page; while the audience builds it may trail its members in the middle).
+		Total int `json:"total"`
+
+		// TotalPages The pages of total; never this page while a member follows it.
 		TotalPages int `json:"totalPages"`
 	} `json:"pagination"`
 }
@@ -4289,7 +4293,7 @@ type Contact struct {
 		// CampaignName The campaign's name when the contact joined it.
 		CampaignName string `json:"campaignName"`
 
-		// Status The recipient's status when the contact joined the campaign (pending, or invite_sent when the invitation went out at once); the recipient endpoints give its current status.
+		// Status The recipient's status when the contact joined the campaign (pending: a recipient is invite_sent only once its invitation went out); the recipient endpoints give its current status.
 		Status string `json:"status"`
 	} `json:"campaigns"`
 	CompanyId   string `json:"companyId"`
@@ -4421,11 +4425,15 @@ type ContactLocationInput1 struct {
 
 // ContactPage The bare page of GET /contacts.
 type ContactPage struct {
-	Items      []Contact `json:"items"`
-	Limit      int       `json:"limit"`
-	Page       int       `json:"page"`
-	Total      int       `json:"total"`
-	TotalPages int       `json:"totalPages"`
+	Items []Contact `json:"items"`
+	Limit int       `json:"limit"`
+	Page  int       `json:"page"`
+
+	// Total The contacts (or the list's members) across all pages. It comes from a count an import moves after writing each chunk, so while one runs it may trail the contacts in the middle of the list, never at its end: on the last page it is exact, and while a contact follows the page totalPages is past it.
+	Total int `json:"total"`
+
+	// TotalPages The pages of total; never this page while a contact follows it.
+	TotalPages int `json:"totalPages"`
 }
 
 // ContactPatch The fields to change; each is validated as on a bulk-add contact.
@@ -5357,6 +5365,7 @@ type OrganizationSummary struct {
 
 // Pagination defines model for Pagination.
 type Pagination struct {
+	// HasNext Exact: true exactly when an item follows this page, whatever total says.
 	HasNext bool `json:"hasNext"`
 	HasPrev bool `json:"hasPrev"`
 
@@ -5366,8 +5375,10 @@ type Pagination struct {
 	// Page The current page, 1-based.
 	Page int `json:"page"`
 
-	// Total Items across all pages.
-	Total      int `json:"total"`
+	// Total Items across all pages. Where it comes from a count kept apart from the items (a campaign's recipients while a launch slice is written and not yet counted; an audience's members while it builds) it may trail the items in the middle of a list, never at its end: on the last page it is exact, and while an item follows the page hasNext is true and totalPages is past this page.
+	Total int `json:"total"`
+
+	// TotalPages The pages of total; never this page while an item follows it.
 	TotalPages int `json:"totalPages"`
 }
 

@@ -67,14 +67,7 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	cfg := app.Config{
-		TableName:     envOr("TABLE_NAME", "gift-campaigns"),
-		LogLevel:      os.Getenv("LOG_LEVEL"),
-		SenderAddress: envOr("SENDER_ADDRESS", "gifts@example.com"),
-		// Local development delivers webhooks to http and loopback
-		// receivers unless WEBHOOKS_ALLOW_LOCAL=false.
-		WebhooksAllowLocal: envOr("WEBHOOKS_ALLOW_LOCAL", "true") == "true",
-	}
+	cfg := localConfig()
 	// Take the API port first, so a busy port fails before anything starts.
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
@@ -122,36 +115,12 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	// The same wiring as a Lambda function's, with jobs in this process
-	// and the scheduler's tick on a ticker (SCHEDULER_TICK, default 5s)
-	// instead of an EventBridge schedule.
 	tick, err := envDuration("SCHEDULER_TICK", 5*time.Second)
 	if err != nil {
 		return err
 	}
-	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New))
-	if err != nil {
-		return err
-	}
-	go core.Scheduler().Run(ctx, tick)
-	// Webhooks start from the table's stream, read here as the worker's
-	// event source mapping reads it in AWS.
-	changes, err := streams.NewReader(ctx, core, cfg)
-	if err != nil {
-		return err
-	}
-	go func() {
-		if err := changes.Run(ctx); err != nil {
-			core.Log.ErrorContext(ctx, "webhook deliveries stopped", slog.String("error", err.Error()))
-		}
-	}()
-	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
-	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-
-	fmt.Printf(`
+	return runService(ctx, cfg, ln, tick, func() {
+		fmt.Printf(`
 Gift Campaign Service is running (ready in %d ms).
 
   API            %s/api/campaigns   (docs: %s/api/campaigns/docs)
@@ -165,7 +134,59 @@ Gift Campaign Service is running (ready in %d ms).
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-		demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, demo.APIKey, cfg.PublicBaseURL)
+			demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, demo.APIKey, cfg.PublicBaseURL)
+	})
+}
+
+// localConfig is the configuration both `run` and `serve` read from the environment.
+func localConfig() app.Config {
+	return app.Config{
+		TableName:     envOr("TABLE_NAME", "gift-campaigns"),
+		LogLevel:      os.Getenv("LOG_LEVEL"),
+		SenderAddress: envOr("SENDER_ADDRESS", "gifts@example.com"),
+		// Local development delivers webhooks to http and loopback
+		// receivers unless WEBHOOKS_ALLOW_LOCAL=false.
+		WebhooksAllowLocal: envOr("WEBHOOKS_ALLOW_LOCAL", "true") == "true",
+	}
+}
+
+// runService serves cfg's API on ln, with the same wiring as a Lambda function's: jobs in this process,
+// the scheduler's tick on a ticker (every tick) instead of an EventBridge schedule, webhook secrets
+// sealed by the KMS emulator, and webhooks from the table's stream, read here as the worker's event
+// source mapping reads it in AWS. ready runs once everything is started. It returns when ctx ends
+// (after a graceful shutdown) or the server fails.
+func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, ready func()) error {
+	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
+		app.WithSecrets(kmssecrets.New))
+	if err != nil {
+		return err
+	}
+	go core.Scheduler().Run(ctx, tick)
+	changes, err := streams.NewReader(ctx, core, cfg)
+	if err != nil {
+		return err
+	}
+	go func() {
+		// The reader gives up only when it cannot find the table's stream (DynamoDB Local down or
+		// restarting); in AWS the event source mapping never stops, so it is started again.
+		for {
+			err := changes.Run(ctx)
+			if err == nil || ctx.Err() != nil {
+				return
+			}
+			core.Log.ErrorContext(ctx, "webhook deliveries stopped; starting again in a second", slog.String("error", err.Error()))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
+	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	ready()
 
 	select {
 	case <-ctx.Done():

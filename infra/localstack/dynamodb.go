@@ -69,6 +69,14 @@ func JarDir(root string) (string, error) {
 // the kernel also kills it when the caller dies, whatever the cause. Still, a caller that handles SIGINT
 // or SIGTERM must call Stop from its handler, so that the JVM shuts down cleanly on every system.
 func StartDynamoDB(ctx context.Context, root string, port int) (*DynamoDB, error) {
+	return StartDynamoDBOnDisk(ctx, root, port, "")
+}
+
+// StartDynamoDBOnDisk is StartDynamoDB with the data kept in dataDir (DynamoDB Local's -dbPath) rather
+// than in memory, so that it outlives the process: a DynamoDB Local killed and started again on the
+// same directory finds its tables as the last committed write left them. The chaos run (bench/chaos)
+// kills it that way. An empty dataDir keeps the data in memory.
+func StartDynamoDBOnDisk(ctx context.Context, root string, port int, dataDir string) (*DynamoDB, error) {
 	if err := CheckJava(); err != nil {
 		return nil, err
 	}
@@ -79,7 +87,7 @@ func StartDynamoDB(ctx context.Context, root string, port int) (*DynamoDB, error
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if port != 0 {
-		return startAndWait(ctx, dir, port)
+		return startAndWait(ctx, dir, port, dataDir)
 	}
 	// A free port can be taken between picking it and the JVM binding it; then the JVM exits at once,
 	// and another port is worth a try.
@@ -88,16 +96,17 @@ func StartDynamoDB(ctx context.Context, root string, port int) (*DynamoDB, error
 		if err != nil {
 			return nil, err
 		}
-		db, err := startAndWait(ctx, dir, port)
+		db, err := startAndWait(ctx, dir, port, dataDir)
 		if err == nil || attempt == freePortAttempts || !errors.Is(err, errExited) {
 			return db, err
 		}
 	}
 }
 
-// startAndWait starts the jar in dir on port and waits until it answers.
-func startAndWait(ctx context.Context, dir string, port int) (*DynamoDB, error) {
-	db, err := start(dir, port)
+// startAndWait starts the jar in dir on port, with its data in dataDir ("": in memory), and waits until
+// it answers.
+func startAndWait(ctx context.Context, dir string, port int, dataDir string) (*DynamoDB, error) {
+	db, err := start(dir, port, dataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +119,16 @@ func startAndWait(ctx context.Context, dir string, port int) (*DynamoDB, error) 
 }
 
 // start launches the JVM. DynamoDB Local has no flag for a bind address: it listens on every interface,
-// not only on loopback, so it only ever runs in memory, on a development or CI machine.
-func start(dir string, port int) (*DynamoDB, error) {
-	cmd := exec.Command("java",
-		"-Djava.library.path="+filepath.Join(dir, "DynamoDBLocal_lib"),
-		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
-		"-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
+// not only on loopback, so it only ever runs on a development or CI machine, in memory or, for the
+// chaos run, on a scratch directory.
+func start(dir string, port int, dataDir string) (*DynamoDB, error) {
+	storage := []string{"-inMemory"}
+	if dataDir != "" {
+		storage = []string{"-dbPath", dataDir}
+	}
+	args := []string{"-Djava.library.path=" + filepath.Join(dir, "DynamoDBLocal_lib"), "-jar", filepath.Join(dir, "DynamoDBLocal.jar")}
+	args = append(append(args, storage...), "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
+	cmd := exec.Command("java", args...)
 	p, err := startProcess("DynamoDB Local", cmd)
 	if err != nil {
 		return nil, err

@@ -69,3 +69,41 @@ func TestStartDynamoDBPortTaken(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// A DynamoDB Local on disk, killed with SIGKILL and started again on the same port and directory, still
+// has the table written before the kill: what the chaos run relies on.
+func TestOnDiskOutlivesAKill(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, err := StartDynamoDBOnDisk(t.Context(), testRoot(t), 0, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Stop() })
+	client, err := app.NewDynamoDB(t.Context(), db.Endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateTable(t.Context(), client, testRoot(t), "kept", WithoutStream()); err != nil {
+		t.Fatal(err)
+	}
+	pid := db.cmd.Process.Pid
+	if err := db.Kill(); err != nil {
+		t.Fatalf("Kill: %v", err)
+	}
+	if err := syscall.Kill(-pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("kill(-%d, 0) after Kill = %v, want ESRCH", pid, err)
+	}
+	again, err := StartDynamoDBOnDisk(t.Context(), testRoot(t), db.Port(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = again.Stop() })
+	out, err := client.ListTables(t.Context(), &dynamodb.ListTablesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.TableNames) != 1 || out.TableNames[0] != "kept" {
+		t.Errorf("tables after the restart: %v, want [kept]", out.TableNames)
+	}
+}

@@ -81,6 +81,20 @@ func (p *process) Stop() error {
 	return p.stopErr
 }
 
+// Kill ends the process group with SIGKILL at once, as a crash would (nothing flushed, no shutdown
+// hook run), and waits for it to exit. Stop after Kill does nothing more. The chaos run's fault.
+func (p *process) Kill() error {
+	p.stopOnce.Do(func() {
+		defer os.Remove(p.logPath)
+		if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+			p.stopErr = fmt.Errorf("kill %s: %w", p.name, err)
+			return
+		}
+		<-p.exited
+	})
+	return p.stopErr
+}
+
 func (p *process) stop() error {
 	defer os.Remove(p.logPath)
 	select {

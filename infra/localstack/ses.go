@@ -168,23 +168,37 @@ func SESEndpoint(t testing.TB) string {
 // message id.
 func ReadEmails(t testing.TB, endpoint string) []Email {
 	t.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, endpoint+"/store", nil)
+	emails, err := FetchEmails(context.Background(), endpoint, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return emails
+}
+
+// FetchEmails returns the emails the SES emulator at endpoint received at or after since (Unix seconds;
+// 0 for all of them), oldest first.
+func FetchEmails(ctx context.Context, endpoint string, since int64) ([]Email, error) {
+	u := endpoint + "/store"
+	if since > 0 {
+		u += "?since=" + strconv.FormatInt(since, 10)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("read the SES emulator's emails: %v", err)
+		return nil, fmt.Errorf("read the SES emulator's emails: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("read the SES emulator's emails: %s", resp.Status)
+		return nil, fmt.Errorf("read the SES emulator's emails: %s", resp.Status)
 	}
 	var store struct {
 		Emails []Email `json:"emails"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&store); err != nil {
-		t.Fatalf("decode the SES emulator's emails: %v", err)
+		return nil, fmt.Errorf("decode the SES emulator's emails: %w", err)
 	}
-	return store.Emails
+	return store.Emails, nil
 }

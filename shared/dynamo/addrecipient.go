@@ -211,12 +211,10 @@ func (s *Store) addRecipientWrite(ctx context.Context, in gifting.AddRecipientIn
 	now := s.Now()
 	kit.Invite = in.Invite
 	invite := kit.invitesNow()
-	status := gifting.RecipientPending
-	if invite {
-		status = gifting.RecipientInviteSent
-	}
 	ci := in.Contact
-	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)}
+	// Pending even when the invitation goes out at once: a recipient is
+	// invite_sent only once the mail provider accepted it.
+	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(gifting.RecipientPending)}
 	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
 	upsert, err := s.contactUpsertFrom(in.OrgID, cur, slotTaken, ci, src)
 	if err != nil {

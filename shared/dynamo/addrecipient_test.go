@@ -274,7 +274,12 @@ func TestAddRecipientRetriesConflicts(t *testing.T) {
 	})
 }
 
-func TestUninviteAddedRecipient(t *testing.T) {
+// TestAddedRecipientNotEmailed: an add-recipient that invites at once
+// writes the recipient pending with its invitation claimed (invite_sent
+// comes with the send); when the send fails the failure is recorded on the
+// invitation, which the scheduler retries, and the stored response says
+// emailSent false.
+func TestAddedRecipientNotEmailed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
@@ -288,22 +293,28 @@ func TestUninviteAddedRecipient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Invited() || !res.Response.EmailSent || res.Recipient.Status != gifting.RecipientInviteSent {
-		t.Fatalf("invited add: %+v", res.Response)
+	claim := res.Recipient.Emails.AddressConfirmation.ClaimedAt
+	if !res.Invited() || !res.Response.EmailSent || res.Recipient.Status != gifting.RecipientPending || claim == nil {
+		t.Fatalf("invited add: %+v, status %s; want pending, its invitation claimed", res.Response, res.Recipient.Status)
 	}
-	out, err := s.UninviteAddedRecipient(ctx, orgID, res, in.Idempotency)
+	if err := s.EmailFailed(ctx, orgID, c.CampaignID, res.Response.RecipientID, "addressConfirmation", "", *claim); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.AddedRecipientNotEmailed(ctx, orgID, res, in.Idempotency)
 	if err != nil || out.EmailSent {
-		t.Fatalf("uninvite: %+v, %v", out, err)
+		t.Fatalf("not emailed: %+v, %v", out, err)
 	}
 	r, _ := s.Recipient(ctx, orgID, c.CampaignID, res.Response.RecipientID)
 	got, _ := s.Campaign(ctx, orgID, c.CampaignID)
-	if r.Status != gifting.RecipientPending || r.Emails.AddressConfirmation.ClaimedAt != nil || got.LiveData.StatusCounts[gifting.RecipientPending] != 1 ||
-		got.LiveData.StatusCounts[gifting.RecipientInviteSent] != 0 {
-		t.Errorf("after uninvite: status %s sent %v, counts %v", r.Status, r.Emails.AddressConfirmation.Sent, got.LiveData.StatusCounts)
+	inv := r.Emails.AddressConfirmation
+	if r.Status != gifting.RecipientPending || inv.ClaimedAt != nil || inv.RetryAt == nil || inv.Attempts != 1 ||
+		got.LiveData.StatusCounts[gifting.RecipientPending] != 1 || got.LiveData.StatusCounts[gifting.RecipientInviteSent] != 0 {
+		t.Errorf("after the failed send: status %s, invitation %+v, counts %v; want pending, released, retried later",
+			r.Status, inv, got.LiveData.StatusCounts)
 	}
 	replay, err := s.AddRecipient(ctx, in)
 	if err != nil || replay.Replay == nil || replayed(t, replay).EmailSent {
-		t.Errorf("replay after uninvite: %+v, %v; want emailSent false", replay.Replay, err)
+		t.Errorf("replay after the failed send: %+v, %v; want emailSent false", replay.Replay, err)
 	}
 }
 

@@ -17,7 +17,9 @@ import (
 
 // AudienceMembers returns audience audienceID (NOT_FOUND when org has no
 // such audience), a page of its members and how many match q (its
-// totalMatch when there is no search).
+// totalMatch when there is no search, which a build counts after writing
+// each slice of members: the keys are read one past the page, so the
+// total is theirs where they tell it, gifting.PageTotal).
 //
 // Costs: the default createdAt order is one keys-only Query of the
 // audience's Slim partition, whose sort key is the contact's createdAt
@@ -51,7 +53,7 @@ func (s *Store) AudienceMembers(ctx context.Context, orgID, audienceID string, q
 		}
 		return a, items, total, err
 	}
-	keys, err := s.slimKeysUpTo(ctx, audienceLPK(orgID, audienceID), q.Order == gifting.Asc, q.Page.Offset()+q.Page.Limit)
+	keys, err := s.slimKeysUpTo(ctx, audienceLPK(orgID, audienceID), q.Order == gifting.Asc, q.Page.End()+1)
 	if err != nil {
 		return gifting.AudienceList{}, nil, 0, fmt.Errorf("audience members: %w", err)
 	}
@@ -67,7 +69,7 @@ func (s *Store) AudienceMembers(ctx context.Context, orgID, audienceID string, q
 	}
 	lo, hi := q.Page.Window(len(keys))
 	a, items, err := s.audienceWithMembers(ctx, orgID, audienceID, tableSKs(keys[lo:hi]))
-	return a, items, int(a.TotalMatch), err
+	return a, items, gifting.PageTotal(q.Page, int(a.TotalMatch), len(keys)), err
 }
 
 // membersBySK reads the member items of table sort keys sks (in one
@@ -138,9 +140,11 @@ func (s *Store) firstMembersByID(ctx context.Context, orgID string, a gifting.Au
 		},
 		ScanIndexForward: aws.Bool(q.Order == gifting.Asc),
 	}
-	out := make([]gifting.AudienceMember, 0, q.Page.Limit)
-	for len(out) < q.Page.Limit {
-		in.Limit = aws.Int32(int32(q.Page.Limit - len(out)))
+	// One member past the page says whether one follows it.
+	want := q.Page.Limit + 1
+	out := make([]gifting.AudienceMember, 0, want)
+	for len(out) < want {
+		in.Limit = aws.Int32(int32(want - len(out)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, 0, fmt.Errorf("query audience members: %w", err)
@@ -157,7 +161,8 @@ func (s *Store) firstMembersByID(ctx context.Context, orgID string, a gifting.Au
 		}
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
-	return out, int(a.TotalMatch), nil
+	read := len(out)
+	return out[:min(read, q.Page.Limit)], gifting.PageTotal(q.Page, int(a.TotalMatch), read), nil
 }
 
 func decodeMember(it item) (gifting.AudienceMember, error) {

@@ -190,8 +190,14 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 		if err == nil {
 			return c, nil
 		}
-		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= 5 {
+		// The campaign changed since it was read: a recipient added,
+		// moved, or its invitation recorded (each moves the counters).
+		// Read it again, after a pause, as long as a busy campaign needs.
+		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= maxAttempts {
 			return c, fmt.Errorf("delete campaign: %w", err)
+		}
+		if err := sleep(ctx, backoff(attempt)); err != nil {
+			return c, err
 		}
 	}
 }
@@ -206,7 +212,7 @@ func (s *Store) DeleteCampaign(ctx context.Context, orgID, campaignID, userID st
 // (gifting.InvitingStates): a campaign paused since it was read cancels
 // the write, and the writer reads it again and writes them pending.
 func (s *Store) CampaignCounterUpdate(orgID, campaignID string, status gifting.RecipientStatus, delta int64, credits int64) types.TransactWriteItem {
-	return s.campaignCounters(orgID, campaignID, map[gifting.RecipientStatus]int64{status: delta}, credits)
+	return s.campaignCounters(orgID, campaignID, map[gifting.RecipientStatus]int64{status: delta}, credits, false)
 }
 
 // CampaignStatusMove is the transaction item that moves one recipient of
@@ -242,9 +248,11 @@ func (s *Store) CampaignFeedbackAdd(orgID, campaignID string, delta int64) types
 // campaignCounters is the transaction item that adds deltas to the status
 // counts and their sum to totalRecipients, and credits to creditsSpent, on
 // a campaign that accepts recipients (and is sending, when deltas count
-// invited ones; see CampaignCounterUpdate). A transaction may touch the campaign
-// item only once, so batches of recipients use one item for all of them.
-func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.RecipientStatus]int64, credits int64) types.TransactWriteItem {
+// invited ones or inviting says the recipients' invitations are claimed to
+// go out at once; see CampaignCounterUpdate). A transaction may touch the
+// campaign item only once, so batches of recipients use one item for all
+// of them.
+func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.RecipientStatus]int64, credits int64, inviting bool) types.TransactWriteItem {
 	names := map[string]string{"#st": "status"}
 	values := item{":cr": num(credits), ":false": &types.AttributeValueMemberBOOL{Value: false}}
 	expr := "SET liveData.creditsSpent = liveData.creditsSpent + :cr"
@@ -263,7 +271,7 @@ func (s *Store) campaignCounters(orgID, campaignID string, deltas map[gifting.Re
 	values[":total"] = num(total)
 	expr += ", totalRecipients = totalRecipients + :total"
 	states := gifting.RecipientStatesAccepting
-	if deltas[gifting.RecipientInviteSent] > 0 {
+	if inviting || deltas[gifting.RecipientInviteSent] > 0 {
 		states = gifting.InvitingStates
 	}
 	cond := "attribute_exists(PK) AND isDeleted = :false AND #st IN ("

@@ -82,18 +82,15 @@ func (s *Store) ListContactLists(ctx context.Context, orgID, search, sortBy stri
 // ListContactIDs returns the ids of every member of a list of org, in
 // listMemberPage's order. It returns NOT_FOUND for an unknown list.
 func (s *Store) ListContactIDs(ctx context.Context, orgID, listID string) ([]string, error) {
-	l, err := s.ContactList(ctx, orgID, listID)
-	if err != nil {
+	if _, err := s.ContactList(ctx, orgID, listID); err != nil {
 		return nil, err
 	}
-	return s.memberIDs(ctx, orgID, listID, -1, int(l.ContactCount))
+	return s.memberIDs(ctx, orgID, listID, -1)
 }
 
 // memberIDs returns up to n (all when n < 0) member ids of a list in
-// listMemberPage's order; total, when not negative, is the list's count,
-// which spares the read of the second source once the first holds them
-// all.
-func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n, total int) ([]string, error) {
+// listMemberPage's order.
+func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n int) ([]string, error) {
 	var ids []string
 	after := ""
 	for n < 0 || len(ids) < n {
@@ -101,7 +98,7 @@ func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n, total in
 		if n >= 0 {
 			want = n - len(ids)
 		}
-		page, next, err := s.memberPage(ctx, orgID, listID, after, want, total-len(ids))
+		page, next, err := s.listMemberPage(ctx, orgID, listID, after, want)
 		if err != nil {
 			return nil, err
 		}
@@ -129,15 +126,10 @@ const (
 // later list (MEMBER#<list># items, in id order). Every reader of a list's
 // members goes through it: the list's page, the launch, the deletion job,
 // campaign totals. The Slim part is eventually consistent: a contact added
-// in the last moment may be missed by a read made at once.
+// in the last moment may be missed by a read made at once. Both parts are
+// always read: the list's contactCount, which trails its members while an
+// import runs, never decides that the second holds none.
 func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
-	return s.memberPage(ctx, orgID, listID, after, limit, -1)
-}
-
-// memberPage is listMemberPage; left, when not negative, is how many
-// members remain from after on: once the first part yields them all, the
-// MEMBER# items are not read.
-func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, limit, left int) ([]string, string, error) {
 	var ids []string
 	if after == "" || strings.HasPrefix(after, cursorFirst) {
 		in := s.slimQuery(contactsLPK(orgID), false)
@@ -167,10 +159,7 @@ func (s *Store) memberPage(ctx context.Context, orgID, listID, after string, lim
 			in.ExclusiveStartKey = res.LastEvaluatedKey
 		}
 		// The first part is read to its end.
-		switch {
-		case left >= 0 && len(ids) >= left:
-			return ids, "", nil
-		case len(ids) >= limit:
+		if len(ids) >= limit {
 			return ids, cursorMember, nil
 		}
 		after = cursorMember

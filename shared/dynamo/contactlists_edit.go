@@ -19,12 +19,19 @@ import (
 // keeps the members whose names, email or company contain every word of
 // it. It returns NOT_FOUND for an unknown list.
 //
-// Costs: the list item (its contactCount is the total), the member keys up
-// to the page's end (Slim entries, then member items that hold only their
-// key) and one BatchGet of the page's contacts: O(page) plus the skip,
-// never the collection's items. A search walks the org's contacts' Slim
-// partition (as GET /contacts?search= does) and the list's member keys,
-// then reads the page's contacts.
+// The list's contactCount, kept by imports after each chunk's writes,
+// trails its members while an import runs (and for good when one died
+// between its writes and its count): the member keys are read one past
+// the page, which says whether a member follows it, and the total is
+// theirs where they tell it (gifting.PageTotal); the count never decides
+// which keys are read.
+//
+// Costs: the list item, the member keys up to one past the page's end
+// (Slim entries, then member items that hold only their key) and one
+// BatchGet of the page's contacts: O(page) plus the skip, never the
+// collection's items. A search walks the org's contacts' Slim partition
+// (as GET /contacts?search= does) and the list's member keys, then reads
+// the page's contacts.
 func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
 	l, err := s.ContactList(ctx, orgID, listID)
 	if err != nil {
@@ -37,7 +44,7 @@ func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, p
 		if err != nil {
 			return nil, 0, err
 		}
-		members, err := s.memberIDs(ctx, orgID, listID, -1, total)
+		members, err := s.memberIDs(ctx, orgID, listID, -1)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -50,16 +57,13 @@ func (s *Store) ListMembers(ctx context.Context, orgID, listID, search string, p
 		lo, hi := page.Window(total)
 		ids = matched[lo:hi]
 	} else {
-		if page.Offset() >= total {
-			return []gifting.Contact{}, total, nil
-		}
-		keys, err := s.memberIDs(ctx, orgID, listID, page.Offset()+page.Limit, total)
+		keys, err := s.memberIDs(ctx, orgID, listID, page.End()+1)
 		if err != nil {
 			return nil, 0, err
 		}
-		if page.Offset() < len(keys) {
-			ids = keys[page.Offset():]
-		}
+		total = gifting.PageTotal(page, total, len(keys))
+		lo, hi := page.Window(len(keys))
+		ids = keys[lo:hi]
 	}
 	contacts, err := s.ContactsByID(ctx, orgID, ids)
 	if err != nil {

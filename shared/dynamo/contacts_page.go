@@ -21,12 +21,18 @@ const maxSearchTerms = 8
 // whose names, email or company contain every word of it,
 // case-insensitively.
 //
+// The counter (kept by imports after each chunk's writes) trails the
+// contacts while an import runs, and for good when one died between its
+// writes and its count; so the keys are read one past the page, which says
+// whether a contact follows it, and the total is theirs where they tell it
+// (gifting.PageTotal).
+//
 // Costs: page 1 is one Query of the page's Slim entries (keys), then one
 // BatchGetItem of the page's items and the contacts counter together (a
 // page of 100 reads the counter beside the Query instead: 3 requests). A
-// deeper page reads the counter first (a page past the end then costs one
-// read), walks the Slim entries up to the page's end (about 1 read unit
-// per 40 contacts skipped) and reads the page's items by key. The Slim
+// deeper page reads the counter beside the Query too, walks the Slim
+// entries up to the page's end (about 1 read unit per 40 contacts
+// skipped) and reads the page's items by key. The Slim
 // index is eventually consistent, so a contact written in the last moment
 // may be missing from a page read at once. A search reads the whole Slim
 // partition with a filter (about 1 read unit per 40 contacts) and then the
@@ -38,26 +44,17 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	}
 	total := int64(-1)
 	var counted chan count
-	switch {
-	case page.Offset() > 0:
-		n, err := s.contactsTotal(ctx, orgID)
-		if err != nil {
-			return nil, 0, err
-		}
-		if int64(page.Offset()) >= n {
-			return []gifting.Contact{}, int(n), nil
-		}
-		total = n
-	case page.Limit >= maxBatchGet:
-		// The page's items fill a BatchGetItem: the counter is read beside
-		// the index query instead (one request more, no more waiting).
+	if page.Offset() > 0 || page.Limit >= maxBatchGet {
+		// A deep page, or one whose items fill a BatchGetItem: the counter
+		// is read beside the index query (one request more, no more
+		// waiting).
 		counted = make(chan count, 1)
 		go func() {
 			n, err := s.contactsTotal(ctx, orgID)
 			counted <- count{n, err}
 		}()
 	}
-	ids, err := s.contactIDsUpTo(ctx, orgID, page.Offset()+page.Limit)
+	ids, err := s.contactIDsUpTo(ctx, orgID, page.End()+1)
 	if counted != nil {
 		c := <-counted
 		if err == nil {
@@ -68,11 +65,9 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	if err != nil {
 		return nil, 0, err
 	}
-	if page.Offset() >= len(ids) {
-		ids = nil
-	} else {
-		ids = ids[page.Offset():]
-	}
+	read := len(ids)
+	lo, hi := page.Window(read)
+	ids = ids[lo:hi]
 	keys := make([]item, 0, len(ids)+1)
 	for _, id := range ids {
 		keys = append(keys, key(orgPK(orgID), contactSK(id)))
@@ -109,7 +104,7 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 			contacts = append(contacts, c)
 		}
 	}
-	return contacts, int(max(total, 0)), nil
+	return contacts, gifting.PageTotal(page, int(max(total, 0)), read), nil
 }
 
 // count is a counter read concurrently.

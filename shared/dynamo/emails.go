@@ -25,9 +25,11 @@ import (
 // An email goes out in three steps: ClaimEmail marks it claimed with a
 // write conditioned on the recipient's version (of overlapping senders one
 // wins), the mailer sends it, and EmailSent records the provider's message
-// id and sentAt (EmailFailed the failure). A claimed email is never claimed
-// again, so a process that dies between the claim and the send leaves it
-// claimed and unsent: at most once.
+// id and sentAt (EmailFailed the failure). A claim is a lease
+// (gifting.EmailLease): a claimed email not recorded as sent keeps its
+// recipient in the due index at the lease's end, so when the process dies
+// between the claim and the record the tick claims and sends it again: at
+// least once (gifting/email_lease.go says where a duplicate can come from).
 
 // messageTTL is how long a sent message's item (MessageRecipient) is kept:
 // SES reports bounces within minutes and complaints within days.
@@ -45,14 +47,26 @@ type sentMessage struct {
 
 // ClaimEmail claims the email kind of a recipient for sending at the
 // store's now (gifting.Recipient.ClaimEmail) and returns the recipient as
-// claimed. It is one read and one conditional write.
+// claimed. It is one read and one conditional write. A claim whose lease
+// ran out is taken over; when that was the email's last attempt, the
+// failure is written and ClaimEmail returns gifting.ErrEmailGivenUp.
 //
 // Errors: NOT_FOUND (recipient), CONFLICT (the email is not waiting: sent,
-// claimed by another sender, failed or no longer active).
+// claimed by another sender whose lease runs, failed or no longer active).
 func (s *Store) ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error) {
-	return s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		return nil, r.ClaimEmail(kind, s.Now())
+	givenUp := false
+	r, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
+		err := r.ClaimEmail(kind, s.Now())
+		givenUp = errors.Is(err, gifting.ErrEmailGivenUp)
+		if givenUp {
+			return nil, nil // write the failure
+		}
+		return nil, err
 	})
+	if err == nil && givenUp {
+		return r, gifting.ErrEmailGivenUp
+	}
+	return r, err
 }
 
 // EmailSent records that the mail provider accepted the email kind of a
@@ -87,18 +101,29 @@ func (s *Store) EmailSent(ctx context.Context, orgID, campaignID, recipientID, k
 	return err
 }
 
-// EmailFailed records a failed send of the email kind of a recipient and
-// releases its claim (gifting.Recipient.MarkEmailFailed): failure is the
-// reason it will never go out, "" for one a later tick retries.
+// EmailFailed records a failed send of the email kind of a recipient,
+// claimed at claimedAt, and releases its claim
+// (gifting.Recipient.MarkEmailFailed): failure is the reason it will never
+// go out, "" for one a later tick retries. A claim another sender took
+// over meanwhile is left to it, with nothing written.
 //
 // Errors: NOT_FOUND (recipient).
-func (s *Store) EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) error {
+func (s *Store) EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string, claimedAt time.Time) error {
 	_, err := s.updateRecipient(ctx, orgID, campaignID, recipientID, func(r *gifting.Recipient, _ map[string]int) ([]types.TransactWriteItem, error) {
-		r.MarkEmailFailed(kind, failure, s.Now())
+		if !r.MarkEmailFailed(kind, failure, claimedAt, s.Now()) {
+			return nil, errNothingToWrite
+		}
 		return nil, nil
 	})
+	if errors.Is(err, errNothingToWrite) {
+		return nil
+	}
 	return err
 }
+
+// errNothingToWrite is an updateRecipient change's answer when the
+// recipient needs no write: updateRecipient returns it as it is.
+var errNothingToWrite = errors.New("nothing to write")
 
 // StopEmails records failure on the email kind of a recipient (when not
 // "") and on every email of it still to be sent, which takes it out of the

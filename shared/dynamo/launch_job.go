@@ -21,10 +21,19 @@ import (
 )
 
 // Launch job tuning: a slice reads this many list members and writes
-// their recipients with this many puts at a time.
+// their recipients with this many puts at a time. A slice whose recipients
+// are invited at once takes fewer: its sender sends them one after another
+// right after the slice is counted, and a slice must never hold more
+// invitations than it can send well inside the worker's timeout (150 s)
+// and the launch's lease (DueLease). At about 100 ms a send and its record
+// (SES's answer, then one read and one transaction) 100 take 10 s; under
+// SES throttling (each send retried up to five times, about 1.5 s of
+// backoff on average) the sender stops at its time budget
+// (service.launchSendBudget) and leaves the rest to their claims' leases.
 const (
-	launchSliceSize = 500
-	launchPutters   = 4
+	launchSliceSize       = 500
+	launchInviteSliceSize = 100
+	launchPutters         = 4
 )
 
 // LaunchWriteRate is the default pace of a launch (and of an audience
@@ -111,14 +120,24 @@ const launchFinishCursor = "finish"
 // cursor. Never more recipients are counted than were paid for (a list can
 // grow during the launch): a slice puts at most the room left.
 //
+// A slice takes at most the room left (the contacts paid for less the
+// recipients counted), so no run of it can write more recipients than the
+// launch may count, and a launch whose room is used up finishes. Every
+// recipient is counted at the status it was written with (pending): a
+// recipient moved before its slice is counted (its invitation sent by the
+// tick, a status change) moved the counters from pending already.
+//
 // Invitations work as in add-recipient (see Invitation). With an inviter
 // (a mailer is configured) and a template whose invitation is due at once,
-// each recipient is written invite_sent with its invitation marked sent,
-// and invite is called with the slice's recipients right after the
-// transaction that counts them commits; it sends them and puts back to
-// pending, with their counts, those it could not send. Only the run whose
-// transaction commits invites, so no invitation goes twice. Without an
-// inviter the recipients are pending with the invitation scheduled.
+// each recipient is written pending with its invitation claimed
+// (gifting.ClaimInvitation), and invite is called with the slice's
+// recipients right after the transaction that counts them commits, those
+// whose claim is still the slice's to use (gifting.HolderMaySend); it sends
+// them, and each moves to invite_sent when the mail provider accepted it
+// (EmailSent). An invitation the inviter does not send (the process died,
+// its time ran out, the send failed) stays claimed until its lease ends,
+// then the tick sends it: at least once. Without an inviter the recipients
+// are pending with the invitation scheduled.
 func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publicBaseURL string, invite gifting.Inviter) (next string, done bool, err error) {
 	c, err := s.Campaign(ctx, orgID, campaignID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
@@ -152,7 +171,9 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if err != nil {
 		return "", false, err
 	}
-	if list >= len(rec.ListIDs) {
+	room := rec.Contacts - rec.Created
+	if list >= len(rec.ListIDs) || room <= 0 {
+		// Every list read, or every contact paid for a recipient.
 		return s.finishLaunch(ctx, orgID, c, rec)
 	}
 	// One pace for the run: its writes all go to the organization's
@@ -170,8 +191,12 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 				}
 			}
 		}
+		size := launchSliceSize
+		if invite != nil && c.CampaignData.EmailTemplateID != "" {
+			size = launchInviteSliceSize
+		}
 		var last string
-		ids, last, err = s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, launchSliceSize)
+		ids, last, err = s.listMemberPage(ctx, orgID, rec.ListIDs[list], after, int(min(int64(size), room)))
 		if err != nil {
 			return "", false, err
 		}
@@ -194,18 +219,26 @@ func (s *Store) LaunchSlice(ctx context.Context, orgID, campaignID, cursor, publ
 	if err != nil || !committed {
 		return cursor, false, err
 	}
-	if invite != nil {
-		var invs []gifting.Invitation
-		for _, r := range mine {
-			if r.Status == gifting.RecipientInviteSent && r.Emails.AddressConfirmation.ClaimedAt != nil && !r.Emails.AddressConfirmation.Sent {
-				invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet})
-			}
-		}
-		if len(invs) > 0 {
-			invite(ctx, invs)
-		}
+	if invs := s.sliceInvitations(mine); invite != nil && len(invs) > 0 {
+		invite(ctx, invs)
 	}
 	return next, false, nil
+}
+
+// sliceInvitations are the invitations of the slice's recipients rs that
+// the run that counted them may send: claimed when written, unchanged
+// since (version 1: nobody else took them over) and with enough of their
+// lease left (gifting.EmailSchedule.HolderMaySend).
+func (s *Store) sliceInvitations(rs []storedRecipient) []gifting.Invitation {
+	now := s.Now()
+	var invs []gifting.Invitation
+	for _, r := range rs {
+		e := r.Emails.AddressConfirmation
+		if r.Ver == 1 && e.ClaimedAt != nil && e.HolderMaySend(*e.ClaimedAt, now) {
+			invs = append(invs, gifting.Invitation{Recipient: r.Recipient, Delays: r.Delays, EmailSet: r.EmailSet})
+		}
+	}
+	return invs
 }
 
 // launchSliceID marks the recipients a launch slice writes: the cursor it
@@ -483,15 +516,17 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	if n > 0 {
 		deltas := map[gifting.RecipientStatus]int64{}
 		created := make([]gifting.Recipient, len(mine))
+		inviting := false
 		for i, r := range mine {
-			deltas[r.Status]++
+			deltas[writtenStatus(r)]++
 			created[i] = r.Recipient
+			inviting = inviting || r.Emails.AddressConfirmation.ClaimedAt != nil
 		}
 		spent, err := wallet.MulCredits(n, c.CampaignData.CreditsPerRecipient)
 		if err != nil {
 			return false, fmt.Errorf("launch slice of %s: %w", campaignID, err)
 		}
-		counters := s.campaignCounters(orgID, campaignID, deltas, spent)
+		counters := s.campaignCounters(orgID, campaignID, deltas, spent, inviting)
 		if c.LaunchProgress != nil {
 			// The campaign's mirror of the record's count (launches
 			// accepted before launchProgress existed have none).
@@ -518,8 +553,10 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 	reasons := cancellationReasons(err)
 	switch {
 	case tx.failed(reasons, condLaunch):
-		// Another run counted the slice, or the launch is over.
-		return false, nil
+		// Another run counted the slice, or the launch is over; a record
+		// that still holds this slice's claim refused the count itself,
+		// which no run of the slice can get past (and must not spin on).
+		return false, s.sliceStillClaimed(ctx, pk, sk, cursor)
 	case tx.failed(reasons, condCampaign):
 		if err := s.dropSliceRecipients(ctx, orgID, mine); err != nil {
 			return false, err
@@ -527,6 +564,29 @@ func (s *Store) countLaunchSlice(ctx context.Context, orgID string, c gifting.Ca
 		return false, fmt.Errorf("launch slice: campaign %s no longer takes its recipients: %w", campaignID, err)
 	}
 	return false, fmt.Errorf("launch slice: %w", err)
+}
+
+// writtenStatus is the status the launch slice wrote r with, at which its
+// count counts it: its status while it is unchanged since (version 1),
+// else pending, which every launch writes (a move since then moved the
+// campaign's counters from pending).
+func writtenStatus(r storedRecipient) gifting.RecipientStatus {
+	if r.Ver == 1 {
+		return r.Status
+	}
+	return gifting.RecipientPending
+}
+
+// sliceStillClaimed is the error of a count the launch record refused
+// while it still holds the claim of the slice at cursor (a record its
+// slice cannot be counted on), nil when the record moved on.
+func (s *Store) sliceStillClaimed(ctx context.Context, pk, sk, cursor string) error {
+	var rec launchRecord
+	found, err := s.get(ctx, pk, sk, &rec)
+	if err != nil || !found || rec.FinishedAt != nil || rec.SliceFrom == nil || *rec.SliceFrom != cursor {
+		return err
+	}
+	return fmt.Errorf("launch slice at %q: the launch record refuses its count (%d created of %d paid)", cursor, rec.Created, rec.Contacts)
 }
 
 // dropSliceRecipients deletes the slice's recipients rs that nothing has

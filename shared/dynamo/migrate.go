@@ -244,7 +244,7 @@ func (s *Store) recountContacts(ctx context.Context, orgID string) ([]string, er
 	}
 	for _, it := range lists {
 		listID := strings.TrimPrefix(attrS(it, "SK"), listPrefix)
-		ids, err := s.memberIDs(ctx, orgID, listID, -1, -1)
+		ids, err := s.memberIDs(ctx, orgID, listID, -1)
 		if err != nil {
 			return nil, err
 		}

@@ -31,11 +31,15 @@ type slimRecipient struct {
 // and the filter and sort attributes), then one BatchGetItem for the
 // campaign, the profile (WithOrg) and the page's recipients.
 //
-// Sorted by createdAt with at most a status filter, the Query stops after
-// the page and the total comes from the campaign's counters: the cost is
-// the Slim entries up to the page's end. Any other sort or filter reads
-// the campaign's whole Slim partition (about 150 bytes a recipient, so one
-// read unit per ~50 recipients) and sorts it in memory.
+// Sorted by createdAt with at most a status filter, the Query stops one
+// entry after the page and the total comes from the campaign's counters
+// where the entries cannot tell it (gifting.PageTotal: the counters trail
+// the recipients a launch slice wrote until the slice is counted, so the
+// entry after the page says whether one follows, and the last page's
+// total is the entries'): the cost is the Slim entries up to the page's
+// end. Any other sort or filter reads the campaign's whole Slim partition
+// (about 150 bytes a recipient, so one read unit per ~50 recipients) and
+// sorts it in memory.
 //
 // A missing, deleted or another organization's campaign is NOT_FOUND.
 func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error) {
@@ -47,8 +51,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	q.Search = strings.ToLower(strings.TrimSpace(q.Search))
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
-	need := q.Page.Offset() + q.Page.Limit
-	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, need)
+	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, q.Page.End()+1)
 	if err != nil {
 		return gifting.RecipientListPage{}, err
 	}
@@ -104,7 +107,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	page.Total = len(entries)
 	if fast && !exhausted {
-		page.Total = countOf(page.Campaign, q.Statuses)
+		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
 	}
 	return page, nil
 }

@@ -44,12 +44,12 @@ type RecipientKit struct {
 	EmailSet string
 }
 
-// invitesNow reports whether recipients built with k are written invited
-// (invite_sent, invitation marked sent) for the caller to send at once:
-// the caller sends invitations, the campaign is sending (not paused) and
-// its template's invitation is due with no delay. Otherwise they are
-// written pending with the invitation scheduled (when the template has
-// one).
+// invitesNow reports whether recipients built with k are written with
+// their invitation claimed for the caller to send at once (still pending:
+// a recipient is invite_sent only once the invitation went out): the
+// caller sends invitations, the campaign is sending (not paused) and its
+// template's invitation is due with no delay. Otherwise they are written
+// pending with the invitation scheduled (when the template has one).
 func (k RecipientKit) invitesNow() bool {
 	t, ok := k.Emails["addressConfirmation"]
 	return k.Invite && k.Campaign.SendsEmails() && ok && t.DelayHours <= 0
@@ -125,8 +125,9 @@ func attrS(it item, name string) string {
 	return ""
 }
 
-// newRecipient builds a recipient of kit's campaign: pending, or invited
-// (its invitation marked sent at its creation) when kit.invitesNow.
+// newRecipient builds a pending recipient of kit's campaign, its invitation
+// claimed at its creation for the writer to send (gifting.ClaimInvitation)
+// when kit.invitesNow.
 func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Contact, sourceType, sourceID string) gifting.Recipient {
 	c := kit.Campaign
 	id := recipientIDFor(c.CampaignID, contact.ContactID)
@@ -142,7 +143,7 @@ func (s *Store) newRecipient(orgID string, kit RecipientKit, contact gifting.Con
 		r.AssignedUsers = []gifting.AssignedUser{kit.AssignTo}
 	}
 	if kit.invitesNow() {
-		r.MarkInvited(r.CreatedAt)
+		r.ClaimInvitation(r.CreatedAt)
 	}
 	return r
 }
@@ -160,8 +161,11 @@ func (s *Store) newRecipientItems(orgID string, r gifting.Recipient, kit Recipie
 	if err != nil {
 		return types.Put{}, types.TransactWriteItem{}, err
 	}
+	// A recipient whose invitation is claimed to go out at once needs a
+	// campaign still sending: a pause since the read cancels the write.
+	inviting := r.Emails.AddressConfirmation.ClaimedAt != nil
 	return types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")},
-		s.CampaignCounterUpdate(orgID, r.CampaignID, r.Status, 1, r.CreditsCharged), nil
+		s.campaignCounters(orgID, r.CampaignID, map[gifting.RecipientStatus]int64{r.Status: 1}, r.CreditsCharged, inviting), nil
 }
 
 // newStoredRecipient is the stored form of a new recipient r built with

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // CodeGone is the error code of a page whose campaign is over: completed
@@ -67,6 +68,10 @@ func (in *ClaimInput) Validate(choices []Gift) error {
 	}
 	line := func(field, v string, required bool) {
 		switch {
+		case !utf8.ValidString(v):
+			// A form field's %-escapes can spell any bytes; stored, bytes
+			// that are no UTF-8 would come back as U+FFFD on the label.
+			p.Add(field, "must be text (UTF-8)")
 		case v == "" && required:
 			p.Add(field, "is required")
 		case tooLong(v, maxAddressLine):

@@ -42,6 +42,29 @@ func NewPagination(p PageRequest, total int) Pagination {
 	}
 }
 
+// End is the number of items up to and including the page.
+func (p PageRequest) End() int { return p.Offset() + p.Limit }
+
+// PageTotal is the total of a list whose page p was read from the list's
+// start, in keys, up to one item past the page's end (read of them, at
+// most p.End()+1), beside counted, the list's size as a counter keeps it.
+// A counter kept apart from the items it counts trails them while the
+// work that writes them runs (a launch slice written but not yet counted,
+// an import's chunk) and, when that work dies, until it is done again; so
+// the total is read from the keys wherever they tell it: when fewer than
+// p.End()+1 came back the list ends there and read is its exact size, and
+// otherwise an item follows the page and the total is the counter's,
+// raised to read when the counter trails. So a page is never shown as the
+// last while an item follows it (hasNext and totalPages, NewPagination),
+// and the total is exact on the last page; in the middle of a list it may
+// trail by what the counter has yet to count.
+func PageTotal(p PageRequest, counted, read int) int {
+	if read <= p.End() {
+		return read
+	}
+	return max(counted, read)
+}
+
 // Window returns the bounds [lo, hi) of page p within n items, clamped.
 func (p PageRequest) Window(n int) (lo, hi int) {
 	lo = min(p.Offset(), n)

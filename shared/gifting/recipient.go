@@ -150,9 +150,10 @@ func (e *RecipientEmails) Kind(kind string) *EmailSchedule {
 // mail provider accepted the message; SentAt is null until then.
 //
 // The other fields are the sending's own record. ClaimedAt is when a
-// sender took the email (see Recipient.ClaimEmail): a claimed email is
-// never taken again, so it goes out at most once. MessageID is the
-// provider's id of the message sent. Attempts counts the sends that failed
+// sender took the email (see Recipient.ClaimEmail): a lease of EmailLease,
+// after which an email still not recorded as sent is claimed again, so it
+// goes out at least once (email_lease.go). MessageID is the provider's id
+// of the message sent. Attempts counts the sends that failed
 // for a reason a later one may get past, and RetryAt is when the next may
 // run. Failure, once set, says why the email will never go out
 // (EmailFailures) or, after it went out, that it bounced or drew a
@@ -220,45 +221,68 @@ func (e EmailSchedule) dueAt() time.Time {
 	return at
 }
 
-// NextEmail returns the earliest email of the recipient still to be sent
-// and when it is due; ok is false when none waits.
+// NextEmail returns the earliest email of the recipient that needs a
+// sender (EmailSchedule.NextSendAt: one waiting, or one whose sender's
+// lease runs out) and when; ok is false when none does.
 func (r *Recipient) NextEmail() (kind string, at time.Time, ok bool) {
 	for _, k := range EmailKinds {
-		e := *r.Emails.Kind(k)
-		if !e.waiting() {
-			continue
-		}
-		if t := e.dueAt(); !ok || t.Before(at) {
+		t, needs := r.Emails.Kind(k).NextSendAt()
+		if needs && (!ok || t.Before(at)) {
 			kind, at, ok = k, t, true
 		}
 	}
 	return kind, at, ok
 }
 
-// DueEmails returns the kinds of the recipient's emails due at now, in
+// DueEmails returns the kinds of the recipient's emails that need a sender
+// at now (waiting and due, or claimed by a sender whose lease is over), in
 // EmailKinds order.
 func (r *Recipient) DueEmails(now time.Time) []string {
 	var kinds []string
 	for _, k := range EmailKinds {
-		if e := *r.Emails.Kind(k); e.waiting() && !e.dueAt().After(now) {
+		if at, ok := r.Emails.Kind(k).NextSendAt(); ok && !at.After(now) {
 			kinds = append(kinds, k)
 		}
 	}
 	return kinds
 }
 
+// ErrEmailGivenUp is ClaimEmail's CONFLICT for an email whose senders lost
+// MaxEmailAttempts leases or sends: the recipient now records
+// EmailAttemptsExhausted on it, and storage writes that.
+var ErrEmailGivenUp = Errorf(CodeConflict, "the email's senders failed %d times; it is recorded as failed", MaxEmailAttempts)
+
 // ClaimEmail takes the email kind for sending at now, or returns CONFLICT
-// when it is not waiting (sent, claimed by another sender, failed or no
-// longer active) or not due yet (a reminder put off by a late invitation,
-// see MarkEmailSent). Storage writes the claim conditioned on the version
-// it read, so of two senders only one claims an email.
+// when it needs no sender (sent, failed or no longer active), another
+// sender's lease on it runs, or it is not due yet (a reminder put off by a
+// late invitation, see MarkEmailSent). A claim whose lease is over
+// (EmailSchedule.ClaimRetryable) is taken over and counts as a failed
+// attempt; at MaxEmailAttempts the email fails instead
+// (EmailAttemptsExhausted) and ClaimEmail returns ErrEmailGivenUp. Storage
+// writes the claim conditioned on the version it read, so of two senders
+// only one claims an email.
 func (r *Recipient) ClaimEmail(kind string, now time.Time) error {
 	e := r.Emails.Kind(kind)
-	if e == nil || !e.waiting() {
-		return Errorf(CodeConflict, "email %s of recipient %q is not waiting to be sent", kind, r.RecipientID)
+	if e == nil {
+		return Errorf(CodeConflict, "recipient %q has no email %s", r.RecipientID, kind)
 	}
-	if e.dueAt().After(now) {
-		return Errorf(CodeConflict, "email %s of recipient %q is not due until %s", kind, r.RecipientID, FormatTime(e.dueAt()))
+	due, ok := e.NextSendAt()
+	switch {
+	case !ok:
+		return Errorf(CodeConflict, "email %s of recipient %q is not waiting to be sent", kind, r.RecipientID)
+	case due.After(now) && e.ClaimedAt != nil:
+		return Errorf(CodeConflict, "email %s of recipient %q is claimed by another sender until %s", kind, r.RecipientID, FormatTime(due))
+	case due.After(now):
+		return Errorf(CodeConflict, "email %s of recipient %q is not due until %s", kind, r.RecipientID, FormatTime(due))
+	}
+	if e.ClaimRetryable(now) {
+		// The holder's attempt ended with nothing recorded: it failed, or
+		// went out and was never recorded (the duplicate window).
+		e.Attempts++
+		if e.Attempts >= MaxEmailAttempts {
+			e.ClaimedAt, e.Failure, r.UpdatedAt = nil, EmailAttemptsExhausted, now
+			return ErrEmailGivenUp
+		}
 	}
 	at := now
 	e.ClaimedAt = &at
@@ -487,18 +511,6 @@ func fill(text string, values map[string]string) string {
 	return b.String()
 }
 
-// MarkInvited claims the invitation at now for the writer to send at once
-// (see Invitation) and moves a pending recipient to invite_sent.
-func (r *Recipient) MarkInvited(now time.Time) {
-	at := now
-	r.Emails.AddressConfirmation.ClaimedAt = &at
-	if r.Status == RecipientPending {
-		r.Status = RecipientInviteSent
-		r.restartExpiry(now)
-	}
-	r.UpdatedAt = now
-}
-
 // MarkEmailSent records that the mail provider accepted the email kind at
 // now as messageID. The invitation of a pending recipient (one sent by the
 // scheduler) moves it to invite_sent; MarkEmailSent reports the status it
@@ -550,12 +562,17 @@ func (r *Recipient) keepReminderDistance(kind string, now time.Time) {
 	}
 }
 
-// MarkEmailFailed records a failed send of the email kind at now and
-// releases its claim: failure is the reason it will never go out, or ""
-// for a failure a later send may get past, which is retried after
-// EmailRetryAfter until MaxEmailAttempts.
-func (r *Recipient) MarkEmailFailed(kind, failure string, now time.Time) {
+// MarkEmailFailed records a failed send of the email kind, claimed at
+// claimedAt, at now and releases its claim: failure is the reason it will
+// never go out, or "" for a failure a later send may get past, which is
+// retried after EmailRetryAfter until MaxEmailAttempts. It changes nothing
+// and reports false when the claim is no longer the sender's (another
+// sender took it over after its lease) or the email was sent meanwhile.
+func (r *Recipient) MarkEmailFailed(kind, failure string, claimedAt, now time.Time) bool {
 	e := r.Emails.Kind(kind)
+	if e.Sent || e.ClaimedAt == nil || !e.ClaimedAt.Equal(claimedAt) {
+		return false
+	}
 	e.ClaimedAt = nil
 	e.Attempts++
 	switch {
@@ -568,6 +585,7 @@ func (r *Recipient) MarkEmailFailed(kind, failure string, now time.Time) {
 		e.RetryAt = &at
 	}
 	r.UpdatedAt = now
+	return true
 }
 
 // Rank is the position of s in a recipient's journey (RecipientJourney),

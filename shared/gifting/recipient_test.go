@@ -98,7 +98,9 @@ func TestAddFeedback(t *testing.T) {
 	if err := r.AddFeedback("like", nil, now); ErrorCode(err) != CodeConflict {
 		t.Fatalf("feedback on a pending recipient: %v, want CONFLICT", err)
 	}
-	r.MarkInvited(now)
+	if from := r.MarkEmailSent("addressConfirmation", "m-1", now); from != RecipientPending {
+		t.Fatalf("invitation sent from %s, want pending", from)
+	}
 	if err := r.AddFeedback("like", &FeedbackMessage{Type: "text", Text: "Thanks!"}, now); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -89,9 +91,21 @@ func writeEnvelope(w http.ResponseWriter, status int, message string, data any) 
 	writeJSON(w, status, Envelope{Success: true, StatusCode: status, Message: message, Data: data})
 }
 
+// statusClientClosed is the request log's status of a request whose client
+// went away before the answer (nginx's 499): nobody receives an answer, and
+// it is no server error.
+const statusClientClosed = 499
+
 // writeError writes err in the error shape. Internal errors are logged with
-// the request id and answered with a generic text.
+// the request id and answered with a generic text. A request whose client
+// went away (its context cancelled: whatever failed, failed for that) is
+// one quiet line and the status 499 in the request log, no internal error.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(r.Context().Err(), context.Canceled) {
+		loggerFrom(r.Context()).DebugContext(r.Context(), "the client went away before the answer", slog.String("error", gifting.Clip(err.Error(), maxLoggedError)))
+		w.WriteHeader(statusClientClosed)
+		return
+	}
 	code := gifting.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {

@@ -49,11 +49,27 @@ var pagesHTML string
 var (
 	tmpl = template.Must(template.New("pages").Parse(pagesHTML))
 	// csp allows no script at all, the embedded style sheet by its hash,
-	// gift images from http(s) hosts, and forms posting only to the pages
-	// themselves.
-	csp = "default-src 'none'; style-src 'sha256-" + hashOf(css) + "'; img-src https: http:; " +
+	// gift images from https hosts only (an http one could be swapped in
+	// transit: secureImage asks for it over https), and forms posting only
+	// to the pages themselves.
+	csp = "default-src 'none'; style-src 'sha256-" + hashOf(css) + "'; img-src https:; " +
 		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
+
+// hsts keeps browsers on https for the pages' host for two years once
+// they have seen it over https (over http, as `make run` serves them,
+// browsers ignore it): a claim form carries a home address.
+const hsts = "max-age=63072000; includeSubDomains"
+
+// retryAfter is the Retry-After of a 503 page, in seconds: the store has
+// already retried with backoff, so the recipient's browser should leave
+// it a moment.
+const retryAfter = "5"
+
+// statusClientClosed is the request log's status of a request whose
+// client went away before the answer (nginx's 499): nobody receives an
+// answer, and the service did nothing wrong.
+const statusClientClosed = 499
 
 func hashOf(s string) string {
 	sum := sha256.Sum256([]byte(s))
@@ -101,6 +117,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", csp)
+	hd.Set("Strict-Transport-Security", hsts)
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("X-Robots-Tag", "noindex, nofollow")
 	hd.Set("Cache-Control", "no-store")
@@ -275,9 +292,20 @@ func (h *Handler) readForm(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // fail writes the page of a use case's error. p, when set, is the page the
-// error is about (a second claim leads to its landing page).
+// error is about (a second claim leads to its landing page). A storage
+// that cannot serve now is a 503 with Retry-After; a client that went away
+// before the answer is a quiet line, not an internal error.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p gifting.RecipientPage, err error) {
+	if errors.Is(r.Context().Err(), context.Canceled) {
+		h.log.DebugContext(r.Context(), "page: the client went away before the answer", slog.String("route", routeOf(r)))
+		w.WriteHeader(statusClientClosed)
+		return
+	}
 	switch gifting.ErrorCode(err) {
+	case gifting.CodeUnavailable:
+		h.log.WarnContext(r.Context(), "page: storage unavailable", slog.String("route", routeOf(r)), slog.String("error", err.Error()))
+		w.Header().Set("Retry-After", retryAfter)
+		h.problem(w, r, http.StatusServiceUnavailable, nil)
 	case gifting.CodeNotFound:
 		h.problem(w, r, http.StatusNotFound, nil)
 	case gifting.CodeGone:

@@ -191,8 +191,12 @@ func TestLandingPage(t *testing.T) {
 			t.Errorf("X-Robots-Tag = %q", res.header.Get("X-Robots-Tag"))
 		}
 		csp := res.header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "form-action 'self'") || strings.Contains(csp, "script-src") {
-			t.Errorf("Content-Security-Policy = %q", csp)
+		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "form-action 'self'") || strings.Contains(csp, "script-src") ||
+			!strings.Contains(csp, "img-src https:;") || strings.Contains(csp, "http:") {
+			t.Errorf("Content-Security-Policy = %q; want images from https only", csp)
+		}
+		if hsts := res.header.Get("Strict-Transport-Security"); !strings.Contains(hsts, "max-age=63072000") {
+			t.Errorf("Strict-Transport-Security = %q, want two years", hsts)
 		}
 	})
 }
@@ -216,12 +220,14 @@ func TestClaim(t *testing.T) {
 	})
 	t.Run("invalid fields show the form again and write nothing", func(t *testing.T) {
 		for name, tc := range map[string]struct{ field, value, problem string }{
-			"missing street":  {"line1", "", "is required"},
-			"unknown country": {"country", "XX", "ISO 3166-1"},
-			"bad zip":         {"zip", "<script>", "letters, digits"},
-			"bad phone":       {"phoneNumber", "call me", "phone number"},
-			"no gift":         {"giftId", "", "choose a gift"},
-			"foreign gift":    {"giftId", "gift-artisan-coffee", "choose one of the gifts"},
+			"missing street":   {"line1", "", "is required"},
+			"street not UTF-8": {"line1", "1 Main \xff\xfe Street", "must be text (UTF-8)"},
+			"city not UTF-8":   {"city", "\xc3", "must be text (UTF-8)"},
+			"unknown country":  {"country", "XX", "ISO 3166-1"},
+			"bad zip":          {"zip", "<script>", "letters, digits"},
+			"bad phone":        {"phoneNumber", "call me", "phone number"},
+			"no gift":          {"giftId", "", "choose a gift"},
+			"foreign gift":     {"giftId", "gift-artisan-coffee", "choose one of the gifts"},
 		} {
 			t.Run(name, func(t *testing.T) {
 				form := address(f.cheap.GiftID)

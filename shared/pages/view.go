@@ -66,9 +66,20 @@ type field struct {
 func giftOf(g gifting.Gift, checked bool) giftView {
 	v := giftView{ID: g.GiftID, Name: g.Name, Description: g.ShortDescription, Checked: checked}
 	if len(g.ImageURLs) > 0 {
-		v.ImageURL = g.ImageURLs[0]
+		v.ImageURL = secureImage(g.ImageURLs[0])
 	}
 	return v
+}
+
+// secureImage is an image URL as the pages show it: over https. The pages
+// load images from https only (their Content-Security-Policy), so an http
+// URL a catalog holds is asked for over https, as a browser upgrades a
+// page's mixed content itself.
+func secureImage(u string) string {
+	if rest, ok := strings.CutPrefix(u, "http://"); ok {
+		return "https://" + rest
+	}
+	return u
 }
 
 func base(p gifting.RecipientPage, name string) view {
@@ -106,7 +117,7 @@ func (h *Handler) landingView(p gifting.RecipientPage) view {
 	}
 	sg := r.SelectedGift
 	v.Claimed = true
-	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: sg.ImageURL}
+	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: secureImage(sg.ImageURL)}
 	v.TrackingLink = sg.TrackingLink
 	if !gifting.ValidURL(v.TrackingLink) {
 		v.TrackingLink = ""
@@ -177,6 +188,7 @@ var problems = map[int][2]string{
 	http.StatusRequestEntityTooLarge: {"That was too much text", "Please shorten what you entered and try again."},
 	http.StatusUnsupportedMediaType:  {"Please use the form", "This page only accepts its own form."},
 	http.StatusInternalServerError:   {"Something went wrong on our side", "Please try again in a few minutes."},
+	http.StatusServiceUnavailable:    {"We are busy right now", "Nothing was lost. Please try again in a minute."},
 }
 
 // unsubscribeView is the unsubscribe page of p: the question and its

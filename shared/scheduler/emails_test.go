@@ -343,31 +343,3 @@ func TestOverlappingTicksSendEachEmailOnce(t *testing.T) {
 		e.wantSubjects(fmt.Sprintf("r%d", i), invitation)
 	}
 }
-
-// TestCrashBetweenClaimAndSend: a sender that claimed an email and died
-// before sending it leaves it claimed and unsent; no tick sends it again
-// (at most once).
-func TestCrashBetweenClaimAndSend(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
-	res := e.add(c, "crash")
-	e.clock.Advance(72 * time.Hour)
-	if _, err := e.store.ClaimEmail(ctx, e.orgID, c.CampaignID, res.Response.RecipientID, "reminder1"); err != nil {
-		t.Fatal(err)
-	}
-	// The process dies here.
-	for range 3 {
-		e.clock.Advance(time.Hour)
-		e.tick()
-	}
-	e.wantSubjects("crash", invitation)
-	r := e.recipient(c.CampaignID, res.Response.RecipientID)
-	if r1 := r.Emails.Reminder1; r1.ClaimedAt == nil || r1.Sent {
-		t.Errorf("reminder1 claimed at %v, sent %v; want claimed and not sent", r1.ClaimedAt, r1.Sent)
-	}
-	if _, err := e.store.ClaimEmail(ctx, e.orgID, c.CampaignID, res.Response.RecipientID, "reminder1"); gifting.ErrorCode(err) != gifting.CodeConflict {
-		t.Errorf("second claim: %v, want CONFLICT", err)
-	}
-}

@@ -31,6 +31,12 @@ const StuckAfter = 30 * time.Minute
 // tick.
 const stopMargin = 20 * time.Second
 
+// TickTimeout is how long one tick may run: the worker function's Timeout
+// in template.yaml, which ends a tick in AWS. The local runner gives its
+// ticks the same deadline (Run), so a tick there stops starting slices as
+// one in AWS does, and never holds up the ticks after it for longer.
+const TickTimeout = 150 * time.Second
+
 // alerts are the alert field values of stuck items, by job kind.
 var alerts = map[string]string{gifting.JobLaunch: "launch_stuck"}
 
@@ -83,7 +89,8 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 	return nil
 }
 
-// work continues d's job from its cursor, slice after slice.
+// work continues d's job from its cursor, slice after slice, until it is
+// done, fails, or nears the deadline.
 func (s *Scheduler) work(ctx context.Context, d dynamo.Due) {
 	j := jobs.Job{Kind: d.Kind, OrgID: d.OrgID, Ref: d.Ref, Cursor: d.Cursor}
 	for {
@@ -125,6 +132,7 @@ func (s *Scheduler) failed(ctx context.Context, d dynamo.Due, j jobs.Job, err er
 }
 
 // Run ticks every interval until ctx ends: the local server's scheduler.
+// Each tick has TickTimeout, as a worker invocation in AWS has.
 func (s *Scheduler) Run(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -133,9 +141,11 @@ func (s *Scheduler) Run(ctx context.Context, every time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := s.Tick(ctx); err != nil {
+			tctx, cancel := context.WithTimeout(ctx, TickTimeout)
+			if err := s.Tick(tctx); err != nil {
 				s.log.WarnContext(ctx, "scheduler tick", slog.String("error", err.Error()))
 			}
+			cancel()
 		}
 	}
 }

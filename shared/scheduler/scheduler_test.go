@@ -24,6 +24,13 @@ import (
 // job was never run: its launch record is in the due index.
 func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 	t.Helper()
+	return launchedWith(t, s, n, 10, "")
+}
+
+// launchedWith is launched at price credits a recipient, with the email
+// template templateID ("" for none).
+func launchedWith(t *testing.T, s *dynamo.Store, n int, price int64, templateID string) (orgID, campaignID string) {
+	t.Helper()
 	ctx := context.Background()
 	orgID, _ = testenv.Org(t, s, "acme", 1_000_000)
 	// The campaign's gift is the service catalog's: a launch checks that
@@ -43,7 +50,8 @@ func launched(t *testing.T, s *dynamo.Store, n int) (orgID, campaignID string) {
 		t.Fatal(err)
 	}
 	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
-		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10, GiftIDs: []string{"gift-wireless-charger"},
+		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: price, GiftIDs: []string{"gift-wireless-charger"},
+		EmailTemplateID: templateID,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -163,5 +171,40 @@ func TestStuckLaunchAlerts(t *testing.T) {
 	}
 	if c, err := s.Campaign(ctx, orgID, campaignID); err != nil || c.Status != gifting.CampaignLive || c.TotalRecipients != 3 {
 		t.Errorf("campaign %s with %d recipients, %v; want live with 3", c.Status, c.TotalRecipients, err)
+	}
+}
+
+// TestLocalTicksHaveTheWorkersDeadline: the local runner's ticks (Run) end
+// as a worker invocation does, so a tick working a due item stops starting
+// slices before its deadline and never holds up the ticks after it for
+// longer than an invocation would.
+func TestLocalTicksHaveTheWorkersDeadline(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	s := testenv.Store(t, dynamo.WithClock(func() time.Time { return now }))
+	launched(t, s, 1)
+	now = now.Add(dynamo.DueLease + time.Second)
+	seen := make(chan time.Duration, 1)
+	job := func(ctx context.Context, _ jobs.Job) (*jobs.Job, error) {
+		deadline, ok := ctx.Deadline()
+		if !ok {
+			deadline = time.Now().Add(time.Hour * 24 * 365)
+		}
+		select {
+		case seen <- time.Until(deadline):
+		default:
+		}
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go scheduler.New(s, job, testenv.Quiet).Run(ctx, 10*time.Millisecond)
+	select {
+	case left := <-seen:
+		if left > scheduler.TickTimeout {
+			t.Errorf("a local tick's job has %v left, want at most the worker's %v", left, scheduler.TickTimeout)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tick ran the due launch")
 	}
 }

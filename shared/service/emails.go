@@ -34,8 +34,9 @@ type EmailStore interface {
 	ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error)
 	// EmailSent records an accepted email and its message id.
 	EmailSent(ctx context.Context, orgID, campaignID, recipientID, kind, messageID string) error
-	// EmailFailed records a failed send; failure "" is retried later.
-	EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string) error
+	// EmailFailed records a failed send of the claim made at claimedAt;
+	// failure "" is retried later.
+	EmailFailed(ctx context.Context, orgID, campaignID, recipientID, kind, failure string, claimedAt time.Time) error
 	// HoldEmails puts a recipient's waiting emails off until until.
 	HoldEmails(ctx context.Context, orgID, campaignID, recipientID string, until time.Time) error
 	// IsSuppressed reports whether the organization never mails email.
@@ -100,7 +101,8 @@ func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job
 }
 
 // sendScheduled claims the email kind of a recipient and sends it. An
-// email another sender claimed first is left to it.
+// email another sender holds is left to it; one whose earlier senders all
+// failed is recorded as failed by the claim (gifting.ErrEmailGivenUp).
 func (s *Service) sendScheduled(ctx context.Context, orgID, campaignID, recipientID, kind string) error {
 	r, err := s.store.ClaimEmail(ctx, orgID, campaignID, recipientID, kind)
 	if gifting.ErrorCode(err) == gifting.CodeConflict {
@@ -109,9 +111,10 @@ func (s *Service) sendScheduled(ctx context.Context, orgID, campaignID, recipien
 	if err != nil {
 		return err
 	}
+	claimedAt := *r.Emails.Kind(kind).ClaimedAt
 	id, failure, err := s.deliver(ctx, orgID, r, kind)
 	if err != nil {
-		return errors.Join(err, s.store.EmailFailed(ctx, orgID, campaignID, recipientID, kind, failure))
+		return errors.Join(err, s.store.EmailFailed(ctx, orgID, campaignID, recipientID, kind, failure, claimedAt))
 	}
 	return s.sent(ctx, orgID, r, kind, id)
 }
@@ -129,6 +132,11 @@ func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient
 		return "", gifting.EmailSuppressed, errSuppressed
 	}
 	e := r.Emails.Kind(kind)
+	// A send that hangs must end well inside its claim's margin
+	// (gifting.EmailSendMargin), or its claim could be taken over while it
+	// still might go out.
+	ctx, cancel := context.WithTimeout(ctx, mailTimeout)
+	defer cancel()
 	sent, err := s.cfg.Mailer.SendEmail(ctx, mail.Message{
 		To: r.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: kind,
 		// The landing page id: unguessable, and no personal data.
@@ -145,16 +153,21 @@ func (s *Service) deliver(ctx context.Context, orgID string, r gifting.Recipient
 	return sent.MessageID, "", nil
 }
 
+// mailTimeout bounds one email's send, its retries included: half of
+// gifting.EmailSendMargin.
+const mailTimeout = 30 * time.Second
+
 // errSuppressed is why an email to a suppressed address was not sent.
 var errSuppressed = errors.New("the address is on the organization's suppression list")
 
 // sent records the accepted email kind of r. The email went out, so a
-// failure to record it is logged, not retried: the entry stays claimed and
-// is never sent again.
+// failure to record it is logged, not retried here: the entry stays
+// claimed, and once its lease is over the tick sends it again (the one
+// way an email goes out twice; see gifting/email_lease.go).
 func (s *Service) sent(ctx context.Context, orgID string, r gifting.Recipient, kind, messageID string) error {
 	metrics.Count(orgID, map[string]int64{metrics.EmailsSent: 1})
 	if err := s.store.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, kind, messageID); err != nil {
-		Logger(ctx).ErrorContext(ctx, "email sent but not recorded; it stays claimed", slog.String("recipientId", r.RecipientID),
+		Logger(ctx).ErrorContext(ctx, "email sent but not recorded; it is sent again after its lease", slog.String("recipientId", r.RecipientID),
 			slog.String("kind", kind), slog.String("error", err.Error()))
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -92,20 +93,39 @@ func (s *Service) runLaunch(ctx context.Context, j jobs.Job) (*jobs.Job, error) 
 	return &j, nil
 }
 
+// launchSendBudget bounds the time a launch slice spends sending its
+// invitations: half the launch record's lease in the due index (one
+// minute, dynamo.DueLease), which the slice's count renewed just before,
+// so the lease still holds when the next slice claims its contacts (no
+// tick takes over a launch whose driver is busy sending), and far inside
+// the worker's 150 s timeout. The invitations it leaves keep their claims
+// and go out by the tick when the claims' leases end.
+const launchSendBudget = 30 * time.Second
+
 // launchInviter sends the invitations of the recipients a launch slice
 // writes, as add-recipient does (sendInvitation), or is nil when no mailer
 // is configured: the recipients then stay pending, invitation scheduled.
-// Sends are sequential: the undo of a failed one moves the campaign's
-// counters, which concurrent undos would fight over.
+// Sends are sequential (each recorded send moves the campaign's counters,
+// which concurrent ones would fight over) and stop at launchSendBudget,
+// or launchSendMargin before the context's deadline.
 func (s *Service) launchInviter(orgID string) gifting.Inviter {
 	if s.cfg.Mailer == nil {
 		return nil
 	}
 	return func(ctx context.Context, invs []gifting.Invitation) {
-		for _, inv := range invs {
-			s.sendInvitation(ctx, orgID, inv, func(ctx context.Context) error {
-				return s.store.UninviteRecipient(ctx, orgID, inv)
-			})
+		stop := s.store.Now().Add(launchSendBudget)
+		for i, inv := range invs {
+			deadline, ok := ctx.Deadline()
+			if s.store.Now().After(stop) || (ok && time.Until(deadline) < launchSendMargin) {
+				Logger(ctx).InfoContext(ctx, "launch slice out of time for sending; the rest go out after their claims' lease",
+					slog.Int("left", len(invs)-i))
+				return
+			}
+			s.sendInvitation(ctx, orgID, inv)
 		}
 	}
 }
+
+// launchSendMargin is the time a launch slice keeps before its context's
+// deadline: one send with the mailer's retries and its record.
+const launchSendMargin = 10 * time.Second

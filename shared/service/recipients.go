@@ -12,11 +12,9 @@ import (
 type RecipientStore interface {
 	// AddRecipient writes the recipient and its debit in one transaction.
 	AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error)
-	// UninviteAddedRecipient undoes an add-recipient's invitation mark and
-	// rewrites its stored idempotent response.
-	UninviteAddedRecipient(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error)
-	// UninviteRecipient undoes the invitation mark of a launched recipient.
-	UninviteRecipient(ctx context.Context, orgID string, inv gifting.Invitation) error
+	// AddedRecipientNotEmailed rewrites an add-recipient's stored
+	// idempotent response with emailSent false.
+	AddedRecipientNotEmailed(ctx context.Context, orgID string, res gifting.AddRecipientResult, idem *gifting.Idempotent[gifting.AddedRecipient]) (gifting.AddedRecipient, error)
 	// MoveRecipient moves a recipient along its state machine.
 	MoveRecipient(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
 }
@@ -25,9 +23,10 @@ type RecipientStore interface {
 // (in carries the organization, campaign, contact, source and idempotency
 // key; the service fills in the page URLs and whether it invites). When a
 // mailer is configured and the campaign's invitation is due at once, the
-// invitation goes out right after the write; if it cannot, the recipient
-// goes back to pending and the result (and its stored idempotent response)
-// says emailSent false.
+// recipient is written pending with its invitation claimed, which goes out
+// right after the write (the recipient then moves to invite_sent); if it
+// cannot, the recipient stays pending, the scheduler retries it, and the
+// result (and its stored idempotent response) says emailSent false.
 //
 // Errors: NOT_FOUND (campaign missing, deleted or another org's), CONFLICT
 // (campaign not accepting recipients; contact already a recipient of it),
@@ -48,12 +47,13 @@ func (s *Service) AddRecipient(ctx context.Context, in gifting.AddRecipientInput
 			metrics.CreditsSpent:    res.Recipient.CreditsCharged,
 		})
 	}
-	if res.Invited() {
-		s.sendInvitation(ctx, in.OrgID, res.Invitation(), func(ctx context.Context) error {
-			var err error
-			res.Response, err = s.store.UninviteAddedRecipient(ctx, in.OrgID, res, in.Idempotency)
-			return err
-		})
+	if res.Invited() && !s.sendInvitation(ctx, in.OrgID, res.Invitation()) {
+		out, err := s.store.AddedRecipientNotEmailed(context.WithoutCancel(ctx), in.OrgID, res, in.Idempotency)
+		if err != nil {
+			Logger(ctx).ErrorContext(ctx, "add-recipient: stored response not rewritten", slog.String("recipientId", res.Recipient.RecipientID),
+				slog.String("error", err.Error()))
+		}
+		res.Response = out
 	}
 	return res, nil
 }
@@ -67,20 +67,24 @@ func (s *Service) MoveRecipient(ctx context.Context, orgID, campaignID, recipien
 }
 
 // sendInvitation sends the invitation of a recipient the store has just
-// written as invited, its invitation claimed (gifting.Invitation), through
-// the same path as the scheduler's emails (deliver, then EmailSent), and
-// reports whether it went out. The write has happened, so the send must not
-// be cut short by the caller going away. When the send fails, undo puts the
-// recipient back to pending, its claim released; then the failure is
-// recorded, so a failure a later try may get past is retried by the
+// written with its invitation claimed (gifting.Invitation), through the
+// same path as the scheduler's emails (deliver, then EmailSent, which moves
+// the recipient to invite_sent), and reports whether it went out. The
+// write has happened, so the send must not be cut short by the caller
+// going away. A claim with too little of its lease left is not used
+// (gifting.EmailSchedule.HolderMaySend): the tick sends it after the
+// lease. When the send fails the failure is recorded and the claim
+// released, so a failure a later try may get past is retried by the
 // scheduler and a permanent one (a rejection, a suppressed address) is
-// kept with its reason. Add-recipient and the launch job each pass their
-// own undo (UninviteAddedRecipient, which also rewrites the stored
-// idempotent response, and UninviteRecipient).
-func (s *Service) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation, undo func(context.Context) error) bool {
+// kept with its reason; the recipient stays pending.
+func (s *Service) sendInvitation(ctx context.Context, orgID string, inv gifting.Invitation) bool {
 	ctx = context.WithoutCancel(ctx)
 	rc := inv.Recipient
 	const kind = "addressConfirmation"
+	e := rc.Emails.AddressConfirmation
+	if e.ClaimedAt == nil || !e.HolderMaySend(*e.ClaimedAt, s.store.Now()) {
+		return false
+	}
 	id, failure, err := s.deliver(ctx, orgID, rc, kind)
 	if err == nil {
 		_ = s.sent(ctx, orgID, rc, kind, id)
@@ -88,12 +92,8 @@ func (s *Service) sendInvitation(ctx context.Context, orgID string, inv gifting.
 	}
 	log := Logger(ctx).With(slog.String("recipientId", rc.RecipientID))
 	log.WarnContext(ctx, "invitation not sent; recipient left pending", slog.String("error", err.Error()))
-	if err := undo(ctx); err != nil {
-		log.ErrorContext(ctx, "undo invitation", slog.String("error", err.Error()))
-		return false
-	}
-	if err := s.store.EmailFailed(ctx, orgID, rc.CampaignID, rc.RecipientID, kind, failure); err != nil {
-		log.ErrorContext(ctx, "record failed invitation", slog.String("error", err.Error()))
+	if err := s.store.EmailFailed(ctx, orgID, rc.CampaignID, rc.RecipientID, kind, failure, *e.ClaimedAt); err != nil {
+		log.ErrorContext(ctx, "record failed invitation; it is retried after its lease", slog.String("error", err.Error()))
 	}
 	return false
 }

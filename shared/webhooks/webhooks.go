@@ -93,7 +93,8 @@ func (p Policy) CheckURL(raw string) error {
 // shared (100.64/10), reserved and the other special-purpose ranges no
 // public receiver has, unless AllowLocal allows loopback and private ones.
 // An IPv6 address that carries an IPv4 one a gateway would reach (NAT64,
-// 6to4) is judged by that IPv4 address.
+// 6to4) is judged by that IPv4 address, as an IPv4-mapped one
+// (::ffff:0:0/96) is.
 func (p Policy) checkAddr(ip netip.Addr) error {
 	ip = ip.Unmap()
 	if v4, ok := embeddedV4(ip); ok {
@@ -143,6 +144,8 @@ var (
 		netip.MustParsePrefix("203.0.113.0/24"),  // documentation
 		netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the limited broadcast
 		netip.MustParsePrefix("::/96"),           // IPv4-compatible (:: and ::1 are judged above)
+		netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT): inside translators only
+		netip.MustParsePrefix("fec0::/10"),       // site-local: deprecated, never global (RFC 3879)
 		netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
 		netip.MustParsePrefix("100::/64"),        // discard-only
 		netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments, Teredo among them

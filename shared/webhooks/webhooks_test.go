@@ -34,6 +34,15 @@ func TestCheckURL(t *testing.T) {
 		{"cloud metadata IPv6", "https://[fd00:ec2::254]/", false, false},
 		{"shared address space", "https://100.64.0.1/", false, false},
 		{"unspecified", "https://0.0.0.0/", false, false},
+		{"site-local IPv6 (fec0::/10, deprecated)", "https://[fec0::1]/", false, false},
+		{"site-local IPv6, its last block", "https://[feff:ffff::1]/", false, false},
+		{"IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/", false, true},
+		{"IPv4-mapped, hex", "https://[::ffff:7f00:1]/", false, true},
+		{"IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", false, false},
+		{"IPv4-mapped public", "https://[::ffff:93.184.216.34]/", true, true},
+		{"IPv4-translated loopback (::ffff:0:0:0/96)", "https://[::ffff:0:7f00:1]/", false, false},
+		{"IPv4-translated private", "https://[::ffff:0:a00:1]/", false, false},
+		{"IPv4-translated public", "https://[::ffff:0:5db8:d822]/", false, false},
 		{"not a URL scheme we send to", "ftp://hooks.example.com/", false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

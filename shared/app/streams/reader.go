@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
@@ -19,8 +20,8 @@ import (
 // Reader reads the table's stream the way the worker's event source
 // mapping does in AWS (new change records only, each organization's in
 // order and organizations side by side, a record given again until its
-// handler succeeds): the local runner's and
-// the tests' delivery path.
+// handler succeeds, and its place in the stream kept across restarts:
+// checkpoint.go): the local runner's and the tests' delivery path.
 type Reader struct {
 	DB      *dynamodb.Client
 	Streams *dynamodbstreams.Client
@@ -31,7 +32,8 @@ type Reader struct {
 	Every time.Duration
 }
 
-// Run reads the stream from its oldest record until ctx ends.
+// Run reads the stream until ctx ends: from each shard's checkpoint, or
+// from its oldest record when it has none.
 func (r *Reader) Run(ctx context.Context) error {
 	desc, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &r.Table})
 	if err != nil {
@@ -41,10 +43,10 @@ func (r *Reader) Run(ctx context.Context) error {
 	if arn == nil {
 		return errors.New("the table has no stream")
 	}
-	orgs := &lanes{ctx: ctx, r: r, byOrg: map[string]chan dynamo.ChangeRecord{}}
-	defer orgs.wg.Wait()
-	iters := map[string]*string{} // open shards' iterators
-	done := map[string]bool{}
+	run := &run{r: r, arn: arn, cp: checkpoints{db: r.DB, table: r.Table, arn: *arn},
+		iters: map[string]*string{}, done: map[string]bool{}}
+	run.orgs = &lanes{ctx: ctx, r: r, marks: &run.marks, byOrg: map[string]chan laneRecord{}}
+	defer run.close(ctx)
 	for ctx.Err() == nil {
 		s, err := r.Streams.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
 		if err != nil {
@@ -52,49 +54,112 @@ func (r *Reader) Run(ctx context.Context) error {
 			continue
 		}
 		for _, sh := range s.StreamDescription.Shards {
-			id := *sh.ShardId
-			if _, open := iters[id]; open || done[id] {
-				continue
+			if id := *sh.ShardId; run.iters[id] == nil && !run.done[id] {
+				run.open(ctx, id)
 			}
-			it, err := r.Streams.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
-				StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
-			if err != nil {
-				r.pause(ctx, err)
-				continue
-			}
-			iters[id] = it.ShardIterator
 		}
 		idle := true
-		for id, it := range iters {
-			out, err := r.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it})
-			if err != nil {
-				r.pause(ctx, err)
-				delete(iters, id) // a fresh iterator next round
-				continue
-			}
-			for _, rec := range out.Records {
-				if rec.Dynamodb == nil || rec.EventName != streamtypes.OperationTypeInsert {
-					continue
-				}
-				if cr, ok := dynamo.ChangeRecordOf(fromStream(rec.Dynamodb.NewImage)); ok {
-					orgs.add(cr)
-				}
-			}
-			if len(out.Records) > 0 {
+		for id, it := range run.iters {
+			if run.read(ctx, id, it) {
 				idle = false
 			}
-			if out.NextShardIterator == nil {
-				delete(iters, id)
-				done[id] = true
-			} else {
-				iters[id] = out.NextShardIterator
-			}
 		}
+		run.checkpoint(ctx)
 		if idle {
 			r.pause(ctx, nil)
 		}
 	}
 	return nil
+}
+
+// run is one Run's state: each open shard's iterator, the shards read to
+// their end, the records read and not yet passed by a checkpoint.
+type run struct {
+	r     *Reader
+	arn   *string
+	cp    checkpoints
+	orgs  *lanes
+	iters map[string]*string
+	done  map[string]bool
+	marks watermarks
+}
+
+// open gets shard id's iterator: after its checkpoint, or from its oldest
+// record when it has none (or the stream no longer holds it).
+func (u *run) open(ctx context.Context, id string) {
+	in := &dynamodbstreams.GetShardIteratorInput{StreamArn: u.arn, ShardId: &id, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon}
+	seq, err := u.cp.load(ctx, id)
+	if err != nil {
+		u.r.pause(ctx, err)
+		return
+	}
+	if validSeq(seq) {
+		after := *in
+		after.ShardIteratorType, after.SequenceNumber = streamtypes.ShardIteratorTypeAfterSequenceNumber, &seq
+		if it, err := u.r.Streams.GetShardIterator(ctx, &after); err == nil {
+			u.iters[id] = it.ShardIterator
+			return
+		}
+	}
+	it, err := u.r.Streams.GetShardIterator(ctx, in)
+	if err != nil {
+		u.r.pause(ctx, err)
+		return
+	}
+	u.iters[id] = it.ShardIterator
+}
+
+// read reads one batch of shard id from iterator it, hands its change
+// records to their organizations' lanes, and reports whether it held any
+// record.
+func (u *run) read(ctx context.Context, id string, it *string) bool {
+	out, err := u.r.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it})
+	if err != nil {
+		u.r.pause(ctx, err)
+		delete(u.iters, id) // a fresh iterator next round, from the checkpoint
+		return false
+	}
+	for _, rec := range out.Records {
+		if rec.Dynamodb == nil {
+			continue
+		}
+		seq := aws.ToString(rec.Dynamodb.SequenceNumber)
+		var cr dynamo.ChangeRecord
+		ok := false
+		if rec.EventName == streamtypes.OperationTypeInsert {
+			cr, ok = dynamo.ChangeRecordOf(fromStream(rec.Dynamodb.NewImage))
+		}
+		m := u.marks.read(id, seq, ok)
+		if ok {
+			u.orgs.add(laneRecord{cr, m})
+		}
+	}
+	if out.NextShardIterator == nil {
+		delete(u.iters, id)
+		u.done[id] = true
+	} else {
+		u.iters[id] = out.NextShardIterator
+	}
+	return len(out.Records) > 0
+}
+
+// checkpoint saves each shard's checkpoint that moved past a handled
+// change record.
+func (u *run) checkpoint(ctx context.Context) {
+	for shard, seq := range u.marks.advance() {
+		if err := u.cp.save(ctx, shard, seq); err != nil && ctx.Err() == nil {
+			u.r.pause(ctx, err)
+		}
+	}
+}
+
+// close waits for the lanes to stop, then saves the checkpoints of what
+// they handled.
+func (u *run) close(ctx context.Context) {
+	u.orgs.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	u.checkpoint(ctx)
 }
 
 // laneDepth is how many records an organization's lane holds before the
@@ -110,32 +175,48 @@ const laneDepth = 1024
 type lanes struct {
 	ctx   context.Context
 	r     *Reader
+	marks *watermarks
 	wg    sync.WaitGroup
-	byOrg map[string]chan dynamo.ChangeRecord
+	byOrg map[string]chan laneRecord
 }
 
-// add queues cr on its organization's lane, starting the lane if needed.
-func (l *lanes) add(cr dynamo.ChangeRecord) {
-	q := l.byOrg[cr.OrgID]
+// laneRecord is a change record on its way, with its mark in the
+// watermarks.
+type laneRecord struct {
+	cr   dynamo.ChangeRecord
+	mark *mark
+}
+
+// add queues lr on its organization's lane, starting the lane if needed.
+func (l *lanes) add(lr laneRecord) {
+	q := l.byOrg[lr.cr.OrgID]
 	if q == nil {
-		q = make(chan dynamo.ChangeRecord, laneDepth)
-		l.byOrg[cr.OrgID] = q
+		q = make(chan laneRecord, laneDepth)
+		l.byOrg[lr.cr.OrgID] = q
 		l.wg.Go(func() { l.run(q) })
 	}
 	select {
-	case q <- cr:
+	case q <- lr:
 	case <-l.ctx.Done():
 	}
 }
 
-// run hands the records of one lane on, one after another, until ctx ends.
-func (l *lanes) run(q chan dynamo.ChangeRecord) {
+// run hands the records of one lane on, one after another, until ctx ends;
+// a record is marked handled once its handler succeeded.
+func (l *lanes) run(q chan laneRecord) {
 	for {
 		select {
 		case <-l.ctx.Done():
 			return
-		case cr := <-q:
-			for l.r.Handle(l.ctx, cr) != nil && l.ctx.Err() == nil {
+		case lr := <-q:
+			for {
+				if err := l.r.Handle(l.ctx, lr.cr); err == nil {
+					l.marks.handled(lr.mark)
+					break
+				}
+				if l.ctx.Err() != nil {
+					return
+				}
 				l.r.pause(l.ctx, nil)
 			}
 		}
