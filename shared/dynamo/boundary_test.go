@@ -42,6 +42,18 @@ var movedSlices = []struct {
 		mappers: []string{"CreateEndpoint", "UpdateEndpoint", "putEndpoint", "DeleteEndpoint", "StartDelivery",
 			"sealWebhookSecrets"},
 	},
+	{
+		slice:   "catalog",
+		app:     []string{"app.go", "app_templates.go"},
+		storage: []string{"catalog.go", "catalog_edit.go", "catalog_bridge.go"},
+		mappers: []string{"catalogChanged", "refDeleted"},
+	},
+	{
+		slice:   "event",
+		app:     []string{"app.go"},
+		storage: []string{"events.go"},
+		mappers: []string{"eventMoved"},
+	},
 }
 
 // applicationLayers are the packages storage must not import at all.

@@ -17,6 +17,8 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -84,8 +86,10 @@ type Config struct {
 type Server struct {
 	store Store
 	svc   *service.Service
-	// wallets is the wallet slice's use cases, over store.
+	// The slices' use cases, over store.
 	wallets *wallet.App
+	catalog *catalog.App
+	events  *event.App
 	cfg     Config
 	log     *slog.Logger
 	keys    *expirable.LRU[string, gifting.Principal]
@@ -104,8 +108,9 @@ const keyCacheSize = 10_000
 
 // NewServer returns a Server whose handlers read and write store directly,
 // run the use cases with rules through svc, and those of the slices through
-// their application layers, built here over store (wallet.NewApp) or with
-// the service (Service.Webhooks: its sealer and sender are the service's).
+// their application layers, built here over store (wallet.NewApp,
+// catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
+// its sealer and sender are the service's).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -113,7 +118,8 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
+		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	if svc != nil {
 		s.webhooks = svc.Webhooks()
 	}
