@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/retry"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -42,10 +43,6 @@ func NewApp(store Store, cfg Config) *App {
 	}
 	return &App{store: store, cfg: cfg}
 }
-
-// maxAttempts bounds the attempts of a use case whose commits keep finding
-// what it read changed, or its transaction contended.
-const maxAttempts = 60
 
 // Get returns a recipient of a campaign of orgID as the API shows it.
 // Errors: NOT_FOUND (the recipient, or its campaign missing or deleted).
@@ -119,7 +116,7 @@ func (a *App) update(ctx context.Context, orgID, campaignID, recipientID string,
 		switch {
 		case err == nil:
 			return u.Recipient.Recipient, derr
-		case errors.Is(err, ErrRecipientChanged) && attempt < maxAttempts:
+		case errors.Is(err, ErrRecipientChanged) && attempt < retry.MaxAttempts:
 			continue // changed since read: read again
 		case errors.Is(err, ErrRecipientChanged):
 			return Recipient{}, fmt.Errorf("update recipient: gave up after %d attempts: %w", attempt, err)
@@ -185,13 +182,13 @@ func (a *App) changeBalance(ctx context.Context, orgID string, read *int64, deci
 			return wallet.NoWallet(orgID)
 		case !errors.Is(err, wallet.ErrBalanceMoved) && !errors.Is(err, wallet.ErrContended):
 			return err
-		case attempt >= maxAttempts:
+		case attempt >= retry.MaxAttempts:
 			return fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
 		case errors.As(err, &moved):
 			balance, fresh = moved.Balance, true
-			err = wallet.Pause(ctx, attempt-2)
+			err = retry.Pause(ctx, attempt-2)
 		default:
-			err = wallet.Pause(ctx, attempt)
+			err = retry.Pause(ctx, attempt)
 		}
 		if err != nil {
 			return err

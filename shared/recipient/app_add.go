@@ -7,7 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
-	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/retry"
 )
 
 // Add adds a contact (created, or merged into the contact with the same
@@ -78,8 +78,8 @@ func (a *App) Write(ctx context.Context, in AddInput) (AddResult, error) {
 	}
 	for attempt := 1; ; attempt++ {
 		res, err := a.addOnce(ctx, in)
-		if reread(err) && attempt < maxAttempts {
-			if err := wallet.Pause(ctx, attempt); err != nil {
+		if reread(err) && attempt < retry.MaxAttempts {
+			if err := retry.Pause(ctx, attempt); err != nil {
 				return AddResult{}, err
 			}
 			continue

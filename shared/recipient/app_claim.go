@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
+	"github.com/giftcampaign/service/shared/retry"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -27,7 +28,7 @@ import (
 func (a *App) Claim(ctx context.Context, orgID, campaignID, recipientID string, in ClaimInput) (Recipient, error) {
 	for attempt := 1; ; attempt++ {
 		r, err := a.claimOnce(ctx, orgID, campaignID, recipientID, in)
-		if errors.Is(err, ErrRecipientChanged) && attempt < maxAttempts {
+		if errors.Is(err, ErrRecipientChanged) && attempt < retry.MaxAttempts {
 			continue
 		}
 		if errors.Is(err, ErrRecipientChanged) {
@@ -108,7 +109,7 @@ func (a *App) Expire(ctx context.Context, orgID, campaignID, recipientID string,
 		switch {
 		case err == nil:
 			return true, nil
-		case errors.Is(err, ErrRecipientChanged) && attempt < maxAttempts:
+		case errors.Is(err, ErrRecipientChanged) && attempt < retry.MaxAttempts:
 			continue // the recipient changed since read (a claim): read again
 		case errors.Is(err, ErrCampaignMissing) && !archived:
 			// The campaign was deleted: its counters moved to its

@@ -13,13 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/webhooks"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // Store is everything the use cases need from storage: one small interface
@@ -33,7 +34,7 @@ type Store interface {
 	AudienceStore
 	DeleteStore
 	ExpiryStore
-	WebhookStore
+	webhook.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -63,25 +64,35 @@ type Config struct {
 type Service struct {
 	store Store
 	cfg   Config
+	log   *slog.Logger
+	// webhooks is the webhook slice's use cases (Config.Webhooks,
+	// Config.Secrets).
+	webhooks *webhook.App
 	// recipients is the recipient slice's use cases, over store.
 	recipients *recipient.App
-	log        *slog.Logger
-	// hooks is the HTTP client of webhook deliveries (Config.Webhooks).
-	hooks *http.Client
 }
 
-// New returns the use cases over store.
+// New returns the use cases over store, with the webhook slice's built
+// from cfg (Webhooks): every process that builds the service, the HTTP
+// functions' and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
+		Render: wire.Change, Log: cfg.Logger})
 	recipients := recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client(), recipients: recipients}
+	return &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks, recipients: recipients}
 }
 
-// Recipients is the recipient slice's use cases (add-recipient, the
+// Webhooks returns the webhook slice's use cases: the webhooks group's
+// handlers and the stream's deliveries call them.
+func (s *Service) Webhooks() *webhook.App { return s.webhooks }
+
+// Recipients returns the recipient slice's use cases (add-recipient, the
 // recipient reads and moves, the pages, the emails), built over the
-// service's store and configuration: the HTTP adapter calls them.
+// service's store and configuration: the recipients group's handlers call
+// them.
 func (s *Service) Recipients() *recipient.App { return s.recipients }
 
 // RunJob runs one slice of a background job and returns the job that
@@ -97,8 +108,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runScheduledLaunch(ctx, j)
 	case gifting.JobRecipientEmails:
 		return s.runRecipientEmails(ctx, j)
-	case gifting.JobWebhookDelivery:
-		return s.runDelivery(ctx, j)
+	case webhook.JobDelivery:
+		return nil, s.webhooks.RunDelivery(ctx, j.OrgID, j.Ref)
 	}
 	for _, run := range []jobs.Handler{s.RunCampaignJobs, s.RunAudienceJobs, s.RunContactJobs} {
 		if next, err := run(ctx, j); !errors.Is(err, errOtherJob) {

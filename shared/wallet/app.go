@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/retry"
 )
 
 // App is the wallet's application layer: the use cases of the API and the
@@ -216,9 +215,9 @@ func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, erro
 			// times: the queue (Hold) makes a move a rare race with
 			// another process.
 			balance, fresh = moved.Balance, true
-			err = Pause(ctx, attempt-2)
+			err = retry.Pause(ctx, attempt-2)
 		case errors.Is(err, ErrContended):
-			err = Pause(ctx, attempt)
+			err = retry.Pause(ctx, attempt)
 		default:
 			return Plan{}, fmt.Errorf("change balance: %w", err)
 		}
@@ -232,23 +231,4 @@ func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, erro
 func (a *App) balance(ctx context.Context, orgID string) (int64, error) {
 	w, err := a.Wallet(ctx, orgID)
 	return w.Balance, err
-}
-
-// Pause waits before attempt n+1 (none for n < 1): full jitter over an
-// exponential cap of 5 ms · 2^n, at most 400 ms, or until ctx ends. The use
-// cases of other slices that change a balance with writes of their own
-// (shared/recipient) retry with it too.
-func Pause(ctx context.Context, n int) error {
-	if n < 1 {
-		return nil
-	}
-	capped := min(5*time.Millisecond<<min(n, 10), 400*time.Millisecond)
-	t := time.NewTimer(time.Duration(rand.Int64N(int64(capped)) + 1))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
