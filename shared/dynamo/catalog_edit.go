@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -151,7 +152,7 @@ func (s *Store) retryReplace(ctx context.Context, err error, attempt int) error 
 }
 
 // DeleteGift removes org's own gift for good; see deleteReferenced.
-func (s *Store) DeleteGift(ctx context.Context, orgID, giftID string, drafts []gifting.Campaign) error {
+func (s *Store) DeleteGift(ctx context.Context, orgID, giftID string, drafts []campaign.Campaign) error {
 	if _, err := s.ownGift(ctx, orgID, giftID); err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func (s *Store) DeleteGift(ctx context.Context, orgID, giftID string, drafts []g
 }
 
 // DeleteTemplate removes org's own template for good; see deleteReferenced.
-func (s *Store) DeleteTemplate(ctx context.Context, orgID, templateID string, drafts []gifting.Campaign) error {
+func (s *Store) DeleteTemplate(ctx context.Context, orgID, templateID string, drafts []campaign.Campaign) error {
 	if _, err := s.ownTemplate(ctx, orgID, templateID); err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (s *Store) DeleteTemplate(ctx context.Context, orgID, templateID string, dr
 // a launch of one of them commits either before (the delete then fails with
 // CONFLICT) or after (the launch then finds ref missing). It returns
 // NOT_FOUND when the item is gone and CONFLICT when a draft changed.
-func (s *Store) deleteReferenced(ctx context.Context, orgID string, ref gifting.Ref, sk string, extra []types.TransactWriteItem, drafts []gifting.Campaign) error {
+func (s *Store) deleteReferenced(ctx context.Context, orgID string, ref gifting.Ref, sk string, extra []types.TransactWriteItem, drafts []campaign.Campaign) error {
 	if len(drafts) > maxDraftChecks {
 		return gifting.Errorf(gifting.CodeConflict, "%d draft campaigns refer to %s %q; remove it from some of them first (at most %d)",
 			len(drafts), ref.Kind, ref.ID, maxDraftChecks)
@@ -192,7 +193,7 @@ func (s *Store) deleteReferenced(ctx context.Context, orgID string, ref gifting.
 			ConditionExpression:      aws.String("#st = :draft AND updatedAt = :seen"),
 			ExpressionAttributeNames: map[string]string{"#st": "status"},
 			ExpressionAttributeValues: item{
-				":draft": str(string(gifting.CampaignDraft)), ":seen": seen,
+				":draft": str(string(campaign.Draft)), ":seen": seen,
 			},
 		}})
 	}
@@ -229,16 +230,16 @@ func draftCheck(i int) string { return "draft#" + fmt.Sprint(i) }
 // (tens to hundreds: each is a sending a person sets up), so a delete of a
 // template, gift or list reads at most a few hundred small items; this is
 // the bound docs/data-model.md's access-pattern table states, and deletes are rare.
-func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error) {
-	var out []gifting.Campaign
+func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
+	var out []campaign.Campaign
 	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {
 		items, err := s.queryPrefix(ctx, orgPK(orgID), prefix, true)
 		if err != nil {
 			return nil, err
 		}
 		for _, it := range items {
-			var c gifting.Campaign
-			if err := unmarshal(it, &c); err != nil {
+			c, err := decodeCampaign(it)
+			if err != nil {
 				return nil, err
 			}
 			c.Normalize()

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/oklog/ulid/v2"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/wire"
@@ -349,6 +350,9 @@ func storedChangeOf(m gifting.Change) storedChange {
 		// A wallet.* message (wallet.Plan.Message): the balance after
 		// the change and its entry, in full.
 		m.Data = wire.WalletChangeOf(d)
+	case campaign.Campaign:
+		// A campaign.* message: the campaign as the API shows it.
+		m.Data = wire.CampaignOf(d)
 	}
 	return storedChange{Change: m}
 }

@@ -101,7 +101,7 @@ func TestMoneyPathCost(t *testing.T) {
 	}
 	launchOrg, lc := launchFixtureOf(t, s, "cost-launch", 3, "")
 	launch := costOf(t, s, func(ctx context.Context) error {
-		_, err := s.LaunchCampaign(ctx, launchOrg, lc.CampaignID, "user-1")
+		_, err := testenv.LaunchCampaign(ctx, s, launchOrg, lc.CampaignID, "user-1")
 		return err
 	})
 	// One contact paid for leaves before its slice: the finish refunds it.
@@ -112,12 +112,12 @@ func TestMoneyPathCost(t *testing.T) {
 	if err := s.DeleteContact(context.Background(), launchOrg, ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	next, _, err := s.LaunchSlice(context.Background(), launchOrg, lc.CampaignID, "", "https://gifts.test", nil)
+	next, _, err := testenv.Campaigns(s).LaunchSlice(context.Background(), launchOrg, lc.CampaignID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	finish := costOf(t, s, func(ctx context.Context) error {
-		_, done, err := s.LaunchSlice(ctx, launchOrg, lc.CampaignID, next, "https://gifts.test", nil)
+		_, done, err := testenv.Campaigns(s).LaunchSlice(ctx, launchOrg, lc.CampaignID, next)
 		if err == nil && !done {
 			err = fmt.Errorf("the launch did not finish at %q", next)
 		}

@@ -151,17 +151,3 @@ const (
 	RefGift        = "gift"
 	RefContactList = "contact list"
 )
-
-// RefersTo reports whether c refers to ref.
-func (c Campaign) RefersTo(ref Ref) bool {
-	d := c.CampaignData
-	switch ref.Kind {
-	case RefTemplate:
-		return d.EmailTemplateID == ref.ID
-	case RefGift:
-		return slices.Contains(d.GiftIDs, ref.ID)
-	case RefContactList:
-		return slices.Contains(d.ContactListIDs, ref.ID)
-	}
-	return false
-}

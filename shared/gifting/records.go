@@ -7,16 +7,6 @@ import (
 	"time"
 )
 
-// Launch is the outcome of accepting a launch.
-type Launch struct {
-	CampaignID          string         `json:"campaignId"`
-	Status              CampaignStatus `json:"status"`
-	Contacts            int64          `json:"contacts"`
-	CreditsPerRecipient int64          `json:"creditsPerRecipient"`
-	CreditsDeducted     int64          `json:"creditsDeducted"`
-	RemainingBalance    int64          `json:"remainingBalance"`
-}
-
 // JobLaunch is the job kind of a launch: the job that writes a launched
 // campaign's recipients in slices (LaunchSlice) and takes it live. The
 // launch record is due under it, so the scheduler tick continues it.

@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -85,9 +86,12 @@ type Server struct {
 	svc   *service.Service
 	// wallets is the wallet slice's use cases, over store.
 	wallets *wallet.App
-	cfg     Config
-	log     *slog.Logger
-	keys    *expirable.LRU[string, gifting.Principal]
+	// campaigns is the campaign slice's use cases (the service builds
+	// them with its job queue and email code).
+	campaigns *campaign.App
+	cfg       Config
+	log       *slog.Logger
+	keys      *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -108,7 +112,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), campaigns: svc.Campaigns(), cfg: cfg, log: cfg.Logger}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

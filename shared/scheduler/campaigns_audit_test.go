@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -24,21 +24,19 @@ func TestRefusedScheduleNotRearmedByAnEdit(t *testing.T) {
 
 	e.clock.Advance(time.Hour)
 	e.tick()
-	if got := e.campaignOf(orgID, c.CampaignID); got.Status != gifting.CampaignDraft || got.Reason == "" {
+	if got := e.campaignOf(orgID, c.CampaignID); got.Status != campaign.Draft || got.Reason == "" {
 		t.Fatalf("status %s reason %q, want a refused draft", got.Status, got.Reason)
 	}
 	if _, _, err := wallet.NewApp(e.store).TopUp(ctx, orgID, 100, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.UpdateCampaign(ctx, orgID, c.CampaignID, "user-1", func(c *gifting.Campaign) error {
-		c.Name = "Renamed"
-		return nil
-	}); err != nil {
+	renamed := "Renamed"
+	if _, err := e.svc.Campaigns().Update(ctx, orgID, c.CampaignID, "user-1", campaign.Edit{Name: &renamed}); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(dynamo.DueLease)
 	e.tick()
-	if got := e.campaignOf(orgID, c.CampaignID); got.Status != gifting.CampaignDraft {
+	if got := e.campaignOf(orgID, c.CampaignID); got.Status != campaign.Draft {
 		t.Errorf("a rename launched the refused draft: status %s", got.Status)
 	}
 	if b := e.balanceOf(orgID); b != 105 {
@@ -46,17 +44,15 @@ func TestRefusedScheduleNotRearmedByAnEdit(t *testing.T) {
 	}
 
 	// Setting scheduledAt again does schedule it.
-	if _, err := e.svc.UpdateCampaign(ctx, orgID, c.CampaignID, "user-1", func(c *gifting.Campaign) error {
-		at := e.clock.Now().Add(time.Minute)
-		c.CampaignData.ScheduledAt = &at
-		return nil
-	}); err != nil {
+	at := e.clock.Now().Add(time.Minute)
+	schedule := campaign.Edit{Schedule: &campaign.Schedule{Field: "scheduledAt", At: &at}}
+	if _, err := e.svc.Campaigns().Update(ctx, orgID, c.CampaignID, "user-1", schedule); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(time.Minute)
 	e.tick()
 	got := e.campaignOf(orgID, c.CampaignID)
-	if got.Status == gifting.CampaignDraft {
+	if got.Status == campaign.Draft {
 		t.Errorf("a new scheduledAt did not launch: status %s reason %q", got.Status, got.Reason)
 	}
 	if b, want := e.balanceOf(orgID), 105-got.CampaignData.CreditsPerRecipient; b != want {

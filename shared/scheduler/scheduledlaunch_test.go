@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -12,7 +13,7 @@ import (
 
 // scheduledDraft creates, in org, a draft over a list of names' addresses
 // to be launched in an hour.
-func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign {
+func (e *mailEnv) scheduledDraft(orgID string, names ...string) campaign.Campaign {
 	e.t.Helper()
 	ctx := context.Background()
 	l, err := e.store.CreateContactList(ctx, orgID, "user-1", "list", "")
@@ -27,7 +28,7 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign
 		e.t.Fatal(err)
 	}
 	at := e.clock.Now().Add(time.Hour)
-	c, err := e.store.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Scheduled", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err := testenv.CreateCampaign(ctx, e.store, orgID, campaign.Campaign{Name: "Scheduled", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10,
 		GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", ScheduledAt: &at,
 	}})
@@ -37,7 +38,7 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign
 	return c
 }
 
-func (e *mailEnv) campaignOf(orgID, id string) gifting.Campaign {
+func (e *mailEnv) campaignOf(orgID, id string) campaign.Campaign {
 	e.t.Helper()
 	c, err := e.store.Campaign(context.Background(), orgID, id)
 	if err != nil {
@@ -54,7 +55,7 @@ func TestScheduledLaunchByTicksAlone(t *testing.T) {
 	c := e.scheduledDraft(e.orgID, "ann", "bob")
 
 	e.tick()
-	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != gifting.CampaignDraft {
+	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != campaign.Draft {
 		t.Fatalf("status %s before scheduledAt, want draft", got.Status)
 	}
 	e.wantSubjects("ann")
@@ -64,7 +65,7 @@ func TestScheduledLaunchByTicksAlone(t *testing.T) {
 	e.clock.Advance(dynamo.DueLease)
 	e.tick() // no queue here: the tick runs the launch job
 	got := e.campaignOf(e.orgID, c.CampaignID)
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != 2 {
+	if got.Status != campaign.Live || got.TotalRecipients != 2 {
 		t.Errorf("status %s with %d recipients, want live with 2", got.Status, got.TotalRecipients)
 	}
 	e.wantSubjects("ann", invitation)
@@ -87,7 +88,7 @@ func TestScheduledLaunchWithoutCredits(t *testing.T) {
 	e.clock.Advance(time.Hour)
 	e.tick()
 	got := e.campaignOf(orgID, c.CampaignID)
-	if got.Status != gifting.CampaignDraft || got.Reason == "" {
+	if got.Status != campaign.Draft || got.Reason == "" {
 		t.Errorf("status %s reason %q, want draft with a reason", got.Status, got.Reason)
 	}
 	due, err := e.store.DueItems(context.Background(), e.clock.Now().Add(24*time.Hour))
@@ -113,12 +114,13 @@ func TestClearedScheduleDoesNotLaunch(t *testing.T) {
 	e := newMailEnv(t)
 	c := e.scheduledDraft(e.orgID, "dan")
 	c.CampaignData.ScheduledAt = nil
-	if _, err := e.store.UpdateCampaign(context.Background(), e.orgID, c, "user-1", true, false); err != nil {
+	edit := campaign.EditPlan{OrgID: e.orgID, Campaign: c, UserID: "user-1", Now: e.store.Now(), Rescheduled: true}
+	if _, err := e.store.CommitEdit(context.Background(), edit); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Hour)
 	e.tick()
-	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != gifting.CampaignDraft || got.Reason != "" {
+	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != campaign.Draft || got.Reason != "" {
 		t.Errorf("status %s reason %q, want an untouched draft", got.Status, got.Reason)
 	}
 	if b := e.balance(); b != 10_000 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
@@ -13,10 +14,10 @@ import (
 type DeleteStore interface {
 	// CampaignsReferring returns the org's campaigns (deleted ones too)
 	// that refer to ref.
-	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error)
-	DeleteTemplate(ctx context.Context, orgID, templateID string, drafts []gifting.Campaign) error
-	DeleteGift(ctx context.Context, orgID, giftID string, drafts []gifting.Campaign) error
-	DeleteContactList(ctx context.Context, orgID, listID string, drafts []gifting.Campaign) error
+	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error)
+	DeleteTemplate(ctx context.Context, orgID, templateID string, drafts []campaign.Campaign) error
+	DeleteGift(ctx context.Context, orgID, giftID string, drafts []campaign.Campaign) error
+	DeleteContactList(ctx context.Context, orgID, listID string, drafts []campaign.Campaign) error
 	// DropListMembers removes one slice of a deleted list's memberships.
 	DropListMembers(ctx context.Context, orgID, listID string) (done bool, err error)
 }
@@ -64,27 +65,14 @@ func (s *Service) DeleteContactList(ctx context.Context, orgID, listID string) e
 	return nil
 }
 
-// unreferenced returns the draft campaigns that refer to ref, or a
-// CONFLICT naming the first campaign past draft that does: a sent
-// campaign's recipients still see its template and gifts, and a launch in
-// progress reads its lists. A draft may lose the reference; its launch then
-// fails with a CONFLICT naming what is missing.
-func (s *Service) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error) {
+// unreferenced returns the draft campaigns that refer to ref, or
+// campaign.Unreferenced's CONFLICT.
+func (s *Service) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
 	refs, err := s.store.CampaignsReferring(ctx, orgID, ref)
 	if err != nil {
 		return nil, err
 	}
-	var drafts []gifting.Campaign
-	for _, c := range refs {
-		if c.Status != gifting.CampaignDraft {
-			return nil, gifting.Errorf(gifting.CodeConflict, "%s %q is used by campaign %q (%s, %s); it cannot be deleted",
-				ref.Kind, ref.ID, c.CampaignID, c.Name, c.Status)
-		}
-		if !c.IsDeleted {
-			drafts = append(drafts, c)
-		}
-	}
-	return drafts, nil
+	return campaign.Unreferenced(ref, refs)
 }
 
 // runListDelete does one slice of a contact list's deletion.

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -25,8 +26,8 @@ import (
 // per concern, so a use case's dependencies read off its file.
 type Store interface {
 	RecipientStore
-	LaunchStore
-	CampaignStore
+	campaign.Store
+	CampaignReader
 	AudienceStore
 	EmailStore
 	MailFeedbackStore
@@ -63,6 +64,8 @@ type Service struct {
 	store Store
 	cfg   Config
 	log   *slog.Logger
+	// campaigns is the campaign slice's application layer over store.
+	campaigns *campaign.App
 	// hooks is the HTTP client of webhook deliveries (Config.Webhooks).
 	hooks *http.Client
 }
@@ -72,7 +75,9 @@ func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client()}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client()}
+	s.campaigns = s.newCampaigns()
+	return s
 }
 
 // RunJob runs one slice of a background job and returns the job that
