@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -17,7 +18,9 @@ import (
 //go:embed catalog.json
 var catalogJSON []byte
 
-// Catalog is the service's own catalog.
+// Catalog is the service's own catalog, read from catalog.json in the
+// API's shape (gifting's, which the areas not yet moved into slices read
+// gifts and templates in).
 type Catalog struct {
 	Gifts     []gifting.Gift     `json:"gifts"`
 	Templates []gifting.Template `json:"templates"`
@@ -38,7 +41,43 @@ func SeedCatalog(ctx context.Context, s *dynamo.Store) (Catalog, error) {
 	if err != nil {
 		return c, err
 	}
-	return c, s.SeedCatalog(ctx, c.Gifts, c.Templates)
+	gifts := make([]catalog.Gift, len(c.Gifts))
+	for i, g := range c.Gifts {
+		gifts[i] = giftOf(g)
+	}
+	templates := make([]catalog.Template, len(c.Templates))
+	for i, t := range c.Templates {
+		templates[i] = templateOf(t)
+	}
+	return c, catalog.NewApp(s).Seed(ctx, gifts, templates)
+}
+
+// giftOf is g as the catalog slice holds it.
+func giftOf(g gifting.Gift) catalog.Gift {
+	return catalog.Gift{
+		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
+		Inventory: catalog.Inventory(g.Inventory), Status: catalog.GiftStatus(g.Status), IsDelightloop: g.IsDelightloop,
+		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
+		ImageURLs: g.ImageURLs, Dimensions: (*catalog.Dimensions)(g.Dimensions), Weight: (*catalog.Weight)(g.Weight),
+		CollectionIDs: g.CollectionIDs,
+	}
+}
+
+// templateOf is t as the catalog slice holds it.
+func templateOf(t gifting.Template) catalog.Template {
+	var emails map[string]catalog.Email
+	if t.TemplateData.Emails != nil {
+		emails = make(map[string]catalog.Email, len(t.TemplateData.Emails))
+		for kind, e := range t.TemplateData.Emails {
+			emails[kind] = catalog.Email(e)
+		}
+	}
+	return catalog.Template{
+		TemplateID: t.TemplateID, OrganizationID: t.OrganizationID, TemplateName: t.TemplateName,
+		TemplateCategory: t.TemplateCategory, IsDelightloop: t.IsDelightloop, Tags: t.Tags, SuccessRate: t.SuccessRate,
+		TemplateData: catalog.TemplateData{Goal: catalog.Goal(t.TemplateData.Goal), Emails: emails},
+		CreatedAt:    t.CreatedAt, UpdatedAt: t.UpdatedAt, Description: t.Description, ImageURL: t.ImageURL,
+	}
 }
 
 // Demo is the demo organization of the local stack and its key.

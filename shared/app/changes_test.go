@@ -19,6 +19,7 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/webhooks"
 )
 
@@ -51,7 +52,7 @@ func TestWorkerDeliversStreamedChanges(t *testing.T) {
 	}))
 	t.Cleanup(rc.Close)
 	hooks := service.New(s, service.Config{Logger: testenv.Quiet, Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
-	wh, err := hooks.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: rc.URL + "/hooks", Events: []string{"*"}})
+	wh, err := hooks.Webhooks().Create(t.Context(), org, webhook.Input{URL: rc.URL + "/hooks", Events: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,16 +107,16 @@ func TestDeploymentRefusesPrivateWebhookTargets(t *testing.T) {
 	for _, url := range []string{"https://127.0.0.1:8443/hooks", "https://10.0.0.7/hooks", "https://169.254.169.254/latest",
 		"https://localhost/hooks", "http://hooks.example.com/"} {
 		t.Run(url, func(t *testing.T) {
-			_, err := deployed.Service.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: url, Events: []string{"*"}})
+			_, err := deployed.Service.Webhooks().Create(t.Context(), org, webhook.Input{URL: url, Events: []string{"*"}})
 			if gifting.ErrorCode(err) != gifting.CodeValidation {
 				t.Errorf("create: %v, want VALIDATION_FAILED", err)
 			}
 		})
 	}
-	if ws, err := deployed.Service.Webhooks(t.Context(), org); err != nil || len(ws) != 0 {
+	if ws, err := deployed.Service.Webhooks().Endpoints(t.Context(), org); err != nil || len(ws) != 0 {
 		t.Errorf("endpoints after the refusals: %v, %v; want none", ws, err)
 	}
-	if _, err := core(true).Service.CreateWebhook(t.Context(), org, gifting.WebhookInput{URL: "http://127.0.0.1:8080/hooks", Events: []string{"*"}}); err != nil {
+	if _, err := core(true).Service.Webhooks().Create(t.Context(), org, webhook.Input{URL: "http://127.0.0.1:8080/hooks", Events: []string{"*"}}); err != nil {
 		t.Errorf("local runner's setting: %v", err)
 	}
 }

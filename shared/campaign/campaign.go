@@ -194,20 +194,6 @@ func (c Campaign) ClaimExpiry() int {
 	return gifting.DefaultClaimExpiresInDays
 }
 
-// RefersTo reports whether c refers to ref.
-func (c Campaign) RefersTo(ref gifting.Ref) bool {
-	d := c.CampaignData
-	switch ref.Kind {
-	case gifting.RefTemplate:
-		return d.EmailTemplateID == ref.ID
-	case gifting.RefGift:
-		return slices.Contains(d.GiftIDs, ref.ID)
-	case gifting.RefContactList:
-		return slices.Contains(d.ContactListIDs, ref.ID)
-	}
-	return false
-}
-
 // Normalize gives a stored campaign's empty collections their shown form
 // (empty rather than nil), every status count, and its claim expiry.
 func (c *Campaign) Normalize() {

@@ -59,25 +59,3 @@ func DecideDelete(r Read, orgID, userID string, now time.Time) (DeletePlan, erro
 	c.IsDeleted, c.UpdatedAt, c.LastUpdatedBy = true, now, userID
 	return DeletePlan{OrgID: orgID, Deleted: c, Seen: r.Seen}, nil
 }
-
-// Unreferenced decides whether what ref names may be deleted, given refs,
-// the organization's campaigns (deleted ones too) that refer to it. A
-// campaign past draft refers to it for good (a sent campaign's recipients
-// still see its template and gifts, a launch in progress reads its lists):
-// CONFLICT naming the first. Otherwise it returns the live drafts, which
-// the delete checks are still the drafts read; a draft may lose the
-// reference, and its launch then fails with a CONFLICT naming what is
-// missing.
-func Unreferenced(ref gifting.Ref, refs []Campaign) ([]Campaign, error) {
-	var drafts []Campaign
-	for _, c := range refs {
-		if c.Status != Draft {
-			return nil, gifting.Errorf(gifting.CodeConflict, "%s %q is used by campaign %q (%s, %s); it cannot be deleted",
-				ref.Kind, ref.ID, c.CampaignID, c.Name, c.Status)
-		}
-		if !c.IsDeleted {
-			drafts = append(drafts, c)
-		}
-	}
-	return drafts, nil
-}

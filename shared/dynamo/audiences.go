@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,10 +115,11 @@ func (s *Store) audiencePrice(ctx context.Context, orgID string, price gifting.A
 		}
 		return gifting.AudienceMeta{CreditsPerContact: c, PricedBy: gifting.PricedByGift, GiftID: g.GiftID}, nil
 	}
-	gifts, _, err := s.ListGifts(ctx, orgID, gifting.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: math.MaxInt32})
+	gifts, err := s.VisibleGifts(ctx, orgID)
 	if err != nil {
 		return gifting.AudienceMeta{}, err
 	}
+	gifts = slices.DeleteFunc(gifts, func(g gifting.Gift) bool { return g.Status != gifting.GiftAvailable })
 	if len(gifts) == 0 {
 		return gifting.AudienceMeta{PricedBy: gifting.PricedByNone}, nil
 	}

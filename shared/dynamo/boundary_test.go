@@ -24,8 +24,8 @@ var movedSlices = []struct {
 	// storage are the slice's files in shared/dynamo.
 	storage []string
 	// mappers are the functions of storage that read a cancellation's
-	// reasons (ConditionalCheckFailed, txn.failed, reasonCode) to map
-	// them to the slice's outcomes.
+	// reasons or a failed condition (ConditionalCheckFailed, txn.failed,
+	// reasonCode, isConditionFailed) to map them to the slice's outcomes.
 	mappers []string
 }{
 	{
@@ -33,6 +33,26 @@ var movedSlices = []struct {
 		app:     []string{"app.go", "apply.go"},
 		storage: []string{"wallet.go", "wallet_bridge.go", "walletlock.go", "topup.go", "ledger.go"},
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
+	},
+	{
+		slice: "webhook",
+		app:   []string{"app.go", "deliver.go", "secrets.go", "stream.go"},
+		storage: []string{"webhooks.go", "webhook_deliveries.go", "changes.go", "changes_items.go", "changes_feed.go",
+			"changes_stream.go", "migrate_webhooks.go"},
+		mappers: []string{"CreateEndpoint", "UpdateEndpoint", "putEndpoint", "DeleteEndpoint", "StartDelivery",
+			"sealWebhookSecrets"},
+	},
+	{
+		slice:   "catalog",
+		app:     []string{"app.go", "app_templates.go"},
+		storage: []string{"catalog.go", "catalog_edit.go", "catalog_bridge.go"},
+		mappers: []string{"catalogChanged", "refDeleted"},
+	},
+	{
+		slice:   "event",
+		app:     []string{"app.go"},
+		storage: []string{"events.go"},
+		mappers: []string{"eventMoved"},
 	},
 	{
 		slice: "campaign",
@@ -114,6 +134,9 @@ func checkStorage(t *testing.T, name string, f *ast.File, mappers []string) {
 			case *ast.Ident:
 				if n.Name == "reasonCode" && !slices.Contains(mappers, fn.Name.Name) {
 					t.Errorf("%s: %s reads a cancellation's reasons but is not a listed mapper", name, fn.Name.Name)
+				}
+				if n.Name == "isConditionFailed" && !slices.Contains(mappers, fn.Name.Name) {
+					t.Errorf("%s: %s reads a failed condition (isConditionFailed) but is not a listed mapper", name, fn.Name.Name)
 				}
 			}
 			return true

@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // TestChangeFeedMergesLedgerRecords: the messages of balance changes,
@@ -63,7 +64,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 		Entry: wallet.Entry{Type: wallet.TopUp, Reason: "test"}}); err != nil {
 		t.Fatal(err)
 	}
-	clk.Advance(dynamo.FeedLag + time.Second)
+	clk.Advance(webhook.FeedLag + time.Second)
 
 	type msg struct {
 		ID   string `json:"id"`
@@ -83,7 +84,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 		}
 		return out
 	}
-	whole, err := s.Changes(ctx, orgID, "", 100)
+	whole, err := testenv.Feed(ctx, s, orgID, "", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	t.Run("one message a page", func(t *testing.T) {
 		after := ""
 		for i := range len(all) + 1 {
-			page, err := s.Changes(ctx, orgID, after, 1)
+			page, err := testenv.Feed(ctx, s, orgID, after, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

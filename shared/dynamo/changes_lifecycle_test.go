@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // beforeChangeDB runs do once, just before the first transaction that
@@ -52,8 +53,8 @@ func racingStore(t *testing.T) (s, base *dynamo.Store, db *beforeChangeDB, clk *
 // data decoded into T.
 func recorded[T any](t *testing.T, s *dynamo.Store, clk *testenv.Clock, orgID, typ string) []T {
 	t.Helper()
-	clk.Advance(dynamo.FeedLag + time.Second)
-	page, err := s.Changes(context.Background(), orgID, "", 100)
+	clk.Advance(webhook.FeedLag + time.Second)
+	page, err := testenv.Feed(context.Background(), s, orgID, "", 100)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,208 +2,206 @@ package dynamo
 
 import (
 	"context"
-	"fmt"
-	"reflect"
-	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// CreateEvent stores a new event of org, created by userID. The event must
-// be validated; its linkedCampaigns must be campaigns of org (each is
-// checked: NOT_FOUND names the first that is not). Ids, ownership,
-// timestamps and version 1 are set here.
-func (s *Store) CreateEvent(ctx context.Context, orgID, userID string, e gifting.Event) (gifting.Event, error) {
-	if err := s.checkCampaigns(ctx, orgID, e.LinkedCampaigns); err != nil {
-		return gifting.Event{}, err
-	}
-	now := s.Now()
-	e.ID, e.OrganizationID, e.CreatorUserID = s.NewID(), orgID, userID
-	e.CreatedAt, e.UpdatedAt, e.Version = now, now, 1
-	if err := s.putCounted(ctx, orgID, eventSK(e.ID), eventsOf(orgID), e); err != nil {
-		return gifting.Event{}, err
-	}
-	e.Normalize()
-	return e, nil
+// The event slice's storage: load and commit (shared/event decides). The
+// items keep the attribute names they had when the API's type was stored
+// as it was (docs/data-model.md); the tags name attributes, as the
+// store's marshal reads them.
+
+// The store implements the event slice's port.
+var _ event.Store = (*Store)(nil)
+
+// eventItem is an event (EVENT#<id> under the organization, listed in the
+// Slim index; DELEVENT#<id> once deleted).
+type eventItem struct {
+	ID                string            `json:"id"`
+	Name              string            `json:"name"`
+	Type              string            `json:"type"`
+	Status            string            `json:"status"`
+	Visibility        string            `json:"visibility"`
+	OrganizationID    string            `json:"organizationId"`
+	CreatorUserID     string            `json:"creatorUserId"`
+	EventDates        eventDatesItem    `json:"eventDatesItem"`
+	Location          eventLocationItem `json:"location"`
+	Description       string            `json:"description"`
+	Host              string            `json:"host"`
+	Agenda            string            `json:"agenda"`
+	Focus             string            `json:"focus"`
+	EventURL          string            `json:"eventUrl"`
+	Banner            string            `json:"banner"`
+	Hashtag           string            `json:"hashtag"`
+	Topics            []string          `json:"topics"`
+	TargetAudience    []string          `json:"targetAudience"`
+	TargetAccounts    []string          `json:"targetAccounts"`
+	LinkedCampaigns   []string          `json:"linkedCampaigns"`
+	Tags              []string          `json:"tags"`
+	Speakers          []speakerItem     `json:"speakers"`
+	ExpectedAttendees int               `json:"expectedAttendees"`
+	CreatedAt         time.Time         `json:"createdAt"`
+	UpdatedAt         time.Time         `json:"updatedAt"`
+	Version           int               `json:"version"`
 }
 
-// Event returns event id of org, or NOT_FOUND.
-func (s *Store) Event(ctx context.Context, orgID, id string) (gifting.Event, error) {
-	var e gifting.Event
-	found, err := s.get(ctx, orgPK(orgID), eventSK(id), &e)
+type eventDatesItem struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+type eventLocationItem struct {
+	Type      string `json:"type"`
+	Address   string `json:"address"`
+	OnlineURL string `json:"onlineUrl"`
+	VenueName string `json:"venueName"`
+}
+
+type speakerItem struct {
+	FullName string `json:"fullName"`
+	Role     string `json:"role"`
+	Company  string `json:"company"`
+	PhotoURL string `json:"photoUrl"`
+	Bio      string `json:"bio"`
+}
+
+func eventItemOf(e event.Event) eventItem {
+	return eventItem{
+		ID: e.ID, Name: e.Name, Type: e.Type, Status: e.Status, Visibility: e.Visibility,
+		OrganizationID: e.OrganizationID, CreatorUserID: e.CreatorUserID,
+		EventDates: eventDatesItem(e.EventDates), Location: eventLocationItem(e.Location),
+		Description: e.Description, Host: e.Host, Agenda: e.Agenda, Focus: e.Focus,
+		EventURL: e.EventURL, Banner: e.Banner, Hashtag: e.Hashtag,
+		Topics: e.Topics, TargetAudience: e.TargetAudience, TargetAccounts: e.TargetAccounts,
+		LinkedCampaigns: e.LinkedCampaigns, Tags: e.Tags, Speakers: convertAll(e.Speakers, speakerItemOf),
+		ExpectedAttendees: e.ExpectedAttendees, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: e.Version,
+	}
+}
+
+func (it eventItem) event() event.Event {
+	return event.Event{
+		ID: it.ID, Name: it.Name, Type: it.Type, Status: it.Status, Visibility: it.Visibility,
+		OrganizationID: it.OrganizationID, CreatorUserID: it.CreatorUserID,
+		EventDates: event.Dates(it.EventDates), Location: event.Location(it.Location),
+		Description: it.Description, Host: it.Host, Agenda: it.Agenda, Focus: it.Focus,
+		EventURL: it.EventURL, Banner: it.Banner, Hashtag: it.Hashtag,
+		Topics: it.Topics, TargetAudience: it.TargetAudience, TargetAccounts: it.TargetAccounts,
+		LinkedCampaigns: it.LinkedCampaigns, Tags: it.Tags, Speakers: convertAll(it.Speakers, speakerOf),
+		ExpectedAttendees: it.ExpectedAttendees, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, Version: it.Version,
+	}
+}
+
+func speakerItemOf(s event.Speaker) speakerItem { return speakerItem(s) }
+func speakerOf(s speakerItem) event.Speaker     { return event.Speaker(s) }
+
+// convertAll maps in through f, keeping nil as nil (a list never set
+// stays unset).
+func convertAll[A, B any](in []A, f func(A) B) []B {
+	if in == nil {
+		return nil
+	}
+	out := make([]B, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// decodeEvents maps stored items to events.
+func decodeEvents(items []item) ([]event.Event, error) {
+	its, err := decodeAll[eventItem](items)
+	return convertAll(its, eventItem.event), err
+}
+
+// Event reads event id of org, or event.ErrNotFound.
+func (s *Store) Event(ctx context.Context, orgID, id string) (event.Event, error) {
+	var it eventItem
+	found, err := s.get(ctx, orgPK(orgID), eventSK(id), &it)
+	if err == nil && !found {
+		err = event.ErrNotFound
+	}
+	return it.event(), err
+}
+
+// EventPage reads a page of org's events in creation order, and their
+// number: the counter and the Slim index, O(page) (orderedPage).
+func (s *Store) EventPage(ctx context.Context, orgID string, order gifting.SortOrder, page gifting.PageRequest) ([]event.Event, int, error) {
+	items, total, err := s.orderedPage(ctx, orgID, eventsOf(orgID), order, page)
 	if err != nil {
-		return e, err
+		return nil, 0, err
 	}
-	if !found {
-		return e, gifting.NotFound("event", id)
-	}
-	e.Normalize()
-	return e, nil
+	es, err := decodeEvents(items)
+	return es, total, err
 }
 
-// LinkEventCampaigns adds campaigns of org to event id's linkedCampaigns
-// (ids already linked are kept once). Every id must be a campaign of org:
-// NOT_FOUND names the first that is not, and nothing changes. The version
-// grows by one when the links change; linking only campaigns already
-// linked changes nothing. At most gifting.MaxEventCampaign campaigns can be
-// linked to an event (VALIDATION_FAILED beyond).
-func (s *Store) LinkEventCampaigns(ctx context.Context, orgID, id string, campaignIDs []string) (gifting.Event, error) {
-	if _, err := s.Event(ctx, orgID, id); err != nil {
-		return gifting.Event{}, err
+// Events reads every event of org (events are few: tens to hundreds a
+// year, ~2 KB each, about 1 read unit per 2 events).
+func (s *Store) Events(ctx context.Context, orgID string) ([]event.Event, error) {
+	items, err := s.queryPrefix(ctx, orgPK(orgID), eventPrefix, true)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.checkCampaigns(ctx, orgID, campaignIDs); err != nil {
-		return gifting.Event{}, err
+	return decodeEvents(items)
+}
+
+// CommitNewEvent writes e with its Slim entry and counts it (putCounted).
+func (s *Store) CommitNewEvent(ctx context.Context, e event.Event) error {
+	return s.putCounted(ctx, e.OrganizationID, eventSK(e.ID), eventsOf(e.OrganizationID), eventItemOf(e))
+}
+
+// CommitEvent writes e over the stored event if it is still at version
+// seen (event.ErrVersionMoved otherwise).
+func (s *Store) CommitEvent(ctx context.Context, e event.Event, seen int) error {
+	orgID := e.OrganizationID
+	it, err := listedItem(eventItemOf(e), orgID, eventSK(e.ID), eventsOf(orgID))
+	if err != nil {
+		return err
 	}
-	return s.changeEvent(ctx, orgID, id, func(e *gifting.Event) error {
-		for _, c := range campaignIDs {
-			if !slices.Contains(e.LinkedCampaigns, c) {
-				e.LinkedCampaigns = append(e.LinkedCampaigns, c)
-			}
-		}
-		if len(e.LinkedCampaigns) > gifting.MaxEventCampaign {
-			var p gifting.Problems
-			p.Add("campaignIds", fmt.Sprintf("an event links at most %d campaigns; it would link %d", gifting.MaxEventCampaign, len(e.LinkedCampaigns)))
-			return p.Err()
-		}
-		return nil
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: &s.table, Item: it,
+		ConditionExpression:       aws.String("#v = :v"),
+		ExpressionAttributeNames:  map[string]string{"#v": "version"},
+		ExpressionAttributeValues: item{":v": num(int64(seen))},
 	})
+	if isConditionFailed(err) {
+		return event.ErrVersionMoved
+	}
+	return err
 }
 
-// UnlinkEventCampaign removes campaignID from event id's linkedCampaigns.
-// It returns NOT_FOUND when the event does not exist or the campaign is not
-// linked to it.
-func (s *Store) UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID string) (gifting.Event, error) {
-	return s.changeEvent(ctx, orgID, id, func(e *gifting.Event) error {
-		i := slices.Index(e.LinkedCampaigns, campaignID)
-		if i < 0 {
-			return gifting.Errorf(gifting.CodeNotFound, "campaign %q is not linked to event %q", campaignID, id)
-		}
-		e.LinkedCampaigns = slices.Delete(e.LinkedCampaigns, i, i+1)
-		return nil
-	})
-}
-
-// changeEvent applies change to the stored event and, if the event
-// changed, writes it back with the next version and a new updatedAt,
-// conditioned on the version it read: a concurrent change makes it read
-// again and retry, so no change is lost and every change gets its own
-// version.
-func (s *Store) changeEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error) {
-	for attempt := 1; ; attempt++ {
-		e, err := s.Event(ctx, orgID, id)
-		if err != nil {
-			return e, err
-		}
-		before := e
-		before.LinkedCampaigns = slices.Clone(e.LinkedCampaigns)
-		if err := change(&e); err != nil {
-			return gifting.Event{}, err
-		}
-		e.Normalize()
-		if reflect.DeepEqual(before, e) {
-			return e, nil
-		}
-		e.ID, e.OrganizationID, e.Version, e.UpdatedAt = id, orgID, before.Version+1, s.Now()
-		it, err := listedItem(e, orgID, eventSK(id), eventsOf(orgID))
-		if err != nil {
-			return gifting.Event{}, err
-		}
-		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: &s.table, Item: it,
+// CommitEventDelete moves e to DELEVENT# (out of the list and the Slim
+// index) and drops the events counter, in one transaction conditioned on
+// the stored event being at version seen.
+func (s *Store) CommitEventDelete(ctx context.Context, e event.Event, seen int) error {
+	orgID := e.OrganizationID
+	it, err := withKey(eventItemOf(e), map[string]string{"PK": orgPK(orgID), "SK": deletedEventSK(e.ID)})
+	if err != nil {
+		return err
+	}
+	err = s.transactRetrying(ctx, []types.TransactWriteItem{
+		{Delete: &types.Delete{
+			TableName: &s.table, Key: key(orgPK(orgID), eventSK(e.ID)),
 			ConditionExpression:       aws.String("#v = :v"),
 			ExpressionAttributeNames:  map[string]string{"#v": "version"},
-			ExpressionAttributeValues: item{":v": num(int64(before.Version))},
-		})
-		if err == nil {
-			return e, nil
-		}
-		if !isConditionFailed(err) || attempt >= maxAttempts {
-			return gifting.Event{}, fmt.Errorf("change event %s: %w", id, err)
-		}
-		if err := sleep(ctx, backoff(attempt)); err != nil {
-			return gifting.Event{}, err
-		}
-	}
-}
-
-// UpdateEvent applies change (an edit, which validates: VALIDATION_FAILED)
-// to event id of org. An edit that changes something bumps the version and
-// updatedAt; one that changes nothing writes nothing. NOT_FOUND for a
-// missing or deleted event.
-func (s *Store) UpdateEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error) {
-	return s.changeEvent(ctx, orgID, id, change)
-}
-
-// DeleteEvent soft-deletes event id of org: one transaction moves it, with
-// the next version, to DELEVENT# (out of the list and the Slim index) and
-// drops the events counter. It is NOT_FOUND afterwards. NOT_FOUND for a
-// missing event.
-func (s *Store) DeleteEvent(ctx context.Context, orgID, id string) (gifting.Event, error) {
-	for attempt := 1; ; attempt++ {
-		e, err := s.Event(ctx, orgID, id)
-		if err != nil {
-			return e, err
-		}
-		seen := e.Version
-		e.Version, e.UpdatedAt = seen+1, s.Now()
-		it, err := withKey(e, map[string]string{"PK": orgPK(orgID), "SK": deletedEventSK(id)})
-		if err != nil {
-			return e, err
-		}
-		err = s.transactRetrying(ctx, []types.TransactWriteItem{
-			{Delete: &types.Delete{
-				TableName: &s.table, Key: key(orgPK(orgID), eventSK(id)),
-				ConditionExpression:       aws.String("#v = :v"),
-				ExpressionAttributeNames:  map[string]string{"#v": "version"},
-				ExpressionAttributeValues: item{":v": num(int64(seen))},
-			}},
-			{Put: &types.Put{TableName: &s.table, Item: it}},
-			s.counterAdd(orgID, counterEvents, -1),
-		})
-		if err == nil {
-			return e, nil
-		}
-		if reasonCode(cancellationReasons(err), 0) != "ConditionalCheckFailed" || attempt >= maxAttempts {
-			return e, fmt.Errorf("delete event %s: %w", id, err)
-		}
-	}
-}
-
-// ListEvents returns a page of org's events matching f and q, and how many
-// match. The default order (createdAt, no filter, no search) is O(page):
-// the counter and the Slim index. Any filter, search or other sort reads
-// every event of the organization (events are few: tens to hundreds a
-// year, ~2 KB each, about 1 read unit per 2 events) and sorts in memory.
-func (s *Store) ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error) {
-	return listSmall(ctx, s, orgID, eventsOf(orgID), f.Empty(), q, smallList[gifting.Event]{
-		normalize: (*gifting.Event).Normalize,
-		keep:      func(v gifting.Event) bool { return f.Keeps(v) && gifting.MatchesSearch(v.SearchText(), q.Search) },
-		compare: func(a, b gifting.Event) int {
-			switch q.SortBy {
-			case gifting.SortUpdatedAt:
-				return a.UpdatedAt.Compare(b.UpdatedAt)
-			case gifting.SortName:
-				return gifting.CompareText(a.Name, b.Name)
-			case "startDate":
-				return a.EventDates.Start.Compare(b.EventDates.Start)
-			}
-			return a.CreatedAt.Compare(b.CreatedAt)
-		},
-		id: func(v gifting.Event) string { return v.ID },
+			ExpressionAttributeValues: item{":v": num(int64(seen))},
+		}},
+		{Put: &types.Put{TableName: &s.table, Item: it}},
+		s.counterAdd(orgID, counterEvents, -1),
 	})
+	return eventMoved(err)
 }
 
-// checkCampaigns returns NOT_FOUND naming the first of ids that is not a
-// campaign of org.
-func (s *Store) checkCampaigns(ctx context.Context, orgID string, ids []string) error {
-	for _, id := range ids {
-		if _, err := s.Campaign(ctx, orgID, id); err != nil {
-			return err
-		}
+// eventMoved maps a delete's cancellation by the event's condition (its
+// first item) to event.ErrVersionMoved.
+func eventMoved(err error) error {
+	if err != nil && reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
+		return event.ErrVersionMoved
 	}
-	return nil
+	return err
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/webhook"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // LegacyRecipientItems are the recipient item and the RCPTOF marker that
@@ -120,3 +124,25 @@ func RecipientKey(orgID, campaignID, recipientID string) map[string]types.Attrib
 
 // ItemKey is the table key PK=pk, SK=sk.
 func ItemKey(pk, sk string) map[string]types.AttributeValue { return key(pk, sk) }
+
+// SentMessage is msg as a change record with id, written at now by orgID,
+// holds it (stored) and the feed and the webhooks send it (sent), with
+// the recipient it names as now (nil: gone).
+func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *gifting.Recipient) (sent []byte, stored string, err error) {
+	it, err := changeAttrs(orgID, id, at, []gifting.Change{msg})
+	if err != nil {
+		return nil, "", err
+	}
+	stored = it["msgs"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value
+	it["SK"] = str(id)
+	rec, ok := ChangeRecordOf(it)
+	if !ok {
+		return nil, "", fmt.Errorf("%v is not a change record", it)
+	}
+	found := map[webhook.RecipientKey]gifting.Recipient{}
+	if now != nil {
+		found[webhook.RecipientKey{CampaignID: now.CampaignID, RecipientID: now.RecipientID}] = *now
+	}
+	sent, err = wire.Change(webhook.Hydrate(rec.Messages, found)[0])
+	return sent, stored, err
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // stepWebhookSecrets names the step of `admin migrate` that seals the
@@ -36,12 +36,12 @@ var errNoSealer = errors.New("webhook secrets stored in clear need KMS_KEY_ID (t
 // secret and prevSecret attributes of endpoints written before sealing)
 // into sealedSecret and sealedPrevSecret, and removes the clear ones, one
 // conditional write per endpoint. An organization has at most
-// MaxWebhooks endpoints, one Query page, so the step keeps no cursor: a
+// webhook.MaxEndpoints endpoints, one Query page, so the step keeps no cursor: a
 // run stopped halfway leaves the rest in clear, still signing, and the
 // next run seals them; a run after a complete one changes nothing.
 func (s *Store) migrateWebhookSecrets(ctx context.Context, orgID string) (MigrationResult, error) {
 	var r MigrationResult
-	es, err := s.WebhookEndpoints(ctx, orgID)
+	es, err := s.Endpoints(ctx, orgID)
 	if err != nil {
 		return r, err
 	}
@@ -66,8 +66,8 @@ func (s *Store) migrateWebhookSecrets(ctx context.Context, orgID string) (Migrat
 // sealWebhookSecrets seals e's clear secrets, on condition that they are
 // still the ones stored; when a concurrent write changed them it reads the
 // endpoint again. It reports whether it wrote.
-func (s *Store) sealWebhookSecrets(ctx context.Context, orgID string, e gifting.WebhookEndpoint) (bool, error) {
-	owner := gifting.WebhookSecretOwner(orgID, e.WebhookID)
+func (s *Store) sealWebhookSecrets(ctx context.Context, orgID string, e webhook.Endpoint) (bool, error) {
+	owner := webhook.SecretOwner(orgID, e.ID)
 	for attempt := 1; ; attempt++ {
 		var set, remove, cond []string
 		values := item{}
@@ -80,14 +80,14 @@ func (s *Store) sealWebhookSecrets(ctx context.Context, orgID string, e gifting.
 			}
 			v, err := s.sealer.Seal(ctx, []byte(f.clear), owner)
 			if err != nil {
-				return false, fmt.Errorf("seal the secret of webhook %s: %w", e.WebhookID, err)
+				return false, fmt.Errorf("seal the secret of webhook %s: %w", e.ID, err)
 			}
 			set = append(set, fmt.Sprintf("%s = :%s", f.sealedAttr, f.sealedAttr))
 			remove = append(remove, f.attr)
 			cond = append(cond, fmt.Sprintf("%s = :%s", f.attr, f.attr))
 			values[":"+f.sealedAttr], values[":"+f.attr] = str(v), str(f.clear)
 		}
-		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), webhookSK(e.WebhookID)),
+		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), webhookSK(e.ID)),
 			UpdateExpression:          aws.String("SET " + strings.Join(set, ", ") + " REMOVE " + strings.Join(remove, ", ")),
 			ConditionExpression:       aws.String(strings.Join(cond, " AND ")),
 			ExpressionAttributeValues: values})
@@ -95,10 +95,10 @@ func (s *Store) sealWebhookSecrets(ctx context.Context, orgID string, e gifting.
 			return true, nil
 		}
 		if !isConditionFailed(err) || attempt == maxAttempts {
-			return false, fmt.Errorf("seal the secrets of webhook %s: %w", e.WebhookID, err)
+			return false, fmt.Errorf("seal the secrets of webhook %s: %w", e.ID, err)
 		}
-		e, err = s.WebhookEndpoint(ctx, orgID, e.WebhookID)
-		if gifting.ErrorCode(err) == gifting.CodeNotFound {
+		e, err = s.Endpoint(ctx, orgID, e.ID)
+		if errors.Is(err, webhook.ErrNoEndpoint) {
 			return false, nil // deleted meanwhile
 		}
 		if err != nil {

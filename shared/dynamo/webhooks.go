@@ -2,79 +2,78 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
-// MaxWebhooks is how many endpoints an organization may have.
-const MaxWebhooks = 20
+// The webhook slice's storage: load and commit (shared/webhook decides).
+// The items keep the attribute names they had when the API's types were
+// stored as they were (docs/data-model.md); the tags name attributes, as
+// the store's marshal reads them.
 
-// deliveryLogRetention is how long the deliveries log keeps an attempt.
-const deliveryLogRetention = ChangeRetention
+// The store implements the webhook slice's port.
+var _ webhook.Store = (*Store)(nil)
 
-// CreateWebhook stores a new endpoint of orgID with the sealed secret
-// seal returns for the endpoint's id (sealed for that id, so sealed once
-// the id is known).
-//
-// Errors: CONFLICT when the organization has MaxWebhooks endpoints, and
-// whatever seal returns.
-func (s *Store) CreateWebhook(ctx context.Context, orgID string, in gifting.WebhookInput, seal func(webhookID string) (string, error)) (gifting.Webhook, error) {
-	have, err := s.WebhookEndpoints(ctx, orgID)
-	if err != nil {
-		return gifting.Webhook{}, err
-	}
-	if len(have) >= MaxWebhooks {
-		return gifting.Webhook{}, gifting.Errorf(gifting.CodeConflict, "an organization has at most %d webhook endpoints; delete one first", MaxWebhooks)
-	}
-	now := s.Now()
-	e := gifting.WebhookEndpoint{Webhook: gifting.Webhook{
-		WebhookID: s.NewID(), OrganizationID: orgID, URL: in.URL, Events: in.Events, Description: in.Description,
-		Enabled: true, CreatedAt: now, UpdatedAt: now,
-	}}
-	if e.SealedSecret, err = seal(e.WebhookID); err != nil {
-		return gifting.Webhook{}, err
-	}
-	if err := s.putWebhook(ctx, e, "attribute_not_exists(PK)", nil); err != nil {
-		return gifting.Webhook{}, err
-	}
-	return e.Webhook, nil
+// endpointItem is a webhook endpoint (WEBHOOK#<id> under the
+// organization).
+type endpointItem struct {
+	WebhookID        string     `json:"webhookId"`
+	OrganizationID   string     `json:"organizationId"`
+	URL              string     `json:"url"`
+	Events           []string   `json:"events"`
+	Description      string     `json:"description"`
+	Enabled          bool       `json:"enabled"`
+	DisabledReason   string     `json:"disabledReason,omitempty"`
+	CreatedAt        time.Time  `json:"createdAt"`
+	UpdatedAt        time.Time  `json:"updatedAt"`
+	SealedSecret     string     `json:"sealedSecret,omitempty"`
+	SealedPrevSecret string     `json:"sealedPrevSecret,omitempty"`
+	PrevUntil        *time.Time `json:"prevUntil,omitempty"`
+	// ClearSecret and ClearPrevSecret are the attributes of the secrets
+	// stored in clear before sealing (migrateWebhookSecrets seals them).
+	ClearSecret     string     `json:"secret,omitempty"`
+	ClearPrevSecret string     `json:"prevSecret,omitempty"`
+	FailingSince    *time.Time `json:"failingSince,omitempty"`
 }
 
-// putWebhook writes e under cond (with values).
-func (s *Store) putWebhook(ctx context.Context, e gifting.WebhookEndpoint, cond string, values item) error {
-	it, err := withKey(e, map[string]string{"PK": orgPK(e.OrganizationID), "SK": webhookSK(e.WebhookID)})
-	if err != nil {
-		return err
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: it,
-		ConditionExpression: aws.String(cond), ExpressionAttributeValues: values})
-	if isConditionFailed(err) {
-		return errAddRace
-	}
-	if err != nil {
-		return fmt.Errorf("put webhook: %w", err)
-	}
-	return nil
+// Attribute names of an endpoint that its updates are conditioned on.
+const (
+	endpointVersion     = "updatedAt"
+	endpointClearSecret = "secret"
+)
+
+func endpointItemOf(e webhook.Endpoint) endpointItem {
+	return endpointItem{WebhookID: e.ID, OrganizationID: e.OrgID, URL: e.URL, Events: e.Events, Description: e.Description,
+		Enabled: e.Enabled, DisabledReason: e.DisabledReason, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+		SealedSecret: e.SealedSecret, SealedPrevSecret: e.SealedPrevSecret, PrevUntil: e.PrevUntil,
+		ClearSecret: e.ClearSecret, ClearPrevSecret: e.ClearPrevSecret, FailingSince: e.FailingSince}
 }
 
-// WebhookEndpoint returns an endpoint of orgID with its secrets.
-//
-// Errors: NOT_FOUND.
-func (s *Store) WebhookEndpoint(ctx context.Context, orgID, id string) (gifting.WebhookEndpoint, error) {
-	return getOrNotFound[gifting.WebhookEndpoint](ctx, s, orgPK(orgID), webhookSK(id), gifting.NotFound("webhook", id))
+func (it endpointItem) endpoint() webhook.Endpoint {
+	return webhook.Endpoint{ID: it.WebhookID, OrgID: it.OrganizationID, URL: it.URL, Events: it.Events, Description: it.Description,
+		Enabled: it.Enabled, DisabledReason: it.DisabledReason, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt,
+		SealedSecret: it.SealedSecret, SealedPrevSecret: it.SealedPrevSecret, PrevUntil: it.PrevUntil,
+		ClearSecret: it.ClearSecret, ClearPrevSecret: it.ClearPrevSecret, FailingSince: it.FailingSince}
 }
 
-// WebhookEndpoints returns every endpoint of orgID, oldest first (at most
-// MaxWebhooks: one Query page).
-func (s *Store) WebhookEndpoints(ctx context.Context, orgID string) ([]gifting.WebhookEndpoint, error) {
+// Endpoint reads an endpoint of orgID, or webhook.ErrNoEndpoint.
+func (s *Store) Endpoint(ctx context.Context, orgID, id string) (webhook.Endpoint, error) {
+	var it endpointItem
+	found, err := s.get(ctx, orgPK(orgID), webhookSK(id), &it)
+	if err == nil && !found {
+		err = webhook.ErrNoEndpoint
+	}
+	return it.endpoint(), err
+}
+
+// Endpoints reads every endpoint of orgID, oldest first (at most
+// webhook.MaxEndpoints: one Query page).
+func (s *Store) Endpoints(ctx context.Context, orgID string) ([]webhook.Endpoint, error) {
 	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :p)"),
@@ -83,178 +82,69 @@ func (s *Store) WebhookEndpoints(ctx context.Context, orgID string) ([]gifting.W
 	if err != nil {
 		return nil, fmt.Errorf("query webhooks: %w", err)
 	}
-	es := make([]gifting.WebhookEndpoint, len(out.Items))
-	for i, it := range out.Items {
-		if err := unmarshal(it, &es[i]); err != nil {
+	es := make([]webhook.Endpoint, len(out.Items))
+	for i, v := range out.Items {
+		var it endpointItem
+		if err := unmarshal(v, &it); err != nil {
 			return nil, err
 		}
+		es[i] = it.endpoint()
 	}
 	return es, nil
 }
 
-// UpdateWebhook lets change modify an endpoint of orgID and writes it,
-// conditioned on the version read (a concurrent update makes it read and
-// try again). It returns the endpoint as written.
-//
-// Errors: NOT_FOUND, and whatever change returns.
-func (s *Store) UpdateWebhook(ctx context.Context, orgID, id string, change func(e *gifting.WebhookEndpoint) error) (gifting.WebhookEndpoint, error) {
-	for attempt := 1; ; attempt++ {
-		e, err := s.WebhookEndpoint(ctx, orgID, id)
-		if err != nil {
-			return e, err
-		}
-		seen, clear := e.UpdatedAt, e.ClearSecret
-		if err := change(&e); err != nil {
-			return e, err
-		}
-		if now := s.Now(); now.After(seen) {
-			e.UpdatedAt = now
-		} else {
-			e.UpdatedAt = seen.Add(time.Millisecond)
-		}
-		cond, values := "updatedAt = :seen", item{":seen": str(seen.Format(time.RFC3339Nano))}
-		if clear != "" {
-			// The migration seals a clear secret without touching
-			// updatedAt: this write, made from what was read before,
-			// must not put the clear secret back.
-			cond, values[":clear"] = cond+" AND secret = :clear", str(clear)
-		}
-		err = s.putWebhook(ctx, e, cond, values)
-		if errors.Is(err, errAddRace) && attempt < maxAttempts {
-			continue
-		}
-		return e, err
+// CreateEndpoint writes a new endpoint (webhook.Store).
+func (s *Store) CreateEndpoint(ctx context.Context, e webhook.Endpoint) error {
+	err := s.putEndpoint(ctx, e, "attribute_not_exists(PK)", nil)
+	if isConditionFailed(err) {
+		return fmt.Errorf("create webhook %s: its id is taken", e.ID)
 	}
+	return err
 }
 
-// DeleteWebhook deletes an endpoint of orgID. Messages waiting for a retry
-// to it are dropped when they come due.
-//
-// Errors: NOT_FOUND.
-func (s *Store) DeleteWebhook(ctx context.Context, orgID, id string) error {
+// UpdateEndpoint writes after, conditioned on the stored endpoint's
+// version being before's and, when before had a clear secret, on that
+// secret still being stored (the migration seals a clear secret without
+// moving the version: this write, made from what was read before, must
+// not put the clear secret back). A failed condition is
+// webhook.ErrEndpointMoved.
+func (s *Store) UpdateEndpoint(ctx context.Context, before, after webhook.Endpoint) error {
+	cond := endpointVersion + " = :seen"
+	values := item{":seen": str(before.UpdatedAt.Format(time.RFC3339Nano))}
+	if before.ClearSecret != "" {
+		cond, values[":clear"] = cond+" AND "+endpointClearSecret+" = :clear", str(before.ClearSecret)
+	}
+	err := s.putEndpoint(ctx, after, cond, values)
+	if isConditionFailed(err) {
+		return webhook.ErrEndpointMoved
+	}
+	return err
+}
+
+// putEndpoint writes e under cond (with values).
+func (s *Store) putEndpoint(ctx context.Context, e webhook.Endpoint, cond string, values item) error {
+	it, err := withKey(endpointItemOf(e), map[string]string{"PK": orgPK(e.OrgID), "SK": webhookSK(e.ID)})
+	if err != nil {
+		return err
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: it,
+		ConditionExpression: aws.String(cond), ExpressionAttributeValues: values})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("put webhook: %w", err)
+	}
+	return err
+}
+
+// DeleteEndpoint deletes an endpoint of orgID, or reports
+// webhook.ErrNoEndpoint.
+func (s *Store) DeleteEndpoint(ctx context.Context, orgID, id string) error {
 	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(orgPK(orgID), webhookSK(id)),
 		ConditionExpression: aws.String("attribute_exists(PK)")})
 	if isConditionFailed(err) {
-		return gifting.NotFound("webhook", id)
+		return webhook.ErrNoEndpoint
 	}
 	if err != nil {
 		return fmt.Errorf("delete webhook: %w", err)
 	}
 	return nil
-}
-
-// deliveryRef is the due ref of a delivery.
-func deliveryRef(webhookID, msgID string) string { return webhookID + "/" + msgID }
-
-// StartDelivery records that the message d is to be delivered to its
-// endpoint, due at at (a lease from now, so a process that dies before its
-// first attempt leaves it to the scheduler tick). created is false when
-// the record already exists: the stream delivered the change twice, and
-// whoever wrote it first delivers.
-func (s *Store) StartDelivery(ctx context.Context, orgID string, d gifting.PendingDelivery, at time.Time) (created bool, err error) {
-	pk, sk := orgPK(orgID), webhookDeliverySK(d.WebhookID, d.MessageID)
-	attrs := dueAttrs(gifting.JobWebhookDelivery, deliveryRef(d.WebhookID, d.MessageID), pk, sk, at)
-	attrs["PK"], attrs["SK"] = pk, sk
-	it, err := withKey(d, attrs)
-	if err != nil {
-		return false, err
-	}
-	it["expiresAt"] = num(at.Add(ChangeRetention).Unix())
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")})
-	if isConditionFailed(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("start delivery: %w", err)
-	}
-	return true, nil
-}
-
-// PendingDelivery returns the delivery a due item's ref names.
-//
-// Errors: NOT_FOUND (it ended meanwhile).
-func (s *Store) PendingDelivery(ctx context.Context, orgID, ref string) (gifting.PendingDelivery, error) {
-	webhookID, msgID, _ := strings.Cut(ref, "/")
-	var d struct {
-		gifting.PendingDelivery
-		Ended string `json:"ended"`
-	}
-	found, err := s.get(ctx, orgPK(orgID), webhookDeliverySK(webhookID, msgID), &d)
-	if err != nil {
-		return d.PendingDelivery, err
-	}
-	if !found || d.Ended != "" {
-		return gifting.PendingDelivery{}, gifting.NotFound("delivery", ref)
-	}
-	return d.PendingDelivery, nil
-}
-
-// RecordAttempt logs attempt a of delivery d and, in the same transaction,
-// either keeps d due at a.NextAttemptAt (a retry) or ends it.
-func (s *Store) RecordAttempt(ctx context.Context, orgID string, d gifting.PendingDelivery, a gifting.Delivery) error {
-	pk, sk := orgPK(orgID), webhookDeliverySK(d.WebhookID, d.MessageID)
-	a.DeliveryID = s.NewID()
-	logItem, err := withKey(a, map[string]string{"PK": pk, "SK": webhookLogSK(d.WebhookID, a.DeliveryID)})
-	if err != nil {
-		return err
-	}
-	logItem["expiresAt"] = num(a.At.Add(deliveryLogRetention).Unix())
-	// An ended delivery stays (until its TTL) as a marker with no due
-	// index entry and no body: the stream may give its change record
-	// again, and StartDelivery must not start it a second time.
-	next := types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
-		UpdateExpression:          aws.String("SET ended = :at, attempts = :n REMOVE dueShard, dueAt, dueKind, dueRef, body"),
-		ConditionExpression:       aws.String("attribute_exists(PK)"),
-		ExpressionAttributeValues: item{":at": str(a.At.UTC().Format(time.RFC3339Nano)), ":n": num(int64(a.Attempt))},
-	}}
-	if a.NextAttemptAt != nil {
-		next = types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, sk),
-			UpdateExpression:          aws.String("SET dueAt = :due, attempts = :n"),
-			ConditionExpression:       aws.String("attribute_exists(PK)"),
-			ExpressionAttributeValues: item{":due": str(dueSK(*a.NextAttemptAt, pk, sk)), ":n": num(int64(a.Attempt))},
-		}}
-	}
-	items := []types.TransactWriteItem{{Put: &types.Put{TableName: &s.table, Item: logItem}}, next}
-	if err := s.transactRetrying(ctx, items); err != nil {
-		return fmt.Errorf("record delivery attempt: %w", err)
-	}
-	return nil
-}
-
-// Deliveries returns a page of an endpoint's attempts, newest first, and
-// the cursor of the next page ("" after the last). The endpoint must exist.
-//
-// Errors: NOT_FOUND, VALIDATION_FAILED (limit, cursor).
-func (s *Store) Deliveries(ctx context.Context, orgID, webhookID, cursor string, limit int) ([]gifting.Delivery, string, error) {
-	if limit < 1 || limit > maxChangeLimit {
-		return nil, "", gifting.Problems{"limit": "must be from 1 to 100"}.Err()
-	}
-	if _, err := s.WebhookEndpoint(ctx, orgID, webhookID); err != nil {
-		return nil, "", err
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :p)"),
-		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":p": str(webhookLogPrefix(webhookID))},
-		ScanIndexForward:          aws.Bool(false),
-		Limit:                     aws.Int32(int32(limit)),
-	}
-	if cursor != "" {
-		in.ExclusiveStartKey = key(orgPK(orgID), webhookLogSK(webhookID, cursor))
-	}
-	out, err := s.db.Query(ctx, in)
-	if err != nil {
-		return nil, "", fmt.Errorf("query deliveries: %w", err)
-	}
-	ds := make([]gifting.Delivery, len(out.Items))
-	for i, it := range out.Items {
-		if err := unmarshal(it, &ds[i]); err != nil {
-			return nil, "", err
-		}
-	}
-	next := ""
-	if out.LastEvaluatedKey != nil && len(ds) > 0 {
-		next = ds[len(ds)-1].DeliveryID
-	}
-	return ds, next, nil
 }

@@ -77,9 +77,9 @@ func (icp *ICPPersona) Validate() error {
 		p.Add("persona.name", "must be at most "+itoa(maxTitle)+" characters")
 	}
 	p.AtMost("persona.description", ps.Description, maxDescription)
-	ps.JobTitles = cleanStrings(&p, "persona.job_titles", ps.JobTitles, maxCriteria, maxCriterionLen)
-	ps.Departments = cleanStrings(&p, "persona.departments", ps.Departments, maxCriteria, maxCriterionLen)
-	ps.SeniorityLevels = cleanStrings(&p, "persona.seniority_levels", ps.SeniorityLevels, maxCriteria, maxCriterionLen)
+	ps.JobTitles = CleanStrings(&p, "persona.job_titles", ps.JobTitles, maxCriteria, maxCriterionLen)
+	ps.Departments = CleanStrings(&p, "persona.departments", ps.Departments, maxCriteria, maxCriterionLen)
+	ps.SeniorityLevels = CleanStrings(&p, "persona.seniority_levels", ps.SeniorityLevels, maxCriteria, maxCriterionLen)
 	for _, s := range ps.SeniorityLevels {
 		if _, ok := SeniorityLevel(s); !ok {
 			p.Add("persona.seniority_levels", "\""+s+"\" is not a seniority level; use "+strings.Join(SeniorityLevels, ", "))
@@ -123,7 +123,7 @@ func (icp *ICPPersona) Validate() error {
 	} else if !slices.Contains(PersonaPriorities, m.Priority) {
 		p.Add("metadata.priority", "must be one of "+strings.Join(PersonaPriorities, ", "))
 	}
-	m.Tags = cleanStrings(&p, "metadata.tags", m.Tags, maxCriteria, maxCriterionLen)
+	m.Tags = CleanStrings(&p, "metadata.tags", m.Tags, maxCriteria, maxCriterionLen)
 	if icp.Company == nil {
 		icp.Company = map[string]any{}
 	}
@@ -315,7 +315,7 @@ func ValidateAudience(a *AudienceList) error {
 		p.Add("icpId", "is required")
 	}
 	p.AtMost("description", a.Description, maxDescription)
-	a.Tags = cleanStrings(&p, "tags", a.Tags, maxCriteria, maxCriterionLen)
+	a.Tags = CleanStrings(&p, "tags", a.Tags, maxCriteria, maxCriterionLen)
 	return p.Err()
 }
 

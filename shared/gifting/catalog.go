@@ -1,38 +1,22 @@
 package gifting
 
-import (
-	"fmt"
-	"regexp"
-	"slices"
-	"strings"
-	"time"
-)
+import "time"
 
-// GiftStatus is the state of a gift (docs/api.md, the original interface).
+// The shapes in which the areas not yet moved into slices read gifts and
+// templates, and keep them in their own items: campaign pricing
+// (CatalogFloor), add-recipient's kit (a recipient's gift and emails),
+// the launch, the claim and the recipient pages. Their JSON names are the
+// attribute names on disk. The catalog's own types, rules and use cases
+// are shared/catalog's; these go when those areas become slices and read
+// through its port.
+
+// GiftStatus is the state of a gift (catalog.GiftStatus).
 type GiftStatus string
 
-// Gift states.
-const (
-	GiftAvailable GiftStatus = "available"
-	GiftPending   GiftStatus = "pending"
-	GiftInTransit GiftStatus = "in_transit"
-	GiftDelivered GiftStatus = "delivered"
-)
+// GiftAvailable is the state of a gift that can be chosen.
+const GiftAvailable GiftStatus = "available"
 
-// GiftStatuses lists every gift state, in the original interface's order.
-var GiftStatuses = []GiftStatus{GiftAvailable, GiftPending, GiftInTransit, GiftDelivered}
-
-// Valid reports whether s is a known gift state.
-func (s GiftStatus) Valid() bool {
-	for _, v := range GiftStatuses {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
-// Gift is a gift of the catalog (the OpenAPI schema Gift).
+// Gift is a gift of the catalog as the areas not yet moved read it.
 type Gift struct {
 	GiftID           string      `json:"giftId"`
 	OrganizationID   string      `json:"organizationId"`
@@ -73,96 +57,7 @@ type Weight struct {
 	Unit   string  `json:"unit"`
 }
 
-// Units accepted for gift dimensions and weight. The original interface shows
-// inch and pound; the metric units are the ones a catalog also needs.
-var (
-	DimensionUnits = []string{"inch", "cm"}
-	WeightUnits    = []string{"pound", "ounce", "kg", "g"}
-)
-
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
-
-// ValidCurrency reports whether c looks like an ISO 4217 code (three
-// upper-case letters).
-func ValidCurrency(c string) bool { return currencyCode.MatchString(c) }
-
-// Limits of a gift's and a template's fields, in characters (as the API
-// document's maxLength counts), in line with the rest of the API: names
-// 200, descriptions 2,000, short texts 500, URLs 2,048, lists 50 entries
-// of at most 100 characters (a gift's images 20). MaxInventory bounds each
-// stock count: far above any real stock, and far below where a sum of two
-// counts could wrap or a JSON client's float64 lose exactness.
-const (
-	maxCatalogName        = 200
-	maxCatalogShort       = 500
-	maxCatalogDescription = 2000
-	maxCategory           = 100
-	maxGiftImages         = 20
-	MaxInventory          = 1_000_000_000
-)
-
-// Validate checks a gift a tenant submits. Server-owned fields are ignored.
-func (g *Gift) Validate() error {
-	var p Problems
-	g.Name = strings.TrimSpace(g.Name)
-	if g.Name == "" {
-		p.Add("name", "is required")
-	}
-	p.AtMost("name", g.Name, maxCatalogName)
-	p.AtMost("shortDescription", g.ShortDescription, maxCatalogShort)
-	p.AtMost("description", g.Description, maxCatalogDescription)
-	if _, err := CreditsForPrice(g.Price); err != nil {
-		p.Add("price", fmt.Sprintf("must be from 0 to %d", MaxGiftPrice))
-	}
-	if !ValidCurrency(g.Currency) {
-		p.Add("currency", "must be a three-letter ISO 4217 code such as USD")
-	}
-	if g.Status == "" {
-		g.Status = GiftAvailable
-	} else if !g.Status.Valid() {
-		p.Add("status", "must be one of available, pending, in_transit, delivered")
-	}
-	inv := g.Inventory
-	switch {
-	case inv.Total < 0 || inv.Available < 0 || inv.Reserved < 0:
-		p.Add("inventory", "counts must be zero or more")
-	case inv.Total > MaxInventory || inv.Available > MaxInventory || inv.Reserved > MaxInventory:
-		p.Add("inventory", "counts must be at most "+itoa(MaxInventory))
-	case inv.Available+inv.Reserved > inv.Total:
-		p.Add("inventory", "available plus reserved must not exceed total")
-	}
-	if len(g.ImageURLs) > maxGiftImages {
-		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
-	} else {
-		for i, u := range g.ImageURLs {
-			if tooLong(u, maxURLLen) || !ValidURL(u) {
-				p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL of at most "+itoa(maxURLLen)+" characters")
-			}
-		}
-	}
-	if g.CollectionIDs != nil {
-		g.CollectionIDs = cleanStrings(&p, "collectionIds", g.CollectionIDs, maxCriteria, maxCriterionLen)
-	}
-	if d := g.Dimensions; d != nil {
-		if d.Height < 0 || d.Width < 0 || d.Length < 0 {
-			p.Add("dimensions", "must be zero or more")
-		}
-		if !slices.Contains(DimensionUnits, d.Unit) {
-			p.Add("dimensions.unit", "must be one of "+strings.Join(DimensionUnits, ", "))
-		}
-	}
-	if w := g.Weight; w != nil {
-		if w.Weight < 0 {
-			p.Add("weight.weight", "must be zero or more")
-		}
-		if !slices.Contains(WeightUnits, w.Unit) {
-			p.Add("weight.unit", "must be one of "+strings.Join(WeightUnits, ", "))
-		}
-	}
-	return p.Err()
-}
-
-// Template is an email template (the OpenAPI schema Template).
+// Template is an email template as the areas not yet moved read it.
 type Template struct {
 	TemplateID       string       `json:"templateId"`
 	OrganizationID   string       `json:"organizationId"`
@@ -205,80 +100,5 @@ type EmailTemplate struct {
 	DelayHours int `json:"delayHours"`
 }
 
-// Bounds of a template's emails: an email's HTML at 100 KB (Gmail clips a
-// message past 102 KB), its subject at 998 bytes (a mail header line's
-// limit), and all of them at 300 KB, so a template, stored as one item
-// with them, stays within DynamoDB's 400 KB.
-const (
-	MaxEmailHTML      = 100 << 10
-	MaxEmailSubject   = 998
-	MaxTemplateEmails = 300 << 10
-)
-
-// MaxEmailDelayHours bounds an email's delayHours: a year, the longest a
-// recipient may take to claim (MaxClaimExpiresInDays). A larger count of
-// hours could overflow a time.Duration and make the email due at once.
-const MaxEmailDelayHours = 24 * MaxClaimExpiresInDays
-
 // EmailKinds are the scheduled emails of a recipient, in send order.
 var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
-
-var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-
-// ValidHexColour reports whether c is a #rrggbb colour.
-func ValidHexColour(c string) bool { return hexColour.MatchString(c) }
-
-// Validate checks a template a tenant submits.
-func (t *Template) Validate() error {
-	var p Problems
-	t.TemplateName = strings.TrimSpace(t.TemplateName)
-	if t.TemplateName == "" {
-		p.Add("templateName", "is required")
-	}
-	p.AtMost("templateName", t.TemplateName, maxCatalogName)
-	t.TemplateCategory = strings.TrimSpace(t.TemplateCategory)
-	p.AtMost("templateCategory", t.TemplateCategory, maxCategory)
-	p.AtMost("description", t.Description, maxCatalogDescription)
-	t.Tags = cleanStrings(&p, "tags", t.Tags, maxCriteria, maxCriterionLen)
-	if t.SuccessRate < 0 || t.SuccessRate > 100 {
-		p.Add("successRate", "must be between 0 and 100")
-	}
-	if t.ImageURL != "" && (tooLong(t.ImageURL, maxURLLen) || !ValidURL(t.ImageURL)) {
-		p.Add("imageUrl", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
-	}
-	g := t.TemplateData.Goal
-	p.AtMost("templateData.goal.goalId", g.GoalID, maxCriterionLen)
-	p.AtMost("templateData.goal.name", g.Name, maxCatalogName)
-	p.AtMost("templateData.goal.description", g.Description, maxCatalogDescription)
-	if g.Logo != "" && (tooLong(g.Logo, maxURLLen) || !ValidURL(g.Logo)) {
-		p.Add("templateData.goal.logo", "must be an http(s) URL of at most "+itoa(maxURLLen)+" characters")
-	}
-	if g.LogoColor != "" && !ValidHexColour(g.LogoColor) {
-		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
-	}
-	total := 0
-	for kind, e := range t.TemplateData.Emails {
-		if !slices.Contains(EmailKinds, kind) {
-			p.Add("templateData.emails."+kind, "is not an email kind; use "+strings.Join(EmailKinds, ", "))
-			continue
-		}
-		if strings.TrimSpace(e.Subject) == "" {
-			p.Add("templateData.emails."+kind+".subject", "is required")
-		} else if len(e.Subject) > MaxEmailSubject {
-			p.Add("templateData.emails."+kind+".subject", fmt.Sprintf("must be at most %d bytes", MaxEmailSubject))
-		} else if strings.ContainsAny(e.Subject, "\r\n") {
-			p.Add("templateData.emails."+kind+".subject", "must be one line (a mail header holds no line break)")
-		}
-		if len(e.HTML) > MaxEmailHTML {
-			p.Add("templateData.emails."+kind+".html", fmt.Sprintf("must be at most %d KB (mail clients clip longer messages)", MaxEmailHTML/1024))
-		}
-		if e.DelayHours < 0 || e.DelayHours > MaxEmailDelayHours {
-			p.Add("templateData.emails."+kind+".delayHours", fmt.Sprintf("must be from 0 to %d (a year)", MaxEmailDelayHours))
-		}
-		total += len(e.Subject) + len(e.HTML)
-	}
-	if total > MaxTemplateEmails {
-		p.Add("templateData.emails", fmt.Sprintf("must be at most %d KB in all (subjects and HTML)", MaxTemplateEmails/1024))
-	}
-	return p.Err()
-}

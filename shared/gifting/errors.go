@@ -125,3 +125,22 @@ func (p Problems) Err() error {
 	}
 	return &Error{Code: CodeValidation, Message: "The request has invalid fields; see details.", Details: p}
 }
+
+// MergeProblems joins the problems p found while reading a request (a date
+// that is no date) with those of validation errors, so one answer reports
+// them all. An error other than VALIDATION_FAILED is returned as it is.
+func MergeProblems(p Problems, errs ...error) error {
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeValidation {
+			return err
+		}
+		for field, problem := range e.Details {
+			p.Add(field, problem)
+		}
+	}
+	return p.Err()
+}

@@ -3,7 +3,6 @@ package gifting
 import (
 	"cmp"
 	"strings"
-	"time"
 )
 
 // ListQuery is what every list of personas, audiences and events takes
@@ -31,11 +30,11 @@ const (
 	SortName      = "name"
 )
 
-// Sort fields of the persona, audience and event lists, default first.
+// Sort fields of the persona and audience lists, default first (the event
+// list's are shared/event's).
 var (
 	PersonaSorts  = []string{SortCreatedAt, SortUpdatedAt, SortName}
 	AudienceSorts = []string{SortCreatedAt, SortUpdatedAt, SortName, "totalMatch"}
-	EventSorts    = []string{SortCreatedAt, SortUpdatedAt, SortName, "startDate"}
 )
 
 // AudienceStatuses are the states of an audience list.
@@ -52,21 +51,11 @@ type AudienceFilter struct {
 	ICPID  string
 }
 
-// EventFilter selects events; empty fields do not filter. From and To bound
-// the start date, both inclusive.
-type EventFilter struct {
-	Status, Type string
-	From, To     *time.Time
-}
-
 // Empty reports whether f keeps every persona.
 func (f PersonaFilter) Empty() bool { return f == PersonaFilter{} }
 
 // Empty reports whether f keeps every audience.
 func (f AudienceFilter) Empty() bool { return f == AudienceFilter{} }
-
-// Empty reports whether f keeps every event.
-func (f EventFilter) Empty() bool { return f == EventFilter{} }
 
 // Keeps reports whether f keeps p.
 func (f PersonaFilter) Keeps(p ICPPersona) bool { return f.Status == "" || p.Status == f.Status }
@@ -74,12 +63,6 @@ func (f PersonaFilter) Keeps(p ICPPersona) bool { return f.Status == "" || p.Sta
 // Keeps reports whether f keeps a.
 func (f AudienceFilter) Keeps(a AudienceList) bool {
 	return (f.Status == "" || a.Status == f.Status) && (f.ICPID == "" || a.ICPID == f.ICPID)
-}
-
-// Keeps reports whether f keeps e.
-func (f EventFilter) Keeps(e Event) bool {
-	return (f.Status == "" || e.Status == f.Status) && (f.Type == "" || e.Type == f.Type) &&
-		(f.From == nil || !e.EventDates.Start.Before(*f.From)) && (f.To == nil || !e.EventDates.Start.After(*f.To))
 }
 
 // MatchesSearch reports whether text holds every word of search,
@@ -104,12 +87,6 @@ func (icp ICPPersona) SearchText() string {
 // description and tags.
 func (a AudienceList) SearchText() string {
 	return strings.Join(append([]string{a.Name, a.Description}, a.Tags...), "\n")
-}
-
-// SearchText is what the event list's search matches: name, description,
-// host, venue and tags.
-func (e Event) SearchText() string {
-	return strings.Join(append([]string{e.Name, e.Description, e.Host, e.Location.VenueName}, e.Tags...), "\n")
 }
 
 // CompareBy orders two items of a list by sortBy (named fields through

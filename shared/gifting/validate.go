@@ -45,10 +45,67 @@ func NormalizeEmail(s string) (string, bool) {
 	return s, true
 }
 
-// tooLong reports whether s has more than max characters. Limits count
+// TooLong reports whether s has more than max characters. Limits count
 // characters, as the API document's maxLength does, not bytes: a name in
 // Greek or Japanese gets as many letters as one in English.
-func tooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }
+func TooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }
+
+func tooLong(s string, max int) bool { return TooLong(s, max) }
+
+// Limits the resources' fields share: a URL of at most 2,048 characters,
+// and a list of words (tags, collections, criteria) of at most 50 entries
+// of at most 100 characters each.
+const (
+	MaxURLLength       = maxURLLen
+	MaxListEntries     = maxCriteria
+	MaxListEntryLength = maxCriterionLen
+)
+
+// CleanStrings trims the entries of a string list, drops blank ones and
+// repeats (case-insensitively), and records in p a list or an entry that is
+// too long. A list is too long as sent, repeats included (the API
+// document's maxItems). It never returns nil.
+func CleanStrings(p *Problems, field string, in []string, maxItems, maxLen int) []string {
+	if len(in) > maxItems {
+		p.Add(field, "must hold at most "+itoa(maxItems)+" entries")
+		in = in[:maxItems] // the rest is refused anyway; comparing it would cost the square of the list
+	}
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s == "" || containsFold(out, s) {
+			continue
+		}
+		if tooLong(s, maxLen) {
+			p.Add(field, "entries must be at most "+itoa(maxLen)+" characters")
+		}
+		out = append(out, s)
+	}
+	if len(out) > maxItems {
+		p.Add(field, "must hold at most "+itoa(maxItems)+" entries")
+	}
+	return out
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// ValidCurrency reports whether c looks like an ISO 4217 code (three
+// upper-case letters).
+func ValidCurrency(c string) bool { return currencyCode.MatchString(c) }
+
+var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+
+// ValidHexColour reports whether c is a #rrggbb colour.
+func ValidHexColour(c string) bool { return hexColour.MatchString(c) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 

@@ -94,7 +94,7 @@ func (s *Server) createAudience(w http.ResponseWriter, r *http.Request) error {
 		p.Add("giftId", "give creditsPerContact or giftId, not both")
 	}
 	a := gifting.AudienceList{Name: in.Name, ICPID: in.ICPID, Description: in.Description, Tags: in.Tags}
-	if err := mergeProblems(p, gifting.ValidateAudience(&a)); err != nil {
+	if err := gifting.MergeProblems(p, gifting.ValidateAudience(&a)); err != nil {
 		return err
 	}
 	pr := principal(r.Context())

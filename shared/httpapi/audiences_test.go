@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -283,7 +284,7 @@ func TestAudiencePricing(t *testing.T) {
 	a := testenv.NewAPI(t, s, keyA)
 	seedContacts(t, s, orgA, matchingPeople)
 	icp := createPersona(t, a, map[string]any{"name": "sales", "departments": []string{"sales"}})
-	gifts, _, err := s.ListGifts(context.Background(), orgA, gifting.GiftFilter{Status: gifting.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: 1000})
+	gifts, _, err := catalog.NewApp(s).ListGifts(context.Background(), orgA, catalog.GiftFilter{Status: catalog.GiftAvailable}, gifting.PageRequest{Page: 1, Limit: 1000})
 	if err != nil || len(gifts) < 2 {
 		t.Fatalf("catalog gifts: %v, %d", err, len(gifts))
 	}

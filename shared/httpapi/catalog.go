@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -25,70 +26,56 @@ func (s *Server) catalogRoutes() []route {
 
 // giftList is the bare response of GET /gifts.
 type giftList struct {
-	Data       []gifting.Gift `json:"data"`
-	Page       int            `json:"page"`
-	Limit      int            `json:"limit"`
-	Total      int            `json:"total"`
-	TotalPages int            `json:"totalPages"`
-	HasNext    bool           `json:"hasNext"`
-	HasPrev    bool           `json:"hasPrev"`
+	Data       []giftDTO `json:"data"`
+	Page       int       `json:"page"`
+	Limit      int       `json:"limit"`
+	Total      int       `json:"total"`
+	TotalPages int       `json:"totalPages"`
+	HasNext    bool      `json:"hasNext"`
+	HasPrev    bool      `json:"hasPrev"`
 }
 
 func (s *Server) listGifts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	f := gifting.GiftFilter{
+	f := catalog.GiftFilter{
 		Search:        q.search(maxSearch),
 		CollectionID:  q.filter("collectionId"),
 		IsDelightloop: q.boolean("isDelightloop"),
-		Status:        gifting.GiftStatus(q.enum("status", "", giftStatusNames()...)),
+		Status:        catalog.GiftStatus(q.enum("status", "", giftStatusNames()...)),
 	}
 	if err := q.err(); err != nil {
 		return err
 	}
-	gifts, total, err := s.store.ListGifts(r.Context(), principal(r.Context()).OrgID, f, page)
+	gifts, total, err := s.catalog.ListGifts(r.Context(), principal(r.Context()).OrgID, f, page)
 	if err != nil {
 		return err
 	}
 	p := gifting.NewPagination(page, total)
-	if gifts == nil {
-		gifts = []gifting.Gift{}
+	data := make([]giftDTO, len(gifts))
+	for i, g := range gifts {
+		data[i] = toGiftDTO(g)
 	}
-	writeJSON(w, http.StatusOK, giftList{Data: gifts, Page: p.Page, Limit: p.Limit, Total: p.Total,
+	writeJSON(w, http.StatusOK, giftList{Data: data, Page: p.Page, Limit: p.Limit, Total: p.Total,
 		TotalPages: p.TotalPages, HasNext: p.HasNext, HasPrev: p.HasPrev})
 	return nil
 }
 
 func giftStatusNames() []string {
-	out := make([]string, len(gifting.GiftStatuses))
-	for i, s := range gifting.GiftStatuses {
+	out := make([]string, len(catalog.GiftStatuses))
+	for i, s := range catalog.GiftStatuses {
 		out[i] = string(s)
 	}
 	return out
 }
 
 func (s *Server) getGift(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.store.Gift(r.Context(), principal(r.Context()).OrgID, r.PathValue("giftId"))
+	g, err := s.catalog.Gift(r.Context(), principal(r.Context()).OrgID, r.PathValue("giftId"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, g)
+	writeJSON(w, http.StatusOK, toGiftDTO(g))
 	return nil
-}
-
-// giftInput is the body of POST /gifts: the Gift fields a tenant sets.
-type giftInput struct {
-	Name             string              `json:"name"`
-	Price            *float64            `json:"price"`
-	Currency         string              `json:"currency"`
-	Inventory        *gifting.Inventory  `json:"inventory"`
-	Status           gifting.GiftStatus  `json:"status"`
-	ShortDescription string              `json:"shortDescription"`
-	Description      string              `json:"description"`
-	ImageURLs        []string            `json:"imageUrls"`
-	Dimensions       *gifting.Dimensions `json:"dimensions"`
-	Weight           *gifting.Weight     `json:"weight"`
-	CollectionIDs    []string            `json:"collectionIds"`
 }
 
 func (s *Server) createGift(w http.ResponseWriter, r *http.Request) error {
@@ -106,40 +93,43 @@ func (s *Server) createGift(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	g := gifting.Gift{
-		Name: in.Name, Price: *in.Price, Currency: in.Currency, Inventory: *in.Inventory, Status: in.Status,
-		ShortDescription: in.ShortDescription, Description: in.Description, ImageURLs: in.ImageURLs,
-		Dimensions: in.Dimensions, Weight: in.Weight, CollectionIDs: in.CollectionIDs,
-	}
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	g, err := s.store.CreateGift(r.Context(), principal(r.Context()).OrgID, g)
+	g, err := s.catalog.CreateGift(r.Context(), principal(r.Context()).OrgID, in.gift())
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Gift created", g)
+	writeEnvelope(w, http.StatusCreated, "Gift created", toGiftDTO(g))
+	return nil
+}
+
+func (s *Server) updateGift(w http.ResponseWriter, r *http.Request) error {
+	var in giftPatch
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	g, err := s.catalog.UpdateGift(r.Context(), principal(r.Context()).OrgID, r.PathValue("giftId"), in.patch())
+	if err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Gift updated", toGiftDTO(g))
+	return nil
+}
+
+func (s *Server) deleteGift(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("giftId")
+	if err := s.catalog.DeleteGift(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+		return err
+	}
+	writeEnvelope(w, http.StatusOK, "Gift deleted", deleted("giftId", id))
 	return nil
 }
 
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) error {
-	t, err := s.store.Template(r.Context(), principal(r.Context()).OrgID, r.PathValue("templateId"))
+	t, err := s.catalog.Template(r.Context(), principal(r.Context()).OrgID, r.PathValue("templateId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Template retrieved", t)
+	writeEnvelope(w, http.StatusOK, "Template retrieved", toTemplateDTO(t))
 	return nil
-}
-
-// templateInput is the body of POST /templates.
-type templateInput struct {
-	TemplateName     string               `json:"templateName"`
-	TemplateCategory string               `json:"templateCategory"`
-	Tags             []string             `json:"tags"`
-	SuccessRate      float64              `json:"successRate"`
-	TemplateData     gifting.TemplateData `json:"templateData"`
-	Description      string               `json:"description"`
-	ImageURL         string               `json:"imageUrl"`
 }
 
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -147,24 +137,17 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	t := gifting.Template{
-		TemplateName: in.TemplateName, TemplateCategory: in.TemplateCategory, Tags: in.Tags,
-		SuccessRate: in.SuccessRate, TemplateData: in.TemplateData, Description: in.Description, ImageURL: in.ImageURL,
-	}
-	if err := t.Validate(); err != nil {
-		return err
-	}
-	t, err := s.store.CreateTemplate(r.Context(), principal(r.Context()).OrgID, t)
+	t, err := s.catalog.CreateTemplate(r.Context(), principal(r.Context()).OrgID, in.template())
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Template created", t)
+	writeEnvelope(w, http.StatusCreated, "Template created", toTemplateDTO(t))
 	return nil
 }
 
 // templatesData is the data of GET /templates.
 type templatesData struct {
-	Items      []gifting.Template `json:"items"`
+	Items      []templateDTO      `json:"items"`
 	Pagination gifting.Pagination `json:"pagination"`
 }
 
@@ -173,11 +156,11 @@ type templatesData struct {
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
-	f := gifting.TemplateFilter{
+	f := catalog.TemplateFilter{
 		Search:        q.search(maxSearch),
 		Category:      q.filter("templateCategory"),
 		IsDelightloop: q.boolean("isDelightloop"),
-		SortBy:        q.enum("sortBy", "createdAt", gifting.TemplateSorts...),
+		SortBy:        q.enum("sortBy", "createdAt", catalog.TemplateSorts...),
 		Order:         q.sortOrder(gifting.Desc),
 	}
 	if len(f.Category) > 100 {
@@ -186,57 +169,36 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	ts, total, err := s.store.ListTemplates(r.Context(), principal(r.Context()).OrgID, f, page)
+	ts, total, err := s.catalog.ListTemplates(r.Context(), principal(r.Context()).OrgID, f, page)
 	if err != nil {
 		return err
 	}
-	if ts == nil {
-		ts = []gifting.Template{}
+	items := make([]templateDTO, len(ts))
+	for i, t := range ts {
+		items[i] = toTemplateDTO(t)
 	}
-	writeEnvelope(w, http.StatusOK, "Templates retrieved", templatesData{Items: ts, Pagination: gifting.NewPagination(page, total)})
+	writeEnvelope(w, http.StatusOK, "Templates retrieved", templatesData{Items: items, Pagination: gifting.NewPagination(page, total)})
 	return nil
 }
 
 func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) error {
-	var patch gifting.TemplatePatch
-	if err := decode(w, r, &patch); err != nil {
+	var in templatePatch
+	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	t, err := s.store.UpdateTemplate(r.Context(), principal(r.Context()).OrgID, r.PathValue("templateId"), patch)
+	t, err := s.catalog.UpdateTemplate(r.Context(), principal(r.Context()).OrgID, r.PathValue("templateId"), in.patch())
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Template updated", t)
+	writeEnvelope(w, http.StatusOK, "Template updated", toTemplateDTO(t))
 	return nil
 }
 
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("templateId")
-	if err := s.svc.DeleteTemplate(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+	if err := s.catalog.DeleteTemplate(r.Context(), principal(r.Context()).OrgID, id); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Template deleted", deleted("templateId", id))
-	return nil
-}
-
-func (s *Server) updateGift(w http.ResponseWriter, r *http.Request) error {
-	var patch gifting.GiftPatch
-	if err := decode(w, r, &patch); err != nil {
-		return err
-	}
-	g, err := s.store.UpdateGift(r.Context(), principal(r.Context()).OrgID, r.PathValue("giftId"), patch)
-	if err != nil {
-		return err
-	}
-	writeEnvelope(w, http.StatusOK, "Gift updated", g)
-	return nil
-}
-
-func (s *Server) deleteGift(w http.ResponseWriter, r *http.Request) error {
-	id := r.PathValue("giftId")
-	if err := s.svc.DeleteGift(r.Context(), principal(r.Context()).OrgID, id); err != nil {
-		return err
-	}
-	writeEnvelope(w, http.StatusOK, "Gift deleted", deleted("giftId", id))
 	return nil
 }

@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -21,43 +21,124 @@ func (s *Server) eventRoutes() []route {
 	}
 }
 
+// eventDTO is an event as the API answers it (the OpenAPI schema Event):
+// every field always present, optional strings "" and lists [] when not
+// set.
+type eventDTO struct {
+	ID                string           `json:"id"`
+	Name              string           `json:"name"`
+	Type              string           `json:"type"`
+	Status            string           `json:"status"`
+	Visibility        string           `json:"visibility"`
+	OrganizationID    string           `json:"organizationId"`
+	CreatorUserID     string           `json:"creatorUserId"`
+	EventDates        eventDatesDTO    `json:"eventDates"`
+	Location          eventLocationDTO `json:"location"`
+	Description       string           `json:"description"`
+	Host              string           `json:"host"`
+	Agenda            string           `json:"agenda"`
+	Focus             string           `json:"focus"`
+	EventURL          string           `json:"eventUrl"`
+	Banner            string           `json:"banner"`
+	Hashtag           string           `json:"hashtag"`
+	Topics            []string         `json:"topics"`
+	TargetAudience    []string         `json:"targetAudience"`
+	TargetAccounts    []string         `json:"targetAccounts"`
+	LinkedCampaigns   []string         `json:"linkedCampaigns"`
+	Tags              []string         `json:"tags"`
+	Speakers          []speakerDTO     `json:"speakers"`
+	ExpectedAttendees int              `json:"expectedAttendees"`
+	CreatedAt         time.Time        `json:"createdAt"`
+	UpdatedAt         time.Time        `json:"updatedAt"`
+	Version           int              `json:"version"`
+}
+
+type eventDatesDTO struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+type eventLocationDTO struct {
+	Type      string `json:"type"`
+	Address   string `json:"address"`
+	OnlineURL string `json:"onlineUrl"`
+	VenueName string `json:"venueName"`
+}
+
+type speakerDTO struct {
+	FullName string `json:"fullName"`
+	Role     string `json:"role"`
+	Company  string `json:"company"`
+	PhotoURL string `json:"photoUrl"`
+	Bio      string `json:"bio"`
+}
+
+func toEventDTO(e event.Event) eventDTO {
+	return eventDTO{
+		ID: e.ID, Name: e.Name, Type: e.Type, Status: e.Status, Visibility: e.Visibility,
+		OrganizationID: e.OrganizationID, CreatorUserID: e.CreatorUserID,
+		EventDates: eventDatesDTO(e.EventDates), Location: eventLocationDTO(e.Location),
+		Description: e.Description, Host: e.Host, Agenda: e.Agenda, Focus: e.Focus,
+		EventURL: e.EventURL, Banner: e.Banner, Hashtag: e.Hashtag,
+		Topics: e.Topics, TargetAudience: e.TargetAudience, TargetAccounts: e.TargetAccounts,
+		LinkedCampaigns: e.LinkedCampaigns, Tags: e.Tags, Speakers: mapAll(e.Speakers, toSpeakerDTO),
+		ExpectedAttendees: e.ExpectedAttendees, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: e.Version,
+	}
+}
+
+func toSpeakerDTO(s event.Speaker) speakerDTO { return speakerDTO(s) }
+func speakerOf(s speakerDTO) event.Speaker    { return event.Speaker(s) }
+
+// mapAll maps in through f, keeping nil as nil, so a list the caller left
+// out stays unset and one it sent empty stays empty.
+func mapAll[A, B any](in []A, f func(A) B) []B {
+	if in == nil {
+		return nil
+	}
+	out := make([]B, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}
+
 // eventBody is the bare response of GET /events/{id}.
 type eventBody struct {
-	Event gifting.Event `json:"event"`
+	Event eventDTO `json:"event"`
 }
 
 func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.store.Event(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"))
+	e, err := s.events.Get(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, eventBody{Event: e})
+	writeJSON(w, http.StatusOK, eventBody{Event: toEventDTO(e)})
 	return nil
 }
 
 // eventInput is the body of POST /events: the Event fields a caller sets.
 // Dates are read as text so a bad one is reported by field.
 type eventInput struct {
-	Name              string                `json:"name"`
-	Type              string                `json:"type"`
-	Status            string                `json:"status"`
-	Visibility        string                `json:"visibility"`
-	EventDates        *eventDatesInput      `json:"eventDates"`
-	Location          gifting.EventLocation `json:"location"`
-	Description       string                `json:"description"`
-	Host              string                `json:"host"`
-	Agenda            string                `json:"agenda"`
-	Focus             string                `json:"focus"`
-	EventURL          string                `json:"eventUrl"`
-	Banner            string                `json:"banner"`
-	Hashtag           string                `json:"hashtag"`
-	Topics            []string              `json:"topics"`
-	TargetAudience    []string              `json:"targetAudience"`
-	TargetAccounts    []string              `json:"targetAccounts"`
-	LinkedCampaigns   []string              `json:"linkedCampaigns"`
-	Tags              []string              `json:"tags"`
-	Speakers          []gifting.Speaker     `json:"speakers"`
-	ExpectedAttendees int                   `json:"expectedAttendees"`
+	Name              string           `json:"name"`
+	Type              string           `json:"type"`
+	Status            string           `json:"status"`
+	Visibility        string           `json:"visibility"`
+	EventDates        *eventDatesInput `json:"eventDates"`
+	Location          eventLocationDTO `json:"location"`
+	Description       string           `json:"description"`
+	Host              string           `json:"host"`
+	Agenda            string           `json:"agenda"`
+	Focus             string           `json:"focus"`
+	EventURL          string           `json:"eventUrl"`
+	Banner            string           `json:"banner"`
+	Hashtag           string           `json:"hashtag"`
+	Topics            []string         `json:"topics"`
+	TargetAudience    []string         `json:"targetAudience"`
+	TargetAccounts    []string         `json:"targetAccounts"`
+	LinkedCampaigns   []string         `json:"linkedCampaigns"`
+	Tags              []string         `json:"tags"`
+	Speakers          []speakerDTO     `json:"speakers"`
+	ExpectedAttendees int              `json:"expectedAttendees"`
 }
 
 type eventDatesInput struct {
@@ -71,28 +152,23 @@ func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p gifting.Problems
-	e := gifting.Event{
-		Name: in.Name, Type: in.Type, Status: in.Status, Visibility: in.Visibility, Location: in.Location,
+	e := event.Event{
+		Name: in.Name, Type: in.Type, Status: in.Status, Visibility: in.Visibility, Location: event.Location(in.Location),
 		Description: in.Description, Host: in.Host, Agenda: in.Agenda, Focus: in.Focus, EventURL: in.EventURL,
 		Banner: in.Banner, Hashtag: in.Hashtag, Topics: in.Topics, TargetAudience: in.TargetAudience,
-		TargetAccounts: in.TargetAccounts, Tags: in.Tags, Speakers: in.Speakers, ExpectedAttendees: in.ExpectedAttendees,
+		TargetAccounts: in.TargetAccounts, LinkedCampaigns: in.LinkedCampaigns, Tags: in.Tags,
+		Speakers: mapAll(in.Speakers, speakerOf), ExpectedAttendees: in.ExpectedAttendees,
 	}
 	if in.EventDates != nil {
 		e.EventDates.Start = parseDateTime(&p, "eventDates.start", in.EventDates.Start)
 		e.EventDates.End = parseDateTime(&p, "eventDates.end", in.EventDates.End)
 	}
-	links, linkErr := campaignIDs(in.LinkedCampaigns, "linkedCampaigns", false)
-	err := e.Validate()
-	if err := mergeProblems(p, err, linkErr); err != nil {
-		return err
-	}
-	e.LinkedCampaigns = links
 	pr := principal(r.Context())
-	e, err = s.store.CreateEvent(r.Context(), pr.OrgID, pr.UserID, e)
+	e, err := s.events.Create(r.Context(), pr.OrgID, pr.UserID, e, p)
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Event created", e)
+	writeEnvelope(w, http.StatusCreated, "Event created", toEventDTO(e))
 	return nil
 }
 
@@ -111,52 +187,6 @@ func parseDateTime(p *gifting.Problems, field, s string) time.Time {
 	return time.Time{}
 }
 
-// mergeProblems joins the problems found while reading a body with those of
-// validation errors: one response reports them all. A non-validation error
-// is returned as it is.
-func mergeProblems(p gifting.Problems, errs ...error) error {
-	for _, err := range errs {
-		if err == nil {
-			continue
-		}
-		var e *gifting.Error
-		if !asError(err, &e) || e.Code != gifting.CodeValidation {
-			return err
-		}
-		for field, problem := range e.Details {
-			p.Add(field, problem)
-		}
-	}
-	return p.Err()
-}
-
-// campaignIDs trims, de-duplicates and bounds a list of campaign ids given
-// in field; required says whether it may be empty.
-func campaignIDs(ids []string, field string, required bool) ([]string, error) {
-	var p gifting.Problems
-	out := make([]string, 0, min(len(ids), gifting.MaxEventCampaign+1))
-	for _, id := range ids {
-		if len(out) > gifting.MaxEventCampaign {
-			break // too many already; the rest would cost the square of the list
-		}
-		id = strings.TrimSpace(id)
-		if id == "" {
-			p.Add(field, "entries must not be blank")
-			continue
-		}
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	switch {
-	case required && len(ids) == 0:
-		p.Add(field, "is required: at least one campaign id")
-	case len(out) > gifting.MaxEventCampaign:
-		p.Add(field, "must hold at most 100 campaign ids")
-	}
-	return out, p.Err()
-}
-
 // linkInput is the body of POST /events/{id}/campaigns.
 type linkInput struct {
 	CampaignIDs []string `json:"campaignIds"`
@@ -167,33 +197,29 @@ func (s *Server) linkEventCampaigns(w http.ResponseWriter, r *http.Request) erro
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	ids, err := campaignIDs(in.CampaignIDs, "campaignIds", true)
+	e, err := s.events.Link(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), in.CampaignIDs)
 	if err != nil {
 		return err
 	}
-	e, err := s.store.LinkEventCampaigns(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), ids)
-	if err != nil {
-		return err
-	}
-	writeEnvelope(w, http.StatusOK, "Campaigns linked", e)
+	writeEnvelope(w, http.StatusOK, "Campaigns linked", toEventDTO(e))
 	return nil
 }
 
 func (s *Server) unlinkEventCampaign(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.store.UnlinkEventCampaign(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), r.PathValue("campaignId"))
+	e, err := s.events.Unlink(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), r.PathValue("campaignId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Campaign unlinked", e)
+	writeEnvelope(w, http.StatusOK, "Campaign unlinked", toEventDTO(e))
 	return nil
 }
 
 func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	lq := listQuery(q, gifting.EventSorts)
-	f := gifting.EventFilter{
-		Status: q.enum("status", "", gifting.EventStatuses...),
-		Type:   q.enum("type", "", gifting.EventTypes...),
+	lq := listQuery(q, event.Sorts)
+	f := event.Filter{
+		Status: q.enum("status", "", event.Statuses...),
+		Type:   q.enum("type", "", event.Types...),
 		From:   q.timestamp("from"),
 		To:     q.timestamp("to"),
 	}
@@ -208,11 +234,11 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.store.ListEvents(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.events.List(r.Context(), principal(r.Context()).OrgID, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "Events retrieved", items, lq.Page, total)
+	writeList(w, "Events retrieved", mapAll(items, toEventDTO), lq.Page, total)
 	return nil
 }
 
@@ -221,61 +247,53 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 // speakers replaces the stored one. Links change through the link
 // endpoints, so linkedCampaigns is not a field here.
 type eventPatch struct {
-	Name              *string                `json:"name"`
-	Type              *string                `json:"type"`
-	Status            *string                `json:"status"`
-	Visibility        *string                `json:"visibility"`
-	EventDates        *eventDatesInput       `json:"eventDates"`
-	Location          *gifting.EventLocation `json:"location"`
-	Description       *string                `json:"description"`
-	Host              *string                `json:"host"`
-	Agenda            *string                `json:"agenda"`
-	Focus             *string                `json:"focus"`
-	EventURL          *string                `json:"eventUrl"`
-	Banner            *string                `json:"banner"`
-	Hashtag           *string                `json:"hashtag"`
-	Topics            *[]string              `json:"topics"`
-	TargetAudience    *[]string              `json:"targetAudience"`
-	TargetAccounts    *[]string              `json:"targetAccounts"`
-	Tags              *[]string              `json:"tags"`
-	Speakers          *[]gifting.Speaker     `json:"speakers"`
-	ExpectedAttendees *int                   `json:"expectedAttendees"`
+	Name              *string           `json:"name"`
+	Type              *string           `json:"type"`
+	Status            *string           `json:"status"`
+	Visibility        *string           `json:"visibility"`
+	EventDates        *eventDatesInput  `json:"eventDates"`
+	Location          *eventLocationDTO `json:"location"`
+	Description       *string           `json:"description"`
+	Host              *string           `json:"host"`
+	Agenda            *string           `json:"agenda"`
+	Focus             *string           `json:"focus"`
+	EventURL          *string           `json:"eventUrl"`
+	Banner            *string           `json:"banner"`
+	Hashtag           *string           `json:"hashtag"`
+	Topics            *[]string         `json:"topics"`
+	TargetAudience    *[]string         `json:"targetAudience"`
+	TargetAccounts    *[]string         `json:"targetAccounts"`
+	Tags              *[]string         `json:"tags"`
+	Speakers          *[]speakerDTO     `json:"speakers"`
+	ExpectedAttendees *int              `json:"expectedAttendees"`
 }
 
-// apply sets the sent fields on e and validates the result as a create
-// would.
-func (in eventPatch) apply(e *gifting.Event) error {
-	var p gifting.Problems
-	for _, f := range []struct {
-		dst *string
-		v   *string
-	}{
-		{&e.Name, in.Name}, {&e.Type, in.Type}, {&e.Status, in.Status}, {&e.Visibility, in.Visibility},
-		{&e.Description, in.Description}, {&e.Host, in.Host}, {&e.Agenda, in.Agenda}, {&e.Focus, in.Focus},
-		{&e.EventURL, in.EventURL}, {&e.Banner, in.Banner}, {&e.Hashtag, in.Hashtag},
-	} {
-		setIf(f.dst, f.v)
+// patch is in as the slice's Patch, its dates read (a bad one recorded in
+// Unreadable).
+func (in eventPatch) patch() event.Patch {
+	p := event.Patch{
+		Name: in.Name, Type: in.Type, Status: in.Status, Visibility: in.Visibility,
+		Location:    (*event.Location)(in.Location),
+		Description: in.Description, Host: in.Host, Agenda: in.Agenda, Focus: in.Focus,
+		EventURL: in.EventURL, Banner: in.Banner, Hashtag: in.Hashtag,
+		Topics: in.Topics, TargetAudience: in.TargetAudience, TargetAccounts: in.TargetAccounts, Tags: in.Tags,
+		ExpectedAttendees: in.ExpectedAttendees,
 	}
-	for _, f := range []struct {
-		dst *[]string
-		v   *[]string
-	}{
-		{&e.Topics, in.Topics}, {&e.TargetAudience, in.TargetAudience}, {&e.TargetAccounts, in.TargetAccounts}, {&e.Tags, in.Tags},
-	} {
-		setIf(f.dst, f.v)
+	if in.Speakers != nil {
+		speakers := mapAll(*in.Speakers, speakerOf)
+		p.Speakers = &speakers
 	}
-	setIf(&e.Location, in.Location)
-	setIf(&e.Speakers, in.Speakers)
-	setIf(&e.ExpectedAttendees, in.ExpectedAttendees)
 	if d := in.EventDates; d != nil {
 		if d.Start != "" {
-			e.EventDates.Start = parseDateTime(&p, "eventDates.start", d.Start)
+			start := parseDateTime(&p.Unreadable, "eventDates.start", d.Start)
+			p.Start = &start
 		}
 		if d.End != "" {
-			e.EventDates.End = parseDateTime(&p, "eventDates.end", d.End)
+			end := parseDateTime(&p.Unreadable, "eventDates.end", d.End)
+			p.End = &end
 		}
 	}
-	return mergeProblems(p, e.Validate())
+	return p
 }
 
 func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) error {
@@ -283,11 +301,11 @@ func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	e, err := s.store.UpdateEvent(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), in.apply)
+	e, err := s.events.Update(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"), in.patch())
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Event updated", e)
+	writeEnvelope(w, http.StatusOK, "Event updated", toEventDTO(e))
 	return nil
 }
 
@@ -300,7 +318,7 @@ type deletedEvent struct {
 }
 
 func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.store.DeleteEvent(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"))
+	e, err := s.events.Delete(r.Context(), principal(r.Context()).OrgID, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

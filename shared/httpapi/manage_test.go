@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/scheduler"
@@ -370,7 +371,7 @@ func TestEventListEditDelete(t *testing.T) {
 
 // eventBodyCheck is the bare body of GET /events/{id}.
 type eventBodyCheck struct {
-	Event gifting.Event `json:"event"`
+	Event event.Event `json:"event"`
 }
 
 func TestAudiencePurgeFinishesByTicks(t *testing.T) {

@@ -18,11 +18,14 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // A Group is a resource group: one Lambda function serves each. A group
@@ -84,11 +87,13 @@ type Config struct {
 type Server struct {
 	store Store
 	svc   *service.Service
-	// wallets is the wallet slice's use cases, over store.
+	// The slices' use cases, over store.
 	wallets *wallet.App
-	// campaigns is the campaign slice's use cases (the service builds
-	// them with its job queue and email code).
+	catalog *catalog.App
+	// campaigns is built by the service, with its job queue and
+	// email code.
 	campaigns *campaign.App
+	events    *event.App
 	cfg       Config
 	log       *slog.Logger
 	keys      *expirable.LRU[string, gifting.Principal]
@@ -96,6 +101,9 @@ type Server struct {
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
 	orgs        *expirable.LRU[string, gifting.Organization] // profiles, for rate limits (ratelimit.go)
+
+	// webhooks is the webhook slice's use cases (svc.Webhooks).
+	webhooks *webhook.App
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -104,7 +112,9 @@ const keyCacheSize = 10_000
 
 // NewServer returns a Server whose handlers read and write store directly,
 // run the use cases with rules through svc, and those of the slices through
-// their application layers, built here over store (wallet.NewApp).
+// their application layers, built here over store (wallet.NewApp,
+// catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
+// its sealer and sender are the service's).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -112,7 +122,11 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
-	s := &Server{store: store, svc: svc, wallets: wallet.NewApp(store), campaigns: svc.Campaigns(), cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
+		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
+	if svc != nil {
+		s.webhooks, s.campaigns = svc.Webhooks(), svc.Campaigns()
+	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

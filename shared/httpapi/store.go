@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -13,19 +15,20 @@ import (
 // rules of their own beyond the store's (reads, plain creates and edits).
 // Use cases with rules (add-recipient, launch, campaign create and edit,
 // audience builds, recipient moves) go through shared/service instead, and
-// those of a slice through its application layer (the wallet's App).
+// those of a slice through its application layer (wallet, catalog, event).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
-	CatalogStore
 	ContactStore
 	RecipientReader
 	AudienceReader
-	EventStore
 	gifting.Enricher
-	// wallet.Store is what the wallet's use cases need: the server builds
-	// them over the store (NewServer); no handler calls it directly.
+	// The slices' ports: what their use cases need. The server builds
+	// the use cases over the store (NewServer); no handler calls these
+	// directly.
 	wallet.Store
+	catalog.Store
+	event.Store
 }
 
 // AuthStore resolves callers and counts their requests.
@@ -34,18 +37,6 @@ type AuthStore interface {
 	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
 	Org(ctx context.Context, orgID string) (gifting.Organization, error)
 	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
-}
-
-// CatalogStore is the gift and template catalog.
-type CatalogStore interface {
-	Gift(ctx context.Context, orgID, giftID string) (gifting.Gift, error)
-	ListGifts(ctx context.Context, orgID string, f gifting.GiftFilter, page gifting.PageRequest) ([]gifting.Gift, int, error)
-	CreateGift(ctx context.Context, orgID string, g gifting.Gift) (gifting.Gift, error)
-	Template(ctx context.Context, orgID, templateID string) (gifting.Template, error)
-	CreateTemplate(ctx context.Context, orgID string, t gifting.Template) (gifting.Template, error)
-	ListTemplates(ctx context.Context, orgID string, f gifting.TemplateFilter, page gifting.PageRequest) ([]gifting.Template, int, error)
-	UpdateGift(ctx context.Context, orgID, giftID string, patch gifting.GiftPatch) (gifting.Gift, error)
-	UpdateTemplate(ctx context.Context, orgID, templateID string, patch gifting.TemplatePatch) (gifting.Template, error)
 }
 
 // ContactStore is contacts and contact lists.
@@ -84,15 +75,4 @@ type AudienceReader interface {
 	DeletePersona(ctx context.Context, orgID, id string) error
 	ListAudiences(ctx context.Context, orgID string, f gifting.AudienceFilter, q gifting.ListQuery) ([]gifting.AudienceList, int, error)
 	UpdateAudience(ctx context.Context, orgID, id string, change func(*gifting.AudienceList) error) (gifting.AudienceList, error)
-}
-
-// EventStore is events and their campaign links.
-type EventStore interface {
-	Event(ctx context.Context, orgID, id string) (gifting.Event, error)
-	CreateEvent(ctx context.Context, orgID, userID string, e gifting.Event) (gifting.Event, error)
-	LinkEventCampaigns(ctx context.Context, orgID, id string, campaignIDs []string) (gifting.Event, error)
-	UnlinkEventCampaign(ctx context.Context, orgID, id, campaignID string) (gifting.Event, error)
-	ListEvents(ctx context.Context, orgID string, f gifting.EventFilter, q gifting.ListQuery) ([]gifting.Event, int, error)
-	UpdateEvent(ctx context.Context, orgID, id string, change func(*gifting.Event) error) (gifting.Event, error)
-	DeleteEvent(ctx context.Context, orgID, id string) (gifting.Event, error)
 }

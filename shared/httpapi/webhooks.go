@@ -1,13 +1,18 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/webhook"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // webhookRoutes are the webhook endpoints and the change feed, served by
-// the webhooks group.
+// the webhooks group. The handlers call the webhook slice's use cases
+// (webhook.App) only.
 func (s *Server) webhookRoutes() []route {
 	return []route{
 		{pattern: "POST /api/campaigns/webhooks", handle: s.createWebhook},
@@ -22,52 +27,124 @@ func (s *Server) webhookRoutes() []route {
 	}
 }
 
+// webhookDTO is an endpoint as the API shows it (the OpenAPI schema
+// Webhook): never its secrets or its failure record.
+type webhookDTO struct {
+	WebhookID      string    `json:"webhookId"`
+	OrganizationID string    `json:"organizationId"`
+	URL            string    `json:"url"`
+	Events         []string  `json:"events"`
+	Description    string    `json:"description"`
+	Enabled        bool      `json:"enabled"`
+	DisabledReason string    `json:"disabledReason,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+func toWebhookDTO(e webhook.Endpoint) webhookDTO {
+	return webhookDTO{WebhookID: e.ID, OrganizationID: e.OrgID, URL: e.URL, Events: e.Events, Description: e.Description,
+		Enabled: e.Enabled, DisabledReason: e.DisabledReason, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+}
+
+// webhookSecretDTO is an endpoint with its secret: the data of a create and
+// of a rotation (the OpenAPI schema WebhookSecret).
+type webhookSecretDTO struct {
+	webhookDTO
+	Secret string `json:"secret"`
+}
+
+func toWebhookSecretDTO(w webhook.WithSecret) webhookSecretDTO {
+	return webhookSecretDTO{webhookDTO: toWebhookDTO(w.Endpoint), Secret: w.Secret}
+}
+
+// webhookInputDTO is the body of POST /webhooks (WebhookInput).
+type webhookInputDTO struct {
+	URL         string   `json:"url"`
+	Events      []string `json:"events"`
+	Description string   `json:"description"`
+}
+
+// webhookPatchDTO is the body of PATCH /webhooks/{id} (WebhookPatch); nil
+// fields stay as they are.
+type webhookPatchDTO struct {
+	URL         *string   `json:"url"`
+	Events      *[]string `json:"events"`
+	Description *string   `json:"description"`
+	Enabled     *bool     `json:"enabled"`
+}
+
+// attemptDTO is an attempt as the deliveries log and the test message show
+// it (the OpenAPI schema Delivery).
+type attemptDTO struct {
+	DeliveryID    string     `json:"deliveryId"`
+	MessageID     string     `json:"messageId"`
+	Type          string     `json:"type"`
+	Attempt       int        `json:"attempt"`
+	StatusCode    int        `json:"statusCode"`
+	DurationMs    int64      `json:"durationMs"`
+	Error         string     `json:"error,omitempty"`
+	Outcome       string     `json:"outcome"`
+	At            time.Time  `json:"at"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
+}
+
+func toAttemptDTO(a webhook.Attempt) attemptDTO {
+	return attemptDTO{DeliveryID: a.DeliveryID, MessageID: a.MessageID, Type: a.Type, Attempt: a.Number, StatusCode: a.StatusCode,
+		DurationMs: a.Duration.Milliseconds(), Error: a.Error, Outcome: string(a.Outcome), At: a.At, NextAttemptAt: a.NextAttemptAt}
+}
+
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
-	var in gifting.WebhookInput
+	var in webhookInputDTO
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	wh, err := s.svc.CreateWebhook(r.Context(), principal(r.Context()).OrgID, in)
+	wh, err := s.webhooks.Create(r.Context(), principal(r.Context()).OrgID,
+		webhook.Input{URL: in.URL, Events: in.Events, Description: in.Description})
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Webhook endpoint created; keep the secret, it is not shown again", wh)
+	writeEnvelope(w, http.StatusCreated, "Webhook endpoint created; keep the secret, it is not shown again", toWebhookSecretDTO(wh))
 	return nil
 }
 
 // webhookList is the data of GET /webhooks.
 type webhookList struct {
-	Items []gifting.Webhook `json:"items"`
+	Items []webhookDTO `json:"items"`
 }
 
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
-	ws, err := s.svc.Webhooks(r.Context(), principal(r.Context()).OrgID)
+	es, err := s.webhooks.Endpoints(r.Context(), principal(r.Context()).OrgID)
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Webhook endpoints", webhookList{Items: ws})
+	items := make([]webhookDTO, len(es))
+	for i, e := range es {
+		items[i] = toWebhookDTO(e)
+	}
+	writeEnvelope(w, http.StatusOK, "Webhook endpoints", webhookList{Items: items})
 	return nil
 }
 
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) error {
-	wh, err := s.svc.Webhook(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
+	e, err := s.webhooks.Endpoint(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Webhook endpoint", wh)
+	writeEnvelope(w, http.StatusOK, "Webhook endpoint", toWebhookDTO(e))
 	return nil
 }
 
 func (s *Server) patchWebhook(w http.ResponseWriter, r *http.Request) error {
-	var p gifting.WebhookPatch
+	var p webhookPatchDTO
 	if err := decode(w, r, &p); err != nil {
 		return err
 	}
-	wh, err := s.svc.PatchWebhook(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"), p)
+	e, err := s.webhooks.Patch(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"),
+		webhook.Patch{URL: p.URL, Events: p.Events, Description: p.Description, Enabled: p.Enabled})
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Webhook endpoint updated", wh)
+	writeEnvelope(w, http.StatusOK, "Webhook endpoint updated", toWebhookDTO(e))
 	return nil
 }
 
@@ -78,7 +155,7 @@ type webhookRef struct {
 
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("webhookId")
-	if err := s.svc.DeleteWebhook(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+	if err := s.webhooks.Delete(r.Context(), principal(r.Context()).OrgID, id); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Webhook endpoint deleted", webhookRef{WebhookID: id})
@@ -86,27 +163,27 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) error {
-	wh, err := s.svc.RotateWebhookSecret(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
+	wh, err := s.webhooks.Rotate(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Secret rotated; the previous one keeps signing for 24 hours", wh)
+	writeEnvelope(w, http.StatusOK, "Secret rotated; the previous one keeps signing for 24 hours", toWebhookSecretDTO(wh))
 	return nil
 }
 
 func (s *Server) testWebhook(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.svc.TestWebhook(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
+	a, err := s.webhooks.Test(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Test message sent", d)
+	writeEnvelope(w, http.StatusOK, "Test message sent", toAttemptDTO(a))
 	return nil
 }
 
 // deliveryPage is the data of GET /webhooks/{id}/deliveries.
 type deliveryPage struct {
-	Items      []gifting.Delivery `json:"items"`
-	NextCursor string             `json:"nextCursor"`
+	Items      []attemptDTO `json:"items"`
+	NextCursor string       `json:"nextCursor"`
 }
 
 func (s *Server) webhookDeliveries(w http.ResponseWriter, r *http.Request) error {
@@ -119,12 +196,24 @@ func (s *Server) webhookDeliveries(w http.ResponseWriter, r *http.Request) error
 	if err := q.err(); err != nil {
 		return err
 	}
-	ds, next, err := s.svc.WebhookDeliveries(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"), cursor, limit)
+	as, next, err := s.webhooks.Attempts(r.Context(), principal(r.Context()).OrgID, r.PathValue("webhookId"), cursor, limit)
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Delivery attempts, newest first", deliveryPage{Items: ds, NextCursor: next})
+	items := make([]attemptDTO, len(as))
+	for i, a := range as {
+		items[i] = toAttemptDTO(a)
+	}
+	writeEnvelope(w, http.StatusOK, "Delivery attempts, newest first", deliveryPage{Items: items, NextCursor: next})
 	return nil
+}
+
+// changePage is the data of GET /changes: messages in commit order, each
+// as the webhooks send it (wire.Change), and the cursor that continues
+// after the last one.
+type changePage struct {
+	Items      []json.RawMessage `json:"items"`
+	NextCursor string            `json:"nextCursor"`
 }
 
 func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
@@ -133,10 +222,16 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	page, err := s.svc.Changes(r.Context(), principal(r.Context()).OrgID, q.str("after"), limit)
+	page, err := s.webhooks.Changes(r.Context(), principal(r.Context()).OrgID, q.str("after"), limit)
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Changes in commit order", page)
+	items := make([]json.RawMessage, len(page.Messages))
+	for i, m := range page.Messages {
+		if items[i], err = wire.Change(m); err != nil {
+			return err
+		}
+	}
+	writeEnvelope(w, http.StatusOK, "Changes in commit order", changePage{Items: items, NextCursor: page.Next})
 	return nil
 }

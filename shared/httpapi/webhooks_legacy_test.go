@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,8 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/webhooks"
 )
 
@@ -69,6 +70,30 @@ func (f *failingSealer) Seal(ctx context.Context, plaintext []byte, owner string
 		return "", errors.New("ThrottlingException: rate exceeded")
 	}
 	return f.next.Seal(ctx, plaintext, owner)
+}
+
+// migratingStore runs the migration just before the first update of an
+// endpoint it is asked to write, which it then writes as it was decided:
+// an edit that read the endpoint before the migration sealed it.
+type migratingStore struct {
+	*dynamo.Store
+	migrate func() error
+	// first is what the first update came to.
+	first error
+	once  sync.Once
+}
+
+func (m *migratingStore) UpdateEndpoint(ctx context.Context, before, after webhook.Endpoint) error {
+	first := false
+	m.once.Do(func() { first = true })
+	if !first {
+		return m.Store.UpdateEndpoint(ctx, before, after)
+	}
+	if err := m.migrate(); err != nil {
+		return err
+	}
+	m.first = m.Store.UpdateEndpoint(ctx, before, after)
+	return m.first
 }
 
 // TestLegacyClearWebhookSecrets: endpoints whose secrets were stored in
@@ -138,23 +163,22 @@ func TestLegacyClearWebhookSecrets(t *testing.T) {
 	deliver("after the migration")
 
 	// An edit reads a clear endpoint, the migration seals it, the edit
-	// writes: the write must not restore the clear secret.
+	// writes: the write must not restore the clear secret; the edit is
+	// refused and made again from what the migration left.
 	third := newReceiver(t)
 	wh := createWebhook(t, api, third.srv.URL, "recipient.created")
 	clear := writeLegacy(t, s, org, wh.Data.WebhookID)
-	migrated := false
-	_, err = s.UpdateWebhook(ctx, org, wh.Data.WebhookID, func(e *gifting.WebhookEndpoint) error {
-		if !migrated {
-			migrated = true
-			if _, err := s.Migrate(ctx, org, []string{"webhook-secrets"}); err != nil {
-				return err
-			}
-		}
-		e.Description = "edited during the migration"
-		return nil
-	})
-	if err != nil {
+	racing := &migratingStore{Store: s, migrate: func() error {
+		_, err := s.Migrate(ctx, org, []string{"webhook-secrets"})
+		return err
+	}}
+	edit := webhook.NewApp(racing, webhook.Config{Sender: webhooks.NewSender(webhooks.Policy{AllowLocal: true}), Log: testenv.Quiet})
+	desc := "edited during the migration"
+	if _, err := edit.Patch(ctx, org, wh.Data.WebhookID, webhook.Patch{Description: &desc}); err != nil {
 		t.Fatal(err)
+	}
+	if !errors.Is(racing.first, webhook.ErrEndpointMoved) {
+		t.Errorf("the edit read before the migration was written (%v), want it refused as moved", racing.first)
 	}
 	if found := scanFor(t, s.Table(), formsOf(t, clear.Secret, clear.PrevSecret)); len(found) > 0 {
 		t.Errorf("the edit wrote the clear secret back: %v", found)

@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/wire"
 )
 
@@ -156,7 +157,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 	})
 
 	t.Run("the change feed holds one record per committed action and none for the refusals", func(t *testing.T) {
-		clk.add(dynamo.FeedLag + time.Second)
+		clk.add(webhook.FeedLag + time.Second)
 		counts := map[string]int{}
 		for _, m := range readWholeFeed(t, api) {
 			if strings.HasPrefix(m.Type, "campaign.") {

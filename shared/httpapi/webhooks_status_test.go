@@ -13,6 +13,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // statusMove is what a recipient.status_changed message says: whose
@@ -158,7 +159,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 		if moves := received(t, 4); len(got) != 4 || !sameMoves(moves, want) {
 			t.Errorf("the receiver got %d messages %+v; want exactly %+v", len(got), moves, want)
 		}
-		clk.add(dynamo.FeedLag + time.Second)
+		clk.add(webhook.FeedLag + time.Second)
 		var feed []message
 		for _, m := range readWholeFeed(t, api) {
 			if m.Type == gifting.ChangeRecipientStatus {
@@ -166,7 +167,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 			}
 		}
 		// The feed, like a delivery, carries each recipient as it is now
-		// (HydrateChanges), with the status the move left.
+		// (webhook.Hydrate), with the status the move left.
 		wantFeed := []statusMove{{ada, "address_confirmed", "pending"}, {bob, "expired", "pending"}, claimed, expired}
 		if moves := statusMoves(t, feed); !sameMoves(moves, wantFeed) {
 			t.Errorf("the feed holds moves %+v; want exactly %+v", moves, wantFeed)

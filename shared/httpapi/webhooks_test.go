@@ -17,6 +17,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // received is one request a receiver got.
@@ -227,9 +228,9 @@ func TestWebhookDelivery(t *testing.T) {
 		wg.Wait()
 		// Records younger than FeedLag are not served yet.
 		if page := readFeed(t, api, ""); len(page.Items) != 0 {
-			t.Errorf("the feed served %d messages younger than %v", len(page.Items), dynamo.FeedLag)
+			t.Errorf("the feed served %d messages younger than %v", len(page.Items), webhook.FeedLag)
 		}
-		clk.add(dynamo.FeedLag + time.Second)
+		clk.add(webhook.FeedLag + time.Second)
 		var feed []message
 		for after, pages := "", 0; ; pages++ {
 			page := readFeed(t, api, after)

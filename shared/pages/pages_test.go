@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -28,7 +29,7 @@ type fixture struct {
 	h                http.Handler
 	orgID, campaign  string
 	apiKey           string
-	cheap, dear      gifting.Gift
+	cheap, dear      catalog.Gift
 	startingBalance  int64
 	creditsPerPerson int64
 }
@@ -52,11 +53,11 @@ func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (descript
 	}
 	f := &fixture{s: s, startingBalance: 1000, creditsPerPerson: 40}
 	f.orgID, f.apiKey = testenv.Org(t, s, "acme", f.startingBalance)
-	mk := func(name string, price float64, available int) gifting.Gift {
+	mk := func(name string, price float64, available int) catalog.Gift {
 		description, image := look(name)
-		g, err := s.CreateGift(ctx, f.orgID, gifting.Gift{Name: name, Price: price, Currency: "USD", Status: gifting.GiftAvailable,
+		g, err := catalog.NewApp(s).CreateGift(ctx, f.orgID, catalog.Gift{Name: name, Price: price, Currency: "USD", Status: catalog.GiftAvailable,
 			ShortDescription: description, ImageURLs: []string{image},
-			Inventory: gifting.Inventory{Total: available + 2, Available: available, Reserved: 2}})
+			Inventory: catalog.Inventory{Total: available + 2, Available: available, Reserved: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // TestGroupRunnersRunOnlyTheirJobs checks that the runner of a group's jobs
@@ -24,7 +25,7 @@ func TestGroupRunnersRunOnlyTheirJobs(t *testing.T) {
 		{"campaign runner, an audience job", svc.RunCampaignJobs, gifting.JobAudiencePurge},
 		{"campaign runner, a list deletion", svc.RunCampaignJobs, gifting.JobContactListDelete},
 		{"audience runner, a launch", svc.RunAudienceJobs, gifting.JobLaunch},
-		{"contact runner, a webhook delivery", svc.RunContactJobs, gifting.JobWebhookDelivery},
+		{"contact runner, a webhook delivery", svc.RunContactJobs, webhook.JobDelivery},
 		{"every job, an unknown kind", svc.RunJob, "no.such.kind"},
 	}
 	for _, tt := range tests {

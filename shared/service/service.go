@@ -13,13 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/webhooks"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // Store is everything the use cases need from storage: one small interface
@@ -33,7 +34,7 @@ type Store interface {
 	MailFeedbackStore
 	DeleteStore
 	ExpiryStore
-	WebhookStore
+	webhook.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -66,19 +67,28 @@ type Service struct {
 	log   *slog.Logger
 	// campaigns is the campaign slice's application layer over store.
 	campaigns *campaign.App
-	// hooks is the HTTP client of webhook deliveries (Config.Webhooks).
-	hooks *http.Client
+	// webhooks is the webhook slice's use cases (Config.Webhooks,
+	// Config.Secrets).
+	webhooks *webhook.App
 }
 
-// New returns the use cases over store.
+// New returns the use cases over store, with the webhook slice's built
+// from cfg (Webhooks): every process that builds the service, the HTTP
+// functions' and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Service{store: store, cfg: cfg, log: cfg.Logger, hooks: cfg.Webhooks.Client()}
+	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
+		Render: wire.Change, Log: cfg.Logger})
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
 	s.campaigns = s.newCampaigns()
 	return s
 }
+
+// Webhooks returns the webhook slice's use cases: the webhooks group's
+// handlers and the stream's deliveries call them.
+func (s *Service) Webhooks() *webhook.App { return s.webhooks }
 
 // RunJob runs one slice of a background job and returns the job that
 // continues it, nil when the work is done: the worker function, the local
@@ -93,8 +103,8 @@ func (s *Service) RunJob(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 		return s.runScheduledLaunch(ctx, j)
 	case gifting.JobRecipientEmails:
 		return s.runRecipientEmails(ctx, j)
-	case gifting.JobWebhookDelivery:
-		return s.runDelivery(ctx, j)
+	case webhook.JobDelivery:
+		return nil, s.webhooks.RunDelivery(ctx, j.OrgID, j.Ref)
 	}
 	for _, run := range []jobs.Handler{s.RunCampaignJobs, s.RunAudienceJobs, s.RunContactJobs} {
 		if next, err := run(ctx, j); !errors.Is(err, errOtherJob) {

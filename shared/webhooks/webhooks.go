@@ -219,12 +219,3 @@ func Send(ctx context.Context, c *http.Client, rawURL string, secrets []string, 
 	}
 	return res(resp.StatusCode, nil)
 }
-
-// Delays are the waits before each retry: after the first attempt fails,
-// about 5 s, then 5 min, 30 min, 2 h, 8 h and 24 h; a message whose last
-// retry fails is given up.
-var Delays = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 8 * time.Hour, 24 * time.Hour}
-
-// DisableAfter is how long an endpoint may fail every attempt before it is
-// disabled.
-const DisableAfter = 72 * time.Hour

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -82,6 +83,9 @@ type run struct {
 	iters map[string]*string
 	done  map[string]bool
 	marks watermarks
+	// unsaved are checkpoints the watermarks moved past whose save has not
+	// succeeded yet (the reader stopped during it): close saves them.
+	unsaved map[string]string
 }
 
 // open gets shard id's iterator: after its checkpoint, or from its oldest
@@ -146,10 +150,18 @@ func (u *run) read(ctx context.Context, id string, it *string) bool {
 // checkpoint saves each shard's checkpoint that moved past a handled
 // change record.
 func (u *run) checkpoint(ctx context.Context) {
-	for shard, seq := range u.marks.advance() {
-		if err := u.cp.save(ctx, shard, seq); err != nil && ctx.Err() == nil {
-			u.r.pause(ctx, err)
+	if u.unsaved == nil {
+		u.unsaved = map[string]string{}
+	}
+	maps.Copy(u.unsaved, u.marks.advance())
+	for shard, seq := range u.unsaved {
+		if err := u.cp.save(ctx, shard, seq); err != nil {
+			if ctx.Err() == nil {
+				u.r.pause(ctx, err)
+			}
+			continue
 		}
+		delete(u.unsaved, shard)
 	}
 }
 
@@ -171,7 +183,7 @@ const laneDepth = 1024
 // succeeds: one organization's slow receiver or burst of changes holds
 // back no other's webhooks, as the worker's event source mapping in AWS
 // (ParallelizationFactor, records of one partition key in order) and
-// dynamo.HandleChanges within a batch do.
+// webhook.HandleRecords within a batch do.
 type lanes struct {
 	ctx   context.Context
 	r     *Reader

@@ -2,8 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -12,7 +10,6 @@ import (
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
-	"github.com/giftcampaign/service/shared/webhooks"
 )
 
 // TestAudienceRebuildRacingContactList: a rebuild of a ready audience races
@@ -114,81 +111,4 @@ func raceRebuildAndCopy(t *testing.T, s *dynamo.Store, org string, rounds int) {
 		}
 	}
 	t.Logf("%s: %d of %d rebuilds and %d copies accepted", org, rebuilt, rounds, lists-1)
-}
-
-// TestWebhookDeleteRacingDelivery: an endpoint's DELETE races the start
-// and first attempt of a delivery to it (the receiver, on loopback, answers 500 in
-// even rounds so the delivery would be retried, 200 in odd ones). The
-// DELETE is 200, the endpoint stays gone (no late write recreates it), and
-// once the retries' delays have passed no delivery is still due and none
-// reached the receiver after its first attempt: the delivery stopped or
-// completed.
-func TestWebhookDeleteRacingDelivery(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	clk := &hookClock{now: time.Now()}
-	s := testenv.Store(t, dynamo.WithClock(clk.Now))
-	orgID, key := testenv.Org(t, s, "hooks-race", 0)
-	api := testenv.NewAPI(t, s, key)
-	receivers := make([]*receiver, raceRounds)
-	for round := range raceRounds {
-		answer := http.StatusOK
-		if round%2 == 0 {
-			answer = http.StatusInternalServerError
-		}
-		receivers[round] = newReceiver(t, answer)
-		w := createWebhook(t, api, receivers[round].srv.URL, "*")
-		msg := json.RawMessage(fmt.Sprintf(`{"id":"msg_race%02d","type":"recipient.created","organizationId":%q,"data":{}}`, round, orgID))
-		var del testenv.Response
-		together(
-			func() { del = api.Do("DELETE", "/api/campaigns/webhooks/"+w.Data.WebhookID, nil) },
-			func() {
-				// Staggered starts, so the delivery reads the endpoint
-				// before, during and after its deletion.
-				time.Sleep(time.Duration(round%5) * time.Millisecond)
-				if err := api.Service.DeliverChanges(ctx, orgID, []json.RawMessage{msg}); err != nil {
-					t.Errorf("round %d: delivery racing the endpoint's DELETE: %v", round, err)
-				}
-			},
-		)
-		if del.Status != http.StatusOK {
-			t.Fatalf("round %d: DELETE racing a delivery: %d %s; want 200", round, del.Status, del.Body)
-		}
-		if res := api.Do("GET", "/api/campaigns/webhooks/"+w.Data.WebhookID, nil); res.Status != http.StatusNotFound {
-			t.Errorf("round %d: the deleted endpoint after the delivery: %d %s; want 404", round, res.Status, res.Body)
-		}
-	}
-	// Every retry's delay passes, with a tick after each.
-	for _, d := range append(slices.Clone(webhooks.Delays), time.Hour) {
-		clk.add(d + dynamo.DueLease)
-		if err := api.Scheduler.Tick(ctx); err != nil {
-			t.Fatal(err)
-		}
-		api.Jobs.Wait()
-	}
-	eps, err := s.WebhookEndpoints(ctx, orgID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range eps {
-		t.Errorf("endpoint %s (%s) exists after every endpoint was deleted", e.WebhookID, e.URL)
-	}
-	due, err := s.DueItems(ctx, clk.Now().Add(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range due {
-		t.Errorf("still due after the endpoint's deletion and every retry delay: %+v", d)
-	}
-	sent := 0
-	for round, rc := range receivers {
-		rc.mu.Lock()
-		n := len(rc.got)
-		rc.mu.Unlock()
-		if n > 1 {
-			t.Errorf("round %d: the deleted endpoint's receiver got %d requests; want at most the first attempt", round, n)
-		}
-		sent += n
-	}
-	t.Logf("%d of %d deliveries read their endpoint before its DELETE and made their first attempt", sent, raceRounds)
 }

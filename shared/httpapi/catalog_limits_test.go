@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -52,7 +53,7 @@ func TestGiftFieldLimits(t *testing.T) {
 		{"too many collections", "collectionIds", words(51, 10), "collectionIds"},
 		{"collection id too long", "collectionIds", words(1, 101), "collectionIds"},
 		{"counts whose sum wraps", "inventory", map[string]any{"total": huge, "available": huge, "reserved": huge}, "inventory"},
-		{"count past the bound", "inventory", map[string]any{"total": gifting.MaxInventory + 1, "available": 0, "reserved": 0}, "inventory"},
+		{"count past the bound", "inventory", map[string]any{"total": catalog.MaxInventory + 1, "available": 0, "reserved": 0}, "inventory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := newGift("Mug", 10)
@@ -73,7 +74,7 @@ func TestGiftFieldLimits(t *testing.T) {
 	atLimit := newGift(long(200), 10)
 	atLimit["shortDescription"], atLimit["description"] = long(500), long(2000)
 	atLimit["imageUrls"], atLimit["collectionIds"] = append(urls(19), url(2048)), words(50, 100)
-	atLimit["inventory"] = map[string]any{"total": gifting.MaxInventory, "available": gifting.MaxInventory, "reserved": 0}
+	atLimit["inventory"] = map[string]any{"total": catalog.MaxInventory, "available": catalog.MaxInventory, "reserved": 0}
 	var created struct {
 		Data gifting.Gift `json:"data"`
 	}

@@ -1,9 +1,12 @@
-package gifting
+package catalog_test
 
 import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // TestEmailDelayBeyondTimeIsRefused: a template's delayHours too large to
@@ -20,31 +23,36 @@ func TestEmailDelayBeyondTimeIsRefused(t *testing.T) {
 		valid bool
 	}{
 		{"a day", 24, true},
-		{"the longest", MaxEmailDelayHours, true},
-		{"one hour more", MaxEmailDelayHours + 1, false},
+		{"the longest", catalog.MaxEmailDelayHours, true},
+		{"one hour more", catalog.MaxEmailDelayHours + 1, false},
 		{"wraps a duration", 3_000_000, false},
 		{"the largest integer", int(^uint(0) >> 1), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tmpl := Template{TemplateName: "Far", TemplateData: TemplateData{Emails: map[string]EmailTemplate{
+			tmpl := catalog.Template{TemplateName: "Far", TemplateData: catalog.TemplateData{Emails: map[string]catalog.Email{
 				"addressConfirmation": {Subject: "Hi", HTML: "<p>Hi</p>"},
 				"reminder1":           {Subject: "Later", HTML: "<p>Later</p>", DelayHours: tt.delay},
 			}}}
-			err := tmpl.Validate()
+			err := catalog.CheckTemplate(&tmpl)
 			if !tt.valid {
-				var e *Error
-				if !errors.As(err, &e) || e.Code != CodeValidation || e.Details["templateData.emails.reminder1.delayHours"] == "" {
-					t.Errorf("Validate() = %v, want a VALIDATION_FAILED naming templateData.emails.reminder1.delayHours", err)
+				var e *gifting.Error
+				if !errors.As(err, &e) || e.Code != gifting.CodeValidation || e.Details["templateData.emails.reminder1.delayHours"] == "" {
+					t.Errorf("CheckTemplate() = %v, want a VALIDATION_FAILED naming templateData.emails.reminder1.delayHours", err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("Validate() = %v", err)
+				t.Fatalf("CheckTemplate() = %v", err)
 			}
-			r := NewRecipient(NewRecipientSpec{RecipientID: "r1", Contact: Contact{MailID: "jane@example.com"},
-				Emails: tmpl.TemplateData.Emails, Now: now})
-			want := FormatTime(now.Add(time.Duration(tt.delay) * time.Hour))
+			// The recipient's emails as add-recipient's kit reads them.
+			emails := map[string]gifting.EmailTemplate{}
+			for kind, e := range tmpl.TemplateData.Emails {
+				emails[kind] = gifting.EmailTemplate(e)
+			}
+			r := gifting.NewRecipient(gifting.NewRecipientSpec{RecipientID: "r1", Contact: gifting.Contact{MailID: "jane@example.com"},
+				Emails: emails, Now: now})
+			want := gifting.FormatTime(now.Add(time.Duration(tt.delay) * time.Hour))
 			if got := r.Emails.Reminder1.ScheduledTime; got != want {
 				t.Errorf("reminder1 scheduled at %s, want %s", got, want)
 			}

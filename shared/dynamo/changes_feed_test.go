@@ -17,6 +17,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // slowChangeDB refuses the first conflicts transactions that write a
@@ -93,7 +94,7 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			cursor := ""
 			poll := func() {
 				t.Helper()
-				page, err := base.Changes(ctx, orgID, cursor, 100)
+				page, err := testenv.Feed(ctx, base, orgID, cursor, 100)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,7 +117,7 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			if cursor == "" {
 				t.Fatal("the poller saw nothing while the change was conflicting; want the other campaign's pause")
 			}
-			clk.Advance(dynamo.FeedLag + time.Second)
+			clk.Advance(webhook.FeedLag + time.Second)
 			poll()
 			var otherPaused, lateSeen int
 			last := ""
@@ -172,13 +173,13 @@ func TestFeedPagesThroughALaunchRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	clk.Advance(dynamo.FeedLag + time.Second)
+	clk.Advance(webhook.FeedLag + time.Second)
 	for _, limit := range []int{100, 40, 7} {
 		t.Run(fmt.Sprintf("pages of %d", limit), func(t *testing.T) {
 			created := map[string]int{}
 			cursor := ""
 			for range 200 {
-				page, err := s.Changes(ctx, orgID, cursor, limit)
+				page, err := testenv.Feed(ctx, s, orgID, cursor, limit)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,0 +1,98 @@
+package catalog
+
+import (
+	"slices"
+	"time"
+)
+
+// GiftPatch is a partial update of a tenant's own gift: nil fields are
+// left as they are; a list that is sent replaces the stored one.
+type GiftPatch struct {
+	Name             *string
+	Price            *float64
+	Currency         *string
+	Inventory        *Inventory
+	Status           *GiftStatus
+	ShortDescription *string
+	Description      *string
+	ImageURLs        []string
+	Dimensions       *Dimensions
+	Weight           *Weight
+	CollectionIDs    []string
+}
+
+// Apply checks the patched gift exactly as a new gift is checked
+// (CheckGift: the price within gifting.CreditsForPrice's bounds) and, when
+// it passes, applies it to g and moves g's updatedAt to now. It returns
+// VALIDATION_FAILED and leaves g unchanged otherwise.
+func (p GiftPatch) Apply(g *Gift, now time.Time) error {
+	n := *g
+	set(&n.Name, p.Name)
+	set(&n.Price, p.Price)
+	set(&n.Currency, p.Currency)
+	set(&n.Inventory, p.Inventory)
+	set(&n.Status, p.Status)
+	set(&n.ShortDescription, p.ShortDescription)
+	set(&n.Description, p.Description)
+	if p.ImageURLs != nil {
+		n.ImageURLs = slices.Clone(p.ImageURLs)
+	}
+	if p.Dimensions != nil {
+		n.Dimensions = p.Dimensions
+	}
+	if p.Weight != nil {
+		n.Weight = p.Weight
+	}
+	if p.CollectionIDs != nil {
+		n.CollectionIDs = slices.Clone(p.CollectionIDs)
+	}
+	if err := CheckGift(&n); err != nil {
+		return err
+	}
+	n.UpdatedAt = now
+	*g = n
+	return nil
+}
+
+// TemplatePatch is a partial update of a tenant's own template: nil
+// fields are left as they are; tags, when sent, replace the stored tags,
+// and templateData, when sent, replaces the stored one whole.
+type TemplatePatch struct {
+	TemplateName     *string
+	TemplateCategory *string
+	Tags             []string
+	SuccessRate      *float64
+	TemplateData     *TemplateData
+	Description      *string
+	ImageURL         *string
+}
+
+// Apply checks the patched template as a new template is checked
+// (CheckTemplate) and, when it passes, applies it to t and moves t's
+// updatedAt to now. It returns VALIDATION_FAILED and leaves t unchanged
+// otherwise.
+func (p TemplatePatch) Apply(t *Template, now time.Time) error {
+	n := *t
+	set(&n.TemplateName, p.TemplateName)
+	set(&n.TemplateCategory, p.TemplateCategory)
+	if p.Tags != nil {
+		n.Tags = slices.Clone(p.Tags)
+	}
+	set(&n.SuccessRate, p.SuccessRate)
+	set(&n.TemplateData, p.TemplateData)
+	set(&n.Description, p.Description)
+	set(&n.ImageURL, p.ImageURL)
+	if err := CheckTemplate(&n); err != nil {
+		return err
+	}
+	n.UpdatedAt = now
+	*t = n
+	return nil
+}
+
+// set copies *v into *dst when v is not nil.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
