@@ -52,14 +52,15 @@ var movedSlices = []struct {
 		slice:   "event",
 		app:     []string{"app.go"},
 		storage: []string{"events.go"},
-		mappers: []string{"eventMoved"},
+		mappers: []string{"eventMoved", "CommitEvent"},
 	},
 	{
 		slice: "campaign",
 		app:   []string{"app.go", "app_launch.go", "app_slice.go"},
 		storage: []string{"campaigns.go", "campaigns_lifecycle.go", "campaigns_list.go", "campaign_item.go",
 			"campaign_bridge.go", "campaign_counters.go", "launch.go", "launch_job.go", "launch_write.go"},
-		mappers: []string{"CommitCreate", "CommitMove", "deleteMoved", "launchRefused", "CommitCount"},
+		mappers: []string{"CommitCreate", "CommitEdit", "ScheduledLaunchFailed", "CommitMove", "deleteMoved", "launchRefused",
+			"ClaimSlice", "CommitCount", "DropSlice"},
 	},
 }
 
