@@ -72,7 +72,8 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 // restampChanges returns items with each change record of its own
 // (changePut) given a new id and time from the store's clock, its
 // messages' ids and times with it, their data untouched. A ledger entry's
-// record is stamped anew by ChangeBalance, which builds each attempt.
+// record is stamped anew with each attempt, which decides the balance
+// change again (wallet.Apply, ChangeBalance).
 func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
 	out := slices.Clone(items)
 	for i, it := range out {

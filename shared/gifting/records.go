@@ -8,8 +8,9 @@ import (
 )
 
 // JobLaunch is the job kind of a launch: the job that writes a launched
-// campaign's recipients in slices (LaunchSlice) and takes it live. The
-// launch record is due under it, so the scheduler tick continues it.
+// campaign's recipients in slices (campaign.App.LaunchSlice) and takes it
+// live. The launch record is due under it, so the scheduler tick
+// continues it.
 const JobLaunch = "campaign.launch"
 
 // JobScheduledLaunch is the job kind of a draft's scheduled launch: a
