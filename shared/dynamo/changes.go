@@ -147,15 +147,6 @@ func (s *Store) withChange(orgID string, change gifting.Change, items ...types.T
 	return append(items, put), nil
 }
 
-// recipientsCreated are the recipient.created messages of rs.
-func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
-	out := make([]gifting.Change, len(rs))
-	for i, r := range rs {
-		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
-	}
-	return out
-}
-
 // recipientStatusChanged is the recipient.status_changed message of r,
 // which moved from status from, for the transaction that moves it.
 func recipientStatusChanged(r gifting.Recipient, from gifting.RecipientStatus) gifting.Change {
