@@ -1,7 +1,9 @@
-// Package service is the application layer: every use case of the service
-// (adding a recipient with its invitation, accepting and running a launch,
-// building audiences, creating and editing campaigns, moving recipients)
-// and the job runner the worker and the local queue call. It speaks domain
+// Package service is the application layer of the areas not yet moved into
+// slices (adding a recipient with its invitation, building audiences,
+// moving recipients, emails, expiry), the builder of the slices that need
+// what it holds (the campaign slice's use cases get its job queue and
+// email code, the webhook slice's its keys and sender), and the job runner
+// the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
 // adapter (shared/dynamo) implements the store interfaces it declares.
