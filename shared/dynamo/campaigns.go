@@ -218,7 +218,10 @@ func (s *Store) CommitDelete(ctx context.Context, p campaign.DeletePlan) error {
 	if err != nil {
 		return err
 	}
-	stored, _ := p.Seen.(item)
+	stored, err := seenItem(p.Seen)
+	if err != nil {
+		return err
+	}
 	names, values := map[string]string{}, item{}
 	items := []types.TransactWriteItem{
 		{Delete: &types.Delete{

@@ -26,7 +26,10 @@ var campaignMoving = []string{"status", "updatedAt", "totalRecipients", "liveDat
 // them due (expiryDue), so the tick runs the expiry if its message never
 // comes. campaign.ErrMoved when the campaign changed since read.
 func (s *Store) CommitMove(ctx context.Context, p campaign.MovePlan) error {
-	stored, _ := p.Seen.(item)
+	stored, err := seenItem(p.Seen)
+	if err != nil {
+		return err
+	}
 	var tx txn
 	if err := s.addCampaignMove(&tx, p.OrgID, p.Moved, stored); err != nil {
 		return err
@@ -46,6 +49,16 @@ func (s *Store) CommitMove(ctx context.Context, p campaign.MovePlan) error {
 		return fmt.Errorf("%w: %w", campaign.ErrMoved, err)
 	}
 	return err
+}
+
+// seenItem is the campaign item a plan was decided from (campaign.Read's
+// Seen, as ReadCampaign returned it).
+func seenItem(seen any) (item, error) {
+	stored, ok := seen.(item)
+	if !ok || stored == nil {
+		return nil, fmt.Errorf("a campaign plan not decided from a campaign this store read (%T)", seen)
+	}
+	return stored, nil
 }
 
 // addCampaignMove adds to tx the write of moved's status, updatedAt,
