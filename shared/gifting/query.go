@@ -1,7 +1,5 @@
 package gifting
 
-import "time"
-
 // GiftFilter selects gifts. Empty fields do not filter.
 type GiftFilter struct {
 	Search       string
@@ -11,24 +9,6 @@ type GiftFilter struct {
 	IsDelightloop *bool
 	Status        GiftStatus
 }
-
-// CampaignFilter selects campaigns. Empty fields do not filter.
-type CampaignFilter struct {
-	Status CampaignStatus
-	// Search keeps campaigns whose name and description hold every word
-	// of it, case-insensitively (MatchesSearch).
-	Search string
-	// CreatedFrom and CreatedTo bound createdAt, both inclusive.
-	CreatedFrom, CreatedTo *time.Time
-	// CreatedBy keeps the campaigns of one user (myCampaigns).
-	CreatedBy string
-}
-
-// Empty reports whether f keeps every campaign.
-func (f CampaignFilter) Empty() bool { return f == CampaignFilter{} }
-
-// CampaignSorts lists the sort fields of the campaign list, default first.
-var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, CampaignSortName, CampaignSortStatus}
 
 // Sort fields of contact lists.
 var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
@@ -57,16 +37,6 @@ type RecipientQuery struct {
 	WithOrg bool
 }
 
-// RecipientListPage is a page of recipients with the campaign they belong to.
-type RecipientListPage struct {
-	Recipients []Recipient
-	// Total is the number of recipients the query matches.
-	Total    int
-	Campaign Campaign
-	// Org is set when the query asked WithOrg.
-	Org Organization
-}
-
 // RecipientSorts are the sortBy values of the recipient lists (docs/api.md).
 var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
 
@@ -83,11 +53,3 @@ type MemberQuery struct {
 
 // Sort fields of an audience's contacts.
 var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
-
-// Sort fields of campaigns.
-const (
-	CampaignSortCreatedAt = "createdAt"
-	CampaignSortUpdatedAt = "updatedAt"
-	CampaignSortName      = "name"
-	CampaignSortStatus    = "status"
-)

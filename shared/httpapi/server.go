@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -89,10 +90,13 @@ type Server struct {
 	// The slices' use cases, over store.
 	wallets *wallet.App
 	catalog *catalog.App
-	events  *event.App
-	cfg     Config
-	log     *slog.Logger
-	keys    *expirable.LRU[string, gifting.Principal]
+	// campaigns is built by the service, with its job queue and
+	// email code.
+	campaigns *campaign.App
+	events    *event.App
+	cfg       Config
+	log       *slog.Logger
+	keys      *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -121,7 +125,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	if svc != nil {
-		s.webhooks = svc.Webhooks()
+		s.webhooks, s.campaigns = svc.Webhooks(), svc.Campaigns()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -19,7 +20,6 @@ import (
 type Store interface {
 	AuthStore
 	ContactStore
-	CampaignReader
 	RecipientReader
 	AudienceReader
 	gifting.Enricher
@@ -55,19 +55,11 @@ type ContactStore interface {
 	ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error)
 }
 
-// CampaignReader reads campaigns and makes the moves without rules beyond
-// the state machine's.
-type CampaignReader interface {
-	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
-	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
-	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-}
-
 // RecipientReader reads recipients and records their feedback.
 type RecipientReader interface {
 	// CampaignRecipient is NOT_FOUND for a recipient of a deleted campaign.
 	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
-	ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error)
+	ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (campaign.RecipientListPage, error)
 	AddRecipientFeedback(ctx context.Context, orgID, campaignID, recipientID, rating string, msg *gifting.FeedbackMessage) (gifting.Recipient, error)
 }
 

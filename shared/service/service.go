@@ -1,7 +1,9 @@
-// Package service is the application layer: every use case of the service
-// (adding a recipient with its invitation, accepting and running a launch,
-// building audiences, creating and editing campaigns, moving recipients)
-// and the job runner the worker and the local queue call. It speaks domain
+// Package service is the application layer of the areas not yet moved into
+// slices (adding a recipient with its invitation, building audiences,
+// moving recipients, emails, expiry), the builder of the slices that need
+// what it holds (the campaign slice's use cases get its job queue and
+// email code, the webhook slice's its keys and sender), and the job runner
+// the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
 // adapter (shared/dynamo) implements the store interfaces it declares.
@@ -14,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -26,8 +29,8 @@ import (
 // per concern, so a use case's dependencies read off its file.
 type Store interface {
 	RecipientStore
-	LaunchStore
-	CampaignStore
+	campaign.Store
+	CampaignReader
 	AudienceStore
 	EmailStore
 	MailFeedbackStore
@@ -64,6 +67,8 @@ type Service struct {
 	store Store
 	cfg   Config
 	log   *slog.Logger
+	// campaigns is the campaign slice's application layer over store.
+	campaigns *campaign.App
 	// webhooks is the webhook slice's use cases (Config.Webhooks,
 	// Config.Secrets).
 	webhooks *webhook.App
@@ -78,7 +83,9 @@ func New(store Store, cfg Config) *Service {
 	}
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s.campaigns = s.newCampaigns()
+	return s
 }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/webhook"
@@ -45,8 +46,8 @@ func Change(m webhook.Message) ([]byte, error) {
 }
 
 // changeData is the shape a message's data leaves in. The resources of the
-// areas that are not slices yet (campaigns, audience lists, recipients)
-// carry their API's JSON names in shared/gifting, and leave as they are.
+// areas that are not slices yet (audience lists, recipients) carry their
+// API's JSON names in shared/gifting, and leave as they are.
 func changeData(d any) (any, error) {
 	switch d := d.(type) {
 	case wallet.Entry:
@@ -57,7 +58,9 @@ func changeData(d any) (any, error) {
 		return testData{WebhookID: d.WebhookID}, nil
 	case webhook.Snapshot:
 		return json.RawMessage(d), nil
-	case gifting.Campaign, gifting.AudienceList, gifting.Recipient, gifting.RecipientStatusChange:
+	case campaign.Campaign:
+		return CampaignOf(d), nil
+	case gifting.AudienceList, gifting.Recipient, gifting.RecipientStatusChange:
 		return d, nil
 	}
 	return nil, fmt.Errorf("data of type %T has no JSON shape", d)
