@@ -40,11 +40,12 @@ func (s *Store) LoadAdd(ctx context.Context, in recipient.AddInput) (recipient.A
 		}
 	}
 	if it := bySK[campaignSK(in.CampaignID)]; it != nil {
-		var c gifting.Campaign
-		if err := unmarshal(it, &c); err != nil {
+		c, err := decodeCampaign(it)
+		if err != nil {
 			return b, err
 		}
-		b.Campaign = &c
+		rc := c.ForRecipients()
+		b.Campaign = &rc
 	}
 	if it := bySK[walletSK]; it != nil {
 		var w walletItem
@@ -71,7 +72,7 @@ func (s *Store) LoadAdd(ctx context.Context, in recipient.AddInput) (recipient.A
 // (recipient.AddStore). It writes the kit's email set the first time this
 // process meets it, and names the recipient: its id derived from the
 // campaign and the contact, its page ids drawn.
-func (s *Store) LoadAddKit(ctx context.Context, in recipient.AddInput, c gifting.Campaign, slot recipient.Slot) (recipient.AddState, error) {
+func (s *Store) LoadAddKit(ctx context.Context, in recipient.AddInput, c recipient.Campaign, slot recipient.Slot) (recipient.AddState, error) {
 	org := orgPK(in.OrgID)
 	more := kitKeys(in.OrgID, c)
 	holder := slot.Holder

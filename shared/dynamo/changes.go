@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/webhook"
 )
 
@@ -73,7 +72,8 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 // restampChanges returns items with each change record of its own
 // (changePut) given a new id and time from the store's clock, its
 // messages' ids and times with it, their data untouched. A ledger entry's
-// record is stamped anew by ChangeBalance, which builds each attempt.
+// record is stamped anew with each attempt, which decides the balance
+// change again (wallet.Apply, ChangeBalance).
 func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
 	out := slices.Clone(items)
 	for i, it := range out {
@@ -145,19 +145,4 @@ func (s *Store) withChange(orgID string, change gifting.Change, items ...types.T
 		return nil, err
 	}
 	return append(items, put), nil
-}
-
-// recipientsCreated are the recipient.created messages of rs.
-func recipientsCreated(rs []recipient.Recipient) []gifting.Change {
-	out := make([]gifting.Change, len(rs))
-	for i, r := range rs {
-		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
-	}
-	return out
-}
-
-// recipientStatusChanged is the recipient.status_changed message of r,
-// which moved from status from, for the transaction that moves it.
-func recipientStatusChanged(r recipient.Recipient, from gifting.RecipientStatus) gifting.Change {
-	return gifting.NewChange(gifting.ChangeRecipientStatus, recipient.StatusChange{Recipient: r, PreviousStatus: from})
 }

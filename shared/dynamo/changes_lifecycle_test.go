@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -88,7 +89,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 	s, _, db, clk := racingStore(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 	db.do = func() {
 		_, err := testenv.Client(t).UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 aws.String(s.Table()),
@@ -100,7 +101,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	answered, err := s.MoveCampaign(ctx, orgID, c.CampaignID, gifting.CampaignComplete, "user-2", "done")
+	answered, err := testenv.Campaigns(s).Move(ctx, orgID, c.CampaignID, campaign.Complete, "user-2", "done")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 	if fb := stored.CompletionData.FeedbackCount; fb == nil || *fb != 1 {
 		t.Fatalf("completionData.feedbackCount %v; want the feedback counted while completing (1)", fb)
 	}
-	got := recorded[gifting.Campaign](t, s, clk, orgID, gifting.ChangeCampaignCompleted)
+	got := recorded[campaign.Campaign](t, s, clk, orgID, gifting.ChangeCampaignCompleted)
 	if len(got) != 1 {
 		t.Fatalf("%d campaign.completed records, want 1", len(got))
 	}

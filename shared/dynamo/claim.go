@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -37,11 +38,12 @@ func (s *Store) LoadClaim(ctx context.Context, orgID, campaignID, recipientID, g
 			}
 			st.Recipient = &sr
 		case campaignSK(campaignID):
-			var c gifting.Campaign
-			if err := unmarshal(it, &c); err != nil {
+			c, err := decodeCampaign(it)
+			if err != nil {
 				return st, err
 			}
-			st.Campaign = &c
+			rc := c.ForRecipients()
+			st.Campaign = &rc
 		case giftSK(giftID):
 			var g gifting.Gift
 			if err := unmarshal(it, &g); err != nil {
@@ -151,7 +153,7 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			},
 			ExpressionAttributeValues: item{
 				":one": num(1), ":refund": num(p.Refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
-				":completed": str(string(gifting.CampaignCompleted)),
+				":completed": str(string(campaign.Completed)),
 			},
 		}},
 	}

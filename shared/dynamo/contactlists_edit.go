@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -114,7 +115,7 @@ func (s *Store) UpdateContactList(ctx context.Context, orgID, listID string, pat
 // are the draft campaigns referring to the list (see deleteReferenced).
 // It returns NOT_FOUND for an unknown list and CONFLICT when a draft
 // changed meanwhile.
-func (s *Store) DeleteContactList(ctx context.Context, orgID, listID string, drafts []gifting.Campaign) error {
+func (s *Store) DeleteContactList(ctx context.Context, orgID, listID string, drafts []campaign.Campaign) error {
 	l, err := s.ContactList(ctx, orgID, listID)
 	if err != nil {
 		return err

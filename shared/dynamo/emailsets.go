@@ -24,7 +24,7 @@ import (
 // its template may be edited or deleted: so the emails of a template, as a
 // recipient is built from them, are copied once into an email set, an
 // item named by a hash of its content (emailSetID) in the organization's
-// partition, and the recipient names its set (storedRecipient.EmailSet).
+// partition, and the recipient names its set (recipient.Stored.EmailSet).
 // A set is never changed or deleted, so every process may keep the sets
 // it has read or written (Store.sets) and trust them for ever: reading a
 // recipient costs a read of its set only the first time a process meets

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -98,14 +99,16 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Pag
 		return recipient.Page{}, err
 	}
 	var p recipient.Page
+	var camp campaign.Campaign
 	var found, campaignFound bool
 	for _, it := range got {
 		var err error
 		switch sk := attrS(it, "SK"); {
 		case sk == campaignSK(campaignID) || (sk == deletedCampaignSK(campaignID) && !campaignFound):
-			err, campaignFound = unmarshal(it, &p.Campaign), true
+			camp, err = decodeCampaign(it)
+			campaignFound = true
 			if sk == deletedCampaignSK(campaignID) {
-				p.Campaign.IsDeleted = true
+				camp.IsDeleted = true
 			}
 		case sk == profileSK:
 			var o gifting.Organization
@@ -135,11 +138,11 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Pag
 		return recipient.Page{}, notFound
 	}
 	if !campaignFound {
-		p.Campaign.IsDeleted = true // recipients outlive only a soft delete
+		camp.IsDeleted = true // recipients outlive only a soft delete
 	}
-	p.Campaign.Normalize()
+	p.Campaign = camp.ForRecipients()
 	if !p.Gone() && !p.Recipient.Claimed() {
-		if p.Gifts, err = s.campaignGifts(ctx, orgID, p.Campaign.CampaignData.GiftIDs); err != nil {
+		if p.Gifts, err = s.campaignGifts(ctx, orgID, p.Campaign.GiftIDs); err != nil {
 			return recipient.Page{}, err
 		}
 	}

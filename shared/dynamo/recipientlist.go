@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -43,8 +44,8 @@ type slimRecipient struct {
 // sorts it in memory.
 //
 // A missing, deleted or another organization's campaign is
-// recipient.ErrNoCampaign.
-func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (recipient.ListPage, error) {
+// campaign.ErrNotFound (campaign.Reader).
+func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (campaign.RecipientListPage, error) {
 	if q.SortBy == "" {
 		q.SortBy = "createdAt"
 	}
@@ -55,7 +56,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, q.Page.End()+1)
 	if err != nil {
-		return recipient.ListPage{}, err
+		return campaign.RecipientListPage{}, err
 	}
 	if !fast {
 		sortRecipients(entries, q)
@@ -72,20 +73,20 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return recipient.ListPage{}, err
+		return campaign.RecipientListPage{}, err
 	}
-	var page recipient.ListPage
+	var page campaign.RecipientListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
 	if it := bySK[campaignSK(campaignID)]; it == nil {
-		return page, recipient.ErrNoCampaign
-	} else if err := unmarshal(it, &page.Campaign); err != nil {
+		return page, campaign.ErrNotFound
+	} else if page.Campaign, err = decodeCampaign(it); err != nil {
 		return page, err
 	}
 	if page.Campaign.IsDeleted {
-		return recipient.ListPage{}, recipient.ErrNoCampaign
+		return campaign.RecipientListPage{}, campaign.ErrNotFound
 	}
 	page.Campaign.Normalize()
 	if q.WithOrg {
@@ -116,7 +117,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 
 // countOf is the number of c's recipients in any of statuses (all when
 // empty), from its counters.
-func countOf(c gifting.Campaign, statuses []gifting.RecipientStatus) int {
+func countOf(c campaign.Campaign, statuses []gifting.RecipientStatus) int {
 	if len(statuses) == 0 {
 		return int(c.TotalRecipients)
 	}

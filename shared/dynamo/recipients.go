@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -17,13 +18,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // RecipientKit reads what recipients of c are built from (its template
 // and, when it has one gift, that gift) in one BatchGetItem.
-func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campaign, publicBaseURL string) (recipient.Kit, error) {
+func (s *Store) RecipientKit(ctx context.Context, orgID string, camp campaign.Campaign, publicBaseURL string) (recipient.Kit, error) {
+	c := camp.ForRecipients()
 	items, err := s.batchGet(ctx, kitKeys(orgID, c))
 	if err != nil {
 		return recipient.Kit{}, err
@@ -37,12 +40,12 @@ func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campai
 
 // kitKeys are the keys RecipientKit reads: the template and the single gift,
 // each in the org's partition and the catalog's.
-func kitKeys(orgID string, c gifting.Campaign) []item {
+func kitKeys(orgID string, c recipient.Campaign) []item {
 	var keys []item
-	if id := c.CampaignData.EmailTemplateID; id != "" {
+	if id := c.TemplateID; id != "" {
 		keys = append(keys, key(orgPK(orgID), templateSK(id)), key(orgPK(gifting.CatalogOrgID), templateSK(id)))
 	}
-	if ids := c.CampaignData.GiftIDs; len(ids) == 1 {
+	if ids := c.GiftIDs; len(ids) == 1 {
 		keys = append(keys, key(orgPK(orgID), giftSK(ids[0])), key(orgPK(gifting.CatalogOrgID), giftSK(ids[0])))
 	}
 	return keys
@@ -52,7 +55,7 @@ func kitKeys(orgID string, c gifting.Campaign) []item {
 // others, which it ignores). The org's own template or gift wins over the
 // catalog's of the same id. A template that no longer exists means no
 // emails: the recipient is still added, with an empty schedule.
-func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []item) (recipient.Kit, error) {
+func kitFrom(orgID string, c recipient.Campaign, publicBaseURL string, items []item) (recipient.Kit, error) {
 	kit := recipient.NewKit(c, nil, nil, publicBaseURL)
 	own := orgPK(orgID)
 	var tmplOwn bool
@@ -60,7 +63,7 @@ func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []ite
 	for _, it := range items {
 		pk, sk := attrS(it, "PK"), attrS(it, "SK")
 		switch {
-		case c.CampaignData.EmailTemplateID != "" && sk == templateSK(c.CampaignData.EmailTemplateID):
+		case c.TemplateID != "" && sk == templateSK(c.TemplateID):
 			if tmplOwn {
 				continue
 			}
@@ -69,7 +72,7 @@ func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []ite
 				return kit, err
 			}
 			kit.Emails, tmplOwn = t.TemplateData.Emails, pk == own
-		case len(c.CampaignData.GiftIDs) == 1 && sk == giftSK(c.CampaignData.GiftIDs[0]):
+		case len(c.GiftIDs) == 1 && sk == giftSK(c.GiftIDs[0]):
 			if giftOwn {
 				continue
 			}
@@ -370,21 +373,22 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 	if err != nil {
 		return recipient.Recipient{}, err
 	}
-	var campaign, rec item
+	var camp, rec item
 	for _, it := range got {
 		if attrS(it, "SK") == rsk {
 			rec = it
 		} else {
-			campaign = it
+			camp = it
 		}
 	}
-	var c gifting.Campaign
-	if campaign != nil {
-		if err := unmarshal(campaign, &c); err != nil {
+	var c campaign.Campaign
+	if camp != nil {
+		var err error
+		if c, err = decodeCampaign(camp); err != nil {
 			return recipient.Recipient{}, err
 		}
 	}
-	if campaign == nil || c.IsDeleted {
+	if camp == nil || c.IsDeleted {
 		return recipient.Recipient{}, recipient.ErrNoCampaign
 	}
 	if rec == nil || rec[recipientGoneAttr] != nil {
@@ -394,9 +398,14 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 	return r.Recipient, err
 }
 
-// The launch's price checks (launch.go) are the recipient slice's rules,
-// until the campaign slice decides a launch's acceptance itself.
-var (
-	priceOutOfBounds = recipient.PriceOutOfBounds
-	underPriced      = recipient.UnderPriced
-)
+// RecipientCampaign reads a campaign as the recipient slice needs it
+// (campaign.Campaign.ForRecipients), strongly consistent:
+// recipient.ErrNoCampaign when it is missing or deleted
+// (recipient.ReadStore).
+func (s *Store) RecipientCampaign(ctx context.Context, orgID, campaignID string) (recipient.Campaign, error) {
+	c, err := s.LoadCampaign(ctx, orgID, campaignID)
+	if errors.Is(err, campaign.ErrNotFound) {
+		return recipient.Campaign{}, recipient.ErrNoCampaign
+	}
+	return c.ForRecipients(), err
+}

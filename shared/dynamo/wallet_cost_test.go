@@ -11,8 +11,8 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -69,18 +69,26 @@ func costOf(t *testing.T, s *dynamo.Store, run func(ctx context.Context) error) 
 	return c
 }
 
-// TestMoneyPathCost: an add-recipient and an operator's top-up cost what
-// they cost before the wallet became a slice of its own (issue 29): an
-// add-recipient two BatchGetItems and one transaction of 5 items (wallet,
-// ledger entry with the change record, contact, recipient, campaign
-// counters), a claim that gives credits back a read of what it claims (one
+// TestMoneyPathCost: an add-recipient, an operator's top-up, a claim and an
+// expiry that give credits back, a launch's acceptance and its finish cost
+// what they cost before the wallet, the recipient and the campaign became
+// slices of their own (issue 29): an add-recipient two BatchGetItems and
+// one transaction of 5 items (wallet, ledger entry with the change record,
+// contact, recipient, campaign counters), a top-up under a request id a
+// read of the request's record, a read of the wallet, one transaction of 3
+// items (wallet, ledger entry, request record) and a read of the wallet's
+// currency; a claim that gives credits back a read of what it claims (one
 // BatchGetItem), of the contact and of the wallet and one transaction of 6
 // items (wallet, ledger entry, recipient, gift inventory, campaign
 // counters, contact), an expiry with a refund a read of the recipient and
 // of the wallet and one transaction of 4 items (wallet, ledger entry,
-// recipient, campaign counters), a top-up under a request id a read of the request's
-// record, a read of the wallet, one transaction of 3 items (wallet, ledger
-// entry, request record) and a read of the wallet's currency.
+// recipient, campaign counters); a launch of one list reads the campaign,
+// the list, its member keys (a Query of each of its two ranges), the gifts and
+// the wallet, then commits one transaction of 5 items (wallet, ledger
+// entry with the campaign.launched record, campaign, launch record, the
+// list's check); its finish with a refund reads the campaign, the launch
+// record and the wallet, then commits one transaction of 4 items (wallet,
+// ledger entry with the campaign.live record, campaign, launch record).
 func TestMoneyPathCost(t *testing.T) {
 	t.Parallel()
 	m := meter.New(testenv.Client(t))
@@ -96,15 +104,15 @@ func TestMoneyPathCost(t *testing.T) {
 		_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
 		return err
 	})
-	// The claim needs the campaign's gift: the catalog, seeded after the
-	// add-recipient above was metered without it (with it, the first add
-	// of a store also writes the template's email set).
 	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
+	// The claim needs the campaign's gift: the catalog, seeded after the
+	// add-recipient above was metered without it (with it, the first add
+	// of a store also writes the template's email set).
 	// Priced 40 a recipient: the coffee (35 credits) gives 5 back.
 	dear := giftCampaign(t, s, orgID, 40)
-	testenv.SetCampaignStatus(t, s, orgID, dear.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, dear.CampaignID, campaign.Live)
 	claimed, err := testenv.Recipients(s).Write(context.Background(), addInput(orgID, dear.CampaignID, "ann@example.com"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +130,36 @@ func TestMoneyPathCost(t *testing.T) {
 		_, err := testenv.Recipients(s).Expire(ctx, orgID, dear.CampaignID, expiring.Response.RecipientID, false)
 		return err
 	})
+	launchOrg, lc := launchFixtureOf(t, s, "cost-launch", 3, "")
+	launch := costOf(t, s, func(ctx context.Context) error {
+		_, err := testenv.LaunchCampaign(ctx, s, launchOrg, lc.CampaignID, "user-1")
+		return err
+	})
+	// One contact paid for leaves before its slice: the finish refunds it.
+	ids, err := s.ListContactIDs(context.Background(), launchOrg, lc.CampaignData.ContactListID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteContact(context.Background(), launchOrg, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	next, _, err := testenv.Campaigns(s).LaunchSlice(context.Background(), launchOrg, lc.CampaignID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish := costOf(t, s, func(ctx context.Context) error {
+		_, done, err := testenv.Campaigns(s).LaunchSlice(ctx, launchOrg, lc.CampaignID, next)
+		if err == nil && !done {
+			err = fmt.Errorf("the launch did not finish at %q", next)
+		}
+		return err
+	})
 	t.Logf("add-recipient: %s", add)
 	t.Logf("top-up once: %s", topUp)
 	t.Logf("claim with a refund: %s", claim)
 	t.Logf("expiry with a refund: %s", expire)
+	t.Logf("launch acceptance: %s", launch)
+	t.Logf("launch finish with a refund: %s", finish)
 	for _, tt := range []struct {
 		name      string
 		got       moneyCost
@@ -138,6 +172,8 @@ func TestMoneyPathCost(t *testing.T) {
 		{"top-up once", topUp, 4, 3, 6, "GetItem, GetItem, TransactWriteItems, GetItem"},
 		{"claim with a refund", claim, 4, 6, 14, "BatchGetItem, GetItem, GetItem, TransactWriteItems"},
 		{"expiry with a refund", expire, 3, 4, 8, "GetItem, GetItem, TransactWriteItems"},
+		{"launch acceptance", launch, 7, 5, 12, "GetItem, GetItem, Query, Query, BatchGetItem, GetItem, TransactWriteItems"},
+		{"launch finish with a refund", finish, 4, 4, 10, "GetItem, GetItem, GetItem, TransactWriteItems"},
 	} {
 		if len(tt.got.requests) != tt.requests || tt.got.items != tt.items || tt.got.units > tt.maxUnits ||
 			strings.Join(tt.got.requests, ", ") != tt.operation {

@@ -14,12 +14,3 @@ const (
 	// campaign id.
 	JobCampaignExpire = "campaign.expire"
 )
-
-// ClaimExpiry is how many days c's recipients have to claim their gift:
-// its claimExpiresInDays, DefaultClaimExpiresInDays when unset.
-func (c Campaign) ClaimExpiry() int {
-	if d := c.CampaignData.ClaimExpiresInDays; d > 0 {
-		return d
-	}
-	return DefaultClaimExpiresInDays
-}

@@ -1,7 +1,5 @@
 package gifting
 
-import "time"
-
 // GiftFilter selects gifts. Empty fields do not filter.
 type GiftFilter struct {
 	Search       string
@@ -11,24 +9,6 @@ type GiftFilter struct {
 	IsDelightloop *bool
 	Status        GiftStatus
 }
-
-// CampaignFilter selects campaigns. Empty fields do not filter.
-type CampaignFilter struct {
-	Status CampaignStatus
-	// Search keeps campaigns whose name and description hold every word
-	// of it, case-insensitively (MatchesSearch).
-	Search string
-	// CreatedFrom and CreatedTo bound createdAt, both inclusive.
-	CreatedFrom, CreatedTo *time.Time
-	// CreatedBy keeps the campaigns of one user (myCampaigns).
-	CreatedBy string
-}
-
-// Empty reports whether f keeps every campaign.
-func (f CampaignFilter) Empty() bool { return f == CampaignFilter{} }
-
-// CampaignSorts lists the sort fields of the campaign list, default first.
-var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, CampaignSortName, CampaignSortStatus}
 
 // Sort fields of contact lists.
 var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
@@ -46,11 +26,3 @@ type MemberQuery struct {
 
 // Sort fields of an audience's contacts.
 var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
-
-// Sort fields of campaigns.
-const (
-	CampaignSortCreatedAt = "createdAt"
-	CampaignSortUpdatedAt = "updatedAt"
-	CampaignSortName      = "name"
-	CampaignSortStatus    = "status"
-)

@@ -21,7 +21,7 @@ type recipientList struct {
 	TotalRecipientsInCampaign int64                             `json:"totalRecipientsInCampaign"`
 	Filters                   map[string]any                    `json:"filters"`
 	Organization              *gifting.Organization             `json:"organization,omitempty"`
-	Campaign                  *gifting.Campaign                 `json:"campaign,omitempty"`
+	Campaign                  *wire.Campaign                    `json:"campaign,omitempty"`
 }
 
 // campaignRecipients serves GET /campaigns/{campaignId}/recipients with every
@@ -87,7 +87,7 @@ func recipientStatuses(q *query, allowed []gifting.RecipientStatus) []gifting.Re
 func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq recipient.Query, filters map[string]any, full bool) error {
 	orgID := principal(r.Context()).OrgID
 	campaignID := r.PathValue("campaignId")
-	page, err := s.recipients.List(r.Context(), orgID, campaignID, rq)
+	page, err := s.campaigns.Recipients(r.Context(), orgID, campaignID, rq)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,8 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq reci
 		out.Recipients = groupByStatus(page.Recipients, rq.Statuses)
 	}
 	if full {
-		out.Organization, out.Campaign = &page.Org, &c
+		wc := wire.CampaignOf(c)
+		out.Organization, out.Campaign = &page.Org, &wc
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

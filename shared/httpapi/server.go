@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -90,7 +91,10 @@ type Server struct {
 	// The slices' use cases, over store.
 	wallets *wallet.App
 	catalog *catalog.App
-	events  *event.App
+	// campaigns is built by the service, with its job queue and
+	// email code.
+	campaigns *campaign.App
+	events    *event.App
 	// recipients is the recipient slice's use cases (svc.Recipients).
 	recipients *recipient.App
 	cfg        Config
@@ -124,7 +128,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	if svc != nil {
-		s.webhooks, s.recipients = svc.Webhooks(), svc.Recipients()
+		s.webhooks, s.campaigns, s.recipients = svc.Webhooks(), svc.Campaigns(), svc.Recipients()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

@@ -19,7 +19,6 @@ import (
 type Store interface {
 	AuthStore
 	ContactStore
-	CampaignReader
 	AudienceReader
 	gifting.Enricher
 	// The slices' ports: what their use cases need. The server builds
@@ -52,14 +51,6 @@ type ContactStore interface {
 	RemoveContactFromList(ctx context.Context, orgID, listID, contactID string) error
 	UpdateContactList(ctx context.Context, orgID, listID string, patch gifting.ContactListPatch) (gifting.ContactList, error)
 	ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error)
-}
-
-// CampaignReader reads campaigns and makes the moves without rules beyond
-// the state machine's.
-type CampaignReader interface {
-	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
-	ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error)
-	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
 }
 
 // AudienceReader reads audiences and stores personas and plain audience

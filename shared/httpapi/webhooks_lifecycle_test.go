@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -80,7 +81,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 	hook := createWebhook(t, api, lifecycle.srv.URL, "campaign.paused", "campaign.resumed", "campaign.completed")
 
 	draft := createCampaign(t, api, 10)
-	assertRefused(t, api.Do("POST", "/api/campaigns/"+draft+"/pause", nil), gifting.CampaignDraft)
+	assertRefused(t, api.Do("POST", "/api/campaigns/"+draft+"/pause", nil), campaign.Draft)
 	c := liveCampaign(t, s, api, orgID, 1)
 	var answers []map[string]any
 	for _, step := range []struct{ action, refusedAgainIn string }{
@@ -94,7 +95,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 		data, _ := res.Map(t)["data"].(map[string]any)
 		answers = append(answers, data)
 		// The same action again is refused (409) and must record nothing.
-		assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+step.action, nil), gifting.CampaignStatus(step.refusedAgainIn))
+		assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+step.action, nil), campaign.Status(step.refusedAgainIn))
 	}
 
 	t.Run("pause, resume and complete arrive signed, in order, with the campaign as written", func(t *testing.T) {

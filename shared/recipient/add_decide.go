@@ -21,7 +21,7 @@ type AddStore interface {
 	// recipient of that contact written before derived keys; it names the
 	// recipient and its pages. It writes the template's email set the
 	// first time this process meets it.
-	LoadAddKit(ctx context.Context, in AddInput, c gifting.Campaign, slot Slot) (AddState, error)
+	LoadAddKit(ctx context.Context, in AddInput, c Campaign, slot Slot) (AddState, error)
 	// CommitAdd writes p in one transaction: the wallet's debit
 	// (conditioned on p.Wallet.Before) with its ledger entry holding the
 	// change messages, the contact (created only if absent, or merged
@@ -62,7 +62,7 @@ type Slot struct {
 // AddBasics is add-recipient's first read.
 type AddBasics struct {
 	// Campaign is nil when there is none (in this organization).
-	Campaign *gifting.Campaign
+	Campaign *Campaign
 	// HasWallet is false when the organization has no wallet; Balance is
 	// the wallet's balance then.
 	HasWallet bool
@@ -76,8 +76,8 @@ type AddBasics struct {
 // kit, the contact holding the email and the names storage gives the
 // recipient.
 type AddState struct {
-	// Campaign is the campaign as Admit normalized it.
-	Campaign gifting.Campaign
+	// Campaign is the campaign Admit admitted.
+	Campaign Campaign
 	// Slot is who has the email, as the first read found.
 	Slot Slot
 	Kit  Kit
@@ -133,23 +133,22 @@ func (in AddInput) Replay(rec *gifting.IdempotencyRecord, now time.Time) (*gifti
 // deleted and accepts recipients (NOT_FOUND, CONFLICT), the organization
 // has a wallet (NOT_FOUND), the campaign's price is within bounds
 // (CONFLICT) and the wallet holds it (INSUFFICIENT_CREDITS). It returns the
-// campaign, normalized.
-func Admit(in AddInput, b AddBasics) (gifting.Campaign, error) {
-	if b.Campaign == nil || b.Campaign.IsDeleted {
-		return gifting.Campaign{}, gifting.NotFound("campaign", in.CampaignID)
+// campaign.
+func Admit(in AddInput, b AddBasics) (Campaign, error) {
+	if b.Campaign == nil || b.Campaign.Deleted {
+		return Campaign{}, gifting.NotFound("campaign", in.CampaignID)
 	}
 	c := *b.Campaign
-	c.Normalize()
-	if !c.AcceptsRecipients() {
+	if !c.Accepts {
 		return c, gifting.Errorf(gifting.CodeConflict, "campaign %q is %s and no longer accepts recipients", in.CampaignID, c.Status)
 	}
 	if !b.HasWallet {
 		return c, wallet.NoWallet(in.OrgID)
 	}
-	if err := PriceOutOfBounds(c); err != nil {
+	if err := c.priceOutOfBounds(); err != nil {
 		return c, err
 	}
-	if price := c.CampaignData.CreditsPerRecipient; b.Balance < price {
+	if price := c.Price; b.Balance < price {
 		return c, gifting.Errorf(gifting.CodeInsufficientCredits,
 			"adding a recipient to this campaign costs %d credits but the wallet holds %d; top up the wallet", price, b.Balance)
 	}
@@ -168,7 +167,7 @@ func Admit(in AddInput, b AddBasics) (gifting.Campaign, error) {
 func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time.Time) (AddPlan, error) {
 	c, kit := st.Campaign, st.Kit
 	if kit.Gift != nil {
-		if err := UnderPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
+		if err := c.underPriced([]gifting.Gift{*kit.Gift}); err != nil {
 			return AddPlan{}, err
 		}
 	}
@@ -188,7 +187,7 @@ func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time
 	r := kit.Build(st.IDs, contact, in.SourceType, "", now)
 	p.Recipient = kit.Stored(r, "")
 	p.Inviting = r.Emails.AddressConfirmation.ClaimedAt != nil
-	price := c.CampaignData.CreditsPerRecipient
+	price := c.Price
 	p.Wallet, err = wallet.Decide(balance, wallet.Change{OrgID: in.OrgID, Type: wallet.Debit, Delta: -price,
 		CampaignID: c.CampaignID, RecipientID: r.RecipientID, Reason: "recipient added to campaign"}, entryID, now)
 	if err != nil {
@@ -209,7 +208,7 @@ func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time
 // addContact is the contact add-recipient writes: a new one for in's
 // contact, or the contact holding the email merged with it; either shows
 // the campaign, the recipient pending.
-func addContact(in AddInput, st AddState, c gifting.Campaign, now time.Time) (gifting.Contact, error) {
+func addContact(in AddInput, st AddState, c Campaign, now time.Time) (gifting.Contact, error) {
 	ci := in.Contact
 	// Pending even when the invitation goes out at once: a recipient is
 	// invite_sent only once the mail provider accepted it.
@@ -231,36 +230,4 @@ func addContact(in AddInput, st AddState, c gifting.Campaign, now time.Time) (gi
 // recipient of the campaign.
 func AlreadyRecipient(contactID, campaignID string) error {
 	return gifting.Errorf(gifting.CodeConflict, "contact %q is already a recipient of campaign %q", contactID, campaignID)
-}
-
-// UnderPriced is the CONFLICT of a campaign whose own price (PriceSet) is
-// below the catalog price of its service-catalog gifts
-// (gifting.CatalogFloor): one stored before that rule, or whose catalog
-// gift became dearer since. A price derived from the gifts is the catalog's
-// own at the time it was fixed and stands. gifts are the campaign's gifts
-// as read (add-recipient reads them when the campaign has only one; create
-// and PATCH checked the others; a launch reads them all).
-func UnderPriced(c gifting.Campaign, gifts []gifting.Gift) error {
-	if len(gifts) == 0 || !c.CampaignData.PriceSet {
-		return nil
-	}
-	floor, err := gifting.CatalogFloor(gifts)
-	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
-		return nil
-	}
-	return gifting.Errorf(gifting.CodeConflict,
-		"campaign %q is priced at %d credits a recipient, below the catalog price of its gifts; update campaignData.creditsPerRecipient",
-		c.CampaignID, c.CampaignData.CreditsPerRecipient)
-}
-
-// PriceOutOfBounds is the CONFLICT of a campaign whose price per
-// recipient, as stored (by code before the bounds existed), is outside 0 to
-// gifting.MaxCreditsPerRecipient.
-func PriceOutOfBounds(c gifting.Campaign) error {
-	price := c.CampaignData.CreditsPerRecipient
-	if price < 0 || price > gifting.MaxCreditsPerRecipient {
-		return gifting.Errorf(gifting.CodeConflict,
-			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", c.CampaignID, price, gifting.MaxCreditsPerRecipient)
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -26,10 +27,14 @@ func wantError(t *testing.T, err error, code gifting.Code, msg string) {
 	}
 }
 
-func liveCampaign(price int64) gifting.Campaign {
-	return gifting.Campaign{CampaignID: "C1", Name: "Spring", Status: gifting.CampaignLive,
-		CampaignData: gifting.CampaignData{CreditsPerRecipient: price, GiftIDs: []string{"g1"}}}
+// liveCampaign is a live campaign priced at price with one gift, as the
+// campaign slice hands it to this one.
+func liveCampaign(price int64) recipient.Campaign {
+	return campaignOf(campaign.Campaign{CampaignID: "C1", Name: "Spring", Status: campaign.Live,
+		CampaignData: campaign.Data{CreditsPerRecipient: price, GiftIDs: []string{"g1"}}})
 }
+
+func campaignOf(c campaign.Campaign) recipient.Campaign { return c.ForRecipients() }
 
 func addIn() recipient.AddInput {
 	return recipient.AddInput{OrgID: "acme", CampaignID: "C1", SourceType: "api", PublicBaseURL: "https://gifts.test",
@@ -38,11 +43,9 @@ func addIn() recipient.AddInput {
 
 func TestAdmit(t *testing.T) {
 	t.Parallel()
-	ptr := func(c gifting.Campaign) *gifting.Campaign { return &c }
-	deleted := liveCampaign(40)
-	deleted.IsDeleted = true
-	completed := liveCampaign(40)
-	completed.Status = gifting.CampaignCompleted
+	ptr := func(c recipient.Campaign) *recipient.Campaign { return &c }
+	deleted := campaignOf(campaign.Campaign{CampaignID: "C1", Status: campaign.Live, IsDeleted: true})
+	completed := campaignOf(campaign.Campaign{CampaignID: "C1", Status: campaign.Completed})
 	for _, tt := range []struct {
 		name string
 		b    recipient.AddBasics
@@ -63,8 +66,8 @@ func TestAdmit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := recipient.Admit(addIn(), tt.b)
 			if tt.code == "" {
-				if err != nil || c.CampaignID != "C1" || c.CampaignData.ContactListIDs == nil {
-					t.Errorf("Admit = %+v, %v; want the campaign, normalized", c, err)
+				if err != nil || c.CampaignID != "C1" || c.Price != 40 {
+					t.Errorf("Admit = %+v, %v; want the campaign", c, err)
 				}
 				return
 			}
@@ -171,7 +174,8 @@ func TestDecideAdd(t *testing.T) {
 		}},
 		{"priced below its catalog gift", func() recipient.AddState {
 			st := addState(nil)
-			st.Campaign.CampaignData.PriceSet, st.Campaign.CampaignData.CreditsPerRecipient = true, 30
+			st.Campaign = campaignOf(campaign.Campaign{CampaignID: "C1", Status: campaign.Live,
+				CampaignData: campaign.Data{CreditsPerRecipient: 30, PriceSet: true, GiftIDs: []string{"g1"}}})
 			return st
 		}, 100, func(t *testing.T, err error) {
 			wantError(t, err, gifting.CodeConflict,

@@ -26,7 +26,7 @@ type Config struct {
 }
 
 // App is the recipient's application layer: the use cases of the API
-// (add, read, list, move, feedback), of the recipient's pages (Pages), of
+// (add, read, move, feedback), of the recipient's pages (Pages), of
 // the emails and of the expiry. Each loads what it needs through the
 // Store, decides with the pure functions of this package, and hands the
 // plan to the Store to commit in one transaction, deciding again when a
@@ -55,16 +55,6 @@ func (a *App) Get(ctx context.Context, orgID, campaignID, recipientID string) (R
 		return Recipient{}, gifting.NotFound("recipient", recipientID)
 	}
 	return r, err
-}
-
-// List returns a page of a campaign's recipients with the campaign (and,
-// with q.WithOrg, the organization). Errors: NOT_FOUND (the campaign).
-func (a *App) List(ctx context.Context, orgID, campaignID string, q Query) (ListPage, error) {
-	p, err := a.store.ListRecipients(ctx, orgID, campaignID, q)
-	if errors.Is(err, ErrNoCampaign) {
-		return ListPage{}, gifting.NotFound("campaign", campaignID)
-	}
-	return p, err
 }
 
 // load reads a recipient with its version. Errors: NOT_FOUND.

@@ -145,14 +145,14 @@ func (a *App) expireCounted(ctx context.Context, orgID, campaignID, recipientID 
 // slice removes it. It returns the cursor of the next slice; done when
 // there is none (or the campaign is neither completed nor deleted).
 func (a *App) ExpireCampaign(ctx context.Context, orgID, campaignID, cursor string) (next string, done bool, err error) {
-	c, err := a.store.Campaign(ctx, orgID, campaignID)
+	c, err := a.store.RecipientCampaign(ctx, orgID, campaignID)
 	switch {
-	case gifting.ErrorCode(err) == gifting.CodeNotFound:
+	case errors.Is(err, ErrNoCampaign):
 		// Deleted: its recipients can no longer claim. (A campaign that
 		// never existed has no recipients to read.)
 	case err != nil:
 		return "", false, err
-	case c.Status != gifting.CampaignCompleted:
+	case !c.Completed:
 		return "", true, nil // only a completed or deleted campaign expires everyone at once
 	}
 	ids, next, done, err := a.store.UnclaimedRecipients(ctx, orgID, campaignID, cursor)

@@ -107,7 +107,7 @@ func (a *App) SendInvitation(ctx context.Context, orgID string, inv Invitation) 
 // from the due index): an unclaimed recipient whose claim expiry has come
 // expires, with its refund, and its emails stop; otherwise it sends each of
 // the recipient's emails due now that its campaign sends
-// (gifting.Campaign.Sends), each claimed first, and puts the others off by
+// (Campaign.Sends), each claimed first, and puts the others off by
 // EmailHold. A recipient gone with its campaign is nothing to do.
 func (a *App) RunEmails(ctx context.Context, orgID, campaignID, recipientID string) error {
 	cur, err := a.load(ctx, orgID, campaignID, recipientID)
@@ -125,8 +125,8 @@ func (a *App) RunEmails(ctx context.Context, orgID, campaignID, recipientID stri
 	if len(due) == 0 {
 		return nil // sent or stopped since the tick saw it
 	}
-	c, err := a.store.Campaign(ctx, orgID, campaignID)
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+	c, err := a.store.RecipientCampaign(ctx, orgID, campaignID)
+	if errors.Is(err, ErrNoCampaign) {
 		// Deleted: none of its emails will go out. Stopping them takes
 		// the recipient out of the due index (but for its expiry, while
 		// unclaimed), so the tick does not come back to it every lease.

@@ -56,7 +56,7 @@ type FoundGift struct {
 // found none.
 type ClaimState struct {
 	Recipient *Stored
-	Campaign  *gifting.Campaign
+	Campaign  *Campaign
 	Gift      *FoundGift
 	// Contact is the recipient's contact, read once Check passed; nil
 	// when it is gone.
@@ -108,9 +108,9 @@ func (st ClaimState) Check(recipientID string, in ClaimInput) error {
 		return gifting.NotFound("recipient", recipientID)
 	case st.Recipient.Claimed():
 		return ErrAlreadyClaimed
-	case c == nil || c.IsDeleted || c.Status == gifting.CampaignCompleted:
+	case c == nil || c.Deleted || c.Completed:
 		return ErrCampaignGone
-	case st.Gift == nil || !slices.Contains(c.CampaignData.GiftIDs, in.GiftID):
+	case st.Gift == nil || !slices.Contains(c.GiftIDs, in.GiftID):
 		return &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
 			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
 	case !st.Gift.Gift.InStock():

@@ -25,7 +25,7 @@ type NewSpec struct {
 	// Credits is what adding the recipient costs.
 	Credits int64
 	// ClaimExpiresInDays is how long the recipient has to claim its gift
-	// (gifting.Campaign.ClaimExpiry).
+	// (Campaign.ClaimExpiryDays).
 	ClaimExpiresInDays int
 	Now                time.Time
 }
@@ -76,7 +76,7 @@ func New(sp NewSpec) Recipient {
 // (dynamo.Store.RecipientKit) and any number of recipients are built with
 // it.
 type Kit struct {
-	Campaign gifting.Campaign
+	Campaign Campaign
 	// Emails are the template's emails by kind; nil when the campaign has
 	// no template.
 	Emails map[string]gifting.EmailTemplate
@@ -99,7 +99,7 @@ type Kit struct {
 // NewKit is the kit of campaign c with the template's emails and the
 // campaign's only gift (nil when it has several) as read, its pages under
 // publicBaseURL.
-func NewKit(c gifting.Campaign, emails map[string]gifting.EmailTemplate, gift *gifting.Gift, publicBaseURL string) Kit {
+func NewKit(c Campaign, emails map[string]gifting.EmailTemplate, gift *gifting.Gift, publicBaseURL string) Kit {
 	return Kit{Campaign: c, Emails: emails, Gift: gift, PublicBaseURL: strings.TrimRight(publicBaseURL, "/")}
 }
 
@@ -111,7 +111,7 @@ func NewKit(c gifting.Campaign, emails map[string]gifting.EmailTemplate, gift *g
 // pending with the invitation scheduled (when the template has one).
 func (k Kit) InvitesNow() bool {
 	t, ok := k.Emails["addressConfirmation"]
-	return k.Invite && k.Campaign.SendsEmails() && ok && t.DelayHours <= 0
+	return k.Invite && k.Campaign.SendsEmails && ok && t.DelayHours <= 0
 }
 
 // IDs name a new recipient, its organization and its two pages: storage
@@ -130,8 +130,8 @@ func (k Kit) Build(ids IDs, contact gifting.Contact, sourceType, sourceID string
 		RecipientID: ids.RecipientID, OrgID: ids.OrgID, CampaignID: c.CampaignID, CampaignName: c.Name,
 		Contact: contact, SourceType: sourceType, SourceID: sourceID,
 		LandingPageID: ids.LandingPageID, ClaimPageID: ids.ClaimPageID, PublicBaseURL: k.PublicBaseURL,
-		Emails: k.Emails, Gift: k.Gift, Credits: c.CampaignData.CreditsPerRecipient, Now: now,
-		ClaimExpiresInDays: c.ClaimExpiry(),
+		Emails: k.Emails, Gift: k.Gift, Credits: c.Price, Now: now,
+		ClaimExpiresInDays: c.ClaimExpiryDays,
 	})
 	if k.AssignTo.UserID != "" {
 		r.AssignedUsers = []AssignedUser{k.AssignTo}

@@ -3,12 +3,12 @@ package recipient
 import "github.com/giftcampaign/service/shared/gifting"
 
 // Page is what a recipient's page is made of: the recipient, its
-// campaign (IsDeleted set when the campaign was deleted), who sends the
+// campaign (Deleted when the campaign was deleted), who sends the
 // gift and the campaign's gifts that still exist, in the campaign's order.
 type Page struct {
 	Kind      gifting.PageKind
 	Recipient Recipient
-	Campaign  gifting.Campaign
+	Campaign  Campaign
 	// Sender is the organization's display name (its name when it has
 	// none).
 	Sender string
@@ -19,7 +19,7 @@ type Page struct {
 // deleted campaign, or a completed one whose recipient had not claimed the
 // gift. A recipient who claimed still follows the gift's journey.
 func (p Page) Gone() bool {
-	return p.Campaign.IsDeleted || (p.Campaign.Status == gifting.CampaignCompleted && !p.Recipient.Claimed())
+	return p.Campaign.Deleted || (p.Campaign.Completed && !p.Recipient.Claimed())
 }
 
 // InStock returns the page's gifts with at least one unit available.

@@ -2,7 +2,8 @@ package recipient
 
 import "github.com/giftcampaign/service/shared/gifting"
 
-// Query selects a page of a campaign's recipients.
+// Query selects a page of a campaign's recipients (the campaign slice
+// lists them with the campaign: campaign.App.Recipients).
 type Query struct {
 	// Statuses keeps recipients in any of these states; empty keeps all.
 	Statuses []gifting.RecipientStatus
@@ -24,16 +25,6 @@ type Query struct {
 	Page          gifting.PageRequest
 	// WithOrg also reads the organization's profile.
 	WithOrg bool
-}
-
-// ListPage is a page of recipients with the campaign they belong to.
-type ListPage struct {
-	Recipients []Recipient
-	// Total is the number of recipients the query matches.
-	Total    int
-	Campaign gifting.Campaign
-	// Org is set when the query asked WithOrg.
-	Org gifting.Organization
 }
 
 // Sorts are the sortBy values of the recipient lists (docs/api.md).

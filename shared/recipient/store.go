@@ -41,11 +41,9 @@ type ReadStore interface {
 	// campaign: ErrNoCampaign when the campaign is missing or deleted,
 	// ErrNoRecipient when the recipient is.
 	CampaignRecipient(ctx context.Context, orgID, campaignID, recipientID string) (Recipient, error)
-	// ListRecipients reads a page of a campaign's recipients with the
-	// campaign; ErrNoCampaign when it is missing or deleted.
-	ListRecipients(ctx context.Context, orgID, campaignID string, q Query) (ListPage, error)
-	// Campaign reads a campaign; NOT_FOUND when missing or deleted.
-	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
+	// RecipientCampaign reads a campaign as this slice needs it;
+	// ErrNoCampaign when it is missing or deleted.
+	RecipientCampaign(ctx context.Context, orgID, campaignID string) (Campaign, error)
 	// RecipientPage reads the page a page id names (its kind: the
 	// recipient's landing or claim page); ErrNoPage when no recipient has
 	// it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
@@ -14,8 +15,8 @@ import (
 type DeleteStore interface {
 	// CampaignsReferring returns the org's campaigns (deleted ones too)
 	// that refer to ref.
-	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error)
-	DeleteContactList(ctx context.Context, orgID, listID string, drafts []gifting.Campaign) error
+	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error)
+	DeleteContactList(ctx context.Context, orgID, listID string, drafts []campaign.Campaign) error
 	// DropListMembers removes one slice of a deleted list's memberships.
 	DropListMembers(ctx context.Context, orgID, listID string) (done bool, err error)
 }
@@ -45,13 +46,13 @@ func (s *Service) DeleteContactList(ctx context.Context, orgID, listID string) e
 }
 
 // unreferenced returns the draft campaigns that refer to ref, or
-// gifting.CheckUnreferenced's CONFLICT.
-func (s *Service) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error) {
+// campaign.CheckUnreferenced's CONFLICT.
+func (s *Service) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
 	refs, err := s.store.CampaignsReferring(ctx, orgID, ref)
 	if err != nil {
 		return nil, err
 	}
-	return gifting.CheckUnreferenced(ref, refs)
+	return campaign.CheckUnreferenced(ref, refs)
 }
 
 // runListDelete does one slice of a contact list's deletion.

@@ -1,7 +1,10 @@
-// Package service is the application layer: every use case of the service
-// (adding a recipient with its invitation, accepting and running a launch,
-// building audiences, creating and editing campaigns, moving recipients)
-// and the job runner the worker and the local queue call. It speaks domain
+// Package service is the application layer of the areas not yet moved into
+// slices (building audiences, contact lists' deletion), the builder of the
+// slices that need what it holds (the campaign slice's use cases get its
+// job queue and the recipient slice's invitations, the recipient slice's
+// its mailer and page URLs, the webhook slice's its keys and sender), and
+// the job runner
+// the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
 // adapter (shared/dynamo) implements the store interfaces it declares.
@@ -14,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -26,14 +30,10 @@ import (
 // Store is everything the use cases need from storage: one small interface
 // per concern, so a use case's dependencies read off its file.
 type Store interface {
-	// recipient.Store is the recipient slice's: the service builds its
-	// use cases over the store (Recipients) and runs its jobs.
 	recipient.Store
-	LaunchStore
-	CampaignStore
+	campaign.Store
 	AudienceStore
 	DeleteStore
-	ExpiryStore
 	webhook.Store
 }
 
@@ -65,10 +65,13 @@ type Service struct {
 	store Store
 	cfg   Config
 	log   *slog.Logger
+	// campaigns is the campaign slice's application layer over store.
+	campaigns *campaign.App
 	// webhooks is the webhook slice's use cases (Config.Webhooks,
 	// Config.Secrets).
 	webhooks *webhook.App
-	// recipients is the recipient slice's use cases, over store.
+	// recipients is the recipient slice's use cases (Config.Mailer,
+	// Config.PublicBaseURL).
 	recipients *recipient.App
 }
 
@@ -81,19 +84,20 @@ func New(store Store, cfg Config) *Service {
 	}
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
-	recipients := recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks, recipients: recipients}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks,
+		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
+	s.campaigns = s.newCampaigns()
+	return s
 }
+
+// Recipients returns the recipient slice's use cases (add-recipient, the
+// recipient reads and moves, the pages, the emails, the expiry): the
+// recipients group's handlers call them.
+func (s *Service) Recipients() *recipient.App { return s.recipients }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
 // handlers and the stream's deliveries call them.
 func (s *Service) Webhooks() *webhook.App { return s.webhooks }
-
-// Recipients returns the recipient slice's use cases (add-recipient, the
-// recipient reads and moves, the pages, the emails), built over the
-// service's store and configuration: the recipients group's handlers call
-// them.
-func (s *Service) Recipients() *recipient.App { return s.recipients }
 
 // RunJob runs one slice of a background job and returns the job that
 // continues it, nil when the work is done: the worker function, the local

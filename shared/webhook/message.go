@@ -19,7 +19,7 @@ type Message struct {
 	CreatedAt time.Time
 	OrgID     string
 	// Data is what the message carries, rendered by shared/wire: the
-	// resource as the change left it (a gifting.Campaign,
+	// resource as the change left it (a campaign.Campaign,
 	// gifting.AudienceList, recipient.Recipient, or a wallet.Entry for the
 	// wallet.* messages); for a message that names its recipient
 	// (recipient.created, recipient.status_changed), a RecipientRef until

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -46,7 +47,7 @@ func Change(m webhook.Message) ([]byte, error) {
 }
 
 // changeData is the shape a message's data leaves in. The resources of the
-// areas that are not slices yet (campaigns, audience lists) carry their
+// areas that are not slices yet (audience lists) carry their
 // API's JSON names in shared/gifting, and leave as they are.
 func changeData(d any) (any, error) {
 	switch d := d.(type) {
@@ -58,11 +59,13 @@ func changeData(d any) (any, error) {
 		return testData{WebhookID: d.WebhookID}, nil
 	case webhook.Snapshot:
 		return json.RawMessage(d), nil
+	case campaign.Campaign:
+		return CampaignOf(d), nil
 	case recipient.Recipient:
 		return RecipientOf(d), nil
 	case recipient.StatusChange:
 		return RecipientStatusChangeOf(d), nil
-	case gifting.Campaign, gifting.AudienceList:
+	case gifting.AudienceList:
 		return d, nil
 	}
 	return nil, fmt.Errorf("data of type %T has no JSON shape", d)

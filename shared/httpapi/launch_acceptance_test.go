@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -48,7 +49,7 @@ func TestDefectLaunchStrandedWhenEnqueueFails(t *testing.T) {
 		t.Fatalf("balance %d, want %d taken", b, credits-n*price)
 	}
 	got := fetchCampaign(t, api, c.CampaignID)
-	if lp := got.LaunchProgress; got.Status != gifting.CampaignPreparing || lp == nil || lp.Contacts != n || lp.Created != 0 || lp.FinishedAt != nil {
+	if lp := got.LaunchProgress; got.Status != campaign.Preparing || lp == nil || lp.Contacts != n || lp.Created != 0 || lp.FinishedAt != nil {
 		t.Errorf("after the launch: %s, launchProgress %+v; want preparing, %d contacts, none created yet", got.Status, lp, n)
 	}
 	// A second launch is a plain conflict and takes nothing.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -17,14 +18,14 @@ import (
 func TestDeletedCampaignRefundsUnclaimedRecipientsByTicks(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	ann := e.add(c, "ann").Response.RecipientID
 	ben := e.add(c, "ben").Response.RecipientID
 	dan := e.add(c, "dan").Response.RecipientID
 	claimed := testenv.Claim(t, e.store, e.orgID, c.CampaignID, dan)
 	start := e.balance()
 
-	if _, err := e.store.DeleteCampaign(context.Background(), e.orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.Campaigns(e.store).Delete(context.Background(), e.orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(gifting.DefaultClaimExpiresInDays*day + time.Minute)

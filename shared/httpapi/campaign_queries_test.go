@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wire"
@@ -186,7 +187,7 @@ func TestRecipientStatusMovesIntoAndOutOfExpired(t *testing.T) {
 	}
 
 	// Completing the campaign expires its unclaimed recipients.
-	testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, campaignID, campaign.Live)
 	if res := api.Do("POST", "/api/campaigns/"+campaignID+"/complete", nil); res.Status != http.StatusOK {
 		t.Fatalf("complete: %d %s", res.Status, res.Body)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -25,7 +26,7 @@ import (
 // (404) gives nothing more.
 func TestDeletingACampaignRefundsItsUnclaimedRecipients(t *testing.T) {
 	t.Parallel()
-	for _, status := range []gifting.CampaignStatus{gifting.CampaignDraft, gifting.CampaignLive, gifting.CampaignInProgress} {
+	for _, status := range []campaign.Status{campaign.Draft, campaign.Live, campaign.InProgress} {
 		t.Run(string(status), func(t *testing.T) {
 			t.Parallel()
 			s := testenv.Store(t)
@@ -33,7 +34,7 @@ func TestDeletingACampaignRefundsItsUnclaimedRecipients(t *testing.T) {
 			api := testenv.NewAPI(t, s, key)
 			c := postCampaign(t, api, map[string]any{"name": "Doomed", "campaignData": map[string]any{
 				"giftIds": []string{"gift-wireless-charger"}, "emailTemplateId": "tmpl-meeting-booker"}})
-			if status != gifting.CampaignDraft {
+			if status != campaign.Draft {
 				testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, status)
 			}
 			price := c.CampaignData.CreditsPerRecipient
@@ -113,7 +114,7 @@ func TestClaimKeepsTheGiftsPriceInCredits(t *testing.T) {
 			cheap, dear := gift("Mug", tt.cheap), gift("Jacket", 50)
 			c := postCampaign(t, api, map[string]any{"name": "Choice", "campaignData": map[string]any{
 				"giftIds": []string{cheap, dear}, "emailTemplateId": "tmpl-meeting-booker"}})
-			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 			res := api.Do("POST", addPath(c.CampaignID), recipientBody("jane@example.com", "Jane"))
 			var added wire.AddedRecipient
 			res.JSON(t, &added)
@@ -172,8 +173,8 @@ func TestLaunchRefusesACampaignStoredMispriced(t *testing.T) {
 			orgID, key := testenv.Org(t, s, "acme", 1000)
 			api := testenv.NewAPI(t, s, key)
 			listID, _ := listWithContacts(t, s, orgID, 3)
-			c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{Name: "Legacy", CreatedBy: "user-acme",
-				CampaignData: gifting.CampaignData{GiftIDs: []string{"gift-wireless-charger"}, EmailTemplateID: "tmpl-meeting-booker",
+			c, err := testenv.CreateCampaign(context.Background(), s, orgID, campaign.Campaign{Name: "Legacy", CreatedBy: "user-acme",
+				CampaignData: campaign.Data{GiftIDs: []string{"gift-wireless-charger"}, EmailTemplateID: "tmpl-meeting-booker",
 					ContactListIDs: []string{listID}, PriceSet: true, CreditsPerRecipient: tt.price}})
 			if err != nil {
 				t.Fatal(err)
@@ -188,7 +189,7 @@ func TestLaunchRefusesACampaignStoredMispriced(t *testing.T) {
 			// bounds does not fit its own document.
 			if got, err := s.Campaign(context.Background(), orgID, c.CampaignID); err != nil {
 				t.Fatal(err)
-			} else if got.Status != gifting.CampaignDraft || got.TotalRecipients != 0 {
+			} else if got.Status != campaign.Draft || got.TotalRecipients != 0 {
 				t.Errorf("campaign %s with %d recipients; want a draft with none", got.Status, got.TotalRecipients)
 			}
 			testenv.AssertLedgerBalanced(t, s, orgID)
@@ -215,34 +216,35 @@ func TestRecipientsFixTheirCampaignsGiftsAndPrice(t *testing.T) {
 		t.Fatalf("a draft without recipients changes its gifts: %d %s", res.Status, res.Body)
 	}
 
-	campaign := createCampaign(t, api, 5)
-	if res := api.Do("POST", addPath(campaign), recipientBody("ada@example.com", "Ada")); res.Status != http.StatusOK {
+	campaignID := createCampaign(t, api, 5)
+	if res := api.Do("POST", addPath(campaignID), recipientBody("ada@example.com", "Ada")); res.Status != http.StatusOK {
 		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
 	}
-	before := api.Do("GET", path(campaign), nil).Map(t)["data"]
+	before := api.Do("GET", path(campaignID), nil).Map(t)["data"]
 	for name, body := range map[string]map[string]any{
 		"a dearer catalog gift": dearer,
 		"another price":         {"campaignData": map[string]any{"creditsPerRecipient": 50}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			assertError(t, api.Do("PATCH", path(campaign), body), http.StatusConflict, "CONFLICT")
+			assertError(t, api.Do("PATCH", path(campaignID), body), http.StatusConflict, "CONFLICT")
 		})
 	}
-	if after := api.Do("GET", path(campaign), nil).Map(t)["data"]; !reflect.DeepEqual(before, after) {
+	if after := api.Do("GET", path(campaignID), nil).Map(t)["data"]; !reflect.DeepEqual(before, after) {
 		t.Errorf("a refused edit changed the campaign:\nbefore %v\nafter  %v", before, after)
 	}
-	if res := api.Do("PATCH", path(campaign), map[string]any{"name": "Renamed"}); res.Status != http.StatusOK {
+	if res := api.Do("PATCH", path(campaignID), map[string]any{"name": "Renamed"}); res.Status != http.StatusOK {
 		t.Errorf("renaming a draft with recipients: %d %s", res.Status, res.Body)
 	}
 	// An edit whose read saw no recipient, written after one was added:
 	// the store's condition refuses it.
-	stale, err := s.Campaign(t.Context(), orgID, campaign)
+	stale, err := s.Campaign(t.Context(), orgID, campaignID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale.TotalRecipients, stale.CampaignData.CreditsPerRecipient = 0, 50
-	if _, err := s.UpdateCampaign(t.Context(), orgID, stale, "user-1", false, true); !errors.Is(err, gifting.ErrCampaignHasRecipients) {
-		t.Errorf("a repricing written after a recipient was added: %v, want ErrCampaignHasRecipients", err)
+	edit := campaign.EditPlan{OrgID: orgID, Campaign: stale, UserID: "user-1", Now: s.Now(), Repriced: true}
+	if _, err := s.CommitEdit(t.Context(), edit); !errors.Is(err, campaign.ErrHasRecipients) {
+		t.Errorf("a repricing written after a recipient was added: %v, want campaign.ErrHasRecipients", err)
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
 }

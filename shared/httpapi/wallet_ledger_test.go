@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wire"
 )
@@ -112,7 +112,7 @@ func TestEndingACampaignRefundsWithItsOwnReason(t *testing.T) {
 			api := testenv.NewAPI(t, s, key)
 			c := postCampaign(t, api, map[string]any{"name": "Short", "campaignData": map[string]any{
 				"giftIds": []string{"gift-wireless-charger"}}})
-			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 			if res := api.Do("POST", addPath(c.CampaignID), recipientBody("r@example.com", "R")); res.Status != http.StatusOK {
 				t.Fatalf("add-recipient: %d %s", res.Status, res.Body)
 			}

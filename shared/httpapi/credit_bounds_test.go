@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wire"
@@ -173,8 +174,8 @@ func TestDefectFreeCatalogGifts(t *testing.T) {
 
 	t.Run("a campaign stored under-priced takes no recipient", func(t *testing.T) {
 		// As a campaign created before the rule was stored.
-		c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{Name: "Legacy", CreatedBy: "user-acme",
-			CampaignData: gifting.CampaignData{GiftIDs: []string{charger}, EmailTemplateID: "tmpl-meeting-booker", PriceSet: true}})
+		c, err := testenv.CreateCampaign(context.Background(), s, orgID, campaign.Campaign{Name: "Legacy", CreatedBy: "user-acme",
+			CampaignData: campaign.Data{GiftIDs: []string{charger}, EmailTemplateID: "tmpl-meeting-booker", PriceSet: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
