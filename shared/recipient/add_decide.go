@@ -95,9 +95,14 @@ type AddState struct {
 	IDs IDs
 }
 
-// AddPlan is a decided add-recipient, ready to commit in one transaction.
+// AddPlan is a decided add-recipient: Debit is its change of the wallet,
+// and once that is decided (wallet.Decide, on every attempt), Settled
+// gives the plan to commit in one transaction.
 type AddPlan struct {
-	OrgID  string
+	OrgID string
+	// Debit is the change of the wallet the recipient costs; Wallet is
+	// its decided plan (Settled).
+	Debit  wallet.Change
 	Wallet wallet.Plan
 	// Contact is the contact as it will be; Found is the one read (nil:
 	// created), SlotTaken whether a created contact claims its email's
@@ -116,6 +121,8 @@ type AddPlan struct {
 	Messages []gifting.Change
 	// Result is what the use case answers once committed.
 	Result AddResult
+	// idem renders the answer into Record (Settled).
+	idem *gifting.Idempotent[Added]
 }
 
 // Replay decides a request whose key's record b read: the first response
@@ -155,16 +162,15 @@ func Admit(in AddInput, b AddBasics) (Campaign, error) {
 	return c, nil
 }
 
-// DecideAdd plans add-recipient in from st on a wallet holding balance, its
-// ledger entry named entryID, at now: the debit (wallet.Decide), the
-// contact created or merged, the pending recipient (its invitation claimed
-// when the kit invites at once), the campaign's counters, the idempotency
-// record of the answer and the recipient.created message. Errors:
-// CONFLICT (the campaign priced below its gift's catalog price; the
-// contact a recipient already), VALIDATION_FAILED (the contact's tags),
-// wallet.Decide's (INSUFFICIENT_CREDITS), and ErrContactChanged when the
-// email's holder was deleted between the reads.
-func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time.Time) (AddPlan, error) {
+// DecideAdd plans add-recipient in from st at now: the debit of the
+// recipient's price, the contact created or merged, the pending recipient
+// (its invitation claimed when the kit invites at once), the campaign's
+// counters and the recipient.created message; Settled adds the wallet's
+// plan and the idempotency record of the answer. Errors: CONFLICT (the
+// campaign priced below its gift's catalog price; the contact a recipient
+// already), VALIDATION_FAILED (the contact's tags), and ErrContactChanged
+// when the email's holder was deleted between the reads.
+func DecideAdd(in AddInput, st AddState, now time.Time) (AddPlan, error) {
 	c, kit := st.Campaign, st.Kit
 	if kit.Gift != nil {
 		if err := c.underPriced([]gifting.Gift{*kit.Gift}); err != nil {
@@ -177,7 +183,7 @@ func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time
 	if st.Slot.Holder != "" && st.Contact == nil {
 		return AddPlan{}, ErrContactChanged
 	}
-	p := AddPlan{OrgID: in.OrgID, Found: st.Contact, SlotTaken: st.Slot.Taken}
+	p := AddPlan{OrgID: in.OrgID, Found: st.Contact, SlotTaken: st.Slot.Taken, idem: in.Idempotency}
 	contact, err := addContact(in, st, c, now)
 	if err != nil {
 		return AddPlan{}, err
@@ -188,21 +194,26 @@ func DecideAdd(in AddInput, st AddState, balance int64, entryID string, now time
 	p.Recipient = kit.Stored(r, "")
 	p.Inviting = r.Emails.AddressConfirmation.ClaimedAt != nil
 	price := c.Price
-	p.Wallet, err = wallet.Decide(balance, wallet.Change{OrgID: in.OrgID, Type: wallet.Debit, Delta: -price,
-		CampaignID: c.CampaignID, RecipientID: r.RecipientID, Reason: "recipient added to campaign"}, entryID, now)
-	if err != nil {
-		return AddPlan{}, err
-	}
+	p.Debit = wallet.Change{OrgID: in.OrgID, Type: wallet.Debit, Delta: -price,
+		CampaignID: c.CampaignID, RecipientID: r.RecipientID, Reason: "recipient added to campaign"}
 	added := Added{
 		CampaignID: c.CampaignID, ContactID: contact.ContactID, RecipientID: r.RecipientID, EmailSent: kit.InvitesNow(),
-		CreditsDeducted: price, RemainingBalance: p.Wallet.After, LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
-	}
-	if p.Record, err = in.Idempotency.Write(added); err != nil {
-		return AddPlan{}, err
+		CreditsDeducted: price, LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
 	p.Messages = []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)}
 	p.Result = AddResult{Response: added, Recipient: r, Delays: EventDelays(kit.Emails), EmailSet: kit.EmailSet}
 	return p, nil
+}
+
+// Settled is p with its debit decided as w: the answer says the balance
+// w leaves, and the idempotency record (none without a key) holds that
+// answer.
+func (p AddPlan) Settled(w wallet.Plan) (AddPlan, error) {
+	p.Wallet = w
+	p.Result.Response.RemainingBalance = w.After
+	var err error
+	p.Record, err = p.idem.Write(p.Result.Response)
+	return p, err
 }
 
 // addContact is the contact add-recipient writes: a new one for in's

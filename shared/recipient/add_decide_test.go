@@ -93,6 +93,20 @@ func addState(found *recipient.FoundContact) recipient.AddState {
 	return st
 }
 
+// decideAdd is DecideAdd settled with its debit decided on balance, as
+// the App does (wallet.ApplyFrom).
+func decideAdd(in recipient.AddInput, st recipient.AddState, balance int64) (recipient.AddPlan, error) {
+	p, err := recipient.DecideAdd(in, st, at)
+	if err != nil {
+		return p, err
+	}
+	w, err := wallet.Decide(balance, p.Debit, "E1", at)
+	if err != nil {
+		return p, err
+	}
+	return p.Settled(w)
+}
+
 // TestDecideAdd: the plan of an add-recipient is the debit decided by
 // wallet.Decide, the contact created or merged showing the campaign, the
 // recipient pending (its invitation claimed when it goes out at once), its
@@ -107,7 +121,7 @@ func TestDecideAdd(t *testing.T) {
 		Status: 200, Render: func(a recipient.Added) ([]byte, error) { return json.Marshal(a) }}
 
 	t.Run("a new contact", func(t *testing.T) {
-		p, err := recipient.DecideAdd(in, addState(nil), 100, "E1", at)
+		p, err := decideAdd(in, addState(nil), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +150,7 @@ func TestDecideAdd(t *testing.T) {
 	t.Run("the contact that has the email", func(t *testing.T) {
 		found := &recipient.FoundContact{Contact: gifting.Contact{ContactID: "k1", MailID: "jane@example.com", LastName: "Doe",
 			ListIDs: []string{"l1"}}, Stored: "as read"}
-		p, err := recipient.DecideAdd(in, addState(found), 100, "E1", at)
+		p, err := decideAdd(in, addState(found), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +201,7 @@ func TestDecideAdd(t *testing.T) {
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := recipient.DecideAdd(in, tt.st(), tt.balance, "E1", at)
+			_, err := decideAdd(in, tt.st(), tt.balance)
 			tt.check(t, err)
 		})
 	}

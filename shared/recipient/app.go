@@ -9,7 +9,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/retry"
-	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Config holds what the use cases need besides the store.
@@ -115,82 +114,4 @@ func (a *App) update(ctx context.Context, orgID, campaignID, recipientID string,
 		}
 		return Recipient{}, err
 	}
-}
-
-// changeBalance runs one change of orgID's wallet beside writes of the use
-// case's own, as wallet.App does a change alone: decide plans everything
-// from the balance it is given and returns the wallet's balance after it,
-// commit writes the last plan decided in one transaction. The wallet is
-// held (wallet.Hold) throughout; the balance decided from is the one the
-// previous change of this process left, else read (a balance the caller
-// has just read, or a read now). A refusal for too few credits on a
-// balance not read now is decided again on one read now; a commit that
-// finds the balance moved decides again from the balance found, one that
-// meets contention pauses and tries again.
-func (a *App) changeBalance(ctx context.Context, orgID string, read *int64, decide func(balance int64) (int64, error), commit func() error) error {
-	hold, release, err := a.store.Hold(ctx, orgID)
-	if err != nil {
-		return err
-	}
-	defer release()
-	balance, fresh := hold.Balance, false
-	switch {
-	case hold.Known:
-		// What the previous change in this process left: newer than a
-		// read the caller made before waiting for the wallet.
-	case read != nil:
-		balance = *read
-	default:
-		if balance, err = a.balance(ctx, orgID); err != nil {
-			return err
-		}
-		fresh = true
-	}
-	for attempt := 1; ; attempt++ {
-		hold.Remember(balance)
-		after, err := decide(balance)
-		if wallet.Short(err) && !fresh {
-			// A remembered or earlier-read balance may miss a top-up
-			// made elsewhere: refuse only on a balance read now.
-			if balance, err = a.balance(ctx, orgID); err != nil {
-				return err
-			}
-			fresh = true
-			hold.Remember(balance)
-			after, err = decide(balance)
-		}
-		if err != nil {
-			return err
-		}
-		err = commit()
-		var moved *wallet.BalanceMoved
-		switch {
-		case err == nil:
-			hold.Remember(after)
-			return nil
-		case errors.Is(err, wallet.ErrNoWallet):
-			return wallet.NoWallet(orgID)
-		case !errors.Is(err, wallet.ErrBalanceMoved) && !errors.Is(err, wallet.ErrContended):
-			return err
-		case attempt >= retry.MaxAttempts:
-			return fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
-		case errors.As(err, &moved):
-			balance, fresh = moved.Balance, true
-			err = retry.Pause(ctx, attempt-2)
-		default:
-			err = retry.Pause(ctx, attempt)
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// balance reads orgID's balance now.
-func (a *App) balance(ctx context.Context, orgID string) (int64, error) {
-	w, err := a.store.Wallet(ctx, orgID)
-	if errors.Is(err, wallet.ErrNoWallet) {
-		return 0, wallet.NoWallet(orgID)
-	}
-	return w.Balance, err
 }

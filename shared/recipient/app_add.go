@@ -8,6 +8,7 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
 	"github.com/giftcampaign/service/shared/retry"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // Add adds a contact (created, or merged into the contact with the same
@@ -112,8 +113,9 @@ func reread(err error) bool {
 // by the time it was read back, so the key is free again: read again.
 var errRecordExpired = errors.New("add recipient: the idempotency record expired meanwhile")
 
-// addOnce reads what add-recipient needs, decides and commits once,
-// deciding again on a moved balance (changeBalance).
+// addOnce reads what add-recipient needs, decides and commits once, the
+// debit decided again on a moved balance (wallet.ApplyFrom, from the
+// balance the first read found).
 func (a *App) addOnce(ctx context.Context, in AddInput) (AddResult, error) {
 	b, err := a.store.LoadAdd(ctx, in)
 	if err != nil {
@@ -130,11 +132,16 @@ func (a *App) addOnce(ctx context.Context, in AddInput) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, err
 	}
-	var p AddPlan
-	err = a.changeBalance(ctx, in.OrgID, &b.Balance, func(balance int64) (int64, error) {
-		p, err = DecideAdd(in, st, balance, a.store.NewID(), a.store.Now())
-		return p.Wallet.After, err
-	}, func() error { return a.store.CommitAdd(ctx, p) })
+	p, err := DecideAdd(in, st, a.store.Now())
+	if err != nil {
+		return AddResult{}, err
+	}
+	_, err = wallet.ApplyFrom(ctx, a.store, p.Debit, b.Balance, func(ctx context.Context, w wallet.Plan) error {
+		if p, err = p.Settled(w); err != nil {
+			return err
+		}
+		return a.store.CommitAdd(ctx, p)
+	})
 	var taken *KeyTaken
 	switch {
 	case errors.As(err, &taken):

@@ -55,11 +55,10 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 		return Recipient{}, err
 	}
 	if p.Refund > 0 {
-		err = a.changeBalance(ctx, orgID, nil, func(balance int64) (int64, error) {
-			w, err := wallet.Decide(balance, p.RefundChange(), a.store.NewID(), a.store.Now())
+		_, err = wallet.Apply(ctx, a.store, p.RefundChange(), func(ctx context.Context, w wallet.Plan) error {
 			p.Wallet = &w
-			return w.After, err
-		}, func() error { return a.store.CommitClaim(ctx, p) })
+			return a.store.CommitClaim(ctx, p)
+		})
 	} else {
 		err = a.store.CommitClaim(ctx, p)
 	}
@@ -98,11 +97,10 @@ func (a *App) Expire(ctx context.Context, orgID, campaignID, recipientID string,
 		}
 		p.Archived = archived
 		if p.Refund > 0 {
-			err = a.changeBalance(ctx, orgID, nil, func(balance int64) (int64, error) {
-				w, err := wallet.Decide(balance, p.RefundChange(), a.store.NewID(), a.store.Now())
+			_, err = wallet.Apply(ctx, a.store, p.RefundChange(), func(ctx context.Context, w wallet.Plan) error {
 				p.Wallet = &w
-				return w.After, err
-			}, func() error { return a.store.CommitExpiry(ctx, p) })
+				return a.store.CommitExpiry(ctx, p)
+			})
 		} else {
 			err = a.store.CommitExpiry(ctx, p)
 		}

@@ -3,7 +3,6 @@ package recipient
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -14,17 +13,10 @@ import (
 // it decides nothing, and reports a failed condition of a commit as one of
 // the outcomes below.
 type Store interface {
-	// Now is the store's clock and NewID an id from it: a ledger entry
-	// holds its transaction's change record, whose id must sort as the
-	// time the transaction is built, so a plan takes both anew on every
-	// attempt.
-	Now() time.Time
-	NewID() string
-	// Hold and Wallet are the wallet's (wallet.Store): a change of the
-	// balance waits for the others of this process, and reads the balance
-	// when none left it.
-	Hold(ctx context.Context, orgID string) (h *wallet.Hold, release func(), err error)
-	Wallet(ctx context.Context, orgID string) (wallet.Wallet, error)
+	// Balances is the wallet's (wallet.Apply): a change of the balance
+	// waits for the others of this process, reads the balance when none
+	// left it, and takes its clock and ids anew on every attempt.
+	wallet.Balances
 	AddStore
 	ClaimStore
 	UpdateStore

@@ -40,6 +40,21 @@ type Commit func(ctx context.Context, p Plan) error
 // VALIDATION_FAILED, INTERNAL), NOT_FOUND (no wallet), an error after
 // retry.MaxAttempts, and any other error commit returns, as it is.
 func Apply(ctx context.Context, s Balances, c Change, commit Commit) (Plan, error) {
+	return apply(ctx, s, c, nil, commit)
+}
+
+// ApplyFrom is Apply for a caller that has just read the balance
+// (strongly consistent) in the read it makes anyway: the first attempt
+// decides from read, with no read of its own, unless the previous change
+// of this process left a balance, which is newer. A refusal for too few
+// credits on read is decided again on a balance read now, as one on a
+// remembered balance is.
+func ApplyFrom(ctx context.Context, s Balances, c Change, read int64, commit Commit) (Plan, error) {
+	return apply(ctx, s, c, &read, commit)
+}
+
+// apply is Apply, from the balance read when not nil.
+func apply(ctx context.Context, s Balances, c Change, read *int64, commit Commit) (Plan, error) {
 	if err := c.Check(); err != nil {
 		return Plan{}, err
 	}
@@ -49,7 +64,11 @@ func Apply(ctx context.Context, s Balances, c Change, commit Commit) (Plan, erro
 	}
 	defer release()
 	balance, fresh := hold.Balance, false
-	if !hold.Known {
+	switch {
+	case hold.Known:
+	case read != nil:
+		balance = *read
+	default:
 		if balance, err = balanceNow(ctx, s, c.OrgID); err != nil {
 			return Plan{}, err
 		}
