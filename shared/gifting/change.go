@@ -94,13 +94,3 @@ func (c Campaign) Moved(act CampaignAction, now time.Time, userID, reason string
 	}
 	return c
 }
-
-// Built is the audience list as its build leaves it at now: ready, or
-// failed with reason when reason is not empty.
-func (a AudienceList) Built(now time.Time, reason string) AudienceList {
-	a.Status, a.UpdatedAt, a.Metadata.BuildFinishedAt = AudienceReady, now, &now
-	if reason != "" {
-		a.Status, a.Metadata.Error = AudienceFailed, reason
-	}
-	return a
-}

@@ -12,17 +12,71 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // audienceEnvelope is the enveloped audience of create and get.
 type audienceEnvelope struct {
-	Success    bool                 `json:"success"`
-	StatusCode int                  `json:"statusCode"`
-	Data       gifting.AudienceList `json:"data"`
+	Success    bool          `json:"success"`
+	StatusCode int           `json:"statusCode"`
+	Data       wire.Audience `json:"data"`
+}
+
+// icpPersona is a persona as the API answers it.
+type icpPersona struct {
+	ICPID          string `json:"icpId"`
+	OrganizationID string `json:"organizationId"`
+	CreatedBy      string `json:"createdBy"`
+	Persona        struct {
+		Name             string              `json:"name"`
+		Description      string              `json:"description"`
+		JobTitles        []string            `json:"job_titles"`
+		Departments      []string            `json:"departments"`
+		SeniorityLevels  []string            `json:"seniority_levels"`
+		ContactLocations []map[string]string `json:"contact_locations"`
+	} `json:"persona"`
+	Company   map[string]any `json:"company"`
+	Status    string         `json:"status"`
+	CreatedAt time.Time      `json:"createdAt"`
+	UpdatedAt time.Time      `json:"updatedAt"`
+	Metadata  struct {
+		Tags     []string `json:"tags"`
+		Priority string   `json:"priority"`
+	} `json:"metadata"`
+}
+
+// audienceMember is a member as the audience contacts endpoint lists it.
+type audienceMember struct {
+	AudienceID  string    `json:"audienceId"`
+	ContactID   string    `json:"contactId"`
+	MailID      string    `json:"mailId"`
+	FirstName   string    `json:"firstName"`
+	LastName    string    `json:"lastName"`
+	FullName    string    `json:"fullName"`
+	JobTitle    string    `json:"jobTitle"`
+	CompanyName string    `json:"companyName"`
+	City        string    `json:"city"`
+	State       string    `json:"state"`
+	Country     string    `json:"country"`
+	Seniority   string    `json:"seniority"`
+	Departments []string  `json:"departments"`
+	MatchedOn   matchedOn `json:"matchedOn"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	MatchedAt   time.Time `json:"matchedAt"`
+}
+
+// matchedOn says which of the persona's values a member matched.
+type matchedOn struct {
+	JobTitle   string `json:"jobTitle,omitempty"`
+	Department string `json:"department,omitempty"`
+	Seniority  string `json:"seniority,omitempty"`
+	Location   string `json:"location,omitempty"`
 }
 
 // audienceContactsBody is the body of GET /audience-lists/{id}/contacts.
@@ -30,9 +84,9 @@ type audienceContactsBody struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
 	Data    struct {
-		Audience   gifting.AudienceList     `json:"audience"`
-		Items      []gifting.AudienceMember `json:"items"`
-		Pagination map[string]int           `json:"pagination"`
+		Audience   wire.Audience    `json:"audience"`
+		Items      []audienceMember `json:"items"`
+		Pagination map[string]int   `json:"pagination"`
 	} `json:"data"`
 }
 
@@ -71,7 +125,7 @@ func createPersona(t *testing.T, api *testenv.API, persona map[string]any) strin
 	t.Helper()
 	res := api.Do("POST", "/api/campaigns/icp-personas", map[string]any{"persona": persona})
 	var body struct {
-		ICPPersona gifting.ICPPersona `json:"icpPersona"`
+		ICPPersona icpPersona `json:"icpPersona"`
 	}
 	res.JSON(t, &body)
 	if res.Status != http.StatusCreated || body.ICPPersona.ICPID == "" {
@@ -82,19 +136,19 @@ func createPersona(t *testing.T, api *testenv.API, persona map[string]any) strin
 
 // buildAudience creates an audience list from body, waits for its build
 // and returns it as GET shows it.
-func buildAudience(t *testing.T, api *testenv.API, body map[string]any) gifting.AudienceList {
+func buildAudience(t *testing.T, api *testenv.API, body map[string]any) wire.Audience {
 	t.Helper()
 	res := api.Do("POST", "/api/campaigns/audience-lists", body)
 	var env audienceEnvelope
 	res.JSON(t, &env)
-	if res.Status != http.StatusCreated || env.Data.Status != gifting.AudienceBuilding || env.Data.TotalMatch != 0 {
+	if res.Status != http.StatusCreated || env.Data.Status != string(audience.Building) || env.Data.TotalMatch != 0 {
 		t.Fatalf("create audience: %d %s", res.Status, res.Body)
 	}
 	api.Jobs.Wait()
 	return getAudience(t, api, env.Data.AudienceID)
 }
 
-func getAudience(t *testing.T, api *testenv.API, id string) gifting.AudienceList {
+func getAudience(t *testing.T, api *testenv.API, id string) wire.Audience {
 	t.Helper()
 	res := api.Do("GET", "/api/campaigns/audience-lists/"+id, nil)
 	var env audienceEnvelope
@@ -149,7 +203,7 @@ func TestPersonas(t *testing.T) {
 	t.Run("get returns every field", func(t *testing.T) {
 		res := a.Do("GET", "/api/campaigns/icp-personas/"+id, nil)
 		var got struct {
-			ICPPersona gifting.ICPPersona `json:"icpPersona"`
+			ICPPersona icpPersona `json:"icpPersona"`
 		}
 		res.JSON(t, &got)
 		p := got.ICPPersona
@@ -250,8 +304,8 @@ func TestAudienceMatching(t *testing.T) {
 				t.Errorf("members = %v, want %v", got, want)
 			}
 			n := int64(len(want))
-			if aud.Status != gifting.AudienceReady || aud.TotalMatch != n || aud.CreditRequired != 40*n ||
-				aud.Metadata.CreditsPerContact != 40 || aud.Metadata.PricedBy != gifting.PricedByInput || aud.Metadata.BuildFinishedAt == nil {
+			if aud.Status != string(audience.Ready) || aud.TotalMatch != n || aud.CreditRequired != 40*n ||
+				aud.Metadata.CreditsPerContact != 40 || aud.Metadata.PricedBy != audience.PricedByInput || aud.Metadata.BuildFinishedAt == nil {
 				t.Errorf("audience = %+v; want ready with %d matches costing %d", aud, n, 40*n)
 			}
 			if scanned := aud.Metadata.ContactsScanned; len(tt.persona) > 1 && scanned != int64(len(matchingPeople)) {
@@ -269,7 +323,7 @@ func TestAudienceMatching(t *testing.T) {
 			t.Fatalf("items = %+v, want carol only", body.Data.Items)
 		}
 		m := body.Data.Items[0]
-		want := gifting.MatchedOn{Department: "sales", Seniority: "c-suite", Location: "CA"}
+		want := matchedOn{Department: "sales", Seniority: "c-suite", Location: "CA"}
 		if m.MailID != "carol@example.com" || m.MatchedOn != want || m.Seniority != "c_suite" || !slices.Contains(m.Departments, "sales") ||
 			m.Country != "Canada" || m.State != "Ontario" || m.City != "Town" || m.JobTitle != "Chief Revenue Officer" || m.FirstName != "Name02" {
 			t.Errorf("member = %+v", m)
@@ -304,10 +358,10 @@ func TestAudiencePricing(t *testing.T) {
 		pricedBy string
 		giftID   string
 	}{
-		{"default is the cheapest available gift", nil, int64(math.Ceil(cheapest.Price)), gifting.PricedByGift, cheapest.GiftID},
-		{"by gift", map[string]any{"giftId": dearest.GiftID}, int64(math.Ceil(dearest.Price)), gifting.PricedByGift, dearest.GiftID},
-		{"stated", map[string]any{"creditsPerContact": 7}, 7, gifting.PricedByInput, ""},
-		{"stated zero", map[string]any{"creditsPerContact": 0}, 0, gifting.PricedByInput, ""},
+		{"default is the cheapest available gift", nil, int64(math.Ceil(cheapest.Price)), audience.PricedByGift, cheapest.GiftID},
+		{"by gift", map[string]any{"giftId": dearest.GiftID}, int64(math.Ceil(dearest.Price)), audience.PricedByGift, dearest.GiftID},
+		{"stated", map[string]any{"creditsPerContact": 7}, 7, audience.PricedByInput, ""},
+		{"stated zero", map[string]any{"creditsPerContact": 0}, 0, audience.PricedByInput, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := map[string]any{"name": tt.name, "icpId": icp}
@@ -375,7 +429,7 @@ func TestAudienceTenancy(t *testing.T) {
 	})
 	t.Run("a build sees only its organization's contacts", func(t *testing.T) {
 		own := buildAudience(t, b, map[string]any{"name": "sales", "icpId": createPersona(t, b, persona)})
-		if own.Status != gifting.AudienceReady || own.TotalMatch != 0 {
+		if own.Status != string(audience.Ready) || own.TotalMatch != 0 {
 			t.Errorf("globex's audience = %+v; want ready and empty", own)
 		}
 	})

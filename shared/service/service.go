@@ -1,6 +1,6 @@
 // Package service is the application layer: every use case of the service
 // (adding a recipient with its invitation, accepting and running a launch,
-// building audiences, creating and editing campaigns, moving recipients)
+// creating and editing campaigns, moving recipients)
 // and the job runner the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -28,7 +29,8 @@ type Store interface {
 	RecipientStore
 	LaunchStore
 	CampaignStore
-	AudienceStore
+	audience.Store
+	ContactListStore
 	EmailStore
 	MailFeedbackStore
 	DeleteStore
@@ -67,18 +69,23 @@ type Service struct {
 	// webhooks is the webhook slice's use cases (Config.Webhooks,
 	// Config.Secrets).
 	webhooks *webhook.App
+	// audiences is the audience slice's use cases (audiences.go).
+	audiences *audience.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
-// from cfg (Webhooks): every process that builds the service, the HTTP
-// functions' and the worker's, gets them wired alike.
+// from cfg (Webhooks) and the audience slice's over the service's queue
+// (Audiences): every process that builds the service, the HTTP functions'
+// and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s.audiences = s.newAudiences()
+	return s
 }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
@@ -120,18 +127,6 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 		return s.runLaunch(ctx, j)
 	case gifting.JobCampaignExpire:
 		return s.runCampaignExpire(ctx, j)
-	}
-	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
-}
-
-// RunAudienceJobs runs the jobs the audience routes start: a build, a copy
-// to a contact list, a purge.
-func (s *Service) RunAudienceJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	switch j.Kind {
-	case jobAudienceBuild, jobAudienceContactList:
-		return s.runAudienceJob(ctx, j)
-	case gifting.JobAudiencePurge:
-		return s.runAudiencePurge(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
