@@ -53,3 +53,49 @@ func TestCheckPersona(t *testing.T) {
 		})
 	}
 }
+
+// TestPersonaPatch: a patch changes only the fields it sets, inside the
+// criteria and the metadata too, and the result is checked as a new
+// persona is.
+func TestPersonaPatch(t *testing.T) {
+	base := func() Persona {
+		return Persona{Criteria: Criteria{Name: "Buyers", Description: "old", JobTitles: []string{"VP Sales"}},
+			Status: "active", Company: map[string]any{"size": "big"}, Meta: PersonaMeta{Tags: []string{"t"}, Priority: "high"}}
+	}
+	desc, status := " new ", "inactive"
+	p := base()
+	if err := (PersonaPatch{Description: &desc, Status: &status}).Apply(&p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Criteria.Description != "new" || p.Status != "inactive" || p.Criteria.Name != "Buyers" || !slices.Equal(p.Criteria.JobTitles, []string{"VP Sales"}) ||
+		p.Meta.Priority != "high" || p.Company["size"] != "big" {
+		t.Errorf("patched = %+v", p)
+	}
+	locations := []Location{{Country: " US "}}
+	p = base()
+	if err := (PersonaPatch{Locations: &locations}).Apply(&p); err != nil || len(p.Criteria.Locations) != 1 || p.Criteria.Locations[0].Country != "US" {
+		t.Errorf("locations patched = %+v, %v", p.Criteria.Locations, err)
+	}
+	blank := " "
+	p = base()
+	if err := (PersonaPatch{Name: &blank}).Apply(&p); gifting.ErrorCode(err) != gifting.CodeValidation {
+		t.Errorf("blank name: %v; want VALIDATION_FAILED", err)
+	}
+}
+
+// TestAudiencePatch: an audience's patch changes its name, description and
+// tags only as sent, checked as at creation.
+func TestAudiencePatch(t *testing.T) {
+	a := Audience{Name: "Eng", ICPID: "p1", Description: "d", Tags: []string{"x"}}
+	name, tags := " Engineers ", []string{" q4 ", "Q4", ""}
+	if err := (Patch{Name: &name, Tags: &tags}).Apply(&a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Name != "Engineers" || a.Description != "d" || !slices.Equal(a.Tags, []string{"q4"}) || a.ICPID != "p1" {
+		t.Errorf("patched = %+v", a)
+	}
+	long := strings.Repeat("n", 201)
+	if err := (Patch{Name: &long}).Apply(&a); gifting.ErrorCode(err) != gifting.CodeValidation {
+		t.Errorf("a name of 201 characters: %v; want VALIDATION_FAILED", err)
+	}
+}
