@@ -89,10 +89,10 @@ type BuildStore interface {
 	// BuildPace is the pace of one slice's writes to the organization's
 	// partition; the slice hands it to each of its commits.
 	BuildPace() Pace
-	// CommitBuild writes c in one transaction, after waiting on pace for
-	// the write units its members take: ErrBuildMoved when the build is no
-	// longer building at c.From (or, for a final commit, no longer at
-	// c.Version), and nothing is written.
+	// CommitBuild writes c in one transaction, after waiting on pace (nil:
+	// no wait) for the write units its members take: ErrBuildMoved when
+	// the build is no longer building at c.From (or, for a final commit,
+	// no longer at c.Version), and nothing is written.
 	CommitBuild(ctx context.Context, c Commit, pace Pace) error
 	// CommitBuildFailure counts a failed slice of audience id's build and
 	// returns the consecutive failures: ErrNotBuilding when it is not
