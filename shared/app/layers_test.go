@@ -35,6 +35,8 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the scheduler sees its store through an interface", "shared/scheduler",
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi"}, nil},
+		{"the audience slice knows no adapter and no other layer: its ports reach storage, the queue and the contact lists",
+			"shared/audience", []string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the use cases know no adapter", "shared/service",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}, nil},
 		{"HTTP knows no storage", "shared/httpapi",

@@ -62,6 +62,14 @@ var movedSlices = []struct {
 		mappers: []string{"CommitCreate", "CommitEdit", "ScheduledLaunchFailed", "CommitMove", "deleteMoved", "launchRefused",
 			"ClaimSlice", "CommitCount", "DropSlice"},
 	},
+	{
+		slice: "audience",
+		app:   []string{"app.go", "app_audiences.go", "app_build.go", "app_copy.go"},
+		storage: []string{"personas.go", "audiences.go", "audiences_build.go", "audience_members.go",
+			"audience_copy.go"},
+		mappers: []string{"personaChanged", "personaGone", "audienceChanged", "audienceGone", "CommitBuild",
+			"notBuilding", "failedMoved", "clearingMoved", "notReady", "copyMoved"},
+	},
 }
 
 // applicationLayers are the packages storage must not import at all.

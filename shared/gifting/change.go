@@ -1,8 +1,6 @@
 package gifting
 
-import (
-	"time"
-)
+import ()
 
 // Types of change messages: what the change feed holds and webhooks
 // deliver. Each message's data is the resource as the change left it.
@@ -54,14 +52,4 @@ func NewChange(typ string, data any) Change { return Change{Type: typ, Data: dat
 type RecipientStatusChange struct {
 	Recipient
 	PreviousStatus RecipientStatus `json:"previousStatus"`
-}
-
-// Built is the audience list as its build leaves it at now: ready, or
-// failed with reason when reason is not empty.
-func (a AudienceList) Built(now time.Time, reason string) AudienceList {
-	a.Status, a.UpdatedAt, a.Metadata.BuildFinishedAt = AudienceReady, now, &now
-	if reason != "" {
-		a.Status, a.Metadata.Error = AudienceFailed, reason
-	}
-	return a
 }

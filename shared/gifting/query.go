@@ -39,17 +39,3 @@ type RecipientQuery struct {
 
 // RecipientSorts are the sortBy values of the recipient lists (docs/api.md).
 var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
-
-// MemberQuery selects a page of an audience's members.
-type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it, case-insensitively.
-	Search string
-	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
-	SortBy string
-	Order  SortOrder
-	Page   PageRequest
-}
-
-// Sort fields of an audience's contacts.
-var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
