@@ -37,6 +37,8 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi"}, nil},
 		{"the recipient slice knows no adapter and no other layer", "shared/recipient",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs", "shared/mail/ses"}, nil},
+		{"the audience slice knows no adapter and no other layer: its ports reach storage, the queue and the contact lists",
+			"shared/audience", []string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the use cases know no adapter", "shared/service",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/app"}, nil},
 		{"HTTP knows no storage", "shared/httpapi",

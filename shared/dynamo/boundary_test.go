@@ -69,6 +69,14 @@ var movedSlices = []struct {
 			"recipients.go", "recipient_record.go", "recipientlist.go", "pages.go"},
 		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed", "RewriteRecord", "MarkPageViewed"},
 	},
+	{
+		slice: "audience",
+		app:   []string{"app.go", "app_audiences.go", "app_build.go", "app_copy.go"},
+		storage: []string{"personas.go", "audiences.go", "audiences_build.go", "audience_members.go",
+			"audience_copy.go"},
+		mappers: []string{"personaChanged", "personaGone", "audienceChanged", "audienceGone", "CommitBuild",
+			"notBuilding", "failedMoved", "clearingMoved", "notReady", "copyMoved"},
+	},
 }
 
 // applicationLayers are the packages storage must not import at all.

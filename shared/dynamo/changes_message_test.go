@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -48,8 +49,8 @@ func messageCases() []struct {
 	rated := moved
 	rated.Feedback = recipient.Feedback{Rating: &recipient.Rating{Value: "love", SubmittedAt: later},
 		Message: []recipient.FeedbackMessage{{Type: "text", SubmittedAt: later, Text: "Thanks <3 & cheers"}}}
-	a := gifting.AudienceList{AudienceID: "01KAQ0YD0000000000000000AU", OrganizationID: "acme", CreatedBy: "user-1",
-		Name: "CTOs in Zürich", Status: gifting.AudienceBuilding, Tags: []string{"<vip>", "b&b"}, CreatedAt: at, UpdatedAt: at}
+	a := audience.Audience{ID: "01KAQ0YD0000000000000000AU", OrganizationID: "acme", CreatedBy: "user-1",
+		Name: "CTOs in Zürich", Status: audience.Building, Tags: []string{"<vip>", "b&b"}, CreatedAt: at, UpdatedAt: at}
 	entry := func(t wallet.EntryType, amount, after int64) wallet.Entry {
 		e := wallet.Entry{EntryID: "01KAQ0YF0000000000000000LE", Type: t, Amount: amount, BalanceAfter: after, CreatedAt: at}
 		if t != wallet.TopUp {
@@ -78,8 +79,8 @@ func messageCases() []struct {
 		{"wallet.debited", change(gifting.ChangeWalletDebited, entry(wallet.Debit, 35, 65)), nil},
 		{"wallet.refunded", change(gifting.ChangeWalletRefunded, entry(wallet.Refund, 10, 75)), nil},
 		{"wallet.topped_up", change(gifting.ChangeWalletToppedUp, entry(wallet.TopUp, 5000, 5075)), nil},
-		{"audience.ready", change(gifting.ChangeAudienceReady, a.Built(later, "")), nil},
-		{"audience.failed", change(gifting.ChangeAudienceFailed, a.Built(later, "no contact matches <all>")), nil},
+		{"audience.ready", change(gifting.ChangeAudienceReady, audience.Built(a, later, "")), nil},
+		{"audience.failed", change(gifting.ChangeAudienceFailed, audience.Built(a, later, "no contact matches <all>")), nil},
 	}
 }
 

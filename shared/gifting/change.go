@@ -1,9 +1,5 @@
 package gifting
 
-import (
-	"time"
-)
-
 // Types of change messages: what the change feed holds and webhooks
 // deliver. Each message's data is the resource as the change left it.
 const (
@@ -48,13 +44,3 @@ type Change struct {
 
 // NewChange is a message of type typ about data.
 func NewChange(typ string, data any) Change { return Change{Type: typ, Data: data} }
-
-// Built is the audience list as its build leaves it at now: ready, or
-// failed with reason when reason is not empty.
-func (a AudienceList) Built(now time.Time, reason string) AudienceList {
-	a.Status, a.UpdatedAt, a.Metadata.BuildFinishedAt = AudienceReady, now, &now
-	if reason != "" {
-		a.Status, a.Metadata.Error = AudienceFailed, reason
-	}
-	return a
-}

@@ -12,17 +12,3 @@ type GiftFilter struct {
 
 // Sort fields of contact lists.
 var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
-
-// MemberQuery selects a page of an audience's members.
-type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it, case-insensitively.
-	Search string
-	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
-	SortBy string
-	Order  SortOrder
-	Page   PageRequest
-}
-
-// Sort fields of an audience's contacts.
-var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}

@@ -103,14 +103,6 @@ func (it *BulkItem) Fail(err error) {
 	}
 }
 
-// AudiencePrice is how creditRequired is priced: CreditsPerContact when set,
-// else the price of GiftID when set, else the cheapest available gift the
-// organization can send.
-type AudiencePrice struct {
-	CreditsPerContact *int64
-	GiftID            string
-}
-
 // Statuses of one item of a bulk add.
 const (
 	BulkCreated   = "created"

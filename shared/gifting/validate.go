@@ -57,8 +57,8 @@ func tooLong(s string, max int) bool { return TooLong(s, max) }
 // of at most 100 characters each.
 const (
 	MaxURLLength       = maxURLLen
-	MaxListEntries     = maxCriteria
-	MaxListEntryLength = maxCriterionLen
+	MaxListEntries     = 50
+	MaxListEntryLength = 100
 )
 
 // CleanStrings trims the entries of a string list, drops blank ones and

@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/event"
@@ -107,6 +108,8 @@ type Server struct {
 
 	// webhooks is the webhook slice's use cases (svc.Webhooks).
 	webhooks *webhook.App
+	// audiences is the audience slice's use cases (svc.Audiences).
+	audiences *audience.App
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -117,7 +120,8 @@ const keyCacheSize = 10_000
 // run the use cases with rules through svc, and those of the slices through
 // their application layers, built here over store (wallet.NewApp,
 // catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
-// its sealer and sender are the service's).
+// its sealer and sender are the service's; Service.Audiences: its job
+// queue and contact lists are).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -128,7 +132,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	if svc != nil {
-		s.webhooks, s.campaigns, s.recipients = svc.Webhooks(), svc.Campaigns(), svc.Recipients()
+		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
@@ -144,6 +148,10 @@ type route struct {
 	pattern string
 	handle  func(w http.ResponseWriter, r *http.Request) error
 	public  bool
+	// rate is the per-organization budget an expensive route draws on
+	// (Server.limit); the zero class: only the HTTP API's default route
+	// throttling (template.yaml) limits it.
+	rate gifting.RateClass
 }
 
 // routes returns the endpoints of a group (none for the zero Group).
@@ -307,8 +315,8 @@ func (s *Server) endpoint(rt route) http.Handler {
 		}
 		// Only a request that could do work spends the organization's
 		// budget of an expensive endpoint.
-		if !rt.public {
-			if err := s.limit(w, r, rt.pattern); err != nil {
+		if !rt.public && rt.rate != "" {
+			if err := s.limit(w, r, rt.rate); err != nil {
 				writeError(w, r, err)
 				return
 			}

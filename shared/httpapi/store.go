@@ -12,14 +12,14 @@ import (
 
 // Store is what the handlers read and write directly: operations without
 // rules of their own beyond the store's (reads, plain creates and edits).
-// Use cases with rules (launch, campaign create and edit, audience builds)
-// go through shared/service instead, and those of a slice through its
-// application layer (wallet, catalog, event, webhook, recipient).
+// Use cases with rules (launch, campaign create and edit) go through
+// shared/service instead, and those of a slice through its application
+// layer (wallet, catalog, event, recipient; webhook and audience through
+// the service, which wires their other ports).
 // shared/dynamo's Store implements it; shared/app asserts that it does.
 type Store interface {
 	AuthStore
 	ContactStore
-	AudienceReader
 	gifting.Enricher
 	// The slices' ports: what their use cases need. The server builds
 	// the use cases over the store (NewServer); no handler calls these
@@ -51,18 +51,4 @@ type ContactStore interface {
 	RemoveContactFromList(ctx context.Context, orgID, listID, contactID string) error
 	UpdateContactList(ctx context.Context, orgID, listID string, patch gifting.ContactListPatch) (gifting.ContactList, error)
 	ListMembers(ctx context.Context, orgID, listID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error)
-}
-
-// AudienceReader reads audiences and stores personas and plain audience
-// edits (the rest goes through the service).
-type AudienceReader interface {
-	Persona(ctx context.Context, orgID, id string) (gifting.ICPPersona, error)
-	CreatePersona(ctx context.Context, orgID, userID string, p gifting.ICPPersona) (gifting.ICPPersona, error)
-	Audience(ctx context.Context, orgID, id string) (gifting.AudienceList, error)
-	AudienceMembers(ctx context.Context, orgID, audienceID string, q gifting.MemberQuery) (gifting.AudienceList, []gifting.AudienceMember, int, error)
-	ListPersonas(ctx context.Context, orgID string, f gifting.PersonaFilter, q gifting.ListQuery) ([]gifting.ICPPersona, int, error)
-	UpdatePersona(ctx context.Context, orgID, id string, change func(*gifting.ICPPersona) error) (gifting.ICPPersona, error)
-	DeletePersona(ctx context.Context, orgID, id string) error
-	ListAudiences(ctx context.Context, orgID string, f gifting.AudienceFilter, q gifting.ListQuery) ([]gifting.AudienceList, int, error)
-	UpdateAudience(ctx context.Context, orgID, id string, change func(*gifting.AudienceList) error) (gifting.AudienceList, error)
 }

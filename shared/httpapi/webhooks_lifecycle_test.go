@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/wire"
@@ -186,7 +186,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 	}
 	// assertAudienceMessage checks the only message rc got: type typ,
 	// signed, with the audience as GET shows it.
-	assertAudienceMessage := func(t *testing.T, api *testenv.API, rc *receiver, wh webhookSecret, typ string, id string) gifting.AudienceList {
+	assertAudienceMessage := func(t *testing.T, api *testenv.API, rc *receiver, wh webhookSecret, typ string, id string) wire.Audience {
 		t.Helper()
 		got := rc.wait(t, 1)
 		m := decoded(t, got[0])
@@ -197,7 +197,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		if !sameJSON(t, m.Data, res.Map(t)["data"]) {
 			t.Errorf("data %s differs from GET's %s", m.Data, res.Body)
 		}
-		var a gifting.AudienceList
+		var a wire.Audience
 		if err := json.Unmarshal(m.Data, &a); err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		icp := createPersona(t, api, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 		aud := buildAudience(t, api, map[string]any{"name": "Sales", "icpId": icp, "creditsPerContact": 5})
 		got := assertAudienceMessage(t, api, rc, wh, "audience.ready", aud.AudienceID)
-		if got.AudienceID != aud.AudienceID || got.Status != gifting.AudienceReady || got.TotalMatch != 3 || got.CreditRequired != 15 ||
+		if got.AudienceID != aud.AudienceID || got.Status != string(audience.Ready) || got.TotalMatch != 3 || got.CreditRequired != 15 ||
 			got.Metadata.ContactsScanned != 4 {
 			t.Errorf("audience.ready data %+v; want ready with 3 members, 15 credits, 4 scanned", got)
 		}
@@ -244,7 +244,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		start()
 		api.Jobs.Wait()
 		got := assertAudienceMessage(t, api, rc, wh, "audience.failed", env.Data.AudienceID)
-		if got.Status != gifting.AudienceFailed || !strings.Contains(got.Metadata.Error, "persona") || got.Metadata.BuildFinishedAt == nil {
+		if got.Status != string(audience.Failed) || !strings.Contains(got.Metadata.Error, "persona") || got.Metadata.BuildFinishedAt == nil {
 			t.Errorf("audience.failed data %+v; want failed, naming the persona", got)
 		}
 	})
@@ -258,7 +258,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		icp := createPersona(t, api, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 		aud := buildAudience(t, api, map[string]any{"name": "Doomed", "icpId": icp})
 		got := assertAudienceMessage(t, api, rc, wh, "audience.failed", aud.AudienceID)
-		if got.Status != gifting.AudienceFailed || got.Metadata.Error == "" {
+		if got.Status != string(audience.Failed) || got.Metadata.Error == "" {
 			t.Errorf("audience.failed data %+v; want failed with a reason", got)
 		}
 	})

@@ -1,10 +1,10 @@
 // Package service is the application layer of the areas not yet moved into
-// slices (building audiences, contact lists' deletion), the builder of the
-// slices that need what it holds (the campaign slice's use cases get its
-// job queue and the recipient slice's invitations, the recipient slice's
-// its mailer and page URLs, the webhook slice's its keys and sender), and
-// the job runner
-// the worker and the local queue call. It speaks domain
+// slices (contact lists' deletion), the builder of the slices that need
+// what it holds (the campaign and audience slices' use cases get its job
+// queue, the campaign slice's the recipient slice's invitations, the
+// audience slice's the contact-list code, the recipient slice's its
+// mailer and page URLs, the webhook slice's its keys and sender), and the
+// job runner the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
 // adapter (shared/dynamo) implements the store interfaces it declares.
@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -32,7 +33,8 @@ import (
 type Store interface {
 	recipient.Store
 	campaign.Store
-	AudienceStore
+	audience.Store
+	ContactListStore
 	DeleteStore
 	webhook.Store
 }
@@ -73,11 +75,14 @@ type Service struct {
 	// recipients is the recipient slice's use cases (Config.Mailer,
 	// Config.PublicBaseURL).
 	recipients *recipient.App
+	// audiences is the audience slice's use cases (audiences.go).
+	audiences *audience.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
-// from cfg (Webhooks): every process that builds the service, the HTTP
-// functions' and the worker's, gets them wired alike.
+// from cfg (Webhooks) and the audience slice's over the service's queue
+// (Audiences): every process that builds the service, the HTTP functions'
+// and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -87,6 +92,7 @@ func New(store Store, cfg Config) *Service {
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks,
 		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
 	s.campaigns = s.newCampaigns()
+	s.audiences = s.newAudiences()
 	return s
 }
 
@@ -134,18 +140,6 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 		return s.runLaunch(ctx, j)
 	case gifting.JobCampaignExpire:
 		return s.runCampaignExpire(ctx, j)
-	}
-	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
-}
-
-// RunAudienceJobs runs the jobs the audience routes start: a build, a copy
-// to a contact list, a purge.
-func (s *Service) RunAudienceJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	switch j.Kind {
-	case jobAudienceBuild, jobAudienceContactList:
-		return s.runAudienceJob(ctx, j)
-	case gifting.JobAudiencePurge:
-		return s.runAudiencePurge(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -46,13 +47,14 @@ func Change(m webhook.Message) ([]byte, error) {
 	return Marshal(change{ID: m.ID, Type: m.Type, CreatedAt: m.CreatedAt, OrganizationID: m.OrgID, Data: data})
 }
 
-// changeData is the shape a message's data leaves in. The resources of the
-// areas that are not slices yet (audience lists) carry their
-// API's JSON names in shared/gifting, and leave as they are.
+// changeData is the shape a message's data leaves in: a slice's resource
+// as its DTO (a wallet change, a campaign, a recipient, an audience).
 func changeData(d any) (any, error) {
 	switch d := d.(type) {
 	case wallet.Entry:
 		return WalletChangeOf(d), nil
+	case audience.Audience:
+		return AudienceOf(d), nil
 	case webhook.RecipientRef:
 		return recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID, PreviousStatus: d.PreviousStatus}, nil
 	case webhook.Test:
@@ -65,8 +67,6 @@ func changeData(d any) (any, error) {
 		return RecipientOf(d), nil
 	case recipient.StatusChange:
 		return RecipientStatusChangeOf(d), nil
-	case gifting.AudienceList:
-		return d, nil
 	}
 	return nil, fmt.Errorf("data of type %T has no JSON shape", d)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -38,21 +39,22 @@ func TestAudienceMembersSortedByCreatedAt(t *testing.T) {
 		}
 		clock.Advance(time.Hour)
 	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	app := testenv.Audiences(s)
+	icp, err := app.CreatePersona(ctx, orgID, "u", audience.Persona{Criteria: audience.Criteria{Name: "eng", JobTitles: []string{"engineer"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	price := int64(1)
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
+	aud, err := app.Create(ctx, orgID, "u", audience.Audience{Name: "eng", ICPID: icp.ID}, audience.Price{CreditsPerContact: &price})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for done := false; !done; {
-		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 1000); err != nil {
+		if done, err = app.BuildSlice(ctx, orgID, aud.ID, 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if aud, err = s.Audience(ctx, orgID, aud.AudienceID); err != nil || aud.TotalMatch != 32 {
+	if aud, err = app.Get(ctx, orgID, aud.ID); err != nil || aud.TotalMatch != 32 {
 		t.Fatalf("audience: %+v %v; want 32 members", aud, err)
 	}
 
@@ -66,9 +68,9 @@ func TestAudienceMembersSortedByCreatedAt(t *testing.T) {
 		{"newest first, searched", gifting.Desc, "ann"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []gifting.AudienceMember
+			var got []audience.Member
 			for page := 1; page <= 5; page++ {
-				_, items, total, err := s.AudienceMembers(ctx, orgID, aud.AudienceID, gifting.MemberQuery{
+				_, items, total, err := app.Members(ctx, orgID, aud.ID, audience.MemberQuery{
 					Search: tt.search, SortBy: "createdAt", Order: tt.order, Page: gifting.PageRequest{Page: page, Limit: 7},
 				})
 				if err != nil || total != 32 {
@@ -79,7 +81,7 @@ func TestAudienceMembersSortedByCreatedAt(t *testing.T) {
 			if len(got) != 32 {
 				t.Fatalf("the pages listed %d members, want 32", len(got))
 			}
-			sorted := slices.IsSortedFunc(got, func(a, b gifting.AudienceMember) int {
+			sorted := slices.IsSortedFunc(got, func(a, b audience.Member) int {
 				if tt.order == gifting.Desc {
 					return b.CreatedAt.Compare(a.CreatedAt)
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -45,11 +46,11 @@ func TestAudienceRebuildOrDeleteRacingCopyStart(t *testing.T) {
 		op   func(s *dynamo.Store, orgID, id string) error
 	}{
 		{"rebuild", func(s *dynamo.Store, orgID, id string) error {
-			_, err := s.RebuildAudience(context.Background(), orgID, id)
+			_, err := testenv.Audiences(s).Rebuild(context.Background(), orgID, id)
 			return err
 		}},
 		{"delete", func(s *dynamo.Store, orgID, id string) error {
-			return s.RemoveAudience(context.Background(), orgID, id)
+			return testenv.Audiences(s).Delete(context.Background(), orgID, id)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,9 +59,10 @@ func TestAudienceRebuildOrDeleteRacingCopyStart(t *testing.T) {
 			healthy := testenv.Store(t)
 			orgID, _ := testenv.Org(t, healthy, "acme", 0)
 			aud := engineersAudience(t, healthy, orgID, 6, func(i int) bool { return i%2 == 0 }, nil)
+			app := testenv.Audiences(healthy)
 			for done := false; !done; {
 				var err error
-				if done, err = healthy.BuildAudience(ctx, orgID, aud.AudienceID, 100); err != nil {
+				if done, err = app.BuildSlice(ctx, orgID, aud.ID, 100); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -69,23 +71,23 @@ func TestAudienceRebuildOrDeleteRacingCopyStart(t *testing.T) {
 				t.Fatal(err)
 			}
 			var startErr error
-			s := dynamo.New(copyStartingDB{DB: testenv.Client(t), audience: dynamo.ItemKey("ORG#"+orgID, "AUDIENCE#"+aud.AudienceID),
+			s := dynamo.New(copyStartingDB{DB: testenv.Client(t), audience: dynamo.ItemKey("ORG#"+orgID, "AUDIENCE#"+aud.ID),
 				once: &sync.Once{}, err: &startErr,
-				start: func() error { return healthy.StartAudienceContactList(ctx, orgID, aud.AudienceID, l.ListID) },
+				start: func() error { return healthy.CommitCopyStart(ctx, orgID, aud.ID, l.ListID, audience.CopyStarted()) },
 			}, healthy.Table())
-			err = tc.op(s, orgID, aud.AudienceID)
+			err = tc.op(s, orgID, aud.ID)
 			if startErr != nil {
 				t.Fatalf("the copy's start: %v", startErr)
 			}
 			if gifting.ErrorCode(err) != gifting.CodeConflict {
 				t.Errorf("%s while a copy into a contact list started: %v; want CONFLICT", tc.name, err)
 			}
-			a, err := healthy.Audience(ctx, orgID, aud.AudienceID)
-			if err != nil || a.Status != gifting.AudienceReady || a.Metadata.ContactLists[l.ListID].Status != gifting.ListAdding {
-				t.Fatalf("audience after the %s: %s, copy %+v (%v); want ready, the copy adding", tc.name, a.Status, a.Metadata.ContactLists[l.ListID], err)
+			a, err := app.Get(ctx, orgID, aud.ID)
+			if err != nil || a.Status != audience.Ready || a.Meta.ContactLists[l.ListID].Status != audience.ListAdding {
+				t.Fatalf("audience after the %s: %s, copy %+v (%v); want ready, the copy adding", tc.name, a.Status, a.Meta.ContactLists[l.ListID], err)
 			}
 			for done := false; !done; {
-				if done, err = healthy.FillAudienceContactList(ctx, orgID, aud.AudienceID, l.ListID); err != nil {
+				if done, err = app.CopySlice(ctx, orgID, aud.ID, l.ListID); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package gifting
+package audience
 
 import (
 	"slices"
@@ -13,22 +13,22 @@ import (
 func TestMatchSpelledOutAndDottedTitles(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		persona Persona
+		persona Criteria
 		c       Contact
 		want    bool
 	}{
-		{"CEO persona, spelled-out contact", Persona{JobTitles: []string{"CEO"}}, contact("Chief Executive Officer", "", ""), true},
-		{"spelled-out persona, CEO contact", Persona{JobTitles: []string{"Chief Executive Officer"}}, contact("CEO & Founder", "", ""), true},
-		{"CTO persona, spelled-out contact", Persona{JobTitles: []string{"CTO"}}, contact("Chief Technology Officer, EMEA", "", ""), true},
-		{"CFO is not CEO", Persona{JobTitles: []string{"CEO"}}, contact("Chief Financial Officer", "", ""), false},
-		{"executive department", Persona{Departments: []string{"executive"}}, contact("Chief Executive Officer", "", ""), true},
-		{"engineering department", Persona{Departments: []string{"engineering"}}, contact("Chief Technology Officer", "", ""), true},
-		{"operations department", Persona{Departments: []string{"operations"}}, contact("Chief Operating Officer", "", ""), true},
-		{"V.P. is vp", Persona{SeniorityLevels: []string{"vp"}}, contact("V.P. Operations", "", ""), true},
-		{"U.S. is the United States", Persona{ContactLocations: []ContactLocation{{Country: "United States", Region: "NY"}}}, contact("x", "U.S.", "New York"), true},
-		{"U.S.A. is US", Persona{ContactLocations: []ContactLocation{{Country: "US"}}}, contact("x", "U.S.A.", ""), true},
-		{"U.K. is GB", Persona{ContactLocations: []ContactLocation{{Country: "GB"}}}, contact("x", "U.K.", "London"), true},
-		{"U.S. persona", Persona{ContactLocations: []ContactLocation{{Country: "U.S."}}}, contact("x", "USA", ""), true},
+		{"CEO persona, spelled-out contact", Criteria{JobTitles: []string{"CEO"}}, contact("Chief Executive Officer", "", ""), true},
+		{"spelled-out persona, CEO contact", Criteria{JobTitles: []string{"Chief Executive Officer"}}, contact("CEO & Founder", "", ""), true},
+		{"CTO persona, spelled-out contact", Criteria{JobTitles: []string{"CTO"}}, contact("Chief Technology Officer, EMEA", "", ""), true},
+		{"CFO is not CEO", Criteria{JobTitles: []string{"CEO"}}, contact("Chief Financial Officer", "", ""), false},
+		{"executive department", Criteria{Departments: []string{"executive"}}, contact("Chief Executive Officer", "", ""), true},
+		{"engineering department", Criteria{Departments: []string{"engineering"}}, contact("Chief Technology Officer", "", ""), true},
+		{"operations department", Criteria{Departments: []string{"operations"}}, contact("Chief Operating Officer", "", ""), true},
+		{"V.P. is vp", Criteria{SeniorityLevels: []string{"vp"}}, contact("V.P. Operations", "", ""), true},
+		{"U.S. is the United States", Criteria{Locations: []Location{{Country: "United States", Region: "NY"}}}, contact("x", "U.S.", "New York"), true},
+		{"U.S.A. is US", Criteria{Locations: []Location{{Country: "US"}}}, contact("x", "U.S.A.", ""), true},
+		{"U.K. is GB", Criteria{Locations: []Location{{Country: "GB"}}}, contact("x", "U.K.", "London"), true},
+		{"U.S. persona", Criteria{Locations: []Location{{Country: "U.S."}}}, contact("x", "USA", ""), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, ok := NewMatcher(tt.persona).Match(tt.c); ok != tt.want {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -25,6 +26,7 @@ func TestBuildAudienceSlices(t *testing.T) {
 	// transaction's worth in some slices.
 	price := int64(3)
 	aud := engineersAudience(t, s, orgID, 250, func(i int) bool { return i%5 < 3 }, &price)
+	app := testenv.Audiences(s)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
@@ -33,7 +35,7 @@ func TestBuildAudienceSlices(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for slices := 0; slices < 100; slices++ {
-				done, err := s.BuildAudience(ctx, orgID, aud.AudienceID, 120)
+				done, err := app.BuildSlice(ctx, orgID, aud.ID, 120)
 				if err != nil {
 					errs <- err
 					return
@@ -51,23 +53,23 @@ func TestBuildAudienceSlices(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got, err := s.Audience(ctx, orgID, aud.AudienceID)
+	got, err := app.Get(ctx, orgID, aud.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != gifting.AudienceReady || got.TotalMatch != 150 || got.CreditRequired != 450 || got.Metadata.ContactsScanned != 250 {
+	if got.Status != audience.Ready || got.TotalMatch != 150 || got.CreditRequired != 450 || got.Meta.ContactsScanned != 250 {
 		t.Fatalf("audience: status %s, totalMatch %d, creditRequired %d, scanned %d; want ready, 150, 450, 250",
-			got.Status, got.TotalMatch, got.CreditRequired, got.Metadata.ContactsScanned)
+			got.Status, got.TotalMatch, got.CreditRequired, got.Meta.ContactsScanned)
 	}
 	// The updatedAt order reads every Slim entry: it counts the members
 	// actually written.
-	_, _, n, err := s.AudienceMembers(ctx, orgID, got.AudienceID, gifting.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
+	_, _, n, err := app.Members(ctx, orgID, got.ID, audience.MemberQuery{SortBy: "updatedAt", Page: gifting.PageRequest{Page: 1, Limit: 1}})
 	if err != nil || n != 150 {
 		t.Errorf("members written = %d (%v), want 150", n, err)
 	}
 	t.Run("a finished build does nothing more", func(t *testing.T) {
-		done, err := s.BuildAudience(ctx, orgID, aud.AudienceID, 120)
-		again, _ := s.Audience(ctx, orgID, aud.AudienceID)
+		done, err := app.BuildSlice(ctx, orgID, aud.ID, 120)
+		again, _ := app.Get(ctx, orgID, aud.ID)
 		if !done || err != nil || again.TotalMatch != 150 || !again.UpdatedAt.Equal(got.UpdatedAt) {
 			t.Errorf("another slice: done %v err %v totalMatch %d", done, err, again.TotalMatch)
 		}
@@ -85,19 +87,20 @@ func TestAudienceBuildPace(t *testing.T) {
 	s := dynamo.New(m, testenv.Table(t), dynamo.WithLaunchWriteRate(pace))
 	orgID, _ := testenv.Org(t, s, "paced-build", 0)
 	aud := engineersAudience(t, s, orgID, 300, func(int) bool { return true }, nil)
+	app := testenv.Audiences(s)
 	u := &meter.Usage{Record: true}
 	stop := m.Observe(u)
 	start := time.Now()
 	for done := false; !done; {
 		var err error
-		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 500); err != nil {
+		if done, err = app.BuildSlice(ctx, orgID, aud.ID, 500); err != nil {
 			t.Fatal(err)
 		}
 	}
 	took := time.Since(start)
 	stop()
-	got, err := s.Audience(ctx, orgID, aud.AudienceID)
-	if err != nil || got.Status != gifting.AudienceReady || got.TotalMatch != 300 {
+	got, err := app.Get(ctx, orgID, aud.ID)
+	if err != nil || got.Status != audience.Ready || got.TotalMatch != 300 {
 		t.Fatalf("audience %+v, %v; want ready with 300 members", got, err)
 	}
 	units, peak := orgPartitionWrites(u.Calls(), orgID)
@@ -114,7 +117,7 @@ func TestAudienceBuildPace(t *testing.T) {
 // engineer is true with the job title "Software Engineer" and the others
 // "Accountant", and returns a new audience of the persona "engineer" over
 // them at price credits a contact (nil: the default), not yet built.
-func engineersAudience(t *testing.T, s *dynamo.Store, orgID string, n int, engineer func(i int) bool, price *int64) gifting.AudienceList {
+func engineersAudience(t *testing.T, s *dynamo.Store, orgID string, n int, engineer func(i int) bool, price *int64) audience.Audience {
 	t.Helper()
 	ctx := context.Background()
 	l, err := s.CreateContactList(ctx, orgID, "u", "seed", "")
@@ -134,11 +137,12 @@ func engineersAudience(t *testing.T, s *dynamo.Store, orgID string, n int, engin
 			t.Fatalf("seed: %v %+v", err, res)
 		}
 	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	app := testenv.Audiences(s)
+	icp, err := app.CreatePersona(ctx, orgID, "u", audience.Persona{Criteria: audience.Criteria{Name: "eng", JobTitles: []string{"engineer"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: price})
+	aud, err := app.Create(ctx, orgID, "u", audience.Audience{Name: "eng", ICPID: icp.ID}, audience.Price{CreditsPerContact: price})
 	if err != nil {
 		t.Fatal(err)
 	}

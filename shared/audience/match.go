@@ -1,4 +1,4 @@
-package gifting
+package audience
 
 import (
 	"slices"
@@ -271,15 +271,15 @@ func department(s string) string {
 // MatchedOn says which of a persona's values a contact matched, one per kind
 // of criterion the persona has.
 type MatchedOn struct {
-	JobTitle   string `json:"jobTitle,omitempty"`
-	Department string `json:"department,omitempty"`
-	Seniority  string `json:"seniority,omitempty"`
-	Location   string `json:"location,omitempty"`
+	JobTitle   string
+	Department string
+	Seniority  string
+	Location   string
 }
 
 // Matcher holds a persona's criteria in comparable form.
 type Matcher struct {
-	persona Persona
+	persona Criteria
 	titles  [][]string
 	depts   []string   // known department per persona department, "" for a phrase
 	phrases [][]string // the words of each persona department
@@ -289,8 +289,8 @@ type Matcher struct {
 
 type place struct{ country, region string }
 
-// NewMatcher prepares p for matching. p must be valid.
-func NewMatcher(p Persona) *Matcher {
+// NewMatcher prepares p for matching. p must be valid (CheckPersona).
+func NewMatcher(p Criteria) *Matcher {
 	m := &Matcher{persona: p}
 	for _, t := range p.JobTitles {
 		m.titles = append(m.titles, words(t))
@@ -303,7 +303,7 @@ func NewMatcher(p Persona) *Matcher {
 		level, _ := SeniorityLevel(s)
 		m.levels = append(m.levels, level)
 	}
-	for _, l := range p.ContactLocations {
+	for _, l := range p.Locations {
 		m.places = append(m.places, place{country: countryKey(l.Country), region: regionKey(l.Region)})
 	}
 	return m
@@ -351,7 +351,7 @@ func (m *Matcher) Match(c Contact) (MatchedOn, bool) {
 		on.Seniority = m.persona.SeniorityLevels[i]
 	}
 	if len(m.places) > 0 {
-		a := ContactLocationOf(c)
+		a := c.Place()
 		country, region := countryKey(a.Country), regionKey(a.State)
 		i := slices.IndexFunc(m.places, func(p place) bool {
 			return (p.country == "" || p.country == country) && (p.region == "" || p.region == region)
@@ -359,24 +359,10 @@ func (m *Matcher) Match(c Contact) (MatchedOn, bool) {
 		if i < 0 {
 			return MatchedOn{}, false
 		}
-		l := m.persona.ContactLocations[i]
+		l := m.persona.Locations[i]
 		on.Location = strings.Trim(l.Country+"/"+l.Region, "/")
 	}
 	return on, true
-}
-
-// ContactLocationOf is the address a contact is located by: its address, or
-// the primary entry of its addresses when the address is empty.
-func ContactLocationOf(c Contact) Address {
-	if !c.Address.IsZero() {
-		return c.Address
-	}
-	for _, e := range c.Addresses {
-		if e.IsPrimary {
-			return e.Address
-		}
-	}
-	return Address{}
 }
 
 // countries maps the names and ISO codes of common countries to one key

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
 )
 
 // TestAudienceBuildSurvivesACrashBeforeItsJob: the process that stored an
@@ -21,17 +23,18 @@ func TestAudienceBuildSurvivesACrashBeforeItsJob(t *testing.T) {
 		name string
 		// start stores the audience as the use case would, minus the
 		// job's message.
-		start func(e *mailEnv, a gifting.AudienceList) error
+		start func(e *mailEnv, a audience.Audience) error
 	}{
-		{"created", func(*mailEnv, gifting.AudienceList) error { return nil }},
-		{"rebuilt", func(e *mailEnv, a gifting.AudienceList) error {
+		{"created", func(*mailEnv, audience.Audience) error { return nil }},
+		{"rebuilt", func(e *mailEnv, a audience.Audience) error {
+			app := testenv.Audiences(e.store)
 			for done := false; !done; {
 				var err error
-				if done, err = e.store.BuildAudience(context.Background(), e.orgID, a.AudienceID, 1000); err != nil {
+				if done, err = app.BuildSlice(context.Background(), e.orgID, a.ID, 1000); err != nil {
 					return err
 				}
 			}
-			_, err := e.store.RebuildAudience(context.Background(), e.orgID, a.AudienceID)
+			_, err := app.Rebuild(context.Background(), e.orgID, a.ID)
 			return err
 		}},
 	} {
@@ -46,14 +49,14 @@ func TestAudienceBuildSurvivesACrashBeforeItsJob(t *testing.T) {
 			// No job message: only the ticks, a lease after the crash.
 			e.clock.Advance(dynamo.DueLease)
 			e.tick()
-			got, err := e.store.Audience(ctx, e.orgID, a.AudienceID)
+			got, err := e.svc.Audiences().Get(ctx, e.orgID, a.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Status != gifting.AudienceReady || got.TotalMatch != 2 || got.CreditRequired != 6 {
+			if got.Status != audience.Ready || got.TotalMatch != 2 || got.CreditRequired != 6 {
 				t.Fatalf("audience %s with %d matches for %d credits; want ready with 2 for 6", got.Status, got.TotalMatch, got.CreditRequired)
 			}
-			if err := e.svc.RemoveAudience(ctx, e.orgID, a.AudienceID); err != nil {
+			if err := e.svc.Audiences().Delete(ctx, e.orgID, a.ID); err != nil {
 				t.Errorf("delete the built audience: %v", err)
 			}
 			// Built and deleted: nothing of it is due any more.
@@ -73,10 +76,10 @@ func TestAudienceBuildSurvivesACrashBeforeItsJob(t *testing.T) {
 	}
 }
 
-// engineersAudience stores, without its build's job, an audience of the
-// org's engineers at 3 credits each, over three contacts of which two are
-// engineers.
-func (e *mailEnv) engineersAudience() gifting.AudienceList {
+// engineersAudience stores, without its build's job (its message is
+// lost), an audience of the org's engineers at 3 credits each, over three
+// contacts of which two are engineers.
+func (e *mailEnv) engineersAudience() audience.Audience {
 	e.t.Helper()
 	ctx := context.Background()
 	l, err := e.store.CreateContactList(ctx, e.orgID, "user-1", "seed", "")
@@ -90,12 +93,13 @@ func (e *mailEnv) engineersAudience() gifting.AudienceList {
 	if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
 		e.t.Fatal(err)
 	}
-	icp, err := e.store.CreatePersona(ctx, e.orgID, "user-1", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	app := testenv.Audiences(e.store)
+	icp, err := app.CreatePersona(ctx, e.orgID, "user-1", audience.Persona{Criteria: audience.Criteria{Name: "eng", JobTitles: []string{"engineer"}}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	price := int64(3)
-	a, err := e.store.CreateAudience(ctx, e.orgID, "user-1", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{CreditsPerContact: &price})
+	a, err := app.Create(ctx, e.orgID, "user-1", audience.Audience{Name: "eng", ICPID: icp.ID}, audience.Price{CreditsPerContact: &price})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -112,9 +116,10 @@ func TestAudienceCopySurvivesACrashBeforeItsJob(t *testing.T) {
 	e := newMailEnv(t)
 	ctx := context.Background()
 	a := e.engineersAudience()
+	app := testenv.Audiences(e.store)
 	for done := false; !done; {
 		var err error
-		if done, err = e.store.BuildAudience(ctx, e.orgID, a.AudienceID, 1000); err != nil {
+		if done, err = app.BuildSlice(ctx, e.orgID, a.ID, 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,13 +127,15 @@ func TestAudienceCopySurvivesACrashBeforeItsJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.StartAudienceContactList(ctx, e.orgID, a.AudienceID, l.ListID); err != nil {
+	// The copy's start as the use case records it, without its job's
+	// message.
+	if err := e.store.CommitCopyStart(ctx, e.orgID, a.ID, l.ListID, audience.CopyStarted()); err != nil {
 		t.Fatal(err)
 	}
 	// No job message: only the ticks, a lease after the crash.
 	e.clock.Advance(dynamo.DueLease)
 	e.tick()
-	got, err := e.store.Audience(ctx, e.orgID, a.AudienceID)
+	got, err := app.Get(ctx, e.orgID, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,10 +143,10 @@ func TestAudienceCopySurvivesACrashBeforeItsJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := got.Metadata.ContactLists[l.ListID]; p.Status != gifting.ListReady || p.Added != 2 || list.ContactCount != 2 {
+	if p := got.Meta.ContactLists[l.ListID]; p.Status != audience.ListReady || p.Added != 2 || list.ContactCount != 2 {
 		t.Fatalf("copy progress %+v, list of %d contacts; want ready with 2 added to a list of 2", p, list.ContactCount)
 	}
-	if err := e.svc.RemoveAudience(ctx, e.orgID, a.AudienceID); err != nil {
+	if err := e.svc.Audiences().Delete(ctx, e.orgID, a.ID); err != nil {
 		t.Errorf("delete the copied audience: %v", err)
 	}
 	e.clock.Advance(dynamo.DueLease)
