@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -98,61 +97,4 @@ func (s *Store) IdempotentReplay(ctx context.Context, orgID string, k *gifting.I
 		return nil, fmt.Errorf("get idempotency record: %w", err)
 	}
 	return s.storedFor(*k, out.Item)
-}
-
-// idempotentPut is the transaction item recording the response idem
-// renders of v.
-func idempotentPut[T any](s *Store, orgID string, idem *gifting.Idempotent[T], v T) (types.TransactWriteItem, error) {
-	body, err := idem.Render(v)
-	if err != nil {
-		return types.TransactWriteItem{}, err
-	}
-	return s.idempotencyPut(orgID, idem.Key, idem.Status, body)
-}
-
-// replayError carries a stored response out of a write that found its key
-// already answered: in its reads, or by losing its transaction to the
-// request that wrote the record (lostTo).
-type replayError struct{ stored *gifting.StoredResponse }
-
-func (replayError) Error() string { return "idempotent replay" }
-
-// lostTo is the error of a transaction whose idempotency item failed its
-// condition: a replayError with the record that beat it (returned by the
-// failed put), IDEMPOTENCY_KEY_REUSED when that record answers another
-// request, nil when it expired meanwhile (the caller decides whether to
-// retry).
-func (s *Store) lostTo(k gifting.IdempotencyKey, tx txn, reasons []types.CancellationReason) error {
-	stored, err := s.storedFor(k, tx.old(reasons, condIdempotency))
-	if err != nil || stored == nil {
-		return err
-	}
-	return replayError{stored}
-}
-
-// replayOf splits the outcome err of an idempotent write: the stored
-// response a replayError carries, or err itself.
-func replayOf(err error) (*gifting.StoredResponse, error) {
-	var replay replayError
-	if errors.As(err, &replay) {
-		return replay.stored, nil
-	}
-	return nil, err
-}
-
-// replayAfter is replayOf for a write that can also fail because a
-// concurrent request with the same key k (nil: none) committed first,
-// after this one's replay check: the error it meets then has code raced
-// (launch: CONFLICT, the campaign is no longer a draft; add-recipient:
-// INSUFFICIENT_CREDITS, the first spent the credits). On that code the
-// record is read again, so every retry gets the first response.
-func (s *Store) replayAfter(ctx context.Context, orgID string, k *gifting.IdempotencyKey, err error, raced gifting.Code) (*gifting.StoredResponse, error) {
-	stored, err := replayOf(err)
-	if stored != nil || k == nil || gifting.ErrorCode(err) != raced {
-		return stored, err
-	}
-	if stored, rerr := s.IdempotentReplay(ctx, orgID, k); stored != nil || rerr != nil {
-		return stored, rerr
-	}
-	return nil, err
 }

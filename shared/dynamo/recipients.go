@@ -105,24 +105,6 @@ func (s *Store) newRecipient(orgID string, kit recipient.Kit, contact gifting.Co
 		contact, sourceType, sourceID, s.Now())
 }
 
-// newRecipientItems builds the items that write r, a new recipient built
-// with kit: the recipient item, only if absent (its key, derived from the
-// campaign and the contact, makes a contact a recipient of a campaign at
-// most once: a second one fails this condition), and the campaign counter
-// update (one more recipient in its status, its credits spent),
-// conditioned on the campaign accepting recipients.
-func (s *Store) newRecipientItems(orgID string, r recipient.Recipient, kit recipient.Kit) (put types.Put, counter types.TransactWriteItem, err error) {
-	it, err := s.recipientItem(orgID, kit.Stored(r, ""))
-	if err != nil {
-		return types.Put{}, types.TransactWriteItem{}, err
-	}
-	// A recipient whose invitation is claimed to go out at once needs a
-	// campaign still sending: a pause since the read cancels the write.
-	inviting := r.Emails.AddressConfirmation.ClaimedAt != nil
-	return types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")},
-		s.campaignCounters(orgID, r.CampaignID, map[gifting.RecipientStatus]int64{r.Status: 1}, r.CreditsCharged, inviting), nil
-}
-
 // legacyRecipientItem is a recipient item of the first layout: the record
 // as attributes, beside its version and what is kept with it.
 type legacyRecipientItem struct {

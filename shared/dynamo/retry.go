@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"time"
 )
@@ -28,8 +27,3 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
-
-// errAddRace means an item a write read changed before its conditioned
-// write (the webhooks' endpoint writes): read again and retry. It was
-// add-recipient's, whose outcomes are the recipient slice's now.
-var errAddRace = errors.New("a read item changed")
