@@ -159,4 +159,3 @@ func orgKey(org, sk string) map[string]types.AttributeValue {
 		"PK": &types.AttributeValueMemberS{Value: "ORG#" + org}, "SK": &types.AttributeValueMemberS{Value: sk},
 	}
 }
-
