@@ -43,14 +43,24 @@ func memberEntries(orgID string, m audience.Member) []item {
 	return out
 }
 
-// putMemberEntries writes entries (memberEntries of some members).
-func (s *Store) putMemberEntries(ctx context.Context, entries []item) error {
-	writes := make([]types.WriteRequest, len(entries))
-	for i, it := range entries {
-		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
-	}
-	if err := s.batchWrite(ctx, writes); err != nil {
-		return fmt.Errorf("write audience member entries: %w", err)
+// putMemberEntries writes entries (memberEntries of some members), 25 to
+// a request, each request after pace allows its write units when pace is
+// not nil: they go to the organization's partition, as the members do.
+func (s *Store) putMemberEntries(ctx context.Context, entries []item, pace audience.Pace) error {
+	for start := 0; start < len(entries); start += 25 {
+		chunk := entries[start:min(start+25, len(entries))]
+		writes := make([]types.WriteRequest, len(chunk))
+		for i, it := range chunk {
+			writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+		}
+		if pace != nil {
+			if err := pace.Wait(ctx, len(chunk)); err != nil {
+				return fmt.Errorf("audience member entries pace: %w", err)
+			}
+		}
+		if err := s.batchWrite(ctx, writes); err != nil {
+			return fmt.Errorf("write audience member entries: %w", err)
+		}
 	}
 	return nil
 }

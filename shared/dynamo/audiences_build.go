@@ -101,9 +101,10 @@ func (s *Store) BuildPace() audience.Pace {
 // CommitBuild writes c's members and moves the audience's build from
 // c.From to c.To with its totals, in one transaction (with, when final,
 // the audience ready and its change record): audience.ErrBuildMoved when
-// a condition fails. With a pace, it first waits for the write units the
-// members take (each twice, in the transaction, its Slim and Order
-// entries, and its member entries).
+// a condition fails. With a pace, it first writes the members' entries
+// (memberEntries) request by request as the pace allows, then waits for
+// the write units of the transaction (each member twice, its Slim and
+// Order entries).
 func (s *Store) CommitBuild(ctx context.Context, c audience.Commit, pace audience.Pace) error {
 	members := make([]item, len(c.Members))
 	var entries []item
@@ -116,16 +117,17 @@ func (s *Store) CommitBuild(ctx context.Context, c audience.Commit, pace audienc
 		members[i], units = it, units+2*writeUnits(it)+memberIndexUnits
 		entries = append(entries, memberEntries(c.OrgID, m)...)
 	}
+	// The entries go first, paced request by request (each entry is one
+	// write unit): a commit that fails after them leaves entries the
+	// slice's next run writes again (the same keys), never a member
+	// without its entries.
+	if err := s.putMemberEntries(ctx, entries, pace); err != nil {
+		return err
+	}
 	if pace != nil {
-		if err := pace.Wait(ctx, units+len(entries)); err != nil {
+		if err := pace.Wait(ctx, units); err != nil {
 			return fmt.Errorf("audience build pace: %w", err)
 		}
-	}
-	// The entries go first: a commit that fails after them leaves entries
-	// the slice's next run writes again (the same keys), never a member
-	// without its entries.
-	if err := s.putMemberEntries(ctx, entries); err != nil {
-		return err
 	}
 	for attempt := 1; ; attempt++ {
 		var tx txn

@@ -76,7 +76,7 @@ func (s *Store) upgradeAudienceMembers(ctx context.Context, orgID, id string, cu
 	if strings.HasPrefix(cur.After, prefix) {
 		in.ExclusiveStartKey = key(orgPK(orgID), cur.After)
 	}
-	n := 0
+	n, pace := 0, s.BuildPace()
 	for {
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
@@ -96,7 +96,7 @@ func (s *Store) upgradeAudienceMembers(ctx context.Context, orgID, id string, cu
 			entries = append(entries, memberEntries(orgID, m)...)
 			n++
 		}
-		if err := s.putMemberEntries(ctx, entries); err != nil {
+		if err := s.putMemberEntries(ctx, entries, pace); err != nil {
 			return n, err
 		}
 		if len(res.Items) > 0 {
