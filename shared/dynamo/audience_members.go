@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -290,7 +291,7 @@ func (s *Store) FillAudienceContactList(ctx context.Context, orgID, id, listID s
 	if err != nil {
 		return false, err
 	}
-	var added gifting.BulkResult
+	var added contact.BulkResult
 	if len(ids) > 0 {
 		added, err = s.AddContactIDsToList(ctx, orgID, listID, ids)
 		if gifting.ErrorCode(err) == gifting.CodeNotFound {

@@ -254,8 +254,8 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 		if c.ContactID != "" {
 			scanned++
 		}
-		if on, ok := m.Match(c.Contact); ok && c.ContactID != "" {
-			mi, err := s.memberItem(orgID, gifting.NewAudienceMember(id, c.Contact, on, now))
+		if on, ok := m.Match(c.bridge()); ok && c.ContactID != "" {
+			mi, err := s.memberItem(orgID, gifting.NewAudienceMember(id, c.bridge(), on, now))
 			if err != nil {
 				return false, err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -243,7 +244,7 @@ func (s *Store) contactIfLive(ctx context.Context, orgID, contactID string) (*st
 		return nil, nil
 	}
 	c, err := s.contact(ctx, orgID, contactID)
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+	if errors.Is(err, contact.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {

@@ -173,9 +173,9 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 		bySK := bySortKey(got)
 		slotSK := contactSK(slotID(orgID, c.MailID))
 		var tx txn
-		next := c
-		next.LSK = contactLSK("", c.ContactID)
-		put, err := s.contactPut(orgID, next, c.Contact)
+		next := c.contact()
+		next.Stored.Place = contactLSK("", c.ContactID)
+		put, err := s.contactPut(orgID, next)
 		if err != nil {
 			return false, "", err
 		}

@@ -30,9 +30,6 @@ func (f CampaignFilter) Empty() bool { return f == CampaignFilter{} }
 // CampaignSorts lists the sort fields of the campaign list, default first.
 var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, CampaignSortName, CampaignSortStatus}
 
-// Sort fields of contact lists.
-var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
-
 // RecipientQuery selects a page of a campaign's recipients.
 type RecipientQuery struct {
 	// Statuses keeps recipients in any of these states; empty keeps all.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -50,12 +51,12 @@ func seedContacts(t *testing.T, s *dynamo.Store, orgID string, people []person) 
 	}
 	ids := map[string]string{}
 	for start := 0; start < len(people); start += 100 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i, p := range people[start:min(start+100, len(people))] {
-			in = append(in, gifting.ContactInput{MailID: p.email, FirstName: fmt.Sprintf("Name%02d", start+i), LastName: "Test",
-				JobTitle: p.title, Address: gifting.Address{City: "Town", Country: p.country, State: p.state}})
+			in = append(in, contact.Input{MailID: p.email, FirstName: fmt.Sprintf("Name%02d", start+i), LastName: "Test",
+				JobTitle: p.title, Address: contact.Address{City: "Town", Country: p.country, State: p.state}})
 		}
-		res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: gifting.SourceImport, Provider: "test"})
+		res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: contact.SourceImport, Provider: "test"})
 		if err != nil || res.Created != len(in) {
 			t.Fatalf("seed contacts: %v, %+v", err, res)
 		}
@@ -408,7 +409,7 @@ func TestAudienceContactsPages(t *testing.T) {
 	touched := contactIDsOf(ids, "eng03@example.com", "eng01@example.com", "eng02@example.com")
 	for _, id := range touched {
 		note := "touched"
-		if _, err := s.UpdateContact(context.Background(), orgA, id, gifting.ContactPatch{Notes: &note}); err != nil {
+		if _, err := contact.NewApp(s, nil).UpdateContact(context.Background(), orgA, id, contact.Patch{Notes: &note}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -460,7 +461,7 @@ func TestAudienceContactsPages(t *testing.T) {
 		t.Helper()
 		created := map[string]time.Time{}
 		for _, id := range ids {
-			c, err := s.Contact(context.Background(), orgA, id)
+			c, err := contact.NewApp(s, nil).Contact(context.Background(), orgA, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -520,7 +521,7 @@ func TestAudienceContactsPages(t *testing.T) {
 	t.Run("items are snapshots of the contacts", func(t *testing.T) {
 		var body audienceContactsBody
 		a.Do("GET", base+"?sortBy=contactId&sortOrder=asc&limit=1", nil).JSON(t, &body)
-		c, err := s.Contact(context.Background(), orgA, engineers[0])
+		c, err := contact.NewApp(s, nil).Contact(context.Background(), orgA, engineers[0])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,8 +20,25 @@ type bulkResponse struct {
 	Data       struct {
 		ListID   string `json:"listId"`
 		Received int    `json:"received"`
-		gifting.BulkResult
+		bulkResult
 	} `json:"data"`
+}
+
+// bulkResult is a bulk add's outcome as the API answers it.
+type bulkResult struct {
+	Items []struct {
+		Index     int               `json:"index"`
+		Status    string            `json:"status"`
+		ContactID string            `json:"contactId"`
+		MailID    string            `json:"mailId"`
+		Reason    string            `json:"reason"`
+		Details   map[string]string `json:"details"`
+	} `json:"results"`
+	Created   int `json:"created"`
+	Merged    int `json:"merged"`
+	Added     int `json:"added"`
+	Unchanged int `json:"unchanged"`
+	Failed    int `json:"failed"`
 }
 
 // contactsPage is the body of GET /contacts.
@@ -125,4 +142,23 @@ func getContact(t *testing.T, api *testenv.API, id string) gifting.Contact {
 	}
 	res.JSON(t, &body)
 	return body.Data
+}
+
+// enrichmentBody is the data of POST /enrichment/enrich.
+type enrichmentBody struct {
+	Matched   bool   `json:"matched"`
+	MatchedBy string `json:"matchedBy"`
+	Provider  string `json:"provider"`
+	Person    *struct {
+		ContactID    string `json:"contact_id"`
+		FirstName    string `json:"firstname"`
+		LastName     string `json:"lastname"`
+		FullName     string `json:"full_name"`
+		Email        string `json:"email"`
+		CompanyName  string `json:"company_name"`
+		JobTitle     string `json:"job_title"`
+		PhoneNumber  string `json:"phone_number"`
+		LinkedinURL  string `json:"linkedin_url"`
+		ProfileImage string `json:"profile_image"`
+	} `json:"person"`
 }

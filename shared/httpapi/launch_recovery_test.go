@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -124,7 +125,7 @@ func TestLaunchFinishesByTicks(t *testing.T) {
 				}
 			}
 			for _, id := range ids[len(ids)-tt.deleted:] {
-				if err := s.DeleteContact(ctx, orgID, id); err != nil {
+				if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, id); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -160,7 +161,7 @@ func TestTwoTicksAtOnceWorkOneLaunch(t *testing.T) {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	for _, id := range ids[:deleted] {
-		if err := s.DeleteContact(ctx, orgID, id); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, id); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
@@ -87,12 +88,13 @@ type Server struct {
 	store Store
 	svc   *service.Service
 	// The slices' use cases, over store.
-	wallets *wallet.App
-	catalog *catalog.App
-	events  *event.App
-	cfg     Config
-	log     *slog.Logger
-	keys    *expirable.LRU[string, gifting.Principal]
+	wallets  *wallet.App
+	catalog  *catalog.App
+	events   *event.App
+	contacts *contact.App
+	cfg      Config
+	log      *slog.Logger
+	keys     *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -110,7 +112,8 @@ const keyCacheSize = 10_000
 // run the use cases with rules through svc, and those of the slices through
 // their application layers, built here over store (wallet.NewApp,
 // catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
-// its sealer and sender are the service's).
+// its sealer and sender are the service's; Service.Contacts: its jobs go
+// to the service's queue).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -120,8 +123,9 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	}
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
+	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
-		s.webhooks = svc.Webhooks()
+		s.webhooks, s.contacts = svc.Webhooks(), svc.Contacts()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

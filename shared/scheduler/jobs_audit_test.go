@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -83,11 +84,11 @@ func (e *mailEnv) engineersAudience() gifting.AudienceList {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var in []gifting.ContactInput
+	var in []contact.Input
 	for i, title := range []string{"Software Engineer", "Accountant", "Staff Engineer"} {
-		in = append(in, gifting.ContactInput{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
+		in = append(in, contact.Input{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
 	}
-	if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(e.store, nil).AddToList(ctx, e.orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		e.t.Fatal(err)
 	}
 	icp, err := e.store.CreatePersona(ctx, e.orgID, "user-1", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -31,9 +32,9 @@ type Store interface {
 	AudienceStore
 	EmailStore
 	MailFeedbackStore
-	DeleteStore
 	ExpiryStore
 	webhook.Store
+	contact.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -67,10 +68,13 @@ type Service struct {
 	// webhooks is the webhook slice's use cases (Config.Webhooks,
 	// Config.Secrets).
 	webhooks *webhook.App
+	// contacts is the contact slice's use cases, whose jobs go to
+	// Config.Jobs.
+	contacts *contact.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
-// from cfg (Webhooks): every process that builds the service, the HTTP
+// from cfg (Webhooks) and the contact slice's over the queue (Jobs): every process that builds the service, the HTTP
 // functions' and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
@@ -78,7 +82,9 @@ func New(store Store, cfg Config) *Service {
 	}
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
-	return &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s.contacts = contact.NewApp(store, contactJobs{s})
+	return s
 }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
@@ -139,7 +145,7 @@ func (s *Service) RunAudienceJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 // RunContactJobs runs the job the contact routes start: the removal of a
 // deleted list's memberships.
 func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	if j.Kind == gifting.JobContactListDelete {
+	if j.Kind == contact.JobListDelete {
 		return s.runListDelete(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)

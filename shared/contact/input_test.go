@@ -1,10 +1,11 @@
-package gifting_test
+package contact_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -12,18 +13,18 @@ func TestContactInputValidate(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name  string
-		in    gifting.ContactInput
+		in    contact.Input
 		field string // "" when valid
 	}{
-		{"ok, email normalized", gifting.ContactInput{MailID: " Ada@Example.COM "}, ""},
-		{"missing email", gifting.ContactInput{FirstName: "Ada"}, "mailId"},
-		{"display name", gifting.ContactInput{MailID: "Ada <ada@example.com>"}, "mailId"},
-		{"no domain dot", gifting.ContactInput{MailID: "ada@example"}, "mailId"},
-		{"bad linkedin", gifting.ContactInput{MailID: "a@b.co", LinkedinURL: "linkedin.com/in/a"}, "linkedinUrl"},
-		{"bad image", gifting.ContactInput{MailID: "a@b.co", ProfileImage: "ftp://x/y.png"}, "profileImage"},
-		{"long name", gifting.ContactInput{MailID: "a@b.co", LastName: strings.Repeat("x", 201)}, "lastName"},
-		{"long tag", gifting.ContactInput{MailID: "a@b.co", Tags: []string{strings.Repeat("t", 51)}}, "tags"},
-		{"long address", gifting.ContactInput{MailID: "a@b.co", Address: gifting.Address{City: strings.Repeat("c", 201)}}, "address"},
+		{"ok, email normalized", contact.Input{MailID: " Ada@Example.COM "}, ""},
+		{"missing email", contact.Input{FirstName: "Ada"}, "mailId"},
+		{"display name", contact.Input{MailID: "Ada <ada@example.com>"}, "mailId"},
+		{"no domain dot", contact.Input{MailID: "ada@example"}, "mailId"},
+		{"bad linkedin", contact.Input{MailID: "a@b.co", LinkedinURL: "linkedin.com/in/a"}, "linkedinUrl"},
+		{"bad image", contact.Input{MailID: "a@b.co", ProfileImage: "ftp://x/y.png"}, "profileImage"},
+		{"long name", contact.Input{MailID: "a@b.co", LastName: strings.Repeat("x", 201)}, "lastName"},
+		{"long tag", contact.Input{MailID: "a@b.co", Tags: []string{strings.Repeat("t", 51)}}, "tags"},
+		{"long address", contact.Input{MailID: "a@b.co", Address: contact.Address{City: strings.Repeat("c", 201)}}, "address"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.in.Validate()
@@ -40,7 +41,7 @@ func TestContactInputValidate(t *testing.T) {
 		})
 	}
 	t.Run("normalizes", func(t *testing.T) {
-		in := gifting.ContactInput{MailID: " Ada@Example.COM ", FirstName: " Ada ", LastName: "Lovelace", Tags: []string{"vip", " VIP ", "", "speaker"}}
+		in := contact.Input{MailID: " Ada@Example.COM ", FirstName: " Ada ", LastName: "Lovelace", Tags: []string{"vip", " VIP ", "", "speaker"}}
 		if err := in.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -59,18 +60,18 @@ func asDomainError(err error, target **gifting.Error) bool {
 func TestContactMerge(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	c := gifting.NewContact("c1", "acme", gifting.ContactInput{MailID: "ada@example.com", FirstName: "Ada", FullName: "Ada",
-		Tags: []string{"vip"}, Address: gifting.Address{Line1: "1 Main St", City: "London"}}, gifting.Source{Type: "import"}, now)
+	c := contact.New("c1", "acme", contact.Stored{}, contact.Input{MailID: "ada@example.com", FirstName: "Ada", FullName: "Ada",
+		Tags: []string{"vip"}, Address: contact.Address{Line1: "1 Main St", City: "London"}}, contact.Source{Type: "import"}, now)
 	later := now.Add(time.Hour)
-	camp := gifting.ContactCampaign{CampaignID: "k1", CampaignName: "Q3", Status: "live"}
+	camp := contact.Campaign{CampaignID: "k1", CampaignName: "Q3", Status: "live"}
 	for range 2 {
-		c.Merge(gifting.ContactInput{MailID: "ada@example.com", FirstName: "Augusta", LastName: "King", Tags: []string{"VIP", "founder"},
-			Address: gifting.Address{Line1: "2 High St", City: "Bath"}, Campaign: &camp}, gifting.Source{Type: "campaign"}, later)
+		c.Merge(contact.Input{MailID: "ada@example.com", FirstName: "Augusta", LastName: "King", Tags: []string{"VIP", "founder"},
+			Address: contact.Address{Line1: "2 High St", City: "Bath"}, Campaign: &camp}, contact.Source{Type: "campaign"}, later)
 	}
 	if c.FirstName != "Ada" || c.LastName != "King" || c.FullName != "Ada King" {
 		t.Errorf("names %q %q %q; want Ada King", c.FirstName, c.LastName, c.FullName)
 	}
-	if len(c.Tags) != 2 || c.Tags[0].Name != "vip" || c.Tags[1].Color != gifting.TagColor("FOUNDER") {
+	if len(c.Tags) != 2 || c.Tags[0].Name != "vip" || c.Tags[1].Color != contact.TagColor("FOUNDER") {
 		t.Errorf("tags %+v", c.Tags)
 	}
 	if c.Address.City != "London" || len(c.Addresses) != 2 || !c.Addresses[0].IsPrimary || c.Addresses[1].IsPrimary {
@@ -80,10 +81,10 @@ func TestContactMerge(t *testing.T) {
 		t.Errorf("usage %v campaigns %d sources %d updatedAt %v", c.Usage.CampaignIDs, len(c.Campaigns), len(c.Sources), c.UpdatedAt)
 	}
 	for range 30 {
-		c.Merge(gifting.ContactInput{}, gifting.Source{Type: "import"}, later)
+		c.Merge(contact.Input{}, contact.Source{Type: "import"}, later)
 	}
-	if len(c.Sources) != gifting.MaxSources || c.Sources[0].Type != "import" || !c.Sources[0].AddedAt.Equal(now) {
-		t.Errorf("%d sources, first %+v; want %d keeping the first", len(c.Sources), c.Sources[0], gifting.MaxSources)
+	if len(c.Sources) != contact.MaxSources || c.Sources[0].Type != "import" || !c.Sources[0].AddedAt.Equal(now) {
+		t.Errorf("%d sources, first %+v; want %d keeping the first", len(c.Sources), c.Sources[0], contact.MaxSources)
 	}
 }
 
@@ -95,7 +96,7 @@ func TestLinkedinKey(t *testing.T) {
 		" linkedin.com/in/ada-l#top ":          "linkedin.com/in/ada-l",
 		"":                                     "",
 	} {
-		if got := gifting.LinkedinKey(in); got != want {
+		if got := contact.LinkedinKey(in); got != want {
 			t.Errorf("LinkedinKey(%q) = %q, want %q", in, got, want)
 		}
 	}
