@@ -61,7 +61,7 @@ func runExec(args []string) int {
 			fmt.Fprintln(os.Stderr, "local exec:", err)
 		}
 	}()
-	env := []string{"DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
+	env := []string{localstack.RequireEnv + "=1", "DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
 		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID()}
 	// The tests record the AWS calls they make (infra/iamcheck/calls) in
 	// the directory AWS_CALLS_DIR names: the caller's, which make test

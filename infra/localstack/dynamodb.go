@@ -58,7 +58,7 @@ func JarDir(root string) (string, error) {
 			return dirs[i], nil
 		}
 	}
-	return "", fmt.Errorf("DynamoDB Local is not installed (no %s/DynamoDBLocal.jar): run `make tools`", pattern)
+	return "", fmt.Errorf("DynamoDB Local (no %s/DynamoDBLocal.jar): %w", pattern, ErrNotInstalled)
 }
 
 // StartDynamoDB starts DynamoDB Local from the jar under root/.tools, in memory, on port (0 picks a free

@@ -19,9 +19,7 @@ func TestStartStop(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	db, err := StartDynamoDB(t.Context(), testRoot(t), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	NeedInstalled(t, err)
 	t.Logf("started in %v at %s", time.Since(start), db.Endpoint())
 	t.Cleanup(func() { _ = db.Stop() })
 
@@ -76,9 +74,7 @@ func TestOnDiskOutlivesAKill(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db, err := StartDynamoDBOnDisk(t.Context(), testRoot(t), 0, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	NeedInstalled(t, err)
 	t.Cleanup(func() { _ = db.Stop() })
 	client, err := app.NewDynamoDB(t.Context(), db.Endpoint())
 	if err != nil {

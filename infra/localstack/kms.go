@@ -51,7 +51,7 @@ func (k *KMS) Stop() error {
 func kmsBinary(root string) (string, error) {
 	bin := filepath.Join(root, ".tools", "bin", "local-kms")
 	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("the local KMS emulator is not installed (no %s): run `make tools`", bin)
+		return "", fmt.Errorf("the local KMS emulator (no %s): %w", bin, ErrNotInstalled)
 	}
 	return bin, nil
 }

@@ -47,9 +47,7 @@ func testClient(t *testing.T) *dynamodb.Client {
 			shared.endpoint = shared.db.Endpoint()
 		}
 	})
-	if shared.err != nil {
-		t.Fatalf("DynamoDB Local: %v", shared.err)
-	}
+	NeedInstalled(t, shared.err)
 	client, err := app.NewDynamoDB(t.Context(), shared.endpoint)
 	if err != nil {
 		t.Fatal(err)

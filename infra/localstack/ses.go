@@ -32,7 +32,7 @@ func (s *SES) Endpoint() string {
 func sesCLI(root string) (string, error) {
 	cli := filepath.Join(root, ".tools", "node_modules", "aws-ses-v2-local", "dist", "cli.js")
 	if _, err := os.Stat(cli); err != nil {
-		return "", fmt.Errorf("the SES emulator is not installed (no %s): run `make tools`", cli)
+		return "", fmt.Errorf("the SES emulator (no %s): %w", cli, ErrNotInstalled)
 	}
 	return cli, nil
 }
@@ -156,11 +156,7 @@ func (e Email) Header(name string) string {
 // the test when there is none.
 func SESEndpoint(t testing.TB) string {
 	t.Helper()
-	endpoint := os.Getenv("SES_ENDPOINT")
-	if endpoint == "" {
-		t.Fatal("SES_ENDPOINT is not set: run the tests with `make test`, which starts the SES emulator")
-	}
-	return endpoint
+	return NeedEnv(t, "SES_ENDPOINT", "the SES emulator")
 }
 
 // ReadEmails returns every email the SES emulator at endpoint has received (GET /store), oldest first.

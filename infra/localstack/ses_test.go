@@ -19,9 +19,7 @@ func TestStartSES(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	ses, err := StartSES(t.Context(), testRoot(t), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	NeedInstalled(t, err)
 	t.Logf("started in %v at %s", time.Since(start), ses.Endpoint())
 	t.Cleanup(func() { _ = ses.Stop() })
 
@@ -68,6 +66,9 @@ func TestStartSESPortTaken(t *testing.T) {
 	}
 	defer l.Close()
 	port := l.Addr().(*net.TCPAddr).Port
+	if _, err := sesCLI(testRoot(t)); err != nil {
+		NeedInstalled(t, err)
+	}
 	ses, err := StartSES(t.Context(), testRoot(t), port)
 	if err == nil {
 		_ = ses.Stop()

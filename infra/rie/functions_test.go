@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -50,10 +49,7 @@ func startStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	if _, err := rie.Binary(root); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("skipping the functions under the Lambda Runtime Interface Emulator: %v", err)
+		localstack.Missing(t, err.Error())
 	}
 	st := &stack{root: root, store: testenv.Store(t), sesEndpoint: localstack.SESEndpoint(t), procs: map[string]*rie.Process{},
 		events: map[string]rie.Event{}, sent: map[string]bool{}, reached: map[string]bool{}}

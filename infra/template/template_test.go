@@ -26,7 +26,7 @@ func root(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := LintVenv(r); errors.Is(err, ErrNoTranslator) {
-		t.Skip(err.Error())
+		localstack.Missing(t, err.Error())
 	}
 	return r
 }

@@ -52,7 +52,7 @@ var movedSlices = []struct {
 		slice:   "event",
 		app:     []string{"app.go"},
 		storage: []string{"events.go"},
-		mappers: []string{"eventMoved"},
+		mappers: []string{"eventMoved", "CommitEvent"},
 	},
 }
 

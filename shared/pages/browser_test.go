@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -26,15 +27,13 @@ import (
 )
 
 // chromium returns the path of Debian's chromium. Without it the test
-// skips, except in CI (CI=true), where it fails.
+// skips, except under make test or in CI, where it fails
+// (localstack.Missing).
 func chromium(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed; `make test` installs it (apt-get install -y chromium)")
-		}
-		t.Skip("chromium is not installed (apt-get install -y chromium, or run `make test`); skipping the browser test")
+		localstack.Missing(t, "chromium is not installed (apt-get install -y chromium)")
 	}
 	return path
 }

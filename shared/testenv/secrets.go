@@ -1,9 +1,9 @@
 package testenv
 
 import (
-	"os"
 	"testing"
 
+	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/sealed"
@@ -15,10 +15,8 @@ import (
 // configuration has it, failing the test when there is none.
 func KMSConfig(t testing.TB) app.Config {
 	t.Helper()
-	endpoint, keyID := os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
-	if endpoint == "" || keyID == "" {
-		t.Fatal("KMS_ENDPOINT or KMS_KEY_ID is not set: run the tests with `make test`, which starts the KMS emulator")
-	}
+	endpoint := localstack.NeedEnv(t, "KMS_ENDPOINT", "the KMS emulator")
+	keyID := localstack.NeedEnv(t, "KMS_KEY_ID", "the KMS emulator's key")
 	return app.Config{KMSEndpoint: endpoint, KMSKeyID: keyID}
 }
 

@@ -46,10 +46,7 @@ var (
 // Client returns a client for the DynamoDB Local of this test run.
 func Client(t testing.TB) *dynamodb.Client {
 	t.Helper()
-	endpoint := os.Getenv("DYNAMODB_ENDPOINT")
-	if endpoint == "" {
-		t.Fatal("DYNAMODB_ENDPOINT is not set: run the tests with `make test`, which starts DynamoDB Local")
-	}
+	endpoint := localstack.NeedEnv(t, "DYNAMODB_ENDPOINT", "DynamoDB Local")
 	clientOnce.Do(func() { client, clientErr = app.NewDynamoDB(context.Background(), endpoint) })
 	if clientErr != nil {
 		t.Fatal(clientErr)
