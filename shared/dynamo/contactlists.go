@@ -243,21 +243,3 @@ func (s *Store) CommitMemberGone(ctx context.Context, orgID, listID, contactID s
 	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{del}})
 	return contactChanged(err)
 }
-
-// retryWait decides after a failed write of a contact whether to read again
-// and retry: it waits and returns nil when the failure was a concurrent
-// change (a failed version condition or a conflict) or throttling, and
-// returns err otherwise or after too many attempts.
-func (s *Store) retryWait(ctx context.Context, err error, attempt int) error {
-	reasons := cancellationReasons(err)
-	again := retryable(err) || isConditionFailed(err)
-	for i := range reasons {
-		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
-			again = true
-		}
-	}
-	if !again || attempt >= maxAttempts {
-		return err
-	}
-	return sleep(ctx, backoff(attempt))
-}

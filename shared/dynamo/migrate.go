@@ -292,3 +292,21 @@ func (s *Store) setCount(ctx context.Context, k item, attr string, n int64) erro
 	}
 	return nil
 }
+
+// retryWait decides after a failed upgrade of a contact whether to read
+// it again and retry: it waits and returns nil when the failure was a
+// concurrent change (a failed version condition or a conflict) or
+// throttling, and returns err otherwise or after too many attempts.
+func (s *Store) retryWait(ctx context.Context, err error, attempt int) error {
+	reasons := cancellationReasons(err)
+	again := retryable(err) || isConditionFailed(err)
+	for i := range reasons {
+		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
+			again = true
+		}
+	}
+	if !again || attempt >= maxAttempts {
+		return err
+	}
+	return sleep(ctx, backoff(attempt))
+}

@@ -251,4 +251,3 @@ func toEnrichmentDTO(e contact.Enrichment) enrichmentDTO {
 	}
 	return out
 }
-
