@@ -1,6 +1,7 @@
 package contact_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,22 @@ func TestContactInputValidate(t *testing.T) {
 		{"long name", contact.Input{MailID: "a@b.co", LastName: strings.Repeat("x", 201)}, "lastName"},
 		{"long tag", contact.Input{MailID: "a@b.co", Tags: []string{strings.Repeat("t", 51)}}, "tags"},
 		{"long address", contact.Input{MailID: "a@b.co", Address: contact.Address{City: strings.Repeat("c", 201)}}, "address"},
+		// Every field at its limit passes, one character more fails.
+		{"names at their limit", contact.Input{MailID: "a@b.co", FirstName: strings.Repeat("é", 200), LastName: strings.Repeat("x", 200),
+			FullName: strings.Repeat("x", 401), CompanyName: strings.Repeat("x", 200), JobTitle: strings.Repeat("x", 200)}, ""},
+		{"long first name", contact.Input{MailID: "a@b.co", FirstName: strings.Repeat("x", 201)}, "firstName"},
+		{"long full name", contact.Input{MailID: "a@b.co", FullName: strings.Repeat("x", 402)}, "fullName"},
+		{"long company", contact.Input{MailID: "a@b.co", CompanyName: strings.Repeat("x", 201)}, "companyName"},
+		{"long job title", contact.Input{MailID: "a@b.co", JobTitle: strings.Repeat("x", 201)}, "jobTitle"},
+		{"phone at its limit", contact.Input{MailID: "a@b.co", PhoneNumber: strings.Repeat("1", 40)}, ""},
+		{"long phone", contact.Input{MailID: "a@b.co", PhoneNumber: strings.Repeat("1", 41)}, "phoneNumber"},
+		{"long linkedin", contact.Input{MailID: "a@b.co", LinkedinURL: "https://linkedin.com/in/" + strings.Repeat("x", 2048)}, "linkedinUrl"},
+		{"long image", contact.Input{MailID: "a@b.co", ProfileImage: "https://img.example/" + strings.Repeat("x", 2048)}, "profileImage"},
+		{"50 tags", contact.Input{MailID: "a@b.co", Tags: tags(50)}, ""},
+		{"51 tags", contact.Input{MailID: "a@b.co", Tags: tags(51)}, "tags"},
+		{"tag at its limit", contact.Input{MailID: "a@b.co", Tags: []string{strings.Repeat("t", 50)}}, ""},
+		{"address at its limit", contact.Input{MailID: "a@b.co", Address: contact.Address{Line1: strings.Repeat("l", 200), Zip: strings.Repeat("9", 200)}}, ""},
+		{"long address line 2", contact.Input{MailID: "a@b.co", Address: contact.Address{Line2: strings.Repeat("l", 201)}}, "address"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.in.Validate()
@@ -49,6 +66,46 @@ func TestContactInputValidate(t *testing.T) {
 			t.Errorf("got %+v", in)
 		}
 	})
+}
+
+// tags are n distinct tag names.
+func tags(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("tag%d", i)
+	}
+	return out
+}
+
+// TestMailIDOf: a bulk-add entry names its email as mailId or as email
+// (the quick-start guide's alias); both may be sent when they are the same
+// address, never two different ones.
+func TestMailIDOf(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, mailID, email, want string
+		fails                     bool
+	}{
+		{"mailId", "ada@example.com", "", "ada@example.com", false},
+		{"email alone", "", "ada@example.com", "ada@example.com", false},
+		{"both, the same address in another case", "Ada@Example.com", " ada@example.COM ", "Ada@Example.com", false},
+		{"both, different", "ada@example.com", "grace@example.com", "", true},
+		{"neither (Validate says it is required)", "", "", "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := contact.MailIDOf(tt.mailID, tt.email)
+			var e *gifting.Error
+			if tt.fails {
+				if !asDomainError(err, &e) || e.Code != gifting.CodeValidation || e.Details["email"] == "" {
+					t.Errorf("MailIDOf = %q, %v; want VALIDATION_FAILED naming email", got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("MailIDOf = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
 }
 
 func asDomainError(err error, target **gifting.Error) bool {
