@@ -10,10 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -545,37 +541,4 @@ func TestDeleteContactListJobLost(t *testing.T) {
 	if c := getContact(t, api, ids[len(ids)-1]); slices.Contains(c.ListIDs, listID) {
 		t.Errorf("contact still lists the deleted list: %v", c.ListIDs)
 	}
-}
-
-// contactsInList counts the contacts of org that are still members of
-// listID (their listIds name it), whatever holds the membership: a
-// test-only read of every contact item.
-func contactsInList(t *testing.T, s *dynamo.Store, orgID, listID string) int {
-	t.Helper()
-	table := s.Table()
-	p := dynamodb.NewQueryPaginator(testenv.Client(t), &dynamodb.QueryInput{
-		TableName:              &table,
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :contact)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":contact": &types.AttributeValueMemberS{Value: "CONTACT#"},
-		},
-		ConsistentRead: aws.Bool(true),
-	})
-	n := 0
-	for p.HasMorePages() {
-		out, err := p.NextPage(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range out.Items {
-			lists, _ := it["listIds"].(*types.AttributeValueMemberL)
-			if lists != nil && slices.ContainsFunc(lists.Value, func(v types.AttributeValue) bool {
-				s, ok := v.(*types.AttributeValueMemberS)
-				return ok && s.Value == listID
-			}) {
-				n++
-			}
-		}
-	}
-	return n
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
