@@ -281,7 +281,7 @@ func (s *Store) BuildAudience(ctx context.Context, orgID, id string, sliceContac
 
 // matchAttributes are the contact attributes a build reads (drv and
 // sources put back the address entry the item leaves out, see
-// contactItem).
+// contactAttrs).
 var matchAttributes = []string{"SK", "contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
 	"address", "addresses", "createdAt", "updatedAt", "isDeleted", "drv", "sources"}
 

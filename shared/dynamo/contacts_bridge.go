@@ -203,7 +203,11 @@ func (s *Store) joinChunk(ctx context.Context, orgID, listID string, ids []strin
 			joined++
 		}
 	}
-	gone, err := s.CommitCounts(ctx, orgID, 0, map[string]int64{listID: joined})
+	counts := map[string]int64{}
+	if joined > 0 {
+		counts[listID] = joined
+	}
+	gone, err := s.CommitCounts(ctx, orgID, 0, counts)
 	if err != nil {
 		return err
 	}

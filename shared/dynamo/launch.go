@@ -281,7 +281,7 @@ type launchRef struct {
 // exist, and returns the gifts and the checks the launch's transaction
 // repeats for those of org's own (the service catalog's cannot be deleted by a tenant): a
 // delete that commits first fails the launch, and a delete that comes
-// after sees a campaign that is no longer a draft (deleteReferenced). A
+// after sees a campaign that is no longer a draft (commitRefDelete). A
 // reference deleted while c was a draft is a CONFLICT naming it.
 func (s *Store) launchRefs(ctx context.Context, orgID string, c gifting.Campaign) ([]launchRef, []gifting.Gift, error) {
 	d := c.CampaignData
