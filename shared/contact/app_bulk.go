@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/giftcampaign/service/shared/retry"
 )
 
 // The bulk add: contacts created or merged into a list, or existing
@@ -209,7 +211,9 @@ func (a *App) commit(ctx context.Context, orgID string, ws []*write) error {
 // only when ctx ends.
 func (a *App) rewrite(ctx context.Context, orgID string, w *write, err error) error {
 	for attempt := 1; ; attempt++ {
-		if !errors.Is(err, ErrSlotTaken) {
+		// A taken slot means the email's contact exists now: merge into
+		// it at once, without a pause.
+		if taken := errors.Is(err, ErrSlotTaken) && attempt < retry.MaxAttempts; !taken {
 			if err := again(ctx, err, attempt); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
