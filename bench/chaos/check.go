@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/giftcampaign/service/infra/localstack"
+	camp "github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -103,11 +104,11 @@ func checkLoad(w *world, s *snapshot) *result {
 func checkLaunches(s *snapshot) *result {
 	r := &result{name: "no campaign left `preparing`"}
 	for _, cs := range s.campaigns {
-		if cs.c.LiveData.LaunchedAt == nil && cs.c.Status == gifting.CampaignDraft {
+		if cs.c.LiveData.LaunchedAt == nil && cs.c.Status == camp.Draft {
 			continue
 		}
 		r.checked++
-		if cs.c.Status == gifting.CampaignPreparing {
+		if cs.c.Status == camp.Preparing {
 			p := cs.c.LaunchProgress
 			if p != nil {
 				r.fail("%s (%d of %d written, last progress %s)", cs.c.CampaignID, p.Created, p.Contacts, p.LastProgressAt.Format("15:04:05"))

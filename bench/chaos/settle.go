@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/client"
+	camp "github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -21,7 +22,7 @@ type snapshot struct {
 // never learnt of it: a create whose every answer was lost).
 type campState struct {
 	org        *org
-	c          gifting.Campaign
+	c          camp.Campaign
 	recipients []gifting.Recipient
 	known      *campaign
 }
@@ -43,7 +44,7 @@ func take(ctx context.Context, c *cluster, w *world, f *feed) (*snapshot, error)
 	w.mu.Unlock()
 	for _, o := range w.orgs {
 		for page := 1; ; page++ {
-			cs, _, err := c.store.ListCampaigns(ctx, o.id, gifting.CampaignFilter{}, "", gifting.Asc, gifting.PageRequest{Page: page, Limit: 100})
+			cs, _, err := c.store.ListCampaigns(ctx, o.id, camp.Filter{}, "", gifting.Asc, gifting.PageRequest{Page: page, Limit: 100})
 			if err != nil {
 				return nil, err
 			}
@@ -94,8 +95,8 @@ func (f *feed) read(ctx context.Context, o *org) error {
 }
 
 // sending reports whether a campaign in status st sends its recipients' emails.
-func sending(st gifting.CampaignStatus) bool {
-	return st == gifting.CampaignLive || st == gifting.CampaignPreparing
+func sending(st camp.Status) bool {
+	return st == camp.Live || st == camp.Preparing
 }
 
 // outstanding is the work the ticks still owe: launches preparing, emails due (or claimed and not sent)
@@ -115,7 +116,7 @@ func (o outstanding) String() string {
 func (s *snapshot) owed(c *cluster) outstanding {
 	var o outstanding
 	for _, cs := range s.campaigns {
-		if cs.c.Status == gifting.CampaignPreparing {
+		if cs.c.Status == camp.Preparing {
 			o.preparing++
 		}
 		if !sending(cs.c.Status) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -36,7 +37,7 @@ func (c *capture) Enqueue(_ context.Context, j jobs.Job) error {
 // waits for the job message that finishes it, and a live campaign with a recipient; every invitation is
 // due, none sent.
 type workerWork struct {
-	launched, live gifting.Campaign
+	launched, live campaign.Campaign
 	// finish is the launch's last job, the message the worker receives.
 	finish jobs.Job
 	// invitees are the launched campaign's addresses, then the live one's recipient's.
@@ -80,7 +81,7 @@ func (st *stack) prepareWorker(t *testing.T) workerWork {
 	w.finish = *next
 
 	w.live = postCampaign(t, api, "Invited by the tick")
-	testenv.SetCampaignStatus(t, st.store, st.orgID, w.live.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, st.store, st.orgID, w.live.CampaignID, campaign.Live)
 	w.invitees = append(w.invitees, "due."+tag+"@example.com")
 	res, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: st.orgID, CampaignID: w.live.CampaignID, SourceType: "api",
 		Contact: gifting.ContactInput{MailID: w.invitees[2], FirstName: "Due"}})
@@ -91,7 +92,7 @@ func (st *stack) prepareWorker(t *testing.T) workerWork {
 }
 
 // postCampaign creates a campaign of the coffee gift over lists.
-func postCampaign(t *testing.T, api *testenv.API, name string, lists ...string) gifting.Campaign {
+func postCampaign(t *testing.T, api *testenv.API, name string, lists ...string) campaign.Campaign {
 	t.Helper()
 	body := map[string]any{"name": name, "templateId": "tmpl-meeting-booker",
 		"campaignData": map[string]any{"giftIds": []string{"gift-artisan-coffee"}}}
@@ -102,7 +103,7 @@ func postCampaign(t *testing.T, api *testenv.API, name string, lists ...string) 
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create campaign: %d %s", res.Status, res.Body)
 	}
-	var env struct{ Data gifting.Campaign }
+	var env struct{ Data campaign.Campaign }
 	res.JSON(t, &env)
 	return env.Data
 }
@@ -129,9 +130,9 @@ func (st *stack) runWorker(t *testing.T, w workerWork) {
 		if got, want := string(ans.Payload), `{"batchItemFailures":[{"itemIdentifier":"not-a-job"}]}`; got != want {
 			t.Errorf("answer %s, want %s", got, want)
 		}
-		var c struct{ Data gifting.Campaign }
-		if err := json.Unmarshal(st.get(t, "/api/campaigns/"+w.launched.CampaignID), &c); err != nil || c.Data.Status != gifting.CampaignLive {
-			t.Errorf("the launched campaign is %q (%v) after its last job, want %q", c.Data.Status, err, gifting.CampaignLive)
+		var c struct{ Data campaign.Campaign }
+		if err := json.Unmarshal(st.get(t, "/api/campaigns/"+w.launched.CampaignID), &c); err != nil || c.Data.Status != campaign.Live {
+			t.Errorf("the launched campaign is %q (%v) after its last job, want %q", c.Data.Status, err, campaign.Live)
 		}
 	})
 	t.Run("scheduler tick", func(t *testing.T) {

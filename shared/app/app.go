@@ -177,8 +177,11 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 	return dynamo.New(db, cfg.TableName, opts...), nil
 }
 
-// The store implements every use case's storage.
-var _ service.Store = (*dynamo.Store)(nil)
+// The store implements every use case's storage, and the scheduler's.
+var (
+	_ service.Store   = (*dynamo.Store)(nil)
+	_ scheduler.Store = (*dynamo.Store)(nil)
+)
 
 // Core is the service without its HTTP adapter: the store, the use cases
 // over it, and the job queue they hand background work to. The worker

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -41,7 +42,7 @@ type Store interface {
 	// that each of drafts is still the draft that was read. ErrNotFound
 	// when the gift is gone, a *DraftChanged when a draft changed; nothing
 	// is deleted then.
-	CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []gifting.Campaign) error
+	CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []campaign.Campaign) error
 
 	// VisibleTemplate, OwnTemplate, TemplatesOf, CommitNewTemplate,
 	// CommitTemplate and CommitTemplateDelete are the same for templates;
@@ -51,7 +52,7 @@ type Store interface {
 	TemplatesOf(ctx context.Context, owners []string) ([]Template, error)
 	CommitNewTemplate(ctx context.Context, t Template) error
 	CommitTemplate(ctx context.Context, t Template, seen time.Time) error
-	CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []gifting.Campaign) error
+	CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []campaign.Campaign) error
 	// CommitSeedTemplates writes the service catalog's templates,
 	// replacing earlier versions.
 	CommitSeedTemplates(ctx context.Context, ts []Template) error
@@ -59,7 +60,7 @@ type Store interface {
 	// CampaignsReferring reads orgID's campaigns, deleted ones too, that
 	// refer to ref: a gift or template a sent campaign's recipients still
 	// see cannot be deleted.
-	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error)
+	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error)
 }
 
 // Outcomes storage reports for the application layer to act on. None is

@@ -115,7 +115,7 @@ func (a *App) DeleteContact(ctx context.Context, orgID, contactID string) error 
 				return err
 			}
 		}
-		err = a.store.CommitDelete(ctx, orgID, cur, Deleted(cur, a.store.Now()), live)
+		err = a.store.CommitContactDelete(ctx, orgID, cur, Deleted(cur, a.store.Now()), live)
 		if err == nil {
 			return nil
 		}

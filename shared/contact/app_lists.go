@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -72,7 +73,7 @@ func (a *App) DeleteList(ctx context.Context, orgID, listID string) error {
 	if err != nil {
 		return err
 	}
-	drafts, err := gifting.CheckUnreferenced(ref, refs)
+	drafts, err := campaign.CheckUnreferenced(ref, refs)
 	if err != nil {
 		return err
 	}
@@ -80,14 +81,14 @@ func (a *App) DeleteList(ctx context.Context, orgID, listID string) error {
 	if err != nil {
 		return shown(err, "", listID)
 	}
-	if err := gifting.CheckDraftChecks(ref, drafts); err != nil {
+	if err := campaign.CheckDraftChecks(ref, drafts); err != nil {
 		return err
 	}
 	err = a.store.CommitListDelete(ctx, l, drafts)
 	var changed *DraftChanged
 	switch {
 	case errors.As(err, &changed):
-		return gifting.DraftChangedWhileDeleting(ref, changed.CampaignID, changed.Name)
+		return campaign.DraftChangedWhileDeleting(ref, changed.CampaignID, changed.Name)
 	case err != nil:
 		return shown(err, "", listID)
 	}

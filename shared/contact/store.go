@@ -7,6 +7,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -67,12 +68,12 @@ type Store interface {
 	// ErrEmailTaken when another contact has after's email, ErrChanged
 	// when before moved on; nothing is written then.
 	CommitContact(ctx context.Context, orgID string, before, after Contact) error
-	// CommitDelete deletes before, keeping gone as its record: its email
+	// CommitContactDelete deletes before, keeping gone as its record: its email
 	// is released, it leaves every list (and their counts, of those live
 	// says exist; every list when live is nil) and the organization's
 	// count, in one transaction. ErrChanged when before moved on (or a
 	// list went); nothing is written then.
-	CommitDelete(ctx context.Context, orgID string, before, gone Contact, live map[string]bool) error
+	CommitContactDelete(ctx context.Context, orgID string, before, gone Contact, live map[string]bool) error
 	// ExistingLists reports which of listIDs exist.
 	ExistingLists(ctx context.Context, orgID string, listIDs []string) (map[string]bool, error)
 
@@ -94,10 +95,10 @@ type Store interface {
 	// the same transaction that each of drafts is still the draft read.
 	// ErrListNotFound when it is gone, a *DraftChanged when a draft
 	// changed; nothing is deleted then.
-	CommitListDelete(ctx context.Context, l List, drafts []gifting.Campaign) error
+	CommitListDelete(ctx context.Context, l List, drafts []campaign.Campaign) error
 	// CampaignsReferring reads orgID's campaigns, deleted ones too, that
 	// refer to ref.
-	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error)
+	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error)
 	// CommitLeave writes after, before without listID, and takes its
 	// membership of the list away; the list's count drops with it when
 	// counted (the list is live). ErrChanged when before moved on,

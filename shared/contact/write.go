@@ -96,7 +96,7 @@ func Leave(c Contact, listID string, now time.Time) (Contact, error) {
 // Deleted is the record a deleted contact c leaves: marked deleted at now,
 // in no list. The deletion also releases its email and takes it out of
 // every list and of the organization's count, in one commit
-// (Store.CommitDelete).
+// (Store.CommitContactDelete).
 func Deleted(c Contact, now time.Time) Contact {
 	c.IsDeleted, c.UpdatedAt, c.ListIDs = true, now, []string{}
 	return c

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -88,7 +89,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	} else if err := unmarshal(it, &wallet); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
-	if err := priceOutOfBounds(c); err != nil {
+	if err := c.PriceOutOfBounds(); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
 	price := c.CampaignData.CreditsPerRecipient
@@ -126,7 +127,7 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 		return gifting.AddRecipientResult{}, err
 	}
 	if kit.Gift != nil {
-		if err := underPriced(c, []gifting.Gift{*kit.Gift}); err != nil {
+		if err := c.UnderPriced([]gifting.Gift{*kit.Gift}); err != nil {
 			return gifting.AddRecipientResult{}, err
 		}
 	}
@@ -153,46 +154,14 @@ func (s *Store) addRecipientOnce(ctx context.Context, in gifting.AddRecipientInp
 	return s.addRecipientWrite(ctx, in, kit, cur, slot.taken, wallet.Balance)
 }
 
-// underPriced is the CONFLICT of a campaign whose own price (PriceSet) is
-// below the catalog price of its service-catalog gifts
-// (gifting.CatalogFloor): one stored before that rule, or whose catalog
-// gift became dearer since. A price derived from the gifts is the catalog's
-// own at the time it was fixed and stands. gifts are the campaign's gifts
-// as read (add-recipient reads them when the campaign has only one; create
-// and PATCH checked the others; a launch reads them all).
-func underPriced(c gifting.Campaign, gifts []gifting.Gift) error {
-	if len(gifts) == 0 || !c.CampaignData.PriceSet {
-		return nil
-	}
-	floor, err := gifting.CatalogFloor(gifts)
-	if err == nil && c.CampaignData.CreditsPerRecipient >= floor {
-		return nil
-	}
-	return gifting.Errorf(gifting.CodeConflict,
-		"campaign %q is priced at %d credits a recipient, below the catalog price of its gifts; update campaignData.creditsPerRecipient",
-		c.CampaignID, c.CampaignData.CreditsPerRecipient)
-}
-
-// priceOutOfBounds is the CONFLICT of a campaign whose price per recipient,
-// as stored (by code before the bounds existed), is outside 0 to
-// gifting.MaxCreditsPerRecipient.
-func priceOutOfBounds(c gifting.Campaign) error {
-	price := c.CampaignData.CreditsPerRecipient
-	if price < 0 || price > gifting.MaxCreditsPerRecipient {
-		return gifting.Errorf(gifting.CodeConflict,
-			"campaign %q is priced at %d credits a recipient, outside 0 to %d; set campaignData.creditsPerRecipient", c.CampaignID, price, gifting.MaxCreditsPerRecipient)
-	}
-	return nil
-}
-
 // acceptingCampaign decodes the campaign item read for in and checks that
 // it takes recipients.
-func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (gifting.Campaign, error) {
-	var c gifting.Campaign
+func (s *Store) acceptingCampaign(in gifting.AddRecipientInput, it item) (campaign.Campaign, error) {
 	if it == nil {
-		return c, gifting.NotFound("campaign", in.CampaignID)
+		return campaign.Campaign{}, gifting.NotFound("campaign", in.CampaignID)
 	}
-	if err := unmarshal(it, &c); err != nil {
+	c, err := decodeCampaign(it)
+	if err != nil {
 		return c, err
 	}
 	if c.IsDeleted {

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -21,11 +22,11 @@ import (
 
 // giftCampaign creates a draft campaign with the catalog's meeting-booker
 // template and one catalog gift, costing price credits a recipient.
-func giftCampaign(t *testing.T, s *dynamo.Store, orgID string, price int64) gifting.Campaign {
+func giftCampaign(t *testing.T, s *dynamo.Store, orgID string, price int64) campaign.Campaign {
 	t.Helper()
-	c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{
+	c, err := testenv.CreateCampaign(context.Background(), s, orgID, campaign.Campaign{
 		Name: "Spring <thanks>", CreatedBy: "user-1",
-		CampaignData: gifting.CampaignData{
+		CampaignData: campaign.Data{
 			GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", CreditsPerRecipient: price,
 		},
 	})
@@ -142,12 +143,12 @@ func TestAddRecipient(t *testing.T) {
 		}},
 		{"completed campaign", gifting.CodeConflict, func(t *testing.T) (string, string) {
 			done := giftCampaign(t, s, orgID, 0)
-			testenv.SetCampaignStatus(t, s, orgID, done.CampaignID, gifting.CampaignCompleted)
+			testenv.SetCampaignStatus(t, s, orgID, done.CampaignID, campaign.Completed)
 			return orgID, done.CampaignID
 		}},
 		{"deleted campaign", gifting.CodeNotFound, func(t *testing.T) (string, string) {
 			gone := giftCampaign(t, s, orgID, 0)
-			if _, err := s.DeleteCampaign(ctx, orgID, gone.CampaignID, "user-1"); err != nil {
+			if _, err := testenv.Campaigns(s).Delete(ctx, orgID, gone.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
 			return orgID, gone.CampaignID
@@ -286,7 +287,7 @@ func TestAddedRecipientNotEmailed(t *testing.T) {
 	s := testenv.Store(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive) // a draft invites no one
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live) // a draft invites no one
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
 	in.Invite = true
 	in.Idempotency = addIdempotent("k", "h")

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -36,14 +37,15 @@ func TestAudienceMembersDeepPageCost(t *testing.T) {
 	s := dynamo.New(m, testenv.Table(t))
 	orgID, _ := testenv.Org(t, s, "deep", 0)
 	aud := builtAudience(t, s, orgID, n)
+	app := testenv.Audiences(s)
 
 	// listed reads one page of the audience's contacts and returns it with
 	// the read units of its index queries and of its item reads.
-	listed := func(sortBy string, page int) (members []gifting.AudienceMember, index, items float64) {
+	listed := func(sortBy string, page int) (members []audience.Member, index, items float64) {
 		t.Helper()
 		u := &meter.Usage{Record: true}
-		_, got, total, err := s.AudienceMembers(meter.WithUsage(ctx, u), orgID, aud.AudienceID,
-			gifting.MemberQuery{SortBy: sortBy, Order: gifting.Desc, Page: gifting.PageRequest{Page: page, Limit: 10}})
+		_, got, total, err := app.Members(meter.WithUsage(ctx, u), orgID, aud.ID,
+			audience.MemberQuery{SortBy: sortBy, Order: gifting.Desc, Page: gifting.PageRequest{Page: page, Limit: 10}})
 		if err != nil || total != n {
 			t.Fatalf("%s page %d: total %d, %v", sortBy, page, total, err)
 		}
@@ -75,7 +77,7 @@ func TestAudienceMembersDeepPageCost(t *testing.T) {
 	if most := 2 * items1; items > most {
 		t.Errorf("the deep page read %.1f read units of items, want about the first page's %.1f", items, items1)
 	}
-	if !slices.IsSortedFunc(deep, func(a, b gifting.AudienceMember) int { return b.CreatedAt.Compare(a.CreatedAt) }) ||
+	if !slices.IsSortedFunc(deep, func(a, b audience.Member) int { return b.CreatedAt.Compare(a.CreatedAt) }) ||
 		deep[0].CreatedAt.After(first[len(first)-1].CreatedAt) {
 		t.Errorf("the deep page is not in createdAt order after the first")
 	}
@@ -107,20 +109,21 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 		}
 		clock.Advance(time.Hour)
 	}
-	icp, err := s.CreatePersona(ctx, orgID, "u", gifting.ICPPersona{Persona: gifting.Persona{Name: "eng", JobTitles: []string{"engineer"}}})
+	app := testenv.Audiences(s)
+	icp, err := app.CreatePersona(ctx, orgID, "u", audience.Persona{Criteria: audience.Criteria{Name: "eng", JobTitles: []string{"engineer"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	aud, err := s.CreateAudience(ctx, orgID, "u", gifting.AudienceList{Name: "eng", ICPID: icp.ICPID}, gifting.AudiencePrice{})
+	aud, err := app.Create(ctx, orgID, "u", audience.Audience{Name: "eng", ICPID: icp.ID}, audience.Price{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for done := false; !done; {
-		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 1000); err != nil {
+		if done, err = app.BuildSlice(ctx, orgID, aud.ID, 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if aud, err = s.Audience(ctx, orgID, aud.AudienceID); err != nil || aud.TotalMatch != 30 {
+	if aud, err = app.Get(ctx, orgID, aud.ID); err != nil || aud.TotalMatch != 30 {
 		t.Fatalf("audience %+v, %v; want 30 members", aud, err)
 	}
 	res, err := db.Query(ctx, &dynamodb.QueryInput{
@@ -128,7 +131,7 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID},
-			":p":  &types.AttributeValueMemberS{Value: "AMEMBER#" + aud.AudienceID + "#"},
+			":p":  &types.AttributeValueMemberS{Value: "AMEMBER#" + aud.ID + "#"},
 		},
 	})
 	if err != nil || len(res.Items) != 30 {
@@ -148,9 +151,9 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 	}
 	for _, order := range []gifting.SortOrder{gifting.Desc, gifting.Asc} {
 		t.Run(string(order), func(t *testing.T) {
-			var got []gifting.AudienceMember
+			var got []audience.Member
 			for page := 1; page <= 4; page++ {
-				_, items, total, err := s.AudienceMembers(ctx, orgID, aud.AudienceID, gifting.MemberQuery{SortBy: "createdAt", Order: order, Page: gifting.PageRequest{Page: page, Limit: 8}})
+				_, items, total, err := app.Members(ctx, orgID, aud.ID, audience.MemberQuery{SortBy: "createdAt", Order: order, Page: gifting.PageRequest{Page: page, Limit: 8}})
 				if err != nil || total != 30 {
 					t.Fatalf("page %d: total %d, %v", page, total, err)
 				}
@@ -163,7 +166,7 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 			if len(got) != 30 || len(ids) != 30 {
 				t.Fatalf("listed %d members (%d distinct), want 30", len(got), len(ids))
 			}
-			sorted := slices.IsSortedFunc(got, func(a, b gifting.AudienceMember) int {
+			sorted := slices.IsSortedFunc(got, func(a, b audience.Member) int {
 				if order == gifting.Desc {
 					return b.CreatedAt.Compare(a.CreatedAt)
 				}
@@ -178,17 +181,18 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 
 // builtAudience returns a ready audience of n members, all of orgID's n
 // contacts.
-func builtAudience(t *testing.T, s *dynamo.Store, orgID string, n int) gifting.AudienceList {
+func builtAudience(t *testing.T, s *dynamo.Store, orgID string, n int) audience.Audience {
 	t.Helper()
 	ctx := context.Background()
 	aud := engineersAudience(t, s, orgID, n, func(int) bool { return true }, nil)
+	app := testenv.Audiences(s)
 	for done := false; !done; {
 		var err error
-		if done, err = s.BuildAudience(ctx, orgID, aud.AudienceID, 1000); err != nil {
+		if done, err = app.BuildSlice(ctx, orgID, aud.ID, 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
-	aud, err := s.Audience(ctx, orgID, aud.AudienceID)
+	aud, err := app.Get(ctx, orgID, aud.ID)
 	if err != nil || aud.TotalMatch != int64(n) {
 		t.Fatalf("audience %+v, %v; want %d members", aud, err, n)
 	}

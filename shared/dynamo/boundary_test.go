@@ -30,7 +30,7 @@ var movedSlices = []struct {
 }{
 	{
 		slice:   "wallet",
-		app:     []string{"app.go"},
+		app:     []string{"app.go", "apply.go"},
 		storage: []string{"wallet.go", "wallet_bridge.go", "walletlock.go", "topup.go", "ledger.go"},
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
 	},
@@ -60,6 +60,22 @@ var movedSlices = []struct {
 		app:     []string{"app.go"},
 		storage: []string{"events.go"},
 		mappers: []string{"eventMoved", "CommitEvent"},
+	},
+	{
+		slice: "campaign",
+		app:   []string{"app.go", "app_launch.go", "app_slice.go"},
+		storage: []string{"campaigns.go", "campaigns_lifecycle.go", "campaigns_list.go", "campaign_item.go",
+			"campaign_bridge.go", "campaign_counters.go", "launch.go", "launch_job.go", "launch_write.go"},
+		mappers: []string{"CommitCreate", "CommitEdit", "ScheduledLaunchFailed", "CommitMove", "deleteMoved", "launchRefused",
+			"ClaimSlice", "CommitCount", "DropSlice"},
+	},
+	{
+		slice: "audience",
+		app:   []string{"app.go", "app_audiences.go", "app_build.go", "app_copy.go"},
+		storage: []string{"personas.go", "audiences.go", "audiences_build.go", "audience_members.go",
+			"audience_copy.go"},
+		mappers: []string{"personaChanged", "personaGone", "audienceChanged", "audienceGone", "CommitBuild",
+			"notBuilding", "failedMoved", "clearingMoved", "notReady", "copyMoved"},
 	},
 }
 

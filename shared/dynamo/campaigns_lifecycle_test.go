@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -46,10 +47,10 @@ func TestPauseRacingAddRecipient(t *testing.T) {
 	s := dynamo.New(db, base.Table())
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 	paused := false
 	db.do = func() {
-		_, err := base.MoveCampaign(ctx, orgID, c.CampaignID, gifting.CampaignPause, "user-2", "")
+		_, err := testenv.Campaigns(base).Move(ctx, orgID, c.CampaignID, campaign.Pause, "user-2", "")
 		paused = err == nil
 	}
 	in := addInput(orgID, c.CampaignID, "jane@example.com")
@@ -69,7 +70,7 @@ func TestPauseRacingAddRecipient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts := got.LiveData.StatusCounts; got.Status != gifting.CampaignInProgress ||
+	if counts := got.LiveData.StatusCounts; got.Status != campaign.InProgress ||
 		counts[gifting.RecipientPending] != 1 || counts[gifting.RecipientInviteSent] != 0 || got.TotalRecipients != 1 {
 		t.Errorf("campaign %s, %d recipients, counts %v; want in_progress with 1 pending", got.Status, got.TotalRecipients, counts)
 	}

@@ -6,12 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // ListCampaigns returns a page of org's campaigns (never deleted ones)
-// matching f, sorted by sortBy (one of CampaignSorts; ties by id in the
-// same order), and how many match.
+// that f keeps, sorted by sortBy (one of campaign.Sorts; ties by id in the
+// same order), and how many f keeps.
 //
 // Costs: the default list (no filter, by createdAt) is O(page): campaign
 // ids are ULIDs, so the CAMPAIGN# range is already in creation order; the
@@ -20,38 +21,32 @@ import (
 // of the organization in one paginated Query and sorts in memory: campaigns
 // per organization are few (hundreds), about 1 KB each, so this is about
 // 1 read unit per 8 campaigns.
-func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.CampaignFilter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error) {
-	if f.Empty() && (sortBy == "" || sortBy == gifting.CampaignSortCreatedAt) {
+func (s *Store) ListCampaigns(ctx context.Context, orgID string, f campaign.Filter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]campaign.Campaign, int, error) {
+	if f.Empty() && (sortBy == "" || sortBy == campaign.SortCreatedAt) {
 		return s.campaignPage(ctx, orgID, order, page)
 	}
 	items, err := s.queryPrefix(ctx, orgPK(orgID), campaignPrefix, false)
 	if err != nil {
 		return nil, 0, err
 	}
-	var matched []gifting.Campaign
+	var matched []campaign.Campaign
 	for _, it := range items {
-		var c gifting.Campaign
-		if err := unmarshal(it, &c); err != nil {
+		c, err := decodeCampaign(it)
+		if err != nil {
 			return nil, 0, err
 		}
-		if c.IsDeleted ||
-			(f.Status != "" && c.Status != f.Status) ||
-			(f.CreatedBy != "" && c.CreatedBy != f.CreatedBy) ||
-			(f.CreatedFrom != nil && c.CreatedAt.Before(*f.CreatedFrom)) ||
-			(f.CreatedTo != nil && c.CreatedAt.After(*f.CreatedTo)) ||
-			!gifting.MatchesSearch(c.Name+"\n"+c.Description, f.Search) {
-			continue
+		if f.Keeps(c) {
+			matched = append(matched, c)
 		}
-		matched = append(matched, c)
 	}
-	slices.SortFunc(matched, func(a, b gifting.Campaign) int {
+	slices.SortFunc(matched, func(a, b campaign.Campaign) int {
 		var by int
 		switch sortBy {
-		case gifting.CampaignSortUpdatedAt:
+		case campaign.SortUpdatedAt:
 			by = a.UpdatedAt.Compare(b.UpdatedAt)
-		case gifting.CampaignSortName:
+		case campaign.SortName:
 			by = cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
-		case gifting.CampaignSortStatus:
+		case campaign.SortStatus:
 			by = cmp.Compare(a.Status, b.Status)
 		default:
 			by = a.CreatedAt.Compare(b.CreatedAt)
@@ -70,11 +65,18 @@ func (s *Store) ListCampaigns(ctx context.Context, orgID string, f gifting.Campa
 
 // campaignPage reads one page of org's campaigns in creation order, and the
 // campaigns counter.
-func (s *Store) campaignPage(ctx context.Context, orgID string, order gifting.SortOrder, page gifting.PageRequest) ([]gifting.Campaign, int, error) {
+func (s *Store) campaignPage(ctx context.Context, orgID string, order gifting.SortOrder, page gifting.PageRequest) ([]campaign.Campaign, int, error) {
 	items, total, err := s.orderedPage(ctx, orgID, campaignsOf(orgID), order, page)
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := decodeAll[gifting.Campaign](items)
-	return out, total, err
+	out := make([]campaign.Campaign, 0, len(items))
+	for _, it := range items {
+		c, err := decodeCampaign(it)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, c)
+	}
+	return out, total, nil
 }

@@ -7,16 +7,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-func newCampaign(t *testing.T, s *dynamo.Store, orgID string) gifting.Campaign {
+func newCampaign(t *testing.T, s *dynamo.Store, orgID string) campaign.Campaign {
 	t.Helper()
-	c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{
+	c, err := testenv.CreateCampaign(context.Background(), s, orgID, campaign.Campaign{
 		Name: "Q3 thank-you", CreatedBy: "user-1",
-		CampaignData: gifting.CampaignData{CreditsPerRecipient: 25},
+		CampaignData: campaign.Data{CreditsPerRecipient: 25},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -42,13 +43,13 @@ func TestCampaignCounters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Status != gifting.CampaignDraft || len(got.LiveData.StatusCounts) != len(gifting.RecipientStatuses) {
+		if got.Status != campaign.Draft || len(got.LiveData.StatusCounts) != len(gifting.RecipientStatuses) {
 			t.Fatalf("status %s, counts %v; want draft and every status", got.Status, got.LiveData.StatusCounts)
 		}
 	})
 	t.Run("counter update adds to total, status and credits", func(t *testing.T) {
 		// Invited recipients are counted only in a campaign that sends.
-		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 		if err := transact(t, s.CampaignCounterUpdate(orgID, c.CampaignID, gifting.RecipientInviteSent, 1, 25)); err != nil {
 			t.Fatal(err)
 		}

@@ -10,10 +10,11 @@ import (
 // The bridge: the areas that have no slice of their own yet read gifts and
 // templates in gifting's shapes, which their own storage keeps (a
 // recipient's kit, the recipient pages, the claim): campaign create and
-// edit and the launch (Template, Gifts), audience pricing (Gift,
-// VisibleGifts). A gift or template that is not there is NOT_FOUND as the
-// catalog slice shows it. When those areas move into slices, they read
-// through the catalog's port and this file goes.
+// edit and the launch (Template, Gifts; Gift, which the chaos run's
+// checks read too). A gift or template that is not
+// there is NOT_FOUND as the catalog slice shows it. When those areas move
+// into slices, they read through the catalog's port (as audience pricing
+// does) and this file goes.
 
 // Gift returns a gift visible to org (its own, or the service catalog's),
 // or NOT_FOUND.
@@ -65,10 +66,4 @@ func (s *Store) Gifts(ctx context.Context, orgID string, ids []string) ([]giftin
 		out = append(out, g)
 	}
 	return out, nil
-}
-
-// VisibleGifts returns every gift org sees: its own, newest first, then
-// the service catalog's (one Query each).
-func (s *Store) VisibleGifts(ctx context.Context, orgID string) ([]gifting.Gift, error) {
-	return catalogOf[gifting.Gift](ctx, s, catalog.Owners(orgID, nil), giftPrefix)
 }

@@ -72,7 +72,8 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 // restampChanges returns items with each change record of its own
 // (changePut) given a new id and time from the store's clock, its
 // messages' ids and times with it, their data untouched. A ledger entry's
-// record is stamped anew by ChangeBalance, which builds each attempt.
+// record is stamped anew with each attempt, which decides the balance
+// change again (wallet.Apply, ChangeBalance).
 func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
 	out := slices.Clone(items)
 	for i, it := range out {
@@ -144,15 +145,6 @@ func (s *Store) withChange(orgID string, change gifting.Change, items ...types.T
 		return nil, err
 	}
 	return append(items, put), nil
-}
-
-// recipientsCreated are the recipient.created messages of rs.
-func recipientsCreated(rs []gifting.Recipient) []gifting.Change {
-	out := make([]gifting.Change, len(rs))
-	for i, r := range rs {
-		out[i] = gifting.NewChange(gifting.ChangeRecipientCreated, r)
-	}
-	return out
 }
 
 // recipientStatusChanged is the recipient.status_changed message of r,

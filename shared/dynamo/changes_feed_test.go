@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -71,7 +72,7 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 		ref  bool
 	}{
 		{"a campaign's pause", func(ctx context.Context, s *dynamo.Store, orgID, campaignID string) error {
-			_, err := s.MoveCampaign(ctx, orgID, campaignID, gifting.CampaignPause, "user-1", "")
+			_, err := testenv.Campaigns(s).Move(ctx, orgID, campaignID, campaign.Pause, "user-1", "")
 			return err
 		}, gifting.ChangeCampaignPaused, true},
 		{"a top-up under a request id", func(ctx context.Context, s *dynamo.Store, orgID, _ string) error {
@@ -86,8 +87,8 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			base := testenv.Store(t, dynamo.WithClock(clk.Now))
 			orgID, _ := testenv.Org(t, base, "acme", 100)
 			late, other := giftCampaign(t, base, orgID, 10), giftCampaign(t, base, orgID, 10)
-			for _, c := range []gifting.Campaign{late, other} {
-				testenv.SetCampaignStatus(t, base, orgID, c.CampaignID, gifting.CampaignLive)
+			for _, c := range []campaign.Campaign{late, other} {
+				testenv.SetCampaignStatus(t, base, orgID, c.CampaignID, campaign.Live)
 			}
 			var seen []json.RawMessage
 			cursor := ""
@@ -102,7 +103,7 @@ func TestFeedMissesNoChangeThatCommittedLate(t *testing.T) {
 			db := &slowChangeDB{DB: testenv.Client(t), clk: clk, conflicts: 8, during: func(n int) {
 				switch n {
 				case 1:
-					if _, err := base.MoveCampaign(ctx, orgID, other.CampaignID, gifting.CampaignPause, "user-2", ""); err != nil {
+					if _, err := testenv.Campaigns(base).Move(ctx, orgID, other.CampaignID, campaign.Pause, "user-2", ""); err != nil {
 						t.Error(err)
 					}
 				case 7:
@@ -163,12 +164,12 @@ func TestFeedPagesThroughALaunchRecord(t *testing.T) {
 	if _, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "more", Credits: 1_000, Reason: "more"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	for cursor, done := "", false; !done; {
 		var err error
-		if cursor, done, err = s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil); err != nil {
+		if cursor, done, err = testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/webhook"
@@ -19,8 +21,10 @@ import (
 // snapshots would make it 3 KB a recipient, written twice in its
 // transaction). The data of the other messages is the resource as the
 // change left it, in the shape storage keeps it: a wallet change as
-// walletChangeItem, the resources of the areas that are not slices yet
-// with their JSON names (those of their items).
+// walletChangeItem, a campaign as campaignItem, an audience as
+// audienceItem (without its build's bookkeeping), the resources of the
+// areas that are not slices yet with their JSON names (those of their
+// items).
 type messageItem struct {
 	ID             string    `json:"id"`
 	Type           string    `json:"type"`
@@ -82,10 +86,17 @@ func messageItemOf(id string, at time.Time, orgID string, m gifting.Change) mess
 		}
 	case gifting.RecipientStatusChange:
 		it.Data, it.Ref = nil, &refItem{CampaignID: d.CampaignID, RecipientID: d.RecipientID, PreviousStatus: d.PreviousStatus}
+	case audience.Audience:
+		// An audience.* message: the audience as its item holds it,
+		// without its build's bookkeeping.
+		it.Data = audienceItemOf(d)
 	case wallet.Entry:
 		// A wallet.* message (wallet.Plan.Message): the balance after
 		// the change and its entry, in full.
 		it.Data = walletChangeItem{Balance: d.BalanceAfter, Entry: ledgerItemOf(d)}
+	case campaign.Campaign:
+		// A campaign.* message: the campaign as its item holds it.
+		it.Data = campaignItemOf(d)
 	}
 	return it
 }
@@ -114,14 +125,14 @@ func dataOf(typ string, raw json.RawMessage) any {
 	switch typ {
 	case gifting.ChangeCampaignLaunched, gifting.ChangeCampaignLive, gifting.ChangeCampaignPaused,
 		gifting.ChangeCampaignResumed, gifting.ChangeCampaignCompleted:
-		var c gifting.Campaign
+		var c campaignItem
 		if decode(&c) == nil {
-			return c
+			return c.campaign()
 		}
 	case gifting.ChangeAudienceReady, gifting.ChangeAudienceFailed:
-		var a gifting.AudienceList
+		var a audienceItem
 		if decode(&a) == nil {
-			return a
+			return a.audience()
 		}
 	case gifting.ChangeRecipientCreated, gifting.ChangeRecipientFeedback:
 		var r gifting.Recipient

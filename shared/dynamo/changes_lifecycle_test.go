@@ -11,10 +11,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/webhook"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // beforeChangeDB runs do once, just before the first transaction that
@@ -88,7 +91,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 	s, _, db, clk := racingStore(t)
 	orgID, _ := testenv.Org(t, s, "acme", 100)
 	c := giftCampaign(t, s, orgID, 10)
-	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 	db.do = func() {
 		_, err := testenv.Client(t).UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 aws.String(s.Table()),
@@ -100,7 +103,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	answered, err := s.MoveCampaign(ctx, orgID, c.CampaignID, gifting.CampaignComplete, "user-2", "done")
+	answered, err := testenv.Campaigns(s).Move(ctx, orgID, c.CampaignID, campaign.Complete, "user-2", "done")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +114,7 @@ func TestCompletionRecordRacingACounter(t *testing.T) {
 	if fb := stored.CompletionData.FeedbackCount; fb == nil || *fb != 1 {
 		t.Fatalf("completionData.feedbackCount %v; want the feedback counted while completing (1)", fb)
 	}
-	got := recorded[gifting.Campaign](t, s, clk, orgID, gifting.ChangeCampaignCompleted)
+	got := recorded[campaign.Campaign](t, s, clk, orgID, gifting.ChangeCampaignCompleted)
 	if len(got) != 1 {
 		t.Fatalf("%d campaign.completed records, want 1", len(got))
 	}
@@ -135,11 +138,10 @@ func TestAudienceReadyRecordedOnce(t *testing.T) {
 	orgID, _ := testenv.Org(t, s, "acme", 0)
 	price := int64(2)
 	aud := engineersAudience(t, s, orgID, 100, func(i int) bool { return i%2 == 0 }, &price)
+	app, edits := testenv.Audiences(s), testenv.Audiences(base)
+	name := "Engineers"
 	db.do = func() {
-		if _, err := base.UpdateAudience(ctx, orgID, aud.AudienceID, func(a *gifting.AudienceList) error {
-			a.Name = "Engineers"
-			return nil
-		}); err != nil {
+		if _, err := edits.Update(ctx, orgID, aud.ID, audience.Patch{Name: &name}); err != nil {
 			t.Error(err)
 		}
 	}
@@ -149,7 +151,7 @@ func TestAudienceReadyRecordedOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 100 {
-				if done, err := s.BuildAudience(ctx, orgID, aud.AudienceID, 30); err != nil || done {
+				if done, err := app.BuildSlice(ctx, orgID, aud.ID, 30); err != nil || done {
 					if err != nil {
 						t.Error(err)
 					}
@@ -160,22 +162,22 @@ func TestAudienceReadyRecordedOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	stored, err := s.Audience(ctx, orgID, aud.AudienceID)
+	stored, err := app.Get(ctx, orgID, aud.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := recorded[gifting.AudienceList](t, s, clk, orgID, gifting.ChangeAudienceReady)
+	got := recorded[wire.Audience](t, s, clk, orgID, gifting.ChangeAudienceReady)
 	if len(got) != 1 {
 		t.Fatalf("%d audience.ready records, want exactly 1", len(got))
 	}
-	if stored.Name != "Engineers" || stored.Status != gifting.AudienceReady || stored.TotalMatch != 50 || stored.CreditRequired != 100 {
+	if stored.Name != "Engineers" || stored.Status != audience.Ready || stored.TotalMatch != 50 || stored.CreditRequired != 100 {
 		t.Errorf("stored audience %+v; want ready, renamed, 50 members for 100 credits", stored)
 	}
-	want, _ := json.Marshal(stored)
+	want, _ := json.Marshal(wire.AudienceOf(stored))
 	if have, _ := json.Marshal(got[0]); string(have) != string(want) {
 		t.Errorf("recorded %s\nstored   %s\nwant the same", have, want)
 	}
-	if failed := recorded[gifting.AudienceList](t, s, clk, orgID, gifting.ChangeAudienceFailed); len(failed) != 0 {
+	if failed := recorded[wire.Audience](t, s, clk, orgID, gifting.ChangeAudienceFailed); len(failed) != 0 {
 		t.Errorf("%d audience.failed records, want none", len(failed))
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -28,15 +30,15 @@ func messageCases() []struct {
 } {
 	at := time.Date(2026, 11, 23, 10, 5, 0, 120_000_000, time.UTC)
 	later := at.Add(90 * time.Minute)
-	c := gifting.Campaign{CampaignID: "01KAQ0Y8G0ZX3V5N7W9A1C3E5G", OrganizationID: "acme", CreatedBy: "user-1",
-		Status: gifting.CampaignDraft, CreatedAt: at, UpdatedAt: at, Name: "Spring <gifts> & \u2028 thanks — Zoë",
+	c := campaign.Campaign{CampaignID: "01KAQ0Y8G0ZX3V5N7W9A1C3E5G", OrganizationID: "acme", CreatedBy: "user-1",
+		Status: campaign.Draft, CreatedAt: at, UpdatedAt: at, Name: "Spring <gifts> & \u2028 thanks — Zoë",
 		Description: `"quoted"`, TotalRecipients: 3}
 	c.CampaignData.GiftIDs = []string{"gift-1"}
 	launched := c.Launched(at, "user-2", 3)
 	live := launched.Live(later, 2)
-	paused := live.Moved(gifting.CampaignPause, later, "user-3", "holiday")
-	resumed := paused.Moved(gifting.CampaignResume, later, "user-3", "")
-	completed := resumed.Moved(gifting.CampaignComplete, later, "user-3", "done")
+	paused := live.Moved(campaign.Pause, later, "user-3", "holiday")
+	resumed := paused.Moved(campaign.Resume, later, "user-3", "")
+	completed := resumed.Moved(campaign.Complete, later, "user-3", "done")
 	r := gifting.Recipient{RecipientID: "01KAQ0YB3MJ4N6P8R0T2V4X6Z8", CampaignID: c.CampaignID, OrganizationID: "acme",
 		LandingPageID: "lp_1", ClaimPageID: "cp_1", Status: gifting.RecipientPending, CreatedAt: at, UpdatedAt: at,
 		CampaignName: c.Name, ShipmentInfo: map[string]any{"carrier": "DHL <express>", "boxes": 2.0}, CreditsCharged: 35}
@@ -46,8 +48,8 @@ func messageCases() []struct {
 	rated := moved
 	rated.Feedback = gifting.Feedback{Rating: &gifting.Rating{Value: "love", SubmittedAt: later},
 		Message: []gifting.FeedbackMessage{{Type: "text", SubmittedAt: later, Text: "Thanks <3 & cheers"}}}
-	a := gifting.AudienceList{AudienceID: "01KAQ0YD0000000000000000AU", OrganizationID: "acme", CreatedBy: "user-1",
-		Name: "CTOs in Zürich", Status: gifting.AudienceBuilding, Tags: []string{"<vip>", "b&b"}, CreatedAt: at, UpdatedAt: at}
+	a := audience.Audience{ID: "01KAQ0YD0000000000000000AU", OrganizationID: "acme", CreatedBy: "user-1",
+		Name: "CTOs in Zürich", Status: audience.Building, Tags: []string{"<vip>", "b&b"}, CreatedAt: at, UpdatedAt: at}
 	entry := func(t wallet.EntryType, amount, after int64) wallet.Entry {
 		e := wallet.Entry{EntryID: "01KAQ0YF0000000000000000LE", Type: t, Amount: amount, BalanceAfter: after, CreatedAt: at}
 		if t != wallet.TopUp {
@@ -76,8 +78,8 @@ func messageCases() []struct {
 		{"wallet.debited", change(gifting.ChangeWalletDebited, entry(wallet.Debit, 35, 65)), nil},
 		{"wallet.refunded", change(gifting.ChangeWalletRefunded, entry(wallet.Refund, 10, 75)), nil},
 		{"wallet.topped_up", change(gifting.ChangeWalletToppedUp, entry(wallet.TopUp, 5000, 5075)), nil},
-		{"audience.ready", change(gifting.ChangeAudienceReady, a.Built(later, "")), nil},
-		{"audience.failed", change(gifting.ChangeAudienceFailed, a.Built(later, "no contact matches <all>")), nil},
+		{"audience.ready", change(gifting.ChangeAudienceReady, audience.Built(a, later, "")), nil},
+		{"audience.failed", change(gifting.ChangeAudienceFailed, audience.Built(a, later, "no contact matches <all>")), nil},
 	}
 }
 

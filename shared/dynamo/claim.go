@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -73,9 +74,9 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 		return gifting.Recipient{}, err
 	}
 	var (
-		cur      *storedRecipient
-		campaign *gifting.Campaign
-		gift     *giftItem
+		cur  *storedRecipient
+		camp *campaign.Campaign
+		gift *giftItem
 	)
 	for _, it := range got {
 		switch attrS(it, "SK") {
@@ -86,11 +87,11 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 			}
 			cur = &sr
 		case campaignSK(campaignID):
-			var c gifting.Campaign
-			if err := unmarshal(it, &c); err != nil {
+			c, err := decodeCampaign(it)
+			if err != nil {
 				return gifting.Recipient{}, err
 			}
-			campaign = &c
+			camp = &c
 		case giftSK(in.GiftID):
 			var g gifting.Gift
 			if err := unmarshal(it, &g); err != nil {
@@ -106,9 +107,9 @@ func (s *Store) claimOnce(ctx context.Context, orgID, campaignID, recipientID st
 		return gifting.Recipient{}, gifting.NotFound("recipient", recipientID)
 	case cur.Claimed():
 		return gifting.Recipient{}, gifting.Errorf(gifting.CodeConflict, "this gift has already been claimed: the address was confirmed")
-	case campaign == nil || campaign.IsDeleted || campaign.Status == gifting.CampaignCompleted:
+	case camp == nil || camp.IsDeleted || camp.Status == campaign.Completed:
 		return gifting.Recipient{}, campaignGone
-	case gift == nil || !slices.Contains(campaign.CampaignData.GiftIDs, in.GiftID):
+	case gift == nil || !slices.Contains(camp.CampaignData.GiftIDs, in.GiftID):
 		return gifting.Recipient{}, &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
 			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
 	case !gift.InStock():
@@ -207,7 +208,7 @@ func (s *Store) claimItems(orgID string, cur storedRecipient, r gifting.Recipien
 			},
 			ExpressionAttributeValues: item{
 				":one": num(1), ":refund": num(refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
-				":completed": str(string(gifting.CampaignCompleted)),
+				":completed": str(string(campaign.Completed)),
 			},
 		}}, failed: campaignGone},
 	}

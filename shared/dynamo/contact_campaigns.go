@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -42,7 +43,7 @@ const joinCampaignCond = "attribute_exists(contactId) AND NOT contains(cids, :id
 // time, paced by pace like the recipients' puts (contacts live in the same
 // partition). A refused condition (there already, deleted since, at the
 // most campaigns) is no error.
-func (s *Store) joinCampaign(ctx context.Context, orgID string, c gifting.Campaign, contacts map[string]gifting.Contact, rs []storedRecipient, pace *rate.Limiter) error {
+func (s *Store) joinCampaign(ctx context.Context, orgID string, c campaign.Campaign, contacts map[string]gifting.Contact, rs []storedRecipient, pace *rate.Limiter) error {
 	type join struct {
 		ct     gifting.Contact
 		status gifting.RecipientStatus
@@ -61,7 +62,7 @@ func (s *Store) joinCampaign(ctx context.Context, orgID string, c gifting.Campai
 
 // joinContactToCampaign is joinCampaign's update of one contact ct (as
 // read) whose recipient in c was written with status.
-func (s *Store) joinContactToCampaign(ctx context.Context, orgID string, c gifting.Campaign, ct gifting.Contact, status gifting.RecipientStatus, pace *rate.Limiter) error {
+func (s *Store) joinContactToCampaign(ctx context.Context, orgID string, c campaign.Campaign, ct gifting.Contact, status gifting.RecipientStatus, pace *rate.Limiter) error {
 	cc := gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(status)}
 	entry, err := marshalValue(cc)
 	if err != nil {

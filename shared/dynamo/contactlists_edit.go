@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
-	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // The commits of a list's edit and delete, and of the job that removes a
@@ -50,7 +50,7 @@ func (s *Store) CommitListEdit(ctx context.Context, l contact.List) (contact.Lis
 // same transaction checks that each of drafts is still the draft read
 // (commitRefDelete). contact.ErrListNotFound when the list is gone, a
 // *contact.DraftChanged when a draft changed.
-func (s *Store) CommitListDelete(ctx context.Context, l contact.List, drafts []gifting.Campaign) error {
+func (s *Store) CommitListDelete(ctx context.Context, l contact.List, drafts []campaign.Campaign) error {
 	attrs := dueAttrs(contact.JobListDelete, l.ListID, orgPK(l.OrganizationID), deletedListSK(l.ListID), s.Now().Add(DueLease))
 	attrs["PK"], attrs["SK"] = orgPK(l.OrganizationID), deletedListSK(l.ListID)
 	tomb, err := withKey(listItemOf(l), attrs)

@@ -11,17 +11,17 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// The bridge: the areas that have no slice of their own yet reach contacts
-// and lists through these, in gifting's shapes, which their own code keeps:
-// add-recipient writes the recipient's contact in its transaction
-// (planCreate, planMerge, PrepareContactUpsert), the launch reads a list's
-// members and their contacts (ContactsByID, ContactList) and shows the
-// campaign on them (contactItem), the campaign checks read lists
-// (ContactList), and the audience copy creates a list and adds existing
-// contacts to it (CreateContactList, AddContactIDsToList). The decisions
-// are the contact slice's (contact.Upsert, Join, NewList), and a missing
-// list is NOT_FOUND as the slice shows it. When those areas become slices,
-// they call the contact slice and this file goes.
+// The bridge: what reaches contacts and lists from outside the contact
+// slice, in gifting's shapes, which that code keeps: add-recipient writes
+// the recipient's contact in its transaction (planCreate, planMerge,
+// PrepareContactUpsert), the launch reads its members' contacts
+// (ContactsByID) and shows the campaign on them (contactItem), the
+// campaign slice checks that a list exists (ContactList), the audience
+// build matches contacts (storedContact.bridge), and tests make lists
+// (CreateContactList). The decisions are the contact slice's
+// (contact.Upsert, NewList), and a missing list is NOT_FOUND as the slice
+// shows it. When the recipient slice writes contacts through the contact
+// slice, and the others read them in its shape, this file goes.
 
 // ContactUpsert is a prepared create or merge of one contact: the record
 // as it will be, and the transaction items that write it. Put Items into a
@@ -144,152 +144,6 @@ func (s *Store) CreateContactList(ctx context.Context, orgID, userID, name, desc
 		return gifting.ContactList{}, err
 	}
 	return gifting.ContactList(listItemOf(l)), s.CommitNewList(ctx, l)
-}
-
-// AddContactIDsToList adds existing contacts of org to a list (the
-// audience copy), as the slice's AddIDsToList does: each contact joins on
-// its own (contact.Join) and one whose write finds it moved is read and
-// decided again; the list's count moves once per chunk, and a list
-// deleted meanwhile takes no members. It returns the slice's NOT_FOUND
-// when the list does not exist.
-func (s *Store) AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (contact.BulkResult, error) {
-	if _, err := s.List(ctx, orgID, listID); err != nil {
-		if errors.Is(err, contact.ErrListNotFound) {
-			err = contact.ListNotFound(listID)
-		}
-		return contact.BulkResult{}, err
-	}
-	var res contact.BulkResult
-	for start := 0; start < len(ids); start += 100 {
-		if err := s.joinChunk(ctx, orgID, listID, ids[start:min(start+100, len(ids))], start, &res); err != nil {
-			return contact.BulkResult{}, err
-		}
-	}
-	return res, nil
-}
-
-// joinChunk adds one chunk of AddContactIDsToList to res, its first id at
-// offset. A repeated id reports what its first occurrence did, or
-// unchanged.
-func (s *Store) joinChunk(ctx context.Context, orgID, listID string, ids []string, offset int, res *contact.BulkResult) error {
-	stored, err := s.contactsByID(ctx, orgID, ids)
-	if err != nil {
-		return err
-	}
-	first := map[string]int{}
-	plans, errs := make([]contact.Plan, len(ids)), make([]error, len(ids))
-	var todo []int
-	for i, id := range ids {
-		if _, ok := first[id]; ok {
-			continue
-		}
-		first[id] = i
-		cur, ok := stored[id]
-		if !ok {
-			errs[i] = contact.NotFound(id)
-			continue
-		}
-		if plans[i], errs[i] = contact.Join(cur.contact(), listID, s.Now()); errs[i] == nil {
-			todo = append(todo, i)
-		}
-	}
-	written := s.CommitContacts(ctx, orgID, pick(plans, todo))
-	joined := int64(0)
-	for k, i := range todo {
-		if written[k] != nil {
-			errs[i] = s.joinAgain(ctx, orgID, listID, ids[i], &plans[i], written[k])
-		}
-		if errs[i] == nil && plans[i].Joined != "" {
-			joined++
-		}
-	}
-	counts := map[string]int64{}
-	if joined > 0 {
-		counts[listID] = joined
-	}
-	gone, err := s.CommitCounts(ctx, orgID, 0, counts)
-	if err != nil {
-		return err
-	}
-	for _, i := range todo {
-		if errs[i] == nil && len(gone) > 0 && plans[i].Joined != "" {
-			errs[i] = s.leaveGoneList(ctx, orgID, listID, ids[i])
-		}
-	}
-	for i, id := range ids {
-		f := first[id]
-		it := contact.Item{Index: offset + i, ContactID: id, Status: plans[f].Status, MailID: plans[f].Contact.MailID}
-		switch {
-		case errs[f] != nil:
-			it = contact.Failed(offset+i, "", errs[f])
-			it.ContactID = id
-		case f < i:
-			it.Status, it.MailID = contact.StatusUnchanged, ""
-		}
-		res.Add(it)
-	}
-	return nil
-}
-
-// pick is the plans at indexes at.
-func pick(plans []contact.Plan, at []int) []contact.Plan {
-	out := make([]contact.Plan, len(at))
-	for k, i := range at {
-		out[k] = plans[i]
-	}
-	return out
-}
-
-// joinAgain decides and writes p's join again after its write failed with
-// err, while the contact keeps moving (contact.ErrChanged), up to
-// maxAttempts.
-func (s *Store) joinAgain(ctx context.Context, orgID, listID, id string, p *contact.Plan, err error) error {
-	for attempt := 1; errors.Is(err, contact.ErrChanged) && attempt < maxAttempts; attempt++ {
-		if err := sleep(ctx, backoff(attempt)); err != nil {
-			return err
-		}
-		cur, err := s.contact(ctx, orgID, id)
-		if errors.Is(err, contact.ErrNotFound) {
-			return contact.NotFound(id)
-		}
-		if err != nil {
-			return err
-		}
-		if *p, err = contact.Join(cur.contact(), listID, s.Now()); err != nil || p.Status == contact.StatusUnchanged {
-			return err
-		}
-		if err = s.CommitContacts(ctx, orgID, []contact.Plan{*p})[0]; err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
-// leaveGoneList takes contactID out of the list listID, deleted while it
-// joined, and reports the list NOT_FOUND.
-func (s *Store) leaveGoneList(ctx context.Context, orgID, listID, contactID string) error {
-	for attempt := 1; attempt < maxAttempts; attempt++ {
-		cur, err := s.contact(ctx, orgID, contactID)
-		switch {
-		case errors.Is(err, contact.ErrNotFound):
-			err = s.CommitMemberGone(ctx, orgID, listID, contactID)
-		case err == nil && cur.contact().InList(listID):
-			c, _ := contact.Leave(cur.contact(), listID, s.Now())
-			err = s.CommitLeave(ctx, orgID, listID, cur.contact(), c, false)
-		case err == nil:
-			err = s.CommitMemberGone(ctx, orgID, listID, contactID)
-		}
-		if !errors.Is(err, contact.ErrChanged) {
-			if err != nil {
-				return err
-			}
-			return contact.ListNotFound(listID)
-		}
-		if err := sleep(ctx, backoff(attempt)); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("leave deleted list %s: too many attempts", listID)
 }
 
 // bridge is the contact item c in gifting's shape (the audience build

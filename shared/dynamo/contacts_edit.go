@@ -136,7 +136,7 @@ func (s *Store) markerDelete(orgID, email, contactID string) types.TransactWrite
 	}}
 }
 
-// CommitDelete deletes the live contact cur in one transaction: its record
+// CommitContactDelete deletes the live contact cur in one transaction: its record
 // gone moves out of the contacts range and the Slim index (kept under
 // DELCONTACT#), its email is released so it can be imported again, it
 // leaves every list (memberships and list counts), and the contacts
@@ -146,7 +146,7 @@ func (s *Store) markerDelete(orgID, email, contactID string) types.TransactWrite
 // (nil: all of them): a list deleted whose job has not dropped this
 // membership yet has no count to move. contact.ErrChanged when cur moved
 // on, or a list it counts went.
-func (s *Store) CommitDelete(ctx context.Context, orgID string, cur, gone contact.Contact, live map[string]bool) error {
+func (s *Store) CommitContactDelete(ctx context.Context, orgID string, cur, gone contact.Contact, live map[string]bool) error {
 	rec, err := marshal(recordOf(gone))
 	if err != nil {
 		return err

@@ -21,30 +21,30 @@ import (
 
 // contactRecord is a contact's record as stored.
 type contactRecord struct {
-	ContactID      string             `json:"contactId"`
-	OrganizationID string             `json:"organizationId"`
-	MailID         string             `json:"mailId"`
-	IsDeleted      bool               `json:"isDeleted"`
-	CreatedAt      time.Time          `json:"createdAt"`
-	UpdatedAt      time.Time          `json:"updatedAt"`
-	ListIDs        []string           `json:"listIds"`
-	PhoneNumber    string             `json:"phoneNumber"`
-	FirstName      string             `json:"firstName"`
-	LastName       string             `json:"lastName"`
-	FullName       string             `json:"fullName"`
-	JobTitle       string             `json:"jobTitle"`
-	CompanyName    string             `json:"companyName"`
-	CompanyID      string             `json:"companyId"`
-	LinkedinURL    string             `json:"linkedinUrl"`
-	ProfileImage   string             `json:"profileImage"`
-	Notes          string             `json:"notes"`
-	Tags           []tagItem          `json:"tags"`
-	Address        addressItem        `json:"address"`
-	Emails         []emailEntryItem   `json:"emails"`
-	Addresses      []addressEntryItem `json:"addresses"`
-	Sources        []sourceItem       `json:"sources"`
-	Usage          usageItem          `json:"usage"`
-	Campaigns      []campaignItem     `json:"campaigns"`
+	ContactID      string                `json:"contactId"`
+	OrganizationID string                `json:"organizationId"`
+	MailID         string                `json:"mailId"`
+	IsDeleted      bool                  `json:"isDeleted"`
+	CreatedAt      time.Time             `json:"createdAt"`
+	UpdatedAt      time.Time             `json:"updatedAt"`
+	ListIDs        []string              `json:"listIds"`
+	PhoneNumber    string                `json:"phoneNumber"`
+	FirstName      string                `json:"firstName"`
+	LastName       string                `json:"lastName"`
+	FullName       string                `json:"fullName"`
+	JobTitle       string                `json:"jobTitle"`
+	CompanyName    string                `json:"companyName"`
+	CompanyID      string                `json:"companyId"`
+	LinkedinURL    string                `json:"linkedinUrl"`
+	ProfileImage   string                `json:"profileImage"`
+	Notes          string                `json:"notes"`
+	Tags           []tagItem             `json:"tags"`
+	Address        addressItem           `json:"address"`
+	Emails         []emailEntryItem      `json:"emails"`
+	Addresses      []addressEntryItem    `json:"addresses"`
+	Sources        []sourceItem          `json:"sources"`
+	Usage          usageItem             `json:"usage"`
+	Campaigns      []contactCampaignItem `json:"campaigns"`
 }
 
 type tagItem struct {
@@ -97,7 +97,7 @@ type usageItem struct {
 	CampaignIDs []string `json:"campaignIds"`
 }
 
-type campaignItem struct {
+type contactCampaignItem struct {
 	CampaignID   string `json:"campaignId"`
 	CampaignName string `json:"campaignName"`
 	Status       string `json:"status"`
@@ -171,7 +171,7 @@ func (r contactRecord) contact() contact.Contact {
 		Notes: r.Notes, Address: contact.Address(r.Address), Usage: contact.Usage(r.Usage),
 		Tags:    mapSlice(r.Tags, func(t tagItem) contact.Tag { return contact.Tag(t) }),
 		Sources: mapSlice(r.Sources, func(s sourceItem) contact.Source { return contact.Source(s) }),
-		Campaigns: mapSlice(r.Campaigns, func(cc campaignItem) contact.Campaign {
+		Campaigns: mapSlice(r.Campaigns, func(cc contactCampaignItem) contact.Campaign {
 			return contact.Campaign(cc)
 		}),
 		Emails: mapSlice(r.Emails, func(e emailEntryItem) contact.EmailEntry {
@@ -197,7 +197,7 @@ func recordOf(c contact.Contact) contactRecord {
 		Notes: c.Notes, Address: addressItem(c.Address), Usage: usageItem(c.Usage),
 		Tags:      mapSlice(c.Tags, func(t contact.Tag) tagItem { return tagItem(t) }),
 		Sources:   mapSlice(c.Sources, func(s contact.Source) sourceItem { return sourceItem(s) }),
-		Campaigns: mapSlice(c.Campaigns, func(cc contact.Campaign) campaignItem { return campaignItem(cc) }),
+		Campaigns: mapSlice(c.Campaigns, func(cc contact.Campaign) contactCampaignItem { return contactCampaignItem(cc) }),
 		Emails: mapSlice(c.Emails, func(e contact.EmailEntry) emailEntryItem {
 			return emailEntryItem{Email: e.Email, IsPrimary: e.IsPrimary, IsVerified: e.IsVerified,
 				Source: sourceRefItem(e.Source), AddedAt: e.AddedAt, UpdatedAt: e.UpdatedAt}

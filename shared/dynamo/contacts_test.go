@@ -146,7 +146,7 @@ func TestContactReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Run("AddContactIDsToList takes more than 100", func(t *testing.T) {
+	t.Run("AddIDsToList takes more than 100", func(t *testing.T) {
 		r, err := contact.NewApp(s, nil).AddIDsToList(ctx, org, list.ListID, ids)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/jobs"
 )
 
 // Due items are work that must happen after a commit, driven from a record
@@ -37,25 +38,12 @@ import (
 // few dozen bytes whatever the size of its item: a recipient's due writes
 // cost one index write unit, not a copy of the whole recipient.
 
-// DueLease is how long whoever works a due item has it to itself: the due
-// time is pushed this far ahead when a tick claims the item and on each
-// progress, so a tick only takes over work that stopped (a lost message, a
-// crashed process) this long ago.
-const DueLease = time.Minute
+// DueLease is how long whoever works a due item has it to itself
+// (jobs.DueLease).
+const DueLease = jobs.DueLease
 
-// Due is one item of due work, as the scheduler tick sees it.
-type Due struct {
-	// Kind is the job kind that continues the work.
-	Kind string
-	// OrgID and Ref name the work: the organization and the resource.
-	OrgID, Ref string
-	// Cursor is where the work stopped; "" for the start.
-	Cursor string
-	// At is when the item became due; ProgressAt its last progress.
-	At, ProgressAt time.Time
-
-	pk, sk, dueSK string
-}
+// Due is one item of due work, as the scheduler tick sees it (jobs.Due).
+type Due = jobs.Due
 
 // dueOnlyItem is an item of its own at pk/sk whose only work is to be
 // due: its keys and the due attributes (dueAttrs) of kind on ref at at.
@@ -144,7 +132,7 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 				r.DueRef = dueRefOfKey(r.DueKind, r.SK)
 			}
 			due = append(due, Due{Kind: r.DueKind, OrgID: orgOfPK(r.PK), Ref: r.DueRef, Cursor: r.Cursor,
-				At: at, ProgressAt: r.ProgressAt, pk: r.PK, sk: r.SK, dueSK: r.DueAt})
+				At: at, ProgressAt: r.ProgressAt, Key: jobs.DueKey{PK: r.PK, SK: r.SK, DueAt: r.DueAt}})
 		}
 	}
 	return due, nil
@@ -156,10 +144,10 @@ func (s *Store) DueItems(ctx context.Context, now time.Time) ([]Due, error) {
 func (s *Store) ClaimDue(ctx context.Context, d Due, until time.Time) (bool, error) {
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 &s.table,
-		Key:                       key(d.pk, d.sk),
+		Key:                       key(d.Key.PK, d.Key.SK),
 		UpdateExpression:          aws.String("SET dueAt = :next"),
 		ConditionExpression:       aws.String("dueAt = :seen"),
-		ExpressionAttributeValues: item{":next": str(dueSK(until, d.pk, d.sk)), ":seen": str(d.dueSK)},
+		ExpressionAttributeValues: item{":next": str(dueSK(until, d.Key.PK, d.Key.SK)), ":seen": str(d.Key.DueAt)},
 	})
 	var cond *types.ConditionalCheckFailedException
 	if errors.As(err, &cond) {

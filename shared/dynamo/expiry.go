@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -157,7 +158,7 @@ const expirySlice = 100
 // no recipient of c is unclaimed: c is exactly as written (its write is
 // conditioned on its counters being unchanged since read, and a completed
 // or deleted campaign takes no more recipients), so none will ever be.
-func (s *Store) expiryDue(orgID string, c gifting.Campaign, now time.Time) *types.TransactWriteItem {
+func (s *Store) expiryDue(orgID string, c campaign.Campaign, now time.Time) *types.TransactWriteItem {
 	counts := c.LiveData.StatusCounts
 	if counts[gifting.RecipientPending]+counts[gifting.RecipientInviteSent] == 0 {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/scheduler"
@@ -30,11 +31,11 @@ func TestEndingACampaignLostAnswerRefundsByTicks(t *testing.T) {
 		retry gifting.Code
 	}{
 		{"complete", func(svc *service.Service, orgID, campaignID string) error {
-			_, err := svc.MoveCampaign(ctx, orgID, campaignID, gifting.CampaignComplete, "user-1", "")
+			_, err := svc.Campaigns().Move(ctx, orgID, campaignID, campaign.Complete, "user-1", "")
 			return err
 		}, gifting.CodeConflict},
 		{"delete", func(svc *service.Service, orgID, campaignID string) error {
-			_, err := svc.DeleteCampaign(ctx, orgID, campaignID, "user-1")
+			_, err := svc.Campaigns().Delete(ctx, orgID, campaignID, "user-1")
 			return err
 		}, gifting.CodeNotFound},
 	}
@@ -56,7 +57,7 @@ func TestEndingACampaignLostAnswerRefundsByTicks(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+				testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 				assertBalance(t, s, orgID, 40)
 
 				fake.arm(1, ans.err)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -24,7 +24,7 @@ func TestIDsFollowTheStoreClock(t *testing.T) {
 	orgID, _ := testenv.Org(t, s, "acme", 0)
 	for _, at := range []time.Time{now, now.Add(-48 * time.Hour), now.Add(-72 * time.Hour)} {
 		now = at
-		c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "clocked", CreatedBy: "user-1"})
+		c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "clocked", CreatedBy: "user-1"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -71,13 +71,13 @@ func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Bulk launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "Bulk launch", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, GiftIDs: []string{cat.Gifts[0].GiftID}, CreditsPerRecipient: 10,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	u := &meter.Usage{Record: true}
@@ -191,7 +191,7 @@ func TestLaunchShowsCampaignOnContactsStoredBefore(t *testing.T) {
 	}
 	oldForm(ids[0], "01OTHERCAMPAIGN")
 	oldForm(ids[1], c.CampaignID)
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	runSlicesTwice(t, s, orgID, c.CampaignID, nil)

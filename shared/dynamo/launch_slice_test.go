@@ -15,6 +15,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -75,7 +76,7 @@ func assertLaunched(t *testing.T, s *dynamo.Store, orgID, campaignID string, rec
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != recipients || got.LiveData.CreditsSpent != 10*recipients || w.Balance != 1000-10*recipients {
+	if got.Status != campaign.Live || got.TotalRecipients != recipients || got.LiveData.CreditsSpent != 10*recipients || w.Balance != 1000-10*recipients {
 		t.Errorf("campaign %s, %d recipients, %d credits spent, balance %d; want live, %d, %d, %d",
 			got.Status, got.TotalRecipients, got.LiveData.CreditsSpent, w.Balance, recipients, 10*recipients, 1000-10*recipients)
 	}
@@ -108,10 +109,10 @@ func TestLaunchSliceCrashBeforeCounting(t *testing.T) {
 				t.Fatal(err)
 			}
 			orgID, c := launchFixtureOf(t, s, "crash-"+fmt.Sprint(len(tt.name)), 7, "")
-			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+			if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := s.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err == nil {
+			if _, _, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, ""); err == nil {
 				t.Fatal("the first slice survived its crash")
 			}
 			if n := countItems(t, s, orgID, "RCPT#"+c.CampaignID+"#"); n != 7 {
@@ -139,23 +140,22 @@ func TestLaunchSliceRunsAtOnce(t *testing.T) {
 	s := testenv.Store(t)
 	const n = 90
 	orgID, c := launchFixtureOf(t, s, "overlap", n, "tmpl-meeting-booker")
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	invited := map[string]int{}
-	invite := func(ctx context.Context, invs []gifting.Invitation) {
+	campaigns := testenv.Campaigns(s, testenv.Inviter(func(ctx context.Context, orgID string, inv gifting.Invitation) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		for _, inv := range invs {
-			r := inv.Recipient
-			invited[r.RecipientID]++
-			// The mail provider accepted it: the sender records it.
-			if err := s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID); err != nil {
-				t.Error(err)
-			}
+		r := inv.Recipient
+		invited[r.RecipientID]++
+		// The mail provider accepted it: the sender records it.
+		if err := s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID); err != nil {
+			t.Error(err)
 		}
-	}
+		return true
+	}))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
@@ -163,7 +163,7 @@ func TestLaunchSliceRunsAtOnce(t *testing.T) {
 			defer wg.Done()
 			cursor := ""
 			for step := 0; step < 20; step++ {
-				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", invite)
+				next, done, err := campaigns.LaunchSlice(ctx, orgID, c.CampaignID, cursor)
 				if err != nil {
 					t.Error(err)
 					return
@@ -209,7 +209,7 @@ func TestLaunchPace(t *testing.T) {
 		t.Fatal(err)
 	}
 	orgID, c := launchFixtureOf(t, s, "paced", n, "tmpl-meeting-booker")
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	u := &meter.Usage{Record: true}
@@ -276,12 +276,12 @@ func TestLaunchSliceContactDeletedBetweenRuns(t *testing.T) {
 	fake := &holdPutDB{DB: client, sk: "RCPT#" + c.CampaignID + "#" + dynamo.RecipientIDFor(c.CampaignID, gone),
 		held: make(chan struct{}), release: make(chan struct{})}
 	slow := dynamo.New(fake, table)
-	if _, err := plain.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, plain, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	firstDone := make(chan error, 1)
 	go func() {
-		_, _, err := slow.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil)
+		_, _, err := testenv.Campaigns(slow).LaunchSlice(ctx, orgID, c.CampaignID, "")
 		firstDone <- err
 	}()
 	select {
@@ -294,7 +294,7 @@ func TestLaunchSliceContactDeletedBetweenRuns(t *testing.T) {
 	}
 	// The second run of the same slice: it no longer sees the contact and
 	// counts the slice.
-	if _, _, err := plain.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err != nil {
+	if _, _, err := testenv.Campaigns(plain).LaunchSlice(ctx, orgID, c.CampaignID, ""); err != nil {
 		t.Fatal(err)
 	}
 	close(fake.release)
@@ -378,7 +378,7 @@ func TestLaunchRightAfterAnImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			orgID, c := launchFixtureOf(t, s, "settle-"+fmt.Sprint(tt.want), 5, "")
-			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+			if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
 			runSlicesTwice(t, s, orgID, c.CampaignID, nil)

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -35,14 +36,14 @@ func (d *editBeforeLaunchDB) TransactWriteItems(ctx context.Context, in *dynamod
 
 // launchFixture is an org with credits, a list of n contacts and a draft
 // campaign over it priced at 10 credits.
-func launchFixture(t *testing.T, s *dynamo.Store, n int) (orgID string, c gifting.Campaign) {
+func launchFixture(t *testing.T, s *dynamo.Store, n int) (orgID string, c campaign.Campaign) {
 	t.Helper()
 	return launchFixtureOf(t, s, "acme", n, "")
 }
 
 // launchFixtureOf is launchFixture for organization org, with the campaign
 // using templateID ("" for none).
-func launchFixtureOf(t *testing.T, s *dynamo.Store, org string, n int, templateID string) (orgID string, c gifting.Campaign) {
+func launchFixtureOf(t *testing.T, s *dynamo.Store, org string, n int, templateID string) (orgID string, c campaign.Campaign) {
 	t.Helper()
 	ctx := context.Background()
 	orgID, _ = testenv.Org(t, s, org, 1_000)
@@ -61,7 +62,7 @@ func launchFixtureOf(t *testing.T, s *dynamo.Store, org string, n int, templateI
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err = s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err = testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, GiftIDs: []string{cat.Gifts[0].GiftID},
 		CreditsPerRecipient: 10, EmailTemplateID: templateID,
 	}})
@@ -81,11 +82,11 @@ func TestLaunchRacingAnEdit(t *testing.T) {
 	db.edit = func() {
 		edited := c
 		edited.Name = "Edited"
-		if _, err := base.UpdateCampaign(ctx, orgID, edited, "user-2", false, false); err != nil {
+		if _, err := base.CommitEdit(ctx, campaign.EditPlan{OrgID: orgID, Campaign: edited, UserID: "user-2", Now: base.Now()}); err != nil {
 			t.Error(err)
 		}
 	}
-	_, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1")
+	_, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1")
 	if gifting.ErrorCode(err) != gifting.CodeConflict || !strings.Contains(err.Error(), "edited") {
 		t.Fatalf("err = %v, want CONFLICT saying the campaign was edited", err)
 	}
@@ -97,11 +98,11 @@ func TestLaunchRacingAnEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Balance != 1_000 || got.Status != gifting.CampaignDraft {
+	if w.Balance != 1_000 || got.Status != campaign.Draft {
 		t.Errorf("balance %d, status %s; want 1000 and draft: nothing changes", w.Balance, got.Status)
 	}
 	// Launching again prices the edited draft.
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -111,7 +112,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	orgID, c := launchFixture(t, s, 7)
-	l, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1")
+	l, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestLaunchSlicesRunTwice(t *testing.T) {
 
 // runSlicesTwice runs a launch job to its end with every slice delivered
 // twice (SQS is at-least-once), the second copy running after the first.
-func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite gifting.Inviter) {
+func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, invite campaign.Inviter) {
 	t.Helper()
 	ctx := context.Background()
 	cursor := ""
@@ -132,11 +133,17 @@ func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, inv
 		if step > 10 {
 			t.Fatal("the launch job does not finish")
 		}
-		next, done, err := s.LaunchSlice(ctx, orgID, campaignID, cursor, "https://gifts.test", invite)
+		if r, ok := invite.(*runInviter); ok {
+			r.nextRun()
+		}
+		next, done, err := testenv.Campaigns(s, invite).LaunchSlice(ctx, orgID, campaignID, cursor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, doneAgain, err := s.LaunchSlice(ctx, orgID, campaignID, cursor, "https://gifts.test", invite)
+		if r, ok := invite.(*runInviter); ok {
+			r.nextRun()
+		}
+		again, doneAgain, err := testenv.Campaigns(s, invite).LaunchSlice(ctx, orgID, campaignID, cursor)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,6 +155,39 @@ func runSlicesTwice(t *testing.T, s *dynamo.Store, orgID, campaignID string, inv
 		}
 		cursor = next
 	}
+}
+
+// runInviter is a campaign.Inviter that tells apart the runs of the slices
+// it sends in (runSlicesTwice starts each run with nextRun): calls counts
+// the runs that handed it invitations, nil counts none.
+type runInviter struct {
+	mu   sync.Mutex
+	run  int
+	runs map[int]bool
+	send func(ctx context.Context, inv gifting.Invitation)
+}
+
+func (r *runInviter) nextRun() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.run++
+}
+
+func (r *runInviter) SendInvitation(ctx context.Context, _ string, inv gifting.Invitation) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runs[r.run] = true
+	r.send(ctx, inv)
+	return true
+}
+
+func (r *runInviter) calls() int {
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.runs)
 }
 
 // TestLaunchInvitations runs launches whose slices are all delivered twice
@@ -176,42 +216,37 @@ func TestLaunchInvitations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			orgID, c := launchFixtureOf(t, s, tt.org, n, tt.template)
-			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+			if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
 			var (
-				mu     sync.Mutex
-				calls  int
 				sends  = map[string]int{}
 				failed = map[string]bool{}
+				runs   *runInviter
+				invite campaign.Inviter
 			)
-			var invite gifting.Inviter
 			if tt.inviter {
-				invite = func(ctx context.Context, invs []gifting.Invitation) {
-					mu.Lock()
-					defer mu.Unlock()
-					calls++
-					for _, inv := range invs {
-						r := inv.Recipient
-						e := r.Emails.AddressConfirmation
-						if r.Status != gifting.RecipientPending || e.ClaimedAt == nil || e.Sent || e.Subject == "" {
-							t.Errorf("invitation of a recipient %s, claimed %v, sent %v, subject %q; want pending, claimed, not yet sent, rendered",
-								r.Status, e.ClaimedAt, e.Sent, e.Subject)
-							continue
-						}
-						sends[r.RecipientID]++
-						var err error
-						if tt.failEach > 0 && len(sends)%tt.failEach == 0 {
-							failed[r.RecipientID] = true
-							err = s.EmailFailed(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "", *e.ClaimedAt)
-						} else {
-							err = s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID)
-						}
-						if err != nil {
-							t.Error(err)
-						}
+				runs = &runInviter{runs: map[int]bool{}, send: func(ctx context.Context, inv gifting.Invitation) {
+					r := inv.Recipient
+					e := r.Emails.AddressConfirmation
+					if r.Status != gifting.RecipientPending || e.ClaimedAt == nil || e.Sent || e.Subject == "" {
+						t.Errorf("invitation of a recipient %s, claimed %v, sent %v, subject %q; want pending, claimed, not yet sent, rendered",
+							r.Status, e.ClaimedAt, e.Sent, e.Subject)
+						return
 					}
-				}
+					sends[r.RecipientID]++
+					var err error
+					if tt.failEach > 0 && len(sends)%tt.failEach == 0 {
+						failed[r.RecipientID] = true
+						err = s.EmailFailed(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "", *e.ClaimedAt)
+					} else {
+						err = s.EmailSent(ctx, orgID, r.CampaignID, r.RecipientID, "addressConfirmation", "msg-"+r.RecipientID)
+					}
+					if err != nil {
+						t.Error(err)
+					}
+				}}
+				invite = runs
 			}
 			runSlicesTwice(t, s, orgID, c.CampaignID, invite)
 
@@ -219,8 +254,8 @@ func TestLaunchInvitations(t *testing.T) {
 			if tt.invited > 0 || tt.failEach > 0 {
 				wantSends, wantCalls = n, 1
 			}
-			if len(sends) != wantSends || calls != wantCalls {
-				t.Errorf("%d recipients handed to the inviter in %d calls, want %d in %d (one per slice)", len(sends), calls, wantSends, wantCalls)
+			if calls := runs.calls(); len(sends) != wantSends || calls != wantCalls {
+				t.Errorf("%d recipients handed to the inviter in %d runs, want %d in %d (the one that counted the slice)", len(sends), calls, wantSends, wantCalls)
 			}
 			for id, k := range sends {
 				if k != 1 {
@@ -243,7 +278,7 @@ func TestLaunchInvitations(t *testing.T) {
 				t.Fatal(err)
 			}
 			counts := got.LiveData.StatusCounts
-			if got.Status != gifting.CampaignLive || got.TotalRecipients != n ||
+			if got.Status != campaign.Live || got.TotalRecipients != n ||
 				counts[gifting.RecipientInviteSent] != int64(tt.invited) || counts[gifting.RecipientPending] != int64(n-tt.invited) {
 				t.Errorf("campaign %s with %d recipients, counts %v; want live, %d, %d invite_sent and %d pending",
 					got.Status, got.TotalRecipients, counts, n, tt.invited, n-tt.invited)

@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -122,53 +121,4 @@ func (s *Store) putCountedWith(ctx context.Context, orgID, sk string, c collecti
 		return fmt.Errorf("put %s: %w", keyForError(sk), err)
 	}
 	return nil
-}
-
-// smallList is how a collection that is small by nature (personas,
-// audiences, events: tens to hundreds per organization) is listed:
-// normalize fixes each decoded item, keep applies the filter and search,
-// and compare orders two items under the query's sortBy (ties are broken by
-// id, in the query's order).
-type smallList[T any] struct {
-	normalize func(*T)
-	keep      func(T) bool
-	compare   func(a, b T) int
-	id        func(T) string
-}
-
-// listSmall returns a page of collection c of org under q and how many
-// items match. The default order with no filter (unfiltered) is O(page):
-// orderedPage. Anything else reads every item of the collection and
-// filters, sorts and pages in memory, which the collection's size bounds.
-func listSmall[T any](ctx context.Context, s *Store, orgID string, c collection, unfiltered bool, q gifting.ListQuery, l smallList[T]) ([]T, int, error) {
-	var (
-		items []item
-		total int
-		err   error
-	)
-	fast := unfiltered && q.DefaultOrder()
-	if fast {
-		items, total, err = s.orderedPage(ctx, orgID, c, q.Order, q.Page)
-	} else {
-		items, err = s.queryPrefix(ctx, orgPK(orgID), c.prefix, true)
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	all, err := decodeAll[T](items)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range all {
-		l.normalize(&all[i])
-	}
-	if fast {
-		return all, total, nil
-	}
-	all = slices.DeleteFunc(all, func(v T) bool { return !l.keep(v) })
-	slices.SortFunc(all, func(a, b T) int {
-		return gifting.CompareBy(q.Order, l.compare(a, b), l.id(a), l.id(b))
-	})
-	lo, hi := q.Page.Window(len(all))
-	return all[lo:hi], len(all), nil
 }

@@ -15,6 +15,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -190,12 +191,12 @@ func TestLaunchLostAnswer(t *testing.T) {
 			t.Parallel()
 			s, fake := faultStore(t)
 			orgID, c := launchFixture(t, s, 100) // 100 contacts × 10 credits: the whole 1,000
-			idem := &gifting.Idempotent[gifting.Launch]{
+			idem := &gifting.Idempotent[campaign.Launch]{
 				Key: gifting.IdempotencyKey{Scope: "launch", Key: "k1", Hash: "h1"}, Status: http.StatusAccepted,
-				Render: func(l gifting.Launch) ([]byte, error) { return fmt.Appendf(nil, "%d", l.RemainingBalance), nil },
+				Render: func(l campaign.Launch) ([]byte, error) { return fmt.Appendf(nil, "%d", l.RemainingBalance), nil },
 			}
 			fake.arm(1, ans.err)
-			l, stored, err := s.LaunchCampaignIdempotent(ctx, orgID, c.CampaignID, "user-1", idem)
+			l, stored, err := testenv.Campaigns(s).Launch(ctx, orgID, c.CampaignID, "user-1", idem)
 			switch {
 			case ans.resolved:
 				if err != nil {
@@ -207,7 +208,7 @@ func TestLaunchLostAnswer(t *testing.T) {
 			case gifting.ErrorCode(err) != gifting.CodeUnavailable:
 				t.Fatalf("err = %v, want SERVICE_UNAVAILABLE", err)
 			default:
-				_, stored, err = s.LaunchCampaignIdempotent(ctx, orgID, c.CampaignID, "user-1", idem)
+				_, stored, err = testenv.Campaigns(s).Launch(ctx, orgID, c.CampaignID, "user-1", idem)
 				if err != nil || stored == nil || stored.Status != http.StatusAccepted || string(stored.Body) != "0" {
 					t.Errorf("retry with the key: %+v, %v; want the stored 202", stored, err)
 				}
@@ -230,7 +231,7 @@ func TestLaunchFinishLostAnswer(t *testing.T) {
 			t.Parallel()
 			s, fake := faultStore(t)
 			orgID, c := launchFixture(t, s, 5)
-			if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+			if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
 			ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
@@ -246,7 +247,7 @@ func TestLaunchFinishLostAnswer(t *testing.T) {
 				if step > 10 {
 					t.Fatal("the launch job does not finish")
 				}
-				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
+				next, done, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor)
 				if err != nil {
 					failed++ // the job's message comes back: run the same step again
 					continue
@@ -279,7 +280,7 @@ func TestClaimLostAnswer(t *testing.T) {
 			s, fake := faultStore(t)
 			orgID, _ := testenv.Org(t, s, "claim", 100)
 			c := giftCampaign(t, s, orgID, 40) // the coffee costs 35: 5 back
-			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 			res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 			if err != nil {
 				t.Fatal(err)
@@ -449,14 +450,14 @@ var moneyPaths = []moneyPath{
 	{"launch", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		orgID, c := launchFixtureOf(t, s, org, 3, "")
 		return func() error {
-			_, err := s.LaunchCampaign(context.Background(), orgID, c.CampaignID, "user-1")
+			_, err := testenv.LaunchCampaign(context.Background(), s, orgID, c.CampaignID, "user-1")
 			return err
 		}, 970
 	}},
 	{"launch finish refunding a deleted contact", func(t *testing.T, s *dynamo.Store, org string) (func() error, int64) {
 		ctx := context.Background()
 		orgID, c := launchFixtureOf(t, s, org, 3, "")
-		if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+		if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 			t.Fatal(err)
 		}
 		ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
@@ -469,7 +470,7 @@ var moneyPaths = []moneyPath{
 		return func() error {
 			cursor := ""
 			for range 10 {
-				next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
+				next, done, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor)
 				if err != nil || done {
 					return err
 				}
@@ -482,7 +483,7 @@ var moneyPaths = []moneyPath{
 		ctx := context.Background()
 		orgID, _ := testenv.Org(t, s, org, 100)
 		c := giftCampaign(t, s, orgID, 40)
-		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 		res, err := s.AddRecipient(ctx, addInput(orgID, c.CampaignID, "jane@example.com"))
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -75,16 +76,16 @@ func randomBase32(n int) string {
 // nothing.
 //
 // Errors: NOT_FOUND when no recipient has this page id.
-func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (s *Store) RecipientPage(ctx context.Context, pageID string) (campaign.RecipientPage, error) {
 	notFound := gifting.NotFound("page", pageID)
 	ref, ok := gifting.ParsePageID(pageID)
 	if !ok {
 		if !gifting.LegacyPageID(pageID) {
-			return gifting.RecipientPage{}, notFound
+			return campaign.RecipientPage{}, notFound
 		}
 		var err error
 		if ref, ok, err = s.legacyPageRef(ctx, pageID); err != nil || !ok {
-			return gifting.RecipientPage{}, cmp.Or(err, error(notFound))
+			return campaign.RecipientPage{}, cmp.Or(err, error(notFound))
 		}
 	}
 	orgID, campaignID := ref.OrgID, ref.CampaignID
@@ -94,15 +95,16 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 		key(org, campaignSK(campaignID)), key(org, deletedCampaignSK(campaignID)), key(org, profileSK),
 	})
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return campaign.RecipientPage{}, err
 	}
-	var p gifting.RecipientPage
+	var p campaign.RecipientPage
 	var found, campaignFound bool
 	for _, it := range got {
 		var err error
 		switch sk := attrS(it, "SK"); {
 		case sk == campaignSK(campaignID) || (sk == deletedCampaignSK(campaignID) && !campaignFound):
-			err, campaignFound = unmarshal(it, &p.Campaign), true
+			p.Campaign, err = decodeCampaign(it)
+			campaignFound = true
 			if sk == deletedCampaignSK(campaignID) {
 				p.Campaign.IsDeleted = true
 			}
@@ -119,11 +121,11 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 			p.Recipient, found = sr.Recipient, true
 		}
 		if err != nil {
-			return gifting.RecipientPage{}, err
+			return campaign.RecipientPage{}, err
 		}
 	}
 	if !found {
-		return gifting.RecipientPage{}, notFound
+		return campaign.RecipientPage{}, notFound
 	}
 	switch r := p.Recipient; {
 	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.LandingPageID)) == 1:
@@ -131,7 +133,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 	case subtle.ConstantTimeCompare([]byte(pageID), []byte(r.ClaimPageID)) == 1:
 		p.Kind = gifting.ClaimPage
 	default:
-		return gifting.RecipientPage{}, notFound
+		return campaign.RecipientPage{}, notFound
 	}
 	if !campaignFound {
 		p.Campaign.IsDeleted = true // recipients outlive only a soft delete
@@ -139,7 +141,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (gifting.Recip
 	p.Campaign.Normalize()
 	if !p.Gone() && !p.Recipient.Claimed() {
 		if p.Gifts, err = s.campaignGifts(ctx, orgID, p.Campaign.CampaignData.GiftIDs); err != nil {
-			return gifting.RecipientPage{}, err
+			return campaign.RecipientPage{}, err
 		}
 	}
 	return p, nil

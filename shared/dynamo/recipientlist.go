@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -42,7 +43,7 @@ type slimRecipient struct {
 // sorts it in memory.
 //
 // A missing, deleted or another organization's campaign is NOT_FOUND.
-func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (gifting.RecipientListPage, error) {
+func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q gifting.RecipientQuery) (campaign.RecipientListPage, error) {
 	if q.SortBy == "" {
 		q.SortBy = "createdAt"
 	}
@@ -53,7 +54,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, q.Page.End()+1)
 	if err != nil {
-		return gifting.RecipientListPage{}, err
+		return campaign.RecipientListPage{}, err
 	}
 	if !fast {
 		sortRecipients(entries, q)
@@ -70,20 +71,20 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return gifting.RecipientListPage{}, err
+		return campaign.RecipientListPage{}, err
 	}
-	var page gifting.RecipientListPage
+	var page campaign.RecipientListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
 	if it := bySK[campaignSK(campaignID)]; it == nil {
 		return page, gifting.NotFound("campaign", campaignID)
-	} else if err := unmarshal(it, &page.Campaign); err != nil {
+	} else if page.Campaign, err = decodeCampaign(it); err != nil {
 		return page, err
 	}
 	if page.Campaign.IsDeleted {
-		return gifting.RecipientListPage{}, gifting.NotFound("campaign", campaignID)
+		return campaign.RecipientListPage{}, gifting.NotFound("campaign", campaignID)
 	}
 	page.Campaign.Normalize()
 	if q.WithOrg {
@@ -114,7 +115,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 
 // countOf is the number of c's recipients in any of statuses (all when
 // empty), from its counters.
-func countOf(c gifting.Campaign, statuses []gifting.RecipientStatus) int {
+func countOf(c campaign.Campaign, statuses []gifting.RecipientStatus) int {
 	if len(statuses) == 0 {
 		return int(c.TotalRecipients)
 	}

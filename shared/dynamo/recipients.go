@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -25,7 +26,7 @@ import (
 // campaign has exactly one, and where the recipients' pages live. Build it
 // once (RecipientKit) and prepare any number of recipients with it.
 type RecipientKit struct {
-	Campaign gifting.Campaign
+	Campaign campaign.Campaign
 	// Emails are the template's emails by kind; nil when the campaign has
 	// no template.
 	Emails map[string]gifting.EmailTemplate
@@ -57,7 +58,7 @@ func (k RecipientKit) invitesNow() bool {
 
 // RecipientKit reads what recipients of c are built from (its template
 // and, when it has one gift, that gift) in one BatchGetItem.
-func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campaign, publicBaseURL string) (RecipientKit, error) {
+func (s *Store) RecipientKit(ctx context.Context, orgID string, c campaign.Campaign, publicBaseURL string) (RecipientKit, error) {
 	items, err := s.batchGet(ctx, kitKeys(orgID, c))
 	if err != nil {
 		return RecipientKit{}, err
@@ -71,7 +72,7 @@ func (s *Store) RecipientKit(ctx context.Context, orgID string, c gifting.Campai
 
 // kitKeys are the keys RecipientKit reads: the template and the single gift,
 // each in the org's partition and the catalog's.
-func kitKeys(orgID string, c gifting.Campaign) []item {
+func kitKeys(orgID string, c campaign.Campaign) []item {
 	var keys []item
 	if id := c.CampaignData.EmailTemplateID; id != "" {
 		keys = append(keys, key(orgPK(orgID), templateSK(id)), key(orgPK(gifting.CatalogOrgID), templateSK(id)))
@@ -86,7 +87,7 @@ func kitKeys(orgID string, c gifting.Campaign) []item {
 // others, which it ignores). The org's own template or gift wins over the
 // catalog's of the same id. A template that no longer exists means no
 // emails: the recipient is still added, with an empty schedule.
-func kitFrom(orgID string, c gifting.Campaign, publicBaseURL string, items []item) (RecipientKit, error) {
+func kitFrom(orgID string, c campaign.Campaign, publicBaseURL string, items []item) (RecipientKit, error) {
 	kit := RecipientKit{Campaign: c, PublicBaseURL: strings.TrimRight(publicBaseURL, "/")}
 	own := orgPK(orgID)
 	var tmplOwn bool
@@ -449,21 +450,21 @@ func (s *Store) CampaignRecipient(ctx context.Context, orgID, campaignID, recipi
 	if err != nil {
 		return gifting.Recipient{}, err
 	}
-	var campaign, rec item
+	var camp, rec item
 	for _, it := range got {
 		if attrS(it, "SK") == rsk {
 			rec = it
 		} else {
-			campaign = it
+			camp = it
 		}
 	}
-	var c gifting.Campaign
-	if campaign != nil {
-		if err := unmarshal(campaign, &c); err != nil {
+	var c campaign.Campaign
+	if camp != nil {
+		if c, err = decodeCampaign(camp); err != nil {
 			return gifting.Recipient{}, err
 		}
 	}
-	if campaign == nil || c.IsDeleted {
+	if camp == nil || c.IsDeleted {
 		return gifting.Recipient{}, gifting.NotFound("campaign", campaignID)
 	}
 	if rec == nil || rec[recipientGoneAttr] != nil {

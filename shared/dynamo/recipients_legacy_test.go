@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -73,7 +74,7 @@ func TestLegacyRecipients(t *testing.T) {
 		}
 	})
 	t.Run("a launch skips its contact and refunds it", func(t *testing.T) {
-		l, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1")
+		l, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func TestLegacyRecipients(t *testing.T) {
 		}
 		// The legacy recipient was not paid for by the launch: 2 of its 3
 		// contacts became recipients, 10 credits came back.
-		if got.Status != gifting.CampaignLive || got.TotalRecipients != 3 || got.LiveData.CreditsSpent != 30 || w.Balance != 980 {
+		if got.Status != campaign.Live || got.TotalRecipients != 3 || got.LiveData.CreditsSpent != 30 || w.Balance != 980 {
 			t.Errorf("campaign %s with %d recipients, %d credits spent, balance %d; want live, 3, 30 (10 legacy + 20), 980",
 				got.Status, got.TotalRecipients, got.LiveData.CreditsSpent, w.Balance)
 		}
@@ -144,7 +145,7 @@ func TestLegacyRecipients(t *testing.T) {
 // writeLegacyRecipient writes a recipient of c for ct as the code before
 // derived keys did: its items (dynamo.LegacyRecipientItems) and the
 // campaign's counters, in one transaction.
-func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c gifting.Campaign, ct gifting.Contact) gifting.Recipient {
+func writeLegacyRecipient(t *testing.T, s *dynamo.Store, orgID string, c campaign.Campaign, ct gifting.Contact) gifting.Recipient {
 	t.Helper()
 	ctx := context.Background()
 	tmpl, err := s.Template(ctx, orgID, c.CampaignData.EmailTemplateID)

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -24,16 +25,16 @@ import (
 // (tens to hundreds: each is a sending a person sets up), so a delete of a
 // template, gift or list reads at most a few hundred small items; this is
 // the bound docs/data-model.md's access-pattern table states, and deletes are rare.
-func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]gifting.Campaign, error) {
-	var out []gifting.Campaign
+func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
+	var out []campaign.Campaign
 	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {
 		items, err := s.queryPrefix(ctx, orgPK(orgID), prefix, true)
 		if err != nil {
 			return nil, err
 		}
 		for _, it := range items {
-			var c gifting.Campaign
-			if err := unmarshal(it, &c); err != nil {
+			c, err := decodeCampaign(it)
+			if err != nil {
 				return nil, err
 			}
 			c.Normalize()
@@ -59,9 +60,9 @@ func (d *draftMoved) Error() string { return fmt.Sprintf("draft %d changed", d.i
 // a launch of one of them commits either before (the delete then fails)
 // or after (the launch then finds the item missing). It returns errRefGone
 // when the item is gone and a *draftMoved when a draft changed.
-func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []types.TransactWriteItem, drafts []gifting.Campaign) error {
-	if len(drafts) > gifting.MaxDraftChecks {
-		// The caller decides first (gifting.CheckDraftChecks).
+func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []types.TransactWriteItem, drafts []campaign.Campaign) error {
+	if len(drafts) > campaign.MaxDraftChecks {
+		// The caller decides first (campaign.CheckDraftChecks).
 		return fmt.Errorf("delete %s: %d drafts to check, more than a transaction holds", sk, len(drafts))
 	}
 	var tx txn
@@ -79,7 +80,7 @@ func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []t
 			ConditionExpression:      aws.String("#st = :draft AND updatedAt = :seen"),
 			ExpressionAttributeNames: map[string]string{"#st": "status"},
 			ExpressionAttributeValues: item{
-				":draft": str(string(gifting.CampaignDraft)), ":seen": seen,
+				":draft": str(string(campaign.Draft)), ":seen": seen,
 			},
 		}})
 	}

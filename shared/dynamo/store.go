@@ -115,6 +115,15 @@ func unmarshal(it item, v any) error {
 	return nil
 }
 
+// marshalValue encodes v as one attribute value (a map for a struct).
+func marshalValue(v any) (types.AttributeValue, error) {
+	av, err := attributevalue.MarshalWithOptions(v, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
+	if err != nil {
+		return nil, fmt.Errorf("marshal %T: %w", v, err)
+	}
+	return av, nil
+}
+
 // withKey marshals v and adds the item's keys (and any other attributes).
 func withKey(v any, attrs map[string]string) (item, error) {
 	it, err := marshal(v)

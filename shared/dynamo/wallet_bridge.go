@@ -12,11 +12,13 @@ import (
 )
 
 // The bridge: the money paths that have no slice of their own yet
-// (add-recipient, launch, the launch's finish, claim, expiry) change the
-// balance together with their own writes through ChangeBalance. It runs the
-// wallet's decision (wallet.Decide) and commits through the same commitPlan
-// as the wallet's use cases. When those paths move into their slices, each
-// decides with wallet.Decide itself and this file goes.
+// (add-recipient, claim, expiry) change the balance together with their
+// own writes through ChangeBalance. It runs the wallet's decision
+// (wallet.Decide) and commits through the same commitPlan as the wallet's
+// use cases. A path that moves into its slice decides with wallet.Apply in
+// its application layer and commits its plan with its own writes (the
+// campaign slice's launch and its finish: CommitLaunch, CommitFinish);
+// when the last has moved, this file goes.
 
 // BalanceChange is one change of a wallet together with the writes that
 // must happen if and only if the change happens.

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -66,13 +68,20 @@ func costOf(t *testing.T, s *dynamo.Store, run func(ctx context.Context) error) 
 	return c
 }
 
-// TestMoneyPathCost: an add-recipient and an operator's top-up cost what
-// they cost before the wallet became a slice of its own (issue 29): an
-// add-recipient two BatchGetItems and one transaction of 5 items (wallet,
-// ledger entry with the change record, contact, recipient, campaign
-// counters), a top-up under a request id a read of the request's
-// record, a read of the wallet, one transaction of 3 items (wallet, ledger
-// entry, request record) and a read of the wallet's currency.
+// TestMoneyPathCost: an add-recipient, an operator's top-up, a launch's
+// acceptance and its finish cost what they cost before the wallet and the
+// campaign became slices of their own (issue 29): an add-recipient two
+// BatchGetItems and one transaction of 5 items (wallet, ledger entry with
+// the change record, contact, recipient, campaign counters), a top-up
+// under a request id a read of the request's record, a read of the wallet,
+// one transaction of 3 items (wallet, ledger entry, request record) and a
+// read of the wallet's currency; a launch of one list reads the campaign,
+// the list, its member keys (a Query of each of its two ranges), the gifts and
+// the wallet, then commits one transaction of 5 items (wallet, ledger
+// entry with the campaign.launched record, campaign, launch record, the
+// list's check); its finish with a refund reads the campaign, the launch
+// record and the wallet, then commits one transaction of 4 items (wallet,
+// ledger entry with the campaign.live record, campaign, launch record).
 func TestMoneyPathCost(t *testing.T) {
 	t.Parallel()
 	m := meter.New(testenv.Client(t))
@@ -88,8 +97,37 @@ func TestMoneyPathCost(t *testing.T) {
 		_, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "inv-1", Credits: 50, Reason: "invoice 1"})
 		return err
 	})
+	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	launchOrg, lc := launchFixtureOf(t, s, "cost-launch", 3, "")
+	launch := costOf(t, s, func(ctx context.Context) error {
+		_, err := testenv.LaunchCampaign(ctx, s, launchOrg, lc.CampaignID, "user-1")
+		return err
+	})
+	// One contact paid for leaves before its slice: the finish refunds it.
+	ids, err := contact.NewApp(s, nil).MemberIDs(context.Background(), launchOrg, lc.CampaignData.ContactListID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := contact.NewApp(s, nil).DeleteContact(context.Background(), launchOrg, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	next, _, err := testenv.Campaigns(s).LaunchSlice(context.Background(), launchOrg, lc.CampaignID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish := costOf(t, s, func(ctx context.Context) error {
+		_, done, err := testenv.Campaigns(s).LaunchSlice(ctx, launchOrg, lc.CampaignID, next)
+		if err == nil && !done {
+			err = fmt.Errorf("the launch did not finish at %q", next)
+		}
+		return err
+	})
 	t.Logf("add-recipient: %s", add)
 	t.Logf("top-up once: %s", topUp)
+	t.Logf("launch acceptance: %s", launch)
+	t.Logf("launch finish with a refund: %s", finish)
 	for _, tt := range []struct {
 		name      string
 		got       moneyCost
@@ -100,6 +138,8 @@ func TestMoneyPathCost(t *testing.T) {
 	}{
 		{"add-recipient", add, 3, 5, 10, "BatchGetItem, BatchGetItem, TransactWriteItems"},
 		{"top-up once", topUp, 4, 3, 6, "GetItem, GetItem, TransactWriteItems, GetItem"},
+		{"launch acceptance", launch, 7, 5, 12, "GetItem, GetItem, Query, Query, BatchGetItem, GetItem, TransactWriteItems"},
+		{"launch finish with a refund", finish, 4, 4, 10, "GetItem, GetItem, GetItem, TransactWriteItems"},
 	} {
 		if len(tt.got.requests) != tt.requests || tt.got.items != tt.items || tt.got.units > tt.maxUnits ||
 			strings.Join(tt.got.requests, ", ") != tt.operation {

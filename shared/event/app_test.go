@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/event"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -42,7 +42,7 @@ func TestConcurrentLinksAreAllKept(t *testing.T) {
 	const n = 8
 	ids := make([]string, n)
 	for i := range ids {
-		c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Q3", CreatedBy: "user-acme"})
+		c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "Q3", CreatedBy: "user-acme"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -37,7 +38,7 @@ type Store interface {
 	// Campaign reads a campaign of orgID: NOT_FOUND, naming it, when
 	// orgID has no such campaign. Links name campaigns by id; the event
 	// slice only asks whether they exist.
-	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
+	Campaign(ctx context.Context, orgID, campaignID string) (campaign.Campaign, error)
 }
 
 // Outcomes storage reports for the application layer to act on. None is

@@ -1,9 +1,6 @@
 package gifting
 
-import (
-	"maps"
-	"time"
-)
+import ()
 
 // Types of change messages: what the change feed holds and webhooks
 // deliver. Each message's data is the resource as the change left it.
@@ -55,52 +52,4 @@ func NewChange(typ string, data any) Change { return Change{Type: typ, Data: dat
 type RecipientStatusChange struct {
 	Recipient
 	PreviousStatus RecipientStatus `json:"previousStatus"`
-}
-
-// Launched is c as its accepted launch leaves it: preparing, launched at
-// now by userID, with contacts paid for.
-func (c Campaign) Launched(now time.Time, userID string, contacts int64) Campaign {
-	c.Status, c.UpdatedAt, c.LastUpdatedBy = CampaignPreparing, now, userID
-	c.LiveData.LaunchedAt = &now
-	c.LaunchProgress = &LaunchProgress{Contacts: contacts, LastProgressAt: now}
-	return c
-}
-
-// Live is c as the end of its launch leaves it: live since now, refund
-// credits given back.
-func (c Campaign) Live(now time.Time, refund int64) Campaign {
-	c.Status, c.UpdatedAt = CampaignLive, now
-	c.LiveData.LiveAt = &now
-	if c.LaunchProgress != nil {
-		p := *c.LaunchProgress
-		p.FinishedAt, p.LastProgressAt, p.Refunded = &now, now, &refund
-		c.LaunchProgress = &p
-	}
-	return c
-}
-
-// Moved is c as the user's action act leaves it at now: in act's state,
-// updated by userID, with reason (why it is in that state; "" for none).
-// Completing it also fills completionData: who, when, and the campaign's
-// counters at that moment.
-func (c Campaign) Moved(act CampaignAction, now time.Time, userID, reason string) Campaign {
-	c.Status, c.UpdatedAt, c.LastUpdatedBy, c.Reason = act.To, now, userID, reason
-	if act.To == CampaignCompleted {
-		total, spent, feedback := c.TotalRecipients, c.LiveData.CreditsSpent, c.LiveData.FeedbackCount
-		c.CompletionData = CompletionData{
-			CompletedAt: &now, CompletedBy: userID, TotalRecipients: &total,
-			StatusCounts: maps.Clone(c.LiveData.StatusCounts), CreditsSpent: &spent, FeedbackCount: &feedback,
-		}
-	}
-	return c
-}
-
-// Built is the audience list as its build leaves it at now: ready, or
-// failed with reason when reason is not empty.
-func (a AudienceList) Built(now time.Time, reason string) AudienceList {
-	a.Status, a.UpdatedAt, a.Metadata.BuildFinishedAt = AudienceReady, now, &now
-	if reason != "" {
-		a.Status, a.Metadata.Error = AudienceFailed, reason
-	}
-	return a
 }

@@ -15,8 +15,6 @@ const (
 	// MaxCreditsPerRecipient is the highest price of one recipient (a
 	// campaign's creditsPerRecipient, derived or set).
 	MaxCreditsPerRecipient = 1_000_000
-	// MaxCreditsPerContact is the highest price of one audience member.
-	MaxCreditsPerContact = 1_000_000
 )
 
 // CreditsForPrice returns the credits one gift of price costs: credits are

@@ -20,15 +20,6 @@ const (
 	EmailExpired = "expired"
 )
 
-// ClaimExpiry is how many days c's recipients have to claim their gift:
-// its claimExpiresInDays, DefaultClaimExpiresInDays when unset.
-func (c Campaign) ClaimExpiry() int {
-	if d := c.CampaignData.ClaimExpiresInDays; d > 0 {
-		return d
-	}
-	return DefaultClaimExpiresInDays
-}
-
 // Unclaimed reports whether r still waits for its address: pending or
 // invite_sent, with no claim. Only an unclaimed recipient expires.
 func (r *Recipient) Unclaimed() bool {

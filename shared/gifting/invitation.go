@@ -1,7 +1,5 @@
 package gifting
 
-import "context"
-
 // Invitation is a recipient just written as invited: invite_sent, its
 // invitation marked sent, counted as invite_sent by the campaign in the
 // same transaction. The caller that wrote it must now send the invitation,
@@ -24,14 +22,6 @@ type Invitation struct {
 	Delays   map[string]int
 	EmailSet string
 }
-
-// Inviter sends the invitations of recipients just written as invited,
-// reverting with UninviteRecipient the ones it could not send. A writer of
-// many recipients (the launch job) calls it once per committed
-// transaction, with the recipients that transaction wrote; nil means no
-// mailer is configured, and the recipients are written pending with their
-// invitation scheduled.
-type Inviter func(ctx context.Context, invs []Invitation)
 
 // AddRecipientInput is one add-recipient request.
 type AddRecipientInput struct {

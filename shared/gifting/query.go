@@ -1,7 +1,5 @@
 package gifting
 
-import "time"
-
 // GiftFilter selects gifts. Empty fields do not filter.
 type GiftFilter struct {
 	Search       string
@@ -11,24 +9,6 @@ type GiftFilter struct {
 	IsDelightloop *bool
 	Status        GiftStatus
 }
-
-// CampaignFilter selects campaigns. Empty fields do not filter.
-type CampaignFilter struct {
-	Status CampaignStatus
-	// Search keeps campaigns whose name and description hold every word
-	// of it, case-insensitively (MatchesSearch).
-	Search string
-	// CreatedFrom and CreatedTo bound createdAt, both inclusive.
-	CreatedFrom, CreatedTo *time.Time
-	// CreatedBy keeps the campaigns of one user (myCampaigns).
-	CreatedBy string
-}
-
-// Empty reports whether f keeps every campaign.
-func (f CampaignFilter) Empty() bool { return f == CampaignFilter{} }
-
-// CampaignSorts lists the sort fields of the campaign list, default first.
-var CampaignSorts = []string{CampaignSortCreatedAt, CampaignSortUpdatedAt, CampaignSortName, CampaignSortStatus}
 
 // RecipientQuery selects a page of a campaign's recipients.
 type RecipientQuery struct {
@@ -54,37 +34,5 @@ type RecipientQuery struct {
 	WithOrg bool
 }
 
-// RecipientListPage is a page of recipients with the campaign they belong to.
-type RecipientListPage struct {
-	Recipients []Recipient
-	// Total is the number of recipients the query matches.
-	Total    int
-	Campaign Campaign
-	// Org is set when the query asked WithOrg.
-	Org Organization
-}
-
 // RecipientSorts are the sortBy values of the recipient lists (docs/api.md).
 var RecipientSorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
-
-// MemberQuery selects a page of an audience's members.
-type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it, case-insensitively.
-	Search string
-	// SortBy is one of AudienceMemberSorts; ties are broken by contactId.
-	SortBy string
-	Order  SortOrder
-	Page   PageRequest
-}
-
-// Sort fields of an audience's contacts.
-var AudienceMemberSorts = []string{"createdAt", "updatedAt", "contactId"}
-
-// Sort fields of campaigns.
-const (
-	CampaignSortCreatedAt = "createdAt"
-	CampaignSortUpdatedAt = "updatedAt"
-	CampaignSortName      = "name"
-	CampaignSortStatus    = "status"
-)

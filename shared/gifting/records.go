@@ -5,19 +5,10 @@ import (
 	"time"
 )
 
-// Launch is the outcome of accepting a launch.
-type Launch struct {
-	CampaignID          string         `json:"campaignId"`
-	Status              CampaignStatus `json:"status"`
-	Contacts            int64          `json:"contacts"`
-	CreditsPerRecipient int64          `json:"creditsPerRecipient"`
-	CreditsDeducted     int64          `json:"creditsDeducted"`
-	RemainingBalance    int64          `json:"remainingBalance"`
-}
-
 // JobLaunch is the job kind of a launch: the job that writes a launched
-// campaign's recipients in slices (LaunchSlice) and takes it live. The
-// launch record is due under it, so the scheduler tick continues it.
+// campaign's recipients in slices (campaign.App.LaunchSlice) and takes it
+// live. The launch record is due under it, so the scheduler tick
+// continues it.
 const JobLaunch = "campaign.launch"
 
 // JobScheduledLaunch is the job kind of a draft's scheduled launch: a
@@ -45,12 +36,4 @@ type RequestCount struct {
 	Count int64
 	// Reset is when the window ends and the budget starts again.
 	Reset time.Time
-}
-
-// AudiencePrice is how creditRequired is priced: CreditsPerContact when set,
-// else the price of GiftID when set, else the cheapest available gift the
-// organization can send.
-type AudiencePrice struct {
-	CreditsPerContact *int64
-	GiftID            string
 }

@@ -2,23 +2,6 @@ package gifting
 
 import "slices"
 
-// CampaignStatus is the state of a campaign (docs/api.md, the original
-// interface; docs/resources.md).
-type CampaignStatus string
-
-// Campaign states.
-const (
-	CampaignDraft      CampaignStatus = "draft"
-	CampaignInProgress CampaignStatus = "in_progress"
-	CampaignPreparing  CampaignStatus = "preparing"
-	CampaignLive       CampaignStatus = "live"
-	CampaignCompleted  CampaignStatus = "completed"
-)
-
-// CampaignStatuses lists every campaign state, in the original interface's
-// order (docs/api.md).
-var CampaignStatuses = []CampaignStatus{CampaignDraft, CampaignInProgress, CampaignPreparing, CampaignLive, CampaignCompleted}
-
 // RecipientStatus is the state of a recipient (docs/api.md, the original
 // interface; docs/resources.md).
 type RecipientStatus string
@@ -56,3 +39,12 @@ var RecipientStatuses = append(slices.Clip(RecipientJourney), RecipientExpired)
 // RecipientFilterStatuses are the status values allowed as filters (every
 // state but pending).
 var RecipientFilterStatuses = RecipientStatuses[1:]
+
+// NewStatusCounts returns a count of zero for every recipient status.
+func NewStatusCounts() map[RecipientStatus]int64 {
+	m := make(map[RecipientStatus]int64, len(RecipientStatuses))
+	for _, s := range RecipientStatuses {
+		m[s] = 0
+	}
+	return m
+}

@@ -58,8 +58,8 @@ func tooLong(s string, max int) bool { return TooLong(s, max) }
 const (
 	maxURLLen          = 2048
 	MaxURLLength       = maxURLLen
-	MaxListEntries     = maxCriteria
-	MaxListEntryLength = maxCriterionLen
+	MaxListEntries     = 50
+	MaxListEntryLength = 100
 )
 
 // CleanStrings trims the entries of a string list, drops blank ones and

@@ -10,20 +10,22 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // listStarted is the body of POST /audience-lists/{id}/contact-list.
 type listStarted struct {
 	StatusCode int `json:"statusCode"`
 	Data       struct {
-		ListID      string               `json:"listId"`
-		AudienceID  string               `json:"audienceId"`
-		ContactList gifting.ContactList  `json:"contactList"`
-		Progress    gifting.ListProgress `json:"progress"`
+		ListID      string              `json:"listId"`
+		AudienceID  string              `json:"audienceId"`
+		ContactList gifting.ContactList `json:"contactList"`
+		Progress    wire.ListProgress   `json:"progress"`
 	} `json:"data"`
 }
 
@@ -46,7 +48,7 @@ func TestAudienceToContactList(t *testing.T) {
 		assertError(t, a.Do("POST", base+"/contact-list", nil), http.StatusConflict, "CONFLICT")
 		var body audienceContactsBody
 		a.Do("GET", base+"/contacts", nil).JSON(t, &body)
-		if body.Data.Audience.Status != gifting.AudienceBuilding || len(body.Data.Items) != 0 || body.Data.Pagination["total"] != 0 {
+		if body.Data.Audience.Status != string(audience.Building) || len(body.Data.Items) != 0 || body.Data.Pagination["total"] != 0 {
 			t.Errorf("building audience contacts: %+v", body.Data)
 		}
 	})
@@ -64,7 +66,7 @@ func TestAudienceToContactList(t *testing.T) {
 		res := a.Do("POST", base+"/contact-list", nil)
 		res.JSON(t, &first)
 		if res.Status != http.StatusAccepted || first.Data.ListID == "" || first.Data.ContactList.Name != "Sales people" ||
-			first.Data.Progress.Status != gifting.ListAdding {
+			first.Data.Progress.Status != audience.ListAdding {
 			t.Fatalf("convert: %d %s", res.Status, res.Body)
 		}
 		a.Jobs.Wait()
@@ -81,7 +83,7 @@ func TestAudienceToContactList(t *testing.T) {
 			t.Errorf("list contactCount = %d (%v), want 4", l.ContactCount, err)
 		}
 		p := getAudience(t, a, aud.AudienceID).Metadata.ContactLists[first.Data.ListID]
-		if p != (gifting.ListProgress{Status: gifting.ListReady, Added: 4}) {
+		if p != (wire.ListProgress{Status: audience.ListReady, Added: 4}) {
 			t.Errorf("progress = %+v, want ready with 4 added", p)
 		}
 	})
@@ -107,7 +109,7 @@ func TestAudienceToContactList(t *testing.T) {
 		}
 		a.Jobs.Wait()
 		lists := getAudience(t, a, aud.AudienceID).Metadata.ContactLists
-		if p := lists[second.Data.ListID]; p != (gifting.ListProgress{Status: gifting.ListReady, Added: 3, Failed: 1}) {
+		if p := lists[second.Data.ListID]; p != (wire.ListProgress{Status: audience.ListReady, Added: 3, Failed: 1}) {
 			t.Errorf("progress = %+v, want ready with 3 added and 1 failed", p)
 		}
 		if len(lists) != 2 {
@@ -141,7 +143,7 @@ func TestAudienceBuildFails(t *testing.T) {
 	a := testenv.NewAPI(t, s, key)
 	icp := createPersona(t, a, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 	aud := buildAudience(t, a, map[string]any{"name": "doomed", "icpId": icp, "creditsPerContact": 10})
-	if aud.Status != gifting.AudienceFailed || aud.Metadata.Error == "" || aud.Metadata.BuildFinishedAt == nil {
+	if aud.Status != string(audience.Failed) || aud.Metadata.Error == "" || aud.Metadata.BuildFinishedAt == nil {
 		t.Fatalf("audience = %+v; want failed with a reason", aud)
 	}
 	assertError(t, a.Do("POST", "/api/campaigns/audience-lists/"+aud.AudienceID+"/contact-list", nil), http.StatusConflict, "CONFLICT")

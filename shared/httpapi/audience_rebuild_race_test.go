@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -76,12 +77,12 @@ func raceRebuildAndCopy(t *testing.T, s *dynamo.Store, org string, rounds int) {
 		api.Jobs.Wait()
 		var a audienceEnvelope
 		api.Do("GET", base, nil).JSON(t, &a)
-		if a.Data.Status != gifting.AudienceReady || a.Data.TotalMatch != int64(len(want)) {
+		if a.Data.Status != string(audience.Ready) || a.Data.TotalMatch != int64(len(want)) {
 			t.Fatalf("round %d: audience %s with %d matches after the jobs; want ready with %d", round, a.Data.Status, a.Data.TotalMatch, len(want))
 		}
 		for listID, p := range a.Data.Metadata.ContactLists {
-			if p.Status != gifting.ListReady {
-				t.Errorf("round %d: copy into list %s is %q after the jobs; want %q", round, listID, p.Status, gifting.ListReady)
+			if p.Status != audience.ListReady {
+				t.Errorf("round %d: copy into list %s is %q after the jobs; want %q", round, listID, p.Status, audience.ListReady)
 			}
 		}
 		if copied.Status == http.StatusAccepted {

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
+	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 func (s *Server) audienceRoutes() []route {
@@ -25,48 +27,47 @@ func (s *Server) audienceRoutes() []route {
 	}
 }
 
-// personaBody is the bare response of the ICP persona endpoints.
-type personaBody struct {
-	ICPPersona gifting.ICPPersona `json:"icpPersona"`
+// An audience answers as wire.Audience, the shape its audience.ready and
+// audience.failed messages carry too.
+
+// memberDTO is a member of an audience as the audience contacts endpoint
+// lists it.
+type memberDTO struct {
+	AudienceID  string       `json:"audienceId"`
+	ContactID   string       `json:"contactId"`
+	MailID      string       `json:"mailId"`
+	FirstName   string       `json:"firstName"`
+	LastName    string       `json:"lastName"`
+	FullName    string       `json:"fullName"`
+	JobTitle    string       `json:"jobTitle"`
+	CompanyName string       `json:"companyName"`
+	City        string       `json:"city"`
+	State       string       `json:"state"`
+	Country     string       `json:"country"`
+	Seniority   string       `json:"seniority"`
+	Departments []string     `json:"departments"`
+	MatchedOn   matchedOnDTO `json:"matchedOn"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	MatchedAt   time.Time    `json:"matchedAt"`
 }
 
-// personaInput is the body of POST /icp-personas.
-type personaInput struct {
-	Persona  gifting.Persona         `json:"persona"`
-	Company  map[string]any          `json:"company"`
-	Status   string                  `json:"status"`
-	Metadata gifting.PersonaMetadata `json:"metadata"`
+// matchedOnDTO says which of the persona's values a member matched.
+type matchedOnDTO struct {
+	JobTitle   string `json:"jobTitle,omitempty"`
+	Department string `json:"department,omitempty"`
+	Seniority  string `json:"seniority,omitempty"`
+	Location   string `json:"location,omitempty"`
 }
 
-func (s *Server) createPersona(w http.ResponseWriter, r *http.Request) error {
-	var in personaInput
-	if err := decode(w, r, &in); err != nil {
-		return err
+func toMemberDTO(m audience.Member) memberDTO {
+	return memberDTO{
+		AudienceID: m.AudienceID, ContactID: m.ContactID, MailID: m.MailID, FirstName: m.FirstName,
+		LastName: m.LastName, FullName: m.FullName, JobTitle: m.JobTitle, CompanyName: m.CompanyName,
+		City: m.City, State: m.State, Country: m.Country, Seniority: m.Seniority, Departments: m.Departments,
+		MatchedOn: matchedOnDTO(m.MatchedOn), CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, MatchedAt: m.MatchedAt,
 	}
-	icp := gifting.ICPPersona{Persona: in.Persona, Company: in.Company, Status: in.Status, Metadata: in.Metadata}
-	if err := icp.Validate(); err != nil {
-		return err
-	}
-	p := principal(r.Context())
-	icp, err := s.store.CreatePersona(r.Context(), p.OrgID, p.UserID, icp)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, personaBody{ICPPersona: icp})
-	return nil
 }
-
-func (s *Server) getPersona(w http.ResponseWriter, r *http.Request) error {
-	icp, err := s.store.Persona(r.Context(), principal(r.Context()).OrgID, r.PathValue("icpId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, personaBody{ICPPersona: icp})
-	return nil
-}
-
-// maxCreditsPerContact bounds the stated price of one gift.
-const maxCreditsPerContact = gifting.MaxCreditsPerContact
 
 // audienceInput is the body of POST /audience-lists. creditsPerContact or
 // giftId (not both) state the price creditRequired is computed at; without
@@ -85,33 +86,23 @@ func (s *Server) createAudience(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	var p gifting.Problems
-	if c := in.CreditsPerContact; c != nil && (*c < 0 || *c > maxCreditsPerContact) {
-		p.Add("creditsPerContact", "must be between 0 and 1000000")
-	}
-	in.GiftID = strings.TrimSpace(in.GiftID)
-	if in.CreditsPerContact != nil && in.GiftID != "" {
-		p.Add("giftId", "give creditsPerContact or giftId, not both")
-	}
-	a := gifting.AudienceList{Name: in.Name, ICPID: in.ICPID, Description: in.Description, Tags: in.Tags}
-	if err := gifting.MergeProblems(p, gifting.ValidateAudience(&a)); err != nil {
-		return err
-	}
 	pr := principal(r.Context())
-	a, err := s.svc.CreateAudience(r.Context(), pr.OrgID, pr.UserID, a, gifting.AudiencePrice{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
+	a, err := s.audiences.Create(r.Context(), pr.OrgID, pr.UserID,
+		audience.Audience{Name: in.Name, ICPID: in.ICPID, Description: in.Description, Tags: in.Tags},
+		audience.Price{CreditsPerContact: in.CreditsPerContact, GiftID: in.GiftID})
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Audience list created; it is being built", a)
+	writeEnvelope(w, http.StatusCreated, "Audience list created; it is being built", wire.AudienceOf(a))
 	return nil
 }
 
 func (s *Server) getAudience(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.store.Audience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
+	a, err := s.audiences.Get(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Audience list retrieved", a)
+	writeEnvelope(w, http.StatusOK, "Audience list retrieved", wire.AudienceOf(a))
 	return nil
 }
 
@@ -126,30 +117,33 @@ type audiencePagination struct {
 
 // audienceContacts is the data of GET /audience-lists/{id}/contacts.
 type audienceContacts struct {
-	Audience   gifting.AudienceList     `json:"audience"`
-	Items      []gifting.AudienceMember `json:"items"`
-	Pagination audiencePagination       `json:"pagination"`
+	Audience   wire.Audience      `json:"audience"`
+	Items      []memberDTO        `json:"items"`
+	Pagination audiencePagination `json:"pagination"`
 }
 
 func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := gifting.MemberQuery{
+	mq := audience.MemberQuery{
 		Page:   q.page(12),
 		Search: q.search(maxSearch),
-		SortBy: q.enum("sortBy", "createdAt", gifting.AudienceMemberSorts...),
+		SortBy: q.enum("sortBy", "createdAt", audience.MemberSorts...),
 		Order:  q.sortOrder(gifting.Desc),
 	}
 	if err := q.err(); err != nil {
 		return err
 	}
-	orgID := principal(r.Context()).OrgID
-	a, items, total, err := s.store.AudienceMembers(r.Context(), orgID, r.PathValue("audienceId"), mq)
+	a, members, total, err := s.audiences.Members(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"), mq)
 	if err != nil {
 		return err
 	}
+	items := mapAll(members, toMemberDTO)
+	if items == nil {
+		items = []memberDTO{}
+	}
 	p := gifting.NewPagination(mq.Page, total)
 	writeEnvelope(w, http.StatusOK, "Audience contacts retrieved", audienceContacts{
-		Audience: a, Items: items,
+		Audience: wire.AudienceOf(a), Items: items,
 		Pagination: audiencePagination{Page: p.Page, Limit: p.Limit, Total: p.Total, TotalPages: p.TotalPages},
 	})
 	return nil
@@ -165,10 +159,10 @@ type contactListInput struct {
 
 // contactListStarted is the data of POST /audience-lists/{id}/contact-list.
 type contactListStarted struct {
-	ListID      string               `json:"listId"`
-	AudienceID  string               `json:"audienceId"`
-	ContactList gifting.ContactList  `json:"contactList"`
-	Progress    gifting.ListProgress `json:"progress"`
+	ListID      string              `json:"listId"`
+	AudienceID  string              `json:"audienceId"`
+	ContactList gifting.ContactList `json:"contactList"`
+	Progress    wire.ListProgress   `json:"progress"`
 }
 
 func (s *Server) audienceToContactList(w http.ResponseWriter, r *http.Request) error {
@@ -179,63 +173,31 @@ func (s *Server) audienceToContactList(w http.ResponseWriter, r *http.Request) e
 		}
 	}
 	pr := principal(r.Context())
-	a, l, err := s.svc.AudienceToContactList(r.Context(), pr.OrgID, pr.UserID, r.PathValue("audienceId"),
-		in.Name, in.Description)
+	a, l, err := s.audiences.ToContactList(r.Context(), pr.OrgID, pr.UserID, r.PathValue("audienceId"), in.Name, in.Description)
 	if err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusAccepted, "Contact list created; the audience's contacts are being added", contactListStarted{
-		ListID: l.ListID, AudienceID: a.AudienceID, ContactList: l, Progress: gifting.ListProgress{Status: gifting.ListAdding},
+		ListID: l.ListID, AudienceID: a.ID, ContactList: l, Progress: wire.ListProgress(audience.CopyStarted()),
 	})
 	return nil
 }
 
-// listData is the data of the persona, audience and event lists.
-type listData[T any] struct {
-	Items      []T                `json:"items"`
-	Pagination gifting.Pagination `json:"pagination"`
-}
-
-// listQuery parses search, sortBy (one of sorts, default createdAt),
-// sortOrder (default desc) and the page (default limit 12).
-func listQuery(q *query, sorts []string) gifting.ListQuery {
-	return gifting.ListQuery{
-		Page:   q.page(12),
-		Search: q.search(maxSearch),
-		SortBy: q.enum("sortBy", gifting.SortCreatedAt, sorts...),
-		Order:  q.sortOrder(gifting.Desc),
-	}
-}
-
-// writeList writes a page of a list in the enveloped style.
-func writeList[T any](w http.ResponseWriter, message string, items []T, page gifting.PageRequest, total int) {
-	if items == nil {
-		items = []T{}
-	}
-	writeEnvelope(w, http.StatusOK, message, listData[T]{Items: items, Pagination: gifting.NewPagination(page, total)})
-}
-
-// deleted is the data of a DELETE's response: the id under the resource's
-// own name, and isDeleted.
-func deleted(idField, id string) map[string]any {
-	return map[string]any{idField: id, "isDeleted": true}
-}
-
 func (s *Server) listAudiences(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	lq := listQuery(q, gifting.AudienceSorts)
-	f := gifting.AudienceFilter{
-		Status: gifting.AudienceStatus(q.enum("status", "", gifting.AudienceStatuses...)),
+	lq := listQuery(q, audience.Sorts)
+	f := audience.Filter{
+		Status: audience.Status(q.enum("status", "", audience.Statuses...)),
 		ICPID:  q.filter("icpId"),
 	}
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.store.ListAudiences(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.audiences.List(r.Context(), principal(r.Context()).OrgID, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "Audience lists retrieved", items, lq.Page, total)
+	writeList(w, "Audience lists retrieved", mapAll(items, wire.AudienceOf), lq.Page, total)
 	return nil
 }
 
@@ -253,29 +215,17 @@ func (s *Server) updateAudience(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	a, err := s.store.UpdateAudience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"), func(a *gifting.AudienceList) error {
-		setIf(&a.Name, in.Name)
-		setIf(&a.Description, in.Description)
-		setIf(&a.Tags, in.Tags)
-		return gifting.ValidateAudience(a)
-	})
+	a, err := s.audiences.Update(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"), audience.Patch(in))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Audience list updated", a)
+	writeEnvelope(w, http.StatusOK, "Audience list updated", wire.AudienceOf(a))
 	return nil
-}
-
-// setIf sets *dst to *v when the field was sent.
-func setIf[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
 }
 
 func (s *Server) deleteAudience(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("audienceId")
-	if err := s.svc.RemoveAudience(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+	if err := s.audiences.Delete(r.Context(), principal(r.Context()).OrgID, id); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Audience list deleted; its contacts are being removed", deleted("audienceId", id))
@@ -283,10 +233,10 @@ func (s *Server) deleteAudience(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rebuildAudience(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.svc.RebuildAudience(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
+	a, err := s.audiences.Rebuild(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusAccepted, "Audience list is being rebuilt", a)
+	writeEnvelope(w, http.StatusAccepted, "Audience list is being rebuilt", wire.AudienceOf(a))
 	return nil
 }

@@ -12,116 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
-
-// audienceEnvelope is the enveloped audience of create and get.
-type audienceEnvelope struct {
-	Success    bool                 `json:"success"`
-	StatusCode int                  `json:"statusCode"`
-	Data       gifting.AudienceList `json:"data"`
-}
-
-// audienceContactsBody is the body of GET /audience-lists/{id}/contacts.
-type audienceContactsBody struct {
-	Success bool   `json:"success"`
-	Message string `json:"message"`
-	Data    struct {
-		Audience   gifting.AudienceList     `json:"audience"`
-		Items      []gifting.AudienceMember `json:"items"`
-		Pagination map[string]int           `json:"pagination"`
-	} `json:"data"`
-}
-
-// person is a contact to seed: email, job title, country, state.
-type person struct{ email, title, country, state string }
-
-// seedContacts creates the people as contacts of org and returns their ids
-// by email.
-func seedContacts(t *testing.T, s *dynamo.Store, orgID string, people []person) map[string]string {
-	t.Helper()
-	ctx := context.Background()
-	l, err := s.CreateContactList(ctx, orgID, "user-"+orgID, "seed", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]string{}
-	for start := 0; start < len(people); start += 100 {
-		var in []contact.Input
-		for i, p := range people[start:min(start+100, len(people))] {
-			in = append(in, contact.Input{MailID: p.email, FirstName: fmt.Sprintf("Name%02d", start+i), LastName: "Test",
-				JobTitle: p.title, Address: contact.Address{City: "Town", Country: p.country, State: p.state}})
-		}
-		res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: contact.SourceImport, Provider: "test"})
-		if err != nil || res.Created != len(in) {
-			t.Fatalf("seed contacts: %v, %+v", err, res)
-		}
-		for _, it := range res.Items {
-			ids[it.MailID] = it.ContactID
-		}
-	}
-	return ids
-}
-
-// createPersona posts persona (the `persona` object) and returns its id.
-func createPersona(t *testing.T, api *testenv.API, persona map[string]any) string {
-	t.Helper()
-	res := api.Do("POST", "/api/campaigns/icp-personas", map[string]any{"persona": persona})
-	var body struct {
-		ICPPersona gifting.ICPPersona `json:"icpPersona"`
-	}
-	res.JSON(t, &body)
-	if res.Status != http.StatusCreated || body.ICPPersona.ICPID == "" {
-		t.Fatalf("create persona: %d %s", res.Status, res.Body)
-	}
-	return body.ICPPersona.ICPID
-}
-
-// buildAudience creates an audience list from body, waits for its build
-// and returns it as GET shows it.
-func buildAudience(t *testing.T, api *testenv.API, body map[string]any) gifting.AudienceList {
-	t.Helper()
-	res := api.Do("POST", "/api/campaigns/audience-lists", body)
-	var env audienceEnvelope
-	res.JSON(t, &env)
-	if res.Status != http.StatusCreated || env.Data.Status != gifting.AudienceBuilding || env.Data.TotalMatch != 0 {
-		t.Fatalf("create audience: %d %s", res.Status, res.Body)
-	}
-	api.Jobs.Wait()
-	return getAudience(t, api, env.Data.AudienceID)
-}
-
-func getAudience(t *testing.T, api *testenv.API, id string) gifting.AudienceList {
-	t.Helper()
-	res := api.Do("GET", "/api/campaigns/audience-lists/"+id, nil)
-	var env audienceEnvelope
-	res.JSON(t, &env)
-	if res.Status != http.StatusOK {
-		t.Fatalf("get audience: %d %s", res.Status, res.Body)
-	}
-	return env.Data
-}
-
-// audienceEmails returns the emails of every member of an audience.
-func audienceEmails(t *testing.T, api *testenv.API, id string) []string {
-	t.Helper()
-	var body audienceContactsBody
-	res := api.Do("GET", "/api/campaigns/audience-lists/"+id+"/contacts?limit=100", nil)
-	res.JSON(t, &body)
-	if res.Status != http.StatusOK {
-		t.Fatalf("audience contacts: %d %s", res.Status, res.Body)
-	}
-	var out []string
-	for _, m := range body.Data.Items {
-		out = append(out, m.MailID)
-	}
-	slices.Sort(out)
-	return out
-}
 
 func TestPersonas(t *testing.T) {
 	t.Parallel()
@@ -150,7 +46,7 @@ func TestPersonas(t *testing.T) {
 	t.Run("get returns every field", func(t *testing.T) {
 		res := a.Do("GET", "/api/campaigns/icp-personas/"+id, nil)
 		var got struct {
-			ICPPersona gifting.ICPPersona `json:"icpPersona"`
+			ICPPersona icpPersona `json:"icpPersona"`
 		}
 		res.JSON(t, &got)
 		p := got.ICPPersona
@@ -251,8 +147,8 @@ func TestAudienceMatching(t *testing.T) {
 				t.Errorf("members = %v, want %v", got, want)
 			}
 			n := int64(len(want))
-			if aud.Status != gifting.AudienceReady || aud.TotalMatch != n || aud.CreditRequired != 40*n ||
-				aud.Metadata.CreditsPerContact != 40 || aud.Metadata.PricedBy != gifting.PricedByInput || aud.Metadata.BuildFinishedAt == nil {
+			if aud.Status != string(audience.Ready) || aud.TotalMatch != n || aud.CreditRequired != 40*n ||
+				aud.Metadata.CreditsPerContact != 40 || aud.Metadata.PricedBy != audience.PricedByInput || aud.Metadata.BuildFinishedAt == nil {
 				t.Errorf("audience = %+v; want ready with %d matches costing %d", aud, n, 40*n)
 			}
 			if scanned := aud.Metadata.ContactsScanned; len(tt.persona) > 1 && scanned != int64(len(matchingPeople)) {
@@ -270,7 +166,7 @@ func TestAudienceMatching(t *testing.T) {
 			t.Fatalf("items = %+v, want carol only", body.Data.Items)
 		}
 		m := body.Data.Items[0]
-		want := gifting.MatchedOn{Department: "sales", Seniority: "c-suite", Location: "CA"}
+		want := matchedOn{Department: "sales", Seniority: "c-suite", Location: "CA"}
 		if m.MailID != "carol@example.com" || m.MatchedOn != want || m.Seniority != "c_suite" || !slices.Contains(m.Departments, "sales") ||
 			m.Country != "Canada" || m.State != "Ontario" || m.City != "Town" || m.JobTitle != "Chief Revenue Officer" || m.FirstName != "Name02" {
 			t.Errorf("member = %+v", m)
@@ -305,10 +201,10 @@ func TestAudiencePricing(t *testing.T) {
 		pricedBy string
 		giftID   string
 	}{
-		{"default is the cheapest available gift", nil, int64(math.Ceil(cheapest.Price)), gifting.PricedByGift, cheapest.GiftID},
-		{"by gift", map[string]any{"giftId": dearest.GiftID}, int64(math.Ceil(dearest.Price)), gifting.PricedByGift, dearest.GiftID},
-		{"stated", map[string]any{"creditsPerContact": 7}, 7, gifting.PricedByInput, ""},
-		{"stated zero", map[string]any{"creditsPerContact": 0}, 0, gifting.PricedByInput, ""},
+		{"default is the cheapest available gift", nil, int64(math.Ceil(cheapest.Price)), audience.PricedByGift, cheapest.GiftID},
+		{"by gift", map[string]any{"giftId": dearest.GiftID}, int64(math.Ceil(dearest.Price)), audience.PricedByGift, dearest.GiftID},
+		{"stated", map[string]any{"creditsPerContact": 7}, 7, audience.PricedByInput, ""},
+		{"stated zero", map[string]any{"creditsPerContact": 0}, 0, audience.PricedByInput, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := map[string]any{"name": tt.name, "icpId": icp}
@@ -376,7 +272,7 @@ func TestAudienceTenancy(t *testing.T) {
 	})
 	t.Run("a build sees only its organization's contacts", func(t *testing.T) {
 		own := buildAudience(t, b, map[string]any{"name": "sales", "icpId": createPersona(t, b, persona)})
-		if own.Status != gifting.AudienceReady || own.TotalMatch != 0 {
+		if own.Status != string(audience.Ready) || own.TotalMatch != 0 {
 			t.Errorf("globex's audience = %+v; want ready and empty", own)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -16,8 +17,8 @@ import (
 )
 
 type metricsEnvelope struct {
-	Success bool                    `json:"success"`
-	Data    gifting.CampaignMetrics `json:"data"`
+	Success bool             `json:"success"`
+	Data    campaign.Metrics `json:"data"`
 }
 
 func TestCampaignMetrics(t *testing.T) {
@@ -42,7 +43,7 @@ func TestCampaignMetrics(t *testing.T) {
 		var m metricsEnvelope
 		res := api.Do("GET", "/api/campaigns/"+c.CampaignID+"/metrics", nil)
 		res.JSON(t, &m)
-		if res.Status != http.StatusOK || !m.Success || m.Data.TotalRecipients != 0 || m.Data.Rates != (gifting.CampaignRates{}) ||
+		if res.Status != http.StatusOK || !m.Success || m.Data.TotalRecipients != 0 || m.Data.Rates != (campaign.Rates{}) ||
 			len(m.Data.StatusCounts) != len(gifting.RecipientStatuses) {
 			t.Errorf("metrics of a draft: %d %s", res.Status, res.Body)
 		}
@@ -94,8 +95,8 @@ func TestCampaignMetrics(t *testing.T) {
 				t.Errorf("statusCounts[%s] = %d, want %d", st, d.StatusCounts[st], wantCounts[st])
 			}
 		}
-		want := gifting.CampaignRates{AddressConfirmation: 0.6, Delivery: 0.4, Acknowledgement: 0.2, Feedback: 0.4}
-		if d.TotalRecipients != 5 || d.CreditsSpent != 5*price || d.FeedbackCount != 2 || d.Rates != want || d.Status != gifting.CampaignLive {
+		want := campaign.Rates{AddressConfirmation: 0.6, Delivery: 0.4, Acknowledgement: 0.2, Feedback: 0.4}
+		if d.TotalRecipients != 5 || d.CreditsSpent != 5*price || d.FeedbackCount != 2 || d.Rates != want || d.Status != campaign.Live {
 			t.Errorf("metrics = %+v; want 5 recipients, %d credits, 2 feedback, rates %+v, live", d, 5*price, want)
 		}
 	})

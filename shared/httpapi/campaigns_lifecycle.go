@@ -6,18 +6,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wire"
 )
-
-// maxReason bounds the reason a user gives for a lifecycle action.
-const maxReason = 500
 
 // lifecycleRoutes are the campaign actions of the state machine a user
 // performs: pause (live → in_progress), resume (in_progress → live) and
 // complete (live or in_progress → completed).
 func (s *Server) lifecycleRoutes() []route {
-	out := make([]route, len(gifting.CampaignActions))
-	for i, act := range gifting.CampaignActions {
+	out := make([]route, len(campaign.Actions))
+	for i, act := range campaign.Actions {
 		out[i] = route{pattern: "POST /api/campaigns/{campaignId}/" + act.Name, handle: s.campaignAction(act)}
 	}
 	return out
@@ -30,10 +29,10 @@ type lifecycleBody struct {
 }
 
 // campaignAction is the handler of act: an optional body {reason}, one
-// conditional transaction with its change record (service.MoveCampaign:
+// conditional transaction with its change record (campaign.App.Move:
 // completing also starts the expiry of the unclaimed recipients), the
 // campaign as written in an envelope.
-func (s *Server) campaignAction(act gifting.CampaignAction) func(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) campaignAction(act campaign.Action) func(w http.ResponseWriter, r *http.Request) error {
 	message := "Campaign " + act.Done
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body lifecycleBody
@@ -43,17 +42,17 @@ func (s *Server) campaignAction(act gifting.CampaignAction) func(w http.Response
 			}
 		}
 		reason := strings.TrimSpace(body.Reason)
-		if utf8.RuneCountInString(reason) > maxReason {
+		if utf8.RuneCountInString(reason) > campaign.MaxReason {
 			var p gifting.Problems
-			p.Add("reason", fmt.Sprintf("must be at most %d characters", maxReason))
+			p.Add("reason", fmt.Sprintf("must be at most %d characters", campaign.MaxReason))
 			return p.Err()
 		}
 		p := principal(r.Context())
-		c, err := s.svc.MoveCampaign(r.Context(), p.OrgID, r.PathValue("campaignId"), act, p.UserID, reason)
+		c, err := s.campaigns.Move(r.Context(), p.OrgID, r.PathValue("campaignId"), act, p.UserID, reason)
 		if err != nil {
 			return err
 		}
-		writeEnvelope(w, http.StatusOK, message, c)
+		writeEnvelope(w, http.StatusOK, message, wire.CampaignOf(c))
 		return nil
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -15,7 +16,7 @@ import (
 
 // liveCampaign launches a campaign of org over n new contacts, with an
 // invitation due at once, and waits until it is live.
-func liveCampaign(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string, n int) gifting.Campaign {
+func liveCampaign(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string, n int) campaign.Campaign {
 	t.Helper()
 	_, gifts := campaignCatalogRefs(t)
 	listID, _ := listWithContacts(t, s, orgID, n)
@@ -25,7 +26,7 @@ func liveCampaign(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string,
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	api.Jobs.Wait()
-	if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignLive {
+	if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Live {
 		t.Fatalf("campaign is %s after its launch, want live", got.Status)
 	}
 	return c
@@ -33,7 +34,7 @@ func liveCampaign(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string,
 
 // act performs a lifecycle action and returns the campaign it answered
 // with, failing unless it is a 200 envelope with message want.
-func act(t *testing.T, api *testenv.API, campaignID, action string, body any, want string) gifting.Campaign {
+func act(t *testing.T, api *testenv.API, campaignID, action string, body any, want string) campaign.Campaign {
 	t.Helper()
 	res := api.Do("POST", "/api/campaigns/"+campaignID+"/"+action, body)
 	if res.Status != http.StatusOK {
@@ -48,7 +49,7 @@ func act(t *testing.T, api *testenv.API, campaignID, action string, body any, wa
 }
 
 // assertRefused checks a 409 that names the campaign's current state.
-func assertRefused(t *testing.T, res testenv.Response, state gifting.CampaignStatus) {
+func assertRefused(t *testing.T, res testenv.Response, state campaign.Status) {
 	t.Helper()
 	assertError(t, res, http.StatusConflict, "CONFLICT")
 	if msg, _ := res.Map(t)["error"].(string); !strings.Contains(msg, string(state)) {
@@ -68,7 +69,7 @@ func TestCampaignLifecycle(t *testing.T) {
 	}
 
 	paused := act(t, api, c.CampaignID, "pause", map[string]any{"reason": "  Budget review "}, "Campaign paused")
-	if paused.Status != gifting.CampaignInProgress || paused.Reason != "Budget review" || paused.LastUpdatedBy != c.CreatedBy ||
+	if paused.Status != campaign.InProgress || paused.Reason != "Budget review" || paused.LastUpdatedBy != c.CreatedBy ||
 		!paused.UpdatedAt.After(c.UpdatedAt) || paused.CompletionData.CompletedAt != nil {
 		t.Errorf("paused: status %s, reason %q, by %q; want in_progress, the trimmed reason, %q", paused.Status, paused.Reason, paused.LastUpdatedBy, c.CreatedBy)
 	}
@@ -85,10 +86,10 @@ func TestCampaignLifecycle(t *testing.T) {
 			t.Errorf("recipient added while paused: %+v; want pending with the invitation scheduled", l.Recipients)
 		}
 	})
-	assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/pause", nil), gifting.CampaignInProgress)
+	assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/pause", nil), campaign.InProgress)
 
 	resumed := act(t, api, c.CampaignID, "resume", nil, "Campaign resumed")
-	if resumed.Status != gifting.CampaignLive || resumed.Reason != "" {
+	if resumed.Status != campaign.Live || resumed.Reason != "" {
 		t.Errorf("resumed: status %s, reason %q; want live and the reason cleared", resumed.Status, resumed.Reason)
 	}
 	t.Run("a resumed campaign sends invitations again", func(t *testing.T) {
@@ -97,18 +98,18 @@ func TestCampaignLifecycle(t *testing.T) {
 			t.Fatalf("add after resume: %d %s, %d invitations; want emailSent true and 3", res.Status, res.Body, mailed())
 		}
 	})
-	assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/resume", nil), gifting.CampaignLive)
+	assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/resume", nil), campaign.Live)
 
 	done := act(t, api, c.CampaignID, "complete", map[string]any{"reason": "Quarter closed"}, "Campaign completed")
 	cd := done.CompletionData
-	if done.Status != gifting.CampaignCompleted || done.Reason != "Quarter closed" || cd.CompletedAt == nil || cd.CompletedBy != c.CreatedBy ||
+	if done.Status != campaign.Completed || done.Reason != "Quarter closed" || cd.CompletedAt == nil || cd.CompletedBy != c.CreatedBy ||
 		cd.TotalRecipients == nil || *cd.TotalRecipients != 4 || cd.CreditsSpent == nil || *cd.CreditsSpent != done.LiveData.CreditsSpent ||
 		cd.FeedbackCount == nil || *cd.FeedbackCount != 0 || !maps.Equal(cd.StatusCounts, done.LiveData.StatusCounts) ||
 		cd.StatusCounts[gifting.RecipientInviteSent] != 3 || cd.StatusCounts[gifting.RecipientPending] != 1 {
 		t.Errorf("completed: status %s, reason %q, completionData %+v (counts %v); want completed with 4 recipients, 3 invited, 1 pending",
 			done.Status, done.Reason, cd, cd.StatusCounts)
 	}
-	if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignCompleted || got.CompletionData.CompletedAt == nil {
+	if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Completed || got.CompletionData.CompletedAt == nil {
 		t.Errorf("GET after completion: %s, completionData %+v", got.Status, got.CompletionData)
 	}
 	t.Run("a completed campaign takes no recipients", func(t *testing.T) {
@@ -119,13 +120,13 @@ func TestCampaignLifecycle(t *testing.T) {
 	})
 	t.Run("a completed campaign stays completed", func(t *testing.T) {
 		for _, action := range []string{"pause", "resume", "complete"} {
-			assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+action, nil), gifting.CampaignCompleted)
+			assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+action, nil), campaign.Completed)
 		}
 	})
 	t.Run("a paused campaign can be completed", func(t *testing.T) {
 		other := liveCampaign(t, s, api, orgID, 1)
 		act(t, api, other.CampaignID, "pause", nil, "Campaign paused")
-		if got := act(t, api, other.CampaignID, "complete", nil, "Campaign completed"); got.Status != gifting.CampaignCompleted {
+		if got := act(t, api, other.CampaignID, "complete", nil, "Campaign completed"); got.Status != campaign.Completed {
 			t.Errorf("status %s, want completed", got.Status)
 		}
 	})
@@ -151,10 +152,10 @@ func TestCampaignLifecycleRefusals(t *testing.T) {
 
 	for _, action := range []string{"pause", "resume", "complete"} {
 		t.Run(action+" a draft", func(t *testing.T) {
-			assertRefused(t, api.Do("POST", "/api/campaigns/"+draft.CampaignID+"/"+action, nil), gifting.CampaignDraft)
+			assertRefused(t, api.Do("POST", "/api/campaigns/"+draft.CampaignID+"/"+action, nil), campaign.Draft)
 		})
 		t.Run(action+" a preparing campaign", func(t *testing.T) {
-			assertRefused(t, api.Do("POST", "/api/campaigns/"+preparing.CampaignID+"/"+action, nil), gifting.CampaignPreparing)
+			assertRefused(t, api.Do("POST", "/api/campaigns/"+preparing.CampaignID+"/"+action, nil), campaign.Preparing)
 		})
 		t.Run(action+" another org's campaign", func(t *testing.T) {
 			assertError(t, api.WithKey(otherKey).Do("POST", "/api/campaigns/"+live.CampaignID+"/"+action, nil), http.StatusNotFound, "NOT_FOUND")
@@ -189,8 +190,8 @@ func TestCampaignLifecycleRefusals(t *testing.T) {
 		})
 	}
 	// Nothing refused changed anything.
-	for id, want := range map[string]gifting.CampaignStatus{
-		draft.CampaignID: gifting.CampaignDraft, live.CampaignID: gifting.CampaignLive, preparing.CampaignID: gifting.CampaignPreparing,
+	for id, want := range map[string]campaign.Status{
+		draft.CampaignID: campaign.Draft, live.CampaignID: campaign.Live, preparing.CampaignID: campaign.Preparing,
 	} {
 		if got := fetchCampaign(t, api, id); got.Status != want || got.Reason != "" {
 			t.Errorf("campaign %s is %s (reason %q) after refused actions, want %s", id, got.Status, got.Reason, want)
@@ -201,7 +202,7 @@ func TestCampaignLifecycleRefusals(t *testing.T) {
 }
 
 // liveReadyDraft is a draft of org over one new contact, ready to launch.
-func liveReadyDraft(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string) gifting.Campaign {
+func liveReadyDraft(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string) campaign.Campaign {
 	t.Helper()
 	_, gifts := campaignCatalogRefs(t)
 	listID, _ := listWithContacts(t, s, orgID, 1)
@@ -265,7 +266,7 @@ func TestCompleteRacingAdds(t *testing.T) {
 	snapUnclaimed, snapRest := unclaimed(cd.StatusCounts)
 	liveUnclaimed, liveRest := unclaimed(live)
 	refunded := live[gifting.RecipientExpired] * got.CampaignData.CreditsPerRecipient
-	if got.Status != gifting.CampaignCompleted || cd.TotalRecipients == nil || *cd.TotalRecipients != added || got.TotalRecipients != added ||
+	if got.Status != campaign.Completed || cd.TotalRecipients == nil || *cd.TotalRecipients != added || got.TotalRecipients != added ||
 		snapUnclaimed != liveUnclaimed || !maps.Equal(snapRest, liveRest) || cd.StatusCounts[gifting.RecipientExpired] != 0 ||
 		cd.CreditsSpent == nil || *cd.CreditsSpent != got.LiveData.CreditsSpent+refunded {
 		t.Errorf("completed with completionData %+v (counts %v), live counters %d recipients %v; want both exactly the %d added",

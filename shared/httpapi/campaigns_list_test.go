@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -31,7 +31,7 @@ func (c *campaignClock) Set(t time.Time) {
 	c.t = t
 }
 
-func campaignNames(cs []gifting.Campaign) []string {
+func campaignNames(cs []campaign.Campaign) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.Name

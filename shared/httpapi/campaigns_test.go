@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -19,15 +20,15 @@ import (
 
 // campaignEnvelope is the enveloped campaign of create, get and update.
 type campaignEnvelope struct {
-	Success    bool             `json:"success"`
-	StatusCode int              `json:"statusCode"`
-	Message    string           `json:"message"`
-	Data       gifting.Campaign `json:"data"`
+	Success    bool              `json:"success"`
+	StatusCode int               `json:"statusCode"`
+	Message    string            `json:"message"`
+	Data       campaign.Campaign `json:"data"`
 }
 
 type campaignPage struct {
-	Campaigns  []gifting.Campaign `json:"campaigns"`
-	Pagination gifting.Pagination `json:"pagination"`
+	Campaigns  []campaign.Campaign `json:"campaigns"`
+	Pagination gifting.Pagination  `json:"pagination"`
 }
 
 // campaignCatalogRefs returns a service-catalog template and the two most
@@ -78,7 +79,7 @@ func addContactsTo(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
 }
 
 // postCampaign posts body and returns the created campaign.
-func postCampaign(t *testing.T, api *testenv.API, body any) gifting.Campaign {
+func postCampaign(t *testing.T, api *testenv.API, body any) campaign.Campaign {
 	t.Helper()
 	res := api.Do("POST", "/api/campaigns", body)
 	if res.Status != http.StatusCreated {
@@ -117,7 +118,7 @@ func TestCreateCampaign(t *testing.T) {
 		res.JSON(t, &env)
 		c := env.Data
 		cd := c.CampaignData
-		if c.Name != "Q3 thank-you" || c.Status != gifting.CampaignDraft || c.CreatedBy != "user-acme" || c.OrganizationID != orgID ||
+		if c.Name != "Q3 thank-you" || c.Status != campaign.Draft || c.CreatedBy != "user-acme" || c.OrganizationID != orgID ||
 			cd.EmailTemplateID != templateID || cd.ContactListID != listID || !slices.Equal(cd.ContactListIDs, []string{listID, list2}) ||
 			cd.ScheduledAt == nil || !cd.ScheduledAt.Equal(time.Date(2026, 9, 1, 9, 0, 0, 0, time.UTC)) {
 			t.Errorf("campaign = %+v", c)

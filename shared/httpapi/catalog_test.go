@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -374,7 +375,7 @@ func TestTemplateEmailBounds(t *testing.T) {
 	}
 	a.Do("POST", "/api/campaigns/gifts", newGift("Hamper", 10)).JSON(t, &gift)
 	var c struct {
-		Data gifting.Campaign `json:"data"`
+		Data campaign.Campaign `json:"data"`
 	}
 	a.Do("POST", "/api/campaigns", map[string]any{"name": "Big", "campaignData": map[string]any{
 		"giftIds": []string{gift.Data.GiftID}, "emailTemplateId": tmpl.Data.TemplateID, "creditsPerRecipient": 10}}).JSON(t, &c)

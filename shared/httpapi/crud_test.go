@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -247,7 +248,7 @@ func TestDeleteReferencedResources(t *testing.T) {
 	listID, _ := listWithContacts(t, s, orgID, 3)
 
 	// newRefs makes a template, a gift and a list a campaign refers to.
-	newRefs := func(t *testing.T) (tmpl, gift, list string, c gifting.Campaign) {
+	newRefs := func(t *testing.T) (tmpl, gift, list string, c campaign.Campaign) {
 		t.Helper()
 		tmpl = createTemplate(t, api, "T", "x").TemplateID
 		gift = createOwnGift(t, api, "G", 5).GiftID
@@ -262,7 +263,7 @@ func TestDeleteReferencedResources(t *testing.T) {
 
 	t.Run("used by a campaign past draft: 409 naming it", func(t *testing.T) {
 		tmpl, gift, list, c := newRefs(t)
-		for _, st := range []gifting.CampaignStatus{gifting.CampaignLive, gifting.CampaignCompleted} {
+		for _, st := range []campaign.Status{campaign.Live, campaign.Completed} {
 			testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, st)
 			for _, p := range paths(tmpl, gift, list) {
 				res := api.Do("DELETE", p, nil)
@@ -294,7 +295,7 @@ func TestDeleteReferencedResources(t *testing.T) {
 			if msg := string(res.Body); !strings.Contains(msg, id) || !strings.Contains(msg, kind) {
 				t.Errorf("launch after deleting the %s: %s; want it named", kind, msg)
 			}
-			if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignDraft {
+			if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Draft {
 				t.Errorf("campaign is %s after a refused launch", got.Status)
 			}
 		}

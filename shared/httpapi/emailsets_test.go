@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -49,7 +50,7 @@ func TestRecipientEmailsFromTheirTemplate(t *testing.T) {
 	res = api.Do("POST", "/api/campaigns/gifts", newGift("Hamper", 10))
 	res.JSON(t, &gift)
 	var campaign struct {
-		Data gifting.Campaign `json:"data"`
+		Data campaign.Campaign `json:"data"`
 	}
 	res = api.Do("POST", "/api/campaigns", map[string]any{"name": "Renewal <thanks>", "campaignData": map[string]any{
 		"giftIds": []string{gift.Data.GiftID}, "emailTemplateId": tmpl.Data.TemplateID, "creditsPerRecipient": 10,

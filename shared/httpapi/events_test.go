@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/event"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -45,7 +45,7 @@ func createEvent(t *testing.T, api *testenv.API, body map[string]any) event.Even
 
 func draftCampaign(t *testing.T, s *dynamo.Store, orgID string) string {
 	t.Helper()
-	c, err := s.CreateCampaign(context.Background(), orgID, gifting.Campaign{Name: "Q3", CreatedBy: "user-" + orgID})
+	c, err := testenv.CreateCampaign(context.Background(), s, orgID, campaign.Campaign{Name: "Q3", CreatedBy: "user-" + orgID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,13 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/campaign"
 )
 
 // launchAccepted is the message of an accepted launch.
 const launchAccepted = "Campaign launch accepted; the campaign is preparing"
 
-// launchCampaign accepts a launch (service.LaunchCampaign): the credits
+// launchCampaign accepts a launch (campaign.App.Launch): the credits
 // are taken and the campaign is preparing when it answers 202; the job
 // does the rest.
 func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
@@ -20,11 +20,11 @@ func (s *Server) launchCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, stored, err := s.svc.LaunchCampaign(ctx, p.OrgID, id, p.UserID,
-		idempotent(idem, http.StatusAccepted, launchAccepted, func(l gifting.Launch) any { return l }))
+	l, stored, err := s.campaigns.Launch(ctx, p.OrgID, id, p.UserID,
+		idempotent(idem, http.StatusAccepted, launchAccepted, func(l campaign.Launch) any { return toLaunchDTO(l) }))
 	if err != nil || stored != nil {
 		return writeStored(w, stored, err)
 	}
-	writeEnvelope(w, http.StatusAccepted, launchAccepted, l)
+	writeEnvelope(w, http.StatusAccepted, launchAccepted, toLaunchDTO(l))
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -101,7 +102,7 @@ func TestLaunchShowsCampaignOnContacts(t *testing.T) {
 	}
 	// The job is held: run its slices here, the first dying before its
 	// count, then every slice twice.
-	if _, _, err := s.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err == nil {
+	if _, _, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, ""); err == nil {
 		t.Fatal("the first slice survived its crash")
 	}
 	cursor := ""
@@ -109,11 +110,11 @@ func TestLaunchShowsCampaignOnContacts(t *testing.T) {
 		if step > 10 {
 			t.Fatal("the launch job does not finish")
 		}
-		next, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil)
+		next, done, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.LaunchSlice(ctx, orgID, c.CampaignID, cursor, "https://gifts.test", nil); err != nil {
+		if _, _, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor); err != nil {
 			t.Fatal(err)
 		}
 		if done {
@@ -121,7 +122,7 @@ func TestLaunchShowsCampaignOnContacts(t *testing.T) {
 		}
 		cursor = next
 	}
-	if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignLive || got.TotalRecipients != 8 {
+	if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Live || got.TotalRecipients != 8 {
 		t.Fatalf("campaign %s with %d recipients; want live with 8 (person0..person7)", got.Status, got.TotalRecipients)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -60,7 +61,7 @@ func mailAPI(t *testing.T, s *dynamo.Store, key string, mailer mail.Mailer, held
 // launchWithInvitations creates org's list of launchInvites contacts and a
 // campaign over it whose template's invitation is due at once, launches it
 // and returns it with the contacts' emails.
-func launchWithInvitations(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string) (gifting.Campaign, []string) {
+func launchWithInvitations(t *testing.T, s *dynamo.Store, api *testenv.API, orgID string) (campaign.Campaign, []string) {
 	t.Helper()
 	_, gifts := campaignCatalogRefs(t)
 	listID, ids := listWithContacts(t, s, orgID, launchInvites)
@@ -84,7 +85,7 @@ func launchWithInvitations(t *testing.T, s *dynamo.Store, api *testenv.API, orgI
 // recipient list, those who were sent a message (by recipient id) are
 // invite_sent with the invitation marked sent, the others pending with it
 // scheduled, and the campaign's counters say exactly that.
-func assertLaunchOutcome(t *testing.T, api *testenv.API, c gifting.Campaign, emails []string, sent []mail.Message) {
+func assertLaunchOutcome(t *testing.T, api *testenv.API, c campaign.Campaign, emails []string, sent []mail.Message) {
 	t.Helper()
 	got := fetchCampaign(t, api, c.CampaignID)
 	l := listRecipients(t, api, c.CampaignID, "?limit=100")
@@ -122,7 +123,7 @@ func assertLaunchOutcome(t *testing.T, api *testenv.API, c gifting.Campaign, ema
 	}
 	n := int64(len(emails))
 	counts := got.LiveData.StatusCounts
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != n || int64(len(l.Recipients)) != n ||
+	if got.Status != campaign.Live || got.TotalRecipients != n || int64(len(l.Recipients)) != n ||
 		counts[gifting.RecipientInviteSent] != int64(len(sent)) || counts[gifting.RecipientPending] != n-int64(len(sent)) {
 		t.Errorf("campaign %s, %d recipients (%d listed), counts %v; want live, %d, %d invite_sent and %d pending",
 			got.Status, got.TotalRecipients, len(l.Recipients), counts, n, len(sent), n-int64(len(sent)))

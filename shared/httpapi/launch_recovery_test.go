@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -48,7 +49,7 @@ func ledgerSum(t *testing.T, s *dynamo.Store, orgID string) (sum int64, byType m
 func assertLaunchEnded(t *testing.T, api *testenv.API, s *dynamo.Store, orgID, campaignID string, credits, contacts, want, price int64) {
 	t.Helper()
 	got := fetchCampaign(t, api, campaignID)
-	if r := launchRecipientCount(t, s, orgID, campaignID); got.Status != gifting.CampaignLive || int64(r) != want || got.TotalRecipients != want {
+	if r := launchRecipientCount(t, s, orgID, campaignID); got.Status != campaign.Live || int64(r) != want || got.TotalRecipients != want {
 		t.Fatalf("campaign %s with %d recipients (%d counted); want live with %d", got.Status, r, got.TotalRecipients, want)
 	}
 	lp := got.LaunchProgress
@@ -80,7 +81,7 @@ func tickUntilLive(t *testing.T, api *testenv.API, sched *scheduler.Scheduler, c
 		if err := sched.Tick(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if fetchCampaign(t, api, campaignID).Status == gifting.CampaignLive {
+		if fetchCampaign(t, api, campaignID).Status == campaign.Live {
 			return
 		}
 	}
@@ -120,7 +121,7 @@ func TestLaunchFinishesByTicks(t *testing.T) {
 				t.Fatalf("launch: %d %s", res.Status, res.Body)
 			}
 			if tt.firstSlice {
-				if _, done, err := s.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); err != nil || done {
+				if _, done, err := testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, ""); err != nil || done {
 					t.Fatalf("first slice: done %v, %v", done, err)
 				}
 			}
@@ -134,7 +135,7 @@ func TestLaunchFinishesByTicks(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := fetchCampaign(t, api, c.CampaignID)
-			if got.Status != gifting.CampaignPreparing || got.LaunchProgress == nil || got.LaunchProgress.FinishedAt != nil {
+			if got.Status != campaign.Preparing || got.LaunchProgress == nil || got.LaunchProgress.FinishedAt != nil {
 				t.Fatalf("before the lease ends: %s, launchProgress %+v; want preparing, unfinished", got.Status, got.LaunchProgress)
 			}
 			tickUntilLive(t, api, api.Scheduler, clock, c.CampaignID)

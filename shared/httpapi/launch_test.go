@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -58,7 +59,7 @@ func walletBalance(t *testing.T, s *dynamo.Store, orgID string) int64 {
 	return w.Balance
 }
 
-func fetchCampaign(t *testing.T, api *testenv.API, id string) gifting.Campaign {
+func fetchCampaign(t *testing.T, api *testenv.API, id string) campaign.Campaign {
 	t.Helper()
 	var env campaignEnvelope
 	res := api.Do("GET", "/api/campaigns/"+id, nil)
@@ -70,14 +71,14 @@ func fetchCampaign(t *testing.T, api *testenv.API, id string) gifting.Campaign {
 }
 
 // launchReady creates a campaign over lists priced by the catalog gift.
-func launchReady(t *testing.T, api *testenv.API, gift gifting.Gift, lists ...string) gifting.Campaign {
+func launchReady(t *testing.T, api *testenv.API, gift gifting.Gift, lists ...string) campaign.Campaign {
 	t.Helper()
 	return postCampaign(t, api, map[string]any{"name": "Launch me", "contactListIds": lists,
 		"campaignData": map[string]any{"giftIds": []string{gift.GiftID}}})
 }
 
 type launchEnvelope struct {
-	Data gifting.Launch `json:"data"`
+	Data campaign.Launch `json:"data"`
 }
 
 func TestLaunchThousandContacts(t *testing.T) {
@@ -97,13 +98,13 @@ func TestLaunchThousandContacts(t *testing.T) {
 	}
 	var l launchEnvelope
 	res.JSON(t, &l)
-	if l.Data.Contacts != n || l.Data.CreditsDeducted != n*price || l.Data.RemainingBalance != 500 || l.Data.Status != gifting.CampaignPreparing {
+	if l.Data.Contacts != n || l.Data.CreditsDeducted != n*price || l.Data.RemainingBalance != 500 || l.Data.Status != campaign.Preparing {
 		t.Errorf("launch = %+v; want %d contacts, %d credits taken, 500 left, preparing", l.Data, n, n*price)
 	}
 	api.Jobs.Wait()
 
 	got := fetchCampaign(t, api, c.CampaignID)
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != n || got.LiveData.CreditsSpent != n*price ||
+	if got.Status != campaign.Live || got.TotalRecipients != n || got.LiveData.CreditsSpent != n*price ||
 		got.LiveData.StatusCounts[gifting.RecipientPending] != n || got.LiveData.LaunchedAt == nil || got.LiveData.LiveAt == nil {
 		t.Errorf("after launch: status %s, total %d, credits %d, counts %v; want live, %d, %d, all pending",
 			got.Status, got.TotalRecipients, got.LiveData.CreditsSpent, got.LiveData.StatusCounts, n, n*price)
@@ -149,7 +150,7 @@ func TestLaunchRules(t *testing.T) {
 		assertError(t, res, http.StatusPaymentRequired, "INSUFFICIENT_CREDITS")
 		api.Jobs.Wait()
 		got := fetchCampaign(t, api, c.CampaignID)
-		if got.Status != gifting.CampaignDraft || got.TotalRecipients != 0 || got.LiveData.LaunchedAt != nil {
+		if got.Status != campaign.Draft || got.TotalRecipients != 0 || got.LiveData.LaunchedAt != nil {
 			t.Errorf("campaign after a refused launch: %s, %d recipients", got.Status, got.TotalRecipients)
 		}
 		if b := walletBalance(t, s, orgID); b != 3*price-1 {
@@ -190,7 +191,7 @@ func TestLaunchRules(t *testing.T) {
 			if msg := res.Map(t)["error"].(string); !strings.Contains(msg, tt.want) {
 				t.Errorf("%s: error %q does not say %q", tt.name, msg, tt.want)
 			}
-			if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignDraft {
+			if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Draft {
 				t.Errorf("%s: status %s, want draft", tt.name, got.Status)
 			}
 		}
@@ -252,7 +253,7 @@ func TestLaunchRules(t *testing.T) {
 		if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
 			t.Fatalf("launch: %d %s", res.Status, res.Body)
 		}
-		if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignPreparing {
+		if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Preparing {
 			t.Errorf("status %s before the job ran, want preparing", got.Status)
 		}
 		for _, req := range []struct{ method, path string }{
@@ -278,7 +279,7 @@ func TestLaunchRules(t *testing.T) {
 		run()
 		api.Jobs.Wait()
 		got := fetchCampaign(t, api, c.CampaignID)
-		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != gifting.CampaignLive || r != 3 || got.TotalRecipients != 3 {
+		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != campaign.Live || r != 3 || got.TotalRecipients != 3 {
 			t.Fatalf("after the job: %s with %d recipients (%d counted); want live with 3", got.Status, r, got.TotalRecipients)
 		}
 		if b := walletBalance(t, s, orgID); b != credits-3*price {
@@ -297,7 +298,7 @@ func TestLaunchRules(t *testing.T) {
 		run()
 		api.Jobs.Wait()
 		got := fetchCampaign(t, api, c.CampaignID)
-		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != gifting.CampaignLive || r != 3 || got.TotalRecipients != 3 {
+		if r := launchRecipientCount(t, s, orgID, c.CampaignID); got.Status != campaign.Live || r != 3 || got.TotalRecipients != 3 {
 			t.Fatalf("after the job: %s with %d recipients (%d counted); want live with 3", got.Status, r, got.TotalRecipients)
 		}
 		if b := walletBalance(t, s, orgID); b != credits-3*price {
@@ -368,7 +369,7 @@ func TestLaunchRules(t *testing.T) {
 		listID, _ := listWithContacts(t, s, orgID, 1)
 		c := launchReady(t, api, gift, listID)
 		assertError(t, api.WithKey(otherKey).Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil), http.StatusNotFound, "NOT_FOUND")
-		if got := fetchCampaign(t, api, c.CampaignID); got.Status != gifting.CampaignDraft {
+		if got := fetchCampaign(t, api, c.CampaignID); got.Status != campaign.Draft {
 			t.Errorf("status %s, want draft", got.Status)
 		}
 		if b1, b2 := walletBalance(t, s, orgID), walletBalance(t, s, otherID); b1 != credits || b2 != credits {

@@ -62,10 +62,10 @@ func TestRecipientListWhileASliceIsUncounted(t *testing.T) {
 	listID, _ := listWithContacts(t, s, orgID, n)
 	c := launchReady(t, api, gifts[1], listID)
 	dying := dynamo.New(counterLostDB{testenv.Client(t)}, s.Table())
-	if _, err := dying.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, dying, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := dying.LaunchSlice(ctx, orgID, c.CampaignID, "", "https://gifts.test", nil); !errors.Is(err, errDied) {
+	if _, _, err := testenv.Campaigns(dying).LaunchSlice(ctx, orgID, c.CampaignID, ""); !errors.Is(err, errDied) {
 		t.Fatalf("slice: %v, want it to die before its count", err)
 	}
 	if got := fetchCampaign(t, api, c.CampaignID); got.TotalRecipients != 0 {

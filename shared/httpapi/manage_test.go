@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/event"
@@ -92,17 +93,17 @@ func TestPersonaListEditDelete(t *testing.T) {
 	})
 	t.Run("patch changes only the fields sent", func(t *testing.T) {
 		before := a.Do("GET", base+"/"+ids[0], nil)
-		var was struct{ ICPPersona gifting.ICPPersona }
+		var was struct{ ICPPersona icpPersona }
 		before.JSON(t, &was)
 		res := a.Do("PATCH", base+"/"+ids[0], map[string]any{"status": "inactive", "persona": map[string]any{"description": "Changed"}})
-		var env struct{ Data gifting.ICPPersona }
+		var env struct{ Data icpPersona }
 		res.JSON(t, &env)
 		p := env.Data
 		if res.Status != http.StatusOK || p.Status != "inactive" || p.Persona.Description != "Changed" ||
 			p.Persona.Name != "Persona 0" || !slices.Equal(p.Persona.JobTitles, []string{"VP Sales"}) || !p.UpdatedAt.After(was.ICPPersona.UpdatedAt) {
 			t.Fatalf("patch: %d %s", res.Status, res.Body)
 		}
-		var got struct{ ICPPersona gifting.ICPPersona }
+		var got struct{ ICPPersona icpPersona }
 		a.Do("GET", base+"/"+ids[0], nil).JSON(t, &got)
 		if got.ICPPersona.Status != "inactive" || got.ICPPersona.Persona.Description != "Changed" {
 			t.Errorf("GET after patch = %+v", got.ICPPersona)
@@ -132,7 +133,7 @@ func TestPersonaListEditDelete(t *testing.T) {
 				assertError(t, a.Do("PATCH", base+"/"+ids[1], body), http.StatusBadRequest, "VALIDATION_FAILED")
 			})
 		}
-		var got struct{ ICPPersona gifting.ICPPersona }
+		var got struct{ ICPPersona icpPersona }
 		a.Do("GET", base+"/"+ids[1], nil).JSON(t, &got)
 		if got.ICPPersona.Persona.Name != "Persona 1" || got.ICPPersona.Status != "active" {
 			t.Errorf("after rejected patches: %+v", got.ICPPersona)
@@ -225,14 +226,14 @@ func TestAudienceListEditDeleteRebuild(t *testing.T) {
 		res := held.Do("POST", base+"/"+ids[1]+"/rebuild", nil)
 		var env audienceEnvelope
 		res.JSON(t, &env)
-		if res.Status != http.StatusAccepted || env.Data.Status != gifting.AudienceBuilding || env.Data.TotalMatch != 0 || env.Data.Metadata.ContactsScanned != 0 {
+		if res.Status != http.StatusAccepted || env.Data.Status != string(audience.Building) || env.Data.TotalMatch != 0 || env.Data.Metadata.ContactsScanned != 0 {
 			t.Fatalf("rebuild: %d %s", res.Status, res.Body)
 		}
 		assertError(t, held.Do("POST", base+"/"+ids[1]+"/rebuild", nil), http.StatusConflict, "CONFLICT")
 		start()
 		held.Jobs.Wait()
 		got := getAudience(t, a, ids[1])
-		if got.Status != gifting.AudienceReady || got.TotalMatch != 2 || got.CreditRequired != 4 || got.Metadata.ContactsScanned != 4 {
+		if got.Status != string(audience.Ready) || got.TotalMatch != 2 || got.CreditRequired != 4 || got.Metadata.ContactsScanned != 4 {
 			t.Errorf("rebuilt: %+v", got)
 		}
 		if emails := audienceEmails(t, a, ids[1]); !slices.Equal(emails, []string{"cid@example.com", "dan@example.com"}) {
@@ -245,7 +246,7 @@ func TestAudienceListEditDeleteRebuild(t *testing.T) {
 			t.Fatalf("delete persona: %d %s", res.Status, res.Body)
 		}
 		got := getAudience(t, a, engAud)
-		if got.Status != gifting.AudienceReady || got.TotalMatch != 1 || len(audienceEmails(t, a, engAud)) != 1 {
+		if got.Status != string(audience.Ready) || got.TotalMatch != 1 || len(audienceEmails(t, a, engAud)) != 1 {
 			t.Errorf("audience after its persona's delete: %+v", got)
 		}
 		assertError(t, a.Do("POST", base+"/"+engAud+"/rebuild", nil), http.StatusConflict, "CONFLICT")
@@ -280,7 +281,7 @@ func TestAudienceBusyIsConflict(t *testing.T) {
 	assertError(t, a.Do("POST", base+"/rebuild", nil), http.StatusConflict, "CONFLICT")
 	start()
 	a.Jobs.Wait()
-	if got := getAudience(t, a, env.Data.AudienceID); got.Status != gifting.AudienceReady || got.TotalMatch != 1 {
+	if got := getAudience(t, a, env.Data.AudienceID); got.Status != string(audience.Ready) || got.TotalMatch != 1 {
 		t.Errorf("after the build: %+v", got)
 	}
 }

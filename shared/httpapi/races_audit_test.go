@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -89,7 +90,7 @@ func TestAddRecipientRacingCampaignDelete(t *testing.T) {
 	for round := range raceRounds {
 		c := postCampaign(t, api, map[string]any{"name": "Doomed", "campaignData": map[string]any{
 			"giftIds": []string{"gift-wireless-charger"}, "emailTemplateId": "tmpl-meeting-booker"}})
-		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 		statuses := make([]int, 4)
 		var deleted int
 		fns := []func(){func() {
@@ -145,7 +146,7 @@ func TestClaimRacingCampaignDelete(t *testing.T) {
 	for round := range raceRounds {
 		c := postCampaign(t, api, map[string]any{"name": "Doomed", "campaignData": map[string]any{
 			"giftIds": []string{"gift-wireless-charger"}, "emailTemplateId": "tmpl-meeting-booker"}})
-		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 		ids := make([]string, 3)
 		for i := range ids {
 			var a gifting.AddedRecipient
@@ -208,7 +209,7 @@ func TestTopUpRacingAddsAtExactlyThePrice(t *testing.T) {
 	for round := range raceRounds {
 		c := postCampaign(t, api, map[string]any{"name": "Tight", "campaignData": map[string]any{
 			"giftIds": []string{"gift-wireless-charger"}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": price}})
-		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 		before := walletBalance(t, s, orgID)
 		ok := 0
 		var mu sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wire"
 )
 
 // recipientList is the bare response of the recipient lists. Recipients is
@@ -19,7 +20,7 @@ type recipientList struct {
 	TotalRecipientsInCampaign int64                             `json:"totalRecipientsInCampaign"`
 	Filters                   map[string]any                    `json:"filters"`
 	Organization              *gifting.Organization             `json:"organization,omitempty"`
-	Campaign                  *gifting.Campaign                 `json:"campaign,omitempty"`
+	Campaign                  *wire.Campaign                    `json:"campaign,omitempty"`
 }
 
 // campaignRecipients serves GET /campaigns/{campaignId}/recipients with every
@@ -103,7 +104,8 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq gift
 		out.Recipients = groupByStatus(page.Recipients, rq.Statuses)
 	}
 	if full {
-		out.Organization, out.Campaign = &page.Org, &c
+		wc := wire.CampaignOf(c)
+		out.Organization, out.Campaign = &page.Org, &wc
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

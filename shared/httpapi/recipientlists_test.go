@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -21,7 +22,7 @@ type recipientPage struct {
 	TotalRecipientsInCampaign int64                 `json:"totalRecipientsInCampaign"`
 	Filters                   map[string]any        `json:"filters"`
 	Organization              *gifting.Organization `json:"organization"`
-	Campaign                  *gifting.Campaign     `json:"campaign"`
+	Campaign                  *campaign.Campaign    `json:"campaign"`
 }
 
 func listRecipients(t *testing.T, api *testenv.API, campaignID, query string) recipientPage {
@@ -72,7 +73,7 @@ func TestRecipientLists(t *testing.T) {
 	}
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 5)
-	testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive) // a draft invites no one
+	testenv.SetCampaignStatus(t, s, orgID, campaignID, campaign.Live) // a draft invites no one
 	people := []struct {
 		email, first, last, company string
 		user2                       bool

@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -93,7 +94,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 	_, otherKey := testenv.Org(t, s, "globex", 100)
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 40)
-	testenv.SetCampaignStatus(t, s, "acme", campaignID, gifting.CampaignLive) // a draft invites no one
+	testenv.SetCampaignStatus(t, s, "acme", campaignID, campaign.Live) // a draft invites no one
 
 	t.Run("ok", func(t *testing.T) {
 		res := api.Do("POST", addPath(campaignID), recipientBody("Jane@Example.com", "<b>Jane</b>"))
@@ -159,7 +160,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 	})
 	t.Run("completed campaign", func(t *testing.T) {
 		done := createCampaign(t, api, 1)
-		testenv.SetCampaignStatus(t, s, "acme", done, gifting.CampaignCompleted)
+		testenv.SetCampaignStatus(t, s, "acme", done, campaign.Completed)
 		assertError(t, api.Do("POST", addPath(done), recipientBody("jo@example.com", "Jo")), http.StatusConflict, "CONFLICT")
 	})
 	t.Run("not enough credits writes nothing", func(t *testing.T) {
@@ -179,7 +180,7 @@ func TestAddRecipientEndpoint(t *testing.T) {
 		api.Mail.SetFail(errors.New("smtp down"))
 		defer api.Mail.SetFail(nil)
 		cheap := createCampaign(t, api, 1)
-		testenv.SetCampaignStatus(t, s, "acme", cheap, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, "acme", cheap, campaign.Live)
 		res := api.Do("POST", addPath(cheap), recipientBody("dan@example.com", "Dan"))
 		m := res.Map(t)
 		if res.Status != http.StatusOK || m["emailSent"] != false {
@@ -199,7 +200,7 @@ func TestAddRecipientIdempotencyKey(t *testing.T) {
 	_, key := testenv.Org(t, s, "acme", 100)
 	api := testenv.NewAPI(t, s, key)
 	campaignID := createCampaign(t, api, 10)
-	testenv.SetCampaignStatus(t, s, "acme", campaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, "acme", campaignID, campaign.Live)
 
 	first := api.Do("POST", addPath(campaignID), recipientBody("jane@example.com", "Jane"), "Idempotency-Key", "key-1")
 	if first.Status != http.StatusOK {

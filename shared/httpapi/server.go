@@ -17,6 +17,8 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
@@ -88,9 +90,14 @@ type Server struct {
 	store Store
 	svc   *service.Service
 	// The slices' use cases, over store.
-	wallets  *wallet.App
-	catalog  *catalog.App
-	events   *event.App
+	wallets *wallet.App
+	catalog *catalog.App
+	// campaigns is built by the service, with its job queue and
+	// email code.
+	campaigns *campaign.App
+	events    *event.App
+	// contacts is built by the service, with its job queue (over store
+	// alone when there is no service).
 	contacts *contact.App
 	cfg      Config
 	log      *slog.Logger
@@ -102,6 +109,8 @@ type Server struct {
 
 	// webhooks is the webhook slice's use cases (svc.Webhooks).
 	webhooks *webhook.App
+	// audiences is the audience slice's use cases (svc.Audiences).
+	audiences *audience.App
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -112,8 +121,8 @@ const keyCacheSize = 10_000
 // run the use cases with rules through svc, and those of the slices through
 // their application layers, built here over store (wallet.NewApp,
 // catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
-// its sealer and sender are the service's; Service.Contacts: its jobs go
-// to the service's queue).
+// its sealer and sender are the service's; Service.Audiences: its job
+// queue and contact lists are; Service.Contacts: its job queue is).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -125,7 +134,8 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
 	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
-		s.webhooks, s.contacts = svc.Webhooks(), svc.Contacts()
+		s.webhooks, s.campaigns, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Audiences()
+		s.contacts = svc.Contacts()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/wire"
@@ -80,7 +81,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 	hook := createWebhook(t, api, lifecycle.srv.URL, "campaign.paused", "campaign.resumed", "campaign.completed")
 
 	draft := createCampaign(t, api, 10)
-	assertRefused(t, api.Do("POST", "/api/campaigns/"+draft+"/pause", nil), gifting.CampaignDraft)
+	assertRefused(t, api.Do("POST", "/api/campaigns/"+draft+"/pause", nil), campaign.Draft)
 	c := liveCampaign(t, s, api, orgID, 1)
 	var answers []map[string]any
 	for _, step := range []struct{ action, refusedAgainIn string }{
@@ -94,7 +95,7 @@ func TestWebhookCampaignLifecycle(t *testing.T) {
 		data, _ := res.Map(t)["data"].(map[string]any)
 		answers = append(answers, data)
 		// The same action again is refused (409) and must record nothing.
-		assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+step.action, nil), gifting.CampaignStatus(step.refusedAgainIn))
+		assertRefused(t, api.Do("POST", "/api/campaigns/"+c.CampaignID+"/"+step.action, nil), campaign.Status(step.refusedAgainIn))
 	}
 
 	t.Run("pause, resume and complete arrive signed, in order, with the campaign as written", func(t *testing.T) {
@@ -185,7 +186,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 	}
 	// assertAudienceMessage checks the only message rc got: type typ,
 	// signed, with the audience as GET shows it.
-	assertAudienceMessage := func(t *testing.T, api *testenv.API, rc *receiver, wh webhookSecret, typ string, id string) gifting.AudienceList {
+	assertAudienceMessage := func(t *testing.T, api *testenv.API, rc *receiver, wh webhookSecret, typ string, id string) wire.Audience {
 		t.Helper()
 		got := rc.wait(t, 1)
 		m := decoded(t, got[0])
@@ -196,7 +197,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		if !sameJSON(t, m.Data, res.Map(t)["data"]) {
 			t.Errorf("data %s differs from GET's %s", m.Data, res.Body)
 		}
-		var a gifting.AudienceList
+		var a wire.Audience
 		if err := json.Unmarshal(m.Data, &a); err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +218,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		icp := createPersona(t, api, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 		aud := buildAudience(t, api, map[string]any{"name": "Sales", "icpId": icp, "creditsPerContact": 5})
 		got := assertAudienceMessage(t, api, rc, wh, "audience.ready", aud.AudienceID)
-		if got.AudienceID != aud.AudienceID || got.Status != gifting.AudienceReady || got.TotalMatch != 3 || got.CreditRequired != 15 ||
+		if got.AudienceID != aud.AudienceID || got.Status != string(audience.Ready) || got.TotalMatch != 3 || got.CreditRequired != 15 ||
 			got.Metadata.ContactsScanned != 4 {
 			t.Errorf("audience.ready data %+v; want ready with 3 members, 15 credits, 4 scanned", got)
 		}
@@ -243,7 +244,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		start()
 		api.Jobs.Wait()
 		got := assertAudienceMessage(t, api, rc, wh, "audience.failed", env.Data.AudienceID)
-		if got.Status != gifting.AudienceFailed || !strings.Contains(got.Metadata.Error, "persona") || got.Metadata.BuildFinishedAt == nil {
+		if got.Status != string(audience.Failed) || !strings.Contains(got.Metadata.Error, "persona") || got.Metadata.BuildFinishedAt == nil {
 			t.Errorf("audience.failed data %+v; want failed, naming the persona", got)
 		}
 	})
@@ -257,7 +258,7 @@ func TestWebhookAudienceEvents(t *testing.T) {
 		icp := createPersona(t, api, map[string]any{"name": "sales", "departments": []string{"Sales"}})
 		aud := buildAudience(t, api, map[string]any{"name": "Doomed", "icpId": icp})
 		got := assertAudienceMessage(t, api, rc, wh, "audience.failed", aud.AudienceID)
-		if got.Status != gifting.AudienceFailed || got.Metadata.Error == "" {
+		if got.Status != string(audience.Failed) || got.Metadata.Error == "" {
 			t.Errorf("audience.failed data %+v; want failed with a reason", got)
 		}
 	})

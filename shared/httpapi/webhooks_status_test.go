@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/service"
@@ -101,7 +102,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 	invited := []statusMove{{ada, "invite_sent", "pending"}, {bob, "invite_sent", "pending"}}
 
 	t.Run("an invitation sent by the scheduler moves pending to invite_sent", func(t *testing.T) {
-		testenv.SetCampaignStatus(t, s, orgID, campaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, s, orgID, campaignID, campaign.Live)
 		clk.add(service.EmailHold + time.Second)
 		tick(t)
 		if got := received(t, 2); !sameMoves(got, invited) {

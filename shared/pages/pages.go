@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -28,13 +29,13 @@ import (
 // (service.RecipientPages). Errors carry gifting codes: NOT_FOUND, GONE,
 // CONFLICT, VALIDATION_FAILED; anything else is internal.
 type Service interface {
-	Landing(ctx context.Context, pageID string) (gifting.RecipientPage, error)
-	ClaimForm(ctx context.Context, pageID string) (gifting.RecipientPage, error)
-	Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (gifting.RecipientPage, error)
+	Landing(ctx context.Context, pageID string) (campaign.RecipientPage, error)
+	ClaimForm(ctx context.Context, pageID string) (campaign.RecipientPage, error)
+	Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (campaign.RecipientPage, error)
 	Acknowledge(ctx context.Context, pageID string) error
 	Feedback(ctx context.Context, pageID, rating, text string) error
-	UnsubscribeForm(ctx context.Context, token string) (gifting.RecipientPage, error)
-	Unsubscribe(ctx context.Context, token string) (gifting.RecipientPage, error)
+	UnsubscribeForm(ctx context.Context, token string) (campaign.RecipientPage, error)
+	Unsubscribe(ctx context.Context, token string) (campaign.RecipientPage, error)
 }
 
 // MaxBody is the largest form body a page accepts (413 beyond it).
@@ -169,7 +170,7 @@ func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("pageId")
 	if err := h.svc.Acknowledge(r.Context(), id); err != nil {
-		h.fail(w, r, gifting.RecipientPage{}, err)
+		h.fail(w, r, campaign.RecipientPage{}, err)
 		return
 	}
 	http.Redirect(w, r, "/gift/"+id, http.StatusSeeOther)
@@ -195,7 +196,7 @@ func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		h.fail(w, r, gifting.RecipientPage{}, err)
+		h.fail(w, r, campaign.RecipientPage{}, err)
 		return
 	}
 	http.Redirect(w, r, "/gift/"+id+"?done=feedback", http.StatusSeeOther)
@@ -295,7 +296,7 @@ func (h *Handler) readForm(w http.ResponseWriter, r *http.Request) bool {
 // error is about (a second claim leads to its landing page). A storage
 // that cannot serve now is a 503 with Retry-After; a client that went away
 // before the answer is a quiet line, not an internal error.
-func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p gifting.RecipientPage, err error) {
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p campaign.RecipientPage, err error) {
 	if errors.Is(r.Context().Err(), context.Canceled) {
 		h.log.DebugContext(r.Context(), "page: the client went away before the answer", slog.String("route", routeOf(r)))
 		w.WriteHeader(statusClientClosed)

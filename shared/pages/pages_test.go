@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/app/site"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -64,8 +65,8 @@ func newFixtureWith(t *testing.T, db dynamo.DB, look func(name string) (descript
 		return g
 	}
 	f.cheap, f.dear = mk("Coffee", 9.5, 5), mk("Headphones", 40, 5)
-	c, err := s.CreateCampaign(ctx, f.orgID, gifting.Campaign{Name: "Spring thanks", Description: "Thank you for a great year!",
-		CreatedBy: "user-1", CampaignData: gifting.CampaignData{GiftIDs: []string{f.cheap.GiftID, f.dear.GiftID}, CreditsPerRecipient: f.creditsPerPerson, PriceSet: true}})
+	c, err := testenv.CreateCampaign(ctx, s, f.orgID, campaign.Campaign{Name: "Spring thanks", Description: "Thank you for a great year!",
+		CreatedBy: "user-1", CampaignData: campaign.Data{GiftIDs: []string{f.cheap.GiftID, f.dear.GiftID}, CreditsPerRecipient: f.creditsPerPerson, PriceSet: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,10 +411,10 @@ func TestClaimRacingCompletion(t *testing.T) {
 	db := &completingDB{DB: testenv.Client(t), do: func() {}}
 	f := newFixture(t, db)
 	r := f.add(t, "jane@example.com") // its write runs the no-op below
-	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Live)
 	db.once = sync.Once{}
 	db.do = func() {
-		if _, err := f.s.MoveCampaign(context.Background(), f.orgID, f.campaign, gifting.CampaignComplete, "user-1", ""); err != nil {
+		if _, err := testenv.Campaigns(f.s).Move(context.Background(), f.orgID, f.campaign, campaign.Complete, "user-1", ""); err != nil {
 			t.Errorf("complete: %v", err)
 		}
 	}
@@ -439,7 +440,7 @@ func TestPageAnswers(t *testing.T) {
 	r := f.add(t, "jane@example.com")
 	done := f.add(t, "done@example.com")
 	testenv.Claim(t, f.s, f.orgID, f.campaign, done.RecipientID)
-	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignCompleted)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Completed)
 	for name, tc := range map[string]struct {
 		method, path string
 		form         url.Values
@@ -468,8 +469,8 @@ func TestPageAnswers(t *testing.T) {
 		})
 	}
 	t.Run("deleted campaign", func(t *testing.T) {
-		testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
-		if _, err := f.s.DeleteCampaign(context.Background(), f.orgID, f.campaign, "user-1"); err != nil {
+		testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Live)
+		if _, err := testenv.Campaigns(f.s).Delete(context.Background(), f.orgID, f.campaign, "user-1"); err != nil {
 			t.Fatal(err)
 		}
 		for _, path := range []string{"/gift/" + r.LandingPageID, "/claim/" + r.ClaimPageID, "/gift/" + done.LandingPageID} {
@@ -520,7 +521,7 @@ func ptr[T any](v T) *T { return &v }
 func TestExpiredGiftPage(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil)
-	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Live)
 	r := f.add(t, "jane@example.com")
 	expired, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, false)
 	if err != nil || !expired {

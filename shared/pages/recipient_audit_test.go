@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -113,7 +114,7 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 	}
 	claimed := f.add(t, "claimed@example.com")
 	testenv.Claim(t, f.s, f.orgID, f.campaign, claimed.RecipientID)
-	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Live)
 	expired := f.add(t, "expired@example.com")
 	if ok, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, expired.RecipientID, false); err != nil || !ok {
 		t.Fatalf("expire: %v %v", ok, err)
@@ -156,7 +157,7 @@ func TestProblemPagesShowNoInternalText(t *testing.T) {
 func TestExpiredLandingPage(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil)
-	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, f.s, f.orgID, f.campaign, campaign.Live)
 	r := f.add(t, "jane@example.com")
 	if ok, err := f.s.ExpireRecipient(context.Background(), f.orgID, f.campaign, r.RecipientID, false); err != nil || !ok {
 		t.Fatalf("expire: %v %v", ok, err)

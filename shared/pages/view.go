@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -82,7 +83,7 @@ func secureImage(u string) string {
 	return u
 }
 
-func base(p gifting.RecipientPage, name string) view {
+func base(p campaign.RecipientPage, name string) view {
 	first := strings.TrimSpace(p.Recipient.ContactDetails.FirstName)
 	if first == "" {
 		first = "there"
@@ -105,7 +106,7 @@ var shippingSteps = []struct {
 	{gifting.RecipientAcknowledged, "Arrived, thank you"},
 }
 
-func (h *Handler) landingView(p gifting.RecipientPage) view {
+func (h *Handler) landingView(p campaign.RecipientPage) view {
 	v := base(p, "landing")
 	r := p.Recipient
 	if !r.Claimed() {
@@ -147,7 +148,7 @@ func (h *Handler) landingView(p gifting.RecipientPage) view {
 	return v
 }
 
-func (h *Handler) claimView(p gifting.RecipientPage, in gifting.ClaimInput, problem *gifting.Error) view {
+func (h *Handler) claimView(p campaign.RecipientPage, in gifting.ClaimInput, problem *gifting.Error) view {
 	v := base(p, "claim")
 	v.Title = "Claim your gift from " + p.Sender
 	v.ClaimAction = "/claim/" + p.Recipient.ClaimPageID
@@ -193,7 +194,7 @@ var problems = map[int][2]string{
 
 // unsubscribeView is the unsubscribe page of p: the question and its
 // button, or, once done, the confirmation.
-func unsubscribeView(p gifting.RecipientPage, done bool) view {
+func unsubscribeView(p campaign.RecipientPage, done bool) view {
 	v := base(p, "unsubscribe")
 	v.Title, v.Unsubscribed = "Unsubscribe", done
 	if !done {
@@ -205,7 +206,7 @@ func unsubscribeView(p gifting.RecipientPage, done bool) view {
 // problem writes an error page. p, when set, is the recipient's page the
 // problem is about: the error page then names the sender and, once the gift
 // is claimed, leads to the landing page.
-func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p *gifting.RecipientPage, text ...string) {
+func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p *campaign.RecipientPage, text ...string) {
 	t := problems[status]
 	v := view{View: "problem", Title: t[0], Heading: t[0], Text: t[1]}
 	if p != nil && p.Recipient.RecipientID != "" {

@@ -9,9 +9,11 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/testenv"
 )
 
 // sentTo counts the emails the emulator received for each of this test's
@@ -36,7 +38,7 @@ func TestClaimedEmailGoesOutAfterItsLease(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	res := e.add(c, "crash")
 	e.clock.Advance(72 * time.Hour)
 	if _, err := e.store.ClaimEmail(ctx, e.orgID, c.CampaignID, res.Response.RecipientID, "reminder1"); err != nil {
@@ -69,7 +71,7 @@ func TestInvitationOfAStoppedAddRecipient(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	// The store's write alone: the use case's send never happens.
 	res, err := e.store.AddRecipient(ctx, gifting.AddRecipientInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api", PublicBaseURL: "https://gifts.test", Invite: true,
@@ -126,18 +128,20 @@ func TestLaunchInvitationsOfAStoppedSlice(t *testing.T) {
 	if _, err := contact.NewApp(e.store, nil).AddToList(ctx, e.orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.store.CreateCampaign(ctx, e.orgID, gifting.Campaign{Name: "Spring", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err := testenv.CreateCampaign(ctx, e.store, e.orgID, campaign.Campaign{Name: "Spring", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListIDs: []string{l.ListID}, GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", CreditsPerRecipient: 10,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.LaunchCampaign(ctx, e.orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, e.store, e.orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	handed := 0
-	died := func(_ context.Context, invs []gifting.Invitation) { handed += len(invs) } // the process dies before its first send
-	if _, done, err := e.store.LaunchSlice(ctx, e.orgID, c.CampaignID, "", "https://gifts.test", died); err != nil || done {
+	// The process dies before its first send: the sender is handed every
+	// invitation and sends none.
+	died := testenv.Inviter(func(context.Context, string, gifting.Invitation) bool { handed++; return false })
+	if _, done, err := testenv.Campaigns(e.store, died).LaunchSlice(ctx, e.orgID, c.CampaignID, ""); err != nil || done {
 		t.Fatalf("slice: done %v, %v", done, err)
 	}
 	if handed != n {
@@ -163,7 +167,7 @@ func TestLaunchInvitationsOfAStoppedSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts := camp.LiveData.StatusCounts; camp.Status != gifting.CampaignLive || camp.TotalRecipients != n ||
+	if counts := camp.LiveData.StatusCounts; camp.Status != campaign.Live || camp.TotalRecipients != n ||
 		counts[gifting.RecipientInviteSent] != n || counts[gifting.RecipientPending] != 0 {
 		t.Errorf("campaign %s with %d recipients, counts %v; want live, %d invite_sent", camp.Status, camp.TotalRecipients, counts, n)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/sesmail"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/scheduler"
@@ -71,16 +72,16 @@ func newMailEnv(t *testing.T) *mailEnv {
 // campaign creates a campaign on the meeting-booker template (invitation
 // at once, reminders after 72 and 168 hours, post-delivery at once,
 // post-acknowledgement after 24 hours) in state st.
-func (e *mailEnv) campaign(st gifting.CampaignStatus) gifting.Campaign {
+func (e *mailEnv) campaign(st campaign.Status) campaign.Campaign {
 	e.t.Helper()
-	c, err := e.store.CreateCampaign(context.Background(), e.orgID, gifting.Campaign{
+	c, err := testenv.CreateCampaign(context.Background(), e.store, e.orgID, campaign.Campaign{
 		Name: "Spring", CreatedBy: "user-1",
-		CampaignData: gifting.CampaignData{GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", CreditsPerRecipient: 10},
+		CampaignData: campaign.Data{GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", CreditsPerRecipient: 10},
 	})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if st != gifting.CampaignDraft {
+	if st != campaign.Draft {
 		testenv.SetCampaignStatus(e.t, e.store, e.orgID, c.CampaignID, st)
 	}
 	return c
@@ -90,7 +91,7 @@ func (e *mailEnv) campaign(st gifting.CampaignStatus) gifting.Campaign {
 func (e *mailEnv) address(name string) string { return name + "-" + e.tag + "@example.com" }
 
 // add adds name's address to campaign c through the use case.
-func (e *mailEnv) add(c gifting.Campaign, name string) gifting.AddRecipientResult {
+func (e *mailEnv) add(c campaign.Campaign, name string) gifting.AddRecipientResult {
 	e.t.Helper()
 	res, err := e.svc.AddRecipient(context.Background(), gifting.AddRecipientInput{
 		OrgID: e.orgID, CampaignID: c.CampaignID, SourceType: "api",
@@ -169,7 +170,7 @@ const (
 func TestInvitationGoesOutWithItsLinks(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	res := e.add(e.campaign(gifting.CampaignLive), "jane")
+	res := e.add(e.campaign(campaign.Live), "jane")
 	if !res.Response.EmailSent {
 		t.Fatal("emailSent false for a live campaign with a mailer")
 	}
@@ -200,7 +201,7 @@ func TestInvitationGoesOutWithItsLinks(t *testing.T) {
 func TestRemindersGoOutAtTheirTime(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	jane := e.add(c, "jane")
 	john := e.add(c, "john")
 	testenv.Claim(t, e.store, e.orgID, c.CampaignID, john.Response.RecipientID) // john confirms his address
@@ -229,7 +230,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	jane := e.add(c, "jane")
 	id := jane.Response.RecipientID
 	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
@@ -243,7 +244,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 	e.wantSubjects("jane", invitation, delivered)
 
 	// A completed campaign still sends what follows an acknowledgement.
-	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignCompleted)
+	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Completed)
 	if _, err := e.svc.MoveRecipient(ctx, e.orgID, c.CampaignID, id, gifting.RecipientAcknowledged); err != nil {
 		t.Fatal(err)
 	}
@@ -256,14 +257,14 @@ func TestCampaignStateRules(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
 	t.Run("a draft sends nothing until it is live", func(t *testing.T) {
-		c := e.campaign(gifting.CampaignDraft)
+		c := e.campaign(campaign.Draft)
 		res := e.add(c, "draft")
 		if res.Response.EmailSent {
 			t.Error("emailSent true for a draft campaign")
 		}
 		e.tick()
 		e.wantSubjects("draft")
-		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 		e.clock.Advance(service.EmailHold)
 		e.tick()
 		e.wantSubjects("draft", invitation)
@@ -272,21 +273,21 @@ func TestCampaignStateRules(t *testing.T) {
 		}
 	})
 	t.Run("a paused campaign holds reminders until it resumes", func(t *testing.T) {
-		c := e.campaign(gifting.CampaignLive)
+		c := e.campaign(campaign.Live)
 		e.add(c, "paused")
-		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignInProgress)
+		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.InProgress)
 		e.clock.Advance(72 * time.Hour)
 		e.tick()
 		e.wantSubjects("paused", invitation)
-		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 		e.clock.Advance(service.EmailHold)
 		e.tick()
 		e.wantSubjects("paused", invitation, reminder1)
 	})
 	t.Run("a completed campaign sends no reminder", func(t *testing.T) {
-		c := e.campaign(gifting.CampaignLive)
+		c := e.campaign(campaign.Live)
 		e.add(c, "completed")
-		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignCompleted)
+		testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Completed)
 		e.clock.Advance(200 * time.Hour)
 		e.tick()
 		e.wantSubjects("completed", invitation)
@@ -300,7 +301,7 @@ func TestSuppressedAddressIsNeverMailed(t *testing.T) {
 	if err := e.store.Suppress(ctx, e.orgID, strings.ToUpper(e.address("gone")), "bounced"); err != nil {
 		t.Fatal(err)
 	}
-	res := e.add(e.campaign(gifting.CampaignLive), "gone")
+	res := e.add(e.campaign(campaign.Live), "gone")
 	if res.Response.EmailSent {
 		t.Error("emailSent true for a suppressed address")
 	}
@@ -318,12 +319,12 @@ func TestSuppressedAddressIsNeverMailed(t *testing.T) {
 func TestOverlappingTicksSendEachEmailOnce(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignDraft)
+	c := e.campaign(campaign.Draft)
 	const n = 12
 	for i := range n {
 		e.add(c, fmt.Sprintf("r%d", i))
 	}
-	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 	e.clock.Advance(time.Minute)
 	other := e.newScheduler()
 	var wg sync.WaitGroup

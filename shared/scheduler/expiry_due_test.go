@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -37,11 +38,11 @@ type ending struct {
 
 var endings = []ending{
 	{"complete", func(svc *service.Service, orgID, campaignID string) error {
-		_, err := svc.MoveCampaign(context.Background(), orgID, campaignID, gifting.CampaignComplete, "user-1", "")
+		_, err := svc.Campaigns().Move(context.Background(), orgID, campaignID, campaign.Complete, "user-1", "")
 		return err
 	}},
 	{"delete", func(svc *service.Service, orgID, campaignID string) error {
-		_, err := svc.DeleteCampaign(context.Background(), orgID, campaignID, "user-1")
+		_, err := svc.Campaigns().Delete(context.Background(), orgID, campaignID, "user-1")
 		return err
 	}},
 }
@@ -88,7 +89,7 @@ func TestEndedCampaignRefundsByTicksWithoutItsJob(t *testing.T) {
 			t.Run(end.name+"/"+q.name, func(t *testing.T) {
 				t.Parallel()
 				e := newMailEnv(t)
-				c := e.campaign(gifting.CampaignLive)
+				c := e.campaign(campaign.Live)
 				var unclaimed []string
 				for _, name := range []string{"ann", "ben", "cat"} {
 					unclaimed = append(unclaimed, e.add(c, name).Response.RecipientID)
@@ -148,12 +149,12 @@ func TestCampaignExpiryContinuesFromItsCursorByTicks(t *testing.T) {
 			t.Parallel()
 			e := newMailEnv(t)
 			// Added to the draft, they stay pending: no email to send.
-			c := e.campaign(gifting.CampaignDraft)
+			c := e.campaign(campaign.Draft)
 			const n = 105
 			for i := range n {
 				e.add(c, fmt.Sprintf("r%03d", i))
 			}
-			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 			start := e.balance()
 
 			q := &droppedQueue{}

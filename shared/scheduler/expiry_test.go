@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
@@ -70,7 +71,7 @@ func (e *mailEnv) wantClaimPageGone(r gifting.Recipient) {
 func TestUnclaimedRecipientExpiresByTicks(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	jane := e.add(c, "jane").Response
 	bob := e.add(c, "bob").Response
 	testenv.Claim(t, e.store, e.orgID, c.CampaignID, bob.RecipientID)
@@ -126,15 +127,15 @@ func TestUnclaimedRecipientExpiresByTicks(t *testing.T) {
 func TestCampaignClaimExpiresInDaysSetsTheExpiry(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c, err := e.store.CreateCampaign(context.Background(), e.orgID, gifting.Campaign{
+	c, err := testenv.CreateCampaign(context.Background(), e.store, e.orgID, campaign.Campaign{
 		Name: "Short", CreatedBy: "user-1",
-		CampaignData: gifting.CampaignData{GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker",
+		CampaignData: campaign.Data{GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker",
 			CreditsPerRecipient: 10, ClaimExpiresInDays: 2},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 	jane := e.add(c, "jane").Response
 	e.clock.Advance(2*day + time.Minute)
 	e.tick()
@@ -147,7 +148,7 @@ func TestCampaignClaimExpiresInDaysSetsTheExpiry(t *testing.T) {
 func TestCompletingACampaignExpiresEveryUnclaimedRecipient(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	var unclaimed []string
 	for _, name := range []string{"ann", "ben", "cat"} {
 		unclaimed = append(unclaimed, e.add(c, name).Response.RecipientID)
@@ -156,11 +157,11 @@ func TestCompletingACampaignExpiresEveryUnclaimedRecipient(t *testing.T) {
 	claimed := testenv.Claim(t, e.store, e.orgID, c.CampaignID, dan)
 	start := e.balance()
 
-	done, err := e.svc.MoveCampaign(context.Background(), e.orgID, c.CampaignID, gifting.CampaignComplete, "user-1", "")
+	done, err := e.svc.Campaigns().Move(context.Background(), e.orgID, c.CampaignID, campaign.Complete, "user-1", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.Status != gifting.CampaignCompleted || done.CompletionData.StatusCounts[gifting.RecipientInviteSent] != 3 {
+	if done.Status != campaign.Completed || done.CompletionData.StatusCounts[gifting.RecipientInviteSent] != 3 {
 		t.Errorf("completion answer: %s with %v, want completed with the counters at completion", done.Status, done.CompletionData.StatusCounts)
 	}
 	// The job, run to its end twice (a redelivered message).
@@ -196,7 +197,7 @@ func TestCompletingACampaignExpiresEveryUnclaimedRecipient(t *testing.T) {
 func TestExpiryRacingAClaimHasOneWinner(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	const n = 6
 	ids := make([]string, n)
 	for i := range ids {

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -172,7 +173,7 @@ func TestTwoWorkersFailOneSlice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Status != gifting.CampaignLive {
+			if c.Status != campaign.Live {
 				t.Fatalf("campaign %s two leases after its workers failed, want live", c.Status)
 			}
 			// Invitations left by the failed workers go out after their

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/service"
@@ -25,29 +26,29 @@ func TestRemindersKeepTheirDistanceFromALateEmail(t *testing.T) {
 		name, who string
 		// hold is the state the campaign is in for 8 days after the
 		// recipient is added: before the invitation, or after it.
-		start, hold gifting.CampaignStatus
+		start, hold campaign.Status
 		// want are the emails when the campaign is live again, then 72
 		// hours later, then 96 more.
 		want [3][]string
 	}{
-		{"added to a draft launched 8 days later", "draft", gifting.CampaignDraft, gifting.CampaignDraft,
+		{"added to a draft launched 8 days later", "draft", campaign.Draft, campaign.Draft,
 			[3][]string{{invitation}, {invitation, reminder1}, {invitation, reminder1, reminder2}}},
-		{"added while paused, resumed 8 days later", "paused", gifting.CampaignInProgress, gifting.CampaignInProgress,
+		{"added while paused, resumed 8 days later", "paused", campaign.InProgress, campaign.InProgress,
 			[3][]string{{invitation}, {invitation, reminder1}, {invitation, reminder1, reminder2}}},
-		{"invited, then paused for 8 days", "invited", gifting.CampaignLive, gifting.CampaignInProgress,
+		{"invited, then paused for 8 days", "invited", campaign.Live, campaign.InProgress,
 			[3][]string{{invitation, reminder1}, {invitation, reminder1}, {invitation, reminder1, reminder2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := e.campaign(gifting.CampaignDraft)
-			if tt.start != gifting.CampaignDraft {
+			c := e.campaign(campaign.Draft)
+			if tt.start != campaign.Draft {
 				testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, tt.start)
 			}
 			res := e.add(c, tt.who)
 			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, tt.hold)
 			e.clock.Advance(8 * 24 * time.Hour) // past both reminders' times
 			e.tick()
-			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, gifting.CampaignLive)
+			testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Live)
 			e.clock.Advance(service.EmailHold)
 			e.tick()
 			e.tick()
@@ -73,7 +74,7 @@ func TestDeletedCampaignsEmailsLeaveTheDueIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	jane := e.add(c, "deleted")
 	id := jane.Response.RecipientID
 	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
@@ -84,7 +85,7 @@ func TestDeletedCampaignsEmailsLeaveTheDueIndex(t *testing.T) {
 	}
 	e.tick()
 	e.wantSubjects("deleted", invitation, delivered) // the thank-you waits 24 hours
-	if _, err := e.store.DeleteCampaign(ctx, e.orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.Campaigns(e.store).Delete(ctx, e.orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(24 * time.Hour)

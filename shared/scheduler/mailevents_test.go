@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -54,7 +55,7 @@ func TestSESEventsThroughTheWorker(t *testing.T) {
 			svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Mailer: mailer})
 			orgID, _ := testenv.Org(t, s, "acme", 100)
 			e := &mailEnv{t: t, store: s, svc: svc, clock: clk, orgID: orgID}
-			c := e.campaign(gifting.CampaignLive)
+			c := e.campaign(campaign.Live)
 			res, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
 				Contact: gifting.ContactInput{MailID: tt.address, FirstName: "Jane"}})
 			if err != nil || !res.Response.EmailSent {
@@ -111,7 +112,7 @@ func TestTickCostPerEmail(t *testing.T) {
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Mailer: mailer})
 	orgID, _ := testenv.Org(t, s, "acme", 10_000)
 	e := &mailEnv{t: t, store: s, svc: svc, clock: clk, orgID: orgID, tag: "cost"}
-	c := e.campaign(gifting.CampaignDraft)
+	c := e.campaign(campaign.Draft)
 	const n = 20
 	for i := range n {
 		if _, err := svc.AddRecipient(ctx, gifting.AddRecipientInput{OrgID: orgID, CampaignID: c.CampaignID, SourceType: "api",
@@ -119,7 +120,7 @@ func TestTickCostPerEmail(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, gifting.CampaignLive)
+	testenv.SetCampaignStatus(t, s, orgID, c.CampaignID, campaign.Live)
 	clk.Advance(time.Minute)
 	before := m.Total()
 	if err := e.newScheduler().Tick(ctx); err != nil {

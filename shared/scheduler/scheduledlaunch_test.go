@@ -5,15 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/wallet"
 )
 
 // scheduledDraft creates, in org, a draft over a list of names' addresses
 // to be launched in an hour.
-func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign {
+func (e *mailEnv) scheduledDraft(orgID string, names ...string) campaign.Campaign {
 	e.t.Helper()
 	ctx := context.Background()
 	l, err := e.store.CreateContactList(ctx, orgID, "user-1", "list", "")
@@ -28,7 +29,7 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign
 		e.t.Fatal(err)
 	}
 	at := e.clock.Now().Add(time.Hour)
-	c, err := e.store.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Scheduled", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err := testenv.CreateCampaign(ctx, e.store, orgID, campaign.Campaign{Name: "Scheduled", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: 10,
 		GiftIDs: []string{"gift-artisan-coffee"}, EmailTemplateID: "tmpl-meeting-booker", ScheduledAt: &at,
 	}})
@@ -38,7 +39,7 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) gifting.Campaign
 	return c
 }
 
-func (e *mailEnv) campaignOf(orgID, id string) gifting.Campaign {
+func (e *mailEnv) campaignOf(orgID, id string) campaign.Campaign {
 	e.t.Helper()
 	c, err := e.store.Campaign(context.Background(), orgID, id)
 	if err != nil {
@@ -55,7 +56,7 @@ func TestScheduledLaunchByTicksAlone(t *testing.T) {
 	c := e.scheduledDraft(e.orgID, "ann", "bob")
 
 	e.tick()
-	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != gifting.CampaignDraft {
+	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != campaign.Draft {
 		t.Fatalf("status %s before scheduledAt, want draft", got.Status)
 	}
 	e.wantSubjects("ann")
@@ -65,7 +66,7 @@ func TestScheduledLaunchByTicksAlone(t *testing.T) {
 	e.clock.Advance(dynamo.DueLease)
 	e.tick() // no queue here: the tick runs the launch job
 	got := e.campaignOf(e.orgID, c.CampaignID)
-	if got.Status != gifting.CampaignLive || got.TotalRecipients != 2 {
+	if got.Status != campaign.Live || got.TotalRecipients != 2 {
 		t.Errorf("status %s with %d recipients, want live with 2", got.Status, got.TotalRecipients)
 	}
 	e.wantSubjects("ann", invitation)
@@ -88,7 +89,7 @@ func TestScheduledLaunchWithoutCredits(t *testing.T) {
 	e.clock.Advance(time.Hour)
 	e.tick()
 	got := e.campaignOf(orgID, c.CampaignID)
-	if got.Status != gifting.CampaignDraft || got.Reason == "" {
+	if got.Status != campaign.Draft || got.Reason == "" {
 		t.Errorf("status %s reason %q, want draft with a reason", got.Status, got.Reason)
 	}
 	due, err := e.store.DueItems(context.Background(), e.clock.Now().Add(24*time.Hour))
@@ -114,15 +115,66 @@ func TestClearedScheduleDoesNotLaunch(t *testing.T) {
 	e := newMailEnv(t)
 	c := e.scheduledDraft(e.orgID, "dan")
 	c.CampaignData.ScheduledAt = nil
-	if _, err := e.store.UpdateCampaign(context.Background(), e.orgID, c, "user-1", true, false); err != nil {
+	edit := campaign.EditPlan{OrgID: e.orgID, Campaign: c, UserID: "user-1", Now: e.store.Now(), Rescheduled: true}
+	if _, err := e.store.CommitEdit(context.Background(), edit); err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Hour)
 	e.tick()
-	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != gifting.CampaignDraft || got.Reason != "" {
+	if got := e.campaignOf(e.orgID, c.CampaignID); got.Status != campaign.Draft || got.Reason != "" {
 		t.Errorf("status %s reason %q, want an untouched draft", got.Status, got.Reason)
 	}
 	if b := e.balance(); b != 10_000 {
 		t.Errorf("balance %d, want 10000", b)
 	}
+}
+
+// TestRefusedScheduleNotRearmedByAnEdit: a scheduled launch refused for
+// too few credits is not tried again until scheduledAt is set again
+// (docs/campaigns.md, "Scheduled launch"). Renaming the draft after a top-up must not
+// launch it and spend the credits; changing scheduledAt does.
+func TestRefusedScheduleNotRearmedByAnEdit(t *testing.T) {
+	t.Parallel()
+	e := newMailEnv(t)
+	ctx := context.Background()
+	orgID, _ := testenv.Org(t, e.store, "poor", 5)
+	c := e.scheduledDraft(orgID, "eve")
+
+	e.clock.Advance(time.Hour)
+	e.tick()
+	if got := e.campaignOf(orgID, c.CampaignID); got.Status != campaign.Draft || got.Reason == "" {
+		t.Fatalf("status %s reason %q, want a refused draft", got.Status, got.Reason)
+	}
+	if _, _, err := wallet.NewApp(e.store).TopUp(ctx, orgID, 100, "test"); err != nil {
+		t.Fatal(err)
+	}
+	renamed := "Renamed"
+	if _, err := e.svc.Campaigns().Update(ctx, orgID, c.CampaignID, "user-1", campaign.Edit{Name: &renamed}); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(dynamo.DueLease)
+	e.tick()
+	if got := e.campaignOf(orgID, c.CampaignID); got.Status != campaign.Draft {
+		t.Errorf("a rename launched the refused draft: status %s", got.Status)
+	}
+	if b := e.balanceOf(orgID); b != 105 {
+		t.Errorf("balance %d, want 105: nothing taken", b)
+	}
+
+	// Setting scheduledAt again does schedule it.
+	at := e.clock.Now().Add(time.Minute)
+	schedule := campaign.Edit{Schedule: &campaign.Schedule{Field: "scheduledAt", At: &at}}
+	if _, err := e.svc.Campaigns().Update(ctx, orgID, c.CampaignID, "user-1", schedule); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(time.Minute)
+	e.tick()
+	got := e.campaignOf(orgID, c.CampaignID)
+	if got.Status == campaign.Draft {
+		t.Errorf("a new scheduledAt did not launch: status %s reason %q", got.Status, got.Reason)
+	}
+	if b, want := e.balanceOf(orgID), 105-got.CampaignData.CreditsPerRecipient; b != want {
+		t.Errorf("balance %d, want %d (one recipient's price)", b, want)
+	}
+	testenv.AssertLedgerBalanced(t, e.store, orgID)
 }

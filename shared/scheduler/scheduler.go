@@ -1,8 +1,9 @@
 // Package scheduler runs timed work from one entry point, the tick: an
 // EventBridge schedule invokes the worker function with it in AWS, a
 // ticker runs it in the local server. A tick finds what is due through the
-// table's due index (dynamo.Store.DueItems), never by reading a
-// collection, and continues each due item's job from its stored cursor.
+// table's due index (Store.DueItems, which shared/dynamo implements),
+// never by reading a collection, and continues each due item's job from
+// its stored cursor.
 //
 // This is what makes work that must happen after a commit (finishing a
 // launch) independent of the message sent after it: the record written in
@@ -15,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -40,16 +40,26 @@ const TickTimeout = 150 * time.Second
 // alerts are the alert field values of stuck items, by job kind.
 var alerts = map[string]string{gifting.JobLaunch: "launch_stuck"}
 
+// Store is what the tick needs of storage: the due index.
+type Store interface {
+	Now() time.Time
+	// DueItems returns the items due at or before now.
+	DueItems(ctx context.Context, now time.Time) ([]jobs.Due, error)
+	// ClaimDue makes d due again at until, if it is still due as
+	// DueItems saw it: of overlapping ticks only one gets it (true).
+	ClaimDue(ctx context.Context, d jobs.Due, until time.Time) (bool, error)
+}
+
 // Scheduler runs ticks.
 type Scheduler struct {
-	store *dynamo.Store
+	store Store
 	run   jobs.Handler
 	log   *slog.Logger
 }
 
 // New returns a scheduler that continues due items over store with run,
 // the same job handler the queue uses.
-func New(store *dynamo.Store, run jobs.Handler, log *slog.Logger) *Scheduler {
+func New(store Store, run jobs.Handler, log *slog.Logger) *Scheduler {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -70,7 +80,7 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	for _, d := range due {
-		claimed, err := s.store.ClaimDue(ctx, d, now.Add(dynamo.DueLease))
+		claimed, err := s.store.ClaimDue(ctx, d, now.Add(jobs.DueLease))
 		if err != nil {
 			s.log.WarnContext(ctx, "claim due item", slog.String("kind", d.Kind), slog.String("organizationId", d.OrgID),
 				slog.String("ref", d.Ref), slog.String("error", err.Error()))
@@ -91,8 +101,8 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 
 // work continues d's job from its cursor, slice after slice, until it is
 // done, fails, or nears the deadline.
-func (s *Scheduler) work(ctx context.Context, d dynamo.Due) {
-	j := jobs.Job{Kind: d.Kind, OrgID: d.OrgID, Ref: d.Ref, Cursor: d.Cursor}
+func (s *Scheduler) work(ctx context.Context, d jobs.Due) {
+	j := d.Job()
 	for {
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < stopMargin {
 			return
@@ -112,7 +122,7 @@ func (s *Scheduler) work(ctx context.Context, d dynamo.Due) {
 // failed logs a failed slice of d: a warning, or an ERROR with the stable
 // alert field once d made no progress for StuckAfter. Ids only: no
 // personal data.
-func (s *Scheduler) failed(ctx context.Context, d dynamo.Due, j jobs.Job, err error) {
+func (s *Scheduler) failed(ctx context.Context, d jobs.Due, j jobs.Job, err error) {
 	attrs := []any{slog.String("kind", d.Kind), slog.String("organizationId", d.OrgID), slog.String("ref", d.Ref),
 		slog.String("cursor", j.Cursor), slog.String("error", err.Error())}
 	if d.Kind == gifting.JobLaunch {

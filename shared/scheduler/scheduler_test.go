@@ -13,9 +13,9 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -50,14 +50,14 @@ func launchedWith(t *testing.T, s *dynamo.Store, n int, price int64, templateID 
 	if _, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.CreateCampaign(ctx, orgID, gifting.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: gifting.CampaignData{
+	c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: campaign.Data{
 		ContactListID: l.ListID, ContactListIDs: []string{l.ListID}, CreditsPerRecipient: price, GiftIDs: []string{"gift-wireless-charger"},
 		EmailTemplateID: templateID,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.LaunchCampaign(ctx, orgID, c.CampaignID, "user-1"); err != nil {
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 		t.Fatal(err)
 	}
 	return orgID, c.CampaignID
@@ -67,7 +67,7 @@ func launchedWith(t *testing.T, s *dynamo.Store, n int, price int64, templateID 
 // runs it without a mailer.
 func launchSlices(s *dynamo.Store) jobs.Handler {
 	return func(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-		next, done, err := s.LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor, "https://gifts.test", nil)
+		next, done, err := testenv.Campaigns(s).LaunchSlice(ctx, j.OrgID, j.Ref, j.Cursor)
 		if err != nil || done {
 			return nil, err
 		}
@@ -110,7 +110,7 @@ func TestIdleTickReadsOnlyTheDueShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Status != gifting.CampaignLive || c.TotalRecipients != 30 {
+	if c.Status != campaign.Live || c.TotalRecipients != 30 {
 		t.Fatalf("after a tick: %s with %d recipients; want live with 30", c.Status, c.TotalRecipients)
 	}
 	now = now.Add(time.Hour)
@@ -162,7 +162,7 @@ func TestStuckLaunchAlerts(t *testing.T) {
 			}
 		})
 	}
-	if c, err := s.Campaign(ctx, orgID, campaignID); err != nil || c.Status != gifting.CampaignPreparing {
+	if c, err := s.Campaign(ctx, orgID, campaignID); err != nil || c.Status != campaign.Preparing {
 		t.Fatalf("campaign %s, %v; want still preparing", c.Status, err)
 	}
 	// Once slices work again, the next tick finishes it.
@@ -170,7 +170,7 @@ func TestStuckLaunchAlerts(t *testing.T) {
 	if err := scheduler.New(s, launchSlices(s), testenv.Quiet).Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := s.Campaign(ctx, orgID, campaignID); err != nil || c.Status != gifting.CampaignLive || c.TotalRecipients != 3 {
+	if c, err := s.Campaign(ctx, orgID, campaignID); err != nil || c.Status != campaign.Live || c.TotalRecipients != 3 {
 		t.Errorf("campaign %s with %d recipients, %v; want live with 3", c.Status, c.TotalRecipients, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/app/site"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -37,7 +38,7 @@ func TestOneClickUnsubscribeStopsEmails(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	res := e.add(c, "jane")
 	e.wantSubjects("jane", invitation)
 	r := e.recipient(c.CampaignID, res.Response.RecipientID)
@@ -72,7 +73,7 @@ func TestOneClickUnsubscribeStopsEmails(t *testing.T) {
 		t.Error("the address is not on the organization's suppression list")
 	}
 	// Another campaign of the organization does not mail it either.
-	if again := e.add(e.campaign(gifting.CampaignLive), "jane"); again.Response.EmailSent {
+	if again := e.add(e.campaign(campaign.Live), "jane"); again.Response.EmailSent {
 		t.Error("a later campaign mailed the unsubscribed address")
 	}
 	e.wantSubjects("jane", invitation)
@@ -85,7 +86,7 @@ func TestUnsubscribePage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(gifting.CampaignLive)
+	c := e.campaign(campaign.Live)
 	res := e.add(c, "jane")
 	r := e.recipient(c.CampaignID, res.Response.RecipientID)
 

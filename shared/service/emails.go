@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -28,7 +29,7 @@ type EmailStore interface {
 	// Recipient reads a recipient.
 	Recipient(ctx context.Context, orgID, campaignID, recipientID string) (gifting.Recipient, error)
 	// Campaign reads a campaign.
-	Campaign(ctx context.Context, orgID, campaignID string) (gifting.Campaign, error)
+	Campaign(ctx context.Context, orgID, campaignID string) (campaign.Campaign, error)
 	// ClaimEmail claims an email for sending, CONFLICT when it is not
 	// waiting.
 	ClaimEmail(ctx context.Context, orgID, campaignID, recipientID, kind string) (gifting.Recipient, error)
@@ -48,7 +49,7 @@ type EmailStore interface {
 // runs it from the due index): an unclaimed recipient whose claim expiry
 // has come expires, with its refund, and its emails stop; otherwise it
 // sends each of the recipient's emails due now that its campaign sends
-// (gifting.Campaign.Sends), each claimed first, and puts the others off by
+// (campaign.Campaign.Sends), each claimed first, and puts the others off by
 // EmailHold.
 func (s *Service) runRecipientEmails(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	campaignID, recipientID, ok := gifting.SplitRecipientRef(j.Ref)

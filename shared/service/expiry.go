@@ -2,8 +2,8 @@ package service
 
 import (
 	"context"
-	"log/slog"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/metrics"
@@ -11,10 +11,6 @@ import (
 
 // ExpiryStore is the storage of claim expiry.
 type ExpiryStore interface {
-	// MoveCampaign performs a user's lifecycle action on a campaign.
-	MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error)
-	// DeleteCampaign soft-deletes a campaign.
-	DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error)
 	// ExpireRecipient moves an unclaimed recipient to expired with its
 	// refund (only once its expiry has come, with onlyDue); expired is
 	// false when there was nothing to do.
@@ -26,48 +22,6 @@ type ExpiryStore interface {
 	// deleted campaign stopped (its next cursor), or with done that it is
 	// over, on its due item.
 	CampaignExpiryProgressed(ctx context.Context, orgID, campaignID, cursor string, done bool) error
-}
-
-// MoveCampaign performs a user's lifecycle action (pause, resume,
-// complete) on a campaign and returns it as written. Completing it also
-// starts the job that expires its unclaimed recipients with their refunds
-// (gifting.JobCampaignExpire); a failed enqueue is logged, not returned:
-// the completion committed that job as due work, which the scheduler's
-// tick runs a lease (dynamo.DueLease) later.
-//
-// Errors: NOT_FOUND (campaign), CONFLICT (the action does not apply).
-func (s *Service) MoveCampaign(ctx context.Context, orgID, campaignID string, act gifting.CampaignAction, userID, reason string) (gifting.Campaign, error) {
-	c, err := s.store.MoveCampaign(ctx, orgID, campaignID, act, userID, reason)
-	if err != nil || act.To != gifting.CampaignCompleted {
-		return c, err
-	}
-	s.startExpiry(ctx, orgID, campaignID)
-	return c, nil
-}
-
-// DeleteCampaign soft-deletes a campaign (not while it is preparing). Its
-// recipients can no longer claim, so, as completing does, it starts the
-// job that expires the unclaimed ones with their refunds; a failed enqueue
-// is logged, not returned: the deletion committed that job as due work,
-// which the scheduler's tick runs a lease later.
-//
-// Errors: NOT_FOUND (campaign), CONFLICT (preparing).
-func (s *Service) DeleteCampaign(ctx context.Context, orgID, campaignID, userID string) (gifting.Campaign, error) {
-	c, err := s.store.DeleteCampaign(ctx, orgID, campaignID, userID)
-	if err != nil {
-		return c, err
-	}
-	s.startExpiry(ctx, orgID, campaignID)
-	return c, nil
-}
-
-// startExpiry enqueues the expiry of a campaign's unclaimed recipients
-// (gifting.JobCampaignExpire), logging a failure.
-func (s *Service) startExpiry(ctx context.Context, orgID, campaignID string) {
-	if err := s.enqueue(ctx, jobs.Job{Kind: gifting.JobCampaignExpire, OrgID: orgID, Ref: campaignID}); err != nil {
-		Logger(ctx).WarnContext(ctx, "expiry job not enqueued; the scheduler runs it",
-			slog.String("organizationId", orgID), slog.String("campaignId", campaignID), slog.String("error", err.Error()))
-	}
 }
 
 // runCampaignExpire does one slice of the expiry of a completed or deleted
@@ -84,7 +38,7 @@ func (s *Service) runCampaignExpire(ctx context.Context, j jobs.Job) (*jobs.Job,
 		// never existed has no recipients to read.)
 	case err != nil:
 		return nil, err
-	case c.Status != gifting.CampaignCompleted:
+	case c.Status != campaign.Completed:
 		return nil, nil // only a completed or deleted campaign expires everyone at once
 	}
 	ids, next, done, err := s.store.UnclaimedRecipients(ctx, j.OrgID, j.Ref, j.Cursor)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -23,7 +24,7 @@ func TestGroupRunnersRunOnlyTheirJobs(t *testing.T) {
 		run  jobs.Handler
 		kind string
 	}{
-		{"campaign runner, an audience job", svc.RunCampaignJobs, gifting.JobAudiencePurge},
+		{"campaign runner, an audience job", svc.RunCampaignJobs, audience.JobPurge},
 		{"campaign runner, a list deletion", svc.RunCampaignJobs, contact.JobListDelete},
 		{"audience runner, a launch", svc.RunAudienceJobs, gifting.JobLaunch},
 		{"contact runner, a webhook delivery", svc.RunContactJobs, webhook.JobDelivery},

@@ -8,13 +8,14 @@ import (
 	"context"
 	"errors"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // PageStore is the storage the recipient pages need.
 type PageStore interface {
 	// RecipientPage returns the page a page id names, or NOT_FOUND.
-	RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	RecipientPage(ctx context.Context, pageID string) (campaign.RecipientPage, error)
 	// MarkPageViewed records the first view of a landing page.
 	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
 	// ClaimGift records a claim: NOT_FOUND, GONE, CONFLICT (claimed; out
@@ -41,8 +42,8 @@ func NewRecipientPages(store PageStore) *RecipientPages { return &RecipientPages
 // view.
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
-// (gifting.RecipientPage.Gone; the recipient expired, with the page).
-func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+// (campaign.RecipientPage.Gone; the recipient expired, with the page).
+func (s *RecipientPages) Landing(ctx context.Context, pageID string) (campaign.RecipientPage, error) {
 	p, err := s.page(ctx, pageID, gifting.LandingPage)
 	if err != nil {
 		return p, err
@@ -59,12 +60,12 @@ func (s *RecipientPages) Landing(ctx context.Context, pageID string) (gifting.Re
 }
 
 // ClaimForm returns the claim page pageID names, with the gifts in stock
-// to choose from (gifting.RecipientPage.InStock).
+// to choose from (campaign.RecipientPage.InStock).
 //
 // Errors: NOT_FOUND, GONE (the campaign is over; the recipient expired,
 // with the page), CONFLICT (already claimed; the page is returned too, so
 // the answer can lead to the landing page).
-func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) ClaimForm(ctx context.Context, pageID string) (campaign.RecipientPage, error) {
 	p, err := s.page(ctx, pageID, gifting.ClaimPage)
 	if err != nil {
 		return p, err
@@ -89,7 +90,7 @@ var alreadyClaimed = gifting.Errorf(gifting.CodeConflict, "this gift has already
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
 // written), CONFLICT (already claimed; the chosen gift out of stock, with
 // details giftId; nothing written).
-func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (gifting.RecipientPage, error) {
+func (s *RecipientPages) Claim(ctx context.Context, pageID string, in gifting.ClaimInput) (campaign.RecipientPage, error) {
 	p, err := s.ClaimForm(ctx, pageID)
 	if err != nil {
 		return p, err
@@ -198,16 +199,16 @@ var feedbackFull = gifting.Errorf(gifting.CodeConflict,
 // ended too.
 //
 // Errors: NOT_FOUND (malformed or unknown token, or a claim page id).
-func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (campaign.RecipientPage, error) {
 	if !gifting.ValidPageID(token) {
-		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+		return campaign.RecipientPage{}, gifting.NotFound("page", token)
 	}
 	p, err := s.store.RecipientPage(ctx, token)
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return campaign.RecipientPage{}, err
 	}
 	if p.Kind != gifting.LandingPage {
-		return gifting.RecipientPage{}, gifting.NotFound("page", token)
+		return campaign.RecipientPage{}, gifting.NotFound("page", token)
 	}
 	return p, nil
 }
@@ -218,7 +219,7 @@ func (s *RecipientPages) UnsubscribeForm(ctx context.Context, token string) (gif
 // Unsubscribing again changes nothing more.
 //
 // Errors: NOT_FOUND (as UnsubscribeForm).
-func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (gifting.RecipientPage, error) {
+func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (campaign.RecipientPage, error) {
 	p, err := s.UnsubscribeForm(ctx, token)
 	if err != nil {
 		return p, err
@@ -229,16 +230,16 @@ func (s *RecipientPages) Unsubscribe(ctx context.Context, token string) (gifting
 
 // page resolves a page id of the given kind: NOT_FOUND for a malformed or
 // unknown id or one of the other kind, GONE when the campaign is over.
-func (s *RecipientPages) page(ctx context.Context, pageID string, kind gifting.PageKind) (gifting.RecipientPage, error) {
+func (s *RecipientPages) page(ctx context.Context, pageID string, kind gifting.PageKind) (campaign.RecipientPage, error) {
 	if !gifting.ValidPageID(pageID) {
-		return gifting.RecipientPage{}, gifting.NotFound("page", pageID)
+		return campaign.RecipientPage{}, gifting.NotFound("page", pageID)
 	}
 	p, err := s.store.RecipientPage(ctx, pageID)
 	if err != nil {
-		return gifting.RecipientPage{}, err
+		return campaign.RecipientPage{}, err
 	}
 	if p.Kind != kind {
-		return gifting.RecipientPage{}, gifting.NotFound("page", pageID)
+		return campaign.RecipientPage{}, gifting.NotFound("page", pageID)
 	}
 	if p.Gone() {
 		return p, gifting.Errorf(gifting.CodeGone, "this campaign has ended")

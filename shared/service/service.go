@@ -1,7 +1,9 @@
-// Package service is the application layer: every use case of the service
-// (adding a recipient with its invitation, accepting and running a launch,
-// building audiences, creating and editing campaigns, moving recipients)
-// and the job runner the worker and the local queue call. It speaks domain
+// Package service is the application layer of the areas not yet moved into
+// slices (adding a recipient with its invitation, moving recipients,
+// emails, expiry), the builder of the slices that need what it holds (the
+// campaign and audience slices' use cases get its job queue and email or
+// contact-list code, the webhook slice's its keys and sender), and the job
+// runner the worker and the local queue call. It speaks domain
 // types (shared/gifting) and returns domain errors (gifting.Code); the HTTP
 // adapter (shared/httpapi) decodes, calls it and encodes, and the storage
 // adapter (shared/dynamo) implements the store interfaces it declares.
@@ -14,6 +16,8 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -27,9 +31,9 @@ import (
 // per concern, so a use case's dependencies read off its file.
 type Store interface {
 	RecipientStore
-	LaunchStore
-	CampaignStore
-	AudienceStore
+	campaign.Store
+	CampaignReader
+	audience.Store
 	EmailStore
 	MailFeedbackStore
 	ExpiryStore
@@ -65,17 +69,22 @@ type Service struct {
 	store Store
 	cfg   Config
 	log   *slog.Logger
+	// campaigns is the campaign slice's application layer over store.
+	campaigns *campaign.App
 	// webhooks is the webhook slice's use cases (Config.Webhooks,
 	// Config.Secrets).
 	webhooks *webhook.App
-	// contacts is the contact slice's use cases, whose jobs go to
-	// Config.Jobs.
+	// audiences is the audience slice's use cases (audiences.go).
+	audiences *audience.App
+	// contacts is the contact slice's use cases (contacts.go), whose jobs
+	// go to Config.Jobs.
 	contacts *contact.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
-// from cfg (Webhooks) and the contact slice's over the queue (Jobs): every process that builds the service, the HTTP
-// functions' and the worker's, gets them wired alike.
+// from cfg (Webhooks) and the audience and contact slices' over the
+// service's queue (Audiences, Contacts): every process that builds the
+// service, the HTTP functions' and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -83,7 +92,9 @@ func New(store Store, cfg Config) *Service {
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks}
+	s.campaigns = s.newCampaigns()
 	s.contacts = contact.NewApp(store, contactJobs{s})
+	s.audiences = s.newAudiences()
 	return s
 }
 
@@ -126,18 +137,6 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 		return s.runLaunch(ctx, j)
 	case gifting.JobCampaignExpire:
 		return s.runCampaignExpire(ctx, j)
-	}
-	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
-}
-
-// RunAudienceJobs runs the jobs the audience routes start: a build, a copy
-// to a contact list, a purge.
-func (s *Service) RunAudienceJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	switch j.Kind {
-	case jobAudienceBuild, jobAudienceContactList:
-		return s.runAudienceJob(ctx, j)
-	case gifting.JobAudiencePurge:
-		return s.runAudiencePurge(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/streams"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -173,7 +174,7 @@ func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func())
 
 // SetCampaignStatus forces a campaign's state in the table, bypassing the
 // state machine (a draft completed, a campaign live without a launch).
-func SetCampaignStatus(t testing.TB, s *dynamo.Store, orgID, campaignID string, st gifting.CampaignStatus) {
+func SetCampaignStatus(t testing.TB, s *dynamo.Store, orgID, campaignID string, st campaign.Status) {
 	t.Helper()
 	_, err := Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
 		TableName: aws.String(s.Table()),

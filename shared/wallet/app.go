@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/giftcampaign/service/shared/gifting"
-	"github.com/giftcampaign/service/shared/retry"
 )
 
 // App is the wallet's application layer: the use cases of the API and the
@@ -19,10 +18,6 @@ type App struct {
 
 // NewApp returns the wallet's use cases over store.
 func NewApp(store Store) *App { return &App{store: store} }
-
-// maxAttempts bounds the attempts of a change whose commits keep finding
-// the balance moved or the transaction contended.
-const maxAttempts = 60
 
 // Wallet returns orgID's wallet. Errors: NOT_FOUND (no such organization).
 func (a *App) Wallet(ctx context.Context, orgID string) (Wallet, error) {
@@ -160,75 +155,19 @@ func (a *App) VerifyLedger(ctx context.Context, orgID string) (LedgerCheck, erro
 }
 
 // change decides c on the wallet's balance and commits the plan (with r's
-// record when r is not nil), deciding again from the balance found whenever
-// another change moved it first, and trying again after a pause when the
-// transaction was contended. Errors: Decide's, and NOT_FOUND.
+// record when r is not nil), through Apply: deciding again from the
+// balance found whenever another change moved it first, and trying again
+// after a pause when the transaction was contended. Errors: Decide's,
+// NOT_FOUND, and *RequestApplied.
 func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, error) {
-	if err := c.Check(); err != nil {
-		return Plan{}, err
-	}
-	hold, release, err := a.store.Hold(ctx, c.OrgID)
-	if err != nil {
-		return Plan{}, err
-	}
-	defer release()
-	balance, fresh := hold.Balance, false
-	if !hold.Known {
-		if balance, err = a.balance(ctx, c.OrgID); err != nil {
-			return Plan{}, err
-		}
-		fresh = true
-	}
-	for attempt := 1; ; attempt++ {
-		hold.Remember(balance)
-		p, err := Decide(balance, c, a.store.NewID(), a.store.Now())
-		if Short(err) && !fresh {
-			// The balance the previous change left may miss a top-up
-			// made elsewhere: refuse only on a balance read now.
-			if balance, err = a.balance(ctx, c.OrgID); err != nil {
-				return Plan{}, err
-			}
-			fresh = true
-			hold.Remember(balance)
-			p, err = Decide(balance, c, a.store.NewID(), a.store.Now())
-		}
-		if err != nil {
-			return Plan{}, err
-		}
+	return Apply(ctx, a.store, c, func(ctx context.Context, p Plan) error {
 		if r != nil {
 			p = p.Applying(*r)
 		}
-		err = a.store.CommitChange(ctx, p)
-		var moved *BalanceMoved
-		switch {
-		case err == nil:
-			hold.Remember(p.After)
-			return p, nil
-		case errors.Is(err, ErrNoWallet):
-			return Plan{}, NoWallet(c.OrgID)
-		case errors.Is(err, ErrRequestApplied):
-			return Plan{}, err
-		case attempt >= maxAttempts:
-			return Plan{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
-		case errors.As(err, &moved):
-			// Decide again from the balance found, at once the first
-			// times: the queue (Hold) makes a move a rare race with
-			// another process.
-			balance, fresh = moved.Balance, true
-			err = retry.Pause(ctx, attempt-2)
-		case errors.Is(err, ErrContended):
-			err = retry.Pause(ctx, attempt)
-		default:
-			return Plan{}, fmt.Errorf("change balance: %w", err)
+		if err := a.store.CommitChange(ctx, p); err != nil {
+			// The outcomes stay what they are under the context.
+			return fmt.Errorf("change balance: %w", err)
 		}
-		if err != nil {
-			return Plan{}, err
-		}
-	}
-}
-
-// balance reads the wallet's balance now.
-func (a *App) balance(ctx context.Context, orgID string) (int64, error) {
-	w, err := a.Wallet(ctx, orgID)
-	return w.Balance, err
+		return nil
+	})
 }

@@ -18,8 +18,8 @@ type Message struct {
 	CreatedAt time.Time
 	OrgID     string
 	// Data is what the message carries, rendered by shared/wire: the
-	// resource as the change left it (a gifting.Campaign,
-	// gifting.AudienceList, gifting.Recipient, or a wallet.Entry for the
+	// resource as the change left it (a campaign.Campaign, an
+	// audience.Audience, a gifting.Recipient, or a wallet.Entry for the
 	// wallet.* messages); for a message that names its recipient
 	// (recipient.created, recipient.status_changed), a RecipientRef until
 	// Hydrate puts the recipient as it is now in its place; a Test for

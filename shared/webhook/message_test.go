@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"testing"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/webhook"
 )
@@ -16,7 +17,7 @@ func TestHydrate(t *testing.T) {
 	created := webhook.RecipientRef{CampaignID: "c1", RecipientID: "r1"}
 	moved := webhook.RecipientRef{CampaignID: "c1", RecipientID: "r1", PreviousStatus: gifting.RecipientPending}
 	gone := webhook.RecipientRef{CampaignID: "c2", RecipientID: "r2"}
-	whole := gifting.Campaign{CampaignID: "c1"}
+	whole := campaign.Campaign{CampaignID: "c1"}
 	msgs := []webhook.Message{{ID: "a.00", Data: created}, {ID: "a.01", Data: moved}, {ID: "a.02", Data: gone}, {ID: "a.03", Data: whole}}
 
 	refs := webhook.Refs(msgs)
@@ -31,7 +32,7 @@ func TestHydrate(t *testing.T) {
 	if s, ok := got[1].Data.(gifting.RecipientStatusChange); !ok || s.Status != gifting.RecipientInviteSent || s.PreviousStatus != gifting.RecipientPending {
 		t.Errorf("status change: %#v; want the recipient now, from pending", got[1].Data)
 	}
-	if got[2].Data != gone || got[3].Data.(gifting.Campaign).CampaignID != "c1" {
+	if got[2].Data != gone || got[3].Data.(campaign.Campaign).CampaignID != "c1" {
 		t.Errorf("gone and whole: %#v, %#v; want them as they were", got[2].Data, got[3].Data)
 	}
 	if msgs[0].Data != created {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/webhook"
@@ -44,20 +46,25 @@ func Change(m webhook.Message) ([]byte, error) {
 	return Marshal(change{ID: m.ID, Type: m.Type, CreatedAt: m.CreatedAt, OrganizationID: m.OrgID, Data: data})
 }
 
-// changeData is the shape a message's data leaves in. The resources of the
-// areas that are not slices yet (campaigns, audience lists, recipients)
-// carry their API's JSON names in shared/gifting, and leave as they are.
+// changeData is the shape a message's data leaves in: a slice's resource
+// as its DTO (a wallet change, a campaign, an audience). The resources of
+// the areas that are not slices yet (recipients) carry their API's JSON
+// names in shared/gifting, and leave as they are.
 func changeData(d any) (any, error) {
 	switch d := d.(type) {
 	case wallet.Entry:
 		return WalletChangeOf(d), nil
+	case audience.Audience:
+		return AudienceOf(d), nil
 	case webhook.RecipientRef:
 		return recipientRef{CampaignID: d.CampaignID, RecipientID: d.RecipientID, PreviousStatus: d.PreviousStatus}, nil
 	case webhook.Test:
 		return testData{WebhookID: d.WebhookID}, nil
 	case webhook.Snapshot:
 		return json.RawMessage(d), nil
-	case gifting.Campaign, gifting.AudienceList, gifting.Recipient, gifting.RecipientStatusChange:
+	case campaign.Campaign:
+		return CampaignOf(d), nil
+	case gifting.Recipient, gifting.RecipientStatusChange:
 		return d, nil
 	}
 	return nil, fmt.Errorf("data of type %T has no JSON shape", d)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/pages"
@@ -26,7 +27,7 @@ func New(store *dynamo.Store, log *slog.Logger) http.Handler {
 // they call, as method values, so that the pages function links only
 // those store methods and what they use, not every method of *dynamo.Store.
 type pageStore struct {
-	recipientPage        func(ctx context.Context, pageID string) (gifting.RecipientPage, error)
+	recipientPage        func(ctx context.Context, pageID string) (campaign.RecipientPage, error)
 	markPageViewed       func(ctx context.Context, orgID, campaignID, recipientID string) error
 	claimGift            func(ctx context.Context, orgID, campaignID, recipientID string, in gifting.ClaimInput) (gifting.Recipient, error)
 	moveRecipient        func(ctx context.Context, orgID, campaignID, recipientID string, to gifting.RecipientStatus) (gifting.Recipient, error)
@@ -41,7 +42,7 @@ func narrow(s *dynamo.Store) pageStore {
 	return pageStore{s.RecipientPage, s.MarkPageViewed, s.ClaimGift, s.MoveRecipient, s.AddRecipientFeedback, s.StopEmails, s.Suppress}
 }
 
-func (p pageStore) RecipientPage(ctx context.Context, pageID string) (gifting.RecipientPage, error) {
+func (p pageStore) RecipientPage(ctx context.Context, pageID string) (campaign.RecipientPage, error) {
 	return p.recipientPage(ctx, pageID)
 }
 

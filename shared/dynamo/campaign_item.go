@@ -1,0 +1,134 @@
+package dynamo
+
+import (
+	"time"
+
+	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+// campaignItem is a campaign as stored (CAMPAIGN#<id> under the
+// organization, DELCAMPAIGN#<id> once deleted). Its attribute names are
+// those the API's type had when it was stored as it was
+// (docs/data-model.md); the tags name attributes, as the store's marshal
+// reads them.
+type campaignItem struct {
+	CampaignID      string              `json:"campaignId"`
+	OrganizationID  string              `json:"organizationId"`
+	CreatedBy       string              `json:"createdBy"`
+	Status          campaign.Status     `json:"status"`
+	CampaignData    campaignDataItem    `json:"campaignData"`
+	IsDeleted       bool                `json:"isDeleted"`
+	CreatedAt       time.Time           `json:"createdAt"`
+	UpdatedAt       time.Time           `json:"updatedAt"`
+	LastUpdatedBy   string              `json:"lastUpdatedBy"`
+	Reason          string              `json:"reason"`
+	Name            string              `json:"name"`
+	Description     string              `json:"description"`
+	TotalRecipients int64               `json:"totalRecipients"`
+	LiveData        liveDataItem        `json:"liveData"`
+	CompletionData  completionDataItem  `json:"completionData"`
+	LaunchProgress  *launchProgressItem `json:"launchProgress,omitempty"`
+}
+
+type campaignDataItem struct {
+	ContactListID       string     `json:"contactListId"`
+	ContactListIDs      []string   `json:"contactListIds"`
+	GiftIDs             []string   `json:"giftIds"`
+	EmailTemplateID     string     `json:"emailTemplateId"`
+	ScheduledAt         *time.Time `json:"scheduledAt,omitempty"`
+	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
+	PriceSet            bool       `json:"priceSet"`
+	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
+}
+
+type liveDataItem struct {
+	StatusCounts  map[gifting.RecipientStatus]int64 `json:"statusCounts"`
+	CreditsSpent  int64                             `json:"creditsSpent"`
+	FeedbackCount int64                             `json:"feedbackCount"`
+	LaunchedAt    *time.Time                        `json:"launchedAt,omitempty"`
+	LiveAt        *time.Time                        `json:"liveAt,omitempty"`
+}
+
+type completionDataItem struct {
+	CompletedAt     *time.Time                        `json:"completedAt,omitempty"`
+	CompletedBy     string                            `json:"completedBy,omitempty"`
+	TotalRecipients *int64                            `json:"totalRecipients,omitempty"`
+	StatusCounts    map[gifting.RecipientStatus]int64 `json:"statusCounts,omitempty"`
+	CreditsSpent    *int64                            `json:"creditsSpent,omitempty"`
+	FeedbackCount   *int64                            `json:"feedbackCount,omitempty"`
+}
+
+type launchProgressItem struct {
+	Contacts       int64      `json:"contacts"`
+	Created        int64      `json:"created"`
+	Refunded       *int64     `json:"refunded,omitempty"`
+	LastProgressAt time.Time  `json:"lastProgressAt"`
+	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
+}
+
+func campaignDataItemOf(d campaign.Data) campaignDataItem {
+	return campaignDataItem{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
+		EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
+		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays}
+}
+
+func completionDataItemOf(d campaign.CompletionData) completionDataItem {
+	return completionDataItem{CompletedAt: d.CompletedAt, CompletedBy: d.CompletedBy, TotalRecipients: d.TotalRecipients,
+		StatusCounts: d.StatusCounts, CreditsSpent: d.CreditsSpent, FeedbackCount: d.FeedbackCount}
+}
+
+func launchProgressItemOf(p *campaign.LaunchProgress) *launchProgressItem {
+	if p == nil {
+		return nil
+	}
+	return &launchProgressItem{Contacts: p.Contacts, Created: p.Created, Refunded: p.Refunded,
+		LastProgressAt: p.LastProgressAt, FinishedAt: p.FinishedAt}
+}
+
+// campaignItemOf is c as stored.
+func campaignItemOf(c campaign.Campaign) campaignItem {
+	l := c.LiveData
+	return campaignItem{
+		CampaignID: c.CampaignID, OrganizationID: c.OrganizationID, CreatedBy: c.CreatedBy, Status: c.Status,
+		CampaignData: campaignDataItemOf(c.CampaignData), IsDeleted: c.IsDeleted, CreatedAt: c.CreatedAt,
+		UpdatedAt: c.UpdatedAt, LastUpdatedBy: c.LastUpdatedBy, Reason: c.Reason, Name: c.Name,
+		Description: c.Description, TotalRecipients: c.TotalRecipients,
+		LiveData: liveDataItem{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent, FeedbackCount: l.FeedbackCount,
+			LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
+		CompletionData: completionDataItemOf(c.CompletionData),
+		LaunchProgress: launchProgressItemOf(c.LaunchProgress),
+	}
+}
+
+// campaign is the campaign the item holds, as stored (not normalized).
+func (it campaignItem) campaign() campaign.Campaign {
+	d, l, done := it.CampaignData, it.LiveData, it.CompletionData
+	c := campaign.Campaign{
+		CampaignID: it.CampaignID, OrganizationID: it.OrganizationID, CreatedBy: it.CreatedBy, Status: it.Status,
+		CampaignData: campaign.Data{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
+			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays},
+		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
+		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
+		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,
+			FeedbackCount: l.FeedbackCount, LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
+		CompletionData: campaign.CompletionData{CompletedAt: done.CompletedAt, CompletedBy: done.CompletedBy,
+			TotalRecipients: done.TotalRecipients, StatusCounts: done.StatusCounts, CreditsSpent: done.CreditsSpent,
+			FeedbackCount: done.FeedbackCount},
+	}
+	if p := it.LaunchProgress; p != nil {
+		c.LaunchProgress = &campaign.LaunchProgress{Contacts: p.Contacts, Created: p.Created, Refunded: p.Refunded,
+			LastProgressAt: p.LastProgressAt, FinishedAt: p.FinishedAt}
+	}
+	return c
+}
+
+// decodeCampaign reads a campaign item (not normalized).
+func decodeCampaign(it item) (campaign.Campaign, error) {
+	var ci campaignItem
+	if err := unmarshal(it, &ci); err != nil {
+		return campaign.Campaign{}, err
+	}
+	return ci.campaign(), nil
+}
