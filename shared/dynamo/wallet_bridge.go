@@ -130,12 +130,11 @@ func (s *Store) changeBalance(ctx context.Context, c BalanceChange, change walle
 		case !errors.Is(err, wallet.ErrBalanceMoved) && !errors.Is(err, wallet.ErrContended):
 			return wallet.Plan{}, noWallet(c.OrgID, err)
 		case attempt >= maxAttempts:
-			return wallet.Plan{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
+			return wallet.Plan{}, gifting.Unavailable(fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err))
 		case errors.As(err, &moved):
-			balance, fresh, err = moved.Balance, true, nil
-			if attempt > 2 {
-				err = sleep(ctx, backoff(attempt-2))
-			}
+			// At once, from the balance found, as wallet.Apply does.
+			balance, fresh = moved.Balance, true
+			continue
 		default:
 			err = sleep(ctx, backoff(attempt))
 		}

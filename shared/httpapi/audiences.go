@@ -17,13 +17,13 @@ func (s *Server) audienceRoutes() []route {
 		{pattern: "PATCH /api/campaigns/icp-personas/{icpId}", handle: s.updatePersona},
 		{pattern: "DELETE /api/campaigns/icp-personas/{icpId}", handle: s.deletePersona},
 		{pattern: "GET /api/campaigns/audience-lists", handle: s.listAudiences},
-		{pattern: "POST /api/campaigns/audience-lists", handle: s.createAudience},
+		{pattern: "POST /api/campaigns/audience-lists", handle: s.createAudience, rate: gifting.RateAudienceBuild},
 		{pattern: "GET /api/campaigns/audience-lists/{audienceId}", handle: s.getAudience},
 		{pattern: "PATCH /api/campaigns/audience-lists/{audienceId}", handle: s.updateAudience},
 		{pattern: "DELETE /api/campaigns/audience-lists/{audienceId}", handle: s.deleteAudience},
-		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/rebuild", handle: s.rebuildAudience},
+		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/rebuild", handle: s.rebuildAudience, rate: gifting.RateAudienceBuild},
 		{pattern: "GET /api/campaigns/audience-lists/{audienceId}/contacts", handle: s.listAudienceContacts},
-		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/contact-list", handle: s.audienceToContactList},
+		{pattern: "POST /api/campaigns/audience-lists/{audienceId}/contact-list", handle: s.audienceToContactList, rate: gifting.RateAudienceBuild},
 	}
 }
 

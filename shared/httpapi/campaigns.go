@@ -16,7 +16,7 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "GET /api/campaigns/{campaignId}", handle: s.getCampaign},
 		{pattern: "PATCH /api/campaigns/{campaignId}", handle: s.updateCampaign},
 		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign},
-		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign},
+		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
 	}, s.lifecycleRoutes()...)
 }

@@ -11,19 +11,6 @@ import (
 	"github.com/giftcampaign/service/shared/metrics"
 )
 
-// rateClassOf maps the expensive routes to the per-organization budget they
-// draw on. Every other route is limited only by the HTTP API's default
-// route throttling (template.yaml).
-var rateClassOf = map[string]gifting.RateClass{
-	"POST /api/campaigns/contact-lists/{listId}/contacts":          gifting.RateBulkAdd,
-	"POST /api/campaigns/{campaignId}/launch":                      gifting.RateLaunch,
-	"POST /api/campaigns/enrichment/enrich":                        gifting.RateEnrichment,
-	"POST /api/campaigns/audience-lists":                           gifting.RateAudienceBuild,
-	"POST /api/campaigns/audience-lists/{audienceId}/contact-list": gifting.RateAudienceBuild,
-	"POST /api/campaigns/audience-lists/{audienceId}/rebuild":      gifting.RateAudienceBuild,
-	"POST /api/campaigns/campaigns/{campaignId}/add-recipient":     gifting.RateAddRecipient,
-}
-
 // limit counts an authenticated request to a rate-limited route against
 // its organization's budget (dynamo.Store.CountRequest: shared by every
 // Lambda instance, a write per block of requests each process leases) and
@@ -32,11 +19,7 @@ var rateClassOf = map[string]gifting.RateClass{
 // sets Retry-After and returns RATE_LIMITED.
 // When the counter cannot be written the request goes through: a counter
 // outage must not take the API down with it.
-func (s *Server) limit(w http.ResponseWriter, r *http.Request, pattern string) error {
-	class, ok := rateClassOf[pattern]
-	if !ok {
-		return nil
-	}
+func (s *Server) limit(w http.ResponseWriter, r *http.Request, class gifting.RateClass) error {
 	ctx := r.Context()
 	orgID := principal(ctx).OrgID
 	org, err := s.orgProfile(r, orgID)

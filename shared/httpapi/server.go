@@ -151,6 +151,10 @@ type route struct {
 	pattern string
 	handle  func(w http.ResponseWriter, r *http.Request) error
 	public  bool
+	// rate is the per-organization budget an expensive route draws on
+	// (Server.limit); the zero class: only the HTTP API's default route
+	// throttling (template.yaml) limits it.
+	rate gifting.RateClass
 }
 
 // routes returns the endpoints of a group (none for the zero Group).
@@ -314,8 +318,8 @@ func (s *Server) endpoint(rt route) http.Handler {
 		}
 		// Only a request that could do work spends the organization's
 		// budget of an expensive endpoint.
-		if !rt.public {
-			if err := s.limit(w, r, rt.pattern); err != nil {
+		if !rt.public && rt.rate != "" {
+			if err := s.limit(w, r, rt.rate); err != nil {
 				writeError(w, r, err)
 				return
 			}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -140,5 +142,76 @@ func TestTopUpOnce(t *testing.T) {
 				t.Errorf("balance = %d, want 15: nothing written", got)
 			}
 		})
+	}
+}
+
+// slowDB takes a while before each transaction, as a loaded network or
+// table does: DynamoDB Local answers too fast to show a race that a slow
+// commit loses.
+type slowDB struct {
+	dynamo.DB
+	by    time.Duration
+	calls *atomic.Int64
+}
+
+func (d slowDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	d.calls.Add(1)
+	time.Sleep(d.by)
+	return d.DB.TransactWriteItems(ctx, in, opts...)
+}
+
+// TestChangeOutlastsASteadyStream: while another process changes the
+// wallet again and again (a campaign's completion refunds its unclaimed
+// recipients one by one), a change made here still goes through, and the
+// ledger sums to the balance. A change that paused after losing the race
+// and then committed on the balance found before its pause lost every
+// race after it, until it gave up with a 5xx.
+func TestChangeOutlastsASteadyStream(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	client, table := dynamoLocal(t)
+	var calls atomic.Int64
+	s := dynamo.New(slowDB{client, 3 * time.Millisecond, &calls}, table)
+	org, _ := testenv.Org(t, s, "stream", 1_000_000)
+
+	stop := make(chan struct{})
+	streamed := make(chan int)
+	go func() {
+		// Another process: a store of its own, so no shared queue.
+		other, n := wallet.NewApp(dynamo.New(client, table)), 0
+		defer func() { streamed <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, _, err := other.TopUp(ctx, org, 1, "refund"); err != nil {
+				t.Errorf("the other process's change: %v", err)
+				return
+			}
+			n++
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	const changes = 50
+	for i := range changes {
+		if _, _, err := wallet.NewApp(s).TopUp(ctx, org, 1000, "top-up"); err != nil {
+			t.Errorf("change %d while the other process streams changes: %v", i, err)
+			break
+		}
+	}
+	close(stop)
+	n := <-streamed
+	t.Logf("%d commits for %d changes, %d by the other", calls.Load(), changes, n)
+	if n == 0 {
+		t.Fatal("the other process made no change: nothing raced")
+	}
+	check, err := wallet.NewApp(s).VerifyLedger(ctx, org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1_000_000 + changes*1000 + n); check.Balance != want || !check.OK {
+		t.Errorf("ledger check %+v; want balance %d, the ledger summing to it", check, want)
 	}
 }

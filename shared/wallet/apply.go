@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/retry"
 )
 
@@ -82,13 +83,16 @@ func Apply(ctx context.Context, s Balances, c Change, commit Commit) (Plan, erro
 		case !errors.Is(err, ErrBalanceMoved) && !errors.Is(err, ErrContended):
 			return Plan{}, err
 		case attempt >= retry.MaxAttempts:
-			return Plan{}, fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err)
+			return Plan{}, gifting.Unavailable(fmt.Errorf("change balance: gave up after %d attempts: %w", attempt, err))
 		case errors.As(err, &moved):
-			// Decide again from the balance found, at once the first
-			// times: the queue (Hold) makes a move a rare race with
-			// another process.
+			// Decide again from the balance found, at once: a move is
+			// another change's success, not contention. A pause here
+			// would only let a steady stream of changes from another
+			// process (a campaign's refunds, one by one) move the
+			// balance again, and this change would then commit on a
+			// balance stale by the pause every time.
 			balance, fresh = moved.Balance, true
-			err = retry.Pause(ctx, attempt-2)
+			continue
 		default:
 			err = retry.Pause(ctx, attempt)
 		}
