@@ -12,11 +12,6 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// maxSearchTerms bounds the words of an audience's members search; each
-// is one contains() of the filter. (The contacts search's are the contact
-// slice's: contact.SearchTerms.)
-const maxSearchTerms = 8
-
 // ContactPage returns a page of org's live contacts: ordered by first
 // list (newest list first; contacts in no list last), then newest contact
 // first. The counter (kept by imports after each chunk's writes) trails
