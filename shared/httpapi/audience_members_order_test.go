@@ -13,8 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -40,16 +40,16 @@ func membersFixture(t *testing.T, org string) (*testenv.API, *dynamo.Store, stri
 	domains := []string{"acme.io", "globex.com", "mail.example.com"}
 	var ids []string
 	for batch := range 3 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i := range 14 {
 			n := batch*14 + i
-			in = append(in, gifting.ContactInput{
+			in = append(in, contact.Input{
 				MailID:    fmt.Sprintf("%s.%s%d@%s", strings.ToLower(first[n%len(first)]), strings.ToLower(last[n%len(last)][:3]), n, domains[n%len(domains)]),
 				FirstName: first[n%len(first)], LastName: last[n%len(last)], CompanyName: companies[n%len(companies)],
 				JobTitle: "Software Engineer",
 			})
 		}
-		res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: gifting.SourceImport, Provider: "test"})
+		res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: contact.SourceImport, Provider: "test"})
 		if err != nil || res.Created != len(in) {
 			t.Fatalf("import %d: %v %+v", batch, err, res)
 		}
