@@ -46,6 +46,8 @@ type bulkRun struct {
 	// launchChanges is the part of launchBilled that the launch's change
 	// records take.
 	launchChanges float64
+	// memberPages are the figures of the audience's member pages.
+	memberPages []systemFigure
 }
 
 // bulkScenarios measures the work over large collections.
@@ -69,6 +71,7 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 	}
 	if len(runs) > 0 {
 		figs = append(figs, bulkFigures(runs, n)...)
+		figs = append(figs, runs[0].memberPages...)
 	}
 	if strings.Contains(o.bulk, "deep") {
 		progress("deep pages over %d contacts", max(10_000, int(float64(deepContacts)*o.scale)))
@@ -180,6 +183,7 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 	if r.matched = a.Data.TotalMatch; r.matched != n*2/5 {
 		return r, fmt.Errorf("audience: %s with %d matches, want %d", a.Data.Status, r.matched, n*2/5)
 	}
+	r.memberPages = audienceMemberFigures(ctx, e, t, audienceID, r.matched)
 	return r, nil
 }
 

@@ -6240,7 +6240,11 @@ type ListAudienceContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Words that must all appear (case-insensitively) in the names, email, company or job title.
+	// Search Words that must each begin a word (case-insensitively) of the first, last or full name, the
+	// company or the email. Words are runs of letters and digits: the email splits at its dots,
+	// dashes, plus signs and @ into its local part's and domain's words, and so does the search
+	// (`ann.lee@acme.io` looks for `ann`, `lee`, `acme` and `io`). A string inside a word matches
+	// nothing (`nn` does not find Ann), and the job title is not searched. The first 8 words count.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// SortBy Sort field (the contact's timestamps); ties by contactId in the same direction.
@@ -8215,11 +8219,13 @@ type ClientInterface interface {
 	// ListAudienceContacts List an audience's contacts
 	//
 	// The members of the audience: each contact as it was when the build matched it, with what it
-	// matched on. While the list is building, the members found so far. `contactId` and
-	// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-	// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-	// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-	// `totalPages`. Enveloped response.
+	// matched on. While the list is building, the members found so far. Every order reads only
+	// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+	// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+	// how many members have a word beginning with it, not the audience's size. An audience built
+	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9548,11 +9554,13 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // ListAudienceContacts List an audience's contacts
 //
 // The members of the audience: each contact as it was when the build matched it, with what it
-// matched on. While the list is building, the members found so far. `contactId` and
-// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-// `totalPages`. Enveloped response.
+// matched on. While the list is building, the members found so far. Every order reads only
+// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+// how many members have a word beginning with it, not the audience's size. An audience built
+// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 //
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16038,11 +16046,13 @@ type ClientWithResponsesInterface interface {
 	// ListAudienceContactsWithResponse List an audience's contacts
 	//
 	// The members of the audience: each contact as it was when the build matched it, with what it
-	// matched on. While the list is building, the members found so far. `contactId` and
-	// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-	// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-	// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-	// `totalPages`. Enveloped response.
+	// matched on. While the list is building, the members found so far. Every order reads only
+	// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+	// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+	// how many members have a word beginning with it, not the audience's size. An audience built
+	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24509,11 +24519,13 @@ func (c *ClientWithResponses) AudienceToContactListWithResponse(ctx context.Cont
 // ListAudienceContactsWithResponse List an audience's contacts
 //
 // The members of the audience: each contact as it was when the build matched it, with what it
-// matched on. While the list is building, the members found so far. `contactId` and
-// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-// `totalPages`. Enveloped response.
+// matched on. While the list is building, the members found so far. Every order reads only
+// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+// how many members have a word beginning with it, not the audience's size. An audience built
+// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
 //

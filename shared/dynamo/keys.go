@@ -142,6 +142,28 @@ func audienceMemberLSK(createdAt time.Time, contact string) string {
 	return "CRT#" + createdAt.UTC().Format(timeLayout) + "#" + contact
 }
 
+// audienceMemberOSK is an audience member's sort key in the Order index:
+// the contact's updatedAt when the build matched it (a member is a
+// snapshot: it never changes after) and then its id, so the audience's
+// Order partition is in the updatedAt order, ties by contactId.
+func audienceMemberOSK(updatedAt time.Time, contact string) string {
+	return "UPD#" + updatedAt.UTC().Format(timeLayout) + "#" + contact
+}
+
+// memberEntryPrefix is the sort-key prefix of an audience's member
+// entries, small items written with its members (memberEntries): one per
+// member in contactId order (memberIDSK) and one per word of a member
+// (memberWordSK). A member's words are letters and digits only, so a
+// word's key prefix ends where the word does at "#".
+func memberEntryPrefix(aud string) string { return "AMIDX#" + aud + "#" }
+func memberIDSK(aud, contact string) string {
+	return memberEntryPrefix(aud) + "I#" + contact
+}
+func memberWordPrefix(aud, word string) string { return memberEntryPrefix(aud) + "W#" + word }
+func memberWordSK(aud, word, contact string) string {
+	return memberWordPrefix(aud, word) + "#" + contact
+}
+
 func eventSK(id string) string { return "EVENT#" + id }
 
 // pageKey is the Pages index key of a recipient: the prefix its landing
@@ -242,6 +264,10 @@ const (
 	// dueShard and dueAt; it projects the few attributes the tick reads.
 	indexDue  = "Due"
 	indexSlim = "Slim"
+	// indexOrder is sparse and keys only: audience members carry its
+	// keys, OPK (the audience's Slim partition key) and OSK
+	// (audienceMemberOSK).
+	indexOrder = "Order"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"
 )

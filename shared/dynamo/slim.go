@@ -62,12 +62,18 @@ type slimKey struct{ SK, LSK string }
 func (s *Store) slimKeysUpTo(ctx context.Context, lpk string, forward bool, n int) ([]slimKey, error) {
 	in := s.slimQuery(lpk, forward)
 	in.ProjectionExpression = aws.String("SK, LSK")
+	return s.keysUpTo(ctx, in, n)
+}
+
+// keysUpTo returns the SK and LSK of the first n entries query in reads
+// (fewer when there are fewer), paging on.
+func (s *Store) keysUpTo(ctx context.Context, in *dynamodb.QueryInput, n int) ([]slimKey, error) {
 	keys := make([]slimKey, 0, n)
 	for len(keys) < n {
 		in.Limit = aws.Int32(int32(n - len(keys)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("query %s: %w", lpk, err)
+			return nil, fmt.Errorf("query %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
 		}
 		for _, it := range res.Items {
 			keys = append(keys, slimKey{SK: attrS(it, "SK"), LSK: attrS(it, "LSK")})
