@@ -27,6 +27,7 @@ func migrationSteps() []migrationStep {
 	return []migrationStep{
 		{name: stepContacts, run: (*Store).migrateContacts},
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
+		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
 	}
 }
 

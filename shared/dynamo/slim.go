@@ -28,16 +28,25 @@ func (s *Store) slimQuery(lpk string, forward bool) *dynamodb.QueryInput {
 // it: a deep page costs the skipped index entries (about 1 read unit per
 // 50), not the skipped items.
 func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (string, error) {
-	in := s.slimQuery(lpk, forward)
+	last, skipped, err := s.skipEntries(ctx, s.slimQuery(lpk, forward), n)
+	if err != nil || skipped < n {
+		return "", err
+	}
+	return last, nil
+}
+
+// skipEntries walks up to n entries of the Slim query in, reading only
+// their LSK, and returns the LSK of the last one walked and how many it
+// walked (fewer than n when the query ends first).
+func (s *Store) skipEntries(ctx context.Context, in *dynamodb.QueryInput, n int) (last string, skipped int, err error) {
 	in.ProjectionExpression = aws.String("LSK")
-	last := ""
-	for n > 0 {
-		in.Limit = aws.Int32(int32(n))
+	for skipped < n {
+		in.Limit = aws.Int32(int32(n - skipped))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
-			return "", fmt.Errorf("skip %s: %w", lpk, err)
+			return "", 0, fmt.Errorf("skip %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
 		}
-		n -= len(res.Items)
+		skipped += len(res.Items)
 		if len(res.Items) > 0 {
 			last = attrS(res.Items[len(res.Items)-1], "LSK")
 		}
@@ -46,10 +55,7 @@ func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (
 		}
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
-	if n > 0 {
-		return "", nil
-	}
-	return last, nil
+	return last, skipped, nil
 }
 
 // slimKey is a Slim entry's keys: the table's sort key of its item and
