@@ -146,3 +146,6 @@ func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *giftin
 	sent, err = wire.Change(webhook.Hydrate(rec.Messages, found)[0])
 	return sent, stored, err
 }
+
+// FeedLimit is feedLimit, the size of a change feed source's next page.
+var FeedLimit = feedLimit
