@@ -65,7 +65,11 @@ func ledgerPages(ctx context.Context, e *env, n int) []systemFigure {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		start := time.Now()
-		res, err := e.expect(ctx, t, http.StatusOK, "GET", "/api/campaigns/wallet?"+query, nil)
+		// DynamoDB Local pages through a large index partition far more
+		// slowly than DynamoDB: a deep page may take minutes there.
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+		defer cancel()
+		res, err := e.expect(cctx, t, http.StatusOK, "GET", "/api/campaigns/wallet?"+query, nil)
 		took := time.Since(start)
 		runtime.ReadMemStats(&after)
 		if err != nil {
@@ -84,7 +88,9 @@ func ledgerPages(ctx context.Context, e *env, n int) []systemFigure {
 		return nil
 	}
 	// The cursor of the deep page is the previous page's nextCursor.
-	res, err := e.expect(ctx, t, http.StatusOK, "GET", fmt.Sprintf("/api/campaigns/wallet?page=%d&limit=100", deep-1), nil)
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	res, err := e.expect(pctx, t, http.StatusOK, "GET", fmt.Sprintf("/api/campaigns/wallet?page=%d&limit=100", deep-1), nil)
 	if err != nil {
 		return fig("failed: "+oneLine(err.Error()), "")
 	}
