@@ -39,14 +39,17 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 		return wallet.Statement{}, err
 	}
 	window := ledgerWindow{before: before, skip: p.Offset(), limit: p.Limit}
+	ended := false
 	if wc.LedgerIndexed && window.skip > 0 {
-		if err := s.skipLedger(ctx, orgID, &window); err != nil {
+		if ended, err = s.skipLedger(ctx, orgID, &window); err != nil {
 			return wallet.Statement{}, err
 		}
 	}
-	read, err := s.readLedgerWindow(ctx, orgID, &window)
-	if err != nil {
-		return wallet.Statement{}, err
+	read := window.skipped
+	if !ended {
+		if read, err = s.readLedgerWindow(ctx, orgID, &window); err != nil {
+			return wallet.Statement{}, err
+		}
 	}
 	st.Entries = window.page
 	if len(window.page) == p.Limit && window.more {
@@ -102,8 +105,8 @@ func (s *Store) walletHead(ctx context.Context, orgID string) (st wallet.Stateme
 type ledgerWindow struct {
 	before      string
 	skip, limit int
-	// skipped counts the entries walked past on the Slim index (they
-	// moved before to the last of them).
+	// skipped counts the entries walked past on the Slim index (before
+	// moved to the last of them).
 	skipped int
 	// page is the page's entries, and more reports that an entry
 	// follows them (false: the walk reached the ledger's end).
@@ -112,10 +115,11 @@ type ledgerWindow struct {
 }
 
 // skipLedger walks w.skip entries of org's ledger on its Slim entries,
-// keys only, and moves w past them. Slim is eventually consistent: an
-// entry written a moment before may be missing from the walk, as if it
-// came an instant later.
-func (s *Store) skipLedger(ctx context.Context, orgID string, w *ledgerWindow) error {
+// counting them without reading them back, and moves w past them. Slim is
+// eventually consistent: an entry written a moment before may be missing
+// from the walk, as if it came an instant later. When the ledger ends
+// within the walk, the page is empty and w.skipped is what it holds.
+func (s *Store) skipLedger(ctx context.Context, orgID string, w *ledgerWindow) (ended bool, err error) {
 	in := s.slimQuery(ledgerLPK(orgID), false)
 	if w.before != "" {
 		in.KeyConditionExpression = aws.String("LPK = :lpk AND LSK < :before")
@@ -123,14 +127,14 @@ func (s *Store) skipLedger(ctx context.Context, orgID string, w *ledgerWindow) e
 	}
 	last, skipped, err := s.skipEntries(ctx, in, w.skip)
 	if err != nil {
-		return err
+		return false, err
 	}
-	w.skipped = skipped
-	w.skip -= skipped
-	if skipped > 0 {
-		w.before = strings.TrimPrefix(last, ledgerPrefix)
+	w.skipped, w.skip = skipped, 0
+	if last == "" {
+		return true, nil
 	}
-	return nil
+	w.before = strings.TrimPrefix(last, ledgerPrefix)
+	return false, nil
 }
 
 // readLedgerWindow reads org's ledger from w.before, walking past the

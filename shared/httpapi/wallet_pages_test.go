@@ -90,7 +90,8 @@ func TestLedgerPagesByNumber(t *testing.T) {
 		}
 	}
 	check := func(t *testing.T) {
-		for _, limit := range []int{4, 7} {
+		// 31 = entries: its second page starts right after the last entry.
+		for _, limit := range []int{4, 7, entries} {
 			want := walk(t, limit, "")
 			if len(want) != entries {
 				t.Fatalf("the walk by cursor found %d entries; want %d", len(want), entries)
@@ -124,8 +125,11 @@ func TestLedgerPagesByNumber(t *testing.T) {
 			// Pages by number counted from a cursor: page 2 after the
 			// first page is the third page.
 			first := ledgerAt(t, api, fmt.Sprintf("limit=%d", limit))
+			if first.Ledger.NextCursor == "" {
+				continue
+			}
 			got := ledgerAt(t, api, fmt.Sprintf("limit=%d&page=2&cursor=%s", limit, url.QueryEscape(first.Ledger.NextCursor)))
-			if lo, hi := 2*limit, min(3*limit, entries); !slices.Equal(got.Ledger.Items, want[lo:hi]) {
+			if lo, hi := min(2*limit, entries), min(3*limit, entries); !slices.Equal(got.Ledger.Items, want[lo:hi]) {
 				t.Errorf("limit %d, page 2 after the first page's cursor: %v; want %v", limit, ids(got.Ledger.Items), ids(want[lo:hi]))
 			}
 		}
