@@ -32,7 +32,7 @@ import (
 
 // allBulk names every bulk scenario: the default of -bulk, and what a
 // full report runs.
-const allBulk = "chain,deep,wallet,tick,webhooks"
+const allBulk = "chain,deep,ledger,wallet,tick,webhooks"
 
 type options struct {
 	runs, calls, coldRuns int

@@ -77,6 +77,11 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 		progress("deep pages over %d contacts", max(10_000, int(float64(deepContacts)*o.scale)))
 		figs = append(figs, deepPages(ctx, e, max(10_000, int(float64(deepContacts)*o.scale)))...)
 	}
+	if strings.Contains(o.bulk, "ledger") {
+		progress("deep ledger pages over %d entries, change feed pages", max(5_000, int(float64(ledgerEntries)*o.scale)))
+		figs = append(figs, ledgerPages(ctx, e, max(5_000, int(float64(ledgerEntries)*o.scale)))...)
+		figs = append(figs, feedPages(ctx, e)...)
+	}
 	if strings.Contains(o.bulk, "tick") {
 		progress("scheduler ticks sending %d emails", tickEmails)
 		figs = append(figs, tickScenario(ctx, e)...)

@@ -8920,8 +8920,12 @@ type ClientInterface interface {
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
 	// for. To read the whole ledger while entries are being written, pass each page's
 	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-	// cursor, `page` counts pages from it. Enveloped response.
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+	// is the recommended way to page: each page costs the same however deep it is. A page by
+	// number skips the entries before it on small index entries (about one read unit per 80
+	// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+	// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+	// counts pages from it. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 	GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10895,8 +10899,12 @@ func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body Upd
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
 // for. To read the whole ledger while entries are being written, pass each page's
 // `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-// cursor, `page` counts pages from it. Enveloped response.
+// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+// is the recommended way to page: each page costs the same however deep it is. A page by
+// number skips the entries before it on small index entries (about one read unit per 80
+// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+// counts pages from it. Enveloped response.
 //
 // Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 func (c *Client) GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16807,8 +16815,12 @@ type ClientWithResponsesInterface interface {
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
 	// for. To read the whole ledger while entries are being written, pass each page's
 	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-	// cursor, `page` counts pages from it. Enveloped response.
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+	// is the recommended way to page: each page costs the same however deep it is. A page by
+	// number skips the entries before it on small index entries (about one read unit per 80
+	// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+	// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+	// counts pages from it. Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25664,8 +25676,12 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
 // for. To read the whole ledger while entries are being written, pass each page's
 // `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-// cursor, `page` counts pages from it. Enveloped response.
+// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+// is the recommended way to page: each page costs the same however deep it is. A page by
+// number skips the entries before it on small index entries (about one read unit per 80
+// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+// counts pages from it. Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
 //

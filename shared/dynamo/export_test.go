@@ -150,3 +150,6 @@ func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *giftin
 // BridgeOf is c in gifting's shape, the legacy model's record (tests
 // write items as that model did).
 var BridgeOf = bridgeOf
+
+// FeedLimit is feedLimit, the size of a change feed source's next page.
+var FeedLimit = feedLimit

@@ -200,6 +200,12 @@ func personasLPK(org string) string      { return orgPK(org) + "#ICP" }
 func audiencesLPK(org string) string     { return orgPK(org) + "#AUDIENCE" }
 func eventsLPK(org string) string        { return orgPK(org) + "#EVENT" }
 
+// ledgerLPK is the Slim partition of an organization's ledger entries
+// (LSK = the entry's sort key): a deep ledger page skips on these ~100-byte
+// entries instead of the entries themselves, which hold their change
+// messages.
+func ledgerLPK(org string) string { return orgPK(org) + "#LEDGER" }
+
 // deletedAudienceSK is the tombstone of a deleted audience while its
 // members are purged: outside the AUDIENCE# range, so the audience is gone
 // at once; it is a due item until the purge ends, then removed.

@@ -28,6 +28,7 @@ func migrationSteps() []migrationStep {
 		{name: stepContacts, run: (*Store).migrateContacts},
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
 		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
+		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
 	}
 }
 

@@ -60,8 +60,10 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	}
 	// The wallet counts the ledger entries written with it: the opening
 	// top-up below when there are initial credits (Credits is 0 or more).
+	// Every entry it will have gets its Slim entry (ledgerPut), so its
+	// ledger is indexed from the start.
 	opening := walletItem{OrgID: in.OrgID, Balance: in.Credits, Currency: in.Budget.Currency, UpdatedAt: now,
-		Entries: min(in.Credits, 1)}
+		Entries: min(in.Credits, 1), LedgerIndexed: true}
 	profile, err := withKey(org, map[string]string{"PK": orgPK(in.OrgID), "SK": profileSK})
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
