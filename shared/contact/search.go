@@ -68,10 +68,15 @@ func Token(word string) string {
 	return word[:i]
 }
 
-// Tokens are the distinct tokens of words, in order, at most MaxTokens.
+// Tokens are the distinct tokens of words, in order, at most MaxTokens. A
+// word shorter than TokenLen has none: a term that could start it is
+// shorter than TokenLen too, and such searches read the whole index.
 func Tokens(words []string) []string {
 	var out []string
 	for _, w := range words {
+		if utf8.RuneCountInString(w) < TokenLen {
+			continue
+		}
 		if t := Token(w); !slices.Contains(out, t) {
 			out = append(out, t)
 			if len(out) == MaxTokens {

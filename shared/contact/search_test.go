@@ -26,8 +26,8 @@ func TestTokenAndTokens(t *testing.T) {
 			t.Errorf("Token(%q) = %q, want %q", word, got, want)
 		}
 	}
-	got := Tokens([]string{"john", "johnson", "smith", "jo"})
-	if !slices.Equal(got, []string{"joh", "smi", "jo"}) {
+	got := Tokens([]string{"john", "johnson", "smith", "jo", "0"})
+	if !slices.Equal(got, []string{"joh", "smi"}) {
 		t.Fatalf("Tokens = %q", got)
 	}
 	many := make([]string, 40)
