@@ -3,7 +3,6 @@ package dynamo
 import (
 	"fmt"
 	"hash/fnv"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -179,5 +178,5 @@ func termFilter(terms []string, listID string, exact bool) (string, item) {
 		conds = append(conds, "contains(l, :list)")
 		vals[":list"] = str(" " + listID + " ")
 	}
-	return strings.Join(slices.Clip(conds), " AND "), vals
+	return strings.Join(conds, " AND "), vals
 }

@@ -18,8 +18,8 @@ import (
 //
 // Costs: with a Lead term, one Query of the Lead's token entries
 // (contacts_search.go), eventually consistent, filtered on every term and
-// the list: about 1 read unit per 80 entries of that token (an entry is
-// ~100-150 bytes), whatever the collection's size; then one eventually
+// the list: about 1 read unit per 40-50 entries of that token (an entry is
+// ~150-200 bytes), whatever the collection's size; then one eventually
 // consistent BatchGetItem of the page's items. Without one (every term
 // shorter than contact.TokenLen) the whole Slim index is read with the
 // same filter on its search text, about 1 read unit per 40 contacts, as
