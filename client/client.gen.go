@@ -6427,7 +6427,7 @@ type ListContactListMembersParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the name, email or company must all contain.
+	// Search Case-insensitive words, each the start of a word of the name, company, email or its domain, as GET /contacts' search; the matches keep GET /contacts' order and `total` counts them exactly.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 }
 
@@ -6462,7 +6462,7 @@ type ListContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the first, last or full name, email, company or LinkedIn URL must all contain.
+	// Search Case-insensitive words; each must start a word of the first, last or full name, company, email address or its domain (a word prefix, not a substring).
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// ListId Only the members of this contact list (as GET /contact-lists/{listId}/contacts; an unknown list is a 404).
@@ -8500,8 +8500,14 @@ type ClientInterface interface {
 	//
 	// The organization's contacts, as stored records: by first list (newest list first), then
 	// newest contact first; contacts in no list last. Bare response. `search`
-	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-	// contain every word of it, case-insensitively. Deleted contacts never appear.
+	// keeps the contacts that have, for every word of it, a word starting with it
+	// (case-insensitively) among the words of their first, last and full names and company,
+	// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+	// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+	// keep the order above and `total` is exact. A search with a word of 3 or more characters
+	// reads only that word's index entries; one made only of shorter words reads the whole
+	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+	// appear.
 	//
 	// Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 	ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10069,8 +10075,14 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 //
 // The organization's contacts, as stored records: by first list (newest list first), then
 // newest contact first; contacts in no list last. Bare response. `search`
-// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-// contain every word of it, case-insensitively. Deleted contacts never appear.
+// keeps the contacts that have, for every word of it, a word starting with it
+// (case-insensitively) among the words of their first, last and full names and company,
+// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+// keep the order above and `total` is exact. A search with a word of 3 or more characters
+// reads only that word's index entries; one made only of shorter words reads the whole
+// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+// appear.
 //
 // Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16357,8 +16369,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The organization's contacts, as stored records: by first list (newest list first), then
 	// newest contact first; contacts in no list last. Bare response. `search`
-	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-	// contain every word of it, case-insensitively. Deleted contacts never appear.
+	// keeps the contacts that have, for every word of it, a word starting with it
+	// (case-insensitively) among the words of their first, last and full names and company,
+	// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+	// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+	// keep the order above and `total` is exact. A search with a word of 3 or more characters
+	// reads only that word's index entries; one made only of shorter words reads the whole
+	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+	// appear.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24972,8 +24990,14 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 //
 // The organization's contacts, as stored records: by first list (newest list first), then
 // newest contact first; contacts in no list last. Bare response. `search`
-// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-// contain every word of it, case-insensitively. Deleted contacts never appear.
+// keeps the contacts that have, for every word of it, a word starting with it
+// (case-insensitively) among the words of their first, last and full names and company,
+// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+// keep the order above and `total` is exact. A search with a word of 3 or more characters
+// reads only that word's index entries; one made only of shorter words reads the whole
+// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+// appear.
 //
 // Returns a wrapper object for the known response body format(s).
 //

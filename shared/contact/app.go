@@ -45,21 +45,16 @@ func (a *App) Contact(ctx context.Context, orgID, contactID string) (Contact, er
 
 // Contacts returns the page of orgID's live contacts and how many there
 // are: in the list index's order (see Store.ContactPage), or, with a
-// search, those whose names, email or company contain every word of it
-// (case-insensitively) and how many do.
+// search, those that have for every word of it a word starting with it
+// (names, company, the email and its domain: SearchWords,
+// case-insensitively) and how many do.
 //
 // The contacts' count trails them while an import runs, and for good when
 // one died between its writes and its count; so the total is the keys'
 // where they tell it (gifting.PageTotal).
 func (a *App) Contacts(ctx context.Context, orgID, search string, page gifting.PageRequest) ([]Contact, int, error) {
-	if terms := SearchTerms(search); len(terms) > 0 {
-		ids, err := a.store.SearchContactIDs(ctx, orgID, terms)
-		if err != nil {
-			return nil, 0, err
-		}
-		lo, hi := page.Window(len(ids))
-		contacts, err := a.store.Contacts(ctx, orgID, ids[lo:hi])
-		return contacts, len(ids), err
+	if q, ok := NewSearch(search, ""); ok {
+		return a.store.SearchContacts(ctx, orgID, q, page)
 	}
 	p, err := a.store.ContactPage(ctx, orgID, page)
 	if err != nil {

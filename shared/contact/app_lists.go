@@ -100,8 +100,8 @@ func (a *App) DeleteList(ctx context.Context, orgID, listID string) error {
 
 // Members returns a page of the live members of orgID's list listID (the
 // contacts whose first list it is, newest first, then the others) and how
-// many there are; with a search, those whose names, email or company
-// contain every word of it. The list's count trails its members while an
+// many there are; with a search, those found by every word of it, as
+// Contacts finds them. The list's count trails its members while an
 // import runs: the member keys are read one past the page, and the total
 // is theirs where they tell it (gifting.PageTotal); the count never
 // decides which keys are read. Errors: NOT_FOUND (the list).
@@ -110,25 +110,14 @@ func (a *App) Members(ctx context.Context, orgID, listID, search string, page gi
 	if err != nil {
 		return nil, 0, shown(err, "", listID)
 	}
-	var ids []string
-	var total int
-	if terms := SearchTerms(search); len(terms) > 0 {
-		matched, err := a.store.SearchContactIDs(ctx, orgID, terms)
-		if err != nil {
-			return nil, 0, err
-		}
-		members, err := a.store.MemberIDs(ctx, orgID, listID, -1)
-		if err != nil {
-			return nil, 0, err
-		}
-		ids = Members(matched, members)
-		total = len(ids)
-	} else {
-		if ids, err = a.store.MemberIDs(ctx, orgID, listID, page.End()+1); err != nil {
-			return nil, 0, err
-		}
-		total = gifting.PageTotal(page, int(l.ContactCount), len(ids))
+	if q, ok := NewSearch(search, listID); ok {
+		return a.store.SearchContacts(ctx, orgID, q, page)
 	}
+	ids, err := a.store.MemberIDs(ctx, orgID, listID, page.End()+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := gifting.PageTotal(page, int(l.ContactCount), len(ids))
 	lo, hi := page.Window(len(ids))
 	contacts, err := a.store.Contacts(ctx, orgID, ids[lo:hi])
 	if err != nil {

@@ -72,6 +72,9 @@ type Stored struct {
 	// Holder names the contact whose email this contact's item also
 	// stands for, "" for none.
 	Holder string
+	// Search names the search entries storage keeps for the contact as
+	// read (its token and lookup entries), "" for none yet.
+	Search string
 }
 
 // Tag is a contact's tag: a name and a hex colour (TagColor).

@@ -32,10 +32,11 @@ type Store interface {
 	// says how many it read from the start, beside the contacts' count as
 	// kept (which trails the contacts while an import runs).
 	ContactPage(ctx context.Context, orgID string, page gifting.PageRequest) (ContactPage, error)
-	// SearchContactIDs reads the ids of orgID's live contacts whose search
-	// text (SearchText) holds every term, in the list index's order: one
-	// walk of the index, never of the contacts.
-	SearchContactIDs(ctx context.Context, orgID string, terms []string) ([]string, error)
+	// SearchContacts reads the page of orgID's live contacts q finds (in
+	// q.ListID when set), in the list index's order, and how many it
+	// finds: the entries of q.Lead's token, never the whole index, when
+	// q has a Lead.
+	SearchContacts(ctx context.Context, orgID string, q Search, page gifting.PageRequest) ([]Contact, int, error)
 	// Candidates yields, newest first and a hundred at a time, orgID's
 	// live contacts whose search text holds q's LinkedIn URL or all of
 	// its name and company (lookalikes too: Match decides). The consumer

@@ -198,11 +198,10 @@ const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 // on the item), the next list becomes the first: its MEMBER# item goes, as
 // the contact item now holds that membership.
 func (s *Store) leaveItems(orgID string, cur, c contact.Contact, listID string) ([]types.TransactWriteItem, error) {
-	put, err := s.contactPut(orgID, c)
+	items, err := s.contactWrites(orgID, c)
 	if err != nil {
 		return nil, err
 	}
-	items := []types.TransactWriteItem{put}
 	switch {
 	case onItem(cur) != listID:
 		items = append(items, s.memberDelete(orgID, listID, c.ContactID))

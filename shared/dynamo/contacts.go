@@ -73,6 +73,11 @@ func (s *Store) Contacts(ctx context.Context, orgID string, ids []string) ([]con
 
 // contactsByID reads contacts by id into a map; missing ones are absent.
 func (s *Store) contactsByID(ctx context.Context, orgID string, ids []string) (map[string]storedContact, error) {
+	return s.contactsByIDWith(ctx, orgID, ids, true)
+}
+
+// contactsByIDWith is contactsByID, strongly consistent or not.
+func (s *Store) contactsByIDWith(ctx context.Context, orgID string, ids []string, consistent bool) (map[string]storedContact, error) {
 	keys := make([]item, 0, len(ids))
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -81,7 +86,7 @@ func (s *Store) contactsByID(ctx context.Context, orgID string, ids []string) (m
 			keys = append(keys, key(orgPK(orgID), contactSK(id)))
 		}
 	}
-	items, err := s.batchGet(ctx, keys)
+	items, err := s.batchGetAs(ctx, keys, consistent)
 	if err != nil {
 		return nil, err
 	}

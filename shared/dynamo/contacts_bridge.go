@@ -116,7 +116,7 @@ func (s *Store) bridgePlan(orgID string, h contact.Holding, in contact.Input, sr
 // launch bills the item a campaign's update leaves with it).
 func (s *Store) contactItem(orgID string, cur storedContact, c gifting.Contact) (item, error) {
 	cc := fromBridge(c)
-	cc.Stored = contact.Stored{Version: cur.Ver, Place: cur.LSK, Holder: cur.Holder}
+	cc.Stored = contact.Stored{Version: cur.Ver, Place: cur.LSK, Holder: cur.Holder, Search: cur.Sx}
 	return contactAttrs(orgID, cc)
 }
 

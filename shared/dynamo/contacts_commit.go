@@ -52,13 +52,26 @@ func (s *Store) CommitContacts(ctx context.Context, orgID string, plans []contac
 		for k, i := range inserts {
 			puts[k] = items[i][0].Put.Item
 		}
+		var entries []types.WriteRequest
 		for k, err := range s.insertAll(ctx, puts) {
 			switch {
 			case err == nil:
+				entries = append(entries, putRequests(items[inserts[k]][1:])...)
 			case errors.Is(err, errKeyExists):
 				errs[inserts[k]] = fmt.Errorf("%w: %w", contact.ErrSlotTaken, err)
 			default:
 				single = append(single, inserts[k])
+			}
+		}
+		// The inserted contacts' search entries, in batches of plain puts
+		// (a write unit each, half a transaction's). Should this fail or
+		// the process stop first, those contacts are missing from searches
+		// until `admin migrate` (contacts-search) writes their entries.
+		if err := s.batchWrite(ctx, entries); err != nil {
+			for k := range inserts {
+				if errs[inserts[k]] == nil {
+					errs[inserts[k]] = err
+				}
 			}
 		}
 	}
@@ -86,16 +99,18 @@ func (s *Store) planItems(orgID string, p contact.Plan) ([]types.TransactWriteIt
 		}
 		items := []types.TransactWriteItem{{Put: &types.Put{TableName: &s.table, Item: it,
 			ConditionExpression: aws.String("attribute_not_exists(PK)")}}}
+		// Its search entries follow the item (an insert's after it).
+		lsk := attrS(it, "LSK")
+		items = append(items, s.searchWrites(orgID, c, lsk, searchOf(orgID, c, lsk))...)
 		if c.Stored.Holder == "" {
 			return append(items, s.slotClaim(orgID, c.MailID, c.ContactID)), false, nil
 		}
 		return items, true, nil
 	}
-	put, err := s.contactPut(orgID, c)
+	items, err := s.contactWrites(orgID, c)
 	if err != nil {
 		return nil, false, err
 	}
-	items := []types.TransactWriteItem{put}
 	if first := !legacyPlace(c.Stored.Place) && len(c.ListIDs) == 1; p.Joined != "" && !first {
 		items = append(items, s.memberPut(orgID, p.Joined, c.ContactID))
 	}
@@ -112,21 +127,6 @@ func (s *Store) slotClaim(orgID, email, contactID string) types.TransactWriteIte
 		ConditionExpression:       aws.String("attribute_exists(PK) AND attribute_not_exists(holder)"),
 		ExpressionAttributeValues: item{":id": str(contactID), ":one": num(1)},
 	}}
-}
-
-// contactPut is the write item that replaces the contact item c was
-// decided from with c, only if it is still at the version read
-// (c.Stored).
-func (s *Store) contactPut(orgID string, c contact.Contact) (types.TransactWriteItem, error) {
-	it, err := contactAttrs(orgID, c)
-	if err != nil {
-		return types.TransactWriteItem{}, err
-	}
-	return types.TransactWriteItem{Put: &types.Put{
-		TableName: &s.table, Item: it,
-		ConditionExpression:       aws.String("ver = :ver"),
-		ExpressionAttributeValues: item{":ver": num(c.Stored.Version)},
-	}}, nil
 }
 
 // writeItems writes items: a single put on its own (a plain write costs

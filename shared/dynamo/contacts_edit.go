@@ -22,11 +22,11 @@ import (
 func (s *Store) CommitContact(ctx context.Context, orgID string, before, after contact.Contact) error {
 	var tx txn
 	if after.MailID == before.MailID {
-		put, err := s.contactPut(orgID, after)
+		writes, err := s.contactWrites(orgID, after)
 		if err != nil {
 			return err
 		}
-		tx.add("", put)
+		tx.add("", writes...)
 	} else if err := s.moveEmail(ctx, orgID, before, after, &tx); err != nil {
 		return err
 	}
@@ -72,11 +72,11 @@ func (s *Store) moveEmail(ctx context.Context, orgID string, cur, c contact.Cont
 	default:
 		claim = s.slotClaim(orgID, c.MailID, cur.ContactID)
 	}
-	put, err := s.contactPut(orgID, c)
+	writes, err := s.contactWrites(orgID, c)
 	if err != nil {
 		return err
 	}
-	tx.add("", put)
+	tx.add("", writes...)
 	tx.add("", release...)
 	if claim.Put != nil || claim.Update != nil {
 		tx.add(condEmail, claim)
@@ -168,6 +168,7 @@ func (s *Store) CommitContactDelete(ctx context.Context, orgID string, cur, gone
 	}
 	items := append([]types.TransactWriteItem{s.contactRemove(orgID, cur, holder), {Put: &types.Put{TableName: &s.table, Item: rec}}}, release...)
 	items = append(items, s.counterAdd(orgID, counterContacts, -1))
+	items = append(items, s.searchDeletes(orgID, cur)...)
 	for _, listID := range slices.Compact(slices.Sorted(slices.Values(cur.ListIDs))) {
 		switch {
 		case live != nil && !live[listID]:

@@ -126,6 +126,9 @@ type storedContact struct {
 	// whether or not the item has any yet (joinCampaign). Items written
 	// before hold them in usage.campaignIds, read first.
 	CIDs []string `json:"cids"`
+	// Sx names the contact's search entries (searchOf), "" for a contact
+	// written before they were kept (`admin migrate` writes them).
+	Sx string `json:"sx"`
 }
 
 // legacyPlace reports whether a contact whose Slim sort key is lsk keeps
@@ -158,7 +161,7 @@ func ordOf(lsk, id string) string {
 // contact is the item as the slice sees it.
 func (c storedContact) contact() contact.Contact {
 	out := c.contactRecord.contact()
-	out.Stored = contact.Stored{Version: c.Ver, Place: c.LSK, Holder: c.Holder}
+	out.Stored = contact.Stored{Version: c.Ver, Place: c.LSK, Holder: c.Holder, Search: c.Sx}
 	return out
 }
 
@@ -259,7 +262,13 @@ func contactAttrs(orgID string, c contact.Contact) (item, error) {
 	}
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(contactSK(c.ContactID))
 	it["LPK"], it["LSK"] = str(contactsLPK(orgID)), str(lsk)
-	it["srch"] = str(searchText(c))
+	// The Slim search text is the contact's words (contact.WordsText),
+	// which a search of short terms only filters the whole index on; the
+	// item names its search entries (contacts_search.go).
+	it["srch"] = str(contact.WordsText(c.SearchWords()))
+	if sx := searchOf(orgID, c, lsk).names; sx != "" {
+		it["sx"] = str(sx)
+	}
 	it["ver"] = num(c.Stored.Version + 1)
 	if c.Stored.Holder != "" {
 		it["holder"] = str(c.Stored.Holder)
@@ -294,24 +303,6 @@ func firstSourceType(r contactRecord) string {
 		return ""
 	}
 	return r.Sources[0].Type
-}
-
-// searchText is the Slim search attribute: the contact's search text plus
-// its LinkedIn URL as srchLinkedin puts it, which enrichment matches on.
-func searchText(c contact.Contact) string {
-	t := c.SearchText()
-	if li := srchLinkedin(c.LinkedinURL); li != "" {
-		t += " " + li
-	}
-	return t
-}
-
-// srchLinkedin is a LinkedIn URL as the search attribute holds it and
-// enrichment looks for it: contact.LinkedinKey without the host, which
-// every such URL shares (the attribute is in every Slim entry). Entries
-// written with the host still contain the shorter form.
-func srchLinkedin(u string) string {
-	return strings.TrimPrefix(contact.LinkedinKey(u), "linkedin.com")
 }
 
 // compact removes empty strings, false booleans, nulls and empty

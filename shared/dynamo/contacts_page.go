@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -115,28 +112,6 @@ func (s *Store) contactIDsUpTo(ctx context.Context, orgID string, n int) ([]stri
 		sks[i] = strings.TrimPrefix(sk, contactPrefix)
 	}
 	return sks, nil
-}
-
-// SearchContactIDs returns the ids of org's live contacts whose search
-// text contains every term, in the contacts page's order: one walk of the
-// Slim partition with a filter (about 1 read unit per 40 contacts), O(the
-// collection) in index entries, never in items.
-func (s *Store) SearchContactIDs(ctx context.Context, orgID string, terms []string) ([]string, error) {
-	in := s.slimQuery(contactsLPK(orgID), false)
-	in.ProjectionExpression = aws.String("SK")
-	filterTerms(in, terms)
-	var ids []string
-	p := dynamodb.NewQueryPaginator(s.db, in)
-	for p.HasMorePages() {
-		res, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("search contacts: %w", err)
-		}
-		for _, it := range res.Items {
-			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
-		}
-	}
-	return ids, nil
 }
 
 // contactsTotal is the organization's number of live contacts (see

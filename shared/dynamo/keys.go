@@ -191,6 +191,18 @@ func audienceMemberPrefix(aud string) string { return "AMEMBER#" + aud + "#" }
 
 // Slim index partitions: one per large collection.
 func contactsLPK(org string) string { return orgPK(org) + "#CONTACT" }
+
+// The partitions of a contact's search entries (contacts_search.go): one
+// per token of its words (contact.Token), one per normalized LinkedIn URL
+// (contact.LinkedinKey). searchSuffix is what follows orgPK in each, as a
+// contact item's sx names them.
+func tokenSuffix(token string) string     { return "#TOK#" + token }
+func linkedinSuffix(key string) string    { return "#LI#" + key }
+func searchPK(org, suffix string) string  { return orgPK(org) + suffix }
+func searchEntrySK(lsk, id string) string { return lsk + "#" + id }
+func contactOfEntrySK(sk string) string {
+	return sk[strings.LastIndexByte(sk, '#')+1:]
+}
 func recipientsLPK(org, campaign string) string {
 	return orgPK(org) + "#RCPT#" + campaign
 }

@@ -331,6 +331,28 @@ func (d *laggyIndexDB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, o
 	return out, err
 }
 
+// TransactWriteItems records the Slim entries a transaction puts, as
+// PutItem does (a contact written with its search entries is one).
+func (d *laggyIndexDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := d.DB.TransactWriteItems(ctx, in, opts...)
+	if err != nil {
+		return out, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, w := range in.TransactItems {
+		if w.Put == nil {
+			continue
+		}
+		lpk, ok1 := w.Put.Item["LPK"].(*types.AttributeValueMemberS)
+		lsk, ok2 := w.Put.Item["LSK"].(*types.AttributeValueMemberS)
+		if ok1 && ok2 {
+			d.written[lpk.Value+"\x00"+lsk.Value] = time.Now()
+		}
+	}
+	return out, err
+}
+
 func (d *laggyIndexDB) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	out, err := d.DB.Query(ctx, in, opts...)
 	if err != nil || aws.ToString(in.IndexName) != "Slim" {

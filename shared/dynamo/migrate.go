@@ -26,6 +26,7 @@ type migrationStep struct {
 func migrationSteps() []migrationStep {
 	return []migrationStep{
 		{name: stepContacts, run: (*Store).migrateContacts},
+		{name: stepSearch, run: (*Store).migrateSearch},
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
 		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
 		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
@@ -177,11 +178,15 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 		var tx txn
 		next := c.contact()
 		next.Stored.Place = contactLSK("", c.ContactID)
-		put, err := s.contactPut(orgID, next)
+		// The search entries move from the legacy place (if the
+		// contacts-search step wrote them already) to the new one.
+		next.Stored.Search = ""
+		writes, err := s.contactWrites(orgID, next)
 		if err != nil {
 			return false, "", err
 		}
-		tx.add("", put)
+		tx.add("", writes...)
+		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, nil)...)
 		if len(c.ListIDs) > 0 {
 			tx.add("", types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: key(orgPK(orgID), memberSK(c.ListIDs[0], c.ContactID))}})
