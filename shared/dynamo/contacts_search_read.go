@@ -26,10 +26,20 @@ import (
 // every search did before the token entries; a list's search of such
 // terms reads the list's members too.
 func (s *Store) SearchContacts(ctx context.Context, orgID string, q contact.Search, page gifting.PageRequest) ([]contact.Contact, int, error) {
+	ready, err := s.searchReady(ctx, orgID)
+	if err != nil {
+		return nil, 0, err
+	}
 	var ids []string
 	var total int
-	var err error
 	switch {
+	case !ready:
+		if ids, err = s.searchBeforeEntries(ctx, orgID, q.Terms, q.ListID); err != nil {
+			return nil, 0, err
+		}
+		total = len(ids)
+		lo, hi := page.Window(total)
+		ids = ids[lo:hi]
 	case q.Lead != "":
 		ids, total, err = s.searchTokens(ctx, orgID, q, page)
 	case q.ListID == "":

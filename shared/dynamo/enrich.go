@@ -31,6 +31,14 @@ const enrichChunk = 100
 // rule. It reads no further than the consumer wants.
 func (s *Store) Candidates(ctx context.Context, orgID string, q contact.Query) iter.Seq2[[]contact.Contact, error] {
 	return func(yield func([]contact.Contact, error) bool) {
+		if ready, err := s.searchReady(ctx, orgID); err != nil || !ready {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			s.candidatesBeforeEntries(ctx, orgID, q)(yield)
+			return
+		}
 		if li := contact.LinkedinKey(q.LinkedinURL); li != "" {
 			res, err := s.db.Query(ctx, &dynamodb.QueryInput{
 				TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk"),

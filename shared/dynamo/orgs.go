@@ -80,10 +80,17 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
 	}
+	// Its contacts all get their search entries as they are written: its
+	// contacts-search step is done too (contacts_search_ready.go).
+	searchable, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepSearch)})
+	if err != nil {
+		return gifting.Organization{}, wallet.Wallet{}, err
+	}
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
 		{Put: &types.Put{TableName: &s.table, Item: migrated}},
+		{Put: &types.Put{TableName: &s.table, Item: searchable}},
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
 	}
 	if in.Credits > 0 {
