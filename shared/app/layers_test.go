@@ -29,6 +29,8 @@ func TestLayers(t *testing.T) {
 				"shared/jobs", "shared/webhooks", "shared/sealed/kmskey"}, nil},
 		{"the catalog slice knows no adapter and no other layer", "shared/catalog",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
+		{"the contact slice knows no adapter and no other layer", "shared/contact",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the event slice knows no adapter and no other layer", "shared/event",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the campaign slice knows no adapter and no other layer", "shared/campaign",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/catalog"
+	contacts "github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -215,6 +216,6 @@ type Jobs interface {
 // they are.
 type Lists interface {
 	CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error)
-	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
+	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (contacts.BulkResult, error)
 	DeleteContactList(ctx context.Context, orgID, listID string) error
 }

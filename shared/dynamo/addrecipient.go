@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -31,7 +32,7 @@ var errAddRace = errors.New("add recipient: a read item changed")
 // INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
 // VALIDATION_FAILED (contact).
 func (s *Store) AddRecipient(ctx context.Context, in gifting.AddRecipientInput) (gifting.AddRecipientResult, error) {
-	if err := in.Contact.Validate(); err != nil {
+	if err := contact.CheckCarried(&in.Contact); err != nil {
 		return gifting.AddRecipientResult{}, err
 	}
 	for attempt := 1; ; attempt++ {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -99,11 +100,11 @@ func TestAudienceMembersWrittenBefore(t *testing.T) {
 	}
 	// Five imports an hour apart, six engineers each.
 	for batch := range 5 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i := range 6 {
-			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("o%d-%d@example.com", batch, i), JobTitle: "Software Engineer"})
+			in = append(in, contact.Input{MailID: fmt.Sprintf("o%d-%d@example.com", batch, i), JobTitle: "Software Engineer"})
 		}
-		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+		if res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil || res.Created != len(in) {
 			t.Fatalf("import %d: %v %+v", batch, err, res)
 		}
 		clock.Advance(time.Hour)

@@ -29,7 +29,7 @@ const buildCommitUnits = 3 * audience.MembersPerCommit
 
 // matchAttributes are the contact attributes a build reads (drv and
 // sources put back the address entry the item leaves out, see
-// contactItem).
+// contactAttrs).
 var matchAttributes = []string{"SK", "contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
 	"address", "addresses", "createdAt", "updatedAt", "isDeleted", "drv", "sources"}
 
@@ -63,10 +63,11 @@ func (s *Store) BuildContacts(ctx context.Context, orgID, cursor string, limit i
 	}
 	page := audience.ContactPage{Contacts: make([]audience.Contact, 0, len(res.Items)), Last: res.LastEvaluatedKey == nil}
 	for _, it := range res.Items {
-		c, err := decodeContact(it)
+		sc, err := decodeContact(it)
 		if err != nil {
 			return audience.ContactPage{}, err
 		}
+		c := sc.bridge()
 		page.Contacts = append(page.Contacts, audience.Contact{
 			Cursor: strings.TrimPrefix(attrS(it, "SK"), contactPrefix), ContactID: c.ContactID, MailID: c.MailID,
 			FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName, JobTitle: c.JobTitle,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -125,15 +126,15 @@ func engineersAudience(t *testing.T, s *dynamo.Store, orgID string, n int, engin
 		t.Fatal(err)
 	}
 	for start := 0; start < n; start += 100 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i := start; i < min(start+100, n); i++ {
 			title := "Accountant"
 			if engineer(i) {
 				title = "Software Engineer"
 			}
-			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i), JobTitle: title})
+			in = append(in, contact.Input{MailID: fmt.Sprintf("p%03d@example.com", i), JobTitle: title})
 		}
-		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+		if res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil || res.Created != len(in) {
 			t.Fatalf("seed: %v %+v", err, res)
 		}
 	}

@@ -49,6 +49,13 @@ var movedSlices = []struct {
 		mappers: []string{"catalogChanged", "refDeleted"},
 	},
 	{
+		slice: "contact",
+		app:   []string{"app.go", "app_lists.go", "app_bulk.go"},
+		storage: []string{"contacts.go", "contacts_items.go", "contacts_commit.go", "contacts_edit.go", "contacts_page.go",
+			"contactlists.go", "contactlists_edit.go", "enrich.go", "contacts_bridge.go"},
+		mappers: []string{"contactChanged", "CommitContact", "CommitCounts", "CommitLeave", "CommitListEdit", "Conflicted"},
+	},
+	{
 		slice:   "event",
 		app:     []string{"app.go"},
 		storage: []string{"events.go"},

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -244,7 +245,7 @@ func (s *Store) contactIfLive(ctx context.Context, orgID, contactID string) (*st
 		return nil, nil
 	}
 	c, err := s.contact(ctx, orgID, contactID)
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+	if errors.Is(err, contact.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {

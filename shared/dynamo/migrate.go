@@ -173,9 +173,9 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 		bySK := bySortKey(got)
 		slotSK := contactSK(slotID(orgID, c.MailID))
 		var tx txn
-		next := c
-		next.LSK = contactLSK("", c.ContactID)
-		put, err := s.contactPut(orgID, next, c.Contact)
+		next := c.contact()
+		next.Stored.Place = contactLSK("", c.ContactID)
+		put, err := s.contactPut(orgID, next)
 		if err != nil {
 			return false, "", err
 		}
@@ -291,4 +291,22 @@ func (s *Store) setCount(ctx context.Context, k item, attr string, n int64) erro
 		return fmt.Errorf("set %s: %w", attr, err)
 	}
 	return nil
+}
+
+// retryWait decides after a failed upgrade of a contact whether to read
+// it again and retry: it waits and returns nil when the failure was a
+// concurrent change (a failed version condition or a conflict) or
+// throttling, and returns err otherwise or after too many attempts.
+func (s *Store) retryWait(ctx context.Context, err error, attempt int) error {
+	reasons := cancellationReasons(err)
+	again := retryable(err) || isConditionFailed(err)
+	for i := range reasons {
+		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
+			again = true
+		}
+	}
+	if !again || attempt >= maxAttempts {
+		return err
+	}
+	return sleep(ctx, backoff(attempt))
 }

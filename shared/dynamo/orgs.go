@@ -72,8 +72,8 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	}
 	// A new organization has no contacts of the model before slots: its
 	// contacts step is done from the start, so imports read no legacy
-	// email markers (planAll). Its contacts counter exists from the
-	// start, so an import's batch of counter updates finds it (applyCounts).
+	// email markers (Holdings). Its contacts counter exists from the
+	// start, so an import's batch of counter updates finds it (CommitCounts).
 	migrated, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepContacts)})
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err

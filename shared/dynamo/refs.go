@@ -100,25 +100,5 @@ func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []t
 	return err
 }
 
-// deleteReferenced is commitRefDelete for a contact list's delete, with
-// the errors a user sees: CONFLICT when more drafts refer to ref than one
-// delete checks or a draft changed, NOT_FOUND when the item is gone.
-func (s *Store) deleteReferenced(ctx context.Context, orgID string, ref gifting.Ref, sk string, extra []types.TransactWriteItem, drafts []campaign.Campaign) error {
-	if err := campaign.CheckDraftChecks(ref, drafts); err != nil {
-		return err
-	}
-	err := s.commitRefDelete(ctx, orgID, sk, extra, drafts)
-	var moved *draftMoved
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, errRefGone):
-		return gifting.NotFound(ref.Kind, ref.ID)
-	case errors.As(err, &moved):
-		return campaign.DraftChangedWhileDeleting(ref, drafts[moved.i].CampaignID, drafts[moved.i].Name)
-	}
-	return fmt.Errorf("delete %s: %w", ref.Kind, err)
-}
-
 // draftCheck names the check of the i-th draft of a delete.
 func draftCheck(i int) string { return "draft#" + fmt.Sprint(i) }

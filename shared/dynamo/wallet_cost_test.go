@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -105,11 +106,11 @@ func TestMoneyPathCost(t *testing.T) {
 		return err
 	})
 	// One contact paid for leaves before its slice: the finish refunds it.
-	ids, err := s.ListContactIDs(context.Background(), launchOrg, lc.CampaignData.ContactListID)
+	ids, err := contact.NewApp(s, nil).MemberIDs(context.Background(), launchOrg, lc.CampaignData.ContactListID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteContact(context.Background(), launchOrg, ids[0]); err != nil {
+	if err := contact.NewApp(s, nil).DeleteContact(context.Background(), launchOrg, ids[0]); err != nil {
 		t.Fatal(err)
 	}
 	next, _, err := testenv.Campaigns(s).LaunchSlice(context.Background(), launchOrg, lc.CampaignID, "")

@@ -44,3 +44,9 @@ func TestClaimInputAddressLines(t *testing.T) {
 		})
 	}
 }
+
+func asDomainError(err error, target **gifting.Error) bool {
+	e, ok := err.(*gifting.Error)
+	*target = e
+	return ok
+}

@@ -10,9 +10,6 @@ type GiftFilter struct {
 	Status        GiftStatus
 }
 
-// Sort fields of contact lists.
-var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}
-
 // RecipientQuery selects a page of a campaign's recipients.
 type RecipientQuery struct {
 	// Statuses keeps recipients in any of these states; empty keeps all.

@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
@@ -95,9 +96,12 @@ type Server struct {
 	// email code.
 	campaigns *campaign.App
 	events    *event.App
-	cfg       Config
-	log       *slog.Logger
-	keys      *expirable.LRU[string, gifting.Principal]
+	// contacts is built by the service, with its job queue (over store
+	// alone when there is no service).
+	contacts *contact.App
+	cfg      Config
+	log      *slog.Logger
+	keys     *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -118,7 +122,7 @@ const keyCacheSize = 10_000
 // their application layers, built here over store (wallet.NewApp,
 // catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
 // its sealer and sender are the service's; Service.Audiences: its job
-// queue and contact lists are).
+// queue and contact lists are; Service.Contacts: its job queue is).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -128,8 +132,10 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	}
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
+	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
 		s.webhooks, s.campaigns, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Audiences()
+		s.contacts = svc.Contacts()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
