@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -112,7 +112,7 @@ func requestHeap(t *testing.T, h http.Handler, key, path string) (string, uint64
 	return rec.Body.String(), after.TotalAlloc - before.TotalAlloc
 }
 
-// fillList adds n new contacts to a new list through the store's bulk add
+// fillList adds n new contacts to a new list through the contacts' bulk add
 // (the path of POST /contact-lists/{id}/contacts), 1,000 a call from four
 // goroutines, and returns the list's id.
 func fillList(t *testing.T, s *dynamo.Store, orgID string, n int) string {
@@ -122,6 +122,7 @@ func fillList(t *testing.T, s *dynamo.Store, orgID string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	app := contact.NewApp(s, nil)
 	const chunk = 1000
 	starts := make(chan int)
 	errs := make(chan error, 4)
@@ -129,12 +130,12 @@ func fillList(t *testing.T, s *dynamo.Store, orgID string, n int) string {
 	for range 4 {
 		wg.Go(func() {
 			for from := range starts {
-				in := make([]gifting.ContactInput, 0, chunk)
+				in := make([]contact.Input, 0, chunk)
 				for i := from; i < min(from+chunk, n); i++ {
-					in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("p%d@big.example.com", i),
+					in = append(in, contact.Input{MailID: fmt.Sprintf("p%d@big.example.com", i),
 						FirstName: fmt.Sprintf("First%d", i), LastName: fmt.Sprintf("Last%d", i%977), CompanyName: fmt.Sprintf("Company %d", i%500)})
 				}
-				res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test", Provider: "test"})
+				res, err := app.AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test", Provider: "test"})
 				if err == nil && (res.Failed > 0 || res.Created != len(in)) {
 					err = fmt.Errorf("contacts %d…: created %d, failed %d", from, res.Created, res.Failed)
 				}
