@@ -111,7 +111,10 @@ type scaleFigure struct {
 	heap      float64 // bytes allocated per call (median)
 	bound     float64 // the read-unit target of the call
 	calls     int
-	err       error
+	// timedOut: the call ran past scaleCallTimeout; the counts are what it
+	// had done by then.
+	timedOut bool
+	err      error
 }
 
 // scaleCalls is how many calls each figure is the median of, but one
@@ -119,6 +122,10 @@ type scaleFigure struct {
 const (
 	scaleCalls    = 3
 	scaleSlowCall = 10 * time.Second
+	// scaleCallTimeout ends a call that runs past API Gateway's 29 s: in
+	// AWS the tenant would have had a 504 by then, and on DynamoDB Local
+	// some paths at 100k run for many minutes.
+	scaleCallTimeout = 30 * time.Second
 )
 
 // measureScale calls c's path scaleCalls times on b.
@@ -135,7 +142,13 @@ func measureScale(ctx context.Context, e *env, b *bigTenant, c scaleCase) scaleF
 			// each such path would double the run at 100k.
 			break
 		}
-		r, err := e.inProcess(ctx, b.t, c.method, c.path(b), bodyOf(c, b))
+		callCtx, cancel := context.WithTimeout(ctx, scaleCallTimeout)
+		r, err := e.inProcess(callCtx, b.t, c.method, c.path(b), bodyOf(c, b))
+		cancel()
+		if callCtx.Err() != nil && ctx.Err() == nil {
+			f.timedOut, f.requests, f.readUnits, f.heap = true, float64(r.counts.Requests), r.counts.ReadUnits, float64(r.alloc)
+			return f
+		}
 		if err != nil {
 			f.err = err
 			return f
@@ -190,10 +203,11 @@ func (e *env) inProcess(ctx context.Context, t tenant, method, path string, body
 	e.srv.Handler.ServeHTTP(w, req)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
+	r := inProcessResult{counts: e.last.Load().Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes()}
 	if w.Code != http.StatusOK {
-		return inProcessResult{}, fmt.Errorf("%s %s: status %d: %.300s", method, path, w.Code, w.Body.Bytes())
+		return r, fmt.Errorf("%s %s: status %d: %.300s", method, path, w.Code, w.Body.Bytes())
 	}
-	return inProcessResult{counts: e.last.Load().Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes()}, nil
+	return r, nil
 }
 
 // scaleSizes parses -scale-sizes: sizes such as 1000 or 10k, comma-separated.
