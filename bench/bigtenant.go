@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -144,8 +145,9 @@ func measureScale(ctx context.Context, e *env, b *bigTenant, c scaleCase) scaleF
 		}
 		callCtx, cancel := context.WithTimeout(ctx, scaleCallTimeout)
 		r, err := e.inProcess(callCtx, b.t, c.method, c.path(b), bodyOf(c, b))
+		timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
 		cancel()
-		if callCtx.Err() != nil && ctx.Err() == nil {
+		if timedOut {
 			f.timedOut, f.requests, f.readUnits, f.heap = true, float64(r.counts.Requests), r.counts.ReadUnits, float64(r.alloc)
 			return f
 		}
