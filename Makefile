@@ -8,7 +8,9 @@
 #   make converted-template  template.yaml as the SAM translator converts it, into .aws-sam/converted.json
 #   make build    sam build (the Lambda artifacts under .aws-sam/)
 #   make bin      every function's bootstrap under bin/<group>/, without SAM
-#   make bench    the benchmark report
+#   make bench    the benchmark report, then the scale table (bench/scale.md)
+#   make bench-scale  only the scale table: a tenant grown to 1k/10k/100k (SCALE_SIZES=1k,10k for a quick run)
+#   make test-scale   the heap-per-request bound at 100,000 recipients (minutes; not in make test)
 #   make chaos    the chaos run: load, kill -9s, then every invariant checked (DURATION=2m, SEED=, docs/chaos.md)
 #   make fuzz     each Go fuzz target for FUZZTIME (default 30s), with DynamoDB Local
 #   make schemathesis  schemathesis against the local server and its OpenAPI document
@@ -213,6 +215,21 @@ bin:
 bench: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) bin | check-java
 	$(BUILD_LOCAL)
 	$(LOCAL) exec -- go run ./bench
+	$(LOCAL) exec -- go run ./bench -scale-table -scale-sizes $(SCALE_SIZES)
+
+# The scale table (bench/bigtenant.go, docs/performance.md): the request paths of one tenant grown to each
+# of SCALE_SIZES contacts and recipients, into bench/scale.md.
+SCALE_SIZES ?= 1k,10k,100k
+.PHONY: bench-scale test-scale
+bench-scale: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
+	$(BUILD_LOCAL)
+	$(LOCAL) exec -- go run ./bench -scale-table -scale-sizes $(SCALE_SIZES)
+
+# The heap one request allocates, held under a fixed bound with 100,000 recipients (TestRequestHeapAtScale):
+# filling the table takes minutes, so make test skips it.
+test-scale: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
+	$(BUILD_LOCAL)
+	SCALE_TEST=1 $(LOCAL) exec -- go test -count=1 -timeout 60m -v -run '^TestRequestHeapAtScale$$' ./shared/httpapi/
 
 # The chaos run (docs/chaos.md): DURATION of load (2m), then at most SETTLE (3m) for the ticks to settle;
 # SEED repeats a run's load and faults. bench/chaos is a module of its own, like client/, which it uses.

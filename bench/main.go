@@ -32,7 +32,7 @@ import (
 
 // allBulk names every bulk scenario: the default of -bulk, and what a
 // full report runs.
-const allBulk = "chain,deep,wallet,tick,webhooks"
+const allBulk = "chain,deep,ledger,wallet,tick,webhooks"
 
 type options struct {
 	runs, calls, coldRuns int
@@ -43,6 +43,9 @@ type options struct {
 	out, raw              string
 	cpuProfile            string
 	bulk                  string
+	// scaleTable runs only the scale table (scaleSizes), into scaleOut.
+	scaleTable           bool
+	scaleSizes, scaleOut string
 }
 
 func main() {
@@ -60,6 +63,9 @@ func main() {
 	flag.StringVar(&o.bulk, "bulk", allBulk, "which bulk scenarios to run (comma-separated; all for the report)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the endpoint measurements to this file (to see where the service's own time goes)")
 	flag.StringVar(&o.raw, "raw", "bench/out/raw.txt", "raw results in go test -bench format, relative to the repository root")
+	flag.BoolVar(&o.scaleTable, "scale-table", false, "measure only the scale table: the request paths of a tenant grown to each of -scale-sizes (bench/bigtenant.go)")
+	flag.StringVar(&o.scaleSizes, "scale-sizes", "1k,10k,100k", "sizes of the scale table's tenant, comma-separated (1k,10k for a quick run)")
+	flag.StringVar(&o.scaleOut, "scale-out", "bench/scale.md", "the scale table's report file, relative to the repository root")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -70,6 +76,9 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
+	if o.scaleTable {
+		return runScaleTable(ctx, o)
+	}
 	started := time.Now()
 	rep := report{opts: o, started: started.UTC(), loadBefore: loadAverage()}
 	e, err := newEnv(ctx)

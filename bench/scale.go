@@ -46,6 +46,8 @@ type bulkRun struct {
 	// launchChanges is the part of launchBilled that the launch's change
 	// records take.
 	launchChanges float64
+	// memberPages are the figures of the audience's member pages.
+	memberPages []systemFigure
 }
 
 // bulkScenarios measures the work over large collections.
@@ -69,10 +71,16 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 	}
 	if len(runs) > 0 {
 		figs = append(figs, bulkFigures(runs, n)...)
+		figs = append(figs, runs[0].memberPages...)
 	}
 	if strings.Contains(o.bulk, "deep") {
 		progress("deep pages over %d contacts", max(10_000, int(float64(deepContacts)*o.scale)))
 		figs = append(figs, deepPages(ctx, e, max(10_000, int(float64(deepContacts)*o.scale)))...)
+	}
+	if strings.Contains(o.bulk, "ledger") {
+		progress("deep ledger pages over %d entries, change feed pages", max(5_000, int(float64(ledgerEntries)*o.scale)))
+		figs = append(figs, ledgerPages(ctx, e, max(5_000, int(float64(ledgerEntries)*o.scale)))...)
+		figs = append(figs, feedPages(ctx, e)...)
 	}
 	if strings.Contains(o.bulk, "tick") {
 		progress("scheduler ticks sending %d emails", tickEmails)
@@ -180,6 +188,7 @@ func bulkChain(ctx context.Context, e *env, name string, n int) (bulkRun, error)
 	if r.matched = a.Data.TotalMatch; r.matched != n*2/5 {
 		return r, fmt.Errorf("audience: %s with %d matches, want %d", a.Data.Status, r.matched, n*2/5)
 	}
+	r.memberPages = audienceMemberFigures(ctx, e, t, audienceID, r.matched)
 	return r, nil
 }
 

@@ -6240,7 +6240,11 @@ type ListAudienceContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Words that must all appear (case-insensitively) in the names, email, company or job title.
+	// Search Words that must each begin a word (case-insensitively) of the first, last or full name, the
+	// company or the email. Words are runs of letters and digits: the email splits at its dots,
+	// dashes, plus signs and @ into its local part's and domain's words, and so does the search
+	// (`ann.lee@acme.io` looks for `ann`, `lee`, `acme` and `io`). A string inside a word matches
+	// nothing (`nn` does not find Ann), and the job title is not searched. The first 8 words count.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// SortBy Sort field (the contact's timestamps); ties by contactId in the same direction.
@@ -6423,7 +6427,7 @@ type ListContactListMembersParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the name, email or company must all contain.
+	// Search Case-insensitive words, each the start of a word of the name, company, email or its domain, as GET /contacts' search; the matches keep GET /contacts' order and `total` counts them exactly.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 }
 
@@ -6458,7 +6462,7 @@ type ListContactsParams struct {
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Search Case-insensitive words that the first, last or full name, email, company or LinkedIn URL must all contain.
+	// Search Case-insensitive words; each must start a word of the first, last or full name, company, email address or its domain (a word prefix, not a substring).
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// ListId Only the members of this contact list (as GET /contact-lists/{listId}/contacts; an unknown list is a 404).
@@ -8215,11 +8219,13 @@ type ClientInterface interface {
 	// ListAudienceContacts List an audience's contacts
 	//
 	// The members of the audience: each contact as it was when the build matched it, with what it
-	// matched on. While the list is building, the members found so far. `contactId` and
-	// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-	// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-	// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-	// `totalPages`. Enveloped response.
+	// matched on. While the list is building, the members found so far. Every order reads only
+	// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+	// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+	// how many members have a word beginning with it, not the audience's size. An audience built
+	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8494,8 +8500,14 @@ type ClientInterface interface {
 	//
 	// The organization's contacts, as stored records: by first list (newest list first), then
 	// newest contact first; contacts in no list last. Bare response. `search`
-	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-	// contain every word of it, case-insensitively. Deleted contacts never appear.
+	// keeps the contacts that have, for every word of it, a word starting with it
+	// (case-insensitively) among the words of their first, last and full names and company,
+	// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+	// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+	// keep the order above and `total` is exact. A search with a word of 3 or more characters
+	// reads only that word's index entries; one made only of shorter words reads the whole
+	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+	// appear.
 	//
 	// Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 	ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8914,8 +8926,12 @@ type ClientInterface interface {
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
 	// for. To read the whole ledger while entries are being written, pass each page's
 	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-	// cursor, `page` counts pages from it. Enveloped response.
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+	// is the recommended way to page: each page costs the same however deep it is. A page by
+	// number skips the entries before it on small index entries (about one read unit per 80
+	// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+	// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+	// counts pages from it. Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 	GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9548,11 +9564,13 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // ListAudienceContacts List an audience's contacts
 //
 // The members of the audience: each contact as it was when the build matched it, with what it
-// matched on. While the list is building, the members found so far. `contactId` and
-// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-// `totalPages`. Enveloped response.
+// matched on. While the list is building, the members found so far. Every order reads only
+// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+// how many members have a word beginning with it, not the audience's size. An audience built
+// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 //
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10057,8 +10075,14 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 //
 // The organization's contacts, as stored records: by first list (newest list first), then
 // newest contact first; contacts in no list last. Bare response. `search`
-// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-// contain every word of it, case-insensitively. Deleted contacts never appear.
+// keeps the contacts that have, for every word of it, a word starting with it
+// (case-insensitively) among the words of their first, last and full names and company,
+// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+// keep the order above and `total` is exact. A search with a word of 3 or more characters
+// reads only that word's index entries; one made only of shorter words reads the whole
+// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+// appear.
 //
 // Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10887,8 +10911,12 @@ func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body Upd
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
 // for. To read the whole ledger while entries are being written, pass each page's
 // `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-// cursor, `page` counts pages from it. Enveloped response.
+// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+// is the recommended way to page: each page costs the same however deep it is. A page by
+// number skips the entries before it on small index entries (about one read unit per 80
+// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+// counts pages from it. Enveloped response.
 //
 // Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 func (c *Client) GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16038,11 +16066,13 @@ type ClientWithResponsesInterface interface {
 	// ListAudienceContactsWithResponse List an audience's contacts
 	//
 	// The members of the audience: each contact as it was when the build matched it, with what it
-	// matched on. While the list is building, the members found so far. `contactId` and
-	// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-	// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-	// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-	// `totalPages`. Enveloped response.
+	// matched on. While the list is building, the members found so far. Every order reads only
+	// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+	// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+	// how many members have a word beginning with it, not the audience's size. An audience built
+	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16339,8 +16369,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The organization's contacts, as stored records: by first list (newest list first), then
 	// newest contact first; contacts in no list last. Bare response. `search`
-	// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-	// contain every word of it, case-insensitively. Deleted contacts never appear.
+	// keeps the contacts that have, for every word of it, a word starting with it
+	// (case-insensitively) among the words of their first, last and full names and company,
+	// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+	// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+	// keep the order above and `total` is exact. A search with a word of 3 or more characters
+	// reads only that word's index entries; one made only of shorter words reads the whole
+	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+	// appear.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16797,8 +16833,12 @@ type ClientWithResponsesInterface interface {
 	// every top-up, debit and refund with the balance after it, so every credit can be accounted
 	// for. To read the whole ledger while entries are being written, pass each page's
 	// `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-	// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-	// cursor, `page` counts pages from it. Enveloped response.
+	// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+	// is the recommended way to page: each page costs the same however deep it is. A page by
+	// number skips the entries before it on small index entries (about one read unit per 80
+	// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+	// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+	// counts pages from it. Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24509,11 +24549,13 @@ func (c *ClientWithResponses) AudienceToContactListWithResponse(ctx context.Cont
 // ListAudienceContactsWithResponse List an audience's contacts
 //
 // The members of the audience: each contact as it was when the build matched it, with what it
-// matched on. While the list is building, the members found so far. `contactId` and
-// `createdAt` are one order (contact ids sort by creation time); page 1 in it reads only the
-// page, a deeper page skips in a small index first. A search, or `updatedAt`, reads the
-// audience's index entries. The pagination object has exactly `page`, `limit`, `total` and
-// `totalPages`. Enveloped response.
+// matched on. While the list is building, the members found so far. Every order reads only
+// the page and the small index entries up to it (`createdAt`, `updatedAt` and `contactId` each
+// have their own); a search reads the entries of its longest word's prefix, so its cost follows
+// how many members have a word beginning with it, not the audience's size. An audience built
+// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
+// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
+// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24948,8 +24990,14 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 //
 // The organization's contacts, as stored records: by first list (newest list first), then
 // newest contact first; contacts in no list last. Bare response. `search`
-// keeps the contacts whose first name, last name, full name, email, company or LinkedIn URL
-// contain every word of it, case-insensitively. Deleted contacts never appear.
+// keeps the contacts that have, for every word of it, a word starting with it
+// (case-insensitively) among the words of their first, last and full names and company,
+// their email address and its domain: `ada`, `love`, `ada@ex` and `example` find
+// ada@example.com, Ada Lovelace; `lace` (inside a word) and the LinkedIn URL do not. Results
+// keep the order above and `total` is exact. A search with a word of 3 or more characters
+// reads only that word's index entries; one made only of shorter words reads the whole
+// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
+// appear.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25652,8 +25700,12 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 // every top-up, debit and refund with the balance after it, so every credit can be accounted
 // for. To read the whole ledger while entries are being written, pass each page's
 // `ledger.nextCursor` as `cursor`: the next page starts after that page's last entry, where
-// page numbers would slide as new entries arrive at the top (an entry listed twice). With a
-// cursor, `page` counts pages from it. Enveloped response.
+// page numbers would slide as new entries arrive at the top (an entry listed twice). The cursor
+// is the recommended way to page: each page costs the same however deep it is. A page by
+// number skips the entries before it on small index entries (about one read unit per 80
+// entries skipped), so a deep page by number costs more the deeper it is, and an entry written
+// a moment before may not be counted yet in where the page starts. With a cursor, `page`
+// counts pages from it. Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -60,12 +61,12 @@ func (st *stack) prepareWorker(t *testing.T) workerWork {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var contacts []gifting.ContactInput
+	var contacts []contact.Input
 	for _, name := range []string{"ada", "grace"} {
 		w.invitees = append(w.invitees, fmt.Sprintf("%s.%s@example.com", name, tag))
-		contacts = append(contacts, gifting.ContactInput{MailID: w.invitees[len(w.invitees)-1], FirstName: name})
+		contacts = append(contacts, contact.Input{MailID: w.invitees[len(w.invitees)-1], FirstName: name})
 	}
-	if _, err := st.store.AddContactsToList(ctx, st.orgID, list.ListID, contacts, gifting.Source{Type: "test", Provider: "test"}); err != nil {
+	if _, err := contact.NewApp(st.store, nil).AddToList(ctx, st.orgID, list.ListID, contacts, contact.Source{Type: "test", Provider: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	w.launched = postCampaign(t, api, "Launched by the worker", list.ListID)

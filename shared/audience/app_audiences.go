@@ -216,41 +216,70 @@ func (a *App) Rebuild(ctx context.Context, orgID, id string) (Audience, error) {
 // Members returns audience id of orgID, the page q asks for of its
 // members, and how many match q: its totalMatch when there is no search,
 // as the keys read one past the page tell it (gifting.PageTotal). Which
-// reads serve which page is MemberQuery.Read's. Errors: NOT_FOUND.
+// reads serve which page is MemberQuery.ReadFor's. Errors: NOT_FOUND.
 func (a *App) Members(ctx context.Context, orgID, id string, q MemberQuery) (Audience, []Member, int, error) {
-	read := q.Read()
-	if read == ReadByCreatedAt {
-		keys, err := a.store.MemberKeys(ctx, orgID, id, q.Order == gifting.Asc, q.Page.End()+1)
-		if err != nil {
-			return Audience{}, nil, 0, fmt.Errorf("audience members: %w", err)
+	if q.Read() == ReadByCreatedAt {
+		aud, members, total, legacy, err := a.membersByCreatedAt(ctx, orgID, id, q)
+		if !legacy {
+			return aud, members, total, err
 		}
-		if SortedByCreatedAt(keys) {
-			lo, hi := q.Page.Window(len(keys))
-			aud, members, err := a.store.AudienceWithMembers(ctx, orgID, id, ContactIDs(keys[lo:hi]))
-			if errors.Is(err, ErrNotFound) {
-				return Audience{}, nil, 0, NotFound(id)
-			}
-			aud.Normalize()
-			return aud, normalized(members), gifting.PageTotal(q.Page, int(aud.TotalMatch), len(keys)), err
-		}
-		read = ReadAll
 	}
 	st, err := a.load(ctx, orgID, id)
 	if err != nil {
 		return Audience{}, nil, 0, err
 	}
-	if read == ReadFirstByID {
+	var (
+		ids   []string
+		total int
+	)
+	switch read := q.ReadFor(st.Indexed); {
+	case read == ReadFirstByID:
 		members, err := a.store.FirstMembers(ctx, orgID, id, q.Order == gifting.Asc, q.Page.Limit+1)
 		page, total := FirstMembersTotal(members, q, st.Audience.TotalMatch)
 		return st.Audience, normalized(page), total, err
+	case read == ReadByKeys:
+		keys, err := a.store.MemberKeys(ctx, orgID, id, q.SortBy, q.Order == gifting.Asc, q.Page.End()+1)
+		if err != nil {
+			return st.Audience, nil, 0, fmt.Errorf("audience members: %w", err)
+		}
+		lo, hi := q.Page.Window(len(keys))
+		ids, total = ContactIDs(keys[lo:hi]), gifting.PageTotal(q.Page, int(st.Audience.TotalMatch), len(keys))
+	case read == ReadSearch:
+		entries, err := a.store.SearchEntries(ctx, orgID, id, LeadTerm(q.Terms()))
+		if err != nil {
+			return st.Audience, nil, 0, fmt.Errorf("search audience members: %w", err)
+		}
+		ids, total = SelectMembers(Matching(entries, q.Terms()), q)
+	default:
+		entries, err := a.store.MemberEntries(ctx, orgID, id, q.Terms())
+		if err != nil {
+			return st.Audience, nil, 0, err
+		}
+		ids, total = SelectMembers(Matching(entries, q.Terms()), q)
 	}
-	entries, err := a.store.MemberEntries(ctx, orgID, id, q.Terms())
-	if err != nil {
-		return st.Audience, nil, 0, err
-	}
-	ids, total := SelectMembers(entries, q)
 	members, err := a.store.Members(ctx, orgID, id, ids)
 	return st.Audience, normalized(members), total, err
+}
+
+// membersByCreatedAt serves a page in the default order from the keys in
+// the contacts' createdAt order up to the page's end; legacy when those
+// keys show a member written before that order (SortedByCreatedAt),
+// which the caller serves from every entry instead.
+func (a *App) membersByCreatedAt(ctx context.Context, orgID, id string, q MemberQuery) (aud Audience, page []Member, total int, legacy bool, err error) {
+	keys, err := a.store.MemberKeys(ctx, orgID, id, "createdAt", q.Order == gifting.Asc, q.Page.End()+1)
+	if err != nil {
+		return Audience{}, nil, 0, false, fmt.Errorf("audience members: %w", err)
+	}
+	if !SortedByCreatedAt(keys) {
+		return Audience{}, nil, 0, true, nil
+	}
+	lo, hi := q.Page.Window(len(keys))
+	aud, members, err := a.store.AudienceWithMembers(ctx, orgID, id, ContactIDs(keys[lo:hi]))
+	if errors.Is(err, ErrNotFound) {
+		return Audience{}, nil, 0, false, NotFound(id)
+	}
+	aud.Normalize()
+	return aud, normalized(members), gifting.PageTotal(q.Page, int(aud.TotalMatch), len(keys)), false, err
 }
 
 // normalized is ms, each Normalized.

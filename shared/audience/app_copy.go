@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	contacts "github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -89,7 +90,7 @@ func (a *App) CopySlice(ctx context.Context, orgID, id, listID string) (done boo
 	if err != nil {
 		return false, err
 	}
-	var added gifting.BulkResult
+	var added contacts.BulkResult
 	if len(ids) > 0 {
 		added, err = a.cfg.Lists.AddContactIDsToList(ctx, orgID, listID, ids)
 		if gifting.ErrorCode(err) == gifting.CodeNotFound {

@@ -219,6 +219,10 @@ type State struct {
 	// spelling varies with the write that set it); "" when the item has
 	// none. Storage compares it, the slice only hands it back.
 	Version string
+	// Indexed: every member of the audience was written with its entries
+	// in the updatedAt and contactId orders and its search entries (an
+	// audience created or rebuilt since they exist, or migrated).
+	Indexed bool
 }
 
 // Member is one contact of an audience: the contact as it was when the

@@ -3,7 +3,7 @@ package audience
 import (
 	"strings"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	contacts "github.com/giftcampaign/service/shared/contact"
 )
 
 // ListNames are the name and description of a contact list made from
@@ -39,7 +39,7 @@ type CopyStep struct {
 // NextCopy is the step of the slice of the copy into listID (its progress
 // p) that processed ids, the members after p's cursor, with result added;
 // last when no member follows them.
-func NextCopy(listID string, p ListProgress, ids []string, added gifting.BulkResult, last bool) CopyStep {
+func NextCopy(listID string, p ListProgress, ids []string, added contacts.BulkResult, last bool) CopyStep {
 	s := CopyStep{ListID: listID, From: p.Cursor, Added: int64(added.Added), Unchanged: int64(added.Unchanged),
 		Failed: int64(added.Failed), Last: last}
 	if !last {

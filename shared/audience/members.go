@@ -15,9 +15,9 @@ var MemberSorts = []string{"createdAt", "updatedAt", "contactId"}
 
 // MemberQuery selects a page of an audience's members.
 type MemberQuery struct {
-	// Search keeps the members whose names, email, company or job title
-	// contain every word of it (the first MaxSearchTerms),
-	// case-insensitively.
+	// Search keeps the members with a word of their names, company or
+	// email beginning with each word of it (the first MaxSearchTerms),
+	// case-insensitively (search.go).
 	Search string
 	// SortBy is one of MemberSorts: the contact's createdAt or updatedAt,
 	// or its id.
@@ -30,10 +30,15 @@ type MemberQuery struct {
 // is a condition of the index query's filter.
 const MaxSearchTerms = 8
 
-// Terms are the words q's search looks for, lower-cased.
+// Terms are the words q's search looks for, lower-cased, split as a
+// member's words are (Words).
 func (q MemberQuery) Terms() []string {
-	terms := strings.Fields(strings.ToLower(q.Search))
-	return terms[:min(len(terms), MaxSearchTerms)]
+	terms := Words(q.Search)
+	terms = terms[:min(len(terms), MaxSearchTerms)]
+	for i, t := range terms {
+		terms[i] = cutWord(t)
+	}
+	return terms
 }
 
 // SearchText is what a search over an audience's members matches: the
@@ -54,29 +59,54 @@ const (
 	// ReadFirstByID: page 1 in contactId order is one query of the
 	// members' items, in their key order.
 	ReadFirstByID
-	// ReadAll: a search, the updatedAt order and the deeper pages in
-	// contactId order read every index entry of the audience (keys,
-	// search text, the contact's times), sorted here (SelectMembers),
-	// then the page's items by key: O(audience) in index entries, never
-	// in items. Contact ids are derived from the email, so the contactId
-	// order is not the creation order.
+	// ReadByKeys: the updatedAt order and the deeper pages in contactId
+	// order read the keys of that order's entries up to the page's end
+	// (storage keeps one per member in each order, written with it), then
+	// the page's items by key.
+	ReadByKeys
+	// ReadSearch: a search reads the search entries of its lead term's
+	// prefix (LeadTerm; each entry carries its member's words and
+	// times), keeps those whose words match every term, sorts them here
+	// (SelectMembers), then reads the page's items by key: O(members
+	// matching the lead term) in small entries, never the audience.
+	ReadSearch
+	// ReadAll: an audience whose members were written before their order
+	// and search entries existed (not Indexed: built before, not rebuilt
+	// or migrated since) is served from every member's index entry (keys,
+	// search text, the contact's times), sorted here, then the page's
+	// items by key: O(audience) in index entries, never in items.
 	ReadAll
 )
 
-// Read is how q's page is read.
+// Read is how q's page is read from an audience whose members have their
+// order and search entries (ReadFor says how without them).
 func (q MemberQuery) Read() MemberRead {
 	switch {
-	case len(q.Terms()) > 0 || q.SortBy == "updatedAt":
-		return ReadAll
+	case len(q.Terms()) > 0:
+		return ReadSearch
+	case q.SortBy == "updatedAt":
+		return ReadByKeys
 	case q.SortBy == "contactId" && q.Page.Offset() == 0:
 		return ReadFirstByID
 	case q.SortBy == "contactId":
-		return ReadAll
+		return ReadByKeys
 	}
 	return ReadByCreatedAt
 }
 
-// MemberKey is a member's index entry in the createdAt order, keys only.
+// ReadFor is how q's page is read from an audience whose members have
+// their order and search entries when indexed, from one whose members
+// were written before them otherwise (every entry, ReadAll).
+func (q MemberQuery) ReadFor(indexed bool) MemberRead {
+	read := q.Read()
+	if !indexed && (read == ReadByKeys || read == ReadSearch) {
+		return ReadAll
+	}
+	return read
+}
+
+// MemberKey is a member's entry in one of the orders of MemberSorts, keys
+// only.
 type MemberKey struct {
 	ContactID string
 	// Legacy: the entry was written before the index sorted members by
@@ -102,12 +132,31 @@ func ContactIDs(keys []MemberKey) []string {
 	return ids
 }
 
-// MemberEntry is a member's index entry as ReadAll reads it: what the
-// sorts compare. A legacy entry has no CreatedAt (the zero time): it
-// comes first oldest first.
+// MemberEntry is a member's index or search entry as ReadAll and
+// ReadSearch read it: what the sorts compare, and the words a search
+// matches. A legacy entry has no CreatedAt (the zero time): it comes
+// first oldest first.
 type MemberEntry struct {
 	ContactID            string
 	CreatedAt, UpdatedAt time.Time
+	// Words are the member's words (MemberWords) in a search entry, or
+	// its index entry's search text split into words (Words).
+	Words []string
+}
+
+// Matching keeps the entries whose words match every term (all of them
+// when there is none), each contact once: a member has a search entry
+// for each of its words that begins with the lead term.
+func Matching(entries []MemberEntry, terms []string) []MemberEntry {
+	seen := make(map[string]bool, len(entries))
+	out := entries[:0:0]
+	for _, e := range entries {
+		if !seen[e.ContactID] && MatchesWords(e.Words, terms) {
+			seen[e.ContactID] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // SelectMembers returns the contact ids of q's page of entries, sorted by

@@ -9,36 +9,44 @@ import (
 )
 
 // TestMemberRead: the default order reads keys up to the page and the
-// page's items; page 1 in contactId order reads just the page's items; a
-// search, the updatedAt order and deeper contactId pages read every index
-// entry.
+// page's items; page 1 in contactId order reads just the page's items;
+// the updatedAt order and deeper contactId pages read their order's keys
+// up to the page; a search reads its lead term's entries. An audience
+// whose members were written before those entries reads every index
+// entry for them instead.
 func TestMemberRead(t *testing.T) {
 	p1, p2 := gifting.PageRequest{Page: 1, Limit: 10}, gifting.PageRequest{Page: 2, Limit: 10}
 	for _, tt := range []struct {
-		q    MemberQuery
-		want MemberRead
+		q             MemberQuery
+		want, without MemberRead
 	}{
-		{MemberQuery{SortBy: "createdAt", Page: p2}, ReadByCreatedAt},
-		{MemberQuery{Page: p1}, ReadByCreatedAt},
-		{MemberQuery{SortBy: "createdAt", Search: "ann", Page: p1}, ReadAll},
-		{MemberQuery{SortBy: "createdAt", Search: "   ", Page: p1}, ReadByCreatedAt},
-		{MemberQuery{SortBy: "updatedAt", Page: p1}, ReadAll},
-		{MemberQuery{SortBy: "contactId", Page: p1}, ReadFirstByID},
-		{MemberQuery{SortBy: "contactId", Page: p2}, ReadAll},
-		{MemberQuery{SortBy: "contactId", Search: "ann", Page: p1}, ReadAll},
+		{MemberQuery{SortBy: "createdAt", Page: p2}, ReadByCreatedAt, ReadByCreatedAt},
+		{MemberQuery{Page: p1}, ReadByCreatedAt, ReadByCreatedAt},
+		{MemberQuery{SortBy: "createdAt", Search: "ann", Page: p1}, ReadSearch, ReadAll},
+		{MemberQuery{SortBy: "createdAt", Search: " .- ", Page: p1}, ReadByCreatedAt, ReadByCreatedAt},
+		{MemberQuery{SortBy: "updatedAt", Page: p1}, ReadByKeys, ReadAll},
+		{MemberQuery{SortBy: "contactId", Page: p1}, ReadFirstByID, ReadFirstByID},
+		{MemberQuery{SortBy: "contactId", Page: p2}, ReadByKeys, ReadAll},
+		{MemberQuery{SortBy: "contactId", Search: "ann", Page: p1}, ReadSearch, ReadAll},
 	} {
-		if got := tt.q.Read(); got != tt.want {
-			t.Errorf("%+v: Read = %v, want %v", tt.q, got, tt.want)
+		if got := tt.q.ReadFor(true); got != tt.want {
+			t.Errorf("%+v: ReadFor(indexed) = %v, want %v", tt.q, got, tt.want)
+		}
+		if got := tt.q.ReadFor(false); got != tt.without {
+			t.Errorf("%+v: ReadFor(not indexed) = %v, want %v", tt.q, got, tt.without)
 		}
 	}
 }
 
 // TestMemberTerms: a search looks for its first MaxSearchTerms words,
-// lower-cased.
+// lower-cased, split where a member's words split.
 func TestMemberTerms(t *testing.T) {
 	q := MemberQuery{Search: " Ann  SMITH a b c d e f g h "}
 	if got := q.Terms(); !slices.Equal(got, []string{"ann", "smith", "a", "b", "c", "d", "e", "f"}) {
 		t.Errorf("Terms = %q", got)
+	}
+	if got := (MemberQuery{Search: "Ann.Lee@Example.com"}).Terms(); !slices.Equal(got, []string{"ann", "lee", "example", "com"}) {
+		t.Errorf("an email's Terms = %q", got)
 	}
 	if got := (MemberQuery{}).Terms(); len(got) != 0 {
 		t.Errorf("no search: Terms = %q", got)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	contacts "github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -107,12 +108,12 @@ func TestCopy(t *testing.T) {
 	if _, ok := Copying(a, "l3"); ok {
 		t.Error("an unknown list is copying")
 	}
-	added := gifting.BulkResult{Added: 3, Unchanged: 1, Failed: 1}
+	added := contacts.BulkResult{Added: 3, Unchanged: 1, Failed: 1}
 	s := NextCopy("l1", ListProgress{Status: ListAdding, Cursor: "c2"}, []string{"c3", "c4", "c5", "c6", "c7"}, added, false)
 	if s.ListID != "l1" || s.From != "c2" || s.To != "c7" || s.Added != 3 || s.Unchanged != 1 || s.Failed != 1 || s.Last {
 		t.Errorf("NextCopy = %+v", s)
 	}
-	if s := NextCopy("l1", ListProgress{Status: ListAdding}, nil, gifting.BulkResult{}, true); !s.Last || s.From != "" || s.To != "" {
+	if s := NextCopy("l1", ListProgress{Status: ListAdding}, nil, contacts.BulkResult{}, true); !s.Last || s.From != "" || s.To != "" {
 		t.Errorf("last NextCopy = %+v", s)
 	}
 }

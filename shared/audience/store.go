@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/catalog"
+	contacts "github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -123,10 +124,15 @@ type BuildStore interface {
 // serves which page).
 type MemberStore interface {
 	// MemberKeys reads the keys of the first n members of audience id in
-	// the contacts' createdAt order (asc or reversed).
-	MemberKeys(ctx context.Context, orgID, id string, asc bool, n int) ([]MemberKey, error)
+	// the order sortBy (one of MemberSorts, ties by contactId; asc or
+	// reversed).
+	MemberKeys(ctx context.Context, orgID, id, sortBy string, asc bool, n int) ([]MemberKey, error)
+	// SearchEntries reads the search entries of audience id whose word
+	// begins with lead, with their members' words and times.
+	SearchEntries(ctx context.Context, orgID, id, lead string) ([]MemberEntry, error)
 	// MemberEntries reads every member's index entry of audience id whose
-	// search text holds every one of terms (all of them when none).
+	// search text holds every one of terms (all of them when none), with
+	// that text's words.
 	MemberEntries(ctx context.Context, orgID, id string, terms []string) ([]MemberEntry, error)
 	// FirstMembers reads the first n members of audience id in contactId
 	// order (asc or reversed).
@@ -215,6 +221,6 @@ type Jobs interface {
 // they are.
 type Lists interface {
 	CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error)
-	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
+	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (contacts.BulkResult, error)
 	DeleteContactList(ctx context.Context, orgID, listID string) error
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -39,11 +40,11 @@ func listOf(t *testing.T, s *dynamo.Store, orgID string, n int) gifting.ContactL
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
+		in[i] = contact.Input{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
 	}
-	if _, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	l.ContactCount = int64(n)
@@ -88,11 +89,11 @@ func TestLaunchCostsItsRecipients(t *testing.T) {
 	if err != nil || stored == nil || string(stored.Body) != fmt.Sprint(1_000-4*price) {
 		t.Fatalf("retry under the key: %+v, %v; want the first answer", stored, err)
 	}
-	ids, err := s.ListContactIDs(ctx, orgID, l.ListID)
+	ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, l.ListID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+	if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, ids[0]); err != nil {
 		t.Fatal(err)
 	}
 	for cursor, step := "", 0; ; step++ {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/refcheck"
 	"github.com/giftcampaign/service/shared/retry"
 )
 
@@ -96,7 +96,7 @@ func (a *App) DeleteGift(ctx context.Context, orgID, giftID string) error {
 	if _, err := a.store.OwnGift(ctx, orgID, giftID); err != nil {
 		return notFound(err, ref.Kind, ref.ID)
 	}
-	if err := campaign.CheckDraftChecks(ref, drafts); err != nil {
+	if err := refcheck.CheckDraftChecks(ref, drafts); err != nil {
 		return err
 	}
 	return deleteOutcome(ref, a.store.CommitGiftDelete(ctx, orgID, giftID, drafts))
@@ -161,12 +161,12 @@ func (a *App) seedGift(ctx context.Context, g Gift, now time.Time) error {
 
 // unreferenced returns the draft campaigns that refer to ref, or
 // CheckUnreferenced's CONFLICT.
-func (a *App) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
+func (a *App) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) ([]refcheck.Referrer, error) {
 	refs, err := a.store.CampaignsReferring(ctx, orgID, ref)
 	if err != nil {
 		return nil, err
 	}
-	return campaign.CheckUnreferenced(ref, refs)
+	return refcheck.Unreferenced(ref, refs)
 }
 
 // deleteOutcome is the error a user sees for a delete of ref that ended
@@ -175,7 +175,7 @@ func (a *App) unreferenced(ctx context.Context, orgID string, ref gifting.Ref) (
 func deleteOutcome(ref gifting.Ref, err error) error {
 	var changed *DraftChanged
 	if errors.As(err, &changed) {
-		return campaign.DraftChangedWhileDeleting(ref, changed.CampaignID, changed.Name)
+		return refcheck.DraftChangedWhileDeleting(ref, changed.CampaignID, changed.Name)
 	}
 	return notFound(err, ref.Kind, ref.ID)
 }

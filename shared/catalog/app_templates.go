@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/refcheck"
 )
 
 // Template returns a template orgID sees: its own or the service
@@ -76,7 +76,7 @@ func (a *App) DeleteTemplate(ctx context.Context, orgID, templateID string) erro
 	if _, err := a.store.OwnTemplate(ctx, orgID, templateID); err != nil {
 		return notFound(err, ref.Kind, ref.ID)
 	}
-	if err := campaign.CheckDraftChecks(ref, drafts); err != nil {
+	if err := refcheck.CheckDraftChecks(ref, drafts); err != nil {
 		return err
 	}
 	return deleteOutcome(ref, a.store.CommitTemplateDelete(ctx, orgID, templateID, drafts))

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/refcheck"
 )
 
 // Store is what the catalog's use cases need of storage: loads, and the
@@ -42,7 +42,7 @@ type Store interface {
 	// that each of drafts is still the draft that was read. ErrNotFound
 	// when the gift is gone, a *DraftChanged when a draft changed; nothing
 	// is deleted then.
-	CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []campaign.Campaign) error
+	CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []refcheck.Referrer) error
 
 	// VisibleTemplate, OwnTemplate, TemplatesOf, CommitNewTemplate,
 	// CommitTemplate and CommitTemplateDelete are the same for templates;
@@ -52,7 +52,7 @@ type Store interface {
 	TemplatesOf(ctx context.Context, owners []string) ([]Template, error)
 	CommitNewTemplate(ctx context.Context, t Template) error
 	CommitTemplate(ctx context.Context, t Template, seen time.Time) error
-	CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []campaign.Campaign) error
+	CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []refcheck.Referrer) error
 	// CommitSeedTemplates writes the service catalog's templates,
 	// replacing earlier versions.
 	CommitSeedTemplates(ctx context.Context, ts []Template) error
@@ -60,7 +60,7 @@ type Store interface {
 	// CampaignsReferring reads orgID's campaigns, deleted ones too, that
 	// refer to ref: a gift or template a sent campaign's recipients still
 	// see cannot be deleted.
-	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error)
+	CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]refcheck.Referrer, error)
 }
 
 // Outcomes storage reports for the application layer to act on. None is

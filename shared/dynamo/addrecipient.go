@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -60,7 +61,8 @@ func (s *Store) LoadAdd(ctx context.Context, in recipient.AddInput) (recipient.A
 	}
 	b.Slot = recipient.Slot{Holder: slot.holder, Taken: slot.taken}
 	if slot.cur != nil {
-		b.Slot.Contact = &recipient.FoundContact{Contact: slot.cur.Contact, Stored: *slot.cur}
+		c := slot.cur.contact()
+		b.Slot.Contact = &c
 	}
 	return b, nil
 }
@@ -97,7 +99,10 @@ func (s *Store) LoadAddKit(ctx context.Context, in recipient.AddInput, c recipie
 	if err := s.ensureEmailSet(ctx, in.OrgID, &kit); err != nil {
 		return recipient.AddState{}, err
 	}
-	st := recipient.AddState{Campaign: c, Slot: slot, Kit: kit, Contact: slot.Contact}
+	st := recipient.AddState{Campaign: c, Slot: slot, Kit: kit}
+	if slot.Contact != nil {
+		st.Holding = contact.Holding{Found: true, Contact: *slot.Contact}
+	}
 	for _, it := range got {
 		switch attrS(it, "SK") {
 		case recipientOfSK(in.CampaignID, holder):
@@ -107,28 +112,31 @@ func (s *Store) LoadAddKit(ctx context.Context, in recipient.AddInput, c recipie
 			if err != nil {
 				return st, err
 			}
-			st.Contact = &recipient.FoundContact{Contact: sc.Contact, Stored: sc}
+			st.Holding = contact.Holding{Found: true, Contact: sc.contact()}
 		}
 	}
-	contactID := holder
-	if holder == "" {
-		st.NewContactID = slotID(in.OrgID, in.Contact.MailID)
-		if slot.Taken {
-			st.NewContactID = newContactID()
-		}
-		contactID = st.NewContactID
+	switch {
+	case holder == "":
+		st.Holding = newHolding(in.OrgID, in.Contact.MailID, slot.Taken)
+	case !st.Holding.Found:
+		// The holder was deleted since the slot was read.
+		st.Holding.Gone = true
 	}
+	contactID := st.Holding.Contact.ContactID
 	st.IDs = recipient.IDs{OrgID: in.OrgID, RecipientID: recipientIDFor(c.CampaignID, contactID)}
 	st.IDs.LandingPageID, st.IDs.ClaimPageID = newPageIDs(gifting.PageRef{OrgID: in.OrgID, CampaignID: c.CampaignID, RecipientID: st.IDs.RecipientID})
 	return st, nil
 }
 
 // CommitAdd writes p in one transaction (recipient.AddStore): the wallet's
-// debit with its ledger entry (commitPlan), then the contact's items, the
-// recipient only if absent, the campaign's counters and the idempotency
-// record; a contact it creates is counted on the wallet.
+// debit with its ledger entry (commitPlan), then the contact's items
+// (planItems: created at its email's slot, claiming the slot beside it when
+// an item occupies it, or merged into the contact read, conditioned on its
+// version; with its search entries), the recipient only if absent, the
+// campaign's counters and the idempotency record; a contact it creates is
+// counted on the wallet.
 func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
-	contactItems, err := s.addContactItems(p)
+	contactItems, _, err := s.planItems(p.OrgID, p.Contact)
 	if err != nil {
 		return err
 	}
@@ -150,26 +158,11 @@ func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
 		tx.add(condIdempotency, put)
 	}
 	var created int64
-	if p.Found == nil {
+	if p.Contact.Created() {
 		created = 1
 	}
 	return s.commitPlan(ctx, p.Wallet, planWrites{items: tx.items, changes: p.Messages, contacts: created,
 		cancelled: func(reasons []types.CancellationReason) error { return addCancelled(&tx, len(contactItems), reasons) }})
-}
-
-// addContactItems are the items that write p's contact: created at its
-// email's slot (claiming the slot beside it when an item occupies the
-// slot), or merged into the contact read, conditioned on its version.
-func (s *Store) addContactItems(p recipient.AddPlan) ([]types.TransactWriteItem, error) {
-	if p.Found == nil {
-		return s.contactCreateItems(p.OrgID, p.Contact, p.SlotTaken)
-	}
-	cur, ok := p.Found.Stored.(storedContact)
-	if !ok {
-		return nil, fmt.Errorf("add recipient: contact %s was not read by this store", p.Contact.ContactID)
-	}
-	put, err := s.contactPut(p.OrgID, cur, p.Contact)
-	return []types.TransactWriteItem{put}, err
 }
 
 // addCancelled maps a cancelled add-recipient transaction (reasons aligned

@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -87,7 +88,7 @@ func TestAddRecipient(t *testing.T) {
 			t.Errorf("recipient = %+v", r)
 		}
 		assertWallet(t, s, orgID, 60, 2)
-		contact, err := s.Contact(ctx, orgID, res.Response.ContactID)
+		contact, err := contact.NewApp(s, nil).Contact(ctx, orgID, res.Response.ContactID)
 		if err != nil || len(contact.Usage.CampaignIDs) != 1 || contact.Usage.CampaignIDs[0] != c.CampaignID {
 			t.Errorf("contact = %+v, %v; want it to name the campaign", contact, err)
 		}
@@ -111,7 +112,7 @@ func TestAddRecipient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		contact, _ := s.Contact(ctx, orgID, got.Response.ContactID)
+		contact, _ := contact.NewApp(s, nil).Contact(ctx, orgID, got.Response.ContactID)
 		if got.Response.ContactID != res.Response.ContactID || contact.JobTitle != "CTO" || len(contact.Usage.CampaignIDs) != 2 {
 			t.Errorf("contact %s (first %s): %+v; want the same contact, merged", got.Response.ContactID, res.Response.ContactID, contact)
 		}
@@ -401,8 +402,8 @@ func TestAddRecipientCountsNewContacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imported := []gifting.ContactInput{{MailID: "ann@example.com"}, {MailID: "ben@example.com"}, {MailID: "cat@example.com"}}
-	if _, err := s.AddContactsToList(ctx, orgID, list.ListID, imported, importSource); err != nil {
+	imported := []contact.Input{{MailID: "ann@example.com"}, {MailID: "ben@example.com"}, {MailID: "cat@example.com"}}
+	if _, err := contact.NewApp(s, nil).AddToList(ctx, orgID, list.ListID, imported, importSource); err != nil {
 		t.Fatal(err)
 	}
 	// Eight new emails, two imported ones, and one new email twice.
@@ -435,11 +436,11 @@ func TestAddRecipientCountsNewContacts(t *testing.T) {
 	}
 	assertTotal := func(t *testing.T, want int) {
 		t.Helper()
-		page, total, err := s.ListContacts(ctx, orgID, "", gifting.PageRequest{Page: 1, Limit: 100})
+		page, total, err := contact.NewApp(s, nil).Contacts(ctx, orgID, "", gifting.PageRequest{Page: 1, Limit: 100})
 		if err != nil || total != want || len(page) != want {
 			t.Fatalf("contacts page: %d of %d, %v; want %d", len(page), total, err, want)
 		}
-		if _, total, err := s.ListContacts(ctx, orgID, "", gifting.PageRequest{Page: 2, Limit: 5}); err != nil || total != want {
+		if _, total, err := contact.NewApp(s, nil).Contacts(ctx, orgID, "", gifting.PageRequest{Page: 2, Limit: 5}); err != nil || total != want {
 			t.Errorf("a deeper page counts %d, %v; want %d", total, err, want)
 		}
 	}
@@ -447,11 +448,11 @@ func TestAddRecipientCountsNewContacts(t *testing.T) {
 		assertTotal(t, 3+9)
 	})
 	t.Run("a delete is counted", func(t *testing.T) {
-		page, _, err := s.ListContacts(ctx, orgID, "new0", gifting.PageRequest{Page: 1, Limit: 1})
+		page, _, err := contact.NewApp(s, nil).Contacts(ctx, orgID, "new0", gifting.PageRequest{Page: 1, Limit: 1})
 		if err != nil || len(page) != 1 {
 			t.Fatalf("search: %v, %v", page, err)
 		}
-		if err := s.DeleteContact(ctx, orgID, page[0].ContactID); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, page[0].ContactID); err != nil {
 			t.Fatal(err)
 		}
 		assertTotal(t, 3+9-1)

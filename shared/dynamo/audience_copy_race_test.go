@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -91,7 +92,7 @@ func TestAudienceRebuildOrDeleteRacingCopyStart(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ids, err := healthy.ListContactIDs(ctx, orgID, l.ListID)
+			ids, err := contact.NewApp(healthy, nil).MemberIDs(ctx, orgID, l.ListID)
 			if err != nil {
 				t.Fatal(err)
 			}

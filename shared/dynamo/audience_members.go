@@ -87,6 +87,7 @@ func memberPut(orgID string, m audience.Member) (item, error) {
 	it["srch"] = str(m.SearchText())
 	it["upd"] = str(m.UpdatedAt.UTC().Format(timeLayout))
 	it["srt"] = str(m.CreatedAt.UTC().Format(timeLayout))
+	it["OPK"], it["OSK"] = it["LPK"], str(audienceMemberOSK(m.UpdatedAt, m.ContactID))
 	return it, nil
 }
 
@@ -98,10 +99,27 @@ func decodeMember(it item) (audience.Member, error) {
 	return m.member(), nil
 }
 
-// MemberKeys reads the keys of the first n entries of audience id's Slim
-// partition (the contacts' createdAt order, or reversed), keys only.
-func (s *Store) MemberKeys(ctx context.Context, orgID, id string, asc bool, n int) ([]audience.MemberKey, error) {
-	keys, err := s.slimKeysUpTo(ctx, audienceLPK(orgID, id), asc, n)
+// MemberKeys reads the keys of the first n members of audience id in the
+// order sortBy (or reversed), keys only: the createdAt order from its Slim
+// partition, the updatedAt order from its Order partition, the contactId
+// order from its member entries (memberEntries). About 1 read unit per 40
+// members.
+func (s *Store) MemberKeys(ctx context.Context, orgID, id, sortBy string, asc bool, n int) ([]audience.MemberKey, error) {
+	var (
+		keys []slimKey
+		err  error
+	)
+	switch sortBy {
+	case "updatedAt":
+		in := s.slimQuery(audienceLPK(orgID, id), asc)
+		in.IndexName, in.KeyConditionExpression = aws.String(indexOrder), aws.String("OPK = :lpk")
+		in.ProjectionExpression = aws.String("SK")
+		keys, err = s.keysUpTo(ctx, in, n)
+	case "contactId":
+		keys, err = s.memberIDKeys(ctx, orgID, id, asc, n)
+	default:
+		keys, err = s.slimKeysUpTo(ctx, audienceLPK(orgID, id), asc, n)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +132,10 @@ func (s *Store) MemberKeys(ctx context.Context, orgID, id string, asc bool, n in
 }
 
 // MemberEntries reads every Slim entry of audience id whose search text
-// contains all terms: keys and the contact's times.
+// contains all terms: keys, the contact's times and the text's words.
 func (s *Store) MemberEntries(ctx context.Context, orgID, id string, terms []string) ([]audience.MemberEntry, error) {
 	in := s.slimQuery(audienceLPK(orgID, id), true)
-	in.ProjectionExpression = aws.String("SK, upd, srt")
+	in.ProjectionExpression = aws.String("SK, upd, srt, srch")
 	filterTerms(in, terms)
 	prefix := audienceMemberPrefix(id)
 	var out []audience.MemberEntry
@@ -132,7 +150,8 @@ func (s *Store) MemberEntries(ctx context.Context, orgID, id string, terms []str
 			// have none: the zero time.
 			created, _ := time.Parse(timeLayout, attrS(it, "srt"))
 			updated, _ := time.Parse(timeLayout, attrS(it, "upd"))
-			out = append(out, audience.MemberEntry{ContactID: strings.TrimPrefix(attrS(it, "SK"), prefix), CreatedAt: created, UpdatedAt: updated})
+			out = append(out, audience.MemberEntry{ContactID: strings.TrimPrefix(attrS(it, "SK"), prefix),
+				CreatedAt: created, UpdatedAt: updated, Words: audience.Words(attrS(it, "srch"))})
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -30,11 +31,11 @@ func TestAudienceMembersSortedByCreatedAt(t *testing.T) {
 	}
 	// Four imports an hour apart, eight engineers each.
 	for batch := range 4 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i := range 8 {
-			in = append(in, gifting.ContactInput{MailID: fmt.Sprintf("b%d-%d@example.com", batch, i), FirstName: "Ann", JobTitle: "Software Engineer"})
+			in = append(in, contact.Input{MailID: fmt.Sprintf("b%d-%d@example.com", batch, i), FirstName: "Ann", JobTitle: "Software Engineer"})
 		}
-		if res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil || res.Created != len(in) {
+		if res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil || res.Created != len(in) {
 			t.Fatalf("import %d: %v %+v", batch, err, res)
 		}
 		clock.Advance(time.Hour)

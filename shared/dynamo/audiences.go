@@ -141,6 +141,7 @@ func (s *Store) Audience(ctx context.Context, orgID, id string) (audience.State,
 		Audience: a,
 		Build:    audience.Build{Cursor: it.Cursor, Failures: it.Failures, Clearing: it.Clearing, Due: out.Item["dueShard"] != nil},
 		Version:  attrS(out.Item, "updatedAt"),
+		Indexed:  attrS(out.Item, memberIndexAttr) == memberIndexVersion,
 	}, nil
 }
 
@@ -165,13 +166,25 @@ func (s *Store) Audiences(ctx context.Context, orgID string) ([]audience.Audienc
 	return decodeAudiences(items)
 }
 
+// memberIndexAttr marks an audience all of whose members are written with
+// their Order entry and member entries (memberEntries): one created or
+// rebuilt since they exist (its build writes them from its first member),
+// or migrated (migrateAudienceMembers). Its value is memberIndexVersion.
+// An audience without it is served from its Slim partition whole
+// (audience.ReadAll) for the orders and searches those entries serve.
+const (
+	memberIndexAttr    = "memberIndex"
+	memberIndexVersion = "1"
+)
+
 // CommitNewAudience writes a with its Slim entry, counts it, and makes it
 // due a lease on (buildDue): the tick builds it if the job's message is
 // lost.
 func (s *Store) CommitNewAudience(ctx context.Context, a audience.Audience) error {
 	orgID := a.OrganizationID
-	return s.putCountedWith(ctx, orgID, audienceSK(a.ID), audiencesOf(orgID), audienceItemOf(a),
-		buildDue(orgID, a.ID, s.Now().Add(DueLease)))
+	extra := buildDue(orgID, a.ID, s.Now().Add(DueLease))
+	extra[memberIndexAttr] = memberIndexVersion
+	return s.putCountedWith(ctx, orgID, audienceSK(a.ID), audiencesOf(orgID), audienceItemOf(a), extra)
 }
 
 // buildDue are the due attributes of audience id of org while it builds,
@@ -262,7 +275,7 @@ func (s *Store) CommitRebuild(ctx context.Context, a audience.Audience, version 
 		Key:       key(orgPK(a.OrganizationID), audienceSK(a.ID)),
 		UpdateExpression: aws.String("SET #st = :building, buildClearing = :true, totalMatch = :total, creditRequired = :credits, " +
 			"buildFailures = :zero, updatedAt = :now, metadata.contactsScanned = :scanned, metadata.buildStartedAt = :started, " +
-			"dueShard = :dueShard, dueAt = :dueAt, dueKind = :dueKind, dueRef = :dueRef " +
+			"dueShard = :dueShard, dueAt = :dueAt, dueKind = :dueKind, dueRef = :dueRef, " + memberIndexAttr + " = :mix " +
 			"REMOVE buildCursor, metadata.buildFinishedAt, metadata.#err"),
 		ConditionExpression:      aws.String("updatedAt = :seen"),
 		ExpressionAttributeNames: map[string]string{"#st": "status", "#err": "error"},
@@ -270,7 +283,7 @@ func (s *Store) CommitRebuild(ctx context.Context, a audience.Audience, version 
 			":building": str(string(a.Status)), ":true": &types.AttributeValueMemberBOOL{Value: true},
 			":total": num(a.TotalMatch), ":credits": num(a.CreditRequired), ":scanned": num(a.Meta.ContactsScanned),
 			":zero": num(0), ":now": str(now), ":started": str(a.Meta.BuildStartedAt.Format(timeLayout)), ":seen": str(version),
-			":dueShard": str(due["dueShard"]), ":dueAt": str(due["dueAt"]), ":dueKind": str(due["dueKind"]), ":dueRef": str(due["dueRef"]),
+			":mix": str(memberIndexVersion), ":dueShard": str(due["dueShard"]), ":dueAt": str(due["dueAt"]), ":dueKind": str(due["dueKind"]), ":dueRef": str(due["dueRef"]),
 		},
 		ReturnValues: types.ReturnValueAllNew,
 	})

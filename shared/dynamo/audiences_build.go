@@ -23,13 +23,18 @@ import (
 // description and tags may land at any time during a build
 // (CommitAudienceEdit), and one in between makes the slice read again.
 
+// memberIndexUnits are the write units of a member's index entries: its
+// Slim and Order entries.
+const memberIndexUnits = 2
+
 // buildCommitUnits is about the most write units one commit of a build
-// takes: each member twice in the transaction, and its Slim entry.
-const buildCommitUnits = 3 * audience.MembersPerCommit
+// lands at once: each member twice in the transaction, and its index
+// entries. Its member entries (memberEntries) go before, in batches of 25.
+const buildCommitUnits = (2 + memberIndexUnits) * audience.MembersPerCommit
 
 // matchAttributes are the contact attributes a build reads (drv and
 // sources put back the address entry the item leaves out, see
-// contactItem).
+// contactAttrs).
 var matchAttributes = []string{"SK", "contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
 	"address", "addresses", "createdAt", "updatedAt", "isDeleted", "drv", "sources"}
 
@@ -63,10 +68,11 @@ func (s *Store) BuildContacts(ctx context.Context, orgID, cursor string, limit i
 	}
 	page := audience.ContactPage{Contacts: make([]audience.Contact, 0, len(res.Items)), Last: res.LastEvaluatedKey == nil}
 	for _, it := range res.Items {
-		c, err := decodeContact(it)
+		sc, err := decodeContact(it)
 		if err != nil {
 			return audience.ContactPage{}, err
 		}
+		c := sc.bridge()
 		page.Contacts = append(page.Contacts, audience.Contact{
 			Cursor: strings.TrimPrefix(attrS(it, "SK"), contactPrefix), ContactID: c.ContactID, MailID: c.MailID,
 			FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName, JobTitle: c.JobTitle,
@@ -96,17 +102,28 @@ func (s *Store) BuildPace() audience.Pace {
 // CommitBuild writes c's members and moves the audience's build from
 // c.From to c.To with its totals, in one transaction (with, when final,
 // the audience ready and its change record): audience.ErrBuildMoved when
-// a condition fails. With a pace, it first waits for the write units the
-// members take (each twice, in the transaction, and its Slim entry).
+// a condition fails. With a pace, it first writes the members' entries
+// (memberEntries) request by request as the pace allows, then waits for
+// the write units of the transaction (each member twice, its Slim and
+// Order entries).
 func (s *Store) CommitBuild(ctx context.Context, c audience.Commit, pace audience.Pace) error {
 	members := make([]item, len(c.Members))
+	var entries []item
 	units := 0
 	for i, m := range c.Members {
 		it, err := memberPut(c.OrgID, m)
 		if err != nil {
 			return err
 		}
-		members[i], units = it, units+2*writeUnits(it)+1
+		members[i], units = it, units+2*writeUnits(it)+memberIndexUnits
+		entries = append(entries, memberEntries(c.OrgID, m)...)
+	}
+	// The entries go first, paced request by request (each entry is one
+	// write unit): a commit that fails after them leaves entries the
+	// slice's next run writes again (the same keys), never a member
+	// without its entries.
+	if err := s.putMemberEntries(ctx, entries, pace); err != nil {
+		return err
 	}
 	if pace != nil {
 		if err := pace.Wait(ctx, units); err != nil {
@@ -270,28 +287,17 @@ func (s *Store) BuildEnded(ctx context.Context, orgID, id string) error {
 	return s.dueDone(ctx, orgPK(orgID), audienceSK(id))
 }
 
-// DeleteMembers removes up to limit members of audience id (reading their
-// keys only) and returns how many it removed.
+// DeleteMembers removes up to limit members of audience id (reading
+// their keys only), then, once none is left, up to the rest of limit of
+// their entries (memberEntries), and returns how many items it removed:
+// fewer than limit when both are gone.
 func (s *Store) DeleteMembers(ctx context.Context, orgID, id string, limit int) (int, error) {
-	res, err := s.db.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(audienceMemberPrefix(id))},
-		ProjectionExpression:      aws.String("PK, SK"),
-		ConsistentRead:            aws.Bool(true),
-		Limit:                     aws.Int32(int32(limit)),
-	})
-	if err != nil {
-		return 0, fmt.Errorf("query members of %s: %w", id, err)
+	n, err := s.deleteUpTo(ctx, orgID, audienceMemberPrefix(id), limit)
+	if err != nil || n == limit {
+		return n, err
 	}
-	writes := make([]types.WriteRequest, len(res.Items))
-	for i, it := range res.Items {
-		writes[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: it}}
-	}
-	if err := s.batchWrite(ctx, writes); err != nil {
-		return 0, err
-	}
-	return len(res.Items), nil
+	m, err := s.deleteUpTo(ctx, orgID, memberEntryPrefix(id), limit-n)
+	return n + m, err
 }
 
 // CommitCleared ends a rebuild's clearing of audience id, conditioned on

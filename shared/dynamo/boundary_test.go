@@ -31,7 +31,7 @@ var movedSlices = []struct {
 	{
 		slice:   "wallet",
 		app:     []string{"app.go", "apply.go"},
-		storage: []string{"wallet.go", "wallet_bridge.go", "walletlock.go", "topup.go", "ledger.go"},
+		storage: []string{"wallet.go", "walletlock.go", "topup.go", "ledger.go"},
 		mappers: []string{"commitPlan", "walletMoved", "topUpApplied"},
 	},
 	{
@@ -47,6 +47,13 @@ var movedSlices = []struct {
 		app:     []string{"app.go", "app_templates.go"},
 		storage: []string{"catalog.go", "catalog_edit.go", "catalog_bridge.go"},
 		mappers: []string{"catalogChanged", "refDeleted"},
+	},
+	{
+		slice: "contact",
+		app:   []string{"app.go", "app_lists.go", "app_bulk.go"},
+		storage: []string{"contacts.go", "contacts_items.go", "contacts_commit.go", "contacts_edit.go", "contacts_page.go",
+			"contactlists.go", "contactlists_edit.go", "enrich.go", "contacts_bridge.go"},
+		mappers: []string{"contactChanged", "CommitContact", "CommitCounts", "CommitLeave", "CommitListEdit", "Conflicted"},
 	},
 	{
 		slice:   "event",

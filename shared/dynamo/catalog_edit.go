@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/refcheck"
 )
 
 // The catalog slice's commits: each writes what the slice decided,
@@ -80,13 +80,13 @@ func (s *Store) CommitSeedTemplates(ctx context.Context, ts []catalog.Template) 
 
 // CommitGiftDelete deletes owner's gift for good, checking drafts in the
 // same transaction (commitRefDelete).
-func (s *Store) CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []campaign.Campaign) error {
+func (s *Store) CommitGiftDelete(ctx context.Context, ownerID, giftID string, drafts []refcheck.Referrer) error {
 	return refDeleted(s.commitRefDelete(ctx, ownerID, giftSK(giftID), nil, drafts), drafts, gifting.RefGift)
 }
 
 // CommitTemplateDelete deletes owner's template for good; see
 // CommitGiftDelete.
-func (s *Store) CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []campaign.Campaign) error {
+func (s *Store) CommitTemplateDelete(ctx context.Context, ownerID, templateID string, drafts []refcheck.Referrer) error {
 	return refDeleted(s.commitRefDelete(ctx, ownerID, templateSK(templateID), nil, drafts), drafts, gifting.RefTemplate)
 }
 
@@ -128,7 +128,7 @@ func catalogChanged(err error) error {
 // refDeleted maps the outcome of a gift's or template's delete to the
 // catalog's: catalog.ErrNotFound when the item was gone, a
 // *catalog.DraftChanged naming the draft that changed.
-func refDeleted(err error, drafts []campaign.Campaign, kind string) error {
+func refDeleted(err error, drafts []refcheck.Referrer, kind string) error {
 	var moved *draftMoved
 	switch {
 	case err == nil:

@@ -73,7 +73,7 @@ func changeAttrs(orgID, id string, now time.Time, msgs []gifting.Change) (item, 
 // (changePut) given a new id and time from the store's clock, its
 // messages' ids and times with it, their data untouched. A ledger entry's
 // record is stamped anew with each attempt, which decides the balance
-// change again (wallet.Apply, ChangeBalance).
+// change again (wallet.Apply).
 func (s *Store) restampChanges(items []types.TransactWriteItem) ([]types.TransactWriteItem, error) {
 	out := slices.Clone(items)
 	for i, it := range out {

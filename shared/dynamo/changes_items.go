@@ -87,7 +87,7 @@ func messageItemOf(id string, at time.Time, orgID string, m gifting.Change) mess
 		} else {
 			// A recipient.feedback message: the recipient in full, as
 			// its item's record names its fields.
-			it.Data = recordOf(d)
+			it.Data = recipientRecordOf(d)
 		}
 	case recipient.StatusChange:
 		it.Data, it.Ref = nil, &refItem{CampaignID: d.CampaignID, RecipientID: d.RecipientID, PreviousStatus: d.PreviousStatus}

@@ -2,12 +2,14 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -59,18 +61,19 @@ func (s *Store) LoadClaim(ctx context.Context, orgID, campaignID, recipientID, g
 
 // LiveContact returns a live contact of org, nil when it is gone
 // (recipient.ClaimStore).
-func (s *Store) LiveContact(ctx context.Context, orgID, contactID string) (*recipient.FoundContact, error) {
+func (s *Store) LiveContact(ctx context.Context, orgID, contactID string) (*contact.Contact, error) {
 	if contactID == "" {
 		return nil, nil
 	}
 	c, err := s.contact(ctx, orgID, contactID)
-	if gifting.ErrorCode(err) == gifting.CodeNotFound {
+	if errors.Is(err, contact.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &recipient.FoundContact{Contact: c.Contact, Stored: c}, nil
+	cc := c.contact()
+	return &cc, nil
 }
 
 // CommitClaim writes p in one transaction (recipient.ClaimStore): with a
@@ -167,7 +170,7 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 	compact(av)
 	return append(items, types.TransactWriteItem{Update: &types.Update{
 		TableName:           &s.table,
-		Key:                 key(orgPK(p.OrgID), contactSK(p.Contact.Contact.ContactID)),
+		Key:                 key(orgPK(p.OrgID), contactSK(p.Contact.ContactID)),
 		UpdateExpression:    aws.String("SET addresses = list_append(if_not_exists(addresses, :none), :entry), updatedAt = :now, ver = ver + :one"),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: item{

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -25,9 +26,9 @@ const contactCampaignIDsAttr = "cids"
 // joinCampaignCond is the condition of joinCampaign's update: a live
 // contact (a deleted one leaves at most a bare slot at its key, without
 // contactId) that does not show the campaign yet, in either place it can
-// be stored, and shows fewer than gifting.MaxContactCampaigns campaigns
+// be stored, and shows fewer than contact.MaxCampaigns campaigns
 // (those it got from add-recipient, under usage, count towards it only
-// there: gifting.Contact.AddCampaign).
+// there: contact.Contact.AddCampaign).
 const joinCampaignCond = "attribute_exists(contactId) AND NOT contains(cids, :id) AND NOT contains(#usage.campaignIds, :id) " +
 	"AND (attribute_not_exists(cids) OR size(cids) < :most)"
 
@@ -51,7 +52,7 @@ func (s *Store) joinCampaign(ctx context.Context, orgID string, c campaign.Campa
 	var todo []join
 	for _, r := range rs {
 		ct, ok := contacts[r.ContactDetails.ContactID]
-		if ok && !slices.Contains(ct.Usage.CampaignIDs, c.CampaignID) && len(ct.Usage.CampaignIDs) < gifting.MaxContactCampaigns {
+		if ok && !slices.Contains(ct.Usage.CampaignIDs, c.CampaignID) && len(ct.Usage.CampaignIDs) < contact.MaxCampaigns {
 			todo = append(todo, join{ct, r.Status})
 		}
 	}
@@ -90,7 +91,7 @@ func (s *Store) joinContactToCampaign(ctx context.Context, orgID string, c campa
 		ExpressionAttributeValues: item{
 			":id": str(c.CampaignID), ":ids": strList([]string{c.CampaignID}),
 			":entries": &types.AttributeValueMemberL{Value: []types.AttributeValue{entry}},
-			":none":    none, ":most": num(gifting.MaxContactCampaigns), ":one": num(1),
+			":none":    none, ":most": num(contact.MaxCampaigns), ":one": num(1),
 			":now": str(s.Now().UTC().Format(time.RFC3339Nano)),
 		},
 	})

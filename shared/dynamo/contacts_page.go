@@ -5,43 +5,27 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// maxSearchTerms bounds the words of a search; each is one contains() of
-// the filter.
-const maxSearchTerms = 8
-
-// ListContacts returns a page of org's live contacts and how many there
-// are: ordered by first list (newest list first; contacts in no list
-// last), then newest contact first. A non-empty search keeps the contacts
-// whose names, email or company contain every word of it,
-// case-insensitively.
-//
-// The counter (kept by imports after each chunk's writes) trails the
-// contacts while an import runs, and for good when one died between its
-// writes and its count; so the keys are read one past the page, which says
-// whether a contact follows it, and the total is theirs where they tell it
-// (gifting.PageTotal).
+// ContactPage returns a page of org's live contacts: ordered by first
+// list (newest list first; contacts in no list last), then newest contact
+// first. The counter (kept by imports after each chunk's writes) trails
+// the contacts while an import runs, and for good when one died between
+// its writes and its count; so the keys are read one past the page, which
+// says whether a contact follows it, and the slice makes the total of
+// them and the counter (gifting.PageTotal).
 //
 // Costs: page 1 is one Query of the page's Slim entries (keys), then one
 // BatchGetItem of the page's items and the contacts counter together (a
 // page of 100 reads the counter beside the Query instead: 3 requests). A
 // deeper page reads the counter beside the Query too, walks the Slim
 // entries up to the page's end (about 1 read unit per 40 contacts
-// skipped) and reads the page's items by key. The Slim
-// index is eventually consistent, so a contact written in the last moment
-// may be missing from a page read at once. A search reads the whole Slim
-// partition with a filter (about 1 read unit per 40 contacts) and then the
-// page's items by key: it is O(collection) in index entries, never in
-// items.
-func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
-	if terms := strings.Fields(strings.ToLower(search)); len(terms) > 0 {
-		return s.searchContacts(ctx, orgID, terms, page)
-	}
+// skipped) and reads the page's items by key. The Slim index is
+// eventually consistent, so a contact written in the last moment may be
+// missing from a page read at once.
+func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.PageRequest) (contact.ContactPage, error) {
 	total := int64(-1)
 	var counted chan count
 	if page.Offset() > 0 || page.Limit >= maxBatchGet {
@@ -63,7 +47,7 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 		total = c.n
 	}
 	if err != nil {
-		return nil, 0, err
+		return contact.ContactPage{}, err
 	}
 	read := len(ids)
 	lo, hi := page.Window(read)
@@ -78,33 +62,33 @@ func (s *Store) ListContacts(ctx context.Context, orgID, search string, page gif
 	}
 	got, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return nil, 0, err
+		return contact.ContactPage{}, err
 	}
 	if counting {
 		if total, err = contactsTotalOf(got); err != nil {
-			return nil, 0, err
+			return contact.ContactPage{}, err
 		}
 	}
-	byID := make(map[string]gifting.Contact, len(got))
+	byID := make(map[string]contact.Contact, len(got))
 	for _, it := range got {
 		if !strings.HasPrefix(attrS(it, "SK"), contactPrefix) {
 			continue // the total's items
 		}
 		c, err := decodeContact(it)
 		if err != nil {
-			return nil, 0, err
+			return contact.ContactPage{}, err
 		}
 		if c.ContactID != "" {
-			byID[c.ContactID] = c.Contact
+			byID[c.ContactID] = c.contact()
 		}
 	}
-	contacts := make([]gifting.Contact, 0, len(ids))
+	contacts := make([]contact.Contact, 0, len(ids))
 	for _, id := range ids {
 		if c, ok := byID[id]; ok {
 			contacts = append(contacts, c)
 		}
 	}
-	return contacts, gifting.PageTotal(page, int(max(total, 0)), read), nil
+	return contact.ContactPage{Contacts: contacts, Counted: int(total), Read: read}, nil
 }
 
 // count is a counter read concurrently.
@@ -128,45 +112,6 @@ func (s *Store) contactIDsUpTo(ctx context.Context, orgID string, n int) ([]stri
 		sks[i] = strings.TrimPrefix(sk, contactPrefix)
 	}
 	return sks, nil
-}
-
-// searchContacts pages through the contacts whose search text contains
-// every term.
-func (s *Store) searchContacts(ctx context.Context, orgID string, terms []string, page gifting.PageRequest) ([]gifting.Contact, int, error) {
-	ids, err := s.searchContactIDs(ctx, orgID, terms)
-	if err != nil {
-		return nil, 0, err
-	}
-	lo, hi := page.Window(len(ids))
-	contacts, err := s.ContactsByID(ctx, orgID, ids[lo:hi])
-	if err != nil {
-		return nil, 0, err
-	}
-	return contacts, len(ids), nil
-}
-
-// searchContactIDs returns the ids of org's live contacts whose search text
-// contains every term, in the contacts page's order: one walk of the Slim
-// partition.
-func (s *Store) searchContactIDs(ctx context.Context, orgID string, terms []string) ([]string, error) {
-	if len(terms) > maxSearchTerms {
-		terms = terms[:maxSearchTerms]
-	}
-	in := s.slimQuery(contactsLPK(orgID), false)
-	in.ProjectionExpression = aws.String("SK")
-	filterTerms(in, terms)
-	var ids []string
-	p := dynamodb.NewQueryPaginator(s.db, in)
-	for p.HasMorePages() {
-		res, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("search contacts: %w", err)
-		}
-		for _, it := range res.Items {
-			ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
-		}
-	}
-	return ids, nil
 }
 
 // contactsTotal is the organization's number of live contacts (see

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -37,7 +38,7 @@ func TestPrepareContactUpsert(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
-	src := gifting.Source{Type: gifting.SourceCampaign, Provider: gifting.ProviderAPI}
+	src := gifting.Source{Type: gifting.SourceCampaign, Provider: contact.ProviderAPI}
 	camp := &gifting.ContactCampaign{CampaignID: "c1", CampaignName: "Q3", Status: "draft"}
 
 	first, err := s.PrepareContactUpsert(ctx, org, gifting.ContactInput{MailID: " Ada@Example.com ", FirstName: "Ada", Campaign: camp}, src)
@@ -72,7 +73,7 @@ func TestPrepareContactUpsert(t *testing.T) {
 			t.Fatalf("merge cancelled: %v", reasons)
 		}
 	})
-	c, err := s.Contact(ctx, org, first.Contact.ContactID)
+	c, err := contact.NewApp(s, nil).Contact(ctx, org, first.Contact.ContactID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestPrepareContactUpsert(t *testing.T) {
 		if c.FirstName != "Ada" || c.LastName != "Lovelace" || len(c.Sources) != 2 {
 			t.Errorf("got %s %s with %d sources; want Ada Lovelace, 2", c.FirstName, c.LastName, len(c.Sources))
 		}
-		if !slices.Equal(c.Usage.CampaignIDs, []string{"c1"}) || len(c.Campaigns) != 1 || c.Campaigns[0] != *camp {
+		if !slices.Equal(c.Usage.CampaignIDs, []string{"c1"}) || len(c.Campaigns) != 1 || c.Campaigns[0] != contact.Campaign(*camp) {
 			t.Errorf("usage %v campaigns %+v; want c1 once", c.Usage.CampaignIDs, c.Campaigns)
 		}
 	})
@@ -89,13 +90,13 @@ func TestPrepareContactUpsert(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.UpdateContact(ctx, org, c.ContactID, gifting.ContactPatch{Notes: refOf("met at the fair")}); err != nil {
+		if _, err := contact.NewApp(s, nil).UpdateContact(ctx, org, c.ContactID, contact.Patch{Notes: refOf("met at the fair")}); err != nil {
 			t.Fatal(err)
 		}
 		if reasons := applyUpsert(t, stale); reasons == nil || !stale.Conflicted(reasons) {
 			t.Fatalf("stale merge: reasons %v; want a conflict", reasons)
 		}
-		if got, _ := s.Contact(ctx, org, c.ContactID); got.Notes != "met at the fair" || got.JobTitle != "" {
+		if got, _ := contact.NewApp(s, nil).Contact(ctx, org, c.ContactID); got.Notes != "met at the fair" || got.JobTitle != "" {
 			t.Errorf("notes %q job %q; the stale merge must not overwrite the update", got.Notes, got.JobTitle)
 		}
 	})
@@ -106,7 +107,7 @@ func TestPrepareContactUpsert(t *testing.T) {
 		}
 	})
 	t.Run("counted once", func(t *testing.T) {
-		_, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+		_, total, err := contact.NewApp(s, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
 		if err != nil || total != 1 {
 			t.Errorf("total %d err %v; want 1", total, err)
 		}
@@ -121,11 +122,11 @@ func TestContactReads(t *testing.T) {
 	s := testenv.Store(t)
 	org, _ := testenv.Org(t, s, "acme", 0)
 	list := leadsList(t, s, org)
-	var inputs []gifting.ContactInput
+	var inputs []contact.Input
 	for i := range 150 {
-		inputs = append(inputs, gifting.ContactInput{MailID: fmt.Sprintf("p%03d@example.com", i)})
+		inputs = append(inputs, contact.Input{MailID: fmt.Sprintf("p%03d@example.com", i)})
 	}
-	res, err := s.AddContactsToList(ctx, org, list.ListID, inputs[:120], gifting.Source{Type: gifting.SourceImport})
+	res, err := contact.NewApp(s, nil).AddToList(ctx, org, list.ListID, inputs[:120], contact.Source{Type: contact.SourceImport})
 	if err != nil || res.Created != 120 {
 		t.Fatalf("import: %d created, err %v", res.Created, err)
 	}
@@ -134,23 +135,23 @@ func TestContactReads(t *testing.T) {
 		ids = append(ids, it.ContactID)
 	}
 	// 30 contacts outside the list, then every contact into it by id.
-	more, err := s.AddContactsToList(ctx, org, newOtherList(t, s, org).ListID, inputs[120:], gifting.Source{Type: gifting.SourceImport})
+	more, err := contact.NewApp(s, nil).AddToList(ctx, org, newOtherList(t, s, org).ListID, inputs[120:], contact.Source{Type: contact.SourceImport})
 	if err != nil || more.Created != 30 {
 		t.Fatalf("import: %+v, %v", more, err)
 	}
 	for _, it := range more.Items {
 		ids = append(ids, it.ContactID)
 	}
-	if err := s.DeleteContact(ctx, org, ids[5]); err != nil {
+	if err := contact.NewApp(s, nil).DeleteContact(ctx, org, ids[5]); err != nil {
 		t.Fatal(err)
 	}
 
-	t.Run("AddContactIDsToList takes more than 100", func(t *testing.T) {
-		r, err := s.AddContactIDsToList(ctx, org, list.ListID, ids)
+	t.Run("AddIDsToList takes more than 100", func(t *testing.T) {
+		r, err := contact.NewApp(s, nil).AddIDsToList(ctx, org, list.ListID, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Added != 30 || r.Unchanged != 119 || r.Failed != 1 || r.Items[5].Status != gifting.BulkFailed || r.Items[149].Index != 149 {
+		if r.Added != 30 || r.Unchanged != 119 || r.Failed != 1 || r.Items[5].Status != contact.StatusFailed || r.Items[149].Index != 149 {
 			t.Errorf("added %d unchanged %d failed %d; want 30, 119, 1 (the deleted one)", r.Added, r.Unchanged, r.Failed)
 		}
 		if l, _ := s.ContactList(ctx, org, list.ListID); l.ContactCount != 149 {
@@ -158,7 +159,7 @@ func TestContactReads(t *testing.T) {
 		}
 	})
 	t.Run("ListContactIDs returns every member in a stable order", func(t *testing.T) {
-		got, err := s.ListContactIDs(ctx, org, list.ListID)
+		got, err := contact.NewApp(s, nil).MemberIDs(ctx, org, list.ListID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestContactReads(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("got %d ids, want the %d members in listMemberPage's order", len(got), len(want))
 		}
-		if _, err := s.ListContactIDs(ctx, org, "01NOSUCH"); gifting.ErrorCode(err) != gifting.CodeNotFound {
+		if _, err := contact.NewApp(s, nil).MemberIDs(ctx, org, "01NOSUCH"); gifting.ErrorCode(err) != gifting.CodeNotFound {
 			t.Errorf("unknown list: %v", err)
 		}
 	})
@@ -186,23 +187,6 @@ func TestContactReads(t *testing.T) {
 		}
 		if !slices.Equal(mails, []string{"p007@example.com", "p003@example.com", "p007@example.com"}) {
 			t.Errorf("got %v", mails)
-		}
-	})
-	t.Run("EachContact visits every live contact once, in id order", func(t *testing.T) {
-		var got []string
-		err := s.EachContact(ctx, org, func(c gifting.Contact) error {
-			got = append(got, c.ContactID)
-			return nil
-		})
-		want := slices.Sorted(slices.Values(slices.Delete(slices.Clone(ids), 5, 6)))
-		if err != nil || !slices.Equal(got, want) {
-			t.Errorf("visited %d, err %v; want %d in id order", len(got), err, len(want))
-		}
-		stop := errors.New("stop")
-		n := 0
-		err = s.EachContact(ctx, org, func(gifting.Contact) error { n++; return stop })
-		if !errors.Is(err, stop) || n != 1 {
-			t.Errorf("stopping: err %v after %d; want stop after 1", err, n)
 		}
 	})
 }
@@ -284,29 +268,29 @@ func TestBulkAddItemFailsAlone(t *testing.T) {
 	healthy := dynamo.New(testenv.Client(t), table)
 	org, _ := testenv.Org(t, s, "acme", 0)
 	list := leadsList(t, s, org)
-	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{
+	res, err := contact.NewApp(s, nil).AddToList(ctx, org, list.ListID, []contact.Input{
 		{MailID: "a@example.com"}, {MailID: "BAD@example.com", FirstName: "Bad"}, {MailID: "c@example.com"},
-	}, gifting.Source{Type: gifting.SourceImport})
+	}, contact.Source{Type: contact.SourceImport})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Created != 2 || res.Failed != 1 || res.Items[1].Status != gifting.BulkFailed ||
+	if res.Created != 2 || res.Failed != 1 || res.Items[1].Status != contact.StatusFailed ||
 		!strings.Contains(res.Items[1].Reason, "retry") || strings.Contains(res.Items[1].Reason, "injected") {
 		t.Fatalf("result %+v; want 2 created and item 1 failed with a retry hint, without internal text", res)
 	}
-	contacts, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+	contacts, total, err := contact.NewApp(s, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
 	if err != nil || total != 2 || len(contacts) != 2 {
 		t.Fatalf("total %d, %d contacts, err %v; want 2", total, len(contacts), err)
 	}
-	if _, n, _ := s.ListContacts(ctx, org, "bad", gifting.PageRequest{Page: 1, Limit: 10}); n != 0 {
+	if _, n, _ := contact.NewApp(s, nil).Contacts(ctx, org, "bad", gifting.PageRequest{Page: 1, Limit: 10}); n != 0 {
 		t.Errorf("search finds %d half-written contacts", n)
 	}
 	if l, _ := s.ContactList(ctx, org, list.ListID); l.ContactCount != 2 {
 		t.Errorf("list count = %d, want 2", l.ContactCount)
 	}
 	// Nothing holds the email: it imports as a new contact.
-	again, err := healthy.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "bad@example.com"}}, gifting.Source{Type: gifting.SourceImport})
-	if err != nil || again.Items[0].Status != gifting.BulkCreated {
+	again, err := contact.NewApp(healthy, nil).AddToList(ctx, org, list.ListID, []contact.Input{{MailID: "bad@example.com"}}, contact.Source{Type: contact.SourceImport})
+	if err != nil || again.Items[0].Status != contact.StatusCreated {
 		t.Errorf("re-import: %+v, %v; want created", again, err)
 	}
 }
@@ -348,16 +332,16 @@ func TestImportIntoListDeletedMeanwhile(t *testing.T) {
 	list := leadsList(t, healthy, org)
 	s := dynamo.New(listDeletingDB{DB: testenv.Client(t), client: testenv.Client(t),
 		list: dynamo.ItemKey("ORG#"+org, "LIST#"+list.ListID)}, healthy.Table())
-	res, err := s.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "a@example.com"}, {MailID: "b@example.com"}}, importSource)
+	res, err := contact.NewApp(s, nil).AddToList(ctx, org, list.ListID, []contact.Input{{MailID: "a@example.com"}, {MailID: "b@example.com"}}, importSource)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, it := range res.Items {
-		if it.Status != gifting.BulkFailed || !strings.Contains(it.Reason, "not found") {
+		if it.Status != contact.StatusFailed || !strings.Contains(it.Reason, "not found") {
 			t.Errorf("item %+v; want the list reported not found", it)
 		}
 	}
-	contacts, total, err := healthy.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
+	contacts, total, err := contact.NewApp(healthy, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10})
 	if err != nil || total != 2 || len(contacts) != 2 {
 		t.Fatalf("%d contacts (total %d), %v; want the 2 created", len(contacts), total, err)
 	}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,8 +11,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/wire"
 )
@@ -21,7 +24,7 @@ import (
 // new recipient r (its recipientItem and recipientItems, copied), so tests
 // can fill a table as that code did.
 func (s *Store) LegacyRecipientItems(orgID string, r recipient.Recipient, delays map[string]int) (rec, marker map[string]types.AttributeValue, err error) {
-	it, err := marshal(recordOf(r))
+	it, err := marshal(recipientRecordOf(r))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +85,7 @@ func (s *Store) PackedRecipientItemBeforeSets(orgID string, r recipient.Recipien
 	if err != nil {
 		return nil, err
 	}
-	j, err := json.Marshal(recordOf(r))
+	j, err := json.Marshal(recipientRecordOf(r))
 	if err != nil {
 		return nil, err
 	}
@@ -146,4 +149,62 @@ func SentMessage(orgID, id string, at time.Time, msg gifting.Change, now *recipi
 	}
 	sent, err = wire.Change(webhook.Hydrate(rec.Messages, found)[0])
 	return sent, stored, err
+}
+
+// BridgeOf is c in gifting's shape, the legacy model's record (tests
+// write items as that model did).
+var BridgeOf = contact.Carried
+
+// FeedLimit is feedLimit, the size of a change feed source's next page.
+var FeedLimit = feedLimit
+
+// BalanceChange is one change of a wallet with writes of a test's own in
+// its transaction (ChangeBalance).
+type BalanceChange struct {
+	OrgID string
+	// Delta is added to the balance: negative for a debit.
+	Delta int64
+	// Entry's Type, CampaignID, RecipientID and Reason describe the change.
+	Entry wallet.Entry
+	// Balance, when not nil, is a balance just read (wallet.ApplyFrom).
+	Balance *int64
+	// Items are the other writes of the transaction, given the balance
+	// after the change; called again on every attempt.
+	Items func(balanceAfter int64) ([]types.TransactWriteItem, error)
+	// Changes are the change messages of Items.
+	Changes []gifting.Change
+	// Contacts is the number of contacts Items creates.
+	Contacts int64
+	// Cancelled maps a cancellation caused by one of Items to an error.
+	Cancelled func(reasons []types.CancellationReason) error
+}
+
+// ChangeBalance applies c as the slices apply theirs: wallet.Apply (or
+// ApplyFrom) decides it and commits each plan with commitPlan, Items in
+// the same transaction. It lets the storage tests drive the money path's
+// commit with writes and cancellations of their own.
+func (s *Store) ChangeBalance(ctx context.Context, c BalanceChange) (wallet.Wallet, wallet.Entry, error) {
+	change := wallet.Change{OrgID: c.OrgID, Type: c.Entry.Type, Delta: c.Delta,
+		CampaignID: c.Entry.CampaignID, RecipientID: c.Entry.RecipientID, Reason: c.Entry.Reason}
+	commit := func(ctx context.Context, p wallet.Plan) error {
+		w := planWrites{changes: c.Changes, contacts: c.Contacts, cancelled: c.Cancelled}
+		if c.Items != nil {
+			var err error
+			if w.items, err = c.Items(p.After); err != nil {
+				return err
+			}
+		}
+		return s.commitPlan(ctx, p, w)
+	}
+	var p wallet.Plan
+	var err error
+	if c.Balance != nil {
+		p, err = wallet.ApplyFrom(ctx, s, change, *c.Balance, commit)
+	} else {
+		p, err = wallet.Apply(ctx, s, change, commit)
+	}
+	if err != nil {
+		return wallet.Wallet{}, wallet.Entry{}, err
+	}
+	return wallet.Wallet{OrgID: c.OrgID, Balance: p.After, UpdatedAt: p.Entry.CreatedAt}, p.Entry, nil
 }

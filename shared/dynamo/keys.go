@@ -142,6 +142,28 @@ func audienceMemberLSK(createdAt time.Time, contact string) string {
 	return "CRT#" + createdAt.UTC().Format(timeLayout) + "#" + contact
 }
 
+// audienceMemberOSK is an audience member's sort key in the Order index:
+// the contact's updatedAt when the build matched it (a member is a
+// snapshot: it never changes after) and then its id, so the audience's
+// Order partition is in the updatedAt order, ties by contactId.
+func audienceMemberOSK(updatedAt time.Time, contact string) string {
+	return "UPD#" + updatedAt.UTC().Format(timeLayout) + "#" + contact
+}
+
+// memberEntryPrefix is the sort-key prefix of an audience's member
+// entries, small items written with its members (memberEntries): one per
+// member in contactId order (memberIDSK) and one per word of a member
+// (memberWordSK). A member's words are letters and digits only, so a
+// word's key prefix ends where the word does at "#".
+func memberEntryPrefix(aud string) string { return "AMIDX#" + aud + "#" }
+func memberIDSK(aud, contact string) string {
+	return memberEntryPrefix(aud) + "I#" + contact
+}
+func memberWordPrefix(aud, word string) string { return memberEntryPrefix(aud) + "W#" + word }
+func memberWordSK(aud, word, contact string) string {
+	return memberWordPrefix(aud, word) + "#" + contact
+}
+
 func eventSK(id string) string { return "EVENT#" + id }
 
 // pageKey is the Pages index key of a recipient: the prefix its landing
@@ -169,6 +191,19 @@ func audienceMemberPrefix(aud string) string { return "AMEMBER#" + aud + "#" }
 
 // Slim index partitions: one per large collection.
 func contactsLPK(org string) string { return orgPK(org) + "#CONTACT" }
+
+// The partitions of a contact's search entries (contacts_search.go): one
+// per token of its words (contact.Token), one per normalized LinkedIn URL
+// (contact.LinkedinKey). searchSuffix is what follows orgPK in each, as a
+// contact item's sx names them.
+func tokenSuffix(token string) string     { return "#TOK#" + token }
+func linkedinSuffix(key string) string    { return "#LI#" + key }
+func searchPK(org, suffix string) string  { return orgPK(org) + suffix }
+func searchEntrySK(lsk, id string) string { return lsk + "#" + id }
+func contactOfSK(sk string) string        { return strings.TrimPrefix(sk, contactPrefix) }
+func contactOfEntrySK(sk string) string {
+	return sk[strings.LastIndexByte(sk, '#')+1:]
+}
 func recipientsLPK(org, campaign string) string {
 	return orgPK(org) + "#RCPT#" + campaign
 }
@@ -177,6 +212,12 @@ func campaignsLPK(org string) string     { return orgPK(org) + "#CAMPAIGN" }
 func personasLPK(org string) string      { return orgPK(org) + "#ICP" }
 func audiencesLPK(org string) string     { return orgPK(org) + "#AUDIENCE" }
 func eventsLPK(org string) string        { return orgPK(org) + "#EVENT" }
+
+// ledgerLPK is the Slim partition of an organization's ledger entries
+// (LSK = the entry's sort key): a deep ledger page skips on these ~100-byte
+// entries instead of the entries themselves, which hold their change
+// messages.
+func ledgerLPK(org string) string { return orgPK(org) + "#LEDGER" }
 
 // deletedAudienceSK is the tombstone of a deleted audience while its
 // members are purged: outside the AUDIENCE# range, so the audience is gone
@@ -242,6 +283,10 @@ const (
 	// dueShard and dueAt; it projects the few attributes the tick reads.
 	indexDue  = "Due"
 	indexSlim = "Slim"
+	// indexOrder is sparse and keys only: audience members carry its
+	// keys, OPK (the audience's Slim partition key) and OSK
+	// (audienceMemberOSK).
+	indexOrder = "Order"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"
 )

@@ -14,8 +14,8 @@ import (
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -60,11 +60,11 @@ func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for k := range in {
 		in[k] = benchPerson(k)
 	}
-	if _, err := s.AddContactsToList(ctx, orgID, l.ListID, in, importSource); err != nil {
+	if _, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, importSource); err != nil {
 		t.Fatal(err)
 	}
 	cat, err := seed.LoadCatalog()
@@ -84,12 +84,12 @@ func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	stop := m.Observe(u)
 	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
 	stop()
-	ids, err := s.ListContactIDs(ctx, orgID, l.ListID)
+	ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, l.ListID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range ids {
-		ct, err := s.Contact(ctx, orgID, id)
+		ct, err := contact.NewApp(s, nil).Contact(ctx, orgID, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestLaunchShowsCampaignOnContactsStoredBefore(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	orgID, c := launchFixtureOf(t, s, "before", 3, "")
-	ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestLaunchShowsCampaignOnContactsStoredBefore(t *testing.T) {
 	}
 	runSlicesTwice(t, s, orgID, c.CampaignID, nil)
 	for i, want := range [][]string{{"01OTHERCAMPAIGN", c.CampaignID}, {c.CampaignID}, {c.CampaignID}} {
-		ct, err := s.Contact(ctx, orgID, ids[i])
+		ct, err := contact.NewApp(s, nil).Contact(ctx, orgID, ids[i])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,13 +13,17 @@ import (
 )
 
 // WalletStatement returns org's wallet and a page of its ledger, newest
-// first, in two requests: one BatchGetItem (wallet, profile, legacy ledger
-// counter) and a Query of the ledger that stops at the page's end. Ledger
-// entries are small (~250 bytes, up to about 1 KB for those that also hold
-// their transaction's change messages), so a deep page costs about one
-// read unit per 5 to 20 entries skipped. The total is the entries the wallet counted plus
-// those COUNT#LEDGER counted before the wallet did (see walletEntries).
-// wallet.ErrNoWallet when the organization has none.
+// first: one BatchGetItem (wallet, profile, legacy ledger counter), then
+// for a page after the first a walk of the ledger's Slim entries, keys
+// only, up to the page's start (about 1 read unit per 80 entries skipped,
+// eventually consistent), then a Query of the ledger that reads the page
+// and one entry more. Ledger entries hold their transaction's change
+// messages (~250 bytes to about 1 KB), so skipping on the entries
+// themselves, as it still does for an organization whose ledger `admin
+// migrate` has not indexed yet (walletItem.LedgerIndexed), costs about one
+// read unit per 5 to 20 entries. The total is the entries the wallet
+// counted plus those COUNT#LEDGER counted before the wallet did (see
+// walletEntries). wallet.ErrNoWallet when the organization has none.
 func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.PageRequest) (wallet.Statement, error) {
 	return s.WalletStatementBefore(ctx, orgID, "", p)
 }
@@ -29,17 +34,45 @@ func (s *Store) WalletStatement(ctx context.Context, orgID string, p gifting.Pag
 // were written since, which page numbers alone cannot. Total stays the
 // whole ledger's (wallet.Store).
 func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string, p gifting.PageRequest) (wallet.Statement, error) {
+	st, counted, wc, err := s.walletHead(ctx, orgID)
+	if err != nil {
+		return wallet.Statement{}, err
+	}
+	window := ledgerWindow{before: before, skip: p.Offset(), limit: p.Limit}
+	ended := false
+	if wc.LedgerIndexed && window.skip > 0 {
+		if ended, err = s.skipLedger(ctx, orgID, &window); err != nil {
+			return wallet.Statement{}, err
+		}
+	}
+	read := window.skipped
+	if !ended {
+		if read, err = s.readLedgerWindow(ctx, orgID, &window); err != nil {
+			return wallet.Statement{}, err
+		}
+	}
+	st.Entries = window.page
+	if len(window.page) == p.Limit && window.more {
+		st.Next = window.page[len(window.page)-1].EntryID
+	}
+	st.Total = int(counted.N + wc.Entries)
+	if !window.more && before == "" {
+		// Read to the end: the exact count, even for entries written
+		// without the counter.
+		st.Total = read
+	}
+	return st, nil
+}
+
+// walletHead reads org's wallet, its budget and the frozen COUNT#LEDGER in
+// one BatchGetItem: the statement without its entries.
+func (s *Store) walletHead(ctx context.Context, orgID string) (st wallet.Statement, counted counterItem, wc walletItem, err error) {
 	got, err := s.batchGet(ctx, []item{
 		key(orgPK(orgID), walletSK), key(orgPK(orgID), profileSK), key(orgPK(orgID), counterSK(counterLedger)),
 	})
 	if err != nil {
-		return wallet.Statement{}, err
+		return st, counted, wc, err
 	}
-	var (
-		st      wallet.Statement
-		counted counterItem // frozen: entries written before the wallet counted them
-		wc      walletItem
-	)
 	found := false
 	for _, it := range got {
 		var err error
@@ -55,42 +88,76 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 			err = unmarshal(it, &counted)
 		}
 		if err != nil {
-			return wallet.Statement{}, err
+			return st, counted, wc, err
 		}
 	}
 	if !found {
-		return wallet.Statement{}, wallet.ErrNoWallet
+		return st, counted, wc, wallet.ErrNoWallet
 	}
 	if st.Wallet.OrgID == "" {
 		st.Wallet.OrgID = orgID
 	}
-	entries, exhausted, err := s.ledgerEntries(ctx, orgID, before, p.Offset()+p.Limit)
-	if err != nil {
-		return wallet.Statement{}, err
-	}
-	lo, hi := p.Window(len(entries))
-	st.Entries = entries[lo:hi]
-	if hi > lo && len(entries) > hi {
-		st.Next = entries[hi-1].EntryID
-	}
-	st.Total = int(counted.N + wc.Entries)
-	if exhausted && before == "" {
-		// Read to the end: the exact count, even for entries written
-		// without the counter.
-		st.Total = len(entries)
-	}
-	return st, nil
+	return st, counted, wc, nil
 }
 
-// ledgerEntries reads org's ledger newest first, from the entry older than
-// before ("": the newest), until it holds need entries and one more when
-// there is one; exhausted reports that it read to the ledger's end.
-func (s *Store) ledgerEntries(ctx context.Context, orgID, before string, need int) (entries []wallet.Entry, exhausted bool, err error) {
-	exhausted, err = s.eachLedgerEntry(ctx, orgID, before, min(need+1, 10_000), false, func(e wallet.Entry) bool {
-		entries = append(entries, e)
-		return len(entries) <= need
+// ledgerWindow is a page of a ledger being read, newest first: skip
+// entries older than before ("": from the newest), then limit entries.
+type ledgerWindow struct {
+	before      string
+	skip, limit int
+	// skipped counts the entries walked past on the Slim index (before
+	// moved to the last of them).
+	skipped int
+	// page is the page's entries, and more reports that an entry
+	// follows them (false: the walk reached the ledger's end).
+	page []wallet.Entry
+	more bool
+}
+
+// skipLedger walks w.skip entries of org's ledger on its Slim entries,
+// counting them without reading them back, and moves w past them. Slim is
+// eventually consistent: an entry written a moment before may be missing
+// from the walk, as if it came an instant later. When the ledger ends
+// within the walk, the page is empty and w.skipped is what it holds.
+func (s *Store) skipLedger(ctx context.Context, orgID string, w *ledgerWindow) (ended bool, err error) {
+	in := s.slimQuery(ledgerLPK(orgID), false)
+	if w.before != "" {
+		in.KeyConditionExpression = aws.String("LPK = :lpk AND LSK < :before")
+		in.ExpressionAttributeValues[":before"] = str(ledgerSK(w.before))
+	}
+	last, skipped, err := s.skipEntries(ctx, in, w.skip)
+	if err != nil {
+		return false, err
+	}
+	w.skipped, w.skip = skipped, 0
+	if last == "" {
+		return true, nil
+	}
+	w.before = strings.TrimPrefix(last, ledgerPrefix)
+	return false, nil
+}
+
+// readLedgerWindow reads org's ledger from w.before, walking past the
+// w.skip entries still to skip (all of them when the ledger is not
+// indexed: the entries are read whole), then keeping w's page and reading
+// one entry more to learn whether any follows. It returns the number of
+// entries the ledger holds up to where the read stopped, skipped ones
+// included (the ledger's size when w.more is false).
+func (s *Store) readLedgerWindow(ctx context.Context, orgID string, w *ledgerWindow) (int, error) {
+	need := w.skip + w.limit
+	read := 0
+	exhausted, err := s.eachLedgerEntry(ctx, orgID, w.before, min(need+1, 10_000), false, func(e wallet.Entry) bool {
+		read++
+		if read > need {
+			return false
+		}
+		if read > w.skip {
+			w.page = append(w.page, e)
+		}
+		return true
 	})
-	return entries, exhausted, err
+	w.more = !exhausted
+	return w.skipped + read, err
 }
 
 // eachLedgerEntry calls fn with org's ledger entries, newest first from

@@ -26,7 +26,10 @@ type migrationStep struct {
 func migrationSteps() []migrationStep {
 	return []migrationStep{
 		{name: stepContacts, run: (*Store).migrateContacts},
+		{name: stepSearch, run: (*Store).migrateSearch},
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
+		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
+		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
 	}
 }
 
@@ -173,13 +176,17 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 		bySK := bySortKey(got)
 		slotSK := contactSK(slotID(orgID, c.MailID))
 		var tx txn
-		next := c
-		next.LSK = contactLSK("", c.ContactID)
-		put, err := s.contactPut(orgID, next, c.Contact)
+		next := c.contact()
+		next.Stored.Place = contactLSK("", c.ContactID)
+		// The search entries move from the legacy place (if the
+		// contacts-search step wrote them already) to the new one.
+		next.Stored.Search = ""
+		writes, err := s.contactWrites(orgID, next)
 		if err != nil {
 			return false, "", err
 		}
-		tx.add("", put)
+		tx.add("", writes...)
+		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, nil)...)
 		if len(c.ListIDs) > 0 {
 			tx.add("", types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: key(orgPK(orgID), memberSK(c.ListIDs[0], c.ContactID))}})
@@ -291,4 +298,22 @@ func (s *Store) setCount(ctx context.Context, k item, attr string, n int64) erro
 		return fmt.Errorf("set %s: %w", attr, err)
 	}
 	return nil
+}
+
+// retryWait decides after a failed upgrade of a contact whether to read
+// it again and retry: it waits and returns nil when the failure was a
+// concurrent change (a failed version condition or a conflict) or
+// throttling, and returns err otherwise or after too many attempts.
+func (s *Store) retryWait(ctx context.Context, err error, attempt int) error {
+	reasons := cancellationReasons(err)
+	again := retryable(err) || isConditionFailed(err)
+	for i := range reasons {
+		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
+			again = true
+		}
+	}
+	if !again || attempt >= maxAttempts {
+		return err
+	}
+	return sleep(ctx, backoff(attempt))
 }

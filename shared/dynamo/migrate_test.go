@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -38,13 +39,14 @@ func (l *legacyTable) put(it map[string]types.AttributeValue) {
 
 func (l *legacyTable) add(k int, lists ...string) gifting.Contact {
 	l.t.Helper()
-	in := gifting.ContactInput{MailID: fmt.Sprintf("legacy%d@example.com", k), FirstName: fmt.Sprintf("Legacy%d", k), LastName: "Person",
-		CompanyName: "Old Corp", Address: gifting.Address{Line1: "1 Old Road", City: "Springfield", Country: "US"}}
+	in := contact.Input{MailID: fmt.Sprintf("legacy%d@example.com", k), FirstName: fmt.Sprintf("Legacy%d", k), LastName: "Person",
+		CompanyName: "Old Corp", Address: contact.Address{Line1: "1 Old Road", City: "Springfield", Country: "US"}}
 	if err := in.Validate(); err != nil {
 		l.t.Fatal(err)
 	}
-	c := gifting.NewContact(l.s.NewID(), l.org, in, importSource, time.Now().UTC().Truncate(time.Millisecond))
-	c.ListIDs = lists
+	cc := contact.New(l.s.NewID(), l.org, contact.Stored{}, in, importSource, time.Now().UTC().Truncate(time.Millisecond))
+	cc.ListIDs = lists
+	c := dynamo.BridgeOf(cc)
 	it, err := attributevalue.MarshalMapWithOptions(c, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
 	if err != nil {
 		l.t.Fatal(err)
@@ -53,7 +55,7 @@ func (l *legacyTable) add(k int, lists ...string) gifting.Contact {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	it["PK"], it["SK"] = s(pk), s("CONTACT#"+c.ContactID)
 	it["LPK"], it["LSK"] = s(pk+"#CONTACT"), s("CONTACT#"+c.ContactID)
-	it["srch"] = s(c.SearchText())
+	it["srch"] = s(cc.SearchText())
 	it["ver"] = &types.AttributeValueMemberN{Value: "1"}
 	l.put(it)
 	l.put(map[string]types.AttributeValue{"PK": s(pk), "SK": s("EMAIL#" + c.MailID), "contactId": s(c.ContactID)})
@@ -159,8 +161,8 @@ func TestMigrateLegacyContacts(t *testing.T) {
 	old.addTo("COUNT#CONTACT", "n", -3)
 
 	t.Run("before the migration, an import of a stored email merges", func(t *testing.T) {
-		res, err := s.AddContactsToList(ctx, org, l2.ListID, []gifting.ContactInput{{MailID: legacy[0].MailID, JobTitle: "CTO"}}, importSource)
-		if err != nil || res.Items[0].Status != gifting.BulkMerged || res.Items[0].ContactID != legacy[0].ContactID {
+		res, err := contact.NewApp(s, nil).AddToList(ctx, org, l2.ListID, []contact.Input{{MailID: legacy[0].MailID, JobTitle: "CTO"}}, importSource)
+		if err != nil || res.Items[0].Status != contact.StatusMerged || res.Items[0].ContactID != legacy[0].ContactID {
 			t.Fatalf("import: %+v, %v; want merged into %s", res, err, legacy[0].ContactID)
 		}
 		in2 = append(in2, legacy[0].ContactID)
@@ -175,7 +177,7 @@ func TestMigrateLegacyContacts(t *testing.T) {
 	}
 
 	t.Run("pages and totals", func(t *testing.T) {
-		page, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 100})
+		page, total, err := contact.NewApp(s, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 100})
 		if err != nil || total != n || len(page) != n {
 			t.Fatalf("contacts: %d of %d, %v; want %d", len(page), total, err, n)
 		}
@@ -183,24 +185,24 @@ func TestMigrateLegacyContacts(t *testing.T) {
 			list gifting.ContactList
 			want []string
 		}{{l1, in1}, {l2, in2}} {
-			ids, err := s.ListContactIDs(ctx, org, tc.list.ListID)
+			ids, err := contact.NewApp(s, nil).MemberIDs(ctx, org, tc.list.ListID)
 			slices.Sort(ids)
 			want := slices.Sorted(slices.Values(tc.want))
 			if err != nil || !slices.Equal(ids, want) {
 				t.Errorf("list %s: %d members, %v; want %d", tc.list.Name, len(ids), err, len(want))
 			}
-			members, total, err := s.ListMembers(ctx, org, tc.list.ListID, "", gifting.PageRequest{Page: 1, Limit: 100})
+			members, total, err := contact.NewApp(s, nil).Members(ctx, org, tc.list.ListID, "", gifting.PageRequest{Page: 1, Limit: 100})
 			if err != nil || total != len(want) || len(members) != len(want) {
 				t.Errorf("list %s page: %d of %d, %v; want %d", tc.list.Name, len(members), total, err, len(want))
 			}
 		}
-		got, err := s.Contact(ctx, org, legacy[4].ContactID)
+		got, err := contact.NewApp(s, nil).Contact(ctx, org, legacy[4].ContactID)
 		if err != nil || got.MailID != legacy[4].MailID || len(got.Emails) != 1 || len(got.Addresses) != 1 || !slices.Equal(got.ListIDs, []string{l1.ListID, l2.ListID}) {
 			t.Errorf("migrated contact %+v, %v", got, err)
 		}
 	})
 	t.Run("search", func(t *testing.T) {
-		found, total, err := s.ListContacts(ctx, org, "legacy17", gifting.PageRequest{Page: 1, Limit: 10})
+		found, total, err := contact.NewApp(s, nil).Contacts(ctx, org, "legacy17", gifting.PageRequest{Page: 1, Limit: 10})
 		if err != nil || total != 1 || found[0].ContactID != legacy[17].ContactID {
 			t.Errorf("search: %d found, %v", total, err)
 		}
@@ -228,25 +230,25 @@ func TestMigrateLegacyContacts(t *testing.T) {
 		}
 	})
 	t.Run("emails stay unique", func(t *testing.T) {
-		res, err := s.AddContactsToList(ctx, org, l1.ListID, []gifting.ContactInput{
+		res, err := contact.NewApp(s, nil).AddToList(ctx, org, l1.ListID, []contact.Input{
 			{MailID: legacy[5].MailID}, {MailID: "fresh@example.com"},
 		}, importSource)
-		if err != nil || res.Items[0].Status != gifting.BulkAdded && res.Items[0].Status != gifting.BulkMerged ||
-			res.Items[0].ContactID != legacy[5].ContactID || res.Items[1].Status != gifting.BulkCreated {
+		if err != nil || res.Items[0].Status != contact.StatusAdded && res.Items[0].Status != contact.StatusMerged ||
+			res.Items[0].ContactID != legacy[5].ContactID || res.Items[1].Status != contact.StatusCreated {
 			t.Errorf("import after migration: %+v, %v; want a merge into %s and a create", res, err, legacy[5].ContactID)
 		}
 		other := legacy[7].MailID
-		if _, err := s.UpdateContact(ctx, org, legacy[8].ContactID, gifting.ContactPatch{MailID: &other}); gifting.ErrorCode(err) != gifting.CodeConflict {
+		if _, err := contact.NewApp(s, nil).UpdateContact(ctx, org, legacy[8].ContactID, contact.Patch{MailID: &other}); gifting.ErrorCode(err) != gifting.CodeConflict {
 			t.Errorf("taking a migrated contact's email: %v; want CONFLICT", err)
 		}
-		if err := s.DeleteContact(ctx, org, legacy[9].ContactID); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, org, legacy[9].ContactID); err != nil {
 			t.Fatal(err)
 		}
-		again, err := s.AddContactsToList(ctx, org, l1.ListID, []gifting.ContactInput{{MailID: legacy[9].MailID}}, importSource)
-		if err != nil || again.Items[0].Status != gifting.BulkCreated || again.Items[0].ContactID == legacy[9].ContactID {
+		again, err := contact.NewApp(s, nil).AddToList(ctx, org, l1.ListID, []contact.Input{{MailID: legacy[9].MailID}}, importSource)
+		if err != nil || again.Items[0].Status != contact.StatusCreated || again.Items[0].ContactID == legacy[9].ContactID {
 			t.Errorf("re-import after delete: %+v, %v; want a new contact", again, err)
 		}
-		if _, total, _ := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 1}); total != n+1 {
+		if _, total, _ := contact.NewApp(s, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 1}); total != n+1 {
 			t.Errorf("total %d, want %d", total, n+1)
 		}
 	})

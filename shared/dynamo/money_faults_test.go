@@ -16,6 +16,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -234,11 +235,11 @@ func TestLaunchFinishLostAnswer(t *testing.T) {
 			if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 				t.Fatal(err)
 			}
-			ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+			ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+			if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, ids[0]); err != nil {
 				t.Fatal(err)
 			}
 			fake.arm(1, ans.err)
@@ -460,11 +461,11 @@ var moneyPaths = []moneyPath{
 		if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
 			t.Fatal(err)
 		}
-		ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+		ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, ids[0]); err != nil {
 			t.Fatal(err)
 		}
 		return func() error {

@@ -60,8 +60,10 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	}
 	// The wallet counts the ledger entries written with it: the opening
 	// top-up below when there are initial credits (Credits is 0 or more).
+	// Every entry it will have gets its Slim entry (ledgerPut), so its
+	// ledger is indexed from the start.
 	opening := walletItem{OrgID: in.OrgID, Balance: in.Credits, Currency: in.Budget.Currency, UpdatedAt: now,
-		Entries: min(in.Credits, 1)}
+		Entries: min(in.Credits, 1), LedgerIndexed: true}
 	profile, err := withKey(org, map[string]string{"PK": orgPK(in.OrgID), "SK": profileSK})
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
@@ -72,9 +74,15 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	}
 	// A new organization has no contacts of the model before slots: its
 	// contacts step is done from the start, so imports read no legacy
-	// email markers (planAll). Its contacts counter exists from the
-	// start, so an import's batch of counter updates finds it (applyCounts).
+	// email markers (Holdings). Its contacts counter exists from the
+	// start, so an import's batch of counter updates finds it (CommitCounts).
 	migrated, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepContacts)})
+	if err != nil {
+		return gifting.Organization{}, wallet.Wallet{}, err
+	}
+	// Its contacts all get their search entries as they are written: its
+	// contacts-search step is done too (contacts_search_ready.go).
+	searchable, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepSearch)})
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
 	}
@@ -82,6 +90,7 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
 		{Put: &types.Put{TableName: &s.table, Item: migrated}},
+		{Put: &types.Put{TableName: &s.table, Item: searchable}},
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
 	}
 	if in.Credits > 0 {

@@ -145,7 +145,7 @@ type shippingAddressRecord struct {
 	PhoneNumber string `json:"phoneNumber"`
 }
 
-func recordOf(r recipient.Recipient) recipientRecord {
+func recipientRecordOf(r recipient.Recipient) recipientRecord {
 	e := r.Emails
 	return recipientRecord{
 		RecipientID: r.RecipientID, CampaignID: r.CampaignID, OrganizationID: r.OrganizationID,

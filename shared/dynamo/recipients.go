@@ -268,7 +268,7 @@ var recipientDict = []byte(`{"recipientId":"","campaignId":"","organizationId":"
 // packRecipient is the packed form of r: its JSON, deflated with
 // recipientDict.
 func packRecipient(r recipient.Recipient) ([]byte, error) {
-	j, err := json.Marshal(recordOf(r))
+	j, err := json.Marshal(recipientRecordOf(r))
 	if err != nil {
 		return nil, fmt.Errorf("pack recipient: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -37,7 +38,7 @@ func TestLegacyRecipients(t *testing.T) {
 		return clock
 	}))
 	orgID, c := launchFixtureOf(t, s, "legacy", 3, "tmpl-meeting-booker")
-	lists, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	lists, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestRecipientPackedBeforeEmailSets(t *testing.T) {
 	ctx := context.Background()
 	s := testenv.Store(t)
 	orgID, c := launchFixtureOf(t, s, "packed", 1, "tmpl-meeting-booker")
-	ids, err := s.ListContactIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
+	ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, c.CampaignData.ContactListIDs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

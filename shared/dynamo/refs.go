@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/refcheck"
 )
 
 // The deletes of what campaigns refer to (templates, gifts, contact
@@ -25,8 +26,8 @@ import (
 // (tens to hundreds: each is a sending a person sets up), so a delete of a
 // template, gift or list reads at most a few hundred small items; this is
 // the bound docs/data-model.md's access-pattern table states, and deletes are rare.
-func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]campaign.Campaign, error) {
-	var out []campaign.Campaign
+func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref gifting.Ref) ([]refcheck.Referrer, error) {
+	var out []refcheck.Referrer
 	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {
 		items, err := s.queryPrefix(ctx, orgPK(orgID), prefix, true)
 		if err != nil {
@@ -39,7 +40,7 @@ func (s *Store) CampaignsReferring(ctx context.Context, orgID string, ref giftin
 			}
 			c.Normalize()
 			if c.RefersTo(ref) {
-				out = append(out, c)
+				out = append(out, c.Referrer())
 			}
 		}
 	}
@@ -60,9 +61,9 @@ func (d *draftMoved) Error() string { return fmt.Sprintf("draft %d changed", d.i
 // a launch of one of them commits either before (the delete then fails)
 // or after (the launch then finds the item missing). It returns errRefGone
 // when the item is gone and a *draftMoved when a draft changed.
-func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []types.TransactWriteItem, drafts []campaign.Campaign) error {
-	if len(drafts) > campaign.MaxDraftChecks {
-		// The caller decides first (campaign.CheckDraftChecks).
+func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []types.TransactWriteItem, drafts []refcheck.Referrer) error {
+	if len(drafts) > refcheck.MaxDraftChecks {
+		// The caller decides first (refcheck.CheckDraftChecks).
 		return fmt.Errorf("delete %s: %d drafts to check, more than a transaction holds", sk, len(drafts))
 	}
 	var tx txn
@@ -71,7 +72,7 @@ func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []t
 	}})
 	tx.add("", extra...)
 	for i, c := range drafts {
-		seen, err := marshalValue(c.UpdatedAt)
+		seen, err := marshalValue(c.Seen)
 		if err != nil {
 			return err
 		}
@@ -98,26 +99,6 @@ func (s *Store) commitRefDelete(ctx context.Context, orgID, sk string, extra []t
 		}
 	}
 	return err
-}
-
-// deleteReferenced is commitRefDelete for a contact list's delete, with
-// the errors a user sees: CONFLICT when more drafts refer to ref than one
-// delete checks or a draft changed, NOT_FOUND when the item is gone.
-func (s *Store) deleteReferenced(ctx context.Context, orgID string, ref gifting.Ref, sk string, extra []types.TransactWriteItem, drafts []campaign.Campaign) error {
-	if err := campaign.CheckDraftChecks(ref, drafts); err != nil {
-		return err
-	}
-	err := s.commitRefDelete(ctx, orgID, sk, extra, drafts)
-	var moved *draftMoved
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, errRefGone):
-		return gifting.NotFound(ref.Kind, ref.ID)
-	case errors.As(err, &moved):
-		return campaign.DraftChangedWhileDeleting(ref, drafts[moved.i].CampaignID, drafts[moved.i].Name)
-	}
-	return fmt.Errorf("delete %s: %w", ref.Kind, err)
 }
 
 // draftCheck names the check of the i-th draft of a delete.

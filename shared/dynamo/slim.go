@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // slimQuery is the query of one partition of the Slim index (one large
@@ -22,34 +23,38 @@ func (s *Store) slimQuery(lpk string, forward bool) *dynamodb.QueryInput {
 	}
 }
 
-// skipSlim walks n entries of the Slim partition lpk, reading only their
-// keys, and returns the sort key of the n-th, or "" when there are fewer.
+// skipSlim walks n entries of the Slim partition lpk, counting them
+// (skipEntries), and returns the sort key of the n-th, or "" when no entry
+// follows it (there are n or fewer).
 // The table's sort key equals LSK, so a page query can start right after
 // it: a deep page costs the skipped index entries (about 1 read unit per
 // 50), not the skipped items.
 func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (string, error) {
-	in := s.slimQuery(lpk, forward)
-	in.ProjectionExpression = aws.String("LSK")
-	last := ""
-	for n > 0 {
-		in.Limit = aws.Int32(int32(n))
+	last, _, err := s.skipEntries(ctx, s.slimQuery(lpk, forward), n)
+	return last, err
+}
+
+// skipEntries walks up to n entries of the Slim query in, counting them
+// (Select COUNT: billed as reading them, but no entry comes back, so a
+// deep skip allocates nothing per entry), and returns the LSK of the n-th
+// and how many it walked: fewer than n, with last "", when the query ends
+// first; n with last "" when the n-th was the query's last entry.
+func (s *Store) skipEntries(ctx context.Context, in *dynamodb.QueryInput, n int) (last string, skipped int, err error) {
+	in.Select = types.SelectCount
+	for skipped < n {
+		in.Limit = aws.Int32(int32(n - skipped))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
-			return "", fmt.Errorf("skip %s: %w", lpk, err)
+			return "", 0, fmt.Errorf("skip %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
 		}
-		n -= len(res.Items)
-		if len(res.Items) > 0 {
-			last = attrS(res.Items[len(res.Items)-1], "LSK")
-		}
+		skipped += int(res.Count)
 		if res.LastEvaluatedKey == nil {
-			break
+			return "", skipped, nil
 		}
+		last = attrS(res.LastEvaluatedKey, "LSK")
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
-	if n > 0 {
-		return "", nil
-	}
-	return last, nil
+	return last, skipped, nil
 }
 
 // slimKey is a Slim entry's keys: the table's sort key of its item and
@@ -62,12 +67,18 @@ type slimKey struct{ SK, LSK string }
 func (s *Store) slimKeysUpTo(ctx context.Context, lpk string, forward bool, n int) ([]slimKey, error) {
 	in := s.slimQuery(lpk, forward)
 	in.ProjectionExpression = aws.String("SK, LSK")
+	return s.keysUpTo(ctx, in, n)
+}
+
+// keysUpTo returns the SK and LSK of the first n entries query in reads
+// (fewer when there are fewer), paging on.
+func (s *Store) keysUpTo(ctx context.Context, in *dynamodb.QueryInput, n int) ([]slimKey, error) {
 	keys := make([]slimKey, 0, n)
 	for len(keys) < n {
 		in.Limit = aws.Int32(int32(n - len(keys)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("query %s: %w", lpk, err)
+			return nil, fmt.Errorf("query %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
 		}
 		for _, it := range res.Items {
 			keys = append(keys, slimKey{SK: attrS(it, "SK"), LSK: attrS(it, "LSK")})

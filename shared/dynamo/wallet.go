@@ -43,6 +43,11 @@ type walletItem struct {
 	// (contactsTotal); deletes and imports, which do not touch the
 	// wallet, keep counting on COUNT#CONTACT.
 	Contacts int64 `json:"contacts,omitempty"`
+	// LedgerIndexed is set when every ledger entry of the organization
+	// has its Slim entry (ledgerLPK): from its creation, or once `admin
+	// migrate`'s ledger step gave the entries written before them theirs.
+	// Only then may a deep ledger page skip on the index.
+	LedgerIndexed bool `json:"lidx,omitempty"`
 }
 
 // Attribute names of the wallet's counts, for updates.
@@ -104,7 +109,8 @@ func (s *Store) Hold(ctx context.Context, orgID string) (*wallet.Hold, func(), e
 // (changeAttrs), with the entry's id: a balance change's messages need no
 // item of their own, which in a transaction would cost two write units.
 func (s *Store) ledgerPut(orgID string, e wallet.Entry, msgs ...gifting.Change) (types.TransactWriteItem, error) {
-	it, err := withKey(ledgerItemOf(e), map[string]string{"PK": orgPK(orgID), "SK": ledgerSK(e.EntryID)})
+	it, err := withKey(ledgerItemOf(e), map[string]string{"PK": orgPK(orgID), "SK": ledgerSK(e.EntryID),
+		"LPK": ledgerLPK(orgID), "LSK": ledgerSK(e.EntryID)})
 	if err != nil {
 		return types.TransactWriteItem{}, err
 	}

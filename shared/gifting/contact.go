@@ -2,8 +2,12 @@ package gifting
 
 import "time"
 
-// Contact is the stored contact record (docs/resources.md). One contact exists
-// per organization and lower-cased email address (mailId).
+// Contact is a contact as the areas not yet moved into slices read it: the
+// audience build matches it, a recipient's details are taken from it, the
+// launch writes recipients of it. The contact slice's own type, and its
+// rules, are shared/contact's; storage's bridge gives contacts in this
+// shape (dynamo/contacts_bridge.go). The JSON names are the API's, which
+// tests decode answers with.
 type Contact struct {
 	ContactID      string            `json:"contactId"`
 	OrganizationID string            `json:"organizationId"`
@@ -99,3 +103,39 @@ type ContactCampaign struct {
 	CampaignName string `json:"campaignName"`
 	Status       string `json:"status"`
 }
+
+// ContactList is a contact list as the areas not yet moved read it: the
+// campaign checks and the audience copy, which answers with it (the
+// contact slice's own type is contact.List).
+type ContactList struct {
+	ListID         string    `json:"listId"`
+	OrganizationID string    `json:"organizationId"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	ContactCount   int64     `json:"contactCount"`
+	CreatedBy      string    `json:"createdBy"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+// ContactInput is the contact add-recipient names (contactDetails),
+// validated and normalized by the contact slice (contact.Input.Validate)
+// before it is carried in AddRecipientInput.
+type ContactInput struct {
+	MailID       string
+	FirstName    string
+	LastName     string
+	FullName     string
+	CompanyName  string
+	JobTitle     string
+	PhoneNumber  string
+	LinkedinURL  string
+	ProfileImage string
+	Tags         []string
+	Address      Address
+	// Campaign, when set, is added (once) to the contact's campaigns.
+	Campaign *ContactCampaign
+}
+
+// SourceCampaign is the source type add-recipient records on a contact.
+const SourceCampaign = "campaign"

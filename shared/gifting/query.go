@@ -9,6 +9,3 @@ type GiftFilter struct {
 	IsDelightloop *bool
 	Status        GiftStatus
 }
-
-// Sort fields of contact lists.
-var ContactListSorts = []string{"createdAt", "updatedAt", "name", "contactCount"}

@@ -1,8 +1,6 @@
 package gifting
 
 import (
-	"errors"
-	"sort"
 	"strings"
 	"time"
 )
@@ -39,75 +37,3 @@ type RequestCount struct {
 	// Reset is when the window ends and the budget starts again.
 	Reset time.Time
 }
-
-// BulkResult reports a bulk add item by item, with totals per status.
-type BulkResult struct {
-	Items     []BulkItem `json:"results"`
-	Created   int        `json:"created"`
-	Merged    int        `json:"merged"`
-	Added     int        `json:"added"`
-	Unchanged int        `json:"unchanged"`
-	Failed    int        `json:"failed"`
-}
-
-// Add records one item's outcome.
-func (r *BulkResult) Add(it BulkItem) {
-	r.Items = append(r.Items, it)
-	switch it.Status {
-	case BulkCreated:
-		r.Created++
-	case BulkMerged:
-		r.Merged++
-	case BulkAdded:
-		r.Added++
-	case BulkUnchanged:
-		r.Unchanged++
-	default:
-		r.Failed++
-	}
-}
-
-// BulkItem is what happened to one item of a bulk add: created, merged
-// (into the contact with the same email), added (an existing contact joined
-// the list), unchanged (it was already in the list) or failed (with the
-// reason, and for invalid input the problem with each field).
-type BulkItem struct {
-	Index     int               `json:"index"`
-	Status    string            `json:"status"`
-	ContactID string            `json:"contactId,omitempty"`
-	MailID    string            `json:"mailId,omitempty"`
-	Reason    string            `json:"reason,omitempty"`
-	Details   map[string]string `json:"details,omitempty"`
-}
-
-// Fail marks the item failed because of err. Internal errors are reported
-// without their text, which may hold details that must not leak.
-func (it *BulkItem) Fail(err error) {
-	it.Status, it.Reason = BulkFailed, ErrorMessage(err)
-	if ErrorCode(err) == CodeInternal {
-		it.Reason = "the contact could not be saved; retry this item"
-	}
-	var e *Error
-	if errors.As(err, &e) && e.Details != nil {
-		it.Details = e.Details
-		keys := make([]string, 0, len(e.Details))
-		for k := range e.Details {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = k + " " + e.Details[k]
-		}
-		it.Reason = strings.Join(parts, "; ")
-	}
-}
-
-// Statuses of one item of a bulk add.
-const (
-	BulkCreated   = "created"
-	BulkMerged    = "merged"
-	BulkAdded     = "added"
-	BulkUnchanged = "unchanged"
-	BulkFailed    = "failed"
-)

@@ -56,6 +56,7 @@ func tooLong(s string, max int) bool { return TooLong(s, max) }
 // and a list of words (tags, collections, criteria) of at most 50 entries
 // of at most 100 characters each.
 const (
+	maxURLLen          = 2048
 	MaxURLLength       = maxURLLen
 	MaxListEntries     = 50
 	MaxListEntryLength = 100

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -55,7 +56,7 @@ func TestAudienceToContactList(t *testing.T) {
 	a.Jobs.Wait()
 	want := contactIDsOf(ids, "alice@example.com", "carol@example.com", "dan@example.com", "hal@example.com")
 	slices.Sort(want)
-	_, contactsBefore, err := s.ListContacts(ctx, orgA, "", gifting.PageRequest{Page: 1, Limit: 1})
+	_, contactsBefore, err := contact.NewApp(s, nil).Contacts(ctx, orgA, "", gifting.PageRequest{Page: 1, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestAudienceToContactList(t *testing.T) {
 			t.Fatalf("convert: %d %s", res.Status, res.Body)
 		}
 		a.Jobs.Wait()
-		members, err := s.ListContactIDs(ctx, orgA, first.Data.ListID)
+		members, err := contact.NewApp(s, nil).MemberIDs(ctx, orgA, first.Data.ListID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,17 +88,17 @@ func TestAudienceToContactList(t *testing.T) {
 		}
 	})
 	t.Run("no contact is duplicated", func(t *testing.T) {
-		_, after, err := s.ListContacts(ctx, orgA, "", gifting.PageRequest{Page: 1, Limit: 1})
+		_, after, err := contact.NewApp(s, nil).Contacts(ctx, orgA, "", gifting.PageRequest{Page: 1, Limit: 1})
 		if err != nil || after != contactsBefore {
 			t.Errorf("contacts: %d before, %d after (%v)", contactsBefore, after, err)
 		}
-		c, err := s.Contact(ctx, orgA, ids["alice@example.com"])
+		c, err := contact.NewApp(s, nil).Contact(ctx, orgA, ids["alice@example.com"])
 		if err != nil || !c.InList(first.Data.ListID) {
 			t.Errorf("alice's listIds %v do not hold the new list (%v)", c.ListIDs, err)
 		}
 	})
 	t.Run("a contact deleted since the build fails alone", func(t *testing.T) {
-		if err := s.DeleteContact(ctx, orgA, ids["dan@example.com"]); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgA, ids["dan@example.com"]); err != nil {
 			t.Fatal(err)
 		}
 		var second listStarted

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -88,7 +89,7 @@ func raceRebuildAndCopy(t *testing.T, s *dynamo.Store, org string, rounds int) {
 			lists++
 			var started listStarted
 			copied.JSON(t, &started)
-			members, err := s.ListContactIDs(ctx, orgID, started.Data.ListID)
+			members, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, started.Data.ListID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +103,7 @@ func raceRebuildAndCopy(t *testing.T, s *dynamo.Store, org string, rounds int) {
 					round, members, l.ContactCount, want, len(want), rebuild.Status)
 			}
 		}
-		_, total, err := s.ListContactLists(ctx, orgID, "", "", gifting.Desc, gifting.PageRequest{Page: 1, Limit: 1})
+		_, total, err := contact.NewApp(s, nil).Lists(ctx, orgID, contact.ListQuery{Order: gifting.Desc, Page: gifting.PageRequest{Page: 1, Limit: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

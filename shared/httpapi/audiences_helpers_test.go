@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wire"
 )
@@ -101,12 +101,12 @@ func seedContacts(t *testing.T, s *dynamo.Store, orgID string, people []person) 
 	}
 	ids := map[string]string{}
 	for start := 0; start < len(people); start += 100 {
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for i, p := range people[start:min(start+100, len(people))] {
-			in = append(in, gifting.ContactInput{MailID: p.email, FirstName: fmt.Sprintf("Name%02d", start+i), LastName: "Test",
-				JobTitle: p.title, Address: gifting.Address{City: "Town", Country: p.country, State: p.state}})
+			in = append(in, contact.Input{MailID: p.email, FirstName: fmt.Sprintf("Name%02d", start+i), LastName: "Test",
+				JobTitle: p.title, Address: contact.Address{City: "Town", Country: p.country, State: p.state}})
 		}
-		res, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: gifting.SourceImport, Provider: "test"})
+		res, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: contact.SourceImport, Provider: "test"})
 		if err != nil || res.Created != len(in) {
 			t.Fatalf("seed contacts: %v, %+v", err, res)
 		}

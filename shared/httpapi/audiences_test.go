@@ -14,6 +14,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -304,7 +305,7 @@ func TestAudienceContactsPages(t *testing.T) {
 	touched := contactIDsOf(ids, "eng03@example.com", "eng01@example.com", "eng02@example.com")
 	for _, id := range touched {
 		note := "touched"
-		if _, err := s.UpdateContact(context.Background(), orgA, id, gifting.ContactPatch{Notes: &note}); err != nil {
+		if _, err := contact.NewApp(s, nil).UpdateContact(context.Background(), orgA, id, contact.Patch{Notes: &note}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -356,7 +357,7 @@ func TestAudienceContactsPages(t *testing.T) {
 		t.Helper()
 		created := map[string]time.Time{}
 		for _, id := range ids {
-			c, err := s.Contact(context.Background(), orgA, id)
+			c, err := contact.NewApp(s, nil).Contact(context.Background(), orgA, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -416,7 +417,7 @@ func TestAudienceContactsPages(t *testing.T) {
 	t.Run("items are snapshots of the contacts", func(t *testing.T) {
 		var body audienceContactsBody
 		a.Do("GET", base+"?sortBy=contactId&sortOrder=asc&limit=1", nil).JSON(t, &body)
-		c, err := s.Contact(context.Background(), orgA, engineers[0])
+		c, err := contact.NewApp(s, nil).Contact(context.Background(), orgA, engineers[0])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -53,7 +54,7 @@ func listWithContacts(t *testing.T, s *dynamo.Store, orgID string, n int) (strin
 		t.Fatal(err)
 	}
 	addContactsTo(t, s, orgID, l.ListID, n)
-	ids, err := s.ListContactIDs(ctx, orgID, l.ListID)
+	ids, err := contact.NewApp(s, nil).MemberIDs(ctx, orgID, l.ListID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +64,12 @@ func listWithContacts(t *testing.T, s *dynamo.Store, orgID string, n int) (strin
 // addContactsTo adds n new contacts to a list.
 func addContactsTo(t *testing.T, s *dynamo.Store, orgID, listID string, n int) {
 	t.Helper()
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("p%d.%s@example.com", i, strings.ToLower(gifting.NewID())),
+		in[i] = contact.Input{MailID: fmt.Sprintf("p%d.%s@example.com", i, strings.ToLower(gifting.NewID())),
 			FirstName: fmt.Sprintf("First%d", i), LastName: "Last"}
 	}
-	res, err := s.AddContactsToList(context.Background(), orgID, listID, in, gifting.Source{Type: "test", Provider: "test"})
+	res, err := contact.NewApp(s, nil).AddToList(context.Background(), orgID, listID, in, contact.Source{Type: "test", Provider: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -27,11 +28,11 @@ func (s *Server) contactsRoutes() []route {
 // contactsPageBody is the bare response of GET /contacts (the original
 // interface, docs/api.md).
 type contactsPageBody struct {
-	Items      []gifting.Contact `json:"items"`
-	Total      int               `json:"total"`
-	Page       int               `json:"page"`
-	Limit      int               `json:"limit"`
-	TotalPages int               `json:"totalPages"`
+	Items      []contactDTO `json:"items"`
+	Total      int          `json:"total"`
+	Page       int          `json:"page"`
+	Limit      int          `json:"limit"`
+	TotalPages int          `json:"totalPages"`
 }
 
 // listContacts serves GET /contacts: every live contact, or with listId
@@ -60,44 +61,42 @@ func (s *Server) writeContacts(w http.ResponseWriter, r *http.Request, q *query,
 		return err
 	}
 	org := principal(r.Context()).OrgID
-	var items []gifting.Contact
+	var items []contact.Contact
 	var total int
 	var err error
 	if listID != "" {
-		items, total, err = s.store.ListMembers(r.Context(), org, listID, search, page)
+		items, total, err = s.contacts.Members(r.Context(), org, listID, search, page)
 	} else {
-		items, total, err = s.store.ListContacts(r.Context(), org, search, page)
+		items, total, err = s.contacts.Contacts(r.Context(), org, search, page)
 	}
 	if err != nil {
 		return err
 	}
-	if items == nil {
-		items = []gifting.Contact{}
-	}
 	p := gifting.NewPagination(page, total)
-	writeJSON(w, http.StatusOK, contactsPageBody{Items: items, Total: p.Total, Page: p.Page, Limit: p.Limit, TotalPages: p.TotalPages})
+	writeJSON(w, http.StatusOK, contactsPageBody{Items: convert(items, toContactDTO), Total: p.Total, Page: p.Page,
+		Limit: p.Limit, TotalPages: p.TotalPages})
 	return nil
 }
 
 func (s *Server) getContact(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.store.Contact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"))
+	c, err := s.contacts.Contact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Contact retrieved", c)
+	writeEnvelope(w, http.StatusOK, "Contact retrieved", toContactDTO(c))
 	return nil
 }
 
 func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) error {
-	var patch gifting.ContactPatch
-	if err := decode(w, r, &patch); err != nil {
+	var body contactPatchBody
+	if err := decode(w, r, &body); err != nil {
 		return err
 	}
-	c, err := s.store.UpdateContact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"), patch)
+	c, err := s.contacts.UpdateContact(r.Context(), principal(r.Context()).OrgID, r.PathValue("contactId"), body.patch())
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Contact updated", c)
+	writeEnvelope(w, http.StatusOK, "Contact updated", toContactDTO(c))
 	return nil
 }
 
@@ -109,7 +108,7 @@ type deletedContact struct {
 
 func (s *Server) deleteContact(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("contactId")
-	if err := s.store.DeleteContact(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+	if err := s.contacts.DeleteContact(r.Context(), principal(r.Context()).OrgID, id); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Contact deleted", deletedContact{ContactID: id, IsDeleted: true})
@@ -118,31 +117,27 @@ func (s *Server) deleteContact(w http.ResponseWriter, r *http.Request) error {
 
 // contactListsData is the data of GET /contact-lists.
 type contactListsData struct {
-	Items      []gifting.ContactList `json:"items"`
-	Pagination gifting.Pagination    `json:"pagination"`
+	Items      []contactListDTO   `json:"items"`
+	Pagination gifting.Pagination `json:"pagination"`
 }
 
 func (s *Server) listContactLists(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	page := q.page(12)
 	search := q.search(maxSearch)
-	sortBy := q.enum("sortBy", "createdAt", gifting.ContactListSorts...)
+	sortBy := q.enum("sortBy", "createdAt", contact.ListSorts...)
 	order := q.sortOrder(gifting.Desc)
 	if err := q.err(); err != nil {
 		return err
 	}
-	lists, total, err := s.store.ListContactLists(r.Context(), principal(r.Context()).OrgID, search, sortBy, order, page)
+	lists, total, err := s.contacts.Lists(r.Context(), principal(r.Context()).OrgID,
+		contact.ListQuery{Search: search, SortBy: sortBy, Order: order, Page: page})
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Contact lists retrieved", contactListsData{Items: lists, Pagination: gifting.NewPagination(page, total)})
+	writeEnvelope(w, http.StatusOK, "Contact lists retrieved",
+		contactListsData{Items: convert(lists, toContactListDTO), Pagination: gifting.NewPagination(page, total)})
 	return nil
-}
-
-// newContactListBody is the body of POST /contact-lists.
-type newContactListBody struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
 }
 
 func (s *Server) createContactList(w http.ResponseWriter, r *http.Request) error {
@@ -151,39 +146,39 @@ func (s *Server) createContactList(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	p := principal(r.Context())
-	l, err := s.store.CreateContactList(r.Context(), p.OrgID, p.UserID, in.Name, in.Description)
+	l, err := s.contacts.CreateList(r.Context(), p.OrgID, p.UserID, in.Name, in.Description)
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusCreated, "Contact list created", l)
+	writeEnvelope(w, http.StatusCreated, "Contact list created", toContactListDTO(l))
 	return nil
 }
 
 func (s *Server) getContactList(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.store.ContactList(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"))
+	l, err := s.contacts.List(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Contact list retrieved", l)
+	writeEnvelope(w, http.StatusOK, "Contact list retrieved", toContactListDTO(l))
 	return nil
 }
 
 func (s *Server) updateContactList(w http.ResponseWriter, r *http.Request) error {
-	var patch gifting.ContactListPatch
-	if err := decode(w, r, &patch); err != nil {
+	var body contactListPatchBody
+	if err := decode(w, r, &body); err != nil {
 		return err
 	}
-	l, err := s.store.UpdateContactList(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"), patch)
+	l, err := s.contacts.UpdateList(r.Context(), principal(r.Context()).OrgID, r.PathValue("listId"), contact.ListPatch(body))
 	if err != nil {
 		return err
 	}
-	writeEnvelope(w, http.StatusOK, "Contact list updated", l)
+	writeEnvelope(w, http.StatusOK, "Contact list updated", toContactListDTO(l))
 	return nil
 }
 
 func (s *Server) deleteContactList(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("listId")
-	if err := s.svc.DeleteContactList(r.Context(), principal(r.Context()).OrgID, id); err != nil {
+	if err := s.contacts.DeleteList(r.Context(), principal(r.Context()).OrgID, id); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Contact list deleted", deleted("listId", id))
@@ -192,7 +187,7 @@ func (s *Server) deleteContactList(w http.ResponseWriter, r *http.Request) error
 
 func (s *Server) removeContactFromList(w http.ResponseWriter, r *http.Request) error {
 	listID, contactID := r.PathValue("listId"), r.PathValue("contactId")
-	if err := s.store.RemoveContactFromList(r.Context(), principal(r.Context()).OrgID, listID, contactID); err != nil {
+	if err := s.contacts.RemoveFromList(r.Context(), principal(r.Context()).OrgID, listID, contactID); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Contact removed from list", map[string]string{"listId": listID, "contactId": contactID})
@@ -200,14 +195,11 @@ func (s *Server) removeContactFromList(w http.ResponseWriter, r *http.Request) e
 }
 
 func (s *Server) enrich(w http.ResponseWriter, r *http.Request) error {
-	var q gifting.EnrichmentQuery
+	var q enrichmentQueryBody
 	if err := decode(w, r, &q); err != nil {
 		return err
 	}
-	if err := q.Validate(); err != nil {
-		return err
-	}
-	res, err := s.store.Enrich(r.Context(), principal(r.Context()).OrgID, q)
+	res, err := s.contacts.Enrich(r.Context(), principal(r.Context()).OrgID, contact.Query(q))
 	if err != nil {
 		return err
 	}
@@ -215,6 +207,6 @@ func (s *Server) enrich(w http.ResponseWriter, r *http.Request) error {
 	if res.Matched {
 		msg = "Match found"
 	}
-	writeEnvelope(w, http.StatusOK, msg, res)
+	writeEnvelope(w, http.StatusOK, msg, toEnrichmentDTO(res))
 	return nil
 }

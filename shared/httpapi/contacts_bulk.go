@@ -5,11 +5,9 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
-
-// maxBulkAdd is the most contacts (or contact ids) one bulk add takes.
-const maxBulkAdd = 100
 
 // bulkAddInput is the body of POST /contact-lists/{listId}/contacts: new
 // contacts, or the ids of existing ones. Wrong JSON types and unknown fields
@@ -46,38 +44,29 @@ type bulkAddress struct {
 	Country string `json:"country"`
 }
 
-// input converts a decoded contact into a ContactInput, or reports why it
-// cannot be one.
-func (c bulkContact) input() (gifting.ContactInput, error) {
-	mail := c.MailID
-	if mail == "" {
-		mail = c.Email
-	} else if c.Email != "" && !sameEmail(c.Email, c.MailID) {
-		return gifting.ContactInput{}, &gifting.Error{Code: gifting.CodeValidation,
-			Message: "email and mailId differ", Details: map[string]string{"email": "differs from mailId; send one of them"}}
+// input converts a decoded contact into the slice's input, or reports why
+// it cannot be one (contact.MailIDOf).
+func (c bulkContact) input() (contact.Input, error) {
+	mail, err := contact.MailIDOf(c.MailID, c.Email)
+	if err != nil {
+		return contact.Input{}, err
 	}
-	in := gifting.ContactInput{
+	in := contact.Input{
 		MailID: mail, FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName,
 		CompanyName: c.CompanyName, JobTitle: c.JobTitle, PhoneNumber: c.PhoneNumber,
 		LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Tags: c.Tags,
 	}
 	if a := c.Address; a != nil {
-		in.Address = gifting.Address{Line1: a.Street, City: a.City, State: a.State, Zip: a.ZipCode, Country: a.Country}
+		in.Address = contact.Address{Line1: a.Street, City: a.City, State: a.State, Zip: a.ZipCode, Country: a.Country}
 	}
 	return in, nil
-}
-
-func sameEmail(a, b string) bool {
-	na, _ := gifting.NormalizeEmail(a)
-	nb, _ := gifting.NormalizeEmail(b)
-	return na == nb
 }
 
 // bulkAddData is the data of a bulk-add response.
 type bulkAddData struct {
 	ListID   string `json:"listId"`
 	Received int    `json:"received"`
-	gifting.BulkResult
+	bulkResultDTO
 }
 
 // bulkAddFailed is the response when every item failed: the error shape
@@ -92,36 +81,25 @@ func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error
 	if err := decode(w, r, &body); err != nil {
 		return err
 	}
-	var p gifting.Problems
-	switch {
-	case body.Contacts != nil && body.ContactIDs != nil:
-		p.Add("contacts", "send either contacts or contactIds, not both")
-	case len(body.Contacts) == 0 && len(body.ContactIDs) == 0:
-		p.Add("contacts", "send at least one contact (contacts) or contact id (contactIds)")
-	case len(body.Contacts) > maxBulkAdd:
-		p.Add("contacts", fmt.Sprintf("at most %d contacts per request; split the import into batches of %d", maxBulkAdd, maxBulkAdd))
-	case len(body.ContactIDs) > maxBulkAdd:
-		p.Add("contactIds", fmt.Sprintf("at most %d contact ids per request; split them into batches of %d", maxBulkAdd, maxBulkAdd))
-	}
-	if err := p.Err(); err != nil {
+	if err := contact.CheckBulk(body.Contacts != nil, body.ContactIDs != nil, len(body.Contacts), len(body.ContactIDs)); err != nil {
 		return err
 	}
 	ctx, orgID, listID := r.Context(), principal(r.Context()).OrgID, r.PathValue("listId")
 	var (
-		res   gifting.BulkResult
+		res   contact.BulkResult
 		err   error
 		field = "contacts"
 	)
 	if body.ContactIDs != nil {
 		field = "contactIds"
-		res, err = s.store.AddContactIDsToList(ctx, orgID, listID, body.ContactIDs)
+		res, err = s.contacts.AddIDsToList(ctx, orgID, listID, body.ContactIDs)
 	} else {
 		res, err = s.bulkAddContacts(r, orgID, listID, body.Contacts)
 	}
 	if err != nil {
 		return err
 	}
-	data := bulkAddData{ListID: listID, Received: len(res.Items), BulkResult: res}
+	data := bulkAddData{ListID: listID, Received: len(res.Items), bulkResultDTO: toBulkResultDTO(res)}
 	switch {
 	case res.Failed == 0:
 		writeEnvelope(w, http.StatusOK, "All contacts added to the list", data)
@@ -143,34 +121,32 @@ func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error
 }
 
 // bulkAddContacts converts the contacts, sends the convertible ones to the
-// store and merges the results back into request order.
-func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (gifting.BulkResult, error) {
+// slice and merges the results back into request order.
+func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (contact.BulkResult, error) {
 	var (
-		inputs []gifting.ContactInput
+		inputs []contact.Input
 		at     []int // request index of each input
-		items  []gifting.BulkItem
+		items  []contact.Item
 	)
 	for i, c := range contacts {
 		in, err := c.input()
 		if err != nil {
-			it := gifting.BulkItem{Index: i}
-			it.Fail(err)
-			items = append(items, it)
+			items = append(items, contact.Failed(i, "", err))
 			continue
 		}
 		inputs, at = append(inputs, in), append(at, i)
 	}
-	src := gifting.Source{Type: gifting.SourceImport, Provider: gifting.ProviderAPI}
-	stored, err := s.store.AddContactsToList(r.Context(), orgID, listID, inputs, src)
+	src := contact.Source{Type: contact.SourceImport, Provider: contact.ProviderAPI}
+	stored, err := s.contacts.AddToList(r.Context(), orgID, listID, inputs, src)
 	if err != nil {
-		return gifting.BulkResult{}, err
+		return contact.BulkResult{}, err
 	}
 	for _, it := range stored.Items {
 		it.Index = at[it.Index]
 		items = append(items, it)
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Index < items[j].Index })
-	var res gifting.BulkResult
+	var res contact.BulkResult
 	for _, it := range items {
 		res.Add(it)
 	}

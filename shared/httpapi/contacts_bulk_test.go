@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -154,14 +155,14 @@ func TestBulkAddMergesIntoStoredContact(t *testing.T) {
 		var names []string
 		for _, tag := range c.Tags {
 			names = append(names, tag.Name)
-			if tag.Color != gifting.TagColor(tag.Name) || !gifting.ValidHexColour(tag.Color) {
+			if tag.Color != contact.TagColor(tag.Name) || !gifting.ValidHexColour(tag.Color) {
 				t.Errorf("tag %s has colour %s", tag.Name, tag.Color)
 			}
 		}
 		if !slices.Equal(names, []string{"vip", "Speaker", "founder"}) {
 			t.Errorf("tags = %v, want [vip Speaker founder]", names)
 		}
-		if gifting.TagColor("VIP") != gifting.TagColor("vip") {
+		if contact.TagColor("VIP") != contact.TagColor("vip") {
 			t.Error("tag colour depends on case")
 		}
 	})

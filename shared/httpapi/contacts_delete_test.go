@@ -116,9 +116,9 @@ func TestEnrich(t *testing.T) {
 			"linkedinUrl": "https://linkedin.com/in/grace"},
 	)
 	type answer struct {
-		Success bool               `json:"success"`
-		Message string             `json:"message"`
-		Data    gifting.Enrichment `json:"data"`
+		Success bool           `json:"success"`
+		Message string         `json:"message"`
+		Data    enrichmentBody `json:"data"`
 	}
 	enrich := func(api *testenv.API, body any) (int, answer) {
 		res := api.Do("POST", "/api/campaigns/enrichment/enrich", body)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
@@ -145,7 +146,7 @@ func TestUpdateContact(t *testing.T) {
 		if c.JobTitle != "CTO" || c.LastName != "Lovelace" || c.FirstName != "First0" || c.FullName != "First0 Lovelace" {
 			t.Errorf("got %s %s (%s), %s", c.FirstName, c.LastName, c.FullName, c.JobTitle)
 		}
-		if len(c.Tags) != 2 || c.Tags[1].Color != gifting.TagColor("speaker") || c.Address.City != "London" ||
+		if len(c.Tags) != 2 || c.Tags[1].Color != contact.TagColor("speaker") || c.Address.City != "London" ||
 			len(c.Addresses) != 1 || !c.Addresses[0].IsPrimary {
 			t.Errorf("tags %+v address %+v entries %+v", c.Tags, c.Address, c.Addresses)
 		}

@@ -1,9 +1,15 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -20,8 +26,25 @@ type bulkResponse struct {
 	Data       struct {
 		ListID   string `json:"listId"`
 		Received int    `json:"received"`
-		gifting.BulkResult
+		bulkResult
 	} `json:"data"`
+}
+
+// bulkResult is a bulk add's outcome as the API answers it.
+type bulkResult struct {
+	Items []struct {
+		Index     int               `json:"index"`
+		Status    string            `json:"status"`
+		ContactID string            `json:"contactId"`
+		MailID    string            `json:"mailId"`
+		Reason    string            `json:"reason"`
+		Details   map[string]string `json:"details"`
+	} `json:"results"`
+	Created   int `json:"created"`
+	Merged    int `json:"merged"`
+	Added     int `json:"added"`
+	Unchanged int `json:"unchanged"`
+	Failed    int `json:"failed"`
 }
 
 // contactsPage is the body of GET /contacts.
@@ -125,4 +148,56 @@ func getContact(t *testing.T, api *testenv.API, id string) gifting.Contact {
 	}
 	res.JSON(t, &body)
 	return body.Data
+}
+
+// enrichmentBody is the data of POST /enrichment/enrich.
+type enrichmentBody struct {
+	Matched   bool   `json:"matched"`
+	MatchedBy string `json:"matchedBy"`
+	Provider  string `json:"provider"`
+	Person    *struct {
+		ContactID    string `json:"contact_id"`
+		FirstName    string `json:"firstname"`
+		LastName     string `json:"lastname"`
+		FullName     string `json:"full_name"`
+		Email        string `json:"email"`
+		CompanyName  string `json:"company_name"`
+		JobTitle     string `json:"job_title"`
+		PhoneNumber  string `json:"phone_number"`
+		LinkedinURL  string `json:"linkedin_url"`
+		ProfileImage string `json:"profile_image"`
+	} `json:"person"`
+}
+
+// contactsInList counts the contacts of org that are still members of
+// listID (their listIds name it), whatever holds the membership: a
+// test-only read of every contact item.
+func contactsInList(t *testing.T, s *dynamo.Store, orgID, listID string) int {
+	t.Helper()
+	table := s.Table()
+	p := dynamodb.NewQueryPaginator(testenv.Client(t), &dynamodb.QueryInput{
+		TableName:              &table,
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :contact)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, ":contact": &types.AttributeValueMemberS{Value: "CONTACT#"},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	n := 0
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			lists, _ := it["listIds"].(*types.AttributeValueMemberL)
+			if lists != nil && slices.ContainsFunc(lists.Value, func(v types.AttributeValue) bool {
+				s, ok := v.(*types.AttributeValueMemberS)
+				return ok && s.Value == listID
+			}) {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -544,20 +544,3 @@ func TestDeleteContactListJobLost(t *testing.T) {
 		t.Errorf("contact still lists the deleted list: %v", c.ListIDs)
 	}
 }
-
-// contactsInList counts the contacts of org that are still members of
-// listID (their listIds name it), whatever holds the membership.
-func contactsInList(t *testing.T, s *dynamo.Store, orgID, listID string) int {
-	t.Helper()
-	n := 0
-	err := s.EachContact(context.Background(), orgID, func(c gifting.Contact) error {
-		if c.InList(listID) {
-			n++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}

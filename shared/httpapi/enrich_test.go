@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/contact"
 )
 
 // TestEnrichFindsAContactBehindManyLookalikes: enrichment answers "the
@@ -35,16 +35,16 @@ func TestEnrichFindsAContactBehindManyLookalikes(t *testing.T) {
 		name, wantMail, wantBy string
 		body                   map[string]any
 	}{
-		{"by name and company", "al@acme.com", gifting.MatchedByNameCompany, map[string]any{"firstname": "Al", "lastname": "Ng", "company_name": "Acme"}},
-		{"by linkedin url", "raj@acme.com", gifting.MatchedByLinkedin, map[string]any{"linkedin_url": "https://linkedin.com/in/raj-k/"}},
-		{"linkedin beats a name", "raj@acme.com", gifting.MatchedByLinkedin,
+		{"by name and company", "al@acme.com", contact.MatchedByNameCompany, map[string]any{"firstname": "Al", "lastname": "Ng", "company_name": "Acme"}},
+		{"by linkedin url", "raj@acme.com", contact.MatchedByLinkedin, map[string]any{"linkedin_url": "https://linkedin.com/in/raj-k/"}},
+		{"linkedin beats a name", "raj@acme.com", contact.MatchedByLinkedin,
 			map[string]any{"linkedin_url": "https://linkedin.com/in/raj-k", "firstname": "Al", "lastname": "Ng", "company_name": "Acme"}},
-		{"a lookalike is found by its own url", "alan7@acme.com", gifting.MatchedByLinkedin, map[string]any{"linkedin_url": "https://linkedin.com/in/raj-k-7"}},
+		{"a lookalike is found by its own url", "alan7@acme.com", contact.MatchedByLinkedin, map[string]any{"linkedin_url": "https://linkedin.com/in/raj-k-7"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := api.Do("POST", "/api/campaigns/enrichment/enrich", tt.body)
 			var a struct {
-				Data gifting.Enrichment `json:"data"`
+				Data enrichmentBody `json:"data"`
 			}
 			res.JSON(t, &a)
 			if res.Status != http.StatusOK || !a.Data.Matched || a.Data.Person == nil ||

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httpapi"
@@ -125,7 +126,7 @@ func TestLaunchFinishesByTicks(t *testing.T) {
 				}
 			}
 			for _, id := range ids[len(ids)-tt.deleted:] {
-				if err := s.DeleteContact(ctx, orgID, id); err != nil {
+				if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, id); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -161,7 +162,7 @@ func TestTwoTicksAtOnceWorkOneLaunch(t *testing.T) {
 		t.Fatalf("launch: %d %s", res.Status, res.Body)
 	}
 	for _, id := range ids[:deleted] {
-		if err := s.DeleteContact(ctx, orgID, id); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, id); err != nil {
 			t.Fatal(err)
 		}
 	}

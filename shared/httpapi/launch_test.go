@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -230,7 +231,7 @@ func TestLaunchRules(t *testing.T) {
 		api := testenv.NewAPI(t, s, key)
 		listA, idsA := listWithContacts(t, s, orgID, 3)
 		listB, _ := listWithContacts(t, s, orgID, 2)
-		if _, err := s.AddContactIDsToList(ctx, orgID, listB, idsA[:1]); err != nil {
+		if _, err := contact.NewApp(s, nil).AddIDsToList(ctx, orgID, listB, idsA[:1]); err != nil {
 			t.Fatal(err)
 		}
 		c := launchReady(t, api, gift, listA, listB)
@@ -273,7 +274,7 @@ func TestLaunchRules(t *testing.T) {
 			t.Errorf("balance while preparing = %d, want %d: taken once, before any recipient", b, credits-4*price)
 		}
 		// A contact deleted while the launch waits is refunded.
-		if err := s.DeleteContact(ctx, orgID, ids[0]); err != nil {
+		if err := contact.NewApp(s, nil).DeleteContact(ctx, orgID, ids[0]); err != nil {
 			t.Fatal(err)
 		}
 		run()

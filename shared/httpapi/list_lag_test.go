@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -111,11 +111,11 @@ func TestContactListsWhileAnImportIsUncounted(t *testing.T) {
 	}
 	dying := dynamo.New(counterLostDB{testenv.Client(t)}, s.Table())
 	const n = 33
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
+		in[i] = contact.Input{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
 	}
-	if _, err := dying.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); !errors.Is(err, errDied) {
+	if _, err := contact.NewApp(dying, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); !errors.Is(err, errDied) {
 		t.Fatalf("import: %v, want it to die before its counts", err)
 	}
 	for _, path := range []string{"/api/campaigns/contacts", "/api/campaigns/contact-lists/" + l.ListID + "/contacts"} {
@@ -159,11 +159,11 @@ func TestLaunchOfAListWhoseImportDiedBeforeCounting(t *testing.T) {
 	_, gifts := campaignCatalogRefs(t)
 	listID, _ := listWithContacts(t, s, orgID, 4) // counted
 	dying := dynamo.New(counterLostDB{testenv.Client(t)}, s.Table())
-	in := make([]gifting.ContactInput, 26)
+	in := make([]contact.Input, 26)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("late%d@example.com", i), FirstName: "Late"}
+		in[i] = contact.Input{MailID: fmt.Sprintf("late%d@example.com", i), FirstName: "Late"}
 	}
-	if _, err := dying.AddContactsToList(ctx, orgID, listID, in, gifting.Source{Type: "test"}); !errors.Is(err, errDied) {
+	if _, err := contact.NewApp(dying, nil).AddToList(ctx, orgID, listID, in, contact.Source{Type: "test"}); !errors.Is(err, errDied) {
 		t.Fatalf("import: %v, want it to die before its counts", err)
 	}
 	c := launchReady(t, api, gifts[1], listID)

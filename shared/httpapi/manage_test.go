@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -210,12 +211,12 @@ func TestAudienceListEditDeleteRebuild(t *testing.T) {
 			t.Fatalf("built audience totalMatch = %d, want 2", before.TotalMatch)
 		}
 		// The contacts changed: ann left sales, dan joined.
-		ann, _, err := s.ListContacts(ctx, orgA, "ann@example.com", gifting.PageRequest{Page: 1, Limit: 1})
+		ann, _, err := contact.NewApp(s, nil).Contacts(ctx, orgA, "ann@example.com", gifting.PageRequest{Page: 1, Limit: 1})
 		if err != nil || len(ann) != 1 {
 			t.Fatalf("find ann: %v", err)
 		}
 		title := "Engineer"
-		if _, err := s.UpdateContact(ctx, orgA, ann[0].ContactID, gifting.ContactPatch{JobTitle: &title}); err != nil {
+		if _, err := contact.NewApp(s, nil).UpdateContact(ctx, orgA, ann[0].ContactID, contact.Patch{JobTitle: &title}); err != nil {
 			t.Fatal(err)
 		}
 		seedContacts(t, s, orgA, []person{{"dan@example.com", "Sales Manager", "US", "WA"}})

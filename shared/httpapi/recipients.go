@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wire"
@@ -65,7 +66,7 @@ func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
 	if d.Address != nil {
 		in.Address = *d.Address
 	}
-	if err := in.Validate(); err != nil {
+	if err := contact.CheckCarried(&in); err != nil {
 		var e *gifting.Error
 		if asError(err, &e) {
 			for field, problem := range e.Details {

@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
@@ -98,9 +99,12 @@ type Server struct {
 	events    *event.App
 	// recipients is the recipient slice's use cases (svc.Recipients).
 	recipients *recipient.App
-	cfg        Config
-	log        *slog.Logger
-	keys       *expirable.LRU[string, gifting.Principal]
+	// contacts is built by the service, with its job queue (over store
+	// alone when there is no service).
+	contacts *contact.App
+	cfg      Config
+	log      *slog.Logger
+	keys     *expirable.LRU[string, gifting.Principal]
 	// unknownKeys remembers the hashes of keys that resolved to nothing
 	// (unknown or revoked), so repeating one costs no read.
 	unknownKeys *expirable.LRU[string, struct{}]
@@ -121,7 +125,7 @@ const keyCacheSize = 10_000
 // their application layers, built here over store (wallet.NewApp,
 // catalog.NewApp, event.NewApp) or with the service (Service.Webhooks:
 // its sealer and sender are the service's; Service.Audiences: its job
-// queue and contact lists are).
+// queue and contact lists are; Service.Contacts: its job queue is).
 func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -131,8 +135,10 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	}
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
+	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
 		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()
+		s.contacts = svc.Contacts()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

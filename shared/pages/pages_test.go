@@ -15,6 +15,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -274,7 +275,7 @@ func TestClaim(t *testing.T) {
 		if c.LiveData.CreditsSpent != 10 || c.LiveData.StatusCounts[gifting.RecipientAddressConfirmed] != 1 {
 			t.Errorf("campaign counters %+v", c.LiveData)
 		}
-		ct, err := f.s.Contact(context.Background(), f.orgID, got.ContactDetails.ContactID)
+		ct, err := contact.NewApp(f.s, nil).Contact(context.Background(), f.orgID, got.ContactDetails.ContactID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,9 +2,9 @@ package recipient
 
 import (
 	"context"
-	"slices"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -41,21 +41,14 @@ type AddStore interface {
 	RewriteRecord(ctx context.Context, orgID string, w gifting.IdempotencyWrite) error
 }
 
-// FoundContact is a contact as storage read it: the contact, and storage's
-// own handle of the item read (its version and layout), handed back in the
-// plan untouched so the write is conditioned on what was read.
-type FoundContact struct {
-	Contact gifting.Contact
-	Stored  any
-}
-
 // Slot is who has an email in the organization, as the first read found:
 // the holder's contact id ("" when the email is free), the holder's
-// contact when the read held it, and whether an item occupies the slot (so
-// a new contact cannot take the slot's id).
+// contact (as storage read it, with its contact.Stored) when the read held
+// it, and whether an item occupies the slot (so a new contact cannot take
+// the slot's id).
 type Slot struct {
 	Holder  string
-	Contact *FoundContact
+	Contact *contact.Contact
 	Taken   bool
 }
 
@@ -81,16 +74,14 @@ type AddState struct {
 	// Slot is who has the email, as the first read found.
 	Slot Slot
 	Kit  Kit
-	// Contact is the contact holding the email, nil when the email is free
-	// or its holder was deleted since the slot was read.
-	Contact *FoundContact
+	// Holding is who has the email (the contact slice's contact.Holding):
+	// the contact holding it, or where a new contact for it goes, or Gone
+	// when its holder was deleted since the slot was read.
+	Holding contact.Holding
 	// LegacyRecipient: a recipient of that contact, written before
 	// recipient keys were derived from the campaign and the contact,
 	// exists.
 	LegacyRecipient bool
-	// NewContactID is the id a new contact takes: its email's slot, or a
-	// fresh id when an item occupies the slot.
-	NewContactID string
 	// IDs name the recipient and its pages.
 	IDs IDs
 }
@@ -104,12 +95,9 @@ type AddPlan struct {
 	// its decided plan (Settled).
 	Debit  wallet.Change
 	Wallet wallet.Plan
-	// Contact is the contact as it will be; Found is the one read (nil:
-	// created), SlotTaken whether a created contact claims its email's
-	// slot beside its own item.
-	Contact   gifting.Contact
-	Found     *FoundContact
-	SlotTaken bool
+	// Contact is the contact slice's plan of the contact: created, or
+	// merged into the one read (contact.Upsert).
+	Contact   contact.Plan
 	Recipient Stored
 	// Inviting: the recipient's invitation is claimed to go out at once,
 	// so the campaign must still be sending.
@@ -180,24 +168,23 @@ func DecideAdd(in AddInput, st AddState, now time.Time) (AddPlan, error) {
 	if st.LegacyRecipient {
 		return AddPlan{}, AlreadyRecipient(st.Slot.Holder, in.CampaignID)
 	}
-	if st.Slot.Holder != "" && st.Contact == nil {
+	if st.Holding.Gone {
 		return AddPlan{}, ErrContactChanged
 	}
-	p := AddPlan{OrgID: in.OrgID, Found: st.Contact, SlotTaken: st.Slot.Taken, idem: in.Idempotency}
-	contact, err := addContact(in, st, c, now)
-	if err != nil {
+	p := AddPlan{OrgID: in.OrgID, idem: in.Idempotency}
+	var err error
+	if p.Contact, err = addContact(in, st, c, now); err != nil {
 		return AddPlan{}, err
 	}
-	p.Contact = contact
 	kit.Invite, kit.AssignTo = in.Invite, in.AssignTo
-	r := kit.Build(st.IDs, contact, in.SourceType, "", now)
+	r := kit.Build(st.IDs, contact.Carried(p.Contact.Contact), in.SourceType, "", now)
 	p.Recipient = kit.Stored(r, "")
 	p.Inviting = r.Emails.AddressConfirmation.ClaimedAt != nil
 	price := c.Price
 	p.Debit = wallet.Change{OrgID: in.OrgID, Type: wallet.Debit, Delta: -price,
 		CampaignID: c.CampaignID, RecipientID: r.RecipientID, Reason: "recipient added to campaign"}
 	added := Added{
-		CampaignID: c.CampaignID, ContactID: contact.ContactID, RecipientID: r.RecipientID, EmailSent: kit.InvitesNow(),
+		CampaignID: c.CampaignID, ContactID: p.Contact.Contact.ContactID, RecipientID: r.RecipientID, EmailSent: kit.InvitesNow(),
 		CreditsDeducted: price, LandingPageURL: r.URLs.LandingPage, ClaimPageURL: r.URLs.ClaimPage,
 	}
 	p.Messages = []gifting.Change{gifting.NewChange(gifting.ChangeRecipientCreated, r)}
@@ -216,25 +203,16 @@ func (p AddPlan) Settled(w wallet.Plan) (AddPlan, error) {
 	return p, err
 }
 
-// addContact is the contact add-recipient writes: a new one for in's
-// contact, or the contact holding the email merged with it; either shows
-// the campaign, the recipient pending.
-func addContact(in AddInput, st AddState, c Campaign, now time.Time) (gifting.Contact, error) {
-	ci := in.Contact
+// addContact plans the contact add-recipient writes (contact.Upsert): a
+// new one for in's contact, or the contact holding the email merged with
+// it; either shows the campaign, the recipient pending.
+func addContact(in AddInput, st AddState, c Campaign, now time.Time) (contact.Plan, error) {
+	ci := contact.InputOfCarried(in.Contact)
 	// Pending even when the invitation goes out at once: a recipient is
 	// invite_sent only once the mail provider accepted it.
-	ci.Campaign = &gifting.ContactCampaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(gifting.RecipientPending)}
-	src := gifting.Source{Type: gifting.SourceCampaign, Provider: in.SourceType, AddedAt: now}
-	if st.Contact == nil {
-		return gifting.NewContact(st.NewContactID, in.OrgID, ci, src, now), nil
-	}
-	merged := st.Contact.Contact
-	if err := merged.TagsFit(ci); err != nil {
-		return gifting.Contact{}, err
-	}
-	merged.ListIDs = slices.Clone(merged.ListIDs)
-	merged.Merge(ci, src, now)
-	return merged, nil
+	ci.Campaign = &contact.Campaign{CampaignID: c.CampaignID, CampaignName: c.Name, Status: string(gifting.RecipientPending)}
+	src := contact.Source{Type: contact.SourceCampaign, Provider: in.SourceType, AddedAt: now}
+	return contact.Upsert(st.Holding, in.OrgID, ci, src, "", now)
 }
 
 // AlreadyRecipient is the CONFLICT of adding a contact that already is a

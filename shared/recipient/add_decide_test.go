@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -79,16 +80,17 @@ func TestAdmit(t *testing.T) {
 // addState is the state of adding jane to a live campaign priced at 40
 // with one catalog gift and an invitation due at once; found, when not
 // nil, is the contact that has her email.
-func addState(found *recipient.FoundContact) recipient.AddState {
+func addState(found *contact.Contact) recipient.AddState {
 	c := liveCampaign(40)
 	gift := gifting.Gift{GiftID: "g1", Name: "Coffee", Price: 35, Currency: "USD", IsDelightloop: true}
 	kit := recipient.NewKit(c, map[string]gifting.EmailTemplate{"addressConfirmation": {Subject: "Hi {{firstName}}", HTML: "<p>Hi</p>"}},
 		&gift, "https://gifts.test/")
 	kit.EmailSet = "set1"
-	st := recipient.AddState{Campaign: c, Kit: kit, Contact: found, NewContactID: "k-new",
+	st := recipient.AddState{Campaign: c, Kit: kit, Holding: contact.Holding{Contact: contact.Contact{ContactID: "k-new"}},
 		IDs: recipient.IDs{OrgID: "acme", RecipientID: "R1", LandingPageID: "lp", ClaimPageID: "cp"}}
 	if found != nil {
-		st.Slot = recipient.Slot{Holder: found.Contact.ContactID, Contact: found, Taken: true}
+		st.Slot = recipient.Slot{Holder: found.ContactID, Contact: found, Taken: true}
+		st.Holding = contact.Holding{Found: true, Contact: *found}
 	}
 	return st
 }
@@ -130,7 +132,7 @@ func TestDecideAdd(t *testing.T) {
 			w.Entry.RecipientID != "R1" || w.Entry.Reason != "recipient added to campaign" {
 			t.Errorf("wallet plan %+v; want 100 → 60, a debit of 40 for R1", w)
 		}
-		if p.Found != nil || p.Contact.ContactID != "k-new" || len(p.Contact.Campaigns) != 1 || p.Contact.Campaigns[0].Status != "pending" {
+		if c := p.Contact.Contact; !p.Contact.Created() || c.ContactID != "k-new" || len(c.Campaigns) != 1 || c.Campaigns[0].Status != "pending" {
 			t.Errorf("contact %+v; want created as k-new, showing the campaign pending", p.Contact)
 		}
 		r := p.Recipient
@@ -148,18 +150,18 @@ func TestDecideAdd(t *testing.T) {
 		}
 	})
 	t.Run("the contact that has the email", func(t *testing.T) {
-		found := &recipient.FoundContact{Contact: gifting.Contact{ContactID: "k1", MailID: "jane@example.com", LastName: "Doe",
-			ListIDs: []string{"l1"}}, Stored: "as read"}
+		found := &contact.Contact{ContactID: "k1", MailID: "jane@example.com", LastName: "Doe",
+			ListIDs: []string{"l1"}, Stored: contact.Stored{Version: 7}}
 		p, err := decideAdd(in, addState(found), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Found != found || p.Contact.ContactID != "k1" || p.Contact.FirstName != "Jane" || p.Contact.LastName != "Doe" ||
+		if c := p.Contact.Contact; p.Contact.Created() || c.Stored.Version != 7 || c.ContactID != "k1" || c.FirstName != "Jane" || c.LastName != "Doe" ||
 			p.Recipient.ContactDetails.ContactID != "k1" {
-			t.Errorf("contact %+v; want k1 merged with the input", p.Contact)
+			t.Errorf("contact %+v; want k1 (version 7, as read) merged with the input", p.Contact)
 		}
-		p.Contact.ListIDs[0] = "changed"
-		if found.Contact.ListIDs[0] != "l1" {
+		p.Contact.Contact.ListIDs[0] = "changed"
+		if found.ListIDs[0] != "l1" {
 			t.Error("the plan shares its lists with the contact read")
 		}
 	})
@@ -171,7 +173,7 @@ func TestDecideAdd(t *testing.T) {
 		check   func(t *testing.T, err error)
 	}{
 		{"a recipient written before derived keys", func() recipient.AddState {
-			st := addState(&recipient.FoundContact{Contact: gifting.Contact{ContactID: "k1"}})
+			st := addState(&contact.Contact{ContactID: "k1"})
 			st.LegacyRecipient = true
 			return st
 		}, 100, func(t *testing.T, err error) {
@@ -180,6 +182,7 @@ func TestDecideAdd(t *testing.T) {
 		{"the holder deleted between the reads", func() recipient.AddState {
 			st := addState(nil)
 			st.Slot.Holder = "k1"
+			st.Holding = contact.Holding{Gone: true}
 			return st
 		}, 100, func(t *testing.T, err error) {
 			if !errors.Is(err, recipient.ErrContactChanged) {

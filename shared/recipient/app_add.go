@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
 	"github.com/giftcampaign/service/shared/retry"
@@ -74,7 +75,7 @@ func (a *App) notEmailed(ctx context.Context, in AddInput, added Added) error {
 // INSUFFICIENT_CREDITS (nothing written), IDEMPOTENCY_KEY_REUSED,
 // VALIDATION_FAILED (contact).
 func (a *App) Write(ctx context.Context, in AddInput) (AddResult, error) {
-	if err := in.Contact.Validate(); err != nil {
+	if err := contact.CheckCarried(&in.Contact); err != nil {
 		return AddResult{}, err
 	}
 	for attempt := 1; ; attempt++ {
@@ -151,7 +152,7 @@ func (a *App) addOnce(ctx context.Context, in AddInput) (AddResult, error) {
 		}
 		return AddResult{Replay: stored}, rerr
 	case errors.Is(err, ErrAlreadyRecipient):
-		return AddResult{}, AlreadyRecipient(p.Contact.ContactID, c.CampaignID)
+		return AddResult{}, AlreadyRecipient(p.Contact.Contact.ContactID, c.CampaignID)
 	case err != nil:
 		return AddResult{}, err
 	}

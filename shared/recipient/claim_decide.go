@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -15,7 +16,7 @@ type ClaimStore interface {
 	// gift of that id (the organization's own, else the catalog's).
 	LoadClaim(ctx context.Context, orgID, campaignID, recipientID, giftID string) (ClaimState, error)
 	// LiveContact reads a contact, nil when it is gone.
-	LiveContact(ctx context.Context, orgID, contactID string) (*FoundContact, error)
+	LiveContact(ctx context.Context, orgID, contactID string) (*contact.Contact, error)
 	// CommitClaim writes p in one transaction: the recipient (conditioned
 	// on the version read) with its recipient.status_changed record, one
 	// unit of the gift from available to reserved (conditioned on one
@@ -60,7 +61,7 @@ type ClaimState struct {
 	Gift      *FoundGift
 	// Contact is the recipient's contact, read once Check passed; nil
 	// when it is gone.
-	Contact *FoundContact
+	Contact *contact.Contact
 }
 
 // ClaimPlan is a decided claim, ready to commit in one transaction.
@@ -77,7 +78,7 @@ type ClaimPlan struct {
 	Refund int64
 	Wallet *wallet.Plan
 	// Contact, when live, gains Address.
-	Contact *FoundContact
+	Contact *contact.Contact
 	Address gifting.AddressEntry
 	Message gifting.Change
 }

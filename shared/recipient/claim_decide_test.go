@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -75,7 +76,7 @@ func TestDecideClaim(t *testing.T) {
 	t.Parallel()
 	in := recipient.ClaimInput{GiftID: "g1", ShippingAddress: address}
 	st := claimState()
-	st.Contact = &recipient.FoundContact{Contact: gifting.Contact{ContactID: "k1"}}
+	st.Contact = &contact.Contact{ContactID: "k1"}
 	p, err := recipient.DecideClaim("acme", st, in, at)
 	if err != nil {
 		t.Fatal(err)

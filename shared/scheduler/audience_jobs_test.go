@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -86,11 +86,11 @@ func (e *mailEnv) engineersAudience() audience.Audience {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var in []gifting.ContactInput
+	var in []contact.Input
 	for i, title := range []string{"Software Engineer", "Accountant", "Staff Engineer"} {
-		in = append(in, gifting.ContactInput{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
+		in = append(in, contact.Input{MailID: e.address(fmt.Sprint("p", i)), JobTitle: title})
 	}
-	if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(e.store, nil).AddToList(ctx, e.orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		e.t.Fatal(err)
 	}
 	app := testenv.Audiences(e.store)

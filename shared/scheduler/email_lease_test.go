@@ -10,6 +10,7 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -121,11 +122,11 @@ func TestLaunchInvitationsOfAStoppedSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: e.address(fmt.Sprint("c", i)), FirstName: "Jane"}
+		in[i] = contact.Input{MailID: e.address(fmt.Sprint("c", i)), FirstName: "Jane"}
 	}
-	if _, err := e.store.AddContactsToList(ctx, e.orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(e.store, nil).AddToList(ctx, e.orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := testenv.CreateCampaign(ctx, e.store, e.orgID, campaign.Campaign{Name: "Spring", CreatedBy: "user-1", CampaignData: campaign.Data{

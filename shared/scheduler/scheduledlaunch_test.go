@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -21,11 +21,11 @@ func (e *mailEnv) scheduledDraft(orgID string, names ...string) campaign.Campaig
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	in := make([]gifting.ContactInput, len(names))
+	in := make([]contact.Input, len(names))
 	for i, n := range names {
-		in[i] = gifting.ContactInput{MailID: e.address(n), FirstName: "Jane"}
+		in[i] = contact.Input{MailID: e.address(n), FirstName: "Jane"}
 	}
-	if _, err := e.store.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(e.store, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		e.t.Fatal(err)
 	}
 	at := e.clock.Now().Add(time.Hour)

@@ -14,8 +14,8 @@ import (
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/seed"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/scheduler"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -43,11 +43,11 @@ func launchedWith(t *testing.T, s *dynamo.Store, n int, price int64, templateID 
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := make([]gifting.ContactInput, n)
+	in := make([]contact.Input, n)
 	for i := range in {
-		in[i] = gifting.ContactInput{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
+		in[i] = contact.Input{MailID: fmt.Sprintf("c%d@example.com", i), FirstName: "C"}
 	}
-	if _, err := s.AddContactsToList(ctx, orgID, l.ListID, in, gifting.Source{Type: "test"}); err != nil {
+	if _, err := contact.NewApp(s, nil).AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "Launch", CreatedBy: "user-1", CampaignData: campaign.Data{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 )
@@ -12,16 +13,7 @@ import (
 // The audience slice (shared/audience) holds the audiences' use cases and
 // jobs; the service builds its App (New) with the two ports beyond storage
 // it wires here: the job queue, and the contact lists an audience is
-// copied into (the bridge to the contact area, which has no slice of its
-// own yet).
-
-// ContactListStore is what an audience's copy needs of the contact area's
-// storage, as it is: making a list, and adding members to it by contact
-// id.
-type ContactListStore interface {
-	CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error)
-	AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error)
-}
+// copied into (the contact slice's use cases).
 
 // newAudiences is the audience slice's use cases over the service's store
 // and queue.
@@ -42,21 +34,23 @@ func (q audienceJobs) Enqueue(ctx context.Context, j audience.Job) error {
 	return q.s.enqueue(ctx, jobs.Job{Kind: j.Kind, OrgID: j.OrgID, Ref: j.Ref, Cursor: j.Cursor})
 }
 
-// contactLists is the audience slice's Lists port: the contact area's
-// storage as it is, and its list deletion (DeleteContactList, with its
-// reference checks and its job).
+// contactLists is the audience slice's Lists port: the contact slice's
+// use cases (Contacts), the list answered in the shape the audience's copy
+// answers with.
 type contactLists struct{ s *Service }
 
 func (l contactLists) CreateContactList(ctx context.Context, orgID, userID, name, description string) (gifting.ContactList, error) {
-	return l.s.store.CreateContactList(ctx, orgID, userID, name, description)
+	c, err := l.s.contacts.CreateList(ctx, orgID, userID, name, description)
+	return gifting.ContactList{ListID: c.ListID, OrganizationID: c.OrganizationID, Name: c.Name, Description: c.Description,
+		ContactCount: c.ContactCount, CreatedBy: c.CreatedBy, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}, err
 }
 
-func (l contactLists) AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (gifting.BulkResult, error) {
-	return l.s.store.AddContactIDsToList(ctx, orgID, listID, ids)
+func (l contactLists) AddContactIDsToList(ctx context.Context, orgID, listID string, ids []string) (contact.BulkResult, error) {
+	return l.s.contacts.AddIDsToList(ctx, orgID, listID, ids)
 }
 
 func (l contactLists) DeleteContactList(ctx context.Context, orgID, listID string) error {
-	return l.s.DeleteContactList(ctx, orgID, listID)
+	return l.s.contacts.DeleteList(ctx, orgID, listID)
 }
 
 // RunAudienceJobs runs the jobs the audience routes start: a slice of a

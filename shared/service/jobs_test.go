@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/shared/audience"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/service"
@@ -24,7 +25,7 @@ func TestGroupRunnersRunOnlyTheirJobs(t *testing.T) {
 		kind string
 	}{
 		{"campaign runner, an audience job", svc.RunCampaignJobs, audience.JobPurge},
-		{"campaign runner, a list deletion", svc.RunCampaignJobs, gifting.JobContactListDelete},
+		{"campaign runner, a list deletion", svc.RunCampaignJobs, contact.JobListDelete},
 		{"audience runner, a launch", svc.RunAudienceJobs, gifting.JobLaunch},
 		{"contact runner, a webhook delivery", svc.RunContactJobs, webhook.JobDelivery},
 		{"every job, an unknown kind", svc.RunJob, "no.such.kind"},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -34,9 +35,8 @@ type Store interface {
 	recipient.Store
 	campaign.Store
 	audience.Store
-	ContactListStore
-	DeleteStore
 	webhook.Store
+	contact.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -77,12 +77,15 @@ type Service struct {
 	recipients *recipient.App
 	// audiences is the audience slice's use cases (audiences.go).
 	audiences *audience.App
+	// contacts is the contact slice's use cases (contacts.go), whose jobs
+	// go to Config.Jobs.
+	contacts *contact.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
-// from cfg (Webhooks) and the audience slice's over the service's queue
-// (Audiences): every process that builds the service, the HTTP functions'
-// and the worker's, gets them wired alike.
+// from cfg (Webhooks) and the audience and contact slices' over the
+// service's queue (Audiences, Contacts): every process that builds the
+// service, the HTTP functions' and the worker's, gets them wired alike.
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -92,6 +95,7 @@ func New(store Store, cfg Config) *Service {
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks,
 		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
 	s.campaigns = s.newCampaigns()
+	s.contacts = contact.NewApp(store, contactJobs{s})
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -147,7 +151,7 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 // RunContactJobs runs the job the contact routes start: the removal of a
 // deleted list's memberships.
 func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	if j.Kind == gifting.JobContactListDelete {
+	if j.Kind == contact.JobListDelete {
 		return s.runListDelete(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)

@@ -1,44 +1,46 @@
-package gifting
+package contact
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// ContactPatch is a partial update of a contact: nil fields are left as
-// they are. Tags, when set, replace the contact's tags; Address, when set,
+// Patch is a partial update of a contact: nil fields are left as they
+// are. Tags, when set, replace the contact's tags; Address, when set,
 // replaces its address (and its primary address entry).
-type ContactPatch struct {
-	MailID       *string  `json:"mailId"`
-	FirstName    *string  `json:"firstName"`
-	LastName     *string  `json:"lastName"`
-	FullName     *string  `json:"fullName"`
-	CompanyName  *string  `json:"companyName"`
-	CompanyID    *string  `json:"companyId"`
-	JobTitle     *string  `json:"jobTitle"`
-	PhoneNumber  *string  `json:"phoneNumber"`
-	LinkedinURL  *string  `json:"linkedinUrl"`
-	ProfileImage *string  `json:"profileImage"`
-	Notes        *string  `json:"notes"`
-	Tags         []string `json:"tags"`
-	Address      *Address `json:"address"`
+type Patch struct {
+	MailID       *string
+	FirstName    *string
+	LastName     *string
+	FullName     *string
+	CompanyName  *string
+	CompanyID    *string
+	JobTitle     *string
+	PhoneNumber  *string
+	LinkedinURL  *string
+	ProfileImage *string
+	Notes        *string
+	Tags         []string
+	Address      *Address
 }
-
-// maxNotesLen bounds a contact's notes.
-const maxNotesLen = 5000
 
 // Apply validates the patch exactly as a new contact is validated and
 // applies it to c. It returns VALIDATION_FAILED (leaving c unchanged) for
-// bad values, including an empty or invalid mailId.
-func (p ContactPatch) Apply(c *Contact, now time.Time) error {
+// bad values, including an empty or invalid mailId. A new mailId becomes
+// the primary email entry (the previous one stays as a secondary entry);
+// whether another contact has it is storage's to find (ErrEmailTaken).
+func (p Patch) Apply(c *Contact, now time.Time) error {
 	pick := func(v *string, cur string) string {
 		if v != nil {
 			return *v
 		}
 		return cur
 	}
-	in := ContactInput{
+	in := Input{
 		MailID: pick(p.MailID, c.MailID), FirstName: pick(p.FirstName, c.FirstName),
 		LastName: pick(p.LastName, c.LastName), FullName: pick(p.FullName, c.FullName),
 		CompanyName: pick(p.CompanyName, c.CompanyName), JobTitle: pick(p.JobTitle, c.JobTitle),
@@ -53,9 +55,9 @@ func (p ContactPatch) Apply(c *Contact, now time.Time) error {
 	if p.Address != nil {
 		in.Address = *p.Address
 	}
-	err := in.Validate()
-	var problems Problems
-	if e, ok := err.(*Error); ok {
+	var problems gifting.Problems
+	var e *gifting.Error
+	if errors.As(in.Validate(), &e) {
 		problems = e.Details
 	}
 	companyID, notes := strings.TrimSpace(pick(p.CompanyID, c.CompanyID)), strings.TrimSpace(pick(p.Notes, c.Notes))

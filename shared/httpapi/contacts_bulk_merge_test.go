@@ -48,7 +48,7 @@ func TestBulkAddMergeKeepsTagLimit(t *testing.T) {
 			{"mailId": "tags@example.com", "tags": tagNames("a", 10)},
 		}})
 		if status != http.StatusMultiStatus || out.Data.Failed != 1 {
-			t.Fatalf("status %d, %+v; want 207 with one failed item", status, out.Data.BulkResult)
+			t.Fatalf("status %d, %+v; want 207 with one failed item", status, out.Data.bulkResult)
 		}
 		it := out.Data.Items[1]
 		if it.Status != "failed" || it.Details["tags"] == "" {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -25,11 +27,11 @@ func TestDeleteContactOfDeletedList(t *testing.T) {
 	leads, vips := leadsList(t, s, org), newOtherList(t, s, org)
 	add := func(list string, emails ...string) []string {
 		t.Helper()
-		var in []gifting.ContactInput
+		var in []contact.Input
 		for _, e := range emails {
-			in = append(in, gifting.ContactInput{MailID: e})
+			in = append(in, contact.Input{MailID: e})
 		}
-		res, err := s.AddContactsToList(ctx, org, list, in, importSource)
+		res, err := contact.NewApp(s, nil).AddToList(ctx, org, list, in, importSource)
 		if err != nil || res.Failed > 0 {
 			t.Fatalf("import into %s: %+v, %v", list, res, err)
 		}
@@ -45,16 +47,16 @@ func TestDeleteContactOfDeletedList(t *testing.T) {
 	b := add(vips.ListID, "b@example.com")[0]
 	add(vips.ListID, "a@example.com")
 	add(leads.ListID, "b@example.com")
-	if err := s.DeleteContactList(ctx, org, leads.ListID, nil); err != nil {
+	if err := contact.NewApp(s, nil).DeleteList(ctx, org, leads.ListID); err != nil {
 		t.Fatal(err)
 	}
 	for name, id := range map[string]string{"first list": a, "later list": b} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			if err := s.DeleteContact(ctx, org, id); err != nil {
+			if err := contact.NewApp(s, nil).DeleteContact(ctx, org, id); err != nil {
 				t.Fatalf("delete contact after %v: %v", time.Since(start).Round(time.Millisecond), err)
 			}
-			if _, err := s.Contact(ctx, org, id); gifting.ErrorCode(err) != gifting.CodeNotFound {
+			if _, err := contact.NewApp(s, nil).Contact(ctx, org, id); gifting.ErrorCode(err) != gifting.CodeNotFound {
 				t.Errorf("deleted contact read: %v; want NOT_FOUND", err)
 			}
 		})
@@ -62,11 +64,11 @@ func TestDeleteContactOfDeletedList(t *testing.T) {
 	if l, err := s.ContactList(ctx, org, vips.ListID); err != nil || l.ContactCount != 0 {
 		t.Errorf("VIPs count %d, %v; want 0", l.ContactCount, err)
 	}
-	if _, total, err := s.ListContacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10}); err != nil || total != 0 {
+	if _, total, err := contact.NewApp(s, nil).Contacts(ctx, org, "", gifting.PageRequest{Page: 1, Limit: 10}); err != nil || total != 0 {
 		t.Errorf("contacts total %d, %v; want 0", total, err)
 	}
 	for range 5 {
-		done, err := s.DropListMembers(ctx, org, leads.ListID)
+		done, err := contact.NewApp(s, nil).RunListDelete(ctx, org, leads.ListID)
 		if err != nil {
 			t.Fatalf("list deletion job: %v", err)
 		}
@@ -102,17 +104,17 @@ func TestRemoveFromListDeletedMeanwhile(t *testing.T) {
 	plain := dynamo.New(testenv.Client(t), table)
 	org, _ := testenv.Org(t, plain, "acme", 0)
 	list := leadsList(t, plain, org)
-	res, err := plain.AddContactsToList(ctx, org, list.ListID, []gifting.ContactInput{{MailID: "ada@example.com"}}, importSource)
+	res, err := contact.NewApp(plain, nil).AddToList(ctx, org, list.ListID, []contact.Input{{MailID: "ada@example.com"}}, importSource)
 	if err != nil || res.Failed > 0 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
 	s := dynamo.New(txnListDeletingDB{DB: testenv.Client(t), once: &sync.Once{}, delete: func() {
-		if err := plain.DeleteContactList(ctx, org, list.ListID, nil); err != nil {
+		if err := contact.NewApp(plain, nil).DeleteList(ctx, org, list.ListID); err != nil {
 			t.Errorf("delete the list: %v", err)
 		}
 	}}, table)
 	start := time.Now()
-	err = s.RemoveContactFromList(ctx, org, list.ListID, res.Items[0].ContactID)
+	err = contact.NewApp(s, nil).RemoveFromList(ctx, org, list.ListID, res.Items[0].ContactID)
 	if gifting.ErrorCode(err) != gifting.CodeNotFound {
 		t.Fatalf("remove from a list deleted meanwhile: %v, want NOT_FOUND", err)
 	}
