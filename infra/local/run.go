@@ -45,24 +45,11 @@ func runServer(args []string) int {
 }
 
 func serve(ctx context.Context, started time.Time) error {
-	port, err := envPort("PORT", 3000)
+	ps, err := envPorts()
 	if err != nil {
 		return err
 	}
-	dbPort, err := envPort("DYNAMODB_PORT", 8000)
-	if err != nil {
-		return err
-	}
-	sesPort, err := envPort("SES_PORT", 8005)
-	if err != nil {
-		return err
-	}
-	// The KMS emulator takes a free port unless KMS_PORT names one (make run
-	// names 8006, which make sam-local's containers reach).
-	kmsPort, err := envPort("KMS_PORT", 0)
-	if err != nil {
-		return err
-	}
+	port, dbPort, sesPort, kmsPort := ps.api, ps.db, ps.ses, ps.kms
 	root, err := localstack.RepoRoot()
 	if err != nil {
 		return err
@@ -119,8 +106,12 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	return runService(ctx, cfg, ln, tick, func() {
-		fmt.Printf(`
+	return runService(ctx, cfg, ln, tick, func() { printBanner(cfg, demo.APIKey, started) })
+}
+
+// printBanner tells the person who ran `make run` where everything is.
+func printBanner(cfg app.Config, apiKey string, started time.Time) {
+	fmt.Printf(`
 Gift Campaign Service is running (ready in %d ms).
 
   API            %s/api/campaigns   (docs: %s/api/campaigns/docs)
@@ -134,8 +125,30 @@ Gift Campaign Service is running (ready in %d ms).
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-			demo.APIKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, demo.APIKey, cfg.PublicBaseURL)
-	})
+		apiKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, apiKey, cfg.PublicBaseURL)
+}
+
+// localPorts are the ports `run` listens on and starts the emulators on.
+type localPorts struct{ api, db, ses, kms int }
+
+// envPorts reads the ports from the environment: PORT (3000),
+// DYNAMODB_PORT (8000), SES_PORT (8005), and KMS_PORT, a free port unless
+// it names one (make run names 8006, which make sam-local's containers
+// reach).
+func envPorts() (localPorts, error) {
+	var ps localPorts
+	for _, p := range []struct {
+		name string
+		def  int
+		to   *int
+	}{{"PORT", 3000, &ps.api}, {"DYNAMODB_PORT", 8000, &ps.db}, {"SES_PORT", 8005, &ps.ses}, {"KMS_PORT", 0, &ps.kms}} {
+		v, err := envPort(p.name, p.def)
+		if err != nil {
+			return ps, err
+		}
+		*p.to = v
+	}
+	return ps, nil
 }
 
 // localConfig is the configuration both `run` and `serve` read from the environment.

@@ -28,26 +28,10 @@ type NewOrg struct {
 // transaction. It returns CONFLICT when the id is taken and
 // VALIDATION_FAILED for bad input.
 func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error) {
-	var p gifting.Problems
 	if in.OrgID == "" {
 		in.OrgID = strings.ToLower(s.NewID())
 	}
-	if !gifting.ValidOrgID(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
-		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
-	}
-	if strings.TrimSpace(in.Name) == "" {
-		p.Add("name", "is required")
-	}
-	if in.Credits < 0 || in.Credits > wallet.MaxTopUp {
-		p.Add("credits", fmt.Sprintf("must be from 0 to %d", wallet.MaxTopUp))
-	}
-	if in.Budget.Currency == "" {
-		in.Budget.Currency = "USD"
-	}
-	if !gifting.ValidCurrency(in.Budget.Currency) {
-		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
-	}
-	if err := p.Err(); err != nil {
+	if err := in.check(); err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
 	}
 	now := s.Now()
@@ -72,27 +56,18 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
 	}
-	// A new organization has no contacts of the model before slots: its
-	// contacts step is done from the start, so imports read no legacy
-	// email markers (Holdings). Its contacts counter exists from the
-	// start, so an import's batch of counter updates finds it (CommitCounts).
-	migrated, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepContacts)})
+	done, err := s.stepsDone(in.OrgID)
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, err
 	}
-	// Its contacts all get their search entries as they are written: its
-	// contacts-search step is done too (contacts_search_ready.go).
-	searchable, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(in.OrgID), "SK": migrateSK(stepSearch)})
-	if err != nil {
-		return gifting.Organization{}, wallet.Wallet{}, err
-	}
+	// Its contacts counter exists from the start, so an import's batch of
+	// counter updates finds it (CommitCounts).
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
-		{Put: &types.Put{TableName: &s.table, Item: migrated}},
-		{Put: &types.Put{TableName: &s.table, Item: searchable}},
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
 	}
+	items = append(items, done...)
 	if in.Credits > 0 {
 		entry := wallet.Entry{EntryID: s.NewID(), Type: wallet.TopUp, Amount: in.Credits,
 			BalanceAfter: in.Credits, Reason: "initial credits", CreatedAt: now}
@@ -110,6 +85,46 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 		return gifting.Organization{}, wallet.Wallet{}, fmt.Errorf("create org: %w", err)
 	}
 	return org, opening.wallet(), nil
+}
+
+// check validates in (its OrgID set) and fills in its default currency.
+// Errors: VALIDATION_FAILED.
+func (in *NewOrg) check() error {
+	var p gifting.Problems
+	if !gifting.ValidOrgID(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
+		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		p.Add("name", "is required")
+	}
+	if in.Credits < 0 || in.Credits > wallet.MaxTopUp {
+		p.Add("credits", fmt.Sprintf("must be from 0 to %d", wallet.MaxTopUp))
+	}
+	if in.Budget.Currency == "" {
+		in.Budget.Currency = "USD"
+	}
+	if !gifting.ValidCurrency(in.Budget.Currency) {
+		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
+	}
+	return p.Err()
+}
+
+// stepsDone are the puts of a new organization's migration steps that are
+// done from the start. It has no contacts of the model before slots, so
+// its contacts step is done and imports read no legacy email markers
+// (Holdings); its contacts all get their search entries as they are
+// written, so its contacts-search step is done too
+// (contacts_search_ready.go).
+func (s *Store) stepsDone(orgID string) ([]types.TransactWriteItem, error) {
+	var out []types.TransactWriteItem
+	for _, step := range []string{stepContacts, stepSearch} {
+		it, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(orgID), "SK": migrateSK(step)})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
+	}
+	return out, nil
 }
 
 // Org returns an organization's profile, or NOT_FOUND.

@@ -141,13 +141,8 @@ func checkJSON(body []byte) ([]byte, error) {
 	if d, ok := first.(json.Delim); !ok || d != '{' {
 		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must be a JSON object")
 	}
-	var (
-		out      []byte // the rewritten body, once a number needs it
-		copied   int    // how much of body out holds
-		problems gifting.Problems
-		stack    = []frame{{object: true, wantKey: true}}
-	)
-	for len(stack) > 0 {
+	w := jsonWalk{body: body, stack: []frame{{object: true, wantKey: true}}}
+	for len(w.stack) > 0 {
 		start := int(dec.InputOffset())
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -157,62 +152,78 @@ func checkJSON(body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, decodeError(err)
 		}
-		end := int(dec.InputOffset())
-		top := &stack[len(stack)-1]
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if s, ok := tok.(string); ok && top.object && top.wantKey {
-			top.key, top.wantKey = s, false
-			if p := textProblem(body[start:end]); p != "" && len(problems) < maxProblems {
-				problems.Add(fieldPath(stack), "the field name "+p)
-			}
-			continue
-		}
-		// A value: of the current key, or the next element.
-		if top.object {
-			top.wantKey = true
-		} else {
-			top.index++
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			if len(stack) >= maxDepth {
-				return nil, gifting.Errorf(gifting.CodeMalformed, "the request body nests deeper than %d levels", maxDepth)
-			}
-			stack = append(stack, frame{object: t == '{', wantKey: t == '{', index: -1})
-		case string:
-			if len(problems) >= maxProblems {
-				break
-			}
-			if p := textProblem(body[start:end]); p != "" {
-				problems.Add(fieldPath(stack), p)
-			} else if t != "" && idField(stack) && !gifting.ValidID(t) {
-				problems.Add(fieldPath(stack), idProblem)
-			}
-		case json.Number:
-			f, err := t.Float64()
-			if a := math.Abs(f); err != nil || a >= maxMagnitude || (a != 0 && a < minMagnitude) {
-				return nil, gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", gifting.Clip(string(t), 64))
-			}
-			if whole, ok := wholeNumber(string(t)); ok {
-				// A number token ends where the decoder stands.
-				out = append(append(out, body[copied:end-len(t)]...), whole...)
-				copied = end
-			}
+		if err := w.token(tok, start, int(dec.InputOffset())); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, gifting.Errorf(gifting.CodeMalformed, "the request body must hold a single JSON object")
 	}
-	if err := problems.Err(); err != nil {
+	if err := w.problems.Err(); err != nil {
 		return nil, err
 	}
-	if out == nil {
+	if w.out == nil {
 		return body, nil
 	}
-	return append(out, body[copied:]...), nil
+	return append(w.out, body[w.copied:]...), nil
+}
+
+// jsonWalk is checkJSON's state between tokens.
+type jsonWalk struct {
+	body     []byte
+	out      []byte // the rewritten body, once a number needs it
+	copied   int    // how much of body out holds
+	problems gifting.Problems
+	stack    []frame
+}
+
+// token takes the next token, tok, which spans body[start:end].
+func (w *jsonWalk) token(tok json.Token, start, end int) error {
+	top := &w.stack[len(w.stack)-1]
+	if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+		w.stack = w.stack[:len(w.stack)-1]
+		return nil
+	}
+	if s, ok := tok.(string); ok && top.object && top.wantKey {
+		top.key, top.wantKey = s, false
+		if p := textProblem(w.body[start:end]); p != "" && len(w.problems) < maxProblems {
+			w.problems.Add(fieldPath(w.stack), "the field name "+p)
+		}
+		return nil
+	}
+	// A value: of the current key, or the next element.
+	if top.object {
+		top.wantKey = true
+	} else {
+		top.index++
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if len(w.stack) >= maxDepth {
+			return gifting.Errorf(gifting.CodeMalformed, "the request body nests deeper than %d levels", maxDepth)
+		}
+		w.stack = append(w.stack, frame{object: t == '{', wantKey: t == '{', index: -1})
+	case string:
+		if len(w.problems) >= maxProblems {
+			break
+		}
+		if p := textProblem(w.body[start:end]); p != "" {
+			w.problems.Add(fieldPath(w.stack), p)
+		} else if t != "" && idField(w.stack) && !gifting.ValidID(t) {
+			w.problems.Add(fieldPath(w.stack), idProblem)
+		}
+	case json.Number:
+		f, err := t.Float64()
+		if a := math.Abs(f); err != nil || a >= maxMagnitude || (a != 0 && a < minMagnitude) {
+			return gifting.Errorf(gifting.CodeMalformed, "the number %s is out of range (magnitudes from 1e-130 to below 1e126)", gifting.Clip(string(t), 64))
+		}
+		if whole, ok := wholeNumber(string(t)); ok {
+			// A number token ends where the decoder stands.
+			w.out = append(append(w.out, w.body[w.copied:end-len(t)]...), whole...)
+			w.copied = end
+		}
+	}
+	return nil
 }
 
 // idProblem is the detail of an id field whose value cannot be an id.

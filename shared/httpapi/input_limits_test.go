@@ -18,7 +18,7 @@ import (
 // (1 MB) was answered with 23 MB of details, over the 6 MB a Lambda
 // response may hold. A bad body now costs a bounded answer: a few details,
 // each naming its field within a bounded length, and a nesting limit.
-func TestSecurityAuditValidationDetailsBounded(t *testing.T) {
+func TestValidationDetailsBounded(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 100)
@@ -91,7 +91,7 @@ func TestSecurityAuditValidationDetailsBounded(t *testing.T) {
 // as a bulk add's contactIds of the same length is. The test asserts the
 // answers, not their time (timings belong to make bench): at the old cost
 // these 90,000-entry bodies took minutes under the race detector.
-func TestSecurityAuditLongListsAnswerAtOnce(t *testing.T) {
+func TestLongListsAnswerAtOnce(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 100)
@@ -140,7 +140,7 @@ func TestSecurityAuditLongListsAnswerAtOnce(t *testing.T) {
 // is written. Since gifts and templates bound each field (catalog audit),
 // such a record is refused before any write: 400 VALIDATION_FAILED naming
 // the field; the store's 413 stays for records with no bound of their own.
-func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
+func TestOversizedRecordIs413(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 100)
@@ -182,7 +182,7 @@ func TestSecurityAuditOversizedRecordIs413(t *testing.T) {
 // for the same URL to a caller with another key: x-api-key is not a header
 // caches key on. Every answer now says no-store and nosniff; the public
 // API document keeps its own caching.
-func TestSecurityAuditAnswersAreNotCached(t *testing.T) {
+func TestAnswersAreNotCached(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 1000)
@@ -217,7 +217,7 @@ func TestSecurityAuditAnswersAreNotCached(t *testing.T) {
 // Security audit, defect 5: a malformed query string was read as if the
 // malformed pair were absent, so ?limit=500;x listed 12 contacts and
 // ?limit=%zz too, where ?limit=500 is a 400. It is a 400 naming the query.
-func TestSecurityAuditMalformedQueryRefused(t *testing.T) {
+func TestMalformedQueryRefused(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	_, key := testenv.Org(t, s, "acme", 100)
