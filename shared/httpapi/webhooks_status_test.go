@@ -217,9 +217,13 @@ func TestWebhookCompletionExpiresRecipients(t *testing.T) {
 	}
 	moves := statusMoves(t, msgs)
 	slices.SortFunc(moves, func(a, b statusMove) int { return cmp.Compare(a.PreviousStatus, b.PreviousStatus) })
+	// The first move's message shows the recipient as it is when it is
+	// delivered: invite_sent, or expired already when its delivery came
+	// after the expiry (docs/webhooks.md: a late message never shows an
+	// older status).
 	if len(got) != 2 || len(moves) != 2 || moves[0].PreviousStatus != "invite_sent" || moves[0].Status != "expired" ||
-		moves[1].PreviousStatus != "pending" || moves[1].Status != "invite_sent" {
-		t.Errorf("the receiver got %d messages, moves %+v; want pending to invite_sent, then invite_sent to expired", len(got), moves)
+		moves[1].PreviousStatus != "pending" || (moves[1].Status != "invite_sent" && moves[1].Status != "expired") {
+		t.Errorf("the receiver got %d messages, moves %+v; want pending to invite_sent (or to expired, delivered late), then invite_sent to expired", len(got), moves)
 	}
 	testenv.AssertLedgerBalanced(t, s, orgID)
 }
