@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
 	"slices"
@@ -16,16 +17,12 @@ import (
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
-// slimRecipient is a recipient's entry in the Slim index.
+// slimRecipient is a recipient's entry in the Slim index, as a list page
+// reads it: SK is the recipient's table sort key; LSK orders by creation
+// (for a legacy recipient it is SK); St, Upd and Srt are its status,
+// updatedAt and sort text (the other sorts' fields).
 type slimRecipient struct {
-	// SK is the recipient's table sort key; LSK orders by creation (for a
-	// legacy recipient it is SK).
-	SK   string `json:"SK"`
-	LSK  string `json:"LSK"`
-	St   string `json:"st"`
-	Srch string `json:"srch"`
-	Upd  string `json:"upd"`
-	Srt  string `json:"srt"`
+	SK, LSK, St, Upd, Srt string
 }
 
 // ListRecipients returns a page of a campaign's recipients. It costs two
@@ -40,8 +37,10 @@ type slimRecipient struct {
 // entry after the page says whether one follows, and the last page's
 // total is the entries'): the cost is the Slim entries up to the page's
 // end. Any other sort or filter reads the campaign's whole Slim partition
-// (about 150 bytes a recipient, so one read unit per ~50 recipients) and
-// sorts it in memory.
+// (about 150 bytes a recipient, so one read unit per ~50 recipients),
+// keeping only the first entries of its order up to the page's end as
+// they stream by (topRecipients): the memory of the page's end, not of the
+// campaign.
 //
 // A missing, deleted or another organization's campaign is
 // campaign.ErrNotFound (campaign.Reader).
@@ -54,12 +53,21 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	}
 	q.Search = strings.ToLower(strings.TrimSpace(q.Search))
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
-	entries, exhausted, err := s.slimRecipients(ctx, orgID, campaignID, q, fast, q.Page.End()+1)
-	if err != nil {
-		return campaign.RecipientListPage{}, err
-	}
-	if !fast {
-		sortRecipients(entries, q)
+	var entries []slimRecipient
+	var total int
+	exhausted := true
+	if fast {
+		var err error
+		if entries, exhausted, err = s.slimRecipients(ctx, orgID, campaignID, q, true, q.Page.End()+1, nil); err != nil {
+			return campaign.RecipientListPage{}, err
+		}
+		total = len(entries)
+	} else {
+		top := newTopRecipients(recipientOrder(q), q.Page.End())
+		if _, _, err := s.slimRecipients(ctx, orgID, campaignID, q, false, 0, top.add); err != nil {
+			return campaign.RecipientListPage{}, err
+		}
+		entries, total = top.sorted(), top.total
 	}
 	lo, hi := q.Page.Window(len(entries))
 	window := entries[lo:hi]
@@ -111,7 +119,7 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		page.Recipients = append(page.Recipients, r.Recipient)
 	}
-	page.Total = len(entries)
+	page.Total = total
 	if fast && !exhausted {
 		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
 	}
@@ -133,14 +141,17 @@ func countOf(c campaign.Campaign, statuses []gifting.RecipientStatus) int {
 
 // slimRecipients queries the campaign's Slim partition with q's filters.
 // With stopEarly it reads in createdAt order and stops once need entries
-// matched; exhausted reports that it read to the end.
-func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query, stopEarly bool, need int) (entries []slimRecipient, exhausted bool, err error) {
+// matched; exhausted reports that it read to the end. Each entry goes to
+// each when it is not nil, else into entries.
+func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query, stopEarly bool, need int, each func(slimRecipient)) (entries []slimRecipient, exhausted bool, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		IndexName:                 aws.String(indexSlim),
 		KeyConditionExpression:    aws.String("LPK = :lpk"),
 		ExpressionAttributeValues: item{":lpk": str(recipientsLPK(orgID, campaignID))},
 		ScanIndexForward:          aws.Bool(!stopEarly || q.Order == gifting.Asc),
+		// What an entry is read for (the filters still see the rest).
+		ProjectionExpression: aws.String("SK, LSK, st, upd, srt"),
 	}
 	var conds []string
 	if len(q.Statuses) > 0 {
@@ -191,11 +202,12 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 			return nil, false, fmt.Errorf("query recipients: %w", err)
 		}
 		for _, it := range out.Items {
-			var e slimRecipient
-			if err := unmarshal(it, &e); err != nil {
-				return nil, false, err
+			e := slimRecipient{SK: attrS(it, "SK"), LSK: attrS(it, "LSK"), St: attrS(it, "st"), Upd: attrS(it, "upd"), Srt: attrS(it, "srt")}
+			if each != nil {
+				each(e)
+			} else {
+				entries = append(entries, e)
 			}
-			entries = append(entries, e)
 		}
 	}
 	return entries, true, nil
@@ -207,9 +219,10 @@ func statusOrder(st string) int {
 	return slices.Index(gifting.RecipientStatuses, gifting.RecipientStatus(st))
 }
 
-// sortRecipients orders Slim entries by q's sort (ties by creation, which
-// the ULID in LSK gives), status first when grouping.
-func sortRecipients(es []slimRecipient, q recipient.Query) {
+// recipientOrder is the order of Slim entries q asks for (ties by
+// creation, which the ULID in LSK gives, so no two entries tie), status
+// first when grouping.
+func recipientOrder(q recipient.Query) func(a, b slimRecipient) int {
 	field := func(e slimRecipient, i int) string {
 		parts := strings.SplitN(e.Srt, sortSep, 4)
 		if i < len(parts) {
@@ -234,7 +247,7 @@ func sortRecipients(es []slimRecipient, q recipient.Query) {
 		}
 		return 0
 	}
-	slices.SortStableFunc(es, func(a, b slimRecipient) int {
+	return func(a, b slimRecipient) int {
 		if q.GroupByStatus {
 			if c := cmp.Compare(statusOrder(a.St), statusOrder(b.St)); c != 0 {
 				return c
@@ -245,5 +258,50 @@ func sortRecipients(es []slimRecipient, q recipient.Query) {
 			return -c
 		}
 		return c
-	})
+	}
+}
+
+// topRecipients keeps, of the entries streamed to it, the first n in an
+// order, and counts them all: a heap whose root is the last entry kept, so
+// an entry that sorts after it is dropped at once. It holds n entries
+// whatever the campaign's size.
+type topRecipients struct {
+	order func(a, b slimRecipient) int
+	n     int
+	kept  []slimRecipient
+	total int
+}
+
+func newTopRecipients(order func(a, b slimRecipient) int, n int) *topRecipients {
+	return &topRecipients{order: order, n: n, kept: make([]slimRecipient, 0, min(n, 1024))}
+}
+
+// add takes the next entry.
+func (t *topRecipients) add(e slimRecipient) {
+	t.total++
+	switch {
+	case t.n <= 0:
+	case len(t.kept) < t.n:
+		heap.Push(t, e)
+	case t.order(e, t.kept[0]) < 0:
+		t.kept[0] = e
+		heap.Fix(t, 0)
+	}
+}
+
+// sorted returns the entries kept, in order.
+func (t *topRecipients) sorted() []slimRecipient {
+	slices.SortFunc(t.kept, t.order)
+	return t.kept
+}
+
+// heap.Interface: the root is the entry that sorts last.
+func (t *topRecipients) Len() int           { return len(t.kept) }
+func (t *topRecipients) Less(i, j int) bool { return t.order(t.kept[i], t.kept[j]) > 0 }
+func (t *topRecipients) Swap(i, j int)      { t.kept[i], t.kept[j] = t.kept[j], t.kept[i] }
+func (t *topRecipients) Push(x any)         { t.kept = append(t.kept, x.(slimRecipient)) }
+func (t *topRecipients) Pop() any {
+	e := t.kept[len(t.kept)-1]
+	t.kept = t.kept[:len(t.kept)-1]
+	return e
 }
