@@ -18,6 +18,7 @@ import (
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -182,7 +183,7 @@ type tenant struct {
 
 // newTenant creates an organization with credits and a key for it.
 func (e *env) newTenant(ctx context.Context, id string, credits int64) (tenant, error) {
-	org, _, err := e.store.CreateOrg(ctx, dynamo.NewOrg{OrgID: id, Name: "Bench " + id, Domain: id + ".example.com", Credits: credits})
+	org, _, err := access.NewApp(e.store).CreateOrg(ctx, access.NewOrg{OrgID: id, Name: "Bench " + id, Domain: id + ".example.com", Credits: credits})
 	if err != nil {
 		return tenant{}, fmt.Errorf("create org %s: %w", id, err)
 	}

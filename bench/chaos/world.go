@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/client"
-	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -135,7 +135,7 @@ func setUp(ctx context.Context, c *cluster, cfg config) (*world, error) {
 	d := &doer{hc: newHTTPClient(), st: &w.st}
 	for i := range orgCount {
 		id := fmt.Sprintf("chaos-%d", i+1)
-		if _, _, err := c.store.CreateOrg(ctx, dynamo.NewOrg{OrgID: id, Name: "Chaos " + id, Domain: id + ".example.com",
+		if _, _, err := access.NewApp(c.store).CreateOrg(ctx, access.NewOrg{OrgID: id, Name: "Chaos " + id, Domain: id + ".example.com",
 			Credits: credits}); err != nil {
 			return nil, err
 		}

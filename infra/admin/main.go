@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/dynamo"
@@ -183,14 +184,14 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 	}
 	switch cmd {
 	case "create-org":
-		org, w, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
+		org, w, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{OrgID: o.id, Name: o.name, Domain: o.domain,
 			Credits: o.credits, Budget: gifting.Budget{Currency: o.currency, Amount: o.budget}})
 		return map[string]any{"organization": org, "wallet": walletJSONOf(w)}, err
 	case "create-key":
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		secret, key, err := s.CreateAPIKey(ctx, o.orgID, o.user, o.name)
+		secret, key, err := access.NewApp(s).CreateAPIKey(ctx, o.orgID, o.user, o.name)
 		return map[string]any{"apiKey": secret, "key": key,
 			"note": "The key is shown only now; only its SHA-256 hash is stored."}, err
 	case "revoke-key":
@@ -200,7 +201,7 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err := need("key-id", o.keyID); err != nil {
 			return nil, err
 		}
-		key, err := s.RevokeAPIKey(ctx, o.orgID, o.keyID)
+		key, err := access.NewApp(s).RevokeAPIKey(ctx, o.orgID, o.keyID)
 		return map[string]any{"key": key}, err
 	case "top-up":
 		if err := need("org", o.orgID); err != nil {
@@ -222,7 +223,7 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		if err := need("org", o.orgID); err != nil {
 			return nil, err
 		}
-		org, err := s.Org(ctx, o.orgID)
+		org, err := access.NewApp(s).Org(ctx, o.orgID)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -92,7 +93,7 @@ const DemoOrgID = "demo"
 
 // SeedDemo creates the demo organization with credits and an API key.
 func SeedDemo(ctx context.Context, s *dynamo.Store) (Demo, error) {
-	org, w, err := s.CreateOrg(ctx, dynamo.NewOrg{
+	org, w, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{
 		OrgID: DemoOrgID, Name: "Demo Gifting Co", Domain: "demo.example.com", Credits: 100_000,
 		Budget: gifting.Budget{Currency: "USD", Amount: 100_000}, Products: []string{"gifting"},
 	})

@@ -22,6 +22,8 @@ func TestLayers(t *testing.T) {
 	}{
 		{"the domain imports no other package of the service", "shared/gifting",
 			[]string{"shared/dynamo", "shared/service", "shared/httpapi", "shared/jobs", "shared/app"}, nil},
+		{"the access slice knows no adapter and no other layer", "shared/access",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"a slice knows no adapter and no other layer", "shared/wallet",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the webhook slice knows no adapter and no other layer: its ports reach storage, KMS, the network and wire",

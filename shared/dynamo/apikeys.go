@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -22,7 +23,7 @@ type apiKeyItem struct {
 
 // CreateAPIKey makes a new random key for a user of org and returns it with
 // its record. The key is returned only here; the store keeps its hash.
-// It returns NOT_FOUND when the organization does not exist.
+// It returns access.ErrNoOrg when the organization does not exist.
 func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (string, gifting.APIKey, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -51,7 +52,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 		{Put: &types.Put{TableName: &s.table, Item: ref}},
 	}})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
-		return "", gifting.APIKey{}, gifting.NotFound("organization", orgID)
+		return "", gifting.APIKey{}, access.ErrNoOrg
 	}
 	if err != nil {
 		return "", gifting.APIKey{}, fmt.Errorf("create api key: %w", err)
@@ -59,8 +60,8 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 	return secret, rec.APIKey, nil
 }
 
-// ResolveAPIKey returns the principal of a key. It returns UNAUTHORIZED for
-// an unknown or revoked key.
+// ResolveAPIKey returns the principal of a key. It returns
+// access.ErrUnknownKey for an unknown or revoked key.
 func (s *Store) ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error) {
 	var rec apiKeyItem
 	found, err := s.get(ctx, apiKeyPK(gifting.HashAPIKey(secret)), apiKeySK, &rec)
@@ -68,13 +69,13 @@ func (s *Store) ResolveAPIKey(ctx context.Context, secret string) (gifting.Princ
 		return gifting.Principal{}, err
 	}
 	if !found || rec.RevokedAt != nil {
-		return gifting.Principal{}, gifting.Errorf(gifting.CodeUnauthorized, "Invalid or missing API key")
+		return gifting.Principal{}, access.ErrUnknownKey
 	}
 	return gifting.Principal{OrgID: rec.OrgID, UserID: rec.UserID, KeyID: rec.KeyID}, nil
 }
 
 // RevokeAPIKey revokes a key of org by its id. Revoking twice is harmless.
-// It returns NOT_FOUND when org has no such key.
+// It returns access.ErrNoKey when org has no such key.
 func (s *Store) RevokeAPIKey(ctx context.Context, orgID, keyID string) (gifting.APIKey, error) {
 	var rec apiKeyItem
 	found, err := s.get(ctx, orgPK(orgID), apiKeyRefSK(keyID), &rec)
@@ -82,7 +83,7 @@ func (s *Store) RevokeAPIKey(ctx context.Context, orgID, keyID string) (gifting.
 		return gifting.APIKey{}, err
 	}
 	if !found {
-		return gifting.APIKey{}, gifting.NotFound("API key", keyID)
+		return gifting.APIKey{}, access.ErrNoKey
 	}
 	if rec.RevokedAt != nil {
 		return rec.APIKey, nil

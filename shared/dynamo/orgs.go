@@ -3,37 +3,21 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
-// NewOrg is what an operator gives to create an organization.
-type NewOrg struct {
-	OrgID    string // optional; generated when empty
-	Name     string
-	Domain   string
-	Credits  int64
-	Budget   gifting.Budget
-	Products []string
-}
-
-// CreateOrg creates an organization with its wallet (and a top-up ledger
-// entry for the initial credits, counted on the wallet) in one
-// transaction. It returns CONFLICT when the id is taken and
-// VALIDATION_FAILED for bad input.
-func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error) {
-	if in.OrgID == "" {
-		in.OrgID = strings.ToLower(s.NewID())
-	}
-	if err := in.check(); err != nil {
-		return gifting.Organization{}, wallet.Wallet{}, err
-	}
+// CreateOrg creates an organization in (checked: access.NewOrg.Check)
+// with its wallet (and a top-up ledger entry for the initial credits,
+// counted on the wallet) in one transaction (access.Store). It returns
+// access.ErrOrgExists when the id is taken.
+func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organization, wallet.Wallet, error) {
 	now := s.Now()
 	org := gifting.Organization{
 		OrgID: in.OrgID, Domain: in.Domain, DisplayName: in.Name, OrgName: in.Name,
@@ -79,34 +63,12 @@ func (s *Store) CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization,
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {
-		return gifting.Organization{}, wallet.Wallet{}, gifting.Errorf(gifting.CodeConflict, "organization %q already exists", in.OrgID)
+		return gifting.Organization{}, wallet.Wallet{}, access.ErrOrgExists
 	}
 	if err != nil {
 		return gifting.Organization{}, wallet.Wallet{}, fmt.Errorf("create org: %w", err)
 	}
 	return org, opening.wallet(), nil
-}
-
-// check validates in (its OrgID set) and fills in its default currency.
-// Errors: VALIDATION_FAILED.
-func (in *NewOrg) check() error {
-	var p gifting.Problems
-	if !gifting.ValidOrgID(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
-		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
-	}
-	if strings.TrimSpace(in.Name) == "" {
-		p.Add("name", "is required")
-	}
-	if in.Credits < 0 || in.Credits > wallet.MaxTopUp {
-		p.Add("credits", fmt.Sprintf("must be from 0 to %d", wallet.MaxTopUp))
-	}
-	if in.Budget.Currency == "" {
-		in.Budget.Currency = "USD"
-	}
-	if !gifting.ValidCurrency(in.Budget.Currency) {
-		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
-	}
-	return p.Err()
 }
 
 // stepsDone are the puts of a new organization's migration steps that are
@@ -127,7 +89,7 @@ func (s *Store) stepsDone(orgID string) ([]types.TransactWriteItem, error) {
 	return out, nil
 }
 
-// Org returns an organization's profile, or NOT_FOUND.
+// Org returns an organization's profile, or access.ErrNoOrg.
 func (s *Store) Org(ctx context.Context, orgID string) (gifting.Organization, error) {
-	return getOrNotFound[gifting.Organization](ctx, s, orgPK(orgID), profileSK, gifting.NotFound("organization", orgID))
+	return getOrNotFound[gifting.Organization](ctx, s, orgPK(orgID), profileSK, access.ErrNoOrg)
 }

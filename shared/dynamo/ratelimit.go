@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -157,21 +158,10 @@ func (s *Store) addRequests(ctx context.Context, orgID string, class gifting.Rat
 }
 
 // SetRateLimits replaces an organization's own rate limits (requests per
-// gifting.RateWindow by class; classes left out keep the defaults). It
-// returns NOT_FOUND for an unknown organization and VALIDATION_FAILED for an
-// unknown class or a limit below 1.
+// gifting.RateWindow by class, checked: access.CheckRateLimits; classes
+// left out keep the defaults). It returns access.ErrNoOrg for an unknown
+// organization.
 func (s *Store) SetRateLimits(ctx context.Context, orgID string, limits map[gifting.RateClass]int) error {
-	var p gifting.Problems
-	for class, n := range limits {
-		if _, ok := gifting.DefaultRateLimits[class]; !ok {
-			p.Add("rateLimits."+string(class), "is not a rate-limited class")
-		} else if n < 1 {
-			p.Add("rateLimits."+string(class), "must be at least 1")
-		}
-	}
-	if err := p.Err(); err != nil {
-		return err
-	}
 	av := &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
 	for class, n := range limits {
 		av.Value[string(class)] = &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
@@ -187,7 +177,7 @@ func (s *Store) SetRateLimits(ctx context.Context, orgID string, limits map[gift
 		ExpressionAttributeValues: map[string]types.AttributeValue{":l": av},
 	})
 	if isConditionFailed(err) {
-		return gifting.NotFound("organization", orgID)
+		return access.ErrNoOrg
 	}
 	if err != nil {
 		return fmt.Errorf("set rate limits of %s: %w", orgID, err)

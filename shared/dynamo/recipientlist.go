@@ -107,7 +107,20 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 			}
 		}
 	}
-	page.Recipients = make([]recipient.Recipient, 0, len(window))
+	if page.Recipients, err = s.recipientsOf(ctx, window, bySK); err != nil {
+		return page, err
+	}
+	page.Total = total
+	if fast && !exhausted {
+		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
+	}
+	return page, nil
+}
+
+// recipientsOf are the recipients of window's entries among the items
+// read, in window's order.
+func (s *Store) recipientsOf(ctx context.Context, window []slimRecipient, bySK map[string]item) ([]recipient.Recipient, error) {
+	out := make([]recipient.Recipient, 0, len(window))
 	for _, e := range window {
 		it := bySK[e.SK]
 		if it == nil {
@@ -115,15 +128,11 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		r, err := s.readRecipient(ctx, it)
 		if err != nil {
-			return page, err
+			return out, err
 		}
-		page.Recipients = append(page.Recipients, r.Recipient)
+		out = append(out, r.Recipient)
 	}
-	page.Total = total
-	if fast && !exhausted {
-		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
-	}
-	return page, nil
+	return out, nil
 }
 
 // countOf is the number of c's recipients in any of statuses (all when

@@ -45,8 +45,7 @@ func unavailable(err error) error {
 		return gifting.Unavailable(err)
 	}
 	if itemTooLarge(err) {
-		return &gifting.Error{Code: gifting.CodeTooLarge, Err: err,
-			Message: "the record would be larger than the 400 KB an item may hold; send shorter texts or fewer list entries"}
+		return gifting.TooLarge(err)
 	}
 	return err
 }

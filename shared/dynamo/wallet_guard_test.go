@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -86,7 +87,7 @@ func TestWalletNeverPassesItsMost(t *testing.T) {
 	// Not testenv.Org: this wallet is damaged on purpose, its ledger will
 	// not add up.
 	const orgID = "acme"
-	if _, _, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: orgID, Name: "Acme"}); err != nil {
+	if _, _, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{OrgID: orgID, Name: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
 	setBalance := func(b string) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -19,7 +20,7 @@ func TestConcurrentDebitsOfOneWallet(t *testing.T) {
 	db := &faultyDB{DB: testenv.Client(t)}
 	s := dynamo.New(db, testenv.Table(t))
 	ctx := context.Background()
-	if _, _, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: "acme", Name: "Acme", Credits: 300}); err != nil {
+	if _, _, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{OrgID: "acme", Name: "Acme", Credits: 300}); err != nil {
 		t.Fatal(err)
 	}
 	db.arm(0, "")
@@ -72,7 +73,7 @@ func TestStaleBalanceDoesNotRefuse(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	ctx := context.Background()
-	if _, _, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: "acme", Name: "Acme", Credits: 10}); err != nil {
+	if _, _, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{OrgID: "acme", Name: "Acme", Credits: 10}); err != nil {
 		t.Fatal(err)
 	}
 	stale := int64(0)

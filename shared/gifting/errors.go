@@ -54,6 +54,13 @@ func Unavailable(err error) *Error {
 	return &Error{Code: CodeUnavailable, Message: "The service is temporarily unavailable; retry shortly.", Err: err}
 }
 
+// TooLarge is the error of a write DynamoDB refused because the item would
+// pass the 400 KB an item may hold (err).
+func TooLarge(err error) *Error {
+	return &Error{Code: CodeTooLarge, Err: err,
+		Message: "the record would be larger than the 400 KB an item may hold; send shorter texts or fewer list entries"}
+}
+
 // Error implements the error interface.
 func (e *Error) Error() string {
 	if e.Err != nil {

@@ -4,12 +4,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // errUnauthorized is the one answer to a missing, unknown or revoked key;
 // the 401 body does not say which, so keys cannot be probed.
-var errUnauthorized = gifting.Errorf(gifting.CodeUnauthorized, "Invalid or missing API key")
+var errUnauthorized = access.Unauthorized()
 
 // authenticate resolves the x-api-key header to the calling organization.
 // A value that is not shaped like a key of the service is refused without
@@ -32,7 +33,7 @@ func (s *Server) authenticate(r *http.Request) (gifting.Principal, error) {
 			return gifting.Principal{}, errUnauthorized
 		}
 	}
-	p, err := s.store.ResolveAPIKey(r.Context(), secret)
+	p, err := s.access.Resolve(r.Context(), secret)
 	if gifting.ErrorCode(err) == gifting.CodeUnauthorized && s.unknownKeys != nil {
 		s.unknownKeys.Add(hash, struct{}{})
 	}

@@ -28,7 +28,7 @@ func (s *Server) limit(w http.ResponseWriter, r *http.Request, class gifting.Rat
 		return nil
 	}
 	limit := org.RateLimit(class)
-	used, err := s.store.CountRequest(ctx, orgID, class, limit)
+	used, err := s.access.CountRequest(ctx, orgID, class, limit)
 	if err != nil {
 		loggerFrom(ctx).WarnContext(ctx, "rate limit not checked", slog.String("error", err.Error()))
 		return nil
@@ -55,7 +55,7 @@ func (s *Server) orgProfile(r *http.Request, orgID string) (gifting.Organization
 			return org, nil
 		}
 	}
-	org, err := s.store.Org(r.Context(), orgID)
+	org, err := s.access.Org(r.Context(), orgID)
 	if err != nil {
 		return org, err
 	}

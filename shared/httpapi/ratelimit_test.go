@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -152,7 +153,7 @@ func TestSetRateLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := gifting.ErrorCode(s.SetRateLimits(ctx, c.org, c.limits)); got != c.want {
+			if got := gifting.ErrorCode(access.NewApp(s).SetRateLimits(ctx, c.org, c.limits)); got != c.want {
 				t.Errorf("error code %s, want %s", got, c.want)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/catalog"
@@ -97,6 +98,8 @@ type Server struct {
 	// email code.
 	campaigns *campaign.App
 	events    *event.App
+	// access resolves keys and counts requests (the access slice).
+	access *access.App
 	// recipients is the recipient slice's use cases (svc.Recipients).
 	recipients *recipient.App
 	// contacts is built by the service, with its job queue (over store
@@ -134,7 +137,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 		cfg.KeyCacheTTL = 30 * time.Second
 	}
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
-		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store)}
+		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store), access: access.NewApp(store)}
 	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
 		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()

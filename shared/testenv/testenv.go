@@ -24,6 +24,7 @@ import (
 
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/infra/seed"
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/streams"
@@ -92,7 +93,7 @@ func Store(t testing.TB, opts ...dynamo.Option) *dynamo.Store {
 func Org(t testing.TB, s *dynamo.Store, id string, credits int64) (orgID, apiKey string) {
 	t.Helper()
 	ctx := context.Background()
-	org, _, err := s.CreateOrg(ctx, dynamo.NewOrg{OrgID: id, Name: "Org " + id, Domain: id + ".example.com", Credits: credits})
+	org, _, err := access.NewApp(s).CreateOrg(ctx, access.NewOrg{OrgID: id, Name: "Org " + id, Domain: id + ".example.com", Credits: credits})
 	if err != nil {
 		t.Fatal(err)
 	}

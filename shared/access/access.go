@@ -1,0 +1,102 @@
+// Package access is the slice of organizations, their API keys and their
+// rate limits: who may call the API, as whom, and how often. Its rules
+// (what a new organization must have, which limits may be set) and its
+// answers to the user (NOT_FOUND, CONFLICT, UNAUTHORIZED, VALIDATION_FAILED)
+// are here; storage (shared/dynamo) loads and commits and reports what it
+// found as the sentinel errors below.
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/wallet"
+)
+
+// The outcomes storage reports.
+var (
+	// ErrNoOrg: the organization does not exist.
+	ErrNoOrg = errors.New("no such organization")
+	// ErrOrgExists: an organization with that id exists already.
+	ErrOrgExists = errors.New("the organization exists")
+	// ErrNoKey: the organization has no key with that id.
+	ErrNoKey = errors.New("no such API key")
+	// ErrUnknownKey: no live key has that secret (unknown or revoked).
+	ErrUnknownKey = errors.New("unknown or revoked API key")
+)
+
+// NewOrg is what an operator gives to create an organization.
+type NewOrg struct {
+	OrgID    string // optional; generated when empty
+	Name     string
+	Domain   string
+	Credits  int64
+	Budget   gifting.Budget
+	Products []string
+}
+
+// Check validates in (its OrgID set) and fills in its defaults: the
+// currency (USD) and the products (none). Errors: VALIDATION_FAILED.
+func (in *NewOrg) Check() error {
+	var p gifting.Problems
+	if !gifting.ValidOrgID(in.OrgID) || in.OrgID == gifting.CatalogOrgID {
+		p.Add("orgId", "must be 2-63 lower-case letters, digits or dashes, and not reserved")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		p.Add("name", "is required")
+	}
+	if in.Credits < 0 || in.Credits > wallet.MaxTopUp {
+		p.Add("credits", fmt.Sprintf("must be from 0 to %d", wallet.MaxTopUp))
+	}
+	if in.Budget.Currency == "" {
+		in.Budget.Currency = "USD"
+	}
+	if !gifting.ValidCurrency(in.Budget.Currency) {
+		p.Add("budget.currency", "must be a three-letter ISO 4217 code")
+	}
+	if in.Products == nil {
+		in.Products = []string{}
+	}
+	return p.Err()
+}
+
+// CheckRateLimits validates an organization's own rate limits: each class
+// rate-limited (gifting.DefaultRateLimits) and each limit at least 1.
+// Errors: VALIDATION_FAILED.
+func CheckRateLimits(limits map[gifting.RateClass]int) error {
+	var p gifting.Problems
+	for class, n := range limits {
+		if _, ok := gifting.DefaultRateLimits[class]; !ok {
+			p.Add("rateLimits."+string(class), "is not a rate-limited class")
+		} else if n < 1 {
+			p.Add("rateLimits."+string(class), "must be at least 1")
+		}
+	}
+	return p.Err()
+}
+
+// Store is what the slice needs of storage.
+type Store interface {
+	Now() time.Time
+	NewID() string
+	// CreateOrg writes a checked organization with its wallet (and the
+	// ledger entry of its initial credits). ErrOrgExists.
+	CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error)
+	// Org reads an organization's profile. ErrNoOrg.
+	Org(ctx context.Context, orgID string) (gifting.Organization, error)
+	// CreateAPIKey makes a new key for a user of an organization and
+	// returns its secret, which only its hash is kept of. ErrNoOrg.
+	CreateAPIKey(ctx context.Context, orgID, userID, name string) (string, gifting.APIKey, error)
+	// RevokeAPIKey revokes a key by id (twice is harmless). ErrNoKey.
+	RevokeAPIKey(ctx context.Context, orgID, keyID string) (gifting.APIKey, error)
+	// ResolveAPIKey finds who a secret belongs to. ErrUnknownKey.
+	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
+	// SetRateLimits replaces an organization's own limits. ErrNoOrg.
+	SetRateLimits(ctx context.Context, orgID string, limits map[gifting.RateClass]int) error
+	// CountRequest counts one request against the class's window.
+	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
+}
