@@ -63,6 +63,9 @@ func DecideCancel(cur Stored, stock Stock, reason string, now time.Time) (Cancel
 		return CancelPlan{}, gifting.Errorf(gifting.CodeConflict,
 			"order %q is %s; only an order that has not shipped can be cancelled", o.OrderID, o.Status)
 	}
+	if err := o.checkStock(stock); err != nil {
+		return CancelPlan{}, err
+	}
 	move, err := DecideRelease(stock)
 	if err != nil {
 		return CancelPlan{}, err

@@ -1,6 +1,7 @@
 package fulfilment_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -43,3 +44,5 @@ func wantError(t *testing.T, err error, code gifting.Code, msg string) {
 		t.Errorf("message %q; want %q", gifting.ErrorMessage(err), msg)
 	}
 }
+
+func asError(err error, target **gifting.Error) bool { return errors.As(err, target) }

@@ -163,3 +163,13 @@ func (m StockMove) String() string {
 	return fmt.Sprintf("%s %s/%s (total %+d, available %+d, reserved %+d)", m.Kind, m.GiftID, m.VariantID,
 		m.Total, m.Available, m.Reserved)
 }
+
+// checkStock refuses stock read for another gift or variant than o's: a
+// bug of the caller (INTERNAL), which would move the wrong units.
+func (o Order) checkStock(s Stock) error {
+	if s.GiftID != o.GiftID || s.VariantID != o.VariantID {
+		return gifting.Errorf(gifting.CodeInternal, "the stock read (%s/%q) is not order %s's gift %s variant %q",
+			s.GiftID, s.VariantID, o.OrderID, o.GiftID, o.VariantID)
+	}
+	return nil
+}

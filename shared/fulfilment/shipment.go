@@ -127,6 +127,9 @@ func DecideShipment(cur Stored, stock Stock, in ShipmentInput, now time.Time) (S
 	if o.Status != StatusOpen {
 		return ShipmentPlan{}, gifting.Errorf(gifting.CodeConflict, "order %q is %s, so it cannot ship", o.OrderID, o.Status)
 	}
+	if err := o.checkStock(stock); err != nil {
+		return ShipmentPlan{}, err
+	}
 	move, err := DecideConsume(stock)
 	if err != nil {
 		return ShipmentPlan{}, err
