@@ -95,7 +95,9 @@ func TestParseShipmentCSVRefusesTheFile(t *testing.T) {
 func TestImportOutcomes(t *testing.T) {
 	t.Parallel()
 	var res fulfilment.ImportResult
-	row := func(line int, id string) fulfilment.ShipmentRow { return fulfilment.ShipmentRow{Line: line, OrderID: id} }
+	row := func(line int, id string) fulfilment.ShipmentRow {
+		return fulfilment.ShipmentRow{Line: line, OrderID: id}
+	}
 	res.Add(fulfilment.RowOutcome(row(4, "o3"), false, gifting.NotFound("order", "o3")))
 	res.Add(fulfilment.RowOutcome(row(2, "o1"), false, nil))
 	res.Add(fulfilment.RowOutcome(row(3, "o2"), true, nil))
