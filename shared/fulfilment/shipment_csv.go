@@ -1,10 +1,12 @@
 package fulfilment
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -16,6 +18,10 @@ const MaxImportRows = 500
 
 // maxOrderID bounds an order id in a row, in characters.
 const maxOrderID = 64
+
+// orderIDPattern is the shape of an order id (a ULID, or any id of
+// letters, digits, - and _): anything else names no order.
+var orderIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // importColumns are the columns of a shipment import, in order.
 var importColumns = []string{"orderId", "carrier", "trackingNumber", "trackingUrl"}
@@ -50,13 +56,13 @@ type RowProblem struct {
 // a whole is refused, VALIDATION_FAILED naming "file", when it is no CSV,
 // has no row, or has more than MaxImportRows.
 func ParseShipmentCSV(r io.Reader) ([]ShipmentRow, []RowProblem, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(skipBOM(r))
 	cr.FieldsPerRecord = -1 // a row's field count is that row's problem
 	cr.TrimLeadingSpace = true
 	var rows []ShipmentRow
 	var problems []RowProblem
 	seen := map[string]int{}
-	for line := 1; ; line++ {
+	for first := true; ; first = false {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
@@ -64,7 +70,10 @@ func ParseShipmentCSV(r io.Reader) ([]ShipmentRow, []RowProblem, error) {
 		if err != nil {
 			return nil, nil, fileProblem(fmt.Sprintf("is not CSV: %v", err))
 		}
-		if line == 1 && isHeader(rec) {
+		// The line the row starts on, as a spreadsheet numbers it: blank
+		// lines are skipped by the reader but still counted.
+		line, _ := cr.FieldPos(0)
+		if first && isHeader(rec) {
 			continue
 		}
 		if len(rows)+len(problems) >= MaxImportRows {
@@ -112,6 +121,8 @@ func parseRow(line int, rec []string) (ShipmentRow, *RowProblem) {
 		p.Add("orderId", "is required")
 	case gifting.TooLong(row.OrderID, maxOrderID):
 		p.Add("orderId", fmt.Sprintf("must be at most %d characters", maxOrderID))
+	case !orderIDPattern.MatchString(row.OrderID):
+		p.Add("orderId", "must be an order id: letters, digits, - and _")
 	}
 	if err := gifting.MergeProblems(p, row.Validate()); err != nil {
 		var e *gifting.Error
@@ -119,6 +130,16 @@ func parseRow(line int, rec []string) (ShipmentRow, *RowProblem) {
 		return ShipmentRow{}, &RowProblem{Line: line, OrderID: clipID(row.OrderID), Reason: e.Message, Details: e.Details}
 	}
 	return row, nil
+}
+
+// skipBOM drops the byte order mark spreadsheets put before a UTF-8
+// CSV, which would otherwise hide the header's first column.
+func skipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		_, _ = br.Discard(3)
+	}
+	return br
 }
 
 // isHeader reports whether rec names the import's columns.

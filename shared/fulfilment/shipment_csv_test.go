@@ -63,6 +63,24 @@ func TestParseShipmentCSV(t *testing.T) {
 	}
 }
 
+// TestParseShipmentCSVLines: a spreadsheet's byte order mark does not
+// hide the header, and lines are numbered as in the file, blank lines
+// and quoted line breaks counted.
+func TestParseShipmentCSVLines(t *testing.T) {
+	t.Parallel()
+	file := "\ufefforderId,carrier,trackingNumber,trackingUrl\r\n\r\no1,UPS,1Z1\r\n\"o\n2\",UPS,1Z2\r\n\r\no3,UPS,1Z/3\r\n"
+	rows, problems, err := fulfilment.ParseShipmentCSV(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Line != 3 || rows[0].OrderID != "o1" {
+		t.Errorf("rows %+v; want o1 on line 3", rows)
+	}
+	if len(problems) != 2 || problems[0].Line != 4 || problems[1].Line != 7 || problems[1].Details["trackingNumber"] == "" {
+		t.Errorf("problems %+v; want line 4 (an order id across lines) and line 7 (a bad tracking number)", problems)
+	}
+}
+
 // TestParseShipmentCSVRefusesTheFile: no rows, too many rows, or no CSV
 // at all refuse the whole file, naming it.
 func TestParseShipmentCSVRefusesTheFile(t *testing.T) {
