@@ -145,3 +145,44 @@ func TestTrackingOfAnotherParcel(t *testing.T) {
 	_, err = fulfilment.DecideTrackerUpdate(openOrder(), update("in_transit", 10), at)
 	wantError(t, err, gifting.CodeNotFound, "")
 }
+
+// TestTrackingLeavesTheReadOrderAlone: a decision works on a copy, so a
+// use case deciding again after a failed commit starts from the order as
+// read.
+func TestTrackingLeavesTheReadOrderAlone(t *testing.T) {
+	t.Parallel()
+	cur := shipped(t)
+	before := cur.Shipment().Events
+	u := update("in_transit", 10)
+	if _, err := fulfilment.DecideTrackerUpdate(cur, u, at); err != nil {
+		t.Fatal(err)
+	}
+	if s := cur.Shipment(); cur.Status != fulfilment.StatusShipped || s.Status != fulfilment.StatusShipped ||
+		len(s.Events) != len(before) || !s.TrackerUpdatedAt.IsZero() {
+		t.Errorf("the order read changed: %+v", cur.Order)
+	}
+}
+
+// TestOrderInfo: what a recipient shows of a delivered order.
+func TestOrderInfo(t *testing.T) {
+	t.Parallel()
+	u := update("delivered", 30)
+	est := at.Add(time.Hour)
+	u.EstDeliveryAt = &est
+	p, err := fulfilment.DecideTrackerUpdate(shipped(t), u, at.Add(31*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"orderId": "o1", "orderStatus": "delivered", "fulfiller": "service", "carrier": "UPS",
+		"trackingNumber": "1Z999", "trackingUrl": "https://track.easypost.com/djE6", "estimatedDeliveryAt": "2026-11-20T11:00:00.000Z",
+		"shippedAt": "2026-11-20T10:00:00.000Z", "deliveredAt": "2026-11-20T10:29:00.000Z"} // the delivered scan's time
+	got := p.Order.Info()
+	if len(got) != len(want) {
+		t.Errorf("info %v; want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("info[%s] = %v; want %v", k, got[k], v)
+		}
+	}
+}
