@@ -119,7 +119,7 @@ func (a *App) Members(ctx context.Context, orgID, listID, search string, page gi
 	}
 	total := gifting.PageTotal(page, int(l.ContactCount), len(ids))
 	lo, hi := page.Window(len(ids))
-	contacts, err := a.store.Contacts(ctx, orgID, ids[lo:hi])
+	contacts, err := a.store.ListedContacts(ctx, orgID, ids[lo:hi])
 	if err != nil {
 		return nil, 0, err
 	}

@@ -25,6 +25,10 @@ type Store interface {
 	// Contacts reads the live contacts ids name (100 to a request), in
 	// the order of ids; missing and deleted ones are left out.
 	Contacts(ctx context.Context, orgID string, ids []string) ([]Contact, error)
+	// ListedContacts is Contacts for a page whose ids came from an index
+	// (a list's members): eventually consistent, as the index is, at
+	// half the read units; no rule may decide on what it reads.
+	ListedContacts(ctx context.Context, orgID string, ids []string) ([]Contact, error)
 	// ContactPage reads a page of orgID's live contacts in the list
 	// index's order (by first list, newest list first, contacts in no
 	// list last; then newest contact first): a page's worth of reads and
