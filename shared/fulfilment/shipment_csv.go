@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -16,12 +15,8 @@ import (
 // transaction, and a request must finish well within its time limit.
 const MaxImportRows = 500
 
-// maxOrderID bounds an order id in a row, in characters.
-const maxOrderID = 64
-
-// orderIDPattern is the shape of an order id (a ULID, or any id of
-// letters, digits, - and _): anything else names no order.
-var orderIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// shownID bounds an order id a row's problem reports back, in characters.
+const shownID = 64
 
 // importColumns are the columns of a shipment import, in order.
 var importColumns = []string{"orderId", "carrier", "trackingNumber", "trackingUrl"}
@@ -119,10 +114,11 @@ func parseRow(line int, rec []string) (ShipmentRow, *RowProblem) {
 	switch {
 	case row.OrderID == "":
 		p.Add("orderId", "is required")
-	case gifting.TooLong(row.OrderID, maxOrderID):
-		p.Add("orderId", fmt.Sprintf("must be at most %d characters", maxOrderID))
-	case !orderIDPattern.MatchString(row.OrderID):
-		p.Add("orderId", "must be an order id: letters, digits, - and _")
+	case gifting.TooLong(row.OrderID, gifting.MaxIDLength):
+		p.Add("orderId", fmt.Sprintf("must be at most %d characters", gifting.MaxIDLength))
+	case !gifting.IDCharacters(row.OrderID):
+		// The service's id rule (gifting.ValidID): anything else names no order.
+		p.Add("orderId", "must be an order id: letters, digits, '-', '_', '.' or ':'")
 	}
 	if err := gifting.MergeProblems(p, row.Validate()); err != nil {
 		var e *gifting.Error
@@ -158,8 +154,8 @@ func isHeader(rec []string) bool {
 // clipID keeps an order id reported back short: a row's problem may be
 // that the id is far too long.
 func clipID(id string) string {
-	if r := []rune(id); len(r) > maxOrderID {
-		return string(r[:maxOrderID]) + "…"
+	if r := []rune(id); len(r) > shownID {
+		return string(r[:shownID]) + "…"
 	}
 	return id
 }

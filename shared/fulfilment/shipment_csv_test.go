@@ -22,7 +22,7 @@ func TestParseShipmentCSV(t *testing.T) {
 		"o3,FedEx\n" +
 		",DHL,123,\n" +
 		"o5,DHL,123,ftp://files.example/x\n" +
-		strings.Repeat("o", 70) + ",DHL,123\n" +
+		strings.Repeat("o", 130) + ",DHL,123\n" +
 		"o7,DHL,123,https://t.example,extra\n" +
 		"O1,UPS,1Z999AA10123456784\n" +
 		"\"o9\",\"Royal Mail\",\"AB 123-456 GB\"\n"
@@ -46,7 +46,7 @@ func TestParseShipmentCSV(t *testing.T) {
 		4: "has 2 fields; a row is orderId,carrier,trackingNumber,trackingUrl",
 		5: "orderId is required",
 		6: "trackingUrl must be an http(s) URL",
-		7: "orderId must be at most 64 characters",
+		7: "orderId must be at most 128 characters",
 		8: "has 5 fields; a row is orderId,carrier,trackingNumber,trackingUrl",
 		9: "order O1 is on line 2 already; it is applied once",
 	}
