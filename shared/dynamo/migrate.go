@@ -30,6 +30,7 @@ func migrationSteps() []migrationStep {
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
 		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
 		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
+		{name: stepRecipientStatus, run: (*Store).migrateRecipientStatus},
 	}
 }
 

@@ -125,7 +125,9 @@ type legacyRecipientItem struct {
 //	fb    "1" when the recipient has feedback (filter)
 //	au    " user1 user2 " assigned user ids (filter)
 //
-// and, for legacy page ids, its Pages index key, pg (see pageKey).
+// its Order index keys, OPK (its campaign, status and whether it has
+// feedback: recipientStatusOPK) and OSK (its LSK), and, for legacy page
+// ids, its Pages index key, pg (see pageKey).
 //
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
@@ -141,6 +143,8 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	d := r.ContactDetails
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
 	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
+	// Its status partition (recipientstatus.go), in the same order.
+	it["OPK"], it["OSK"] = str(recipientStatusOPK(orgID, r.CampaignID, r.Status, r.Feedback.Has())), it["LSK"]
 	if sr.Slice != "" {
 		it["ls"] = str(sr.Slice)
 	}
