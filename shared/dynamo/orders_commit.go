@@ -170,15 +170,17 @@ func (s *Store) stockUpdate(orgID string, catalog bool, m fulfilment.StockMove) 
 	if m.VariantID != "" {
 		path, names = "#inv.#v", map[string]string{"#inv": "vinv", "#v": m.VariantID}
 	}
+	// total is a reserved word: every count goes by a name.
+	names["#t"], names["#a"], names["#r"] = "total", "available", "reserved"
+	t, a, r := path+".#t", path+".#a", path+".#r"
 	values := item{":dt": num(int64(m.Total)), ":da": num(int64(m.Available)), ":dr": num(int64(m.Reserved)),
 		":alo": num(int64(m.AvailableAtLeast)), ":rlo": num(int64(m.ReservedAtLeast))}
-	cond := path + ".available >= :alo AND " + path + ".reserved >= :rlo"
+	cond := a + " >= :alo AND " + r + " >= :rlo"
 	if m.AvailableAtMost != fulfilment.NoLimit {
-		cond += " AND " + path + ".available <= :ahi"
+		cond += " AND " + a + " <= :ahi"
 		values[":ahi"] = num(int64(m.AvailableAtMost))
 	}
-	expr := "SET " + path + ".total = " + path + ".total + :dt, " + path + ".available = " + path + ".available + :da, " +
-		path + ".reserved = " + path + ".reserved + :dr"
+	expr := "SET " + t + " = " + t + " + :dt, " + a + " = " + a + " + :da, " + r + " = " + r + " + :dr"
 	return types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, giftSK(m.GiftID)),
 		UpdateExpression: aws.String(expr), ConditionExpression: aws.String(cond),
 		ExpressionAttributeNames: names, ExpressionAttributeValues: values,

@@ -45,9 +45,13 @@ func (s *Store) ordersQuery(orgID string, f fulfilment.Filter) ordersQuery {
 			prefix = string(f.Status) + "#"
 		}
 		in := &dynamodb.QueryInput{TableName: &s.table, IndexName: aws.String(indexOrder),
-			KeyConditionExpression:    aws.String("OPK = :pk AND begins_with(OSK, :prefix)"),
-			ExpressionAttributeValues: item{":pk": str(orderCampaignOPK(orgID, f.CampaignID)), ":prefix": str(prefix)},
+			KeyConditionExpression:    aws.String("OPK = :pk"),
+			ExpressionAttributeValues: item{":pk": str(orderCampaignOPK(orgID, f.CampaignID))},
 			ScanIndexForward:          aws.Bool(false)}
+		if prefix != "" {
+			in.KeyConditionExpression = aws.String("OPK = :pk AND begins_with(OSK, :prefix)")
+			in.ExpressionAttributeValues[":prefix"] = str(prefix)
+		}
 		return ordersQuery{in: in, keysOnly: true,
 			cursorOf: func(o fulfilment.Order) string { return orderOSK(o.Status, o.OrderID) },
 			start: func(c string) (item, bool) {

@@ -42,34 +42,33 @@ func DecideOrderMove(orgID string, cur Stored, m fulfilment.RecipientMove) Updat
 }
 
 // ErrMoveOwnedByOrder is the CONFLICT of a status move the recipient's
-// order owns (issue 31, item 8): shipped and later states are facts the
-// orders endpoints record.
+// order contradicts (issue 31, item 8): a recipient ships when its order
+// does, through the orders endpoints.
 func ErrMoveOwnedByOrder(orderID string, to gifting.RecipientStatus) error {
 	where := "POST /api/campaigns/orders/{orderId}/shipments (and the carrier's tracking)"
 	if orderID != "" {
 		where = "POST /api/campaigns/orders/" + orderID + "/shipments (and the carrier's tracking)"
 	}
 	return &gifting.Error{Code: gifting.CodeConflict,
-		Message: "a recipient becomes " + string(to) + " through its order, not by a status move: record the shipment with " + where,
+		Message: "the recipient's order has not shipped, so the recipient cannot be " + string(to) + ": record the shipment with " + where,
 		Details: map[string]string{"status": "is set by the recipient's order; use " + where}}
 }
 
-// orderOwns refuses a status move to to that r's order owns: once a claim
-// opened an order, shipped, in_transit and delivered are what the order's
-// shipment and tracking say, and acknowledged waits for the delivery
-// (CONFLICT naming the orders endpoint). A recipient claimed before orders
-// existed has none, and moves as before.
+// orderOwns refuses a status move to to that r's order contradicts: once
+// a claim opened an order, the recipient reaches shipped (and anything
+// after it) only once the order shipped (POST …/orders/{id}/shipments); a
+// cancelled or failed order never ships. After the shipment, later moves
+// are allowed (a fulfiller without carrier tracking records the
+// delivery). CONFLICT naming the orders endpoint. A recipient claimed
+// before orders existed has none, and moves as before.
 func (r *Recipient) orderOwns(to gifting.RecipientStatus) error {
 	orderID, _ := r.ShipmentInfo["orderId"].(string)
-	if orderID == "" {
+	if orderID == "" || to.Rank() < gifting.RecipientShipped.Rank() {
 		return nil
 	}
-	orderStatus, _ := r.ShipmentInfo["orderStatus"].(string)
-	switch {
-	case to == gifting.RecipientAcknowledged && orderStatus == string(fulfilment.StatusDelivered):
+	switch st, _ := r.ShipmentInfo["orderStatus"].(string); fulfilment.Status(st) {
+	case fulfilment.StatusShipped, fulfilment.StatusInTransit, fulfilment.StatusDelivered:
 		return nil
-	case to.Rank() >= gifting.RecipientShipped.Rank():
-		return ErrMoveOwnedByOrder(orderID, to)
 	}
-	return nil
+	return ErrMoveOwnedByOrder(orderID, to)
 }
