@@ -273,3 +273,133 @@ func countMessages(t *testing.T, s *dynamo.Store, orgID, typ string) int {
 	}
 	return n
 }
+
+// TestShipmentImportAppliesEachRowOnce: a CSV of shipments records each
+// good row and reports the bad ones (207); the same file sent again
+// records nothing more (its rows unchanged), so each order ships once.
+func TestShipmentImportAppliesEachRowOnce(t *testing.T) {
+	t.Parallel()
+	f := newOrderFixture(t)
+	a := orderIDOf(t, f.claimed(t, "a@example.com", mainStreet))
+	b := orderIDOf(t, f.claimed(t, "b@example.com", mainStreet))
+	file := "orderId,carrier,trackingNumber,trackingUrl\n" +
+		a + ",UPS,1Z0001,https://ups.test/1Z0001\n" +
+		b + ",FedEx,7700 0002,\n" +
+		"01NOSUCHORDER0000000000000,UPS,1Z0003,\n" +
+		a + ",,,\n"
+	for round, want := range []struct{ shipped, unchanged int }{{2, 0}, {0, 2}} {
+		res := f.api.Do("POST", "/api/campaigns/orders/shipments/import", file, "Content-Type", "text/csv")
+		var env struct {
+			Data struct {
+				Shipped, Unchanged, Failed int
+				Results                    []struct {
+					Line    int               `json:"line"`
+					Status  string            `json:"status"`
+					Details map[string]string `json:"details"`
+				} `json:"results"`
+			} `json:"data"`
+		}
+		res.JSON(t, &env)
+		d := env.Data
+		if res.Status != http.StatusMultiStatus || d.Shipped != want.shipped || d.Unchanged != want.unchanged || d.Failed != 2 {
+			t.Fatalf("import round %d: %d %s; want 207 with %d shipped, %d unchanged, 2 failed", round+1, res.Status, res.Body,
+				want.shipped, want.unchanged)
+		}
+		if last := d.Results[len(d.Results)-1]; last.Line != 5 || last.Status != "failed" || last.Details["carrier"] == "" {
+			t.Errorf("row 5 (no carrier): %+v; want failed naming carrier", last)
+		}
+	}
+	if got := f.orders(t, "?status=shipped"); len(got.Data.Items) != 2 {
+		t.Errorf("%d shipped orders; want 2", len(got.Data.Items))
+	}
+	if n := countMessages(t, f.s, f.orgID, gifting.ChangeOrderShipped); n != 2 {
+		t.Errorf("%d order.shipped messages after the file was sent twice; want 2", n)
+	}
+	if res := f.api.Do("POST", "/api/campaigns/orders/shipments/import", map[string]any{"rows": 1}); res.Status != http.StatusUnsupportedMediaType {
+		t.Errorf("a JSON body: %d; want 415", res.Status)
+	}
+}
+
+// TestCancelRefundsTheCreditsAndReleasesTheUnit: cancelling an order
+// before it ships gives the recipient's credits back with a refund entry
+// (the ledger sums to the balance), releases its unit, and shows the
+// cancellation on the recipient; a cancelled order cannot ship, and the
+// status endpoint cannot ship its recipient.
+func TestCancelRefundsTheCreditsAndReleasesTheUnit(t *testing.T) {
+	t.Parallel()
+	f := newOrderFixture(t)
+	r := f.claimed(t, "jane@example.com", mainStreet)
+	id := orderIDOf(t, r)
+	if b := walletBalance(t, f.s, f.orgID); b != 1000-35 {
+		t.Fatalf("balance %d after the claim; want 965", b)
+	}
+	before := f.inventory(t)
+	path := "/api/campaigns/orders/" + id + "/cancel"
+	if res := f.api.Do("POST", path, map[string]any{"reason": "  "}); res.Status != http.StatusBadRequest ||
+		res.Map(t)["details"].(map[string]any)["reason"] == nil {
+		t.Errorf("blank reason: %d %s; want 400 naming reason", res.Status, res.Body)
+	}
+	_, otherKey := testenv.Org(t, f.s, "globex", 0)
+	if res := f.api.WithKey(otherKey).Do("POST", path, map[string]any{"reason": "mine"}); res.Status != http.StatusNotFound {
+		t.Errorf("another organization's cancel: %d; want 404", res.Status)
+	}
+	res := f.api.Do("POST", path, map[string]any{"reason": "the recipient left the company"})
+	var o orderEnvelope
+	res.JSON(t, &o)
+	if res.Status != http.StatusOK || o.Data.Status != "cancelled" || o.Data.CancelReason != "the recipient left the company" {
+		t.Fatalf("cancel: %d %s", res.Status, res.Body)
+	}
+	if b := walletBalance(t, f.s, f.orgID); b != 1000 {
+		t.Errorf("balance %d after the cancel; want 1000 (the 35 credits back)", b)
+	}
+	testenv.AssertLedgerBalanced(t, f.s, f.orgID)
+	if sum, byType := ledgerSum(t, f.s, f.orgID); sum != 1000 || byType["refund"] != 1 {
+		t.Errorf("ledger sums to %d with %v; want 1000 with one refund", sum, byType)
+	}
+	if inv := f.inventory(t); inv.Available != before.Available+1 || inv.Reserved != before.Reserved-1 {
+		t.Errorf("inventory %+v after the cancel; want the unit back to available from %+v", inv, before)
+	}
+	var rc struct {
+		Data wire.Recipient `json:"data"`
+	}
+	rpath := "/api/campaigns/campaigns/" + f.campaignID + "/recipients/" + r.RecipientID
+	f.api.Do("GET", rpath, nil).JSON(t, &rc)
+	if rc.Data.ShipmentInfo["orderStatus"] != "cancelled" || rc.Data.CreditsCharged != 0 {
+		t.Errorf("recipient after the cancel: shipmentInfo %v, creditsCharged %d; want cancelled, 0", rc.Data.ShipmentInfo, rc.Data.CreditsCharged)
+	}
+	again := f.api.Do("POST", path, map[string]any{"reason": "again"})
+	if again.Status != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" || walletBalance(t, f.s, f.orgID) != 1000 {
+		t.Errorf("second cancel: %d %v; want 200 replayed, nothing refunded twice", again.Status, again.Header)
+	}
+	ship := map[string]any{"carrier": "UPS", "trackingNumber": "1Z0009"}
+	if res := f.api.Do("POST", "/api/campaigns/orders/"+id+"/shipments", ship); res.Status != http.StatusConflict {
+		t.Errorf("shipping a cancelled order: %d %s; want 409", res.Status, res.Body)
+	}
+	if res := f.api.Do("POST", rpath+"/status", map[string]any{"status": "shipped"}); res.Status != http.StatusConflict {
+		t.Errorf("status move to shipped of a cancelled order's recipient: %d %s; want 409", res.Status, res.Body)
+	}
+	if got := f.orders(t, "?status=cancelled"); len(got.Data.Items) != 1 {
+		t.Errorf("%d cancelled orders; want 1", len(got.Data.Items))
+	}
+	if got := f.orders(t, "?status=open"); len(got.Data.Items) != 0 {
+		t.Errorf("%d open orders after the cancel; want 0", len(got.Data.Items))
+	}
+}
+
+// TestOrdersRefuseBadInput: list parameters out of range are a 400 in the
+// documented error shape, naming each.
+func TestOrdersRefuseBadInput(t *testing.T) {
+	t.Parallel()
+	f := newOrderFixture(t)
+	for q, field := range map[string]string{"?status=lost": "status", "?limit=0": "limit", "?cursor=a%23b": "cursor",
+		"?campaignId=x%23y": "campaignId"} {
+		res := f.api.Do("GET", "/api/campaigns/orders"+q, nil)
+		m := res.Map(t)
+		if d, _ := m["details"].(map[string]any); res.Status != http.StatusBadRequest || m["code"] != "VALIDATION_FAILED" || d[field] == nil {
+			t.Errorf("GET orders%s: %d %s; want 400 naming %s", q, res.Status, res.Body, field)
+		}
+	}
+	if res := f.api.Do("GET", "/api/campaigns/orders/no-such-order", nil); res.Status != http.StatusNotFound {
+		t.Errorf("an unknown order: %d; want 404", res.Status)
+	}
+}
