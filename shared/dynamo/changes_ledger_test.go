@@ -107,8 +107,8 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 			t.Fatalf("feed holds %v, want %v", kinds, want)
 		}
 	}
-	if all[0].Data.RecipientID != a.RecipientID || all[5].Data.RecipientID != b.RecipientID {
-		t.Errorf("created messages name %s and %s, want %s and %s", all[0].Data.RecipientID, all[5].Data.RecipientID, a.RecipientID, b.RecipientID)
+	if all[0].Data.RecipientID != a.RecipientID || all[7].Data.RecipientID != b.RecipientID {
+		t.Errorf("created messages name %s and %s, want %s and %s", all[0].Data.RecipientID, all[7].Data.RecipientID, a.RecipientID, b.RecipientID)
 	}
 
 	t.Run("one message a page", func(t *testing.T) {
