@@ -1460,6 +1460,54 @@ func (e NotFoundErrorSuccess) Valid() bool {
 	}
 }
 
+// Defines values for OrderFulfiller.
+const (
+	Organization OrderFulfiller = "organization"
+	Service      OrderFulfiller = "service"
+)
+
+// Valid indicates whether the value is a known member of the OrderFulfiller enum.
+func (e OrderFulfiller) Valid() bool {
+	switch e {
+	case Organization:
+		return true
+	case Service:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OrderStatus.
+const (
+	OrderStatusCancelled OrderStatus = "cancelled"
+	OrderStatusDelivered OrderStatus = "delivered"
+	OrderStatusFailed    OrderStatus = "failed"
+	OrderStatusInTransit OrderStatus = "in_transit"
+	OrderStatusOpen      OrderStatus = "open"
+	OrderStatusShipped   OrderStatus = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the OrderStatus enum.
+func (e OrderStatus) Valid() bool {
+	switch e {
+	case OrderStatusCancelled:
+		return true
+	case OrderStatusDelivered:
+		return true
+	case OrderStatusFailed:
+		return true
+	case OrderStatusInTransit:
+		return true
+	case OrderStatusOpen:
+		return true
+	case OrderStatusShipped:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PayloadTooLargeErrorCode.
 const (
 	PayloadTooLargeErrorCodePAYLOADTOOLARGE PayloadTooLargeErrorCode = "PAYLOAD_TOO_LARGE"
@@ -1826,6 +1874,27 @@ func (e ServiceUnavailableErrorSuccess) Valid() bool {
 	}
 }
 
+// Defines values for ShipmentImportEnvelopeDataResultsStatus.
+const (
+	ShipmentImportEnvelopeDataResultsStatusFailed    ShipmentImportEnvelopeDataResultsStatus = "failed"
+	ShipmentImportEnvelopeDataResultsStatusShipped   ShipmentImportEnvelopeDataResultsStatus = "shipped"
+	ShipmentImportEnvelopeDataResultsStatusUnchanged ShipmentImportEnvelopeDataResultsStatus = "unchanged"
+)
+
+// Valid indicates whether the value is a known member of the ShipmentImportEnvelopeDataResultsStatus enum.
+func (e ShipmentImportEnvelopeDataResultsStatus) Valid() bool {
+	switch e {
+	case ShipmentImportEnvelopeDataResultsStatusFailed:
+		return true
+	case ShipmentImportEnvelopeDataResultsStatusShipped:
+		return true
+	case ShipmentImportEnvelopeDataResultsStatusUnchanged:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TemplateEnvelopeStatusCode.
 const (
 	TemplateEnvelopeStatusCodeN200 TemplateEnvelopeStatusCode = 200
@@ -2001,6 +2070,13 @@ const (
 	WebhookInputEventsCampaignLive           WebhookInputEvents = "campaign.live"
 	WebhookInputEventsCampaignPaused         WebhookInputEvents = "campaign.paused"
 	WebhookInputEventsCampaignResumed        WebhookInputEvents = "campaign.resumed"
+	WebhookInputEventsGiftLowStock           WebhookInputEvents = "gift.low_stock"
+	WebhookInputEventsOrderCancelled         WebhookInputEvents = "order.cancelled"
+	WebhookInputEventsOrderCreated           WebhookInputEvents = "order.created"
+	WebhookInputEventsOrderDelivered         WebhookInputEvents = "order.delivered"
+	WebhookInputEventsOrderFailed            WebhookInputEvents = "order.failed"
+	WebhookInputEventsOrderInTransit         WebhookInputEvents = "order.in_transit"
+	WebhookInputEventsOrderShipped           WebhookInputEvents = "order.shipped"
 	WebhookInputEventsRecipientCreated       WebhookInputEvents = "recipient.created"
 	WebhookInputEventsRecipientFeedback      WebhookInputEvents = "recipient.feedback"
 	WebhookInputEventsRecipientStatusChanged WebhookInputEvents = "recipient.status_changed"
@@ -2027,6 +2103,20 @@ func (e WebhookInputEvents) Valid() bool {
 	case WebhookInputEventsCampaignPaused:
 		return true
 	case WebhookInputEventsCampaignResumed:
+		return true
+	case WebhookInputEventsGiftLowStock:
+		return true
+	case WebhookInputEventsOrderCancelled:
+		return true
+	case WebhookInputEventsOrderCreated:
+		return true
+	case WebhookInputEventsOrderDelivered:
+		return true
+	case WebhookInputEventsOrderFailed:
+		return true
+	case WebhookInputEventsOrderInTransit:
+		return true
+	case WebhookInputEventsOrderShipped:
 		return true
 	case WebhookInputEventsRecipientCreated:
 		return true
@@ -3386,6 +3476,66 @@ const (
 func (e UpdatePersona200JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case UpdatePersona200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrdersParamsStatus.
+const (
+	ListOrdersParamsStatusCancelled ListOrdersParamsStatus = "cancelled"
+	ListOrdersParamsStatusDelivered ListOrdersParamsStatus = "delivered"
+	ListOrdersParamsStatusFailed    ListOrdersParamsStatus = "failed"
+	ListOrdersParamsStatusInTransit ListOrdersParamsStatus = "in_transit"
+	ListOrdersParamsStatusOpen      ListOrdersParamsStatus = "open"
+	ListOrdersParamsStatusShipped   ListOrdersParamsStatus = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the ListOrdersParamsStatus enum.
+func (e ListOrdersParamsStatus) Valid() bool {
+	switch e {
+	case ListOrdersParamsStatusCancelled:
+		return true
+	case ListOrdersParamsStatusDelivered:
+		return true
+	case ListOrdersParamsStatusFailed:
+		return true
+	case ListOrdersParamsStatusInTransit:
+		return true
+	case ListOrdersParamsStatusOpen:
+		return true
+	case ListOrdersParamsStatusShipped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportOrdersParamsStatus.
+const (
+	ExportOrdersParamsStatusCancelled ExportOrdersParamsStatus = "cancelled"
+	ExportOrdersParamsStatusDelivered ExportOrdersParamsStatus = "delivered"
+	ExportOrdersParamsStatusFailed    ExportOrdersParamsStatus = "failed"
+	ExportOrdersParamsStatusInTransit ExportOrdersParamsStatus = "in_transit"
+	ExportOrdersParamsStatusOpen      ExportOrdersParamsStatus = "open"
+	ExportOrdersParamsStatusShipped   ExportOrdersParamsStatus = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the ExportOrdersParamsStatus enum.
+func (e ExportOrdersParamsStatus) Valid() bool {
+	switch e {
+	case ExportOrdersParamsStatusCancelled:
+		return true
+	case ExportOrdersParamsStatusDelivered:
+		return true
+	case ExportOrdersParamsStatusFailed:
+		return true
+	case ExportOrdersParamsStatusInTransit:
+		return true
+	case ExportOrdersParamsStatusOpen:
+		return true
+	case ExportOrdersParamsStatusShipped:
 		return true
 	default:
 		return false
@@ -5611,6 +5761,85 @@ type OptionalDateTime = string
 // OptionalHttpURL An absolute http or https URL, or empty for none.
 type OptionalHttpURL = string
 
+// Order defines model for Order.
+type Order struct {
+	CampaignId   string     `json:"campaignId"`
+	CancelReason *string    `json:"cancelReason,omitempty"`
+	CancelledAt  *time.Time `json:"cancelledAt,omitempty"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	DeliveredAt  *time.Time `json:"deliveredAt,omitempty"`
+	FailedAt     *time.Time `json:"failedAt,omitempty"`
+
+	// Fulfiller who ships it: the organization, or the service operator for a service-catalog gift
+	Fulfiller      OrderFulfiller `json:"fulfiller"`
+	GiftId         string         `json:"giftId"`
+	GiftName       string         `json:"giftName"`
+	OrderId        string         `json:"orderId"`
+	OrganizationId string         `json:"organizationId"`
+	RecipientId    string         `json:"recipientId"`
+	ShipTo         struct {
+		City    string  `json:"city"`
+		Country string  `json:"country"`
+		Line1   string  `json:"line1"`
+		Line2   *string `json:"line2,omitempty"`
+		Name    string  `json:"name"`
+		Phone   *string `json:"phone,omitempty"`
+		State   *string `json:"state,omitempty"`
+		Zip     string  `json:"zip"`
+	} `json:"shipTo"`
+	Shipments []struct {
+		Carrier             string     `json:"carrier"`
+		CreatedAt           time.Time  `json:"createdAt"`
+		EstimatedDeliveryAt *time.Time `json:"estimatedDeliveryAt,omitempty"`
+		Events              []struct {
+			At       time.Time `json:"at"`
+			Location *string   `json:"location,omitempty"`
+			Message  *string   `json:"message,omitempty"`
+			Status   string    `json:"status"`
+		} `json:"events"`
+		Status         string    `json:"status"`
+		TrackingNumber string    `json:"trackingNumber"`
+		TrackingUrl    *string   `json:"trackingUrl,omitempty"`
+		UpdatedAt      time.Time `json:"updatedAt"`
+	} `json:"shipments"`
+	ShippedAt   *time.Time  `json:"shippedAt,omitempty"`
+	Status      OrderStatus `json:"status"`
+	UpdatedAt   time.Time   `json:"updatedAt"`
+	VariantId   *string     `json:"variantId,omitempty"`
+	VariantName *string     `json:"variantName,omitempty"`
+}
+
+// OrderFulfiller who ships it: the organization, or the service operator for a service-catalog gift
+type OrderFulfiller string
+
+// OrderStatus defines model for Order.Status.
+type OrderStatus string
+
+// OrderEnvelope defines model for OrderEnvelope.
+type OrderEnvelope struct {
+	Data       Order  `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
+// OrderPageEnvelope defines model for OrderPageEnvelope.
+type OrderPageEnvelope struct {
+	Data struct {
+		Items      []Order `json:"items"`
+		NextCursor string  `json:"nextCursor"`
+		Pagination struct {
+			HasNext bool `json:"hasNext"`
+			HasPrev bool `json:"hasPrev"`
+			Limit   int  `json:"limit"`
+			Page    int  `json:"page"`
+		} `json:"pagination"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
 // OrganizationSummary defines model for OrganizationSummary.
 type OrganizationSummary struct {
 	Budget Budget `json:"budget"`
@@ -6002,6 +6231,36 @@ type ServiceUnavailableErrorStatusCode int
 
 // ServiceUnavailableErrorSuccess defines model for ServiceUnavailableError.Success.
 type ServiceUnavailableErrorSuccess bool
+
+// ShipmentImportEnvelope defines model for ShipmentImportEnvelope.
+type ShipmentImportEnvelope struct {
+	Data struct {
+		Failed   int `json:"failed"`
+		Received int `json:"received"`
+		Results  []struct {
+			Details *map[string]string                      `json:"details,omitempty"`
+			Line    int                                     `json:"line"`
+			OrderId string                                  `json:"orderId"`
+			Reason  *string                                 `json:"reason,omitempty"`
+			Status  ShipmentImportEnvelopeDataResultsStatus `json:"status"`
+		} `json:"results"`
+		Shipped   int `json:"shipped"`
+		Unchanged int `json:"unchanged"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
+// ShipmentImportEnvelopeDataResultsStatus defines model for ShipmentImportEnvelope.Data.Results.Status.
+type ShipmentImportEnvelopeDataResultsStatus string
+
+// ShipmentInput defines model for ShipmentInput.
+type ShipmentInput struct {
+	Carrier        string  `json:"carrier"`
+	TrackingNumber string  `json:"trackingNumber"`
+	TrackingUrl    *string `json:"trackingUrl,omitempty"`
+}
 
 // ShippingAddress defines model for ShippingAddress.
 type ShippingAddress struct {
@@ -6922,6 +7181,42 @@ type UpdatePersona200JSONResponseBodyStatusCode int
 // UpdatePersona200JSONResponseBodySuccess defines parameters for UpdatePersona.
 type UpdatePersona200JSONResponseBodySuccess bool
 
+// ListOrdersParams defines parameters for ListOrders.
+type ListOrdersParams struct {
+	Status     *ListOrdersParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	CampaignId *string                 `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+
+	// Page The page to return, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A previous page's nextCursor, with the same filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListOrdersParamsStatus defines parameters for ListOrders.
+type ListOrdersParamsStatus string
+
+// ExportOrdersParams defines parameters for ExportOrders.
+type ExportOrdersParams struct {
+	Status     *ExportOrdersParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	CampaignId *string                   `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+	Limit      *int                      `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The cursor of the Link header's next page.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ExportOrdersParamsStatus defines parameters for ExportOrders.
+type ExportOrdersParamsStatus string
+
+// CancelOrderJSONBody defines parameters for CancelOrder.
+type CancelOrderJSONBody struct {
+	Reason string `json:"reason"`
+}
+
 // ListExpressSendRecipientsParams defines parameters for ListExpressSendRecipients.
 type ListExpressSendRecipientsParams struct {
 	// Page The page to return, 1-based.
@@ -7141,6 +7436,12 @@ type CreatePersonaJSONRequestBody = PersonaInput
 
 // UpdatePersonaJSONRequestBody defines body for UpdatePersona for application/json ContentType.
 type UpdatePersonaJSONRequestBody = PersonaPatch
+
+// CancelOrderJSONRequestBody defines body for CancelOrder for application/json ContentType.
+type CancelOrderJSONRequestBody CancelOrderJSONBody
+
+// ShipOrderJSONRequestBody defines body for ShipOrder for application/json ContentType.
+type ShipOrderJSONRequestBody = ShipmentInput
 
 // CreateTemplateJSONRequestBody defines body for CreateTemplate for application/json ContentType.
 type CreateTemplateJSONRequestBody = TemplateInput
@@ -9145,6 +9446,99 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListOrders List orders
+	//
+	// The organization's orders, newest first: all of them, one `status`, one `campaignId` (listed
+	// by status, then newest), or both. Each page reads one index partition from where it starts
+	// (O(page)); pass `nextCursor` as `cursor` to read on (orders created meanwhile do not move it),
+	// or ask a `page` by number (its start is counted on index keys). Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/orders (the `ListOrders` operationId).
+	ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportOrders Export orders as CSV
+	//
+	// A page of orders (default `status=open`, up to 1000 rows, about 300 bytes each: far under
+	// Lambda's 6 MB response) as `text/csv`, a header row then one row per order: orderId, name,
+	// line1, line2, city, state, zip, country, phone, giftId, giftName, variantId, variantName,
+	// campaignId, createdAt. The next page's URL is in the `Link` header (`<…>; rel="next"`), absent
+	// on the last page. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
+	// prefixed with `'` (OWASP's CSV injection advice), so a spreadsheet never runs it as a formula.
+	//
+	// Corresponds with GET /api/campaigns/orders/export (the `ExportOrders` operationId).
+	ExportOrders(ctx context.Context, params *ExportOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportShipmentsWithBody Record shipments from a CSV file
+	//
+	// A `text/csv` body of up to 500 rows `orderId,carrier,trackingNumber,trackingUrl` (a header row
+	// is optional). Each row is recorded as one shipment is; a row recorded before is `unchanged`,
+	// so a file sent again applies each row once. 200 when no row failed, 207 with each row's
+	// outcome when some did.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/orders/shipments/import (the `ImportShipments` operationId).
+	ImportShipmentsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOrder Get an order
+	//
+	// One order of the organization; another organization's is 404. Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/orders/{orderId} (the `GetOrder` operationId).
+	GetOrder(ctx context.Context, orderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelOrderWithBody Cancel an order before it ships
+	//
+	// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+	// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+	// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+	// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+	CancelOrderWithBody(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelOrder Cancel an order before it ships
+	//
+	// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+	// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+	// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+	// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+	CancelOrder(ctx context.Context, orderId string, body CancelOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShipOrderWithBody Record an order's shipment
+	//
+	// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+	// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+	// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+	// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+	// tracking number another order of the organization holds, or a cancelled order. Enveloped
+	// response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+	ShipOrderWithBody(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShipOrder Record an order's shipment
+	//
+	// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+	// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+	// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+	// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+	// tracking number another order of the organization holds, or a cancelled order. Enveloped
+	// response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+	ShipOrder(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
@@ -11112,6 +11506,179 @@ func (c *Client) UpdatePersona(ctx context.Context, icpId string, body UpdatePer
 // Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOrders List orders
+//
+// The organization's orders, newest first: all of them, one `status`, one `campaignId` (listed
+// by status, then newest), or both. Each page reads one index partition from where it starts
+// (O(page)); pass `nextCursor` as `cursor` to read on (orders created meanwhile do not move it),
+// or ask a `page` by number (its start is counted on index keys). Enveloped response.
+//
+// Corresponds with GET /api/campaigns/orders (the `ListOrders` operationId).
+func (c *Client) ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOrdersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportOrders Export orders as CSV
+//
+// A page of orders (default `status=open`, up to 1000 rows, about 300 bytes each: far under
+// Lambda's 6 MB response) as `text/csv`, a header row then one row per order: orderId, name,
+// line1, line2, city, state, zip, country, phone, giftId, giftName, variantId, variantName,
+// campaignId, createdAt. The next page's URL is in the `Link` header (`<…>; rel="next"`), absent
+// on the last page. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
+// prefixed with `'` (OWASP's CSV injection advice), so a spreadsheet never runs it as a formula.
+//
+// Corresponds with GET /api/campaigns/orders/export (the `ExportOrders` operationId).
+func (c *Client) ExportOrders(ctx context.Context, params *ExportOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportOrdersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportShipmentsWithBody Record shipments from a CSV file
+//
+// A `text/csv` body of up to 500 rows `orderId,carrier,trackingNumber,trackingUrl` (a header row
+// is optional). Each row is recorded as one shipment is; a row recorded before is `unchanged`,
+// so a file sent again applies each row once. 200 when no row failed, 207 with each row's
+// outcome when some did.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/orders/shipments/import (the `ImportShipments` operationId).
+func (c *Client) ImportShipmentsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportShipmentsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOrder Get an order
+//
+// One order of the organization; another organization's is 404. Enveloped response.
+//
+// Corresponds with GET /api/campaigns/orders/{orderId} (the `GetOrder` operationId).
+func (c *Client) GetOrder(ctx context.Context, orderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOrderRequest(c.Server, orderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelOrderWithBody Cancel an order before it ships
+//
+// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+func (c *Client) CancelOrderWithBody(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelOrderRequestWithBody(c.Server, orderId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelOrder Cancel an order before it ships
+//
+// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+func (c *Client) CancelOrder(ctx context.Context, orderId string, body CancelOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelOrderRequest(c.Server, orderId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShipOrderWithBody Record an order's shipment
+//
+// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+// tracking number another order of the organization holds, or a cancelled order. Enveloped
+// response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+func (c *Client) ShipOrderWithBody(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShipOrderRequestWithBody(c.Server, orderId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShipOrder Record an order's shipment
+//
+// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+// tracking number another order of the organization holds, or a cancelled order. Enveloped
+// response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShipOrderRequest(c.Server, orderId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14871,6 +15438,355 @@ func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListOrdersRequest constructs an http.Request for the ListOrders method
+func NewListOrdersRequest(server string, params *ListOrdersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportOrdersRequest constructs an http.Request for the ExportOrders method
+func NewExportOrdersRequest(server string, params *ExportOrdersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewImportShipmentsRequestWithBody constructs an http.Request for the ImportShipments method, with any body, and a specified content type
+func NewImportShipmentsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders/shipments/import")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetOrderRequest constructs an http.Request for the GetOrder method
+func NewGetOrderRequest(server string, orderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "orderId", orderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelOrderRequest calls the generic CancelOrder builder with application/json body
+func NewCancelOrderRequest(server string, orderId string, body CancelOrderJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCancelOrderRequestWithBody(server, orderId, "application/json", bodyReader)
+}
+
+// NewCancelOrderRequestWithBody constructs an http.Request for the CancelOrder method, with any body, and a specified content type
+func NewCancelOrderRequestWithBody(server string, orderId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "orderId", orderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewShipOrderRequest calls the generic ShipOrder builder with application/json body
+func NewShipOrderRequest(server string, orderId string, body ShipOrderJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewShipOrderRequestWithBody(server, orderId, "application/json", bodyReader)
+}
+
+// NewShipOrderRequestWithBody constructs an http.Request for the ShipOrder method, with any body, and a specified content type
+func NewShipOrderRequestWithBody(server string, orderId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "orderId", orderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/orders/%s/shipments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListExpressSendRecipientsRequest constructs an http.Request for the ListExpressSendRecipients method
 func NewListExpressSendRecipientsRequest(server string, campaignId string, params *ListExpressSendRecipientsParams) (*http.Request, error) {
 	var err error
@@ -17252,6 +18168,105 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
+
+	// ListOrdersWithResponse List orders
+	//
+	// The organization's orders, newest first: all of them, one `status`, one `campaignId` (listed
+	// by status, then newest), or both. Each page reads one index partition from where it starts
+	// (O(page)); pass `nextCursor` as `cursor` to read on (orders created meanwhile do not move it),
+	// or ask a `page` by number (its start is counted on index keys). Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/orders (the `ListOrders` operationId).
+	ListOrdersWithResponse(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*ListOrdersResponse, error)
+
+	// ExportOrdersWithResponse Export orders as CSV
+	//
+	// A page of orders (default `status=open`, up to 1000 rows, about 300 bytes each: far under
+	// Lambda's 6 MB response) as `text/csv`, a header row then one row per order: orderId, name,
+	// line1, line2, city, state, zip, country, phone, giftId, giftName, variantId, variantName,
+	// campaignId, createdAt. The next page's URL is in the `Link` header (`<…>; rel="next"`), absent
+	// on the last page. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
+	// prefixed with `'` (OWASP's CSV injection advice), so a spreadsheet never runs it as a formula.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/orders/export (the `ExportOrders` operationId).
+	ExportOrdersWithResponse(ctx context.Context, params *ExportOrdersParams, reqEditors ...RequestEditorFn) (*ExportOrdersResponse, error)
+
+	// ImportShipmentsWithBodyWithResponse Record shipments from a CSV file
+	//
+	// A `text/csv` body of up to 500 rows `orderId,carrier,trackingNumber,trackingUrl` (a header row
+	// is optional). Each row is recorded as one shipment is; a row recorded before is `unchanged`,
+	// so a file sent again applies each row once. 200 when no row failed, 207 with each row's
+	// outcome when some did.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/orders/shipments/import (the `ImportShipments` operationId).
+	ImportShipmentsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportShipmentsResponse, error)
+
+	// GetOrderWithResponse Get an order
+	//
+	// One order of the organization; another organization's is 404. Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/orders/{orderId} (the `GetOrder` operationId).
+	GetOrderWithResponse(ctx context.Context, orderId string, reqEditors ...RequestEditorFn) (*GetOrderResponse, error)
+
+	// CancelOrderWithBodyWithResponse Cancel an order before it ships
+	//
+	// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+	// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+	// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+	// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+	CancelOrderWithBodyWithResponse(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelOrderResponse, error)
+
+	// CancelOrderWithResponse Cancel an order before it ships
+	//
+	// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+	// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+	// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+	// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+	CancelOrderWithResponse(ctx context.Context, orderId string, body CancelOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelOrderResponse, error)
+
+	// ShipOrderWithBodyWithResponse Record an order's shipment
+	//
+	// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+	// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+	// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+	// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+	// tracking number another order of the organization holds, or a cancelled order. Enveloped
+	// response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+	ShipOrderWithBodyWithResponse(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error)
+
+	// ShipOrderWithResponse Record an order's shipment
+	//
+	// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+	// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+	// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+	// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+	// tracking number another order of the organization holds, or a cancelled order. Enveloped
+	// response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+	ShipOrderWithResponse(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error)
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
@@ -22945,6 +23960,595 @@ func (r GetOpenAPIResponse) ContentType() string {
 	return ""
 }
 
+// ListOrdersResponse503Headers the declared response headers of an HTTP 503 response for ListOrders
+type ListOrdersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListOrdersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OrderPageEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOrdersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOrdersResponse) GetJSON200() *OrderPageEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOrdersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOrdersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOrdersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOrdersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOrdersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOrdersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOrdersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOrdersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOrdersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportOrdersResponse200Headers the declared response headers of an HTTP 200 response for ExportOrders
+type ExportOrdersResponse200Headers struct {
+	Link *string
+}
+
+// ExportOrdersResponse503Headers the declared response headers of an HTTP 503 response for ExportOrders
+type ExportOrdersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportOrdersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportOrdersResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportOrdersResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportOrdersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportOrdersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportOrdersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportOrdersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportOrdersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportOrdersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportOrdersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportOrdersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportOrdersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportShipmentsResponse503Headers the declared response headers of an HTTP 503 response for ImportShipments
+type ImportShipmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ImportShipmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ShipmentImportEnvelope
+	// JSON207 the response for an HTTP 207 `application/json` response
+	JSON207 *ShipmentImportEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportShipmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportShipmentsResponse) GetJSON200() *ShipmentImportEnvelope {
+	return r.JSON200
+}
+
+// GetJSON207 returns the response for an HTTP 207 `application/json` response
+func (r ImportShipmentsResponse) GetJSON207() *ShipmentImportEnvelope {
+	return r.JSON207
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ImportShipmentsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ImportShipmentsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ImportShipmentsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ImportShipmentsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ImportShipmentsResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ImportShipmentsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ImportShipmentsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportShipmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportShipmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportShipmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportShipmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetOrderResponse503Headers the declared response headers of an HTTP 503 response for GetOrder
+type GetOrderResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OrderEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetOrderResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOrderResponse) GetJSON200() *OrderEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOrderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOrderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOrderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetOrderResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetOrderResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelOrderResponse200Headers the declared response headers of an HTTP 200 response for CancelOrder
+type CancelOrderResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+// CancelOrderResponse503Headers the declared response headers of an HTTP 503 response for CancelOrder
+type CancelOrderResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CancelOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OrderEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CancelOrderResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelOrderResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelOrderResponse) GetJSON200() *OrderEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CancelOrderResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelOrderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CancelOrderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CancelOrderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CancelOrderResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CancelOrderResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CancelOrderResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelOrderResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CancelOrderResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ShipOrderResponse200Headers the declared response headers of an HTTP 200 response for ShipOrder
+type ShipOrderResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+// ShipOrderResponse503Headers the declared response headers of an HTTP 503 response for ShipOrder
+type ShipOrderResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ShipOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OrderEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ShipOrderResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ShipOrderResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ShipOrderResponse) GetJSON200() *OrderEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ShipOrderResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ShipOrderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ShipOrderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ShipOrderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ShipOrderResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ShipOrderResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ShipOrderResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ShipOrderResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ShipOrderResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ShipOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShipOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShipOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShipOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListExpressSendRecipientsResponse503Headers the declared response headers of an HTTP 503 response for ListExpressSendRecipients
 type ListExpressSendRecipientsResponse503Headers struct {
 	RetryAfter *int
@@ -26883,6 +28487,153 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 		return nil, err
 	}
 	return ParseGetOpenAPIResponse(rsp)
+}
+
+// ListOrdersWithResponse List orders
+//
+// The organization's orders, newest first: all of them, one `status`, one `campaignId` (listed
+// by status, then newest), or both. Each page reads one index partition from where it starts
+// (O(page)); pass `nextCursor` as `cursor` to read on (orders created meanwhile do not move it),
+// or ask a `page` by number (its start is counted on index keys). Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/orders (the `ListOrders` operationId).
+func (c *ClientWithResponses) ListOrdersWithResponse(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*ListOrdersResponse, error) {
+	rsp, err := c.ListOrders(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOrdersResponse(rsp)
+}
+
+// ExportOrdersWithResponse Export orders as CSV
+//
+// A page of orders (default `status=open`, up to 1000 rows, about 300 bytes each: far under
+// Lambda's 6 MB response) as `text/csv`, a header row then one row per order: orderId, name,
+// line1, line2, city, state, zip, country, phone, giftId, giftName, variantId, variantName,
+// campaignId, createdAt. The next page's URL is in the `Link` header (`<…>; rel="next"`), absent
+// on the last page. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
+// prefixed with `'` (OWASP's CSV injection advice), so a spreadsheet never runs it as a formula.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/orders/export (the `ExportOrders` operationId).
+func (c *ClientWithResponses) ExportOrdersWithResponse(ctx context.Context, params *ExportOrdersParams, reqEditors ...RequestEditorFn) (*ExportOrdersResponse, error) {
+	rsp, err := c.ExportOrders(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportOrdersResponse(rsp)
+}
+
+// ImportShipmentsWithBodyWithResponse Record shipments from a CSV file
+//
+// A `text/csv` body of up to 500 rows `orderId,carrier,trackingNumber,trackingUrl` (a header row
+// is optional). Each row is recorded as one shipment is; a row recorded before is `unchanged`,
+// so a file sent again applies each row once. 200 when no row failed, 207 with each row's
+// outcome when some did.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/orders/shipments/import (the `ImportShipments` operationId).
+func (c *ClientWithResponses) ImportShipmentsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportShipmentsResponse, error) {
+	rsp, err := c.ImportShipmentsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportShipmentsResponse(rsp)
+}
+
+// GetOrderWithResponse Get an order
+//
+// One order of the organization; another organization's is 404. Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/orders/{orderId} (the `GetOrder` operationId).
+func (c *ClientWithResponses) GetOrderWithResponse(ctx context.Context, orderId string, reqEditors ...RequestEditorFn) (*GetOrderResponse, error) {
+	rsp, err := c.GetOrder(ctx, orderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOrderResponse(rsp)
+}
+
+// CancelOrderWithBodyWithResponse Cancel an order before it ships
+//
+// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+func (c *ClientWithResponses) CancelOrderWithBodyWithResponse(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelOrderResponse, error) {
+	rsp, err := c.CancelOrderWithBody(ctx, orderId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelOrderResponse(rsp)
+}
+
+// CancelOrderWithResponse Cancel an order before it ships
+//
+// The order becomes `cancelled`; the recipient's credits come back to the wallet with a `refund`
+// ledger entry (`wallet.refunded`), the gift's unit goes back to available, and the recipient's
+// `shipmentInfo` shows the cancellation (its status stays). One transaction. A shipped order is
+// 409; cancelling again changes nothing (200, `Idempotent-Replayed: true`). Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/cancel (the `CancelOrder` operationId).
+func (c *ClientWithResponses) CancelOrderWithResponse(ctx context.Context, orderId string, body CancelOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelOrderResponse, error) {
+	rsp, err := c.CancelOrder(ctx, orderId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelOrderResponse(rsp)
+}
+
+// ShipOrderWithBodyWithResponse Record an order's shipment
+//
+// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+// tracking number another order of the organization holds, or a cancelled order. Enveloped
+// response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+func (c *ClientWithResponses) ShipOrderWithBodyWithResponse(ctx context.Context, orderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error) {
+	rsp, err := c.ShipOrderWithBody(ctx, orderId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShipOrderResponse(rsp)
+}
+
+// ShipOrderWithResponse Record an order's shipment
+//
+// The order and its recipient become `shipped`; the recipient's `selectedGift.trackingLink` and
+// `shipmentInfo` are filled; the gift's reserved unit leaves the shelf; `order.shipped` and
+// `recipient.status_changed` are sent. All in one transaction. The same shipment again changes
+// nothing and answers 200 with `Idempotent-Replayed: true`; a different one is 409, as is a
+// tracking number another order of the organization holds, or a cancelled order. Enveloped
+// response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
+func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error) {
+	rsp, err := c.ShipOrder(ctx, orderId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShipOrderResponse(rsp)
 }
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
@@ -32314,6 +34065,550 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseListOrdersResponse parses an HTTP response from a ListOrdersWithResponse call
+func ParseListOrdersResponse(rsp *http.Response) (*ListOrdersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOrdersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OrderPageEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListOrdersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportOrdersResponse parses an HTTP response from a ExportOrdersWithResponse call
+func ParseExportOrdersResponse(rsp *http.Response) (*ExportOrdersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportOrdersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportOrdersResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportOrdersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportShipmentsResponse parses an HTTP response from a ImportShipmentsWithResponse call
+func ParseImportShipmentsResponse(rsp *http.Response) (*ImportShipmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportShipmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ShipmentImportEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 207:
+		var dest ShipmentImportEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON207 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ImportShipmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetOrderResponse parses an HTTP response from a GetOrderWithResponse call
+func ParseGetOrderResponse(rsp *http.Response) (*GetOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OrderEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelOrderResponse parses an HTTP response from a CancelOrderWithResponse call
+func ParseCancelOrderResponse(rsp *http.Response) (*CancelOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OrderEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CancelOrderResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseShipOrderResponse parses an HTTP response from a ShipOrderWithResponse call
+func ParseShipOrderResponse(rsp *http.Response) (*ShipOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShipOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OrderEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ShipOrderResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ShipOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

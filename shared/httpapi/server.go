@@ -215,16 +215,19 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 	var muxes []*http.ServeMux
 	var names []string // the function of each mux's group
 	for _, g := range groups {
-		mux := http.NewServeMux()
+		var own []*http.ServeMux
 		for _, rt := range s.routes(g) {
-			mux.Handle(rt.pattern, s.endpoint(rt))
+			own = register(own, rt.pattern, s.endpoint(rt))
 		}
-		// A mux that has no route for a request answers with noRoute:
-		// without it, ServeMux works out which methods the path has
-		// (for its own 405) on every mux that does not serve the request,
-		// which was most of the routing's time over several groups.
-		mux.Handle(noRoute, http.NotFoundHandler())
-		muxes, names = append(muxes, mux), append(names, g.name)
+		for _, mux := range own {
+			// A mux that has no route for a request answers with noRoute:
+			// without it, ServeMux works out which methods the path has
+			// (for its own 405) on every mux that does not serve the
+			// request, which was most of the routing's time over several
+			// groups.
+			mux.Handle(noRoute, http.NotFoundHandler())
+			muxes, names = append(muxes, mux), append(names, g.name)
+		}
 	}
 	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var best *http.ServeMux
@@ -249,6 +252,35 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		// AWS, whose role its calls need (lambdafn).
 		best.ServeHTTP(w, r.WithContext(lambdafn.With(r.Context(), function)))
 	}))
+}
+
+// register adds pattern to the first of muxes it does not conflict with,
+// or to a new one. ServeMux refuses two patterns that overlap with neither
+// more specific (GET /api/campaigns/{campaignId}/recipients and GET
+// /api/campaigns/orders/{orderId} both match …/orders/recipients), which
+// API Gateway serves, and so does Handler across muxes, by its rule
+// (MoreSpecific).
+func register(muxes []*http.ServeMux, pattern string, h http.Handler) []*http.ServeMux {
+	for _, mux := range muxes {
+		if tryHandle(mux, pattern, h) {
+			return muxes
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle(pattern, h)
+	return append(muxes, mux)
+}
+
+// tryHandle registers pattern on mux, false when it conflicts with one
+// there (ServeMux panics; a malformed pattern panics again on a new mux).
+func tryHandle(mux *http.ServeMux, pattern string, h http.Handler) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	mux.Handle(pattern, h)
+	return true
 }
 
 // noRoute is the pattern of the fallback of each group's mux: it matches
