@@ -289,6 +289,9 @@ const (
 	indexOrder = "Order"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"
+	// indexSort is sparse and keys only: recipients carry its keys, SPK
+	// (their campaign's last-name partition) and SSK (recipientNameSSK).
+	indexSort = "Sort"
 )
 
 // dueShards is the number of partitions of the due index. Items spread

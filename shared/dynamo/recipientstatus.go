@@ -175,22 +175,7 @@ func (s *Store) readStatusGroup(ctx context.Context, orgID, campaignID string, g
 
 // orderKeysUpTo is keysUpTo over the Order index, whose sort key is OSK.
 func (s *Store) orderKeysUpTo(ctx context.Context, in *dynamodb.QueryInput, n int) ([]slimKey, error) {
-	keys := make([]slimKey, 0, min(n, 1024))
-	for len(keys) < n {
-		in.Limit = aws.Int32(int32(min(n-len(keys), 10_000)))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range res.Items {
-			keys = append(keys, slimKey{SK: attrS(it, "SK"), LSK: attrS(it, "OSK")})
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	return keys, nil
+	return s.indexKeysUpTo(ctx, in, n, "OSK")
 }
 
 // listByStatus reads q's page from the status partitions
