@@ -18,7 +18,7 @@ func (s *Store) UnkeyNames(ctx context.Context, orgID, campaignID string) error 
 		}
 		for _, e := range out.Items {
 			if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
-				UpdateExpression: aws.String("REMOVE SPK, SSK")}); err != nil {
+				UpdateExpression: aws.String("REMOVE SSK")}); err != nil {
 				return err
 			}
 		}

@@ -289,8 +289,8 @@ const (
 	indexOrder = "Order"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"
-	// indexSort is sparse and keys only: recipients carry its keys, SPK
-	// (their campaign's last-name partition) and SSK (recipientNameSSK).
+	// indexSort is sparse and keys only: a second order of Slim partitions
+	// (LPK), for the items that carry SSK: recipients (recipientNameSSK).
 	indexSort = "Sort"
 )
 

@@ -152,8 +152,8 @@ func (s *Store) migrateRecipientNames(ctx context.Context, orgID string) (Migrat
 // unless it has that key, is gone, or its srt changed since e was read.
 func (s *Store) keyRecipientName(ctx context.Context, orgID, campaignID string, e item) (bool, error) {
 	srt := attrS(e, "srt")
-	values := item{":spk": str(recipientNamesSPK(orgID, campaignID)), ":ssk": str(recipientNameSSK(campaignID, srt, attrS(e, "LSK")))}
-	cond := "attribute_exists(PK) AND (attribute_not_exists(SPK) OR SPK <> :spk OR SSK <> :ssk) AND "
+	values := item{":ssk": str(recipientNameSSK(campaignID, srt, attrS(e, "LSK")))}
+	cond := "attribute_exists(PK) AND (attribute_not_exists(SSK) OR SSK <> :ssk) AND "
 	if _, ok := e["srt"]; ok {
 		cond += "srt = :srt"
 		values[":srt"] = str(srt)
@@ -161,7 +161,7 @@ func (s *Store) keyRecipientName(ctx context.Context, orgID, campaignID string, 
 		cond += "attribute_not_exists(srt)"
 	}
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
-		UpdateExpression: aws.String("SET SPK = :spk, SSK = :ssk"), ConditionExpression: aws.String(cond),
+		UpdateExpression: aws.String("SET SSK = :ssk"), ConditionExpression: aws.String(cond),
 		ExpressionAttributeValues: values})
 	if isConditionFailed(err) {
 		return false, nil

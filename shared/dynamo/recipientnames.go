@@ -13,9 +13,10 @@ import (
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
-// Every recipient carries a key of the Sort index naming its campaign
-// (recipientNamesSPK) and sorted by its lower-cased last name, then its
-// creation (recipientNameSSK): the order of `sortBy=lastName`, which the
+// Every recipient carries a sort key of the Sort index, SSK: its
+// lower-cased last name, then its creation (recipientNameSSK), in its
+// campaign's partition (the index's partition key is the Slim one, LPK,
+// so the entry costs no partition attribute of its own): the order of `sortBy=lastName`, which the
 // Slim partition answered by reading the whole campaign. A page in that
 // order, with no filter and no grouping, reads the partition's keys up to
 // the page's end: O(page). The key is written once, when the recipient is
@@ -25,11 +26,6 @@ import (
 // -steps recipient-names` has keyed their recipients
 // (campaignNamesIndexed); until then their pages read the Slim partition
 // as before. Decision 0011.
-
-// recipientNamesSPK is the Sort partition of a campaign's recipients.
-func recipientNamesSPK(org, campaign string) string {
-	return recipientsLPK(org, campaign) + "#LN"
-}
 
 // campaignNamesIndexed names the attribute marking a campaign whose every
 // recipient carries its name key ("1"): written when the campaign is
@@ -98,8 +94,8 @@ func (s *Store) listByName(ctx context.Context, orgID, campaignID string, q reci
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		IndexName:                 aws.String(indexSort),
-		KeyConditionExpression:    aws.String("SPK = :pk"),
-		ExpressionAttributeValues: item{":pk": str(recipientNamesSPK(orgID, campaignID))},
+		KeyConditionExpression:    aws.String("LPK = :lpk"),
+		ExpressionAttributeValues: item{":lpk": str(recipientsLPK(orgID, campaignID))},
 		ScanIndexForward:          aws.Bool(q.Order == gifting.Asc),
 		ProjectionExpression:      aws.String("SK, SSK"),
 	}

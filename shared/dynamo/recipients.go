@@ -126,8 +126,9 @@ type legacyRecipientItem struct {
 //	au    " user1 user2 " assigned user ids (filter)
 //
 // its Order index keys, OPK (its campaign, status and whether it has
-// feedback: recipientStatusOPK) and OSK (its LSK), its Sort index keys,
-// SPK and SSK (its campaign, then its last name: recipientNameSSK), and,
+// feedback: recipientStatusOPK) and OSK (its LSK), its Sort index key,
+// SSK (its last name, then its LSK: recipientNameSSK; the index's
+// partition is its LPK), and,
 // for legacy page ids, its Pages index key, pg (see pageKey).
 //
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
@@ -155,7 +156,7 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	it["srt"] = str(strings.ToLower(strings.Join([]string{d.FirstName, d.LastName, d.Email, d.Company}, sortSep)))
 	// Its last-name entry (recipientnames.go), from the srt the Slim
 	// partition's sort compares, so both orders agree.
-	it["SPK"], it["SSK"] = str(recipientNamesSPK(orgID, r.CampaignID)), str(recipientNameSSK(r.CampaignID, attrS(it, "srt"), attrS(it, "LSK")))
+	it["SSK"] = str(recipientNameSSK(r.CampaignID, attrS(it, "srt"), attrS(it, "LSK")))
 	if r.Feedback.Has() {
 		it["fb"] = str("1")
 	}
