@@ -40,9 +40,9 @@ const requestHeapBound = 32 << 20
 //   - POST /enrichment/enrich
 //   - GET /contacts?page=<last> (a deep page by number)
 //   - GET /audience-lists/{id}/contacts?sortBy=updatedAt, ?search=…
-//   - GET /campaigns/{id}/recipients?sortBy=lastName (any sort but
-//     createdAt), ?search=…, ?groupBy=true, ?feedback=…, ?status=…, and the
-//     express-send list with status
+//   - GET /campaigns/{id}/recipients?sortBy=firstName, email, company or
+//     updatedAt, ?search=…, ?userId=…, and sortBy=lastName with a filter or
+//     groupBy (decision 0011 says why)
 //   - GET /wallet?page=<deep>
 //   - GET /changes
 func TestRequestHeapAtScale(t *testing.T) {
@@ -81,6 +81,8 @@ func TestRequestHeapAtScale(t *testing.T) {
 		{"contacts, page 1", "/api/campaigns/contacts?limit=100", `"contactId"`},
 		{"recipients, default order", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100", `"recipientId"`},
 		{"recipients, express-send", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100", `"recipientId"`},
+		{"recipients, grouped by status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&groupBy=true", `"recipientId"`},
+		{"recipients by last name", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&sortBy=lastName&sortOrder=asc", `"recipientId"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body, heap := requestHeap(t, api.Handler, key, tt.path)
