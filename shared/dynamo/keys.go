@@ -36,7 +36,11 @@ import (
 func orgPK(org string) string         { return "ORG#" + org }
 func messagePK(id string) string      { return "MSG#" + id }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
-func apiKeyRefSK(keyID string) string { return "APIKEY#" + keyID }
+func apiKeyRefSK(keyID string) string { return apiKeyRefPrefix + keyID }
+
+// apiKeyRefPrefix starts the sort key of an organization's key records.
+const apiKeyRefPrefix = "APIKEY#"
+
 func ledgerSK(entryID string) string  { return "LEDGER#" + entryID }
 func counterSK(name string) string    { return "COUNT#" + name }
 func giftSK(id string) string         { return "GIFT#" + id }

@@ -16,7 +16,7 @@ import (
 
 func (s *Server) recipientRoutes() []route {
 	return []route{
-		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient},
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients", handle: s.campaignRecipients},
 		{pattern: "GET /api/campaigns/{campaignId}/recipients", handle: s.guideRecipients},
 		{pattern: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", handle: s.expressSendRecipients},

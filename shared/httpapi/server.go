@@ -161,6 +161,33 @@ type route struct {
 	// (Server.limit); the zero class: only the HTTP API's default route
 	// throttling (template.yaml) limits it.
 	rate gifting.RateClass
+	// scope is what a key must hold to call the route ("": read for a GET,
+	// write for the others; routeScope).
+	scope gifting.Scope
+}
+
+// routeScope is the scope a key must hold to call rt: its own, else read
+// for a GET and write for any other method.
+func routeScope(rt route) gifting.Scope {
+	switch {
+	case rt.scope != "":
+		return rt.scope
+	case strings.HasPrefix(rt.pattern, "GET "):
+		return gifting.ScopeRead
+	}
+	return gifting.ScopeWrite
+}
+
+// RouteScopes returns the scope each "METHOD /path" of g needs (public
+// routes need none and are left out).
+func RouteScopes(g Group) map[string]gifting.Scope {
+	out := map[string]gifting.Scope{}
+	for _, rt := range (&Server{}).routes(g) {
+		if !rt.public {
+			out[rt.pattern] = routeScope(rt)
+		}
+	}
+	return out
 }
 
 // routes returns the endpoints of a group (none for the zero Group).
@@ -305,6 +332,7 @@ func patternPath(p string) string {
 // and error writing.
 func (s *Server) endpoint(rt route) http.Handler {
 	params := pathParams(rt.pattern)
+	scope := routeScope(rt)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !rt.public {
 			p, err := s.authenticate(r)
@@ -313,6 +341,12 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			// A key outside its scopes does nothing, not even spend the
+			// organization's rate budget.
+			if !p.Holds(scope) {
+				writeError(w, r, gifting.InsufficientScope(scope))
+				return
+			}
 		}
 		for _, name := range params {
 			// A value that cannot be an id names nothing: 404 without a
