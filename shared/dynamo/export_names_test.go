@@ -39,3 +39,26 @@ func (s *Store) ForgetNamesMark(ctx context.Context, orgID, campaignID string, f
 		UpdateExpression: aws.String(expr), ExpressionAttributeValues: values})
 	return err
 }
+
+// KeyStatusesAsFirstWritten gives a campaign's recipients the status keys
+// the first code of decision 0010 wrote (OSK = the whole LSK) and its mark
+// (rstx), as a table written by that code holds them.
+func (s *Store) KeyStatusesAsFirstWritten(ctx context.Context, orgID, campaignID string) error {
+	p := dynamodb.NewQueryPaginator(s.db, s.slimQuery(recipientsLPK(orgID, campaignID), true))
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		for _, e := range out.Items {
+			if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
+				UpdateExpression: aws.String("SET OSK = :lsk"), ExpressionAttributeValues: item{":lsk": str(attrS(e, "LSK"))}}); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
+		UpdateExpression:          aws.String("REMOVE " + campaignStatusIndexed + " SET rstx = :one"),
+		ExpressionAttributeValues: item{":one": str("1")}})
+	return err
+}

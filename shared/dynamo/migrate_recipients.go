@@ -117,10 +117,11 @@ func (s *Store) keyRecipientStatus(ctx context.Context, orgID, campaignID string
 	} else {
 		cond += "attribute_not_exists(fb)"
 	}
+	osk := recipientCreationKey(campaignID, attrS(e, "LSK"))
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
 		UpdateExpression:          aws.String("SET OPK = :opk, OSK = :osk"),
 		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeValues: item{":st": str(st), ":opk": str(opk), ":osk": str(attrS(e, "LSK"))}})
+		ExpressionAttributeValues: item{":st": str(st), ":opk": str(opk), ":osk": str(osk)}})
 	if isConditionFailed(err) {
 		return false, nil
 	}

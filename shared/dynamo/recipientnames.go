@@ -47,10 +47,10 @@ const maxNameKey = 900
 // recipientNameSSK is the sort key of a recipient in its campaign's Sort
 // partition: the last name of its Slim entry's srt (lower-cased, as the
 // Slim partition's sort compared it: srtField), encoded by nameKeyPart,
-// then nameSep and its Slim sort key without the campaign's prefix, which
-// every recipient of the campaign shares (ties by creation, as there).
+// then nameSep and its creation key (recipientCreationKey: ties by
+// creation, as there).
 func recipientNameSSK(campaignID, srt, lsk string) string {
-	return nameKeyPart(srtField(srt, 1)) + nameSep + strings.TrimPrefix(lsk, "RCPT#"+campaignID+"#")
+	return nameKeyPart(srtField(srt, 1)) + nameSep + recipientCreationKey(campaignID, lsk)
 }
 
 // nameKeyPart encodes a lower-cased name so that byte order of the

@@ -126,7 +126,8 @@ type legacyRecipientItem struct {
 //	au    " user1 user2 " assigned user ids (filter)
 //
 // its Order index keys, OPK (its campaign, status and whether it has
-// feedback: recipientStatusOPK) and OSK (its LSK), its Sort index key,
+// feedback: recipientStatusOPK) and OSK (its LSK without the campaign's
+// prefix: recipientCreationKey), its Sort index key,
 // SSK (its last name, then its LSK: recipientNameSSK; the index's
 // partition is its LPK), and,
 // for legacy page ids, its Pages index key, pg (see pageKey).
@@ -146,7 +147,8 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
 	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
 	// Its status partition (recipientstatus.go), in the same order.
-	it["OPK"], it["OSK"] = str(recipientStatusOPK(orgID, r.CampaignID, r.Status, r.Feedback.Has())), it["LSK"]
+	it["OPK"] = str(recipientStatusOPK(orgID, r.CampaignID, r.Status, r.Feedback.Has()))
+	it["OSK"] = str(recipientCreationKey(r.CampaignID, attrS(it, "LSK")))
 	if sr.Slice != "" {
 		it["ls"] = str(sr.Slice)
 	}
