@@ -127,6 +127,16 @@ func recipientLSK(campaign, id string, created time.Time) string {
 	_ = u.SetEntropy(sum[:10])             // exactly 10 bytes: never fails
 	return "RCPT#" + campaign + "#" + u.String()
 }
+
+// recipientCreationKey is a recipient's Slim sort key (recipientLSK, or
+// for a legacy recipient its SK) without the prefix every recipient of its
+// campaign shares, "RCPT#<campaign>#": it orders a campaign's recipients
+// as their LSK does, in 33 bytes fewer. The Order and Sort keys end with
+// it: a recipient item over 1 KB costs two write units a write (four in a
+// transaction), so its keys repeat no more of LSK than they must.
+func recipientCreationKey(campaign, lsk string) string {
+	return strings.TrimPrefix(lsk, "RCPT#"+campaign+"#")
+}
 func idempotencySK(scope, k string) string { return "IDEM#" + scope + "#" + k }
 func icpSK(id string) string               { return "ICP#" + id }
 func rateSK(class string, window int64) string {
@@ -293,6 +303,9 @@ const (
 	indexOrder = "Order"
 	// indexPages is sparse: only recipients carry its key, pg.
 	indexPages = "Pages"
+	// indexSort is sparse and keys only: a second order of Slim partitions
+	// (LPK), for the items that carry SSK: recipients (recipientNameSSK).
+	indexSort = "Sort"
 )
 
 // dueShards is the number of partitions of the due index. Items spread

@@ -31,6 +31,7 @@ func migrationSteps() []migrationStep {
 		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
 		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
 		{name: stepRecipientStatus, run: (*Store).migrateRecipientStatus},
+		{name: stepRecipientNames, run: (*Store).migrateRecipientNames},
 	}
 }
 

@@ -58,6 +58,12 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 			return page, err
 		}
 	}
+	if nameIndexable(q) {
+		page, indexed, err := s.listByName(ctx, orgID, campaignID, q)
+		if err != nil || indexed {
+			return page, err
+		}
+	}
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 	var entries []slimRecipient
 	var total int
@@ -248,13 +254,7 @@ func statusOrder(st string) int {
 // creation, which the ULID in LSK gives, so no two entries tie), status
 // first when grouping.
 func recipientOrder(q recipient.Query) func(a, b slimRecipient) int {
-	field := func(e slimRecipient, i int) string {
-		parts := strings.SplitN(e.Srt, sortSep, 4)
-		if i < len(parts) {
-			return parts[i]
-		}
-		return ""
-	}
+	field := func(e slimRecipient, i int) string { return srtField(e.Srt, i) }
 	by := func(a, b slimRecipient) int {
 		switch q.SortBy {
 		case "updatedAt":
@@ -284,6 +284,16 @@ func recipientOrder(q recipient.Query) func(a, b slimRecipient) int {
 		}
 		return c
 	}
+}
+
+// srtField is field i of a Slim entry's srt (0 first name, 1 last name,
+// 2 email, 3 company), "" when it has none.
+func srtField(srt string, i int) string {
+	parts := strings.SplitN(srt, sortSep, 4)
+	if i < len(parts) {
+		return parts[i]
+	}
+	return ""
 }
 
 // topRecipients keeps, of the entries streamed to it, the first n in an

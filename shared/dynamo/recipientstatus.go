@@ -17,7 +17,7 @@ import (
 
 // Every recipient carries a key of the Order index naming its campaign,
 // its status and whether it has feedback (recipientStatusOPK), sorted by
-// its Slim sort key (OSK = LSK: creation order). A page of one status, of
+// its creation (OSK = recipientCreationKey). A page of one status, of
 // recipients with feedback, or grouped by status then reads those
 // partitions, keys only, up to the page's end: O(page), where the Slim
 // partition filtered on st or fb read the whole campaign. A status move
@@ -40,7 +40,12 @@ func recipientStatusOPK(org, campaign string, st gifting.RecipientStatus, fb boo
 // campaignStatusIndexed names the attribute marking a campaign whose
 // every recipient carries its status key ("1"): written when the campaign
 // is created, or by the migration step once it keyed the recipients.
-const campaignStatusIndexed = "rstx"
+// Campaigns marked rstx were keyed with OSK = the whole LSK, before OSK
+// was cut to recipientCreationKey; mixed with the shorter keys in one
+// partition they would merge out of order, so they read the Slim
+// partition until the step has keyed them again (it rewrites every OSK
+// that differs) and marked them rst2.
+const campaignStatusIndexed = "rst2"
 
 // statusIndexable reports whether q's page can be read from the status
 // partitions: no search and no user filter, and either sorted by creation
@@ -175,22 +180,7 @@ func (s *Store) readStatusGroup(ctx context.Context, orgID, campaignID string, g
 
 // orderKeysUpTo is keysUpTo over the Order index, whose sort key is OSK.
 func (s *Store) orderKeysUpTo(ctx context.Context, in *dynamodb.QueryInput, n int) ([]slimKey, error) {
-	keys := make([]slimKey, 0, min(n, 1024))
-	for len(keys) < n {
-		in.Limit = aws.Int32(int32(min(n-len(keys), 10_000)))
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range res.Items {
-			keys = append(keys, slimKey{SK: attrS(it, "SK"), LSK: attrS(it, "OSK")})
-		}
-		if res.LastEvaluatedKey == nil {
-			break
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
-	return keys, nil
+	return s.indexKeysUpTo(ctx, in, n, "OSK")
 }
 
 // listByStatus reads q's page from the status partitions

@@ -39,8 +39,9 @@ const requestHeapBound = 32 << 20
 //   - GET /contacts?search=…, GET /contact-lists/{id}/contacts?search=…
 //   - POST /enrichment/enrich
 //   - GET /audience-lists/{id}/contacts?sortBy=updatedAt, ?search=…
-//   - GET /campaigns/{id}/recipients?sortBy=lastName (any sort but
-//     createdAt and status), ?search=…, ?userId=…
+//   - GET /campaigns/{id}/recipients?sortBy=firstName, email, company or
+//     updatedAt, ?search=…, ?userId=…, and sortBy=lastName with a filter or
+//     groupBy (decision 0011 says why)
 //   - GET /wallet?page=<deep>
 //   - GET /changes
 func TestRequestHeapAtScale(t *testing.T) {
@@ -84,6 +85,7 @@ func TestRequestHeapAtScale(t *testing.T) {
 		{"recipients grouped by status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&groupBy=true&page=3", `"recipientId"`},
 		{"recipients without feedback", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&feedback=false", `"recipientId"`},
 		{"recipients, express-send of one status", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100&status=invite_sent", `"recipientId"`},
+		{"recipients by last name", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&sortBy=lastName&sortOrder=asc", `"recipientId"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body, heap := requestHeap(t, api.Handler, key, tt.path)
