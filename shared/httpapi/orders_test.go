@@ -353,6 +353,9 @@ func TestCancelRefundsTheCreditsAndReleasesTheUnit(t *testing.T) {
 		t.Errorf("balance %d after the cancel; want 1000 (the 35 credits back)", b)
 	}
 	testenv.AssertLedgerBalanced(t, f.s, f.orgID)
+	if c := fetchCampaign(t, f.api, f.campaignID); c.LiveData.CreditsSpent != 0 {
+		t.Errorf("campaign creditsSpent %d after the cancel; want 0", c.LiveData.CreditsSpent)
+	}
 	if sum, byType := ledgerSum(t, f.s, f.orgID); sum != 1000 || byType["refund"] != 1 {
 		t.Errorf("ledger sums to %d with %v; want 1000 with one refund", sum, byType)
 	}
