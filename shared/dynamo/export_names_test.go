@@ -10,18 +10,8 @@ import (
 // UnkeyNames removes the name keys of a campaign's recipients and the
 // campaign's mark, as the code before name keys left them.
 func (s *Store) UnkeyNames(ctx context.Context, orgID, campaignID string) error {
-	p := dynamodb.NewQueryPaginator(s.db, s.slimQuery(recipientsLPK(orgID, campaignID), true))
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return err
-		}
-		for _, e := range out.Items {
-			if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
-				UpdateExpression: aws.String("REMOVE SSK")}); err != nil {
-				return err
-			}
-		}
+	if err := s.updateRecipients(ctx, orgID, campaignID, func(item) (string, item) { return "REMOVE SSK", nil }); err != nil {
+		return err
 	}
 	return s.ForgetNamesMark(ctx, orgID, campaignID, true)
 }
@@ -30,34 +20,20 @@ func (s *Store) UnkeyNames(ctx context.Context, orgID, campaignID string) error 
 // without it, its last-name pages read the Slim partition again (the
 // yardstick of the Sort partition's answers).
 func (s *Store) ForgetNamesMark(ctx context.Context, orgID, campaignID string, forget bool) error {
-	expr := "SET " + campaignNamesIndexed + " = :one"
-	values := item{":one": str("1")}
-	if forget {
-		expr, values = "REMOVE "+campaignNamesIndexed, nil
-	}
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
-		UpdateExpression: aws.String(expr), ExpressionAttributeValues: values})
-	return err
+	return s.setCampaignMark(ctx, orgID, campaignID, campaignNamesIndexed, forget)
 }
 
 // KeyStatusesAsFirstWritten gives a campaign's recipients the status keys
 // the first code of decision 0010 wrote (OSK = the whole LSK) and its mark
 // (rstx), as a table written by that code holds them.
 func (s *Store) KeyStatusesAsFirstWritten(ctx context.Context, orgID, campaignID string) error {
-	p := dynamodb.NewQueryPaginator(s.db, s.slimQuery(recipientsLPK(orgID, campaignID), true))
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return err
-		}
-		for _, e := range out.Items {
-			if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
-				UpdateExpression: aws.String("SET OSK = :lsk"), ExpressionAttributeValues: item{":lsk": str(attrS(e, "LSK"))}}); err != nil {
-				return err
-			}
-		}
+	err := s.updateRecipients(ctx, orgID, campaignID, func(e item) (string, item) {
+		return "SET OSK = :lsk", item{":lsk": str(attrS(e, "LSK"))}
+	})
+	if err != nil {
+		return err
 	}
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
 		UpdateExpression:          aws.String("REMOVE " + campaignStatusIndexed + " SET rstx = :one"),
 		ExpressionAttributeValues: item{":one": str("1")}})
 	return err

@@ -46,6 +46,22 @@ func (s *Store) PutRecipients(ctx context.Context, orgID, campaignID string, rs 
 // UnkeyStatuses removes the status keys of a campaign's recipients and the
 // campaign's mark, as the code before status keys left them.
 func (s *Store) UnkeyStatuses(ctx context.Context, orgID, campaignID string) error {
+	if err := s.updateRecipients(ctx, orgID, campaignID, func(item) (string, item) { return "REMOVE OPK, OSK", nil }); err != nil {
+		return err
+	}
+	return s.setCampaignMark(ctx, orgID, campaignID, campaignStatusIndexed, true)
+}
+
+// ForgetStatusMark removes (forget) or sets the campaign's status mark:
+// without it, its pages read the Slim partition again (the yardstick of
+// the status partitions' answers).
+func (s *Store) ForgetStatusMark(ctx context.Context, orgID, campaignID string, forget bool) error {
+	return s.setCampaignMark(ctx, orgID, campaignID, campaignStatusIndexed, forget)
+}
+
+// updateRecipients applies to each recipient of a campaign (its Slim entry
+// e) the update expression, with its values, that update makes of e.
+func (s *Store) updateRecipients(ctx context.Context, orgID, campaignID string, update func(e item) (string, item)) error {
 	p := dynamodb.NewQueryPaginator(s.db, s.slimQuery(recipientsLPK(orgID, campaignID), true))
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
@@ -53,24 +69,21 @@ func (s *Store) UnkeyStatuses(ctx context.Context, orgID, campaignID string) err
 			return err
 		}
 		for _, e := range out.Items {
+			expr, values := update(e)
 			if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), attrS(e, "SK")),
-				UpdateExpression: aws.String("REMOVE OPK, OSK")}); err != nil {
+				UpdateExpression: aws.String(expr), ExpressionAttributeValues: values}); err != nil {
 				return err
 			}
 		}
 	}
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
-		UpdateExpression: aws.String("REMOVE " + campaignStatusIndexed)})
-	return err
+	return nil
 }
 
-// ForgetStatusMark removes only the campaign's mark: its pages read the
-// Slim partition again (the yardstick of the status partitions' answers).
-func (s *Store) ForgetStatusMark(ctx context.Context, orgID, campaignID string, forget bool) error {
-	expr := "SET " + campaignStatusIndexed + " = :one"
-	values := item{":one": str("1")}
+// setCampaignMark removes (forget) or sets a campaign's mark attr.
+func (s *Store) setCampaignMark(ctx context.Context, orgID, campaignID, attr string, forget bool) error {
+	expr, values := "SET "+attr+" = :one", item{":one": str("1")}
 	if forget {
-		expr, values = "REMOVE "+campaignStatusIndexed, nil
+		expr, values = "REMOVE "+attr, nil
 	}
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID)),
 		UpdateExpression: aws.String(expr), ExpressionAttributeValues: values})
