@@ -238,6 +238,11 @@ func (s *Store) recountContacts(ctx context.Context, orgID string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
+	// A chunk left open (its import died before its count) is closed:
+	// the count is set from the index now, so it is exact again.
+	if err := s.setCount(ctx, key(orgPK(orgID), counterSK(counterContacts)), "pend", 0); err != nil {
+		return nil, err
+	}
 	if stored := counted + onWallet; n != stored {
 		// The wallet's part of the total stands: COUNT#CONTACT takes the
 		// rest.
