@@ -16,7 +16,8 @@ import (
 // first: one BatchGetItem (wallet, profile, legacy ledger counter), then
 // for a page after the first a walk of the ledger's Slim entries, keys
 // only, up to the page's start (about 1 read unit per 80 entries skipped,
-// eventually consistent), then a Query of the ledger that reads the page
+// eventually consistent; from the oldest entry when the page starts in
+// the older half, the total being exact: pageStart), then a Query of the ledger that reads the page
 // and one entry more. Ledger entries hold their transaction's change
 // messages (~250 bytes to about 1 KB), so skipping on the entries
 // themselves, as it still does for an organization whose ledger `admin
@@ -121,7 +122,7 @@ type ledgerWindow struct {
 	// entries is the page's entries, and more reports that an entry
 	// follows them (false: the walk reached the ledger's end).
 	entries []wallet.Entry
-	more bool
+	more    bool
 }
 
 // skipLedger walks w.skip entries of org's ledger on its Slim entries,
