@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/bench/meter"
+	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -239,6 +240,51 @@ func contactIDs(cs []contact.Contact) []string {
 	ids := make([]string, len(cs))
 	for i, c := range cs {
 		ids[i] = c.ContactID
+	}
+	return ids
+}
+
+// TestCountedPagesFromTheFarEnd: the counted lists (personas here;
+// campaigns, audiences and events share orderedPage) serve their pages in
+// the older half from the far end, in both orders: the last page, the
+// one before it and the first past the middle are what the whole list
+// holds there, with the counter's total.
+func TestCountedPagesFromTheFarEnd(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	orgID, _ := testenv.Org(t, s, "far-personas", 0)
+	const n = 47
+	app := testenv.Audiences(s)
+	for i := range n {
+		if _, err := app.CreatePersona(ctx, orgID, "u", audience.Persona{Criteria: audience.Criteria{Name: fmt.Sprintf("p%02d", i), JobTitles: []string{"engineer"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, order := range []gifting.SortOrder{gifting.Asc, gifting.Desc} {
+		whole, total, err := s.PersonaPage(ctx, orgID, order, gifting.PageRequest{Page: 1, Limit: 100})
+		if err != nil || len(whole) != n || total != n {
+			t.Fatalf("every persona, %s: %d of %d, %v; want %d", order, len(whole), total, err, n)
+		}
+		for _, p := range farPages(n, 5, 10) {
+			t.Run(fmt.Sprintf("%s page %d of %d", order, p.Page, p.Limit), func(t *testing.T) {
+				got, total, err := s.PersonaPage(ctx, orgID, order, p)
+				if err != nil || total != n {
+					t.Fatalf("total %d, %v; want %d", total, err, n)
+				}
+				lo, hi := p.Window(n)
+				if g, w := personaIDs(got), personaIDs(whole[lo:hi]); !slices.Equal(g, w) {
+					t.Errorf("personas %v; want %v", g, w)
+				}
+			})
+		}
+	}
+}
+
+func personaIDs(ps []audience.Persona) []string {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
 	}
 	return ids
 }
