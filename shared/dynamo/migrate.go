@@ -82,6 +82,10 @@ type migrationCursor struct {
 	After string `json:"after"`
 	// Done is set when the walk reached the end once.
 	Done bool `json:"done"`
+	// Form is, for the contacts-search step, the form of the search
+	// entries the walk wrote (searchForm): a step done in an older form
+	// walks again.
+	Form int `json:"form,omitempty"`
 }
 
 // migrationProgress reads a step's cursor in org.

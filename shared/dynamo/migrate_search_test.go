@@ -49,9 +49,14 @@ func writtenBeforeSearch(t *testing.T, s *dynamo.Store, org string) []string {
 				oldSrch += " " + strings.TrimPrefix(li, "linkedin.com")
 			}
 			sk := it["LSK"].(*types.AttributeValueMemberS).Value + "#" + id
-			for _, suffix := range strings.Split(sx.Value, "\n")[1:] {
+			for _, name := range strings.Split(sx.Value, "\n")[1:] {
+				// A word entry's name is its partition suffix and its word.
+				suffix, entrySK := name, sk
+				if sfx, word, ok := strings.Cut(name, " "); ok {
+					suffix, entrySK = sfx, word+" "+sk
+				}
 				if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table,
-					Key: map[string]types.AttributeValue{"PK": str("ORG#" + org + suffix), "SK": str(sk)}}); err != nil {
+					Key: map[string]types.AttributeValue{"PK": str("ORG#" + org + suffix), "SK": str(entrySK)}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -166,7 +171,8 @@ func TestMigrateSearchEntries(t *testing.T) {
 	setCursor := func(after string) {
 		t.Helper()
 		if _, err := testenv.Client(t).PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
-			"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search"), "after": str(after)}}); err != nil {
+			"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search"), "after": str(after),
+			"form": &types.AttributeValueMemberN{Value: "2"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +201,7 @@ func TestMigrateSearchEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := testenv.Client(t).DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: map[string]types.AttributeValue{
-		"PK": str("ORG#" + org + "#TOK#fir"), "SK": str(c.Stored.Place + "#" + c.ContactID)}}); err != nil {
+		"PK": str("ORG#" + org + "#TOK#fir"), "SK": str(strings.ToLower(c.FirstName) + " " + c.Stored.Place + "#" + c.ContactID)}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := search("first11"); slices.Contains(got, c.ContactID) {
