@@ -67,7 +67,9 @@ func searchOf(orgID string, c contact.Contact, lsk string) contactSearch {
 			e["l"] = str(lists)
 		}
 		out.entries = append(out.entries, e)
-		suffixes = append(suffixes, suffix+" "+w)
+	}
+	if len(out.entries) > 0 {
+		suffixes = append(suffixes, wordEntries)
 	}
 	if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
 		suffix := linkedinSuffix(li)
@@ -92,20 +94,13 @@ func searchOf(orgID string, c contact.Contact, lsk string) contactSearch {
 // the entries of one word come in the contacts page's order.
 func wordEntrySK(word, sk string) string { return word + " " + sk }
 
-// searchEntryKey is the key of the entry an sx name names for a contact
-// whose entries' sort key is sk (searchEntrySK): a word entry's name is
-// its partition suffix, a space and its word; a name without a word is a
-// token entry as written before word entries (sort key sk) or a LinkedIn
-// entry.
-func searchEntryKey(orgID, name, sk string) (pk, entrySK string) {
-	if suffix, word, ok := strings.Cut(name, " "); ok {
-		return searchPK(orgID, suffix), wordEntrySK(word, sk)
-	}
-	return searchPK(orgID, name), sk
-}
+// wordEntries is the name, in sx, of a contact's word entries: one per
+// word of its search text as stored (srch, contact.EntryWords), so sx
+// stays short (a contact item under 1 KB stays one write unit).
+const wordEntries = "#W"
 
-// searchNames are the entries an sx names: the partition suffix of each,
-// with its word for a word entry (searchEntryKey).
+// searchNames are the entries an sx names: the partition suffix of each
+// token and LinkedIn entry, and wordEntries for the word entries.
 func searchNames(sx string) []string {
 	if sx == "" {
 		return nil
@@ -127,18 +122,30 @@ func (s *Store) searchWrites(orgID string, c contact.Contact, lsk string, next c
 		keep[attrS(e, "PK")+"\n"+attrS(e, "SK")] = true
 		out = append(out, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: e}})
 	}
-	return append(out, s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, keep)...)
+	return append(out, s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, c.Stored.Words, keep)...)
 }
 
 // entryDeletes are the deletes of the search entries sx names for the
-// contact id at Slim sort key place, but those in keep (by PK and SK).
-func (s *Store) entryDeletes(orgID, id, place, sx string, keep map[string]bool) []types.TransactWriteItem {
+// contact id at Slim sort key place, its word entries those of its search
+// text words (the item's srch as read), but those in keep (by PK and SK).
+// A name without a word entry's mark is a token entry as written before
+// word entries (sort key place#id) or a LinkedIn entry.
+func (s *Store) entryDeletes(orgID, id, place, sx, words string, keep map[string]bool) []types.TransactWriteItem {
 	var out []types.TransactWriteItem
-	for _, name := range searchNames(sx) {
-		pk, sk := searchEntryKey(orgID, name, searchEntrySK(place, id))
+	sk := searchEntrySK(place, id)
+	del := func(pk, sk string) {
 		if !keep[pk+"\n"+sk] {
 			out = append(out, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: item{"PK": str(pk), "SK": str(sk)}}})
+		}
+	}
+	for _, name := range searchNames(sx) {
+		if name != wordEntries {
+			del(searchPK(orgID, name), sk)
+			continue
+		}
+		for _, w := range contact.EntryWords(strings.Fields(words)) {
+			del(searchPK(orgID, tokenSuffix(contact.Token(w))), wordEntrySK(w, sk))
 		}
 	}
 	return out
@@ -147,7 +154,7 @@ func (s *Store) entryDeletes(orgID, id, place, sx string, keep map[string]bool) 
 // searchDeletes are the writes that remove every search entry the item of
 // c had as read.
 func (s *Store) searchDeletes(orgID string, c contact.Contact) []types.TransactWriteItem {
-	return s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, nil)
+	return s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, c.Stored.Words, nil)
 }
 
 // contactWrites are the writes that replace the contact item c was decided

@@ -191,7 +191,7 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 			return false, "", err
 		}
 		tx.add("", writes...)
-		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, nil)...)
+		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, c.Srch, nil)...)
 		if len(c.ListIDs) > 0 {
 			tx.add("", types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: key(orgPK(orgID), memberSK(c.ListIDs[0], c.ContactID))}})

@@ -49,10 +49,9 @@ func writtenAsTokens(t *testing.T, s *dynamo.Store, org string) []string {
 			}
 			sk := it["LSK"].(*types.AttributeValueMemberS).Value + "#" + id
 			var writes []types.WriteRequest
-			for _, name := range strings.Split(sx.Value, "\n")[1:] {
-				if suffix, word, ok := strings.Cut(name, " "); ok { // a word entry; the LinkedIn entry stays
-					writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{
-						Key: map[string]types.AttributeValue{"PK": str("ORG#" + org + suffix), "SK": str(word + " " + sk)}}})
+			for _, key := range namedEntries(org, c, sx.Value, sk) {
+				if strings.Contains(key["SK"].(*types.AttributeValueMemberS).Value, " ") { // a word entry; the LinkedIn entry stays
+					writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
 				}
 			}
 			words := c.SearchWords()
