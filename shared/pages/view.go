@@ -170,7 +170,7 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 			v.Alert = sentence(problem.Message)
 		}
 	}
-	stock := p.InStock()
+	stock, shown := p.InStock(), false
 	for _, g := range stock {
 		chosen := g.GiftID == in.GiftID || len(stock) == 1
 		gv := giftOf(g, chosen)
@@ -179,10 +179,13 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 			gv.Variants = append(gv.Variants, variantView{ID: o.VariantID, Name: o.Name,
 				Checked: chosen && o.VariantID == in.VariantID && inv.Available > 0, SoldOut: inv.Available <= 0})
 		}
-		if chosen && len(gv.Variants) > 0 {
-			gv.Error = v.Errors["variantId"] // one gift's options show it: ids stay unique
+		if chosen && len(gv.Variants) > 0 && !shown {
+			gv.Error, shown = v.Errors["variantId"], true // one gift's options show it: ids stay unique
 		}
 		v.Gifts = append(v.Gifts, gv)
+	}
+	if msg := v.Errors["variantId"]; msg != "" && !shown {
+		v.Alert = sentence(msg) // an option sent for a gift that has none: no options to show it beside
 	}
 	e := v.Errors
 	v.Fields = []field{
