@@ -10,10 +10,10 @@ import (
 // GiftPatch is a partial update of a tenant's own gift: nil fields are
 // left as they are; a list that is sent replaces the stored one.
 type GiftPatch struct {
-	Name             *string
-	Price            *float64
-	Currency         *string
-	Inventory        *Inventory
+	Name      *string
+	Price     *float64
+	Currency  *string
+	Inventory *Inventory
 	// Variants, when not nil, replace the gift's variants: one sent with
 	// a variantId keeps that variant (its counts as sent), one without is
 	// new (WithVariantIDs); an empty list removes them all.
@@ -23,12 +23,12 @@ type GiftPatch struct {
 	LowStockThreshold *int
 	ClearLowStock     bool
 	Status            *GiftStatus
-	ShortDescription *string
-	Description      *string
-	ImageURLs        []string
-	Dimensions       *Dimensions
-	Weight           *Weight
-	CollectionIDs    []string
+	ShortDescription  *string
+	Description       *string
+	ImageURLs         []string
+	Dimensions        *Dimensions
+	Weight            *Weight
+	CollectionIDs     []string
 }
 
 // Apply checks the patched gift exactly as a new gift is checked

@@ -22,7 +22,7 @@ import (
 // the coffee, which has no variants.
 type variantFixture struct {
 	*fixture
-	hoodie  catalog.Gift
+	hoodie               catalog.Gift
 	small, medium, large string // the sizes' variant ids
 }
 
