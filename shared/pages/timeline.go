@@ -12,7 +12,7 @@ import (
 // page does not tell them apart by colour alone; the current one is also
 // marked aria-current="step".
 type step struct {
-	Label, State string
+	Label, State  string
 	Done, Current bool
 	// When is the day the stage was reached, when known.
 	When string
