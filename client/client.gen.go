@@ -5014,7 +5014,7 @@ type EmailTemplate struct {
 	// Html At most 100 KB (102,400 bytes); a template's subjects and HTML at most 300 KB in all.
 	Html string `json:"html"`
 
-	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders. At most 998 bytes.
+	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders (the shipped email also {{carrier}}, {{trackingNumber}} and {{trackingUrl}}). At most 998 bytes.
 	Subject string `json:"subject"`
 }
 
@@ -6070,6 +6070,7 @@ type Recipient struct {
 		PostDelivery        EmailSchedule `json:"postDelivery"`
 		Reminder1           EmailSchedule `json:"reminder1"`
 		Reminder2           EmailSchedule `json:"reminder2"`
+		Shipped             EmailSchedule `json:"shipped"`
 	} `json:"emails"`
 	Feedback struct {
 		Message []struct {
@@ -8946,9 +8947,10 @@ type ClientInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8962,9 +8964,10 @@ type ClientInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10546,9 +10549,10 @@ func (c *Client) AddRecipientFeedback(ctx context.Context, campaignId string, re
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10572,9 +10576,10 @@ func (c *Client) MoveRecipientWithBody(ctx context.Context, campaignId string, r
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17627,9 +17632,10 @@ type ClientWithResponsesInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17643,9 +17649,10 @@ type ClientWithResponsesInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27665,9 +27672,10 @@ func (c *ClientWithResponses) AddRecipientFeedbackWithResponse(ctx context.Conte
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27687,9 +27695,10 @@ func (c *ClientWithResponses) MoveRecipientWithBodyWithResponse(ctx context.Cont
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
