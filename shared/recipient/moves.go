@@ -56,6 +56,11 @@ func (r *Recipient) Advance(to gifting.RecipientStatus, now time.Time, delayHour
 		schedule("shipped", &r.Emails.Shipped)
 	}
 	if rank >= gifting.RecipientDelivered.Rank() {
+		if r.Emails.Shipped.waiting() {
+			// Delivered before "it shipped" went out: it would arrive
+			// after the gift, and the post-delivery email follows.
+			r.Emails.Shipped.Active = false
+		}
 		schedule("postDelivery", &r.Emails.PostDelivery)
 	}
 	if rank >= gifting.RecipientAcknowledged.Rank() {

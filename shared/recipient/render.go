@@ -16,12 +16,13 @@ import (
 //
 // The shipped email is the one exception: when emails lack it, it is
 // rendered from ShippedEmail, the service's own words, since templates
-// written before it existed have none.
+// written before it existed have none; only once it is active (the gift
+// shipped), so a recipient's emails show no shipment before there is one.
 func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 	subject, html := r.placeholders(false), r.placeholders(true)
 	for _, kind := range gifting.EmailKinds {
 		t, ok := emails[kind]
-		if !ok && kind == "shipped" {
+		if !ok && kind == "shipped" && r.Emails.Shipped.Active {
 			t, ok = ShippedEmail, true
 		}
 		if !ok {

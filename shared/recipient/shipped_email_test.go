@@ -52,6 +52,15 @@ func TestShippedEmailIsScheduledOnceWhenTheGiftShips(t *testing.T) {
 		t.Errorf("in transit moved the shipped email to %s", r.Emails.Shipped.ScheduledTime)
 	}
 
+	// Delivered before the tick sent it: it never goes out, as it would
+	// arrive after the gift.
+	if err := r.Advance(gifting.RecipientDelivered, shipped.Add(30*time.Second), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Emails.Shipped.NextSendAt(); ok {
+		t.Errorf("shipped email still waiting once delivered: %+v", r.Emails.Shipped)
+	}
+
 	direct := claimedRecipient(t, claimed)
 	if err := direct.Advance(gifting.RecipientDelivered, shipped, nil); err != nil {
 		t.Fatal(err)
@@ -97,6 +106,13 @@ func TestShippedEmailCarriesTheTracking(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := claimedRecipient(t, now)
+			r.RenderEmails(nil)
+			if r.Emails.Shipped.Subject != "" {
+				t.Errorf("shipped email rendered before the shipment: %q", r.Emails.Shipped.Subject)
+			}
+			if err := r.Advance(gifting.RecipientShipped, now, nil); err != nil {
+				t.Fatal(err)
+			}
 			r.SelectedGift.TrackingLink = tt.link
 			r.ShipmentInfo = map[string]any{"carrier": "Fed<Ex>", "trackingNumber": "1Z9 A-1"}
 			r.RenderEmails(nil)

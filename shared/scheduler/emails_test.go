@@ -243,7 +243,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.tick()
-	e.wantSubjects("jane", invitation, shippedSubject, delivered)
+	e.wantSubjects("jane", invitation, delivered) // delivered before the shipped email went out: it never does
 
 	// A completed campaign still sends what follows an acknowledgement.
 	testenv.SetCampaignStatus(t, e.store, e.orgID, c.CampaignID, campaign.Completed)
@@ -252,7 +252,7 @@ func TestPostDeliveryFollowsDelivery(t *testing.T) {
 	}
 	e.clock.Advance(24 * time.Hour)
 	e.tick()
-	e.wantSubjects("jane", invitation, shippedSubject, delivered, thanks)
+	e.wantSubjects("jane", invitation, delivered, thanks)
 }
 
 func TestCampaignStateRules(t *testing.T) {
