@@ -9,6 +9,7 @@ import (
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -26,6 +27,17 @@ func (e *mailEnv) ship(campaignID, recipientID string, in fulfilment.ShipmentInp
 	}
 }
 
+// claimed adds name to a live campaign (its invitation goes out at once)
+// and claims its gift, which opens its order; it returns the campaign and
+// the recipient's id.
+func (e *mailEnv) claimed(name string) (campaign.Campaign, recipient.AddResult) {
+	e.t.Helper()
+	c := e.campaign(campaign.Live)
+	res := e.add(c, name)
+	testenv.Claim(e.t, e.store, e.orgID, c.CampaignID, res.Response.RecipientID)
+	return c, res
+}
+
 // TestShippedEmailGoesOutOnceWithTheTracking: recording the shipment sends
 // the shipped email at the next tick, with the carrier, the tracking
 // number and the tracking link in both its parts (escaped in the HTML);
@@ -35,10 +47,8 @@ func TestShippedEmailGoesOutOnceWithTheTracking(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(campaign.Live)
-	jane := e.add(c, "jane")
+	c, jane := e.claimed("jane")
 	id := jane.Response.RecipientID
-	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
 	e.clock.Advance(30 * time.Hour) // the warehouse ships a day later
 	in := fulfilment.ShipmentInput{Carrier: "UPS", TrackingNumber: "1Z999AA10123456784",
 		TrackingURL: "https://www.ups.com/track?tracknum=1Z999AA10123456784&loc=en_US"}
@@ -88,10 +98,8 @@ func TestShippedEmailGoesOutOnceWithTheTracking(t *testing.T) {
 func TestShippedEmailWithoutAnHTTPSLink(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t)
-	c := e.campaign(campaign.Live)
-	jane := e.add(c, "jane")
+	c, jane := e.claimed("jane")
 	id := jane.Response.RecipientID
-	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
 	e.ship(c.CampaignID, id, fulfilment.ShipmentInput{Carrier: "Local Courier", TrackingNumber: "LC-77", TrackingURL: "http://courier.test/LC-77"})
 	e.tick()
 	e.wantSubjects("jane", invitation, shippedSubject)
@@ -111,10 +119,8 @@ func TestPostDeliveryCountsFromTheDelivery(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newMailEnv(t)
-	c := e.campaign(campaign.Live)
-	jane := e.add(c, "jane")
+	c, jane := e.claimed("jane")
 	id := jane.Response.RecipientID
-	testenv.Claim(t, e.store, e.orgID, c.CampaignID, id)
 	e.ship(c.CampaignID, id, fulfilment.ShipmentInput{Carrier: "UPS", TrackingNumber: "1Z5"})
 	e.tick()
 	e.clock.Advance(5 * 24 * time.Hour)
