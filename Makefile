@@ -33,12 +33,12 @@ SHELL := bash
 DYNAMODB_LOCAL_VERSION := 10.3.0
 # The SES v2 emulator (npm aws-ses-v2-local): make run's and make test's Amazon SES.
 SES_LOCAL_VERSION := 2.10.2
+# axe-core (npm): the browser tests check the recipient pages against WCAG 2.1 AA with it in Chromium.
+AXE_CORE_VERSION := 4.14.1
 # The KMS emulator (github.com/nsmithuk/local-kms, built from the Go module proxy): the key that seals
 # webhook secrets under make run and make test.
 LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
 SAM_CLI_VERSION := 1.170.0
-# axe-core (npm): the browser tests run it in Chromium on the recipient pages (WCAG 2.1 AA).
-AXE_CORE_VERSION := 4.14.1
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
 # own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
@@ -98,7 +98,7 @@ LAMBDA_BUILD := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -tags lambda.norp
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
-tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
+tools: check-java $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) $(SAM_STAMP) $(STATICCHECK_STAMP) $(TEMPLATE_LINT_STAMP) $(RIE_STAMP)
 
 # DynamoDB Local 3.x is a Java 17 program; say so before anything starts it.
 check-java:
@@ -326,10 +326,10 @@ chromium:
 	fi
 
 # The browser test, saving each recipient page at phone and desktop widths.
-screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
+screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
-	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^TestBrowserJourney$$' ./shared/pages
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^(TestBrowserJourney|TestBrowserTimeline)$$' ./shared/pages
 
 # ---- Generated clients (issue 19) -------------------------------------------------------------------
 #   make client     regenerate the Go client (client/client.gen.go) and the served JSON document

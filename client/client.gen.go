@@ -5017,7 +5017,7 @@ type EmailTemplate struct {
 	// Html At most 100 KB (102,400 bytes); a template's subjects and HTML at most 300 KB in all.
 	Html string `json:"html"`
 
-	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders. At most 998 bytes.
+	// Subject May hold {{firstName}}, {{campaignName}}, {{landingPageUrl}} and similar placeholders (the shipped email also {{carrier}}, {{trackingNumber}} and {{trackingUrl}}). At most 998 bytes.
 	Subject string `json:"subject"`
 }
 
@@ -6091,6 +6091,7 @@ type Recipient struct {
 		PostDelivery        EmailSchedule `json:"postDelivery"`
 		Reminder1           EmailSchedule `json:"reminder1"`
 		Reminder2           EmailSchedule `json:"reminder2"`
+		Shipped             EmailSchedule `json:"shipped"`
 	} `json:"emails"`
 	Feedback struct {
 		Message []struct {
@@ -8987,9 +8988,10 @@ type ClientInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9003,9 +9005,10 @@ type ClientInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10590,9 +10593,10 @@ func (c *Client) AddRecipientFeedback(ctx context.Context, campaignId string, re
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10616,9 +10620,10 @@ func (c *Client) MoveRecipientWithBody(ctx context.Context, campaignId string, r
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17674,9 +17679,10 @@ type ClientWithResponsesInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17690,9 +17696,10 @@ type ClientWithResponsesInterface interface {
 	// delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 	// the recipient's claim page confirms an address: a move to address_confirmed or any later
 	// status of a recipient who has not claimed is a 409, and expired is never a target. The
-	// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-	// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-	// response.
+	// campaign's status counters move in the same transaction; reaching shipped or in_transit
+	// schedules the shipped email (once, and not for a move straight to delivered), reaching
+	// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+	// delay. Enveloped response.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27715,9 +27722,10 @@ func (c *ClientWithResponses) AddRecipientFeedbackWithResponse(ctx context.Conte
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27737,9 +27745,10 @@ func (c *ClientWithResponses) MoveRecipientWithBodyWithResponse(ctx context.Cont
 // delivered → acknowledged, and may skip states; a backward or same-state move is a 409. Only
 // the recipient's claim page confirms an address: a move to address_confirmed or any later
 // status of a recipient who has not claimed is a 409, and expired is never a target. The
-// campaign's status counters move in the same transaction; reaching delivered (acknowledged)
-// schedules the postDelivery (postAcknowledgement) email after its template delay. Enveloped
-// response.
+// campaign's status counters move in the same transaction; reaching shipped or in_transit
+// schedules the shipped email (once, and not for a move straight to delivered), reaching
+// delivered (acknowledged) the postDelivery (postAcknowledgement) email, each after its template
+// delay. Enveloped response.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

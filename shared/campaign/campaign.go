@@ -173,14 +173,15 @@ func (c Campaign) SendsEmails() bool {
 
 // Sends reports whether the service sends c's email of kind now
 // (gifting.EmailKinds): a preparing or live campaign sends every email; a
-// completed one only the emails that follow a delivery or an
-// acknowledgement; a draft or paused one none (they wait).
+// completed one only the emails that follow a shipment, a delivery or an
+// acknowledgement (its claimed gifts are still on their way); a draft or
+// paused one none (they wait).
 func (c Campaign) Sends(kind string) bool {
 	if c.IsDeleted {
 		return false
 	}
 	if c.Status == Completed {
-		return kind == "postDelivery" || kind == "postAcknowledgement"
+		return kind == "shipped" || kind == "postDelivery" || kind == "postAcknowledgement"
 	}
 	return c.SendsEmails()
 }

@@ -97,7 +97,7 @@ func TestSendsByKind(t *testing.T) {
 		{"paused holds everything", InProgress, nil},
 		{"live sends everything", Live, gifting.EmailKinds},
 		{"preparing sends everything", Preparing, gifting.EmailKinds},
-		{"completed sends only what follows delivery and acknowledgement", Completed, []string{"postDelivery", "postAcknowledgement"}},
+		{"completed sends only what follows shipment, delivery and acknowledgement", Completed, []string{"shipped", "postDelivery", "postAcknowledgement"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

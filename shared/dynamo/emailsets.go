@@ -117,9 +117,12 @@ func (s *Store) emailSet(ctx context.Context, orgID, id string) (map[string]gift
 
 // withEmails renders the emails of sr from its email set, and sets its
 // delays from the set when the item did not carry them. A recipient
-// without a set (written before sets) is left as read.
+// without a set (written before sets) keeps the emails it carries, and
+// gets the service's shipped email (recipient.ShippedEmail), which it
+// cannot carry.
 func (s *Store) withEmails(ctx context.Context, sr *recipient.Stored) error {
 	if sr.EmailSet == "" {
+		sr.RenderEmails(nil)
 		return nil
 	}
 	emails, err := s.emailSet(ctx, sr.OrganizationID, sr.EmailSet)

@@ -95,6 +95,9 @@ type emailsRecord struct {
 	AddressConfirmation emailRecord `json:"addressConfirmation"`
 	Reminder1           emailRecord `json:"reminder1"`
 	Reminder2           emailRecord `json:"reminder2"`
+	// Shipped is left out until the recipient ships (it is activated
+	// then): most of a recipient's life, and its item, go without it.
+	Shipped             emailRecord `json:"shipped,omitzero"`
 	PostDelivery        emailRecord `json:"postDelivery"`
 	PostAcknowledgement emailRecord `json:"postAcknowledgement"`
 }
@@ -155,7 +158,7 @@ func recipientRecordOf(r recipient.Recipient) recipientRecord {
 		URLs: urlsRecord(r.URLs), Personalization: personalizationRecord(r.Personalization),
 		Emails: emailsRecord{
 			AddressConfirmation: emailRecord(e.AddressConfirmation), Reminder1: emailRecord(e.Reminder1),
-			Reminder2: emailRecord(e.Reminder2), PostDelivery: emailRecord(e.PostDelivery),
+			Reminder2: emailRecord(e.Reminder2), Shipped: emailRecord(e.Shipped), PostDelivery: emailRecord(e.PostDelivery),
 			PostAcknowledgement: emailRecord(e.PostAcknowledgement),
 		},
 		Feedback: feedbackRecord{
@@ -179,7 +182,7 @@ func (v recipientRecord) recipient() recipient.Recipient {
 		URLs: recipient.URLs(v.URLs), Personalization: recipient.Personalization(v.Personalization),
 		Emails: recipient.Emails{
 			AddressConfirmation: recipient.EmailSchedule(e.AddressConfirmation), Reminder1: recipient.EmailSchedule(e.Reminder1),
-			Reminder2: recipient.EmailSchedule(e.Reminder2), PostDelivery: recipient.EmailSchedule(e.PostDelivery),
+			Reminder2: recipient.EmailSchedule(e.Reminder2), Shipped: recipient.EmailSchedule(e.Shipped), PostDelivery: recipient.EmailSchedule(e.PostDelivery),
 			PostAcknowledgement: recipient.EmailSchedule(e.PostAcknowledgement),
 		},
 		Feedback: recipient.Feedback{

@@ -137,6 +137,8 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	r := sr.Recipient
 	if sr.EmailSet != "" {
 		r.StripEmails() // rendered again from the set when read
+	} else {
+		r.Emails.Shipped.Subject, r.Emails.Shipped.HTML = "", "" // rendered again when read (withEmails)
 	}
 	body, err := packRecipient(r)
 	if err != nil {

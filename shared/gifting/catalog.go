@@ -123,4 +123,7 @@ type EmailTemplate struct {
 }
 
 // EmailKinds are the scheduled emails of a recipient, in send order.
-var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "postDelivery", "postAcknowledgement"}
+// shipped tells the recipient its gift left the warehouse, with the
+// carrier's tracking (issue 31); a template may word it, and the service
+// has its own words when it does not.
+var EmailKinds = []string{"addressConfirmation", "reminder1", "reminder2", "shipped", "postDelivery", "postAcknowledgement"}

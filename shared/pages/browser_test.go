@@ -8,9 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -89,27 +87,7 @@ func TestBrowserJourney(t *testing.T) {
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 
-	shots := os.Getenv("SCREENSHOTS")
-	shoot := func(name string) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			if shots == "" {
-				return nil
-			}
-			for _, w := range []struct {
-				label string
-				width int64
-			}{{"phone", 360}, {"desktop", 1280}} {
-				var png []byte
-				if err := chromedp.Run(ctx, chromedp.EmulateViewport(w.width, 800), chromedp.FullScreenshot(&png, 100)); err != nil {
-					return err
-				}
-				if err := os.WriteFile(filepath.Join(shots, name+"-"+w.label+".png"), png, 0o644); err != nil {
-					return err
-				}
-			}
-			return chromedp.EmulateViewport(360, 800).Do(ctx)
-		})
-	}
+	shoot := screenshots // SCREENSHOTS names the directory (timeline_browser_test.go)
 	var text string
 	run := func(step string, actions ...chromedp.Action) {
 		t.Helper()

@@ -2,61 +2,15 @@ package pages_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/giftcampaign/service/infra/localstack"
 )
-
-// axeSource is axe-core's browser build, which make test installs under
-// .tools (AXE_CORE_VERSION). Without it the test skips, except under make
-// test or in CI, where it fails (localstack.Missing).
-func axeSource(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", ".tools", "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		localstack.Missing(t, "axe-core is not installed (make test installs it under .tools)")
-	}
-	return string(b)
-}
-
-// axeViolation is what the test reports of one of axe's violations.
-type axeViolation struct {
-	ID      string   `json:"id"`
-	Help    string   `json:"help"`
-	Targets []string `json:"targets"`
-}
-
-// axeCheck runs axe-core on the page shown, with the WCAG 2.0 and 2.1 A
-// and AA rules, and reports every violation as a test error.
-func axeCheck(t *testing.T, ctx context.Context, src, step string) {
-	t.Helper()
-	const run = `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-		.then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, targets: v.nodes.map(n => n.target.join(" "))}))))`
-	var out string
-	err := chromedp.Run(ctx, chromedp.Evaluate(src, nil),
-		chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
-	if err != nil {
-		t.Fatalf("%s: axe: %v", step, err)
-	}
-	var vs []axeViolation
-	if err := json.Unmarshal([]byte(out), &vs); err != nil {
-		t.Fatalf("%s: axe's answer %q: %v", step, out, err)
-	}
-	for _, v := range vs {
-		t.Errorf("%s: WCAG 2.1 AA: %s (%s) at %v", step, v.Help, v.ID, v.Targets)
-	}
-}
 
 // TestBrowserClaimVariants drives Chromium through the claim of a gift
 // with variants: the sizes are radio buttons a keyboard reaches, the
@@ -93,7 +47,7 @@ func TestBrowserClaimVariants(t *testing.T) {
 	// axe is the test's own, so the test's browser lets it in.
 	step("open the claim form", page.SetBypassCSP(true), chromedp.Navigate(ts.URL+"/claim/"+r.ClaimPageID),
 		chromedp.WaitVisible(`input[name="variantId"]`))
-	axeCheck(t, ctx, axe, "the claim form")
+	checkAccessible(ctx, t, axe, "the claim form")
 	var disabled, soldOutLabel string
 	var ok bool
 	step("read the sold-out size", chromedp.AttributeValue(`input[value="`+f.medium+`"]`, "disabled", &disabled, &ok),
@@ -112,7 +66,7 @@ func TestBrowserClaimVariants(t *testing.T) {
 	if !strings.Contains(problem, "choose an option of Hoodie") {
 		t.Errorf("the problem beside the sizes: %q", problem)
 	}
-	axeCheck(t, ctx, axe, "the claim form with its problem")
+	checkAccessible(ctx, t, axe, "the claim form with its problem")
 	// A keyboard reaches the sizes: focus the first, then the arrow key
 	// moves the choice to the next size that can be chosen (Large: Medium
 	// is disabled).

@@ -284,7 +284,7 @@ func TestClaim(t *testing.T) {
 			t.Errorf("contact addresses %+v", ct.Addresses)
 		}
 		landing := f.do(t, "GET", res.header.Get("Location"), nil)
-		if landing.status != http.StatusOK || !strings.Contains(landing.body, "Coffee") || !strings.Contains(landing.body, "Address confirmed") {
+		if landing.status != http.StatusOK || !strings.Contains(landing.body, "Coffee") || !strings.Contains(landing.body, "Your gift is being prepared.") {
 			t.Errorf("landing after claim: %d %s", landing.status, landing.body)
 		}
 	})

@@ -31,7 +31,7 @@ type view struct {
 	Claimed, Delivered, Acknowledged, FeedbackOpen, FeedbackGiven bool
 	Selected                                                      giftView
 	Steps                                                         []step
-	TrackingLink, AddressText                                     string
+	AddressText                                                   string
 	AcknowledgeAction, FeedbackAction, Rating, FeedbackText       string
 
 	// Claim form.
@@ -60,11 +60,6 @@ type giftView struct {
 type variantView struct {
 	ID, Name         string
 	Checked, SoldOut bool
-}
-
-type step struct {
-	Label         string
-	Done, Current bool
 }
 
 // field is one input of the claim form, or a row of them.
@@ -103,20 +98,6 @@ func base(p recipient.Page, name string) view {
 		FirstName: first, Message: p.Campaign.Description}
 }
 
-// shippingSteps are the stages a landing page shows once the address is
-// confirmed.
-var shippingSteps = []struct {
-	status gifting.RecipientStatus
-	label  string
-}{
-	{gifting.RecipientAddressConfirmed, "Address confirmed"},
-	{gifting.RecipientProcessing, "Being prepared"},
-	{gifting.RecipientShipped, "Shipped"},
-	{gifting.RecipientInTransit, "On its way"},
-	{gifting.RecipientDelivered, "Delivered"},
-	{gifting.RecipientAcknowledged, "Arrived, thank you"},
-}
-
 func (h *Handler) landingView(p recipient.Page) view {
 	v := base(p, "landing")
 	r := p.Recipient
@@ -130,13 +111,7 @@ func (h *Handler) landingView(p recipient.Page) view {
 	sg := r.SelectedGift
 	v.Claimed = true
 	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: secureImage(sg.ImageURL)}
-	v.TrackingLink = sg.TrackingLink
-	if !gifting.ValidURL(v.TrackingLink) {
-		v.TrackingLink = ""
-	}
-	for _, s := range shippingSteps {
-		v.Steps = append(v.Steps, step{Label: s.label, Done: r.Status.Rank() >= s.status.Rank(), Current: r.Status == s.status})
-	}
+	v.Steps = timeline(r)
 	if a := r.Address; a != nil {
 		lines := []string{a.Line1, a.Line2, strings.TrimSpace(a.Zip + " " + a.City), a.State, a.Country}
 		var kept []string

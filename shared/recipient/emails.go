@@ -13,6 +13,7 @@ type Emails struct {
 	AddressConfirmation EmailSchedule
 	Reminder1           EmailSchedule
 	Reminder2           EmailSchedule
+	Shipped             EmailSchedule
 	PostDelivery        EmailSchedule
 	PostAcknowledgement EmailSchedule
 }
@@ -26,6 +27,8 @@ func (e *Emails) Kind(kind string) *EmailSchedule {
 		return &e.Reminder1
 	case "reminder2":
 		return &e.Reminder2
+	case "shipped":
+		return &e.Shipped
 	case "postDelivery":
 		return &e.PostDelivery
 	case "postAcknowledgement":
@@ -182,13 +185,31 @@ func (r *Recipient) ClaimEmail(kind string, now time.Time) error {
 	return nil
 }
 
+// activateShipped makes the shipped email part of the recipient's
+// schedule when its campaign mails it (its template has any email), so
+// the service's own words go out when the template has none for it. A
+// recipient whose emails were stopped (StopEmails) is not mailed again.
+func (r *Recipient) activateShipped() {
+	e := &r.Emails.Shipped
+	if e.Active || e.Failure != "" {
+		return
+	}
+	for _, k := range gifting.EmailKinds {
+		if r.Emails.Kind(k).Active {
+			e.Active = true
+			return
+		}
+	}
+}
+
 // StopEmails records failure on every email of the recipient still to be
 // sent (and on the sent email kind, when not ""), so none goes out again:
-// a bounce, a complaint, an unsubscribe.
+// a bounce, a complaint, an unsubscribe. The shipped email, activated
+// only when the gift ships, counts as still to be sent until it went out.
 func (r *Recipient) StopEmails(kind, failure string, now time.Time) {
 	for _, k := range gifting.EmailKinds {
 		e := r.Emails.Kind(k)
-		if k == kind || (e.Active && !e.Sent && e.Failure == "") {
+		if k == kind || ((e.Active || k == "shipped") && !e.Sent && e.Failure == "") {
 			e.Failure = failure
 		}
 	}

@@ -20,9 +20,12 @@ func CanMove(from, to gifting.RecipientStatus) bool {
 
 // Advance moves the recipient to status to at now, or returns CONFLICT when
 // the move goes backwards. Reminders that have not gone out stop once the
-// address is confirmed; the post-delivery and post-acknowledgement emails
-// are scheduled when delivery and acknowledgement happen, after their
-// template delays (delayHours, by kind).
+// address is confirmed; the shipped, post-delivery and post-acknowledgement
+// emails are scheduled when the shipment, the delivery and the
+// acknowledgement happen (now: for a delivery the carrier reports, the
+// time of its delivered scan), after their template delays (delayHours,
+// by kind). Each is scheduled once: a later move leaves a scheduled or
+// sent email as it is.
 func (r *Recipient) Advance(to gifting.RecipientStatus, now time.Time, delayHours map[string]int) error {
 	switch {
 	case r.Status == gifting.RecipientExpired:
@@ -46,7 +49,18 @@ func (r *Recipient) Advance(to gifting.RecipientStatus, now time.Time, delayHour
 			e.ScheduledTime = gifting.FormatTime(now.Add(time.Duration(delayHours[kind]) * time.Hour))
 		}
 	}
+	if rank >= gifting.RecipientShipped.Rank() && rank < gifting.RecipientDelivered.Rank() {
+		// A move straight to delivered skips it: "it shipped" after it
+		// arrived tells the recipient nothing.
+		r.activateShipped()
+		schedule("shipped", &r.Emails.Shipped)
+	}
 	if rank >= gifting.RecipientDelivered.Rank() {
+		if r.Emails.Shipped.waiting() {
+			// Delivered before "it shipped" went out: it would arrive
+			// after the gift, and the post-delivery email follows.
+			r.Emails.Shipped.Active = false
+		}
 		schedule("postDelivery", &r.Emails.PostDelivery)
 	}
 	if rank >= gifting.RecipientAcknowledged.Rank() {

@@ -157,7 +157,7 @@ func (k Kit) Stored(r Recipient, slice string) Stored {
 // template's emails.
 func EventDelays(emails map[string]gifting.EmailTemplate) map[string]int {
 	d := map[string]int{}
-	for _, kind := range []string{"postDelivery", "postAcknowledgement"} {
+	for _, kind := range []string{"shipped", "postDelivery", "postAcknowledgement"} {
 		if t, ok := emails[kind]; ok {
 			d[kind] = t.DelayHours
 		}

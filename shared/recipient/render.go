@@ -13,10 +13,18 @@ import (
 // are left as they are. A recipient's emails are rendered from its
 // template's text whenever they are read, so a stored recipient need not
 // carry them.
+//
+// The shipped email is the one exception: when emails lack it, it is
+// rendered from ShippedEmail, the service's own words, since templates
+// written before it existed have none; only once it is active (the gift
+// shipped), so a recipient's emails show no shipment before there is one.
 func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 	subject, html := r.placeholders(false), r.placeholders(true)
 	for _, kind := range gifting.EmailKinds {
 		t, ok := emails[kind]
+		if !ok && kind == "shipped" && r.Emails.Shipped.Active {
+			t, ok = ShippedEmail, true
+		}
 		if !ok {
 			continue
 		}
@@ -38,7 +46,10 @@ func (r *Recipient) StripEmails() {
 // placeholders are the values of a template text's placeholders for the
 // recipient, by name. In HTML every value is escaped, so a name such as
 // <script> shows as text. Subjects are plain text: line breaks are
-// removed so a value cannot add a mail header.
+// removed so a value cannot add a mail header. The shipment's carrier and
+// tracking number are "" before it ships; trackingUrl is its https
+// tracking link (TrackingURL), or the landing page, which shows the
+// shipment, when it has none.
 func (r *Recipient) placeholders(isHTML bool) map[string]string {
 	esc := func(s string) string {
 		if isHTML {
@@ -50,6 +61,12 @@ func (r *Recipient) placeholders(isHTML bool) map[string]string {
 	if first == "" {
 		first = "there"
 	}
+	carrier, _ := r.ShipmentInfo["carrier"].(string)
+	number, _ := r.ShipmentInfo["trackingNumber"].(string)
+	track := r.TrackingURL()
+	if track == "" {
+		track = r.URLs.LandingPage
+	}
 	return map[string]string{
 		"firstName":      esc(first),
 		"lastName":       esc(r.ContactDetails.LastName),
@@ -57,7 +74,37 @@ func (r *Recipient) placeholders(isHTML bool) map[string]string {
 		"campaignName":   esc(r.CampaignName),
 		"landingPageUrl": esc(r.URLs.LandingPage),
 		"claimPageUrl":   esc(r.URLs.ClaimPage),
+		"carrier":        esc(carrier),
+		"trackingNumber": esc(number),
+		"trackingUrl":    esc(track),
 	}
+}
+
+// ShippedEmail is the shipped email of a template that has none: the
+// carrier, the tracking number and the tracking link, sent as soon as the
+// gift ships (DelayHours 0).
+var ShippedEmail = gifting.EmailTemplate{
+	Subject: "{{firstName}}, your gift is on its way",
+	HTML: `<p>Hi {{firstName}},</p>` +
+		`<p>Your gift from {{campaignName}} has shipped.</p>` +
+		`<p>Carrier: {{carrier}}<br>Tracking number: {{trackingNumber}}</p>` +
+		`<p><a href="{{trackingUrl}}">Track your parcel</a></p>` +
+		`<p>The page of your gift shows where it is: <a href="{{landingPageUrl}}">{{landingPageUrl}}</a></p>`,
+}
+
+// TrackingURL is the recipient's tracking link when it is an https URL,
+// "" otherwise: the link the emails and the landing page show. A
+// fulfiller may record an http link, but a recipient is not sent to a
+// page whose content anyone on the way could change.
+func (r *Recipient) TrackingURL() string {
+	u := r.SelectedGift.TrackingLink
+	if u == "" {
+		u, _ = r.ShipmentInfo["trackingUrl"].(string)
+	}
+	if !strings.HasPrefix(u, "https://") || !gifting.ValidURL(u) {
+		return ""
+	}
+	return u
 }
 
 // fill replaces each {{name}} in text whose name values holds with its

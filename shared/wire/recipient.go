@@ -95,6 +95,7 @@ type RecipientEmails struct {
 	AddressConfirmation EmailSchedule `json:"addressConfirmation"`
 	Reminder1           EmailSchedule `json:"reminder1"`
 	Reminder2           EmailSchedule `json:"reminder2"`
+	Shipped             EmailSchedule `json:"shipped"`
 	PostDelivery        EmailSchedule `json:"postDelivery"`
 	PostAcknowledgement EmailSchedule `json:"postAcknowledgement"`
 }
@@ -165,7 +166,7 @@ func RecipientOf(r recipient.Recipient) Recipient {
 		URLs: RecipientURLs(r.URLs), Personalization: Personalization(r.Personalization),
 		Emails: RecipientEmails{
 			AddressConfirmation: EmailSchedule(e.AddressConfirmation), Reminder1: EmailSchedule(e.Reminder1),
-			Reminder2: EmailSchedule(e.Reminder2), PostDelivery: EmailSchedule(e.PostDelivery),
+			Reminder2: EmailSchedule(e.Reminder2), Shipped: EmailSchedule(e.Shipped), PostDelivery: EmailSchedule(e.PostDelivery),
 			PostAcknowledgement: EmailSchedule(e.PostAcknowledgement),
 		},
 		Feedback: Feedback{

@@ -66,6 +66,7 @@ func TestRecipient(t *testing.T) {
 				`"messageId":"m-1"},"reminder1":{"active":false,"scheduledTime":"2026-11-26T10:05:00.000Z","sent":false,` +
 				`"sentAt":null,"html":"","subject":"","attempts":2,"retryAt":"2026-11-23T11:35:00.000Z",` +
 				`"failure":"suppressed"},"reminder2":{"active":false,"scheduledTime":"","sent":false,"sentAt":null,` +
+				`"html":"","subject":""},"shipped":{"active":false,"scheduledTime":"","sent":false,"sentAt":null,` +
 				`"html":"","subject":""},"postDelivery":{"active":true,"scheduledTime":"","sent":false,"sentAt":null,` +
 				`"html":"","subject":""},"postAcknowledgement":{"active":false,"scheduledTime":"","sent":false,` +
 				`"sentAt":null,"html":"","subject":""}},"feedback":{"rating":{"value":"like",` +
@@ -87,6 +88,7 @@ func TestRecipient(t *testing.T) {
 				`"personalization":{"giftCard":null},"emails":{"addressConfirmation":{"active":false,"scheduledTime":"",` +
 				`"sent":false,"sentAt":null,"html":"","subject":""},"reminder1":{"active":false,"scheduledTime":"",` +
 				`"sent":false,"sentAt":null,"html":"","subject":""},"reminder2":{"active":false,"scheduledTime":"",` +
+				`"sent":false,"sentAt":null,"html":"","subject":""},"shipped":{"active":false,"scheduledTime":"",` +
 				`"sent":false,"sentAt":null,"html":"","subject":""},"postDelivery":{"active":false,"scheduledTime":"",` +
 				`"sent":false,"sentAt":null,"html":"","subject":""},"postAcknowledgement":{"active":false,` +
 				`"scheduledTime":"","sent":false,"sentAt":null,"html":"","subject":""}},"feedback":{"rating":null,` +

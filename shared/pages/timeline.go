@@ -1,0 +1,104 @@
+package pages
+
+import (
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
+)
+
+// step is one stage of the landing page's timeline. Each says in words
+// whether it is done, the current one or still to come (State), so the
+// page does not tell them apart by colour alone; the current one is also
+// marked aria-current="step".
+type step struct {
+	Label, State  string
+	Done, Current bool
+	// When is the day the stage was reached, when known.
+	When string
+	// Detail is a line about the stage: the carrier and tracking number,
+	// the estimated delivery.
+	Detail string
+	// Link is the carrier's tracking page (https only), LinkText its text.
+	Link, LinkText string
+}
+
+// timelineStages are the stages a recipient's gift goes through once its
+// address is confirmed, each reached at the recipient status given (its
+// order's shipment moves the recipient: docs/fulfilment.md).
+var timelineStages = []struct {
+	label string
+	from  gifting.RecipientStatus
+}{
+	{"Confirmed", gifting.RecipientAddressConfirmed},
+	{"Shipped", gifting.RecipientShipped},
+	{"In transit", gifting.RecipientInTransit},
+	{"Delivered", gifting.RecipientDelivered},
+}
+
+// timeline is the landing page's timeline of claimed r: confirmed, shipped
+// (with the carrier, the tracking number and a link to the carrier's
+// tracking page), in transit (with the estimated delivery while it is
+// known and the gift not delivered), delivered. The current stage is the
+// last one reached; every earlier one is done.
+func timeline(r recipient.Recipient) []step {
+	info := r.ShipmentInfo
+	text := func(key string) string { s, _ := info[key].(string); return s }
+	rank := r.Status.Rank()
+	current := 0
+	for i, s := range timelineStages {
+		if rank >= s.from.Rank() {
+			current = i
+		}
+	}
+	steps := make([]step, len(timelineStages))
+	for i, s := range timelineStages {
+		st := step{Label: s.label, Done: i <= current, Current: i == current, State: "not yet"}
+		switch {
+		case st.Current:
+			st.State = "now"
+		case st.Done:
+			st.State = "done"
+		}
+		steps[i] = st
+	}
+	if r.ClaimedAt != nil {
+		steps[0].When = day(*r.ClaimedAt)
+	}
+	steps[0].Detail = "Your address is confirmed."
+	if r.Status == gifting.RecipientProcessing {
+		steps[0].Detail = "Your gift is being prepared."
+	}
+	steps[1].When = day(parseTime(text("shippedAt")))
+	if c, n := text("carrier"), text("trackingNumber"); c != "" && n != "" {
+		steps[1].Detail = "With " + c + ", tracking number " + n + "."
+		if link := r.TrackingURL(); link != "" {
+			steps[1].Link, steps[1].LinkText = link, "Track your parcel on the "+c+" website"
+		}
+	}
+	if eta := parseTime(text("estimatedDeliveryAt")); !eta.IsZero() && rank < gifting.RecipientDelivered.Rank() {
+		steps[2].Detail = "Estimated delivery: " + day(eta) + "."
+	}
+	steps[3].When = day(parseTime(text("deliveredAt")))
+	return steps
+}
+
+// parseTime reads a time of shipmentInfo (gifting.FormatTime's form); the
+// zero time when it is missing or malformed.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// day is the date of t as the timeline shows it, "" for the zero time.
+// The page does not know the recipient's time zone; the carriers' dates
+// are in UTC.
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("Monday 2 January 2006")
+}
