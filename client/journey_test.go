@@ -167,8 +167,17 @@ func TestIntegratorJourney(t *testing.T) {
 	post(t, srv.URL+claim[1], url.Values{"giftId": {"gift-artisan-coffee"}, "line1": {"12 Penguin Way"}, "city": {"Portland"},
 		"state": {"OR"}, "zip": {"97201"}, "country": {"US"}}, http.StatusSeeOther)
 
-	// Fulfilment reports shipping to delivered; the recipient acknowledges and leaves feedback.
-	for _, status := range []string{"processing", "shipped", "in_transit", "delivered"} {
+	// The claim opened the recipient's order: the warehouse records its shipment, then reports the
+	// parcel in transit and delivered; the recipient acknowledges and leaves feedback.
+	claimed, err := c.GetRecipientWithResponse(ctx, campaignID, recipientID)
+	want(t, "get claimed recipient", err, claimed.HTTPResponse, claimed.Body, http.StatusOK, claimed.JSON200)
+	orderID, _ := claimed.JSON200.Data.ShipmentInfo["orderId"].(string)
+	if claimed.JSON200.Data.Status != "processing" || orderID == "" {
+		t.Fatalf("claimed recipient: %s, want processing with its order", claimed.Body)
+	}
+	shipped, err := c.ShipOrderWithResponse(ctx, orderID, client.ShipOrderJSONRequestBody{Carrier: "UPS", TrackingNumber: "1Z999AA10123456784"})
+	want(t, "ship the order", err, shipped.HTTPResponse, shipped.Body, http.StatusOK, shipped.JSON200)
+	for _, status := range []string{"in_transit", "delivered"} {
 		var move client.MoveRecipientJSONRequestBody
 		decode(t, []byte(`{"status": "`+status+`"}`), &move)
 		moved, err := c.MoveRecipientWithResponse(ctx, campaignID, recipientID, move)

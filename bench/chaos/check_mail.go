@@ -150,17 +150,22 @@ func checkWebhooks(c *cluster, s *snapshot, rs *results) []*result {
 	return []*result{delivered, signed}
 }
 
-// checkInventory: each gift's reserved units are its claims (none oversold), and every claim the
-// claim page accepted (303) is recorded on its recipient.
+// checkInventory: each gift's reserved units are its claims not shipped yet, the units shipped left
+// the shelf (none oversold), and every claim the claim page accepted (303) is recorded on its
+// recipient.
 func checkInventory(ctx context.Context, c *cluster, w *world, s *snapshot) (*result, error) {
 	r := &result{name: "inventory = claims (no gift oversold, every 303 claim recorded)"}
 	claimed := map[string]int{} // org/gift → recipients that claimed it
+	shipped := map[string]int{} // org/gift → of them, those whose order shipped (shipped or later)
 	byPage := map[string]recipient.Recipient{}
 	for _, cs := range s.campaigns {
 		for _, rc := range cs.recipients {
 			byPage[rc.LandingPageID] = rc
 			if rc.ClaimedAt != nil {
 				claimed[cs.org.id+"/"+rc.SelectedGift.GiftID]++
+				if rc.Status.Rank() >= gifting.RecipientShipped.Rank() {
+					shipped[cs.org.id+"/"+rc.SelectedGift.GiftID]++
+				}
 			}
 		}
 	}
@@ -171,9 +176,10 @@ func checkInventory(ctx context.Context, c *cluster, w *world, s *snapshot) (*re
 				return nil, err
 			}
 			r.checked++
-			inv, n := g.Inventory, claimed[o.id+"/"+id]
-			if inv.Reserved != n || inv.Available+inv.Reserved != o.stock[id] || inv.Available < 0 {
-				r.fail("%s/%s: total %d, available %d, reserved %d; %d recipients claimed it", o.id, id, o.stock[id], inv.Available, inv.Reserved, n)
+			inv, n, out := g.Inventory, claimed[o.id+"/"+id], shipped[o.id+"/"+id]
+			if inv.Reserved != n-out || inv.Available+inv.Reserved != o.stock[id]-out || inv.Available < 0 {
+				r.fail("%s/%s: stock %d, available %d, reserved %d; %d recipients claimed it, %d of them shipped",
+					o.id, id, o.stock[id], inv.Available, inv.Reserved, n, out)
 			}
 		}
 	}

@@ -158,13 +158,24 @@ func readAll(res *http.Response) string {
 	return string(b)
 }
 
-// nextStatus is where fulfilment moves a recipient next.
+// nextStatus is where fulfilment moves a recipient next through the status endpoint. A claimed
+// recipient is processing with an order: it ships through the orders API (shipOrder), and only then
+// moves on by status.
 var nextStatus = map[string][]string{
 	"address_confirmed": {"processing", "shipped"},
-	"processing":        {"shipped"},
 	"shipped":           {"in_transit", "delivered"},
 	"in_transit":        {"delivered"},
 	"delivered":         {"acknowledged"},
+}
+
+// shipOrder records the shipment of r's order, as a warehouse would: a tracking number of its own.
+func shipOrder(ctx context.Context, c *campaign, r client.Recipient) {
+	orderID, _ := r.ShipmentInfo["orderId"].(string)
+	if orderID == "" {
+		return
+	}
+	body := client.ShipOrderJSONRequestBody{Carrier: "UPS", TrackingNumber: "1Z" + strings.ToUpper(r.RecipientId)}
+	_, _ = c.org.api.ShipOrderWithResponse(as(ctx, "status: ship order"), orderID, body)
 }
 
 // moveRecipients plays fulfilment: every second or two it reads the claimed recipients of a campaign
@@ -191,6 +202,10 @@ func moveRecipients(ctx, load context.Context, w *world, rng *rand.Rand) {
 		for i, r := range rs {
 			if i >= 4 || load.Err() != nil {
 				break
+			}
+			if r.Status == "processing" {
+				shipOrder(ctx, c, r)
+				continue
 			}
 			to := nextStatus[string(r.Status)]
 			if len(to) == 0 {

@@ -10,7 +10,7 @@
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index]
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names]
 package main
 
 import (

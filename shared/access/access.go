@@ -88,13 +88,21 @@ type Store interface {
 	CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error)
 	// Org reads an organization's profile. ErrNoOrg.
 	Org(ctx context.Context, orgID string) (gifting.Organization, error)
-	// CreateAPIKey makes a new key for a user of an organization and
-	// returns its secret, which only its hash is kept of. ErrNoOrg.
-	CreateAPIKey(ctx context.Context, orgID, userID, name string) (string, gifting.APIKey, error)
+	// CreateKey makes a new key with k's organization, user, name, scopes
+	// and creator, and returns its secret, which only its hash and first
+	// characters are kept of. ErrNoOrg.
+	CreateKey(ctx context.Context, k gifting.APIKey) (string, gifting.APIKey, error)
 	// RevokeAPIKey revokes a key by id (twice is harmless). ErrNoKey.
 	RevokeAPIKey(ctx context.Context, orgID, keyID string) (gifting.APIKey, error)
-	// ResolveAPIKey finds who a secret belongs to. ErrUnknownKey.
-	ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error)
+	// KeyBySecret reads the live key a secret is, with its last use.
+	// ErrUnknownKey (unknown or revoked).
+	KeyBySecret(ctx context.Context, secret string) (gifting.APIKey, error)
+	// TouchKey records a use of the key at, unless one at or after since
+	// is recorded already.
+	TouchKey(ctx context.Context, secret string, at, since time.Time) error
+	// Keys reads every key of an organization (revoked ones included),
+	// oldest first, with their last uses.
+	Keys(ctx context.Context, orgID string) ([]gifting.APIKey, error)
 	// SetRateLimits replaces an organization's own limits. ErrNoOrg.
 	SetRateLimits(ctx context.Context, orgID string, limits map[gifting.RateClass]int) error
 	// CountRequest counts one request against the class's window.

@@ -38,11 +38,48 @@ func (a *App) Org(ctx context.Context, orgID string) (gifting.Organization, erro
 	return org, orgShown(err, orgID)
 }
 
-// CreateAPIKey makes a new key for userID in orgID and returns its secret
-// (shown this once) with its record. Errors: NOT_FOUND (no organization).
+// CreateAPIKey makes a new key for userID in orgID holding every scope
+// (the operator's: admin CLI, seed) and returns its secret (shown this
+// once) with its record. Errors: NOT_FOUND (no organization).
 func (a *App) CreateAPIKey(ctx context.Context, orgID, userID, name string) (string, gifting.APIKey, error) {
-	secret, k, err := a.store.CreateAPIKey(ctx, orgID, userID, name)
+	secret, k, err := a.store.CreateKey(ctx, gifting.APIKey{OrgID: orgID, UserID: userID, Name: name})
 	return secret, k, orgShown(err, orgID)
+}
+
+// CreateKey makes a key of by's organization with in's name and scopes,
+// created by by's key (CheckNewKey: a key never grants a scope it does
+// not hold), and returns its secret, shown this once.
+func (a *App) CreateKey(ctx context.Context, by gifting.Principal, in NewKey) (string, gifting.APIKey, error) {
+	scopes, err := CheckNewKey(by, in)
+	if err != nil {
+		return "", gifting.APIKey{}, err
+	}
+	secret, k, err := a.store.CreateKey(ctx, gifting.APIKey{OrgID: by.OrgID, UserID: by.UserID, Name: in.Name,
+		Scopes: scopes, CreatedBy: by.KeyID})
+	return secret, k, orgShown(err, by.OrgID)
+}
+
+// Keys lists the keys of orgID, oldest first, revoked ones included (never
+// a secret).
+func (a *App) Keys(ctx context.Context, orgID string) ([]gifting.APIKey, error) {
+	return a.store.Keys(ctx, orgID)
+}
+
+// RevokeKey revokes a key of by's organization; revoking twice is
+// harmless. The organization's last live admin key cannot revoke itself
+// (CheckRevoke: CONFLICT), so the organization keeps a key that can make
+// keys. Errors: NOT_FOUND (no such key in the organization).
+func (a *App) RevokeKey(ctx context.Context, by gifting.Principal, keyID string) (gifting.APIKey, error) {
+	if keyID == by.KeyID {
+		keys, err := a.store.Keys(ctx, by.OrgID)
+		if err != nil {
+			return gifting.APIKey{}, err
+		}
+		if err := CheckRevoke(keys, keyID); err != nil {
+			return gifting.APIKey{}, err
+		}
+	}
+	return a.RevokeAPIKey(ctx, by.OrgID, keyID)
 }
 
 // RevokeAPIKey revokes a key of orgID; revoking twice is harmless.
@@ -55,15 +92,26 @@ func (a *App) RevokeAPIKey(ctx context.Context, orgID, keyID string) (gifting.AP
 	return k, err
 }
 
-// Resolve returns who a key's secret belongs to. Errors: UNAUTHORIZED for
-// an unknown or revoked key (the same answer for both, so a caller learns
-// nothing about keys it does not hold).
+// Resolve returns who a key's secret belongs to, and records the use when
+// the last one recorded is older than UseRecordedEvery (so a key's
+// lastUsedAt costs at most one write a minute however busy it is).
+// Errors: UNAUTHORIZED for an unknown or revoked key (the same answer for
+// both, so a caller learns nothing about keys it does not hold).
 func (a *App) Resolve(ctx context.Context, secret string) (gifting.Principal, error) {
-	p, err := a.store.ResolveAPIKey(ctx, secret)
+	k, err := a.store.KeyBySecret(ctx, secret)
 	if errors.Is(err, ErrUnknownKey) {
-		return p, Unauthorized()
+		return gifting.Principal{}, Unauthorized()
 	}
-	return p, err
+	if err != nil {
+		return gifting.Principal{}, err
+	}
+	now := a.store.Now()
+	if since := now.Add(-UseRecordedEvery); k.LastUsedAt == nil || k.LastUsedAt.Before(since) {
+		if err := a.store.TouchKey(ctx, secret, now, since); err != nil {
+			return gifting.Principal{}, err
+		}
+	}
+	return gifting.Principal{OrgID: k.OrgID, UserID: k.UserID, KeyID: k.KeyID, Scopes: k.Scopes}, nil
 }
 
 // SetRateLimits replaces an organization's own rate limits (classes left

@@ -21,31 +21,39 @@ type apiKeyItem struct {
 	Hash string `json:"hash"`
 }
 
-// CreateAPIKey makes a new random key for a user of org and returns it with
-// its record. The key is returned only here; the store keeps its hash.
-// It returns access.ErrNoOrg when the organization does not exist.
+// CreateAPIKey makes a new random key for a user of org, holding every
+// scope, and returns it with its record (the operator's keys: admin CLI,
+// seed). The key is returned only here; the store keeps its hash. It
+// returns access.ErrNoOrg when the organization does not exist.
 func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (string, gifting.APIKey, error) {
+	return s.CreateKey(ctx, gifting.APIKey{OrgID: orgID, UserID: userID, Name: name})
+}
+
+// CreateKey makes a new random key with k's organization, user, name,
+// scopes and creator, and returns it with its record (access.Store): the
+// key is returned only here, the store keeps its hash and its first
+// characters (Prefix). access.ErrNoOrg when the organization does not
+// exist.
+func (s *Store) CreateKey(ctx context.Context, k gifting.APIKey) (string, gifting.APIKey, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return "", gifting.APIKey{}, fmt.Errorf("random key: %w", err)
 	}
 	secret := gifting.APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
-	rec := apiKeyItem{
-		APIKey: gifting.APIKey{KeyID: s.NewID(), OrgID: orgID, UserID: userID, Name: name, CreatedAt: s.Now()},
-		Hash:   gifting.HashAPIKey(secret),
-	}
+	k.KeyID, k.CreatedAt, k.Prefix = s.NewID(), s.Now(), secret[:len(gifting.APIKeyPrefix)+gifting.APIKeyShownChars]
+	rec := apiKeyItem{APIKey: k, Hash: gifting.HashAPIKey(secret)}
 	global, err := withKey(rec, map[string]string{"PK": apiKeyPK(rec.Hash), "SK": apiKeySK})
 	if err != nil {
 		return "", gifting.APIKey{}, err
 	}
-	ref, err := withKey(rec, map[string]string{"PK": orgPK(orgID), "SK": apiKeyRefSK(rec.KeyID)})
+	ref, err := withKey(rec, map[string]string{"PK": orgPK(k.OrgID), "SK": apiKeyRefSK(rec.KeyID)})
 	if err != nil {
 		return "", gifting.APIKey{}, err
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		{ConditionCheck: &types.ConditionCheck{
 			TableName:           &s.table,
-			Key:                 key(orgPK(orgID), profileSK),
+			Key:                 key(orgPK(k.OrgID), profileSK),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 		{Put: &types.Put{TableName: &s.table, Item: global, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
@@ -63,15 +71,77 @@ func (s *Store) CreateAPIKey(ctx context.Context, orgID, userID, name string) (s
 // ResolveAPIKey returns the principal of a key. It returns
 // access.ErrUnknownKey for an unknown or revoked key.
 func (s *Store) ResolveAPIKey(ctx context.Context, secret string) (gifting.Principal, error) {
+	k, err := s.KeyBySecret(ctx, secret)
+	return gifting.Principal{OrgID: k.OrgID, UserID: k.UserID, KeyID: k.KeyID, Scopes: k.Scopes}, err
+}
+
+// KeyBySecret reads the live key whose secret this is, with when it was
+// last used (access.Store); access.ErrUnknownKey for an unknown or
+// revoked key.
+func (s *Store) KeyBySecret(ctx context.Context, secret string) (gifting.APIKey, error) {
 	var rec apiKeyItem
 	found, err := s.get(ctx, apiKeyPK(gifting.HashAPIKey(secret)), apiKeySK, &rec)
 	if err != nil {
-		return gifting.Principal{}, err
+		return gifting.APIKey{}, err
 	}
 	if !found || rec.RevokedAt != nil {
-		return gifting.Principal{}, access.ErrUnknownKey
+		return gifting.APIKey{}, access.ErrUnknownKey
 	}
-	return gifting.Principal{OrgID: rec.OrgID, UserID: rec.UserID, KeyID: rec.KeyID}, nil
+	return rec.APIKey, nil
+}
+
+// TouchKey records that the key of secret was used at, unless a use at or
+// after since is recorded already (another process's): one conditional
+// UpdateItem of the key's global item (access.Store).
+func (s *Store) TouchKey(ctx context.Context, secret string, at, since time.Time) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table,
+		Key:                       key(apiKeyPK(gifting.HashAPIKey(secret)), apiKeySK),
+		UpdateExpression:          aws.String("SET lastUsedAt = :at"),
+		ConditionExpression:       aws.String("attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :since)"),
+		ExpressionAttributeValues: item{":at": str(at.Format(time.RFC3339Nano)), ":since": str(since.Format(time.RFC3339Nano))}})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("touch api key: %w", err)
+	}
+	return nil
+}
+
+// Keys reads every key of org, oldest first, with when each was last used
+// (access.Store): one Query of the organization's key records, then one
+// BatchGetItem of their global items (which the uses update), eventually
+// consistent (a list shown to a person).
+func (s *Store) Keys(ctx context.Context, orgID string) ([]gifting.APIKey, error) {
+	items, err := s.queryPrefix(ctx, orgPK(orgID), apiKeyRefPrefix, true)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]apiKeyItem, len(items))
+	keys := make([]item, 0, len(items))
+	for i, it := range items {
+		if err := unmarshal(it, &recs[i]); err != nil {
+			return nil, err
+		}
+		keys = append(keys, key(apiKeyPK(recs[i].Hash), apiKeySK))
+	}
+	used := map[string]*time.Time{}
+	for start := 0; start < len(keys); start += maxBatchGet {
+		got, err := s.batchGetAs(ctx, keys[start:min(start+maxBatchGet, len(keys))], false)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range got {
+			var g apiKeyItem
+			if err := unmarshal(it, &g); err != nil {
+				return nil, err
+			}
+			used[g.KeyID] = g.LastUsedAt
+		}
+	}
+	out := make([]gifting.APIKey, len(recs))
+	for i, r := range recs {
+		out[i] = r.APIKey
+		out[i].LastUsedAt = used[r.KeyID]
+	}
+	return out, nil
 }
 
 // RevokeAPIKey revokes a key of org by its id. Revoking twice is harmless.

@@ -189,8 +189,8 @@ func (s *Store) FirstMembers(ctx context.Context, orgID, id string, asc bool, n 
 }
 
 // Members reads the members of audience id with contact ids ids (in one
-// BatchGetItem for a page of up to 100), in that order; a member deleted
-// meanwhile is left out.
+// BatchGetItem for a page of up to 100, eventually consistent: a page's),
+// in that order; a member deleted meanwhile is left out.
 func (s *Store) Members(ctx context.Context, orgID, id string, ids []string) ([]audience.Member, error) {
 	_, _, out, err := s.audienceWithMembers(ctx, orgID, id, ids, false)
 	return out, err
@@ -217,7 +217,10 @@ func (s *Store) audienceWithMembers(ctx context.Context, orgID, id string, ids [
 	for _, c := range ids {
 		keys = append(keys, key(orgPK(orgID), audienceMemberSK(id, c)))
 	}
-	got, err := s.batchGet(ctx, keys)
+	// Eventually consistent: only pages read members by key, their keys
+	// came from an index (itself eventually consistent) and no rule reads
+	// a page; half the read units of a consistent read.
+	got, err := s.batchGetAs(ctx, keys, false)
 	if err != nil {
 		return audience.Audience{}, false, nil, err
 	}

@@ -32,7 +32,7 @@ var movedSlices = []struct {
 		slice:   "access",
 		app:     []string{"app.go"},
 		storage: []string{"orgs.go", "apikeys.go", "ratelimit.go"},
-		mappers: []string{"CreateOrg", "CreateAPIKey", "SetRateLimits"},
+		mappers: []string{"CreateOrg", "CreateKey", "TouchKey", "SetRateLimits"},
 	},
 	{
 		slice:   "wallet",
@@ -77,10 +77,11 @@ var movedSlices = []struct {
 	},
 	{
 		slice: "recipient",
-		app:   []string{"app.go", "app_add.go", "app_claim.go", "app_emails.go", "pages.go"},
+		app:   []string{"app.go", "app_add.go", "app_claim.go", "app_emails.go", "app_orders.go", "pages.go"},
 		storage: []string{"addrecipient.go", "claim.go", "expiry.go", "recipientmoves.go", "emails.go", "emailsets.go",
-			"recipients.go", "recipient_record.go", "recipientlist.go", "pages.go"},
-		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed", "RewriteRecord", "MarkPageViewed"},
+			"recipients.go", "recipient_record.go", "recipientlist.go", "pages.go", "orders.go", "orders_page.go", "orders_commit.go"},
+		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed", "RewriteRecord", "MarkPageViewed",
+			"orderCancelled"},
 	},
 	{
 		slice: "audience",

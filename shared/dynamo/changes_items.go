@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -59,6 +60,14 @@ type walletChangeItem struct {
 	Entry   ledgerItem `json:"entry"`
 }
 
+// lowStockItem is the data of a gift.low_stock message.
+type lowStockItem struct {
+	GiftID    string `json:"giftId"`
+	VariantID string `json:"variantId,omitempty"`
+	Available int    `json:"available"`
+	Threshold int    `json:"threshold"`
+}
+
 // messageTimeLayout is how a message item holds its timestamps: RFC 3339
 // in UTC to the millisecond, as the records have held them since the feed
 // sends them so (code of either version reads and sends what the other
@@ -102,6 +111,11 @@ func messageItemOf(id string, at time.Time, orgID string, m gifting.Change) mess
 	case campaign.Campaign:
 		// A campaign.* message: the campaign as its item holds it.
 		it.Data = campaignItemOf(d)
+	case fulfilment.Order:
+		// An order.* message: the order as its item holds it.
+		it.Data = orderItemOf(fulfilment.Stored{Order: d})
+	case fulfilment.LowStock:
+		it.Data = lowStockItem(d)
 	}
 	return it
 }
@@ -151,6 +165,17 @@ func dataOf(typ string, raw json.RawMessage) any {
 		}
 		if decode(&r) == nil {
 			return recipient.StatusChange{Recipient: r.recipient(), PreviousStatus: r.PreviousStatus}
+		}
+	case gifting.ChangeOrderCreated, gifting.ChangeOrderShipped, gifting.ChangeOrderInTransit, gifting.ChangeOrderDelivered,
+		gifting.ChangeOrderCancelled, gifting.ChangeOrderFailed:
+		var o orderItem
+		if decode(&o) == nil {
+			return o.stored().Order
+		}
+	case gifting.ChangeGiftLowStock:
+		var l lowStockItem
+		if decode(&l) == nil {
+			return fulfilment.LowStock(l)
 		}
 	case gifting.ChangeWalletDebited, gifting.ChangeWalletRefunded, gifting.ChangeWalletToppedUp:
 		var w walletChangeItem

@@ -12,7 +12,6 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/giftcampaign/service/shared/dynamo"
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -57,9 +56,7 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	}
 	time.Sleep(2 * time.Millisecond)
 	testenv.Claim(t, s, orgID, c.CampaignID, a.RecipientID)
-	if _, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, a.RecipientID, gifting.RecipientShipped); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Ship(t, s, orgID, c.CampaignID, a.RecipientID) // its order ships it (issue 31)
 	b := add("b@example.com")
 	if _, _, err := s.ChangeBalance(ctx, dynamo.BalanceChange{OrgID: orgID, Delta: 5,
 		Entry: wallet.Entry{Type: wallet.TopUp, Reason: "test"}}); err != nil {
@@ -96,8 +93,9 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 	}
 	want := []string{
 		"recipient.created", "wallet.debited", // add a: one transaction
-		"recipient.status_changed", "wallet.refunded", // the claim: the gift costs less than was held
-		"recipient.status_changed",            // shipped: a record of its own
+		// The claim (the gift costs less than was held) opens its order.
+		"recipient.status_changed", "order.created", "wallet.refunded",
+		"order.shipped", "recipient.status_changed", // the shipment: a record of its own
 		"recipient.created", "wallet.debited", // add b
 		"wallet.topped_up",
 	}
@@ -109,8 +107,8 @@ func TestChangeFeedMergesLedgerRecords(t *testing.T) {
 			t.Fatalf("feed holds %v, want %v", kinds, want)
 		}
 	}
-	if all[0].Data.RecipientID != a.RecipientID || all[5].Data.RecipientID != b.RecipientID {
-		t.Errorf("created messages name %s and %s, want %s and %s", all[0].Data.RecipientID, all[5].Data.RecipientID, a.RecipientID, b.RecipientID)
+	if all[0].Data.RecipientID != a.RecipientID || all[7].Data.RecipientID != b.RecipientID {
+		t.Errorf("created messages name %s and %s, want %s and %s", all[0].Data.RecipientID, all[7].Data.RecipientID, a.RecipientID, b.RecipientID)
 	}
 
 	t.Run("one message a page", func(t *testing.T) {

@@ -37,7 +37,7 @@ func TestStatusChangeRecordedOnceWhenMovesRace(t *testing.T) {
 					t.Errorf("expiry after a claim: expired %v, %v; want nothing done", expired, err)
 				}
 			},
-			want: gifting.RecipientAddressConfirmed,
+			want: gifting.RecipientProcessing, // a claim opens its order
 		},
 		{
 			name: "a claim losing to an expiry",

@@ -86,12 +86,14 @@ func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
 		return err
 	}
 	if p.Wallet != nil {
-		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: []gifting.Change{p.Message},
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: append([]gifting.Change{p.Message}, p.Order.Messages...),
 			cancelled: func(reasons []types.CancellationReason) error { return claimCancelled(p, reasons) }})
 	}
-	if items, err = s.withChange(p.OrgID, p.Message, items...); err != nil {
+	change, err := s.changePut(p.OrgID, append([]gifting.Change{p.Message}, p.Order.Messages...)...)
+	if err != nil {
 		return err
 	}
+	items = append(items, change)
 	if err = s.transactRetrying(ctx, items); err != nil {
 		if mapped := claimCancelled(p, cancellationReasons(err)); mapped != nil {
 			return mapped
@@ -103,15 +105,19 @@ func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
 
 // claimCancelled maps a cancelled claim (reasons aligned with claimItems)
 // to the recipient slice's outcome, nil when not understood: the recipient
-// changed since read, the gift out of stock, the campaign ended, the
-// contact deleted since read (read again: the claim goes on without it).
+// changed since read, the gift out of stock (or its counts moved since
+// read), the campaign ended, the contact deleted since read (read again:
+// the claim goes on without it).
 func claimCancelled(p recipient.ClaimPlan, reasons []types.CancellationReason) error {
-	outcomes := []error{recipient.ErrRecipientChanged, recipient.ErrOutOfStock, recipient.ErrCampaignEnded, recipient.ErrRecipientChanged}
+	outcomes := []error{recipient.ErrRecipientChanged, nil, recipient.ErrCampaignEnded, recipient.ErrRecipientChanged}
 	for i, outcome := range outcomes {
 		if i == 3 && p.Contact == nil {
 			break
 		}
 		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
+			if i == 1 {
+				return stockFailed(reasons[i].Item)
+			}
 			return outcome
 		}
 	}
@@ -119,9 +125,9 @@ func claimCancelled(p recipient.ClaimPlan, reasons []types.CancellationReason) e
 }
 
 // claimItems are the claim's transaction items, in claimCancelled's order:
-// the recipient (conditioned on the version read), the gift's inventory,
-// the campaign's counters and, when the contact is live, its new address
-// entry.
+// the recipient (conditioned on the version read), the gift's unit
+// reserved (the order's stock move), the campaign's counters, when the
+// contact is live its new address entry, and the order, new.
 func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, error) {
 	r := p.Recipient
 	it, err := s.recipientItem(p.OrgID, r)
@@ -129,23 +135,13 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 		return nil, err
 	}
 	now := str(gifting.FormatTime(r.UpdatedAt))
-	giftPK := orgPK(p.OrgID)
-	if p.Gift.Catalog {
-		giftPK = orgPK(gifting.CatalogOrgID)
-	}
 	items := []types.TransactWriteItem{
 		{Put: &types.Put{
 			TableName: &s.table, Item: it,
 			ConditionExpression:       aws.String("ver = :ver"),
 			ExpressionAttributeValues: item{":ver": num(p.Before)},
 		}},
-		{Update: &types.Update{
-			TableName:                 &s.table,
-			Key:                       key(giftPK, giftSK(p.Gift.Gift.GiftID)),
-			UpdateExpression:          aws.String("SET inventory.available = inventory.available - :one, inventory.reserved = inventory.reserved + :one, updatedAt = :now"),
-			ConditionExpression:       aws.String("inventory.available >= :one"),
-			ExpressionAttributeValues: item{":one": num(1), ":now": now},
-		}},
+		s.stockUpdate(p.OrgID, p.Gift.Catalog, p.Order.Stock),
 		{Update: &types.Update{
 			TableName:           &s.table,
 			Key:                 key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
@@ -160,8 +156,14 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			},
 		}},
 	}
+	order, err := orderAttrs(p.Order.Order)
+	if err != nil {
+		return nil, err
+	}
+	orderPut := types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: order,
+		ConditionExpression: aws.String("attribute_not_exists(PK)")}}
 	if p.Contact == nil {
-		return items, nil
+		return append(items, orderPut), nil
 	}
 	av, err := marshal(p.Address)
 	if err != nil {
@@ -178,5 +180,5 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			":entry": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberM{Value: av}}},
 			":now":   now, ":one": num(1),
 		},
-	}}), nil
+	}}, orderPut), nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 )
@@ -38,7 +40,7 @@ func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.Page
 			counted <- count{n, err}
 		}()
 	}
-	ids, err := s.contactIDsUpTo(ctx, orgID, page.End()+1)
+	ids, skipped, err := s.contactIDsFrom(ctx, orgID, page.Offset(), page.Limit+1)
 	if counted != nil {
 		c := <-counted
 		if err == nil {
@@ -49,9 +51,9 @@ func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.Page
 	if err != nil {
 		return contact.ContactPage{}, err
 	}
-	read := len(ids)
+	read := skipped + len(ids)
 	lo, hi := page.Window(read)
-	ids = ids[lo:hi]
+	ids = ids[:hi-lo]
 	keys := make([]item, 0, len(ids)+1)
 	for _, id := range ids {
 		keys = append(keys, key(orgPK(orgID), contactSK(id)))
@@ -103,18 +105,32 @@ type count struct {
 // maxBatchGet is how many keys one BatchGetItem reads.
 const maxBatchGet = 100
 
-// contactIDsUpTo returns the ids of the first n contacts of org in the
-// contacts page's order, reading Slim keys only.
-func (s *Store) contactIDsUpTo(ctx context.Context, orgID string, n int) ([]string, error) {
-	keys, err := s.slimKeysUpTo(ctx, contactsLPK(orgID), false, n)
+// contactIDsFrom returns the ids of up to n contacts of org in the
+// contacts page's order after the first skip, and how many it skipped
+// (fewer than skip when there are fewer contacts). It reads Slim keys
+// only: the skipped entries are counted, not read back (skipTo), so a
+// deep page holds its own ids, not those of every page before it.
+func (s *Store) contactIDsFrom(ctx context.Context, orgID string, skip, n int) ([]string, int, error) {
+	in := s.slimQuery(contactsLPK(orgID), false)
+	skipped := 0
+	if skip > 0 {
+		at, k, err := s.skipTo(ctx, in, skip)
+		if err != nil || at == nil {
+			return nil, k, err
+		}
+		in = s.slimQuery(contactsLPK(orgID), false)
+		in.ExclusiveStartKey, skipped = at, k
+	}
+	in.ProjectionExpression = aws.String("SK, LSK")
+	keys, err := s.keysUpTo(ctx, in, n)
 	if err != nil {
-		return nil, fmt.Errorf("contacts: %w", err)
+		return nil, 0, fmt.Errorf("contacts: %w", err)
 	}
 	sks := tableSKs(keys)
 	for i, sk := range sks {
 		sks[i] = strings.TrimPrefix(sk, contactPrefix)
 	}
-	return sks, nil
+	return sks, skipped, nil
 }
 
 // contactsTotal is the organization's number of live contacts (see

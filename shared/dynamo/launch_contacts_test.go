@@ -43,8 +43,11 @@ func sortKeyOf(c meter.Call) string {
 // of a transaction twice per KB (DynamoDB Local under-reports
 // transactions; bench/units.go estimates them the same way). Showing the
 // campaign on each contact is one UpdateItem of one write unit, on the
-// first run only, and the launch stays within the target of 6 write units
-// a recipient (docs/performance.md).
+// first run only, and the launch stays within 8 write units a recipient:
+// issue 30's target of 6, plus the recipient's status key in the Order
+// index, which pages by status, feedback or status order repay (decision
+// 0010), and its last-name key in the Sort index, which last-name pages
+// repay (decision 0011; docs/performance.md).
 func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -136,8 +139,8 @@ func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	if contacts != n {
 		t.Errorf("the contact updates took %.0f write units, want %d: one per contact under 1 KB", contacts, n)
 	}
-	if total/n > 6 {
-		t.Errorf("%.2f write units a launched recipient, want at most 6", total/n)
+	if total/n > 8 {
+		t.Errorf("%.2f write units a launched recipient, want at most 8", total/n)
 	}
 }
 

@@ -30,6 +30,8 @@ func migrationSteps() []migrationStep {
 		{name: stepWebhookSecrets, run: (*Store).migrateWebhookSecrets},
 		{name: stepAudienceMembers, run: (*Store).migrateAudienceMembers},
 		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
+		{name: stepRecipientStatus, run: (*Store).migrateRecipientStatus},
+		{name: stepRecipientNames, run: (*Store).migrateRecipientNames},
 	}
 }
 

@@ -52,6 +52,18 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		q.Order = gifting.Desc
 	}
 	q.Search = strings.ToLower(strings.TrimSpace(q.Search))
+	if statusIndexable(q) {
+		page, indexed, err := s.listByStatus(ctx, orgID, campaignID, q)
+		if err != nil || indexed {
+			return page, err
+		}
+	}
+	if nameIndexable(q) {
+		page, indexed, err := s.listByName(ctx, orgID, campaignID, q)
+		if err != nil || indexed {
+			return page, err
+		}
+	}
 	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 	var entries []slimRecipient
 	var total int
@@ -69,45 +81,8 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		entries, total = top.sorted(), top.total
 	}
-	lo, hi := q.Page.Window(len(entries))
-	window := entries[lo:hi]
-
-	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
-	if q.WithOrg {
-		keys = append(keys, key(orgPK(orgID), profileSK))
-	}
-	for _, e := range window {
-		keys = append(keys, key(orgPK(orgID), e.SK))
-	}
-	// Eventually consistent, as the Slim entries that chose the page are:
-	// a list page need not show a write of the last second (no rule reads
-	// it), and it costs half the read units of a consistent read.
-	got, err := s.batchGetAs(ctx, keys, false)
+	page, _, err := s.recipientPageOf(ctx, orgID, campaignID, q, entries)
 	if err != nil {
-		return campaign.RecipientListPage{}, err
-	}
-	var page campaign.RecipientListPage
-	bySK := make(map[string]item, len(got))
-	for _, it := range got {
-		bySK[attrS(it, "SK")] = it
-	}
-	if it := bySK[campaignSK(campaignID)]; it == nil {
-		return page, campaign.ErrNotFound
-	} else if page.Campaign, err = decodeCampaign(it); err != nil {
-		return page, err
-	}
-	if page.Campaign.IsDeleted {
-		return campaign.RecipientListPage{}, campaign.ErrNotFound
-	}
-	page.Campaign.Normalize()
-	if q.WithOrg {
-		if it := bySK[profileSK]; it != nil {
-			if err := unmarshal(it, &page.Org); err != nil {
-				return page, err
-			}
-		}
-	}
-	if page.Recipients, err = s.recipientsOf(ctx, window, bySK); err != nil {
 		return page, err
 	}
 	page.Total = total
@@ -115,6 +90,53 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
 	}
 	return page, nil
+}
+
+// recipientPageOf reads q's page of entries (the entries up to the page's
+// end, in its order): one BatchGetItem of the campaign, the profile
+// (WithOrg) and the page's recipients. It returns the campaign's item as
+// read too. A missing or deleted campaign is campaign.ErrNotFound.
+func (s *Store) recipientPageOf(ctx context.Context, orgID, campaignID string, q recipient.Query, entries []slimRecipient) (campaign.RecipientListPage, item, error) {
+	lo, hi := q.Page.Window(len(entries))
+	window := entries[lo:hi]
+	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
+	if q.WithOrg {
+		keys = append(keys, key(orgPK(orgID), profileSK))
+	}
+	for _, e := range window {
+		keys = append(keys, key(orgPK(orgID), e.SK))
+	}
+	// Eventually consistent, as the index entries that chose the page are:
+	// a list page need not show a write of the last second (no rule reads
+	// it), and it costs half the read units of a consistent read.
+	got, err := s.batchGetAs(ctx, keys, false)
+	if err != nil {
+		return campaign.RecipientListPage{}, nil, err
+	}
+	var page campaign.RecipientListPage
+	bySK := make(map[string]item, len(got))
+	for _, it := range got {
+		bySK[attrS(it, "SK")] = it
+	}
+	cit := bySK[campaignSK(campaignID)]
+	if cit == nil {
+		return page, nil, campaign.ErrNotFound
+	} else if page.Campaign, err = decodeCampaign(cit); err != nil {
+		return page, nil, err
+	}
+	if page.Campaign.IsDeleted {
+		return campaign.RecipientListPage{}, nil, campaign.ErrNotFound
+	}
+	page.Campaign.Normalize()
+	if q.WithOrg {
+		if it := bySK[profileSK]; it != nil {
+			if err := unmarshal(it, &page.Org); err != nil {
+				return page, nil, err
+			}
+		}
+	}
+	page.Recipients, err = s.recipientsOf(ctx, window, bySK)
+	return page, cit, err
 }
 
 // recipientsOf are the recipients of window's entries among the items
@@ -232,13 +254,7 @@ func statusOrder(st string) int {
 // creation, which the ULID in LSK gives, so no two entries tie), status
 // first when grouping.
 func recipientOrder(q recipient.Query) func(a, b slimRecipient) int {
-	field := func(e slimRecipient, i int) string {
-		parts := strings.SplitN(e.Srt, sortSep, 4)
-		if i < len(parts) {
-			return parts[i]
-		}
-		return ""
-	}
+	field := func(e slimRecipient, i int) string { return srtField(e.Srt, i) }
 	by := func(a, b slimRecipient) int {
 		switch q.SortBy {
 		case "updatedAt":
@@ -268,6 +284,16 @@ func recipientOrder(q recipient.Query) func(a, b slimRecipient) int {
 		}
 		return c
 	}
+}
+
+// srtField is field i of a Slim entry's srt (0 first name, 1 last name,
+// 2 email, 3 company), "" when it has none.
+func srtField(srt string, i int) string {
+	parts := strings.SplitN(srt, sortSep, 4)
+	if i < len(parts) {
+		return parts[i]
+	}
+	return ""
 }
 
 // topRecipients keeps, of the entries streamed to it, the first n in an

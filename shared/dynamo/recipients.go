@@ -125,7 +125,12 @@ type legacyRecipientItem struct {
 //	fb    "1" when the recipient has feedback (filter)
 //	au    " user1 user2 " assigned user ids (filter)
 //
-// and, for legacy page ids, its Pages index key, pg (see pageKey).
+// its Order index keys, OPK (its campaign, status and whether it has
+// feedback: recipientStatusOPK) and OSK (its LSK without the campaign's
+// prefix: recipientCreationKey), its Sort index key,
+// SSK (its last name, then its LSK: recipientNameSSK; the index's
+// partition is its LPK), and,
+// for legacy page ids, its Pages index key, pg (see pageKey).
 //
 //	srt   lower-cased first, last, email, company joined by \x1f (sorts)
 func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
@@ -141,6 +146,9 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	d := r.ContactDetails
 	it["PK"], it["SK"] = str(orgPK(orgID)), str(recipientSK(r.CampaignID, r.RecipientID))
 	it["LPK"], it["LSK"] = str(recipientsLPK(orgID, r.CampaignID)), str(recipientLSK(r.CampaignID, r.RecipientID, r.CreatedAt))
+	// Its status partition (recipientstatus.go), in the same order.
+	it["OPK"] = str(recipientStatusOPK(orgID, r.CampaignID, r.Status, r.Feedback.Has()))
+	it["OSK"] = str(recipientCreationKey(r.CampaignID, attrS(it, "LSK")))
 	if sr.Slice != "" {
 		it["ls"] = str(sr.Slice)
 	}
@@ -148,6 +156,9 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 	it["st"] = str(string(r.Status))
 	it["upd"] = str(gifting.FormatTime(r.UpdatedAt))
 	it["srt"] = str(strings.ToLower(strings.Join([]string{d.FirstName, d.LastName, d.Email, d.Company}, sortSep)))
+	// Its last-name entry (recipientnames.go), from the srt the Slim
+	// partition's sort compares, so both orders agree.
+	it["SSK"] = str(recipientNameSSK(r.CampaignID, attrS(it, "srt"), attrS(it, "LSK")))
 	if r.Feedback.Has() {
 		it["fb"] = str("1")
 	}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,21 +41,29 @@ func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (
 // and how many it walked: fewer than n, with last "", when the query ends
 // first; n with last "" when the n-th was the query's last entry.
 func (s *Store) skipEntries(ctx context.Context, in *dynamodb.QueryInput, n int) (last string, skipped int, err error) {
+	at, skipped, err := s.skipTo(ctx, in, n)
+	return attrS(at, "LSK"), skipped, err
+}
+
+// skipTo is skipEntries returning the whole key of the n-th entry (the
+// index's and the table's keys: a Query's ExclusiveStartKey to start
+// right after it), nil when the query ends first or at it.
+func (s *Store) skipTo(ctx context.Context, in *dynamodb.QueryInput, n int) (at item, skipped int, err error) {
 	in.Select = types.SelectCount
 	for skipped < n {
-		in.Limit = aws.Int32(int32(n - skipped))
+		in.Limit = aws.Int32(int32(min(n-skipped, math.MaxInt32)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
-			return "", 0, fmt.Errorf("skip %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
+			return nil, 0, fmt.Errorf("skip %s: %w", attrS(in.ExpressionAttributeValues, ":lpk"), err)
 		}
 		skipped += int(res.Count)
 		if res.LastEvaluatedKey == nil {
-			return "", skipped, nil
+			return nil, skipped, nil
 		}
-		last = attrS(res.LastEvaluatedKey, "LSK")
+		at = res.LastEvaluatedKey
 		in.ExclusiveStartKey = res.LastEvaluatedKey
 	}
-	return last, skipped, nil
+	return at, skipped, nil
 }
 
 // slimKey is a Slim entry's keys: the table's sort key of its item and

@@ -27,7 +27,10 @@ type CancelPlan struct {
 	// Refund is the wallet change giving the recipient's credits back,
 	// nil when it cost none (a free campaign of the organization's own
 	// gifts).
-	Refund   *wallet.Change
+	Refund *wallet.Change
+	// Wallet is the refund decided on the wallet's balance (wallet.Apply),
+	// set by the use case before the commit; nil without a refund.
+	Wallet   *wallet.Plan
 	Messages []gifting.Change
 	Replay   bool
 }

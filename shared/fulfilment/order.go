@@ -218,16 +218,16 @@ const (
 	MaxEvents = 30
 )
 
-// Change message types of orders and stock (issue 31, item 7). They join
-// gifting.ChangeTypes when storage writes them and webhooks deliver them.
+// Change message types of orders and stock (issue 31, item 7): gifting's,
+// among gifting.ChangeTypes.
 const (
-	ChangeOrderCreated   = "order.created"
-	ChangeOrderShipped   = "order.shipped"
-	ChangeOrderInTransit = "order.in_transit"
-	ChangeOrderDelivered = "order.delivered"
-	ChangeOrderCancelled = "order.cancelled"
-	ChangeOrderFailed    = "order.failed"
-	ChangeGiftLowStock   = "gift.low_stock"
+	ChangeOrderCreated   = gifting.ChangeOrderCreated
+	ChangeOrderShipped   = gifting.ChangeOrderShipped
+	ChangeOrderInTransit = gifting.ChangeOrderInTransit
+	ChangeOrderDelivered = gifting.ChangeOrderDelivered
+	ChangeOrderCancelled = gifting.ChangeOrderCancelled
+	ChangeOrderFailed    = gifting.ChangeOrderFailed
+	ChangeGiftLowStock   = gifting.ChangeGiftLowStock
 )
 
 // changeOf is the message type of an order reaching status s.

@@ -28,6 +28,15 @@ type Orders interface {
 	// ("" for the first), newest first, with the next cursor ("" after
 	// the last page): one Query of an index, O(page).
 	OrdersPage(ctx context.Context, orgID string, f Filter, cursor string, limit int) (orders []Order, next string, err error)
+	// SkipOrders is the cursor after the first n orders of orgID matching
+	// f (a numbered page's start), counting index keys only; "" when
+	// fewer than n+1 match.
+	SkipOrders(ctx context.Context, orgID string, f Filter, n int) (cursor string, err error)
+}
+
+// ServiceOrders reads the orders the operator ships (issue 31, item 4: not
+// built yet).
+type ServiceOrders interface {
 	// OpenServiceOrders reads a page of the open orders the operator
 	// ships, of every organization, oldest first, from a sparse index
 	// (no scan), with the next cursor.
@@ -96,4 +105,7 @@ var (
 	// ErrContended: the transaction met a conflict or throttling; the
 	// same plan may succeed later.
 	ErrContended = errors.New("the transaction was contended")
+	// ErrBadCursor: a page's cursor is not one storage handed out (the
+	// use case says which parameter is wrong).
+	ErrBadCursor = errors.New("not a cursor of this list")
 )

@@ -15,6 +15,11 @@ import (
 // secret scanners.
 const APIKeyPrefix = "gcs_"
 
+// APIKeyShownChars is how many characters of a key after APIKeyPrefix are
+// kept and shown to tell keys apart (6 base64url characters: 36 bits of
+// the key's 256, which leaves a guess no closer).
+const APIKeyShownChars = 6
+
 // apiKeyLength is the length of every key the store makes: the prefix
 // and 32 random bytes in unpadded base64url.
 var apiKeyLength = len(APIKeyPrefix) + base64.RawURLEncoding.EncodedLen(32)

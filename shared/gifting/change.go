@@ -16,6 +16,15 @@ const (
 	ChangeWalletToppedUp    = "wallet.topped_up"
 	ChangeAudienceReady     = "audience.ready"
 	ChangeAudienceFailed    = "audience.failed"
+	// The order.* messages carry the order as the change left it
+	// (shared/fulfilment writes them); gift.low_stock the gift's counts.
+	ChangeOrderCreated   = "order.created"
+	ChangeOrderShipped   = "order.shipped"
+	ChangeOrderInTransit = "order.in_transit"
+	ChangeOrderDelivered = "order.delivered"
+	ChangeOrderCancelled = "order.cancelled"
+	ChangeOrderFailed    = "order.failed"
+	ChangeGiftLowStock   = "gift.low_stock"
 	// ChangeWebhookTest is sent by POST …/webhooks/{id}/test only; it is
 	// never in the change feed.
 	ChangeWebhookTest = "webhook.test"
@@ -29,6 +38,8 @@ var ChangeTypes = []string{
 	ChangeRecipientCreated, ChangeRecipientStatus, ChangeRecipientFeedback,
 	ChangeWalletDebited, ChangeWalletRefunded, ChangeWalletToppedUp,
 	ChangeAudienceReady, ChangeAudienceFailed,
+	ChangeOrderCreated, ChangeOrderShipped, ChangeOrderInTransit, ChangeOrderDelivered, ChangeOrderCancelled, ChangeOrderFailed,
+	ChangeGiftLowStock,
 }
 
 // Change is a change message a transaction writes: its type and its data,

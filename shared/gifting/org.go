@@ -72,6 +72,8 @@ type Principal struct {
 	OrgID  string
 	UserID string
 	KeyID  string
+	// Scopes are the key's scopes; none means all (Granted).
+	Scopes []Scope
 }
 
 // APIKey is the stored record of an API key. The key itself is never
@@ -83,4 +85,16 @@ type APIKey struct {
 	Name      string     `json:"name,omitempty"`
 	CreatedAt time.Time  `json:"createdAt"`
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+	// Scopes are what the key may do; none for a key made before scopes,
+	// which holds all of them (Granted).
+	Scopes []Scope `json:"scopes,omitempty"`
+	// Prefix is the key's first characters, shown to tell keys apart;
+	// "" for a key made before it was kept.
+	Prefix string `json:"prefix,omitempty"`
+	// CreatedBy is the id of the key that created this one ("" when the
+	// operator did).
+	CreatedBy string `json:"createdBy,omitempty"`
+	// LastUsedAt is when the key last authenticated a call, kept at most
+	// once a minute (access.App.Resolve).
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 }

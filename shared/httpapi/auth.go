@@ -45,3 +45,13 @@ func (s *Server) authenticate(r *http.Request) (gifting.Principal, error) {
 	}
 	return p, nil
 }
+
+// forgetKeys empties this process's cache of resolved keys, so a key
+// revoked here stops working here at once (its hash is not at hand: the
+// revocation names the key by id); the next request of each key reads it
+// again.
+func (s *Server) forgetKeys() {
+	if s.keys != nil {
+		s.keys.Purge()
+	}
+}

@@ -15,8 +15,8 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "GET /api/campaigns/campaigns", handle: s.listCampaigns},
 		{pattern: "GET /api/campaigns/{campaignId}", handle: s.getCampaign},
 		{pattern: "PATCH /api/campaigns/{campaignId}", handle: s.updateCampaign},
-		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign},
-		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch},
+		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign, scope: gifting.ScopeSpend},
+		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
 	}, s.lifecycleRoutes()...)
 }

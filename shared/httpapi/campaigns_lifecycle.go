@@ -18,6 +18,11 @@ func (s *Server) lifecycleRoutes() []route {
 	out := make([]route, len(campaign.Actions))
 	for i, act := range campaign.Actions {
 		out[i] = route{pattern: "POST /api/campaigns/{campaignId}/" + act.Name, handle: s.campaignAction(act)}
+		if act.Name == campaign.Complete.Name {
+			// Completing expires the unclaimed recipients: their credits
+			// come back.
+			out[i].scope = gifting.ScopeSpend
+		}
 	}
 	return out
 }

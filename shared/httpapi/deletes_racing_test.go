@@ -183,13 +183,13 @@ func TestClaimRacingCampaignDelete(t *testing.T) {
 		want := map[string]int64{}
 		for _, m := range moved {
 			if m {
-				want["address_confirmed"]++
+				want["processing"]++ // a claim opens its order
 			} else {
 				want["expired"]++
 			}
 		}
 		counts, _ := archivedCounts(t, s.Table(), orgID, c.CampaignID)
-		for _, st := range []string{"pending", "invite_sent", "address_confirmed", "expired"} {
+		for _, st := range []string{"pending", "invite_sent", "processing", "expired"} {
 			if counts[st] != want[st] {
 				t.Errorf("round %d: archived statusCounts %v; want %s = %d (claims that succeeded: %v)", round, counts, st, want[st], moved)
 				break

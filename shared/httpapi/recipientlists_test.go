@@ -101,6 +101,11 @@ func TestRecipientLists(t *testing.T) {
 	move := func(first, to string) {
 		t.Helper()
 		testenv.Claim(t, s, orgID, campaignID, ids[first])
+		// A claimed recipient ships when its order does (issue 31).
+		testenv.Ship(t, s, orgID, campaignID, ids[first])
+		if to == "shipped" {
+			return
+		}
 		res := api.Do("POST", "/api/campaigns/campaigns/"+campaignID+"/recipients/"+ids[first]+"/status", map[string]any{"status": to})
 		if res.Status != http.StatusOK {
 			t.Fatalf("move %s to %s: %d %s", first, to, res.Status, res.Body)
@@ -247,6 +252,8 @@ func TestRecipientStatusAndFeedback(t *testing.T) {
 	})
 	t.Run("forward moves update the counters", func(t *testing.T) {
 		testenv.Claim(t, s, orgID, campaignID, id)
+		assertError(t, status(id, "delivered"), http.StatusConflict, "CONFLICT") // its order has not shipped
+		testenv.Ship(t, s, orgID, campaignID, id)
 		var env struct {
 			Data wire.Recipient `json:"data"`
 		}

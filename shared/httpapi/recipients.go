@@ -15,8 +15,8 @@ import (
 )
 
 func (s *Server) recipientRoutes() []route {
-	return []route{
-		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient},
+	return append(s.orderRoutes(), []route{
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients", handle: s.campaignRecipients},
 		{pattern: "GET /api/campaigns/{campaignId}/recipients", handle: s.guideRecipients},
 		{pattern: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", handle: s.expressSendRecipients},
@@ -24,7 +24,7 @@ func (s *Server) recipientRoutes() []route {
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/status", handle: s.moveRecipient},
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback", handle: s.recipientFeedback},
 		{pattern: "GET /api/campaigns/wallet", handle: s.wallet},
-	}
+	}...)
 }
 
 // addRecipientBody is the body of add-recipient (the original interface).

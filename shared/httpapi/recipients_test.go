@@ -311,7 +311,8 @@ func TestAddRecipientConcurrency(t *testing.T) {
 // endpoints to their targets, with the API-key cache warm: add-recipient
 // is one transaction and two reads, and the organization's rate-limit
 // counter (one UpdateItem) when the process's lease of it is spent; a list
-// page and the wallet are two requests.
+// page (a last-name page too) and the wallet are two requests, a page of
+// one status three.
 func TestRecipientRequestCounts(t *testing.T) {
 	t.Parallel()
 	meter := meter.New(testenv.Client(t))
@@ -336,7 +337,12 @@ func TestRecipientRequestCounts(t *testing.T) {
 		{"add-recipient, existing contact", "POST", addPath(createCampaign(t, api, 10)), recipientBody("first@example.com", "F"), 3, true},
 		{"recipient list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients", nil, 2, false},
 		{"filtered, sorted list page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?search=n&sortBy=email", nil, 2, false},
-		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 2, false},
+		// The campaign's last-name keys up to the page's end, then the page:
+		// dynamo/recipientnames.go.
+		{"last-name page", "GET", "/api/campaigns/campaigns/" + campaignID + "/recipients?sortBy=lastName", nil, 2, false},
+		// A status page reads the status's two partitions (with feedback and
+		// without) at once, then the page: dynamo/recipientstatus.go.
+		{"express-send page", "GET", "/api/campaigns/recipients/express-send/campaign/" + campaignID + "?status=invite_sent", nil, 3, false},
 		{"wallet", "GET", "/api/campaigns/wallet", nil, 2, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ var statusOf = map[gifting.Code]int{
 	gifting.CodeValidation:          http.StatusBadRequest,
 	gifting.CodeMalformed:           http.StatusBadRequest,
 	gifting.CodeUnauthorized:        http.StatusUnauthorized,
+	gifting.CodeInsufficientScope:   http.StatusForbidden,
 	gifting.CodeInsufficientCredits: http.StatusPaymentRequired,
 	gifting.CodeNotFound:            http.StatusNotFound,
 	gifting.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
@@ -30,6 +31,7 @@ var statusOf = map[gifting.Code]int{
 var messageOf = map[int]string{
 	http.StatusBadRequest:            "Bad Request",
 	http.StatusUnauthorized:          "Unauthorized",
+	http.StatusForbidden:             "Forbidden",
 	http.StatusPaymentRequired:       "Insufficient Credits",
 	http.StatusNotFound:              "Not Found",
 	http.StatusMethodNotAllowed:      "Method Not Allowed",

@@ -38,11 +38,10 @@ const requestHeapBound = 32 << 20
 // (issue 30; bench/scale.md measures them all):
 //   - GET /contacts?search=…, GET /contact-lists/{id}/contacts?search=…
 //   - POST /enrichment/enrich
-//   - GET /contacts?page=<last> (a deep page by number)
 //   - GET /audience-lists/{id}/contacts?sortBy=updatedAt, ?search=…
-//   - GET /campaigns/{id}/recipients?sortBy=lastName (any sort but
-//     createdAt), ?search=…, ?groupBy=true, ?feedback=…, ?status=…, and the
-//     express-send list with status
+//   - GET /campaigns/{id}/recipients?sortBy=firstName, email, company or
+//     updatedAt, ?search=…, ?userId=…, and sortBy=lastName with a filter or
+//     groupBy (decision 0011 says why)
 //   - GET /wallet?page=<deep>
 //   - GET /changes
 func TestRequestHeapAtScale(t *testing.T) {
@@ -81,6 +80,12 @@ func TestRequestHeapAtScale(t *testing.T) {
 		{"contacts, page 1", "/api/campaigns/contacts?limit=100", `"contactId"`},
 		{"recipients, default order", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100", `"recipientId"`},
 		{"recipients, express-send", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100", `"recipientId"`},
+		{"contacts, the last page by number", fmt.Sprintf("/api/campaigns/contacts?limit=100&page=%d", (n+99)/100), `"contactId"`},
+		{"recipients of one status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&status=invite_sent", `"recipientId"`},
+		{"recipients grouped by status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&groupBy=true&page=3", `"recipientId"`},
+		{"recipients without feedback", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&feedback=false", `"recipientId"`},
+		{"recipients, express-send of one status", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100&status=invite_sent", `"recipientId"`},
+		{"recipients by last name", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&sortBy=lastName&sortOrder=asc", `"recipientId"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body, heap := requestHeap(t, api.Handler, key, tt.path)

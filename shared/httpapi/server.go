@@ -151,36 +151,6 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	return s
 }
 
-// route is one endpoint: a ServeMux pattern and its handler. Public routes
-// need no API key.
-type route struct {
-	pattern string
-	handle  func(w http.ResponseWriter, r *http.Request) error
-	public  bool
-	// rate is the per-organization budget an expensive route draws on
-	// (Server.limit); the zero class: only the HTTP API's default route
-	// throttling (template.yaml) limits it.
-	rate gifting.RateClass
-}
-
-// routes returns the endpoints of a group (none for the zero Group).
-func (s *Server) routes(g Group) []route {
-	if g.routes == nil {
-		return nil
-	}
-	return g.routes(s)
-}
-
-// Routes returns the "METHOD /path" patterns a group serves, as template.yaml
-// must declare them.
-func Routes(g Group) []string {
-	var out []string
-	for _, rt := range (&Server{}).routes(g) {
-		out = append(out, rt.pattern)
-	}
-	return out
-}
-
 // Handler returns the http.Handler serving the given groups. A Lambda
 // function serves one group; the local server serves them all, choosing
 // between overlapping patterns of different groups as API Gateway does.
@@ -188,16 +158,19 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 	var muxes []*http.ServeMux
 	var names []string // the function of each mux's group
 	for _, g := range groups {
-		mux := http.NewServeMux()
+		var own []*http.ServeMux
 		for _, rt := range s.routes(g) {
-			mux.Handle(rt.pattern, s.endpoint(rt))
+			own = register(own, rt.pattern, s.endpoint(rt))
 		}
-		// A mux that has no route for a request answers with noRoute:
-		// without it, ServeMux works out which methods the path has
-		// (for its own 405) on every mux that does not serve the request,
-		// which was most of the routing's time over several groups.
-		mux.Handle(noRoute, http.NotFoundHandler())
-		muxes, names = append(muxes, mux), append(names, g.name)
+		for _, mux := range own {
+			// A mux that has no route for a request answers with noRoute:
+			// without it, ServeMux works out which methods the path has
+			// (for its own 405) on every mux that does not serve the
+			// request, which was most of the routing's time over several
+			// groups.
+			mux.Handle(noRoute, http.NotFoundHandler())
+			muxes, names = append(muxes, mux), append(names, g.name)
+		}
 	}
 	return s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var best *http.ServeMux
@@ -222,6 +195,35 @@ func (s *Server) Handler(groups ...Group) http.Handler {
 		// AWS, whose role its calls need (lambdafn).
 		best.ServeHTTP(w, r.WithContext(lambdafn.With(r.Context(), function)))
 	}))
+}
+
+// register adds pattern to the first of muxes it does not conflict with,
+// or to a new one. ServeMux refuses two patterns that overlap with neither
+// more specific (GET /api/campaigns/{campaignId}/recipients and GET
+// /api/campaigns/orders/{orderId} both match …/orders/recipients), which
+// API Gateway serves, and so does Handler across muxes, by its rule
+// (MoreSpecific).
+func register(muxes []*http.ServeMux, pattern string, h http.Handler) []*http.ServeMux {
+	for _, mux := range muxes {
+		if tryHandle(mux, pattern, h) {
+			return muxes
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle(pattern, h)
+	return append(muxes, mux)
+}
+
+// tryHandle registers pattern on mux, false when it conflicts with one
+// there (ServeMux panics; a malformed pattern panics again on a new mux).
+func tryHandle(mux *http.ServeMux, pattern string, h http.Handler) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	mux.Handle(pattern, h)
+	return true
 }
 
 // noRoute is the pattern of the fallback of each group's mux: it matches
@@ -305,6 +307,7 @@ func patternPath(p string) string {
 // and error writing.
 func (s *Server) endpoint(rt route) http.Handler {
 	params := pathParams(rt.pattern)
+	scope := routeScope(rt)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !rt.public {
 			p, err := s.authenticate(r)
@@ -313,6 +316,12 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			// A key outside its scopes does nothing, not even spend the
+			// organization's rate budget.
+			if !p.Holds(scope) {
+				writeError(w, r, gifting.InsufficientScope(scope))
+				return
+			}
 		}
 		for _, name := range params {
 			// A value that cannot be an id names nothing: 404 without a

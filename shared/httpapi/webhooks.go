@@ -10,21 +10,22 @@ import (
 	"github.com/giftcampaign/service/shared/wire"
 )
 
-// webhookRoutes are the webhook endpoints and the change feed, served by
-// the webhooks group. The handlers call the webhook slice's use cases
+// webhookRoutes are the webhook endpoints, the change feed and the API
+// keys (the organization's settings), served by the webhooks group. The handlers call the webhook slice's use cases
 // (webhook.App) only.
 func (s *Server) webhookRoutes() []route {
-	return []route{
-		{pattern: "POST /api/campaigns/webhooks", handle: s.createWebhook},
-		{pattern: "GET /api/campaigns/webhooks", handle: s.listWebhooks},
-		{pattern: "GET /api/campaigns/webhooks/{webhookId}", handle: s.getWebhook},
-		{pattern: "PATCH /api/campaigns/webhooks/{webhookId}", handle: s.patchWebhook},
-		{pattern: "DELETE /api/campaigns/webhooks/{webhookId}", handle: s.deleteWebhook},
-		{pattern: "POST /api/campaigns/webhooks/{webhookId}/rotate-secret", handle: s.rotateWebhookSecret},
-		{pattern: "POST /api/campaigns/webhooks/{webhookId}/test", handle: s.testWebhook},
-		{pattern: "GET /api/campaigns/webhooks/{webhookId}/deliveries", handle: s.webhookDeliveries},
+	admin := gifting.ScopeAdmin
+	return append([]route{
+		{pattern: "POST /api/campaigns/webhooks", handle: s.createWebhook, scope: admin},
+		{pattern: "GET /api/campaigns/webhooks", handle: s.listWebhooks, scope: admin},
+		{pattern: "GET /api/campaigns/webhooks/{webhookId}", handle: s.getWebhook, scope: admin},
+		{pattern: "PATCH /api/campaigns/webhooks/{webhookId}", handle: s.patchWebhook, scope: admin},
+		{pattern: "DELETE /api/campaigns/webhooks/{webhookId}", handle: s.deleteWebhook, scope: admin},
+		{pattern: "POST /api/campaigns/webhooks/{webhookId}/rotate-secret", handle: s.rotateWebhookSecret, scope: admin},
+		{pattern: "POST /api/campaigns/webhooks/{webhookId}/test", handle: s.testWebhook, scope: admin},
+		{pattern: "GET /api/campaigns/webhooks/{webhookId}/deliveries", handle: s.webhookDeliveries, scope: admin},
 		{pattern: "GET /api/campaigns/changes", handle: s.changes},
-	}
+	}, s.apiKeyRoutes()...)
 }
 
 // webhookDTO is an endpoint as the API shows it (the OpenAPI schema

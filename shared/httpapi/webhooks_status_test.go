@@ -53,7 +53,8 @@ func sameMoves(got, want []statusMove) bool {
 // TestWebhookRecipientStatusChanges follows two recipients through the
 // moves that happen outside the fulfilment endpoint: the scheduler's
 // invitation (pending → invite_sent), a claim on the claim page
-// (invite_sent → address_confirmed) and an expiry by the scheduler
+// (invite_sent → processing: the claim opens the order, decision 0009) and
+// an expiry by the scheduler
 // (invite_sent → expired). Each committed move arrives once as
 // recipient.status_changed, signed, and the change feed holds exactly
 // those; a refused second claim and later ticks add none.
@@ -110,8 +111,8 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 		}
 	})
 
-	claimed := statusMove{ada, "address_confirmed", "invite_sent"}
-	t.Run("a claim on the claim page moves invite_sent to address_confirmed", func(t *testing.T) {
+	claimed := statusMove{ada, "processing", "invite_sent"}
+	t.Run("a claim on the claim page moves invite_sent to processing", func(t *testing.T) {
 		r, err := s.Recipient(t.Context(), orgID, campaignID, ada)
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +169,7 @@ func TestWebhookRecipientStatusChanges(t *testing.T) {
 		}
 		// The feed, like a delivery, carries each recipient as it is now
 		// (webhook.Hydrate), with the status the move left.
-		wantFeed := []statusMove{{ada, "address_confirmed", "pending"}, {bob, "expired", "pending"}, claimed, expired}
+		wantFeed := []statusMove{{ada, "processing", "pending"}, {bob, "expired", "pending"}, claimed, expired}
 		if moves := statusMoves(t, feed); !sameMoves(moves, wantFeed) {
 			t.Errorf("the feed holds moves %+v; want exactly %+v", moves, wantFeed)
 		}

@@ -149,7 +149,7 @@ func TestBrowserJourney(t *testing.T) {
 		Data wire.Recipient `json:"data"`
 	}
 	res.JSON(t, &env)
-	if got := env.Data; got.Status != gifting.RecipientAddressConfirmed || got.SelectedGift.GiftID != f.cheap.GiftID || got.Address == nil {
+	if got := env.Data; got.Status != gifting.RecipientProcessing || got.SelectedGift.GiftID != f.cheap.GiftID || got.Address == nil {
 		t.Errorf("recipient through the API: %s", res.Body)
 	}
 	var wallet struct {
@@ -171,8 +171,13 @@ func TestBrowserJourney(t *testing.T) {
 		t.Errorf("inventory through the API: %+v, want one unit reserved", gift.Inventory)
 	}
 
-	// The fulfilment side delivers it; the recipient says it arrived and
-	// leaves feedback.
+	// The organization ships the order (issue 31), then delivers it; the
+	// recipient says it arrived and leaves feedback.
+	orderID, _ := env.Data.ShipmentInfo["orderId"].(string)
+	ship := map[string]any{"carrier": "UPS", "trackingNumber": "1Z999AA10123456784", "trackingUrl": "https://ups.test/1Z999AA10123456784"}
+	if res := api.Do("POST", "/api/campaigns/orders/"+orderID+"/shipments", ship); res.Status != http.StatusOK {
+		t.Fatalf("ship: %d %s", res.Status, res.Body)
+	}
 	if res := api.Do("POST", "/api/campaigns/campaigns/"+f.campaign+"/recipients/"+addedBody.RecipientID+"/status", map[string]any{"status": "delivered"}); res.Status != http.StatusOK {
 		t.Fatalf("deliver: %d %s", res.Status, res.Body)
 	}

@@ -257,7 +257,8 @@ func TestClaim(t *testing.T) {
 			t.Fatalf("claim: %d %v %s", res.status, res.header, res.body)
 		}
 		got := f.recipient(t, r.RecipientID)
-		if got.Status != gifting.RecipientAddressConfirmed || got.SelectedGift.GiftID != f.cheap.GiftID || got.ClaimedAt == nil ||
+		// Processing: the claim opened the recipient's order (decision 0009).
+		if got.Status != gifting.RecipientProcessing || got.SelectedGift.GiftID != f.cheap.GiftID || got.ClaimedAt == nil ||
 			got.Address == nil || got.Address.Country != "US" || got.Address.Line1 != "1 Main Street" || got.CreditsCharged != 10 {
 			t.Errorf("recipient after claim: %+v", got)
 		}
@@ -272,7 +273,7 @@ func TestClaim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.LiveData.CreditsSpent != 10 || c.LiveData.StatusCounts[gifting.RecipientAddressConfirmed] != 1 {
+		if c.LiveData.CreditsSpent != 10 || c.LiveData.StatusCounts[gifting.RecipientProcessing] != 1 {
 			t.Errorf("campaign counters %+v", c.LiveData)
 		}
 		ct, err := contact.NewApp(f.s, nil).Contact(context.Background(), f.orgID, got.ContactDetails.ContactID)
@@ -491,6 +492,7 @@ func TestAcknowledgeAndFeedback(t *testing.T) {
 	if res := f.do(t, "POST", landing+"/feedback", url.Values{"rating": {"like"}}); res.status != http.StatusConflict {
 		t.Errorf("feedback before delivery: %d", res.status)
 	}
+	testenv.Ship(t, f.s, f.orgID, f.campaign, r.RecipientID) // its order ships first (issue 31)
 	if _, err := testenv.Recipients(f.s).Move(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
 		t.Fatal(err)
 	}

@@ -15,11 +15,13 @@ import (
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
-// delivered adds a recipient, claims its gift and moves it to delivered.
+// delivered adds a recipient, claims its gift, ships its order and moves
+// it to delivered.
 func (f *fixture) delivered(t *testing.T, email string) recipient.Recipient {
 	t.Helper()
 	r := f.add(t, email)
 	testenv.Claim(t, f.s, f.orgID, f.campaign, r.RecipientID)
+	testenv.Ship(t, f.s, f.orgID, f.campaign, r.RecipientID)
 	if _, err := testenv.Recipients(f.s).Move(context.Background(), f.orgID, f.campaign, r.RecipientID, gifting.RecipientDelivered); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
 	"github.com/giftcampaign/service/shared/retry"
@@ -28,10 +29,13 @@ import (
 func (a *App) Claim(ctx context.Context, orgID, campaignID, recipientID string, in ClaimInput) (Recipient, error) {
 	for attempt := 1; ; attempt++ {
 		r, err := a.claimOnce(ctx, orgID, campaignID, recipientID, in)
-		if errors.Is(err, ErrRecipientChanged) && attempt < retry.MaxAttempts {
+		// The recipient changed, or the gift's counts left the range the
+		// reservation was decided for: read again and decide again.
+		changed := errors.Is(err, ErrRecipientChanged) || errors.Is(err, fulfilment.ErrStockMoved)
+		if changed && attempt < retry.MaxAttempts {
 			continue
 		}
-		if errors.Is(err, ErrRecipientChanged) {
+		if changed {
 			return Recipient{}, fmt.Errorf("claim gave up after %d attempts: %w", attempt, err)
 		}
 		return r, err
@@ -50,6 +54,7 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 	if st.Contact, err = a.store.LiveContact(ctx, orgID, st.Recipient.ContactDetails.ContactID); err != nil {
 		return Recipient{}, err
 	}
+	st.OrderID = a.store.NewID()
 	p, err := DecideClaim(orgID, st, in, a.store.Now())
 	if err != nil {
 		return Recipient{}, err
@@ -63,7 +68,7 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 		err = a.store.CommitClaim(ctx, p)
 	}
 	switch {
-	case errors.Is(err, ErrOutOfStock):
+	case errors.Is(err, ErrOutOfStock), errors.Is(err, fulfilment.ErrOutOfStock):
 		return Recipient{}, OutOfStock()
 	case errors.Is(err, ErrCampaignEnded):
 		return Recipient{}, ErrCampaignGone

@@ -3,9 +3,11 @@ package recipient
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -62,6 +64,8 @@ type ClaimState struct {
 	// Contact is the recipient's contact, read once Check passed; nil
 	// when it is gone.
 	Contact *contact.Contact
+	// OrderID is the id the claim's order takes (a new ULID).
+	OrderID string
 }
 
 // ClaimPlan is a decided claim, ready to commit in one transaction.
@@ -81,6 +85,9 @@ type ClaimPlan struct {
 	Contact *contact.Contact
 	Address gifting.AddressEntry
 	Message gifting.Change
+	// Order is the order the claim opens, in the same transaction (issue
+	// 31): the order, its gift's unit reserved, its messages.
+	Order fulfilment.OpenPlan
 }
 
 // ClaimSource is the source type of a contact's address entry that a
@@ -121,10 +128,17 @@ func (st ClaimState) Check(recipientID string, in ClaimInput) error {
 }
 
 // DecideClaim plans the claim of st's recipient of orgID (Check passed)
-// with in at now: the recipient moves to address_confirmed with the gift and the
-// address (Recipient.Claim: GONE when it expired, CONFLICT when claimed),
-// what the gift costs less than the credits held for it comes back
-// (ClaimRefund), and its live contact gains the address.
+// with in at now: the recipient confirms the address with the gift
+// (Recipient.Claim: GONE when it expired, CONFLICT when claimed), what the
+// gift costs less than the credits held for it comes back (ClaimRefund),
+// its live contact gains the address, and the claim opens the gift's order
+// (fulfilment.NewOrder: CONFLICT naming giftId when out of stock).
+//
+// The recipient is stored as processing, not address_confirmed: an order
+// is open for fulfilment from the moment it exists, and it exists from
+// this transaction (decision 0009). The claim's rules still run through
+// address_confirmed (reminders stop), and the recipient's shipmentInfo
+// names its order.
 func DecideClaim(orgID string, st ClaimState, in ClaimInput, now time.Time) (ClaimPlan, error) {
 	cur := *st.Recipient
 	r := cur.Recipient
@@ -134,8 +148,16 @@ func DecideClaim(orgID string, st ClaimState, in ClaimInput, now time.Time) (Cla
 	}
 	refund := ClaimRefund(r.CreditsCharged, st.Gift.Gift)
 	r.CreditsCharged -= refund
+	order, err := fulfilment.NewOrder(orderInput(orgID, st, r), now)
+	if err != nil {
+		return ClaimPlan{}, err
+	}
+	if err := r.Advance(order.Recipient.To, now, cur.Delays); err != nil {
+		return ClaimPlan{}, err
+	}
+	r.ShipmentInfo = order.Recipient.ShipmentInfo
 	p := ClaimPlan{OrgID: orgID, Before: cur.Version, Recipient: cur.Next(r), From: from, Gift: *st.Gift,
-		Refund: refund, Contact: st.Contact, Message: statusChanged(r, from)}
+		Refund: refund, Contact: st.Contact, Message: statusChanged(r, from), Order: order}
 	if st.Contact != nil {
 		a := r.Address
 		p.Address = gifting.AddressEntry{
@@ -145,6 +167,24 @@ func DecideClaim(orgID string, st ClaimState, in ClaimInput, now time.Time) (Cla
 		}
 	}
 	return p, nil
+}
+
+// orderInput is what the claim of st's recipient, r as claimed, tells the
+// order it opens: the gift and its stock as read, the recipient's name and
+// confirmed address, what it costs.
+func orderInput(orgID string, st ClaimState, r Recipient) fulfilment.NewOrderInput {
+	g, a, d := st.Gift.Gift, r.Address, r.ContactDetails
+	phone := a.PhoneNumber
+	if phone == "" {
+		phone = d.Phone
+	}
+	return fulfilment.NewOrderInput{OrderID: st.OrderID, OrgID: orgID, CampaignID: r.CampaignID, RecipientID: r.RecipientID,
+		GiftID: g.GiftID, GiftName: g.Name, CatalogGift: st.Gift.Catalog,
+		ShipTo: fulfilment.ShipTo{Name: strings.TrimSpace(d.FirstName + " " + d.LastName), Line1: a.Line1, Line2: a.Line2,
+			City: a.City, State: a.State, Zip: a.Zip, Country: a.Country, Phone: phone},
+		Credits: r.CreditsCharged,
+		Stock: fulfilment.Stock{GiftID: g.GiftID, Total: g.Inventory.Total, Available: g.Inventory.Available,
+			Reserved: g.Inventory.Reserved}}
 }
 
 // RefundChange is the wallet change of p's refund.

@@ -69,22 +69,30 @@ func TestClaimCheck(t *testing.T) {
 	}
 }
 
-// TestDecideClaim: a claim moves the recipient to address_confirmed at the
-// version read, gives back what the gift costs less than it held, and adds
-// the address to its contact only when the contact is live.
+// TestDecideClaim: a claim confirms the address at the version read and
+// opens its order, so the recipient is stored processing (decision 0009)
+// with shipmentInfo naming the order; it gives back what the gift costs
+// less than it held, and adds the address to its contact only when the
+// contact is live.
 func TestDecideClaim(t *testing.T) {
 	t.Parallel()
 	in := recipient.ClaimInput{GiftID: "g1", ShippingAddress: address}
 	st := claimState()
 	st.Contact = &contact.Contact{ContactID: "k1"}
+	st.OrderID = "O1"
 	p, err := recipient.DecideClaim("acme", st, in, at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := p.Recipient
-	if p.Before != 3 || r.Version != 4 || r.Status != gifting.RecipientAddressConfirmed || p.From != gifting.RecipientInviteSent ||
+	if p.Before != 3 || r.Version != 4 || r.Status != gifting.RecipientProcessing || p.From != gifting.RecipientInviteSent ||
 		r.ClaimedAt == nil || r.Address == nil || *r.Address != address || r.SelectedGift.GiftID != "g1" || r.Emails.Reminder1.Active {
-		t.Errorf("claimed recipient %+v (version %d from %d); want address_confirmed, its reminder stopped", r.Recipient, r.Version, p.Before)
+		t.Errorf("claimed recipient %+v (version %d from %d); want processing, its reminder stopped", r.Recipient, r.Version, p.Before)
+	}
+	o := p.Order.Order
+	if o.OrderID != "O1" || o.Status != "open" || o.RecipientID != "R1" || o.Credits != 35 || o.ShipTo.Line1 != address.Line1 ||
+		r.ShipmentInfo["orderId"] != "O1" || p.Order.Stock.Kind != "reserve" || len(p.Order.Messages) != 1 {
+		t.Errorf("order %+v, stock %+v, shipmentInfo %v; want order O1 open with one unit reserved", o, p.Order.Stock, r.ShipmentInfo)
 	}
 	if p.Refund != 5 || r.CreditsCharged != 35 || !p.Gift.Catalog {
 		t.Errorf("refund %d, charged %d; want 5 back, 35 charged", p.Refund, r.CreditsCharged)

@@ -22,6 +22,7 @@ type Store interface {
 	UpdateStore
 	EmailStore
 	ReadStore
+	OrderStore
 }
 
 // ReadStore reads recipients and their pages.

@@ -97,6 +97,9 @@ func updateOf(orgID string, cur Stored, r Recipient) Update {
 func DecideMove(orgID string, cur Stored, to gifting.RecipientStatus, now time.Time) (Update, error) {
 	r := cur.Recipient
 	from := r.Status
+	if err := r.orderOwns(to); err != nil {
+		return Update{}, err
+	}
 	if err := r.MoveByFulfilment(to, now, cur.Delays); err != nil {
 		return Update{}, err
 	}

@@ -41,8 +41,8 @@ func TestDeletedCampaignRefundsUnclaimedRecipientsByTicks(t *testing.T) {
 			t.Errorf("refunds of %s: %+v; want one of 10 credits", id, got)
 		}
 	}
-	if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientAddressConfirmed || r.CreditsCharged != claimed.CreditsCharged {
-		t.Errorf("the claimed recipient is %s holding %d; want address_confirmed holding %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
+	if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientProcessing || r.CreditsCharged != claimed.CreditsCharged {
+		t.Errorf("the claimed recipient is %s holding %d; want processing (its order open) holding %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
 	}
 	if got := e.balance(); got != start+20 {
 		t.Errorf("balance %d; want %d (the 2 unclaimed recipients' 10 credits back)", got, start+20)

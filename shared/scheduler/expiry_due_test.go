@@ -112,8 +112,8 @@ func TestEndedCampaignRefundsByTicksWithoutItsJob(t *testing.T) {
 				if got := e.balance(); got != start+30 {
 					t.Errorf("balance %d a lease after the %s; want %d (3 × 10 held credits back)", got, end.name, start+30)
 				}
-				if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientAddressConfirmed || r.CreditsCharged != claimed.CreditsCharged {
-					t.Errorf("the claimed recipient is %s holding %d; want address_confirmed holding %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
+				if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientProcessing || r.CreditsCharged != claimed.CreditsCharged {
+					t.Errorf("the claimed recipient is %s holding %d; want processing (its order open) holding %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
 				}
 				if due := e.expiryDue(); len(due) != 0 {
 					t.Errorf("the expiry is still due after its work: %+v", due)

@@ -118,8 +118,8 @@ func TestUnclaimedRecipientExpiresByTicks(t *testing.T) {
 	if got := e.refunds(jane.RecipientID); len(got) != 1 {
 		t.Errorf("%d refunds after more ticks, want 1", len(got))
 	}
-	if r := e.recipient(c.CampaignID, bob.RecipientID); r.Status != gifting.RecipientAddressConfirmed || r.CreditsCharged != claimed.CreditsCharged {
-		t.Errorf("claimed recipient is %s with %d credits, want address_confirmed with %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
+	if r := e.recipient(c.CampaignID, bob.RecipientID); r.Status != gifting.RecipientProcessing || r.CreditsCharged != claimed.CreditsCharged {
+		t.Errorf("claimed recipient is %s with %d credits, want processing (its order open) with %d", r.Status, r.CreditsCharged, claimed.CreditsCharged)
 	}
 	testenv.AssertLedgerBalanced(t, e.store, e.orgID)
 }
@@ -181,8 +181,8 @@ func TestCompletingACampaignExpiresEveryUnclaimedRecipient(t *testing.T) {
 			t.Errorf("refunds of %s: %+v, want one of 10 credits", id, got)
 		}
 	}
-	if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientAddressConfirmed {
-		t.Errorf("the claimed recipient is %s, want address_confirmed", r.Status)
+	if r := e.recipient(c.CampaignID, dan); r.Status != gifting.RecipientProcessing {
+		t.Errorf("the claimed recipient is %s, want processing (its order open)", r.Status)
 	}
 	if got := e.balance(); got != start+30 {
 		t.Errorf("balance %d, want %d", got, start+30)
@@ -239,7 +239,7 @@ func TestExpiryRacingAClaimHasOneWinner(t *testing.T) {
 			}
 			want += 10
 		case !expiredBy[i] && claimErr[i] == nil:
-			if r.Status != gifting.RecipientAddressConfirmed {
+			if r.Status != gifting.RecipientProcessing {
 				t.Errorf("%s: the claim won but it is %s", id, r.Status)
 			}
 			want += 10 - r.CreditsCharged

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -34,6 +35,26 @@ func Claim(t testing.TB, s *dynamo.Store, orgID, campaignID, recipientID string)
 	})
 	if err != nil {
 		t.Fatalf("claim recipient %s: %v", recipientID, err)
+	}
+	return r
+}
+
+// Ship records the shipment of a claimed recipient's order, as its
+// fulfiller does (POST …/orders/{orderId}/shipments): the recipient is
+// shipped, and may then be moved on by the status endpoint.
+func Ship(t testing.TB, s *dynamo.Store, orgID, campaignID, recipientID string) recipient.Recipient {
+	t.Helper()
+	ctx := context.Background()
+	r, err := Recipients(s).Get(ctx, orgID, campaignID, recipientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orderID, _ := r.ShipmentInfo["orderId"].(string)
+	if _, _, err := Recipients(s).Ship(ctx, orgID, orderID, fulfilment.ShipmentInput{Carrier: "UPS", TrackingNumber: "1Z" + recipientID}); err != nil {
+		t.Fatalf("ship recipient %s: %v", recipientID, err)
+	}
+	if r, err = Recipients(s).Get(ctx, orgID, campaignID, recipientID); err != nil {
+		t.Fatal(err)
 	}
 	return r
 }

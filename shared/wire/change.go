@@ -7,6 +7,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -67,6 +68,10 @@ func changeData(d any) (any, error) {
 		return RecipientOf(d), nil
 	case recipient.StatusChange:
 		return RecipientStatusChangeOf(d), nil
+	case fulfilment.Order:
+		return OrderOf(d), nil
+	case fulfilment.LowStock:
+		return LowStock(d), nil
 	}
 	return nil, fmt.Errorf("data of type %T has no JSON shape", d)
 }
