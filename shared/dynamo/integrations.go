@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/giftcampaign/service/shared/fulfilment"
 )
 
 // integrationSK is the item of an organization's integration with a
@@ -15,8 +17,8 @@ func integrationSK(name string) string { return "INTEGRATION#" + name }
 // integrationItem is an integration's item: the sealed secret only
 // (shared/sealed: it opens only for its organization).
 type integrationItem struct {
-	SealedSecret string    `dynamodbav:"secret"`
-	UpdatedAt    time.Time `dynamodbav:"updatedAt"`
+	SealedSecret string    `json:"secret"`
+	UpdatedAt    time.Time `json:"updatedAt"`
 }
 
 // SetEasyPostSecret stores orgID's sealed EasyPost webhook secret,
@@ -33,12 +35,13 @@ func (s *Store) SetEasyPostSecret(ctx context.Context, orgID, sealed string, at 
 	return nil
 }
 
-// EasyPostSecret reads orgID's sealed EasyPost webhook secret, strongly
-// consistent; "" when none is set (fulfilment.Secrets).
-func (s *Store) EasyPostSecret(ctx context.Context, orgID string) (string, error) {
+// EasyPostSecret reads orgID's sealed EasyPost webhook secret and when
+// it was set, strongly consistent; the zero value when none is set
+// (fulfilment.Secrets).
+func (s *Store) EasyPostSecret(ctx context.Context, orgID string) (fulfilment.SealedSecret, error) {
 	var it integrationItem
 	if _, err := s.get(ctx, orgPK(orgID), integrationSK("easypost"), &it); err != nil {
-		return "", err
+		return fulfilment.SealedSecret{}, err
 	}
-	return it.SealedSecret, nil
+	return fulfilment.SealedSecret{Sealed: it.SealedSecret, UpdatedAt: it.UpdatedAt}, nil
 }

@@ -81,11 +81,25 @@ func (e *EasyPost) SetSecret(ctx context.Context, orgID, secret string) error {
 	return e.secrets.SetEasyPostSecret(ctx, orgID, sealed, e.now())
 }
 
+// Integration says whether orgID has an EasyPost webhook secret and when
+// it was set (the zero time when not): never the secret itself.
+func (e *EasyPost) Integration(ctx context.Context, orgID string) (set bool, updatedAt time.Time, err error) {
+	st, err := e.secrets.EasyPostSecret(ctx, orgID)
+	if err != nil || st.Sealed == "" {
+		return false, time.Time{}, err
+	}
+	return true, st.UpdatedAt, nil
+}
+
 // Verified reads a tracker event sent to orgID's events URL: the body
 // must be signed with orgID's secret (VerifySignature: UNAUTHORIZED
-// otherwise, and for an organization with no secret or none at all),
-// then decoded (DecodeEvent).
+// otherwise, and alike for an organization with no secret or none at
+// all), then decoded (DecodeEvent). An unsigned request is refused before
+// anything is read.
 func (e *EasyPost) Verified(ctx context.Context, orgID string, body []byte, h Headers) (TrackerUpdate, error) {
+	if _, err := signatureOf(h); err != nil {
+		return TrackerUpdate{}, err
+	}
 	secret, err := e.secret(ctx, orgID)
 	if err != nil {
 		return TrackerUpdate{}, err
@@ -99,11 +113,11 @@ func (e *EasyPost) Verified(ctx context.Context, orgID string, body []byte, h He
 // secret opens orgID's secret; "" when none is set or there is no key to
 // open it with.
 func (e *EasyPost) secret(ctx context.Context, orgID string) (string, error) {
-	sealed, err := e.secrets.EasyPostSecret(ctx, orgID)
-	if err != nil || sealed == "" || e.sealer == nil {
+	st, err := e.secrets.EasyPostSecret(ctx, orgID)
+	if err != nil || st.Sealed == "" || e.sealer == nil {
 		return "", err
 	}
-	clear, err := e.sealer.Open(ctx, sealed, secretOwner(orgID))
+	clear, err := e.sealer.Open(ctx, st.Sealed, secretOwner(orgID))
 	if err != nil {
 		return "", fmt.Errorf("open the EasyPost secret: %w", err)
 	}

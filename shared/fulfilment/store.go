@@ -77,9 +77,17 @@ type Secrets interface {
 	// SetEasyPostSecret stores orgID's sealed secret, replacing the one
 	// before.
 	SetEasyPostSecret(ctx context.Context, orgID, sealed string, at time.Time) error
-	// EasyPostSecret reads orgID's sealed secret, strongly consistent (a
-	// secret just set verifies the next event); "" when none is set.
-	EasyPostSecret(ctx context.Context, orgID string) (string, error)
+	// EasyPostSecret reads orgID's sealed secret and when it was set,
+	// strongly consistent (a secret just set verifies the next event);
+	// the zero SealedSecret when none is set.
+	EasyPostSecret(ctx context.Context, orgID string) (SealedSecret, error)
+}
+
+// SealedSecret is an organization's EasyPost webhook secret as stored:
+// sealed (Sealer), and when it was set.
+type SealedSecret struct {
+	Sealed    string
+	UpdatedAt time.Time
 }
 
 // Outcomes storage reports. None is shown to a user as it is.
