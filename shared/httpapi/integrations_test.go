@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -376,5 +377,47 @@ func TestEasyPostEventsStayInTheirOrganization(t *testing.T) {
 	}
 	if got := sendEvent(t, globex.api, globex.orgID, done, globexSecret); !got.Data.Applied || got.Data.OrderStatus != "delivered" {
 		t.Errorf("the same event at globex's own URL: %+v; want it applied", got.Data)
+	}
+}
+
+// TestEasyPostEventsRacingEndDelivered: EasyPost's events of one parcel
+// arriving at once, in any order, some twice, end with the order and its
+// recipient delivered and order.delivered sent once: each write is
+// conditioned on the order's version (which holds the tracker's
+// updated_at it was decided from), and the loser of a race decides again.
+func TestEasyPostEventsRacingEndDelivered(t *testing.T) {
+	t.Parallel()
+	f := newOrderFixture(t).sealing(t, &logLines{})
+	const number = "1Z999AA10000000077"
+	rpath, id := trackedFixture(t, f, number)
+	base := time.Now().UTC().Truncate(time.Second).Add(-4 * time.Hour)
+	var bodies [][]byte
+	for i, status := range []string{"pre_transit", "in_transit", "out_for_delivery", "delivered"} {
+		at := base.Add(time.Duration(i) * time.Hour)
+		var scans []scan
+		for j := range i + 1 {
+			scans = append(scans, scan{"in_transit", "Scan", base.Add(time.Duration(j)*time.Hour - time.Minute)})
+		}
+		scans[i].status = status
+		body := trackerEvent(t, "tracker.updated", number, status, at, nil, scans...)
+		bodies = append(bodies, body, body)
+	}
+	var wg sync.WaitGroup
+	for _, body := range bodies {
+		wg.Go(func() {
+			if res := postEvent(f.api, f.orgID, body, easyPostSignature(body, easyPostSecret)); res.Status != http.StatusOK {
+				t.Errorf("an event racing: %d %s; want 200", res.Status, res.Body)
+			}
+		})
+	}
+	wg.Wait()
+	if o := f.order(t, id); o.Status != "delivered" || len(o.Shipments[0].Events) != 4 {
+		t.Errorf("order after the race: %s with %d scans; want delivered with the last view's 4", o.Status, len(o.Shipments[0].Events))
+	}
+	if r := f.recipient(t, rpath); r.Status != gifting.RecipientDelivered {
+		t.Errorf("recipient after the race: %s; want delivered", r.Status)
+	}
+	if n := countMessages(t, f.s, f.orgID, gifting.ChangeOrderDelivered); n != 1 {
+		t.Errorf("%d order.delivered messages; want 1", n)
 	}
 }
