@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
@@ -104,7 +105,9 @@ func New(store Store, cfg Config) *Service {
 	if cfg.Secrets != nil {
 		sealer = cfg.Secrets // a nil Secrets must stay a nil Sealer: NewEasyPost tests it
 	}
-	s.easypost = fulfilment.NewEasyPost(store, sealer, store.Now)
+	// The store's clock is read when a secret is set: a process built
+	// without a store (a job runner's test) never sets one.
+	s.easypost = fulfilment.NewEasyPost(store, sealer, func() time.Time { return store.Now() })
 	s.contacts = contact.NewApp(store, contactJobs{s})
 	s.audiences = s.newAudiences()
 	return s
