@@ -209,6 +209,13 @@ func TestEasyPostSecretIsWriteOnly(t *testing.T) {
 	if strings.Contains(logs.String(), "Q7p") {
 		t.Errorf("the logs hold the secret: %s", logs.String())
 	}
+	// Another instance, whose sealer has never seen the data key (in AWS,
+	// a cold webhooks function asks KMS to decrypt it), verifies an event.
+	cold := testenv.NewAPI(t, f.s, "")
+	body := trackerEvent(t, "tracker.created", "1ZNOSHIPMENT", "pre_transit", time.Now().UTC().Add(-time.Minute), nil)
+	if got := sendEvent(t, cold, f.orgID, body, easyPostSecret); got.Data.Applied || got.Data.Reason == "" {
+		t.Errorf("a signed event for no shipment, at a cold instance: %+v; want 200, nothing applied, the reason", got.Data)
+	}
 }
 
 // TestEasyPostEventsMoveTheOrderForwardOnly: events signed as EasyPost
