@@ -4974,6 +4974,53 @@ type Dimensions struct {
 // DimensionsUnit defines model for Dimensions.Unit.
 type DimensionsUnit string
 
+// EasyPostEventResult defines model for EasyPostEventResult.
+type EasyPostEventResult struct {
+	// Applied Whether the event changed an order.
+	Applied bool `json:"applied"`
+
+	// OrderId The order the event tracks; empty when none.
+	OrderId string `json:"orderId"`
+
+	// OrderStatus The order's state after the event; empty when no order.
+	OrderStatus string `json:"orderStatus"`
+
+	// Reason Why nothing changed; empty when applied.
+	Reason string `json:"reason"`
+}
+
+// EasyPostEventResultEnvelope defines model for EasyPostEventResultEnvelope.
+type EasyPostEventResultEnvelope struct {
+	Data       EasyPostEventResult `json:"data"`
+	Message    string              `json:"message"`
+	StatusCode int                 `json:"statusCode"`
+	Success    bool                `json:"success"`
+}
+
+// EasyPostIntegration defines model for EasyPostIntegration.
+type EasyPostIntegration struct {
+	// EventsPath The path of the URL to give EasyPost, after the API's base URL.
+	EventsPath string `json:"eventsPath"`
+
+	// UpdatedAt When the secret was set; null when it is not.
+	UpdatedAt        *time.Time `json:"updatedAt"`
+	WebhookSecretSet bool       `json:"webhookSecretSet"`
+}
+
+// EasyPostIntegrationEnvelope defines model for EasyPostIntegrationEnvelope.
+type EasyPostIntegrationEnvelope struct {
+	Data       EasyPostIntegration `json:"data"`
+	Message    string              `json:"message"`
+	StatusCode int                 `json:"statusCode"`
+	Success    bool                `json:"success"`
+}
+
+// EasyPostSecretInput defines model for EasyPostSecretInput.
+type EasyPostSecretInput struct {
+	// WebhookSecret The secret you gave EasyPost for this webhook: one line, no control characters.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+}
+
 // Email An email address, bare (no display name); matched and stored lower-cased.
 type Email = string
 
@@ -7223,6 +7270,14 @@ type UpdatePersona200JSONResponseBodyStatusCode int
 // UpdatePersona200JSONResponseBodySuccess defines parameters for UpdatePersona.
 type UpdatePersona200JSONResponseBodySuccess bool
 
+// ReceiveEasyPostEventJSONBody defines parameters for ReceiveEasyPostEvent.
+type ReceiveEasyPostEventJSONBody = interface{}
+
+// ReceiveEasyPostEventParams defines parameters for ReceiveEasyPostEvent.
+type ReceiveEasyPostEventParams struct {
+	XHmacSignature string `json:"X-Hmac-Signature"`
+}
+
 // ListOrdersParams defines parameters for ListOrders.
 type ListOrdersParams struct {
 	Status     *ListOrdersParamsStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -7478,6 +7533,12 @@ type CreatePersonaJSONRequestBody = PersonaInput
 
 // UpdatePersonaJSONRequestBody defines body for UpdatePersona for application/json ContentType.
 type UpdatePersonaJSONRequestBody = PersonaPatch
+
+// SetEasyPostSecretJSONRequestBody defines body for SetEasyPostSecret for application/json ContentType.
+type SetEasyPostSecretJSONRequestBody = EasyPostSecretInput
+
+// ReceiveEasyPostEventJSONRequestBody defines body for ReceiveEasyPostEvent for application/json ContentType.
+type ReceiveEasyPostEventJSONRequestBody = ReceiveEasyPostEventJSONBody
 
 // CancelOrderJSONRequestBody defines body for CancelOrder for application/json ContentType.
 type CancelOrderJSONRequestBody CancelOrderJSONBody
@@ -9482,6 +9543,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
 	UpdatePersona(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetEasyPostIntegration Whether the EasyPost webhook secret is set
+	//
+	// Whether a secret is set and when, and the path of the events URL to give EasyPost; never the secret.
+	//
+	// Corresponds with GET /api/campaigns/integrations/easypost (the `GetEasyPostIntegration` operationId).
+	GetEasyPostIntegration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetEasyPostSecretWithBody Set the EasyPost webhook secret
+	//
+	// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+	SetEasyPostSecretWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetEasyPostSecret Set the EasyPost webhook secret
+	//
+	// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+	SetEasyPostSecret(ctx context.Context, body SetEasyPostSecretJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReceiveEasyPostEventWithBody Receive an EasyPost tracker event (EasyPost calls it)
+	//
+	// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+	ReceiveEasyPostEventWithBody(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReceiveEasyPostEvent Receive an EasyPost tracker event (EasyPost calls it)
+	//
+	// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+	ReceiveEasyPostEvent(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document, as JSON
 	//
@@ -11538,6 +11642,99 @@ func (c *Client) UpdatePersonaWithBody(ctx context.Context, icpId string, conten
 // Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
 func (c *Client) UpdatePersona(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdatePersonaRequest(c.Server, icpId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetEasyPostIntegration Whether the EasyPost webhook secret is set
+//
+// Whether a secret is set and when, and the path of the events URL to give EasyPost; never the secret.
+//
+// Corresponds with GET /api/campaigns/integrations/easypost (the `GetEasyPostIntegration` operationId).
+func (c *Client) GetEasyPostIntegration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEasyPostIntegrationRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetEasyPostSecretWithBody Set the EasyPost webhook secret
+//
+// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+func (c *Client) SetEasyPostSecretWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetEasyPostSecretRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetEasyPostSecret Set the EasyPost webhook secret
+//
+// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+func (c *Client) SetEasyPostSecret(ctx context.Context, body SetEasyPostSecretJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetEasyPostSecretRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReceiveEasyPostEventWithBody Receive an EasyPost tracker event (EasyPost calls it)
+//
+// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+func (c *Client) ReceiveEasyPostEventWithBody(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReceiveEasyPostEventRequestWithBody(c.Server, organizationId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReceiveEasyPostEvent Receive an EasyPost tracker event (EasyPost calls it)
+//
+// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+func (c *Client) ReceiveEasyPostEvent(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReceiveEasyPostEventRequest(c.Server, organizationId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15463,6 +15660,133 @@ func NewUpdatePersonaRequestWithBody(server string, icpId string, contentType st
 	return req, nil
 }
 
+// NewGetEasyPostIntegrationRequest constructs an http.Request for the GetEasyPostIntegration method
+func NewGetEasyPostIntegrationRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/integrations/easypost")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetEasyPostSecretRequest calls the generic SetEasyPostSecret builder with application/json body
+func NewSetEasyPostSecretRequest(server string, body SetEasyPostSecretJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetEasyPostSecretRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSetEasyPostSecretRequestWithBody constructs an http.Request for the SetEasyPostSecret method, with any body, and a specified content type
+func NewSetEasyPostSecretRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/integrations/easypost")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewReceiveEasyPostEventRequest calls the generic ReceiveEasyPostEvent builder with application/json body
+func NewReceiveEasyPostEventRequest(server string, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReceiveEasyPostEventRequestWithBody(server, organizationId, params, "application/json", bodyReader)
+}
+
+// NewReceiveEasyPostEventRequestWithBody constructs an http.Request for the ReceiveEasyPostEvent method, with any body, and a specified content type
+func NewReceiveEasyPostEventRequestWithBody(server string, organizationId string, params *ReceiveEasyPostEventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/integrations/easypost/%s/events", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Hmac-Signature", params.XHmacSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Hmac-Signature", headerParam0)
+
+	}
+
+	return req, nil
+}
+
 // NewGetOpenAPIRequest constructs an http.Request for the GetOpenAPI method
 func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	var err error
@@ -18213,6 +18537,51 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/icp-personas/{icpId} (the `UpdatePersona` operationId).
 	UpdatePersonaWithResponse(ctx context.Context, icpId string, body UpdatePersonaJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePersonaResponse, error)
+
+	// GetEasyPostIntegrationWithResponse Whether the EasyPost webhook secret is set
+	//
+	// Whether a secret is set and when, and the path of the events URL to give EasyPost; never the secret.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/integrations/easypost (the `GetEasyPostIntegration` operationId).
+	GetEasyPostIntegrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetEasyPostIntegrationResponse, error)
+
+	// SetEasyPostSecretWithBodyWithResponse Set the EasyPost webhook secret
+	//
+	// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+	SetEasyPostSecretWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetEasyPostSecretResponse, error)
+
+	// SetEasyPostSecretWithResponse Set the EasyPost webhook secret
+	//
+	// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+	SetEasyPostSecretWithResponse(ctx context.Context, body SetEasyPostSecretJSONRequestBody, reqEditors ...RequestEditorFn) (*SetEasyPostSecretResponse, error)
+
+	// ReceiveEasyPostEventWithBodyWithResponse Receive an EasyPost tracker event (EasyPost calls it)
+	//
+	// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+	ReceiveEasyPostEventWithBodyWithResponse(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReceiveEasyPostEventResponse, error)
+
+	// ReceiveEasyPostEventWithResponse Receive an EasyPost tracker event (EasyPost calls it)
+	//
+	// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+	ReceiveEasyPostEventWithResponse(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*ReceiveEasyPostEventResponse, error)
 
 	// GetOpenAPIWithResponse This document, as JSON
 	//
@@ -23968,6 +24337,276 @@ func (r UpdatePersonaResponse) ContentType() string {
 	return ""
 }
 
+// GetEasyPostIntegrationResponse503Headers the declared response headers of an HTTP 503 response for GetEasyPostIntegration
+type GetEasyPostIntegrationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetEasyPostIntegrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EasyPostIntegrationEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetEasyPostIntegrationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetEasyPostIntegrationResponse) GetJSON200() *EasyPostIntegrationEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetEasyPostIntegrationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetEasyPostIntegrationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetEasyPostIntegrationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetEasyPostIntegrationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetEasyPostIntegrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetEasyPostIntegrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetEasyPostIntegrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetEasyPostIntegrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetEasyPostSecretResponse503Headers the declared response headers of an HTTP 503 response for SetEasyPostSecret
+type SetEasyPostSecretResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetEasyPostSecretResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EasyPostIntegrationEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetEasyPostSecretResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON200() *EasyPostIntegrationEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetEasyPostSecretResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetEasyPostSecretResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetEasyPostSecretResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetEasyPostSecretResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetEasyPostSecretResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReceiveEasyPostEventResponse503Headers the declared response headers of an HTTP 503 response for ReceiveEasyPostEvent
+type ReceiveEasyPostEventResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ReceiveEasyPostEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EasyPostEventResultEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReceiveEasyPostEventResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON200() *EasyPostEventResultEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON401() *UnauthorizedError {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ReceiveEasyPostEventResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReceiveEasyPostEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReceiveEasyPostEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReceiveEasyPostEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReceiveEasyPostEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -28531,6 +29170,81 @@ func (c *ClientWithResponses) UpdatePersonaWithResponse(ctx context.Context, icp
 		return nil, err
 	}
 	return ParseUpdatePersonaResponse(rsp)
+}
+
+// GetEasyPostIntegrationWithResponse Whether the EasyPost webhook secret is set
+//
+// Whether a secret is set and when, and the path of the events URL to give EasyPost; never the secret.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/integrations/easypost (the `GetEasyPostIntegration` operationId).
+func (c *ClientWithResponses) GetEasyPostIntegrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetEasyPostIntegrationResponse, error) {
+	rsp, err := c.GetEasyPostIntegration(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetEasyPostIntegrationResponse(rsp)
+}
+
+// SetEasyPostSecretWithBodyWithResponse Set the EasyPost webhook secret
+//
+// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+func (c *ClientWithResponses) SetEasyPostSecretWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetEasyPostSecretResponse, error) {
+	rsp, err := c.SetEasyPostSecretWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetEasyPostSecretResponse(rsp)
+}
+
+// SetEasyPostSecretWithResponse Set the EasyPost webhook secret
+//
+// Stores the secret you gave EasyPost for this organization's webhook (EasyPost signs every event with it, X-Hmac-Signature), replacing the one before: events signed with the old secret are refused from then on. Write-only: sealed at rest with the stack's key, never returned and never logged. Give EasyPost the URL whose path is data.eventsPath (docs/fulfilment.md, "Carrier tracking with EasyPost").
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/integrations/easypost (the `SetEasyPostSecret` operationId).
+func (c *ClientWithResponses) SetEasyPostSecretWithResponse(ctx context.Context, body SetEasyPostSecretJSONRequestBody, reqEditors ...RequestEditorFn) (*SetEasyPostSecretResponse, error) {
+	rsp, err := c.SetEasyPostSecret(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetEasyPostSecretResponse(rsp)
+}
+
+// ReceiveEasyPostEventWithBodyWithResponse Receive an EasyPost tracker event (EasyPost calls it)
+//
+// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+func (c *ClientWithResponses) ReceiveEasyPostEventWithBodyWithResponse(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReceiveEasyPostEventResponse, error) {
+	rsp, err := c.ReceiveEasyPostEventWithBody(ctx, organizationId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReceiveEasyPostEventResponse(rsp)
+}
+
+// ReceiveEasyPostEventWithResponse Receive an EasyPost tracker event (EasyPost calls it)
+//
+// The URL to give EasyPost as the webhook URL, with the organization's id. Public (EasyPost holds no API key): the body must be signed with the organization's secret as EasyPost signs it, X-Hmac-Signature `hmac-sha256-hex=` + the lower-case hex HMAC-SHA256 of the raw body keyed with the NFKD form of the secret; anything else is 401 and changes nothing, alike for an organization with no secret or none at all. A tracker.created or tracker.updated event finds the shipment by its tracking_code and carrier and moves the order and its recipient forward only (pre_transit shipped, in_transit and out_for_delivery in_transit, delivered delivered, return_to_sender and failure failed, the unit back on the shelf); the same event again or an older one changes nothing (applied false). Every other event, and a tracking code no shipment of the organization has, is 200 with applied false and the reason, so EasyPost does not send it again.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
+func (c *ClientWithResponses) ReceiveEasyPostEventWithResponse(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*ReceiveEasyPostEventResponse, error) {
+	rsp, err := c.ReceiveEasyPostEvent(ctx, organizationId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReceiveEasyPostEventResponse(rsp)
 }
 
 // GetOpenAPIWithResponse This document, as JSON
@@ -34089,6 +34803,249 @@ func ParseUpdatePersonaResponse(rsp *http.Response) (*UpdatePersonaResponse, err
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdatePersonaResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetEasyPostIntegrationResponse parses an HTTP response from a GetEasyPostIntegrationWithResponse call
+func ParseGetEasyPostIntegrationResponse(rsp *http.Response) (*GetEasyPostIntegrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetEasyPostIntegrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EasyPostIntegrationEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetEasyPostIntegrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetEasyPostSecretResponse parses an HTTP response from a SetEasyPostSecretWithResponse call
+func ParseSetEasyPostSecretResponse(rsp *http.Response) (*SetEasyPostSecretResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetEasyPostSecretResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EasyPostIntegrationEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetEasyPostSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReceiveEasyPostEventResponse parses an HTTP response from a ReceiveEasyPostEventWithResponse call
+func ParseReceiveEasyPostEventResponse(rsp *http.Response) (*ReceiveEasyPostEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReceiveEasyPostEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EasyPostEventResultEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ReceiveEasyPostEventResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

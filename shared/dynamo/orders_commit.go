@@ -81,11 +81,15 @@ func (s *Store) commitOrder(ctx context.Context, w orderWrite, refund *wallet.Pl
 		return s.commitPlan(ctx, *refund, planWrites{items: tx.items, changes: msgs,
 			cancelled: func(reasons []types.CancellationReason) error { return orderCancelled(&tx, reasons) }})
 	}
-	change, err := s.changePut(w.order.OrganizationID, msgs...)
-	if err != nil {
-		return err
+	// A tracking event that only adds scans sends no message: no change
+	// record to write either.
+	if len(msgs) > 0 {
+		change, err := s.changePut(w.order.OrganizationID, msgs...)
+		if err != nil {
+			return err
+		}
+		tx.add("", change)
 	}
-	tx.add("", change)
 	err = s.transactRetrying(ctx, tx.items)
 	switch {
 	case err == nil:

@@ -38,20 +38,30 @@ func sign(body []byte, secret string) string {
 // equal sign(body, secret), compared in constant time, byte for byte,
 // exactly as EasyPost's libraries compare it. No header, more than one,
 // a wrong signature, or no secret stored (empty) is UNAUTHORIZED: the
-// event must change nothing. The messages name no secret and no
-// signature.
+// event must change nothing. A wrong signature and no secret read the
+// same, so the events URL tells no one which organizations exist or use
+// EasyPost. The messages name no secret and no signature.
 func VerifySignature(body []byte, h Headers, secret string) error {
+	got, err := signatureOf(h)
+	if err != nil {
+		return err
+	}
+	if secret == "" || !hmac.Equal([]byte(sign(body, secret)), []byte(got)) {
+		return gifting.Errorf(gifting.CodeUnauthorized,
+			"the event's %s does not match this organization's EasyPost webhook secret (PUT /api/campaigns/integrations/easypost sets it)", SignatureHeader)
+	}
+	return nil
+}
+
+// signatureOf is the one X-Hmac-Signature value of h; UNAUTHORIZED when
+// there is none, or more than one.
+func signatureOf(h Headers) (string, error) {
 	values := h.Values(SignatureHeader)
 	switch {
 	case len(values) == 0 || values[0] == "":
-		return gifting.Errorf(gifting.CodeUnauthorized, "the event is not signed: EasyPost signs events in the %s header when the webhook has a secret", SignatureHeader)
+		return "", gifting.Errorf(gifting.CodeUnauthorized, "the event is not signed: EasyPost signs events in the %s header when the webhook has a secret", SignatureHeader)
 	case len(values) > 1:
-		return gifting.Errorf(gifting.CodeUnauthorized, "the event carries %d %s headers; EasyPost sends one", len(values), SignatureHeader)
-	case secret == "":
-		return gifting.Errorf(gifting.CodeUnauthorized, "no EasyPost webhook secret is set for this organization, so no event can be verified")
+		return "", gifting.Errorf(gifting.CodeUnauthorized, "the event carries %d %s headers; EasyPost sends one", len(values), SignatureHeader)
 	}
-	if !hmac.Equal([]byte(sign(body, secret)), []byte(values[0])) {
-		return gifting.Errorf(gifting.CodeUnauthorized, "the event's %s does not match the webhook secret", SignatureHeader)
-	}
-	return nil
+	return values[0], nil
 }

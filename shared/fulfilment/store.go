@@ -3,6 +3,7 @@ package fulfilment
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // The ports storage implements for the fulfilment use cases. Storage
@@ -70,14 +71,23 @@ type Commits[R any] interface {
 }
 
 // Secrets keeps each organization's EasyPost webhook secret, sealed at
-// rest and never returned by the API or logged.
+// rest (the use case seals it: storage holds only the sealed form) and
+// never returned by the API or logged.
 type Secrets interface {
-	// SetEasyPostSecret seals and stores orgID's secret, replacing the
-	// one before.
-	SetEasyPostSecret(ctx context.Context, orgID, secret string) error
-	// EasyPostSecret opens orgID's secret; "" when none is set (every
-	// event is then refused, VerifySignature).
-	EasyPostSecret(ctx context.Context, orgID string) (string, error)
+	// SetEasyPostSecret stores orgID's sealed secret, replacing the one
+	// before.
+	SetEasyPostSecret(ctx context.Context, orgID, sealed string, at time.Time) error
+	// EasyPostSecret reads orgID's sealed secret and when it was set,
+	// strongly consistent (a secret just set verifies the next event);
+	// the zero SealedSecret when none is set.
+	EasyPostSecret(ctx context.Context, orgID string) (SealedSecret, error)
+}
+
+// SealedSecret is an organization's EasyPost webhook secret as stored:
+// sealed (Sealer), and when it was set.
+type SealedSecret struct {
+	Sealed    string
+	UpdatedAt time.Time
 }
 
 // Outcomes storage reports. None is shown to a user as it is.

@@ -29,8 +29,13 @@ type orderFixture struct {
 
 func newOrderFixture(t *testing.T) *orderFixture {
 	t.Helper()
-	s := testenv.Store(t)
-	orgID, key := testenv.Org(t, s, "acme", 1000)
+	return orderFixtureOn(t, testenv.Store(t), "acme")
+}
+
+// orderFixtureOn is newOrderFixture for organization name on s.
+func orderFixtureOn(t *testing.T, s *dynamo.Store, name string) *orderFixture {
+	t.Helper()
+	orgID, key := testenv.Org(t, s, name, 1000)
 	f := &orderFixture{s: s, api: testenv.NewAPI(t, s, key), orgID: orgID}
 	res := f.api.Do("POST", "/api/campaigns/gifts", newGift("Mug", 35))
 	var g struct {

@@ -23,6 +23,7 @@ import (
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
@@ -117,6 +118,8 @@ type Server struct {
 	webhooks *webhook.App
 	// audiences is the audience slice's use cases (svc.Audiences).
 	audiences *audience.App
+	// easypost is the EasyPost integration's use cases (svc.EasyPost).
+	easypost *fulfilment.EasyPost
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -141,7 +144,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	s.contacts = contact.NewApp(store, nil)
 	if svc != nil {
 		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()
-		s.contacts = svc.Contacts()
+		s.contacts, s.easypost = svc.Contacts(), svc.EasyPost()
 	}
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)

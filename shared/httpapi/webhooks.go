@@ -10,8 +10,8 @@ import (
 	"github.com/giftcampaign/service/shared/wire"
 )
 
-// webhookRoutes are the webhook endpoints, the change feed and the API
-// keys (the organization's settings), served by the webhooks group. The handlers call the webhook slice's use cases
+// webhookRoutes are the webhook endpoints, the change feed, the API keys
+// and the EasyPost integration (the organization's settings), served by the webhooks group. The handlers call the webhook slice's use cases
 // (webhook.App) only.
 func (s *Server) webhookRoutes() []route {
 	admin := gifting.ScopeAdmin
@@ -25,7 +25,7 @@ func (s *Server) webhookRoutes() []route {
 		{pattern: "POST /api/campaigns/webhooks/{webhookId}/test", handle: s.testWebhook, scope: admin},
 		{pattern: "GET /api/campaigns/webhooks/{webhookId}/deliveries", handle: s.webhookDeliveries, scope: admin},
 		{pattern: "GET /api/campaigns/changes", handle: s.changes},
-	}, s.apiKeyRoutes()...)
+	}, append(s.apiKeyRoutes(), s.integrationRoutes()...)...)
 }
 
 // webhookDTO is an endpoint as the API shows it (the OpenAPI schema

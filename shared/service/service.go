@@ -16,10 +16,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -37,6 +39,7 @@ type Store interface {
 	audience.Store
 	webhook.Store
 	contact.Store
+	fulfilment.Secrets
 }
 
 // Config holds what the use cases need besides the store.
@@ -80,6 +83,9 @@ type Service struct {
 	// contacts is the contact slice's use cases (contacts.go), whose jobs
 	// go to Config.Jobs.
 	contacts *contact.App
+	// easypost is the EasyPost integration's use cases (Config.Secrets
+	// seals its webhook secret).
+	easypost *fulfilment.EasyPost
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -95,6 +101,13 @@ func New(store Store, cfg Config) *Service {
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks,
 		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
 	s.campaigns = s.newCampaigns()
+	var sealer fulfilment.Sealer
+	if cfg.Secrets != nil {
+		sealer = cfg.Secrets // a nil Secrets must stay a nil Sealer: NewEasyPost tests it
+	}
+	// The store's clock is read when a secret is set: a process built
+	// without a store (a job runner's test) never sets one.
+	s.easypost = fulfilment.NewEasyPost(store, sealer, func() time.Time { return store.Now() })
 	s.contacts = contact.NewApp(store, contactJobs{s})
 	s.audiences = s.newAudiences()
 	return s
@@ -104,6 +117,11 @@ func New(store Store, cfg Config) *Service {
 // recipient reads and moves, the pages, the emails, the expiry): the
 // recipients group's handlers call them.
 func (s *Service) Recipients() *recipient.App { return s.recipients }
+
+// EasyPost returns the EasyPost integration's use cases (its webhook
+// secret, its signed tracker events): the webhooks group's handlers call
+// them, and the recipient slice's Track applies an event.
+func (s *Service) EasyPost() *fulfilment.EasyPost { return s.easypost }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
 // handlers and the stream's deliveries call them.
