@@ -190,14 +190,17 @@ func (s *Server) listAudiences(w http.ResponseWriter, r *http.Request) error {
 		Status: audience.Status(q.enum("status", "", audience.Statuses...)),
 		ICPID:  q.filter("icpId"),
 	}
+	org := principal(r.Context()).OrgID
+	binding := createdBinding(org, "audience-lists", lq)
+	q.cursorPage(&lq.Page, binding, audience.InCreationOrder(f, lq))
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.audiences.List(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.audiences.List(r.Context(), org, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "Audience lists retrieved", mapAll(items, wire.AudienceOf), lq.Page, total)
+	writeList(w, "Audience lists retrieved", mapAll(items, wire.AudienceOf), lq.Page, total, binding)
 	return nil
 }
 
