@@ -71,6 +71,21 @@ func (s *Store) MemberIDs(ctx context.Context, orgID, listID string, n int) ([]s
 	return s.memberIDs(ctx, orgID, listID, n)
 }
 
+// ListMemberPage implements contact.Store: a page of listMemberPage, and
+// when it leaves a position, one member more read after it, which says
+// whether a page follows (one or two small Queries).
+func (s *Store) ListMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
+	ids, next, err := s.listMemberPage(ctx, orgID, listID, after, limit)
+	if err != nil || next == "" {
+		return ids, "", err
+	}
+	more, _, err := s.listMemberPage(ctx, orgID, listID, next, 1)
+	if err != nil || len(more) == 0 {
+		return ids, "", err
+	}
+	return ids, next, nil
+}
+
 // memberIDs returns up to n (all when n < 0) member ids of a list in
 // listMemberPage's order.
 func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n int) ([]string, error) {
