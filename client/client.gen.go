@@ -4535,7 +4535,10 @@ type CampaignLaunchStatus string
 
 // CampaignList The bare page of GET /api/campaigns/campaigns.
 type CampaignList struct {
-	Campaigns  []Campaign `json:"campaigns"`
+	Campaigns []Campaign `json:"campaigns"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
 	Pagination Pagination `json:"pagination"`
 }
 
@@ -4812,7 +4815,10 @@ type ContactLocationInput1 struct {
 type ContactPage struct {
 	Items []Contact `json:"items"`
 	Limit int       `json:"limit"`
-	Page  int       `json:"page"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
+	Page       int        `json:"page"`
 
 	// Total The contacts (or the list's members) across all pages. It comes from a count an import moves after writing each chunk, so while one runs it may trail the contacts in the middle of the list, never at its end: on the last page it is exact, and while a contact follows the page totalPages is past it.
 	Total int `json:"total"`
@@ -5726,6 +5732,9 @@ type ListProgress struct {
 // ListProgressStatus defines model for ListProgress.Status.
 type ListProgressStatus string
 
+// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+type NextCursor = string
+
 // NotFoundError The 404 body: the Error shape with this status, message and code fixed.
 type NotFoundError struct {
 	Code NotFoundErrorCode `json:"code"`
@@ -6165,7 +6174,10 @@ type RecipientList struct {
 	CampaignId string    `json:"campaignId"`
 
 	// Filters The filters applied, as parsed (status as an array).
-	Filters        map[string]interface{}   `json:"filters"`
+	Filters map[string]interface{} `json:"filters"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor     NextCursor               `json:"nextCursor"`
 	Organization   *OrganizationSummary     `json:"organization,omitempty"`
 	OrganizationId string                   `json:"organizationId"`
 	Pagination     Pagination               `json:"pagination"`
@@ -6595,6 +6607,9 @@ type WeightUnit string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// Cursor defines model for cursor.
+type Cursor = string
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -6687,6 +6702,9 @@ type CreateCampaign201JSONResponseBodySuccess bool
 type ListAudiencesParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -6803,6 +6821,9 @@ type ListCampaignsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -6848,6 +6869,9 @@ type AddRecipientParams struct {
 type ListCampaignRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -6950,6 +6974,9 @@ type ListContactListMembersParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -6984,6 +7011,9 @@ type RemoveContactFromList200JSONResponseBodySuccess bool
 type ListContactsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7026,6 +7056,9 @@ type EnrichContact200JSONResponseBodySuccess bool
 type ListEventsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7137,6 +7170,9 @@ type ListPersonasParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -7221,6 +7257,9 @@ type CancelOrderJSONBody struct {
 type ListExpressSendRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7360,6 +7399,9 @@ type PauseCampaign200JSONResponseBodySuccess bool
 type ListGuideRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -8709,6 +8751,7 @@ type ClientInterface interface {
 	// The organization's audience lists, newest first by default; `search` matches name, description
 	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 	// filter, search or other sort reads the organization's audiences (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
 	ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8850,6 +8893,7 @@ type ClientInterface interface {
 	// The organization's campaigns; deleted ones never appear. The default order (newest first,
 	// no filter) reads only the page; a filter or another sort reads the organization's campaigns
 	// and sorts them in memory. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Corresponds with GET /api/campaigns/campaigns (the `ListCampaigns` operationId).
 	ListCampaigns(ctx context.Context, params *ListCampaignsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8906,6 +8950,7 @@ type ClientInterface interface {
 	// read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 	// status first (journey order) and `recipients` is an object mapping every status (of the
 	// filter, or all) to the page's recipients in it. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 	//
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 	ListCampaignRecipients(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9046,6 +9091,7 @@ type ClientInterface interface {
 	// The list's live contacts (those whose first list it is, newest first, then the others),
 	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
 	ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9111,6 +9157,7 @@ type ClientInterface interface {
 	// reads only that word's index entries; one made only of shorter words reads the whole
 	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 	// appear.
+	// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 	ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9196,6 +9243,7 @@ type ClientInterface interface {
 	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's events (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9370,6 +9418,7 @@ type ClientInterface interface {
 	// The organization's personas, newest first by default; `search` matches the persona's name,
 	// description and tags. Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
 	ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9545,6 +9594,7 @@ type ClientInterface interface {
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9855,6 +9905,7 @@ type ClientInterface interface {
 	//
 	// The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 	// newest first. Bare response, shaped like the express-send list.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Corresponds with GET /api/campaigns/{campaignId}/recipients (the `ListGuideRecipients` operationId).
 	ListGuideRecipients(ctx context.Context, campaignId string, params *ListGuideRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10129,6 +10180,7 @@ func (c *Client) RevokeApiKey(ctx context.Context, keyId string, reqEditors ...R
 // The organization's audience lists, newest first by default; `search` matches name, description
 // and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 // filter, search or other sort reads the organization's audiences (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
 func (c *Client) ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10380,6 +10432,7 @@ func (c *Client) RebuildAudience(ctx context.Context, audienceId string, reqEdit
 // The organization's campaigns; deleted ones never appear. The default order (newest first,
 // no filter) reads only the page; a filter or another sort reads the organization's campaigns
 // and sorts them in memory. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Corresponds with GET /api/campaigns/campaigns (the `ListCampaigns` operationId).
 func (c *Client) ListCampaigns(ctx context.Context, params *ListCampaignsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10466,6 +10519,7 @@ func (c *Client) AddRecipient(ctx context.Context, campaignId string, params *Ad
 // read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 // status first (journey order) and `recipients` is an object mapping every status (of the
 // filter, or all) to the page's recipients in it. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 //
 // Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 func (c *Client) ListCampaignRecipients(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10746,6 +10800,7 @@ func (c *Client) UpdateContactList(ctx context.Context, listId string, body Upda
 // The list's live contacts (those whose first list it is, newest first, then the others),
 // in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
 func (c *Client) ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10851,6 +10906,7 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 // reads only that word's index entries; one made only of shorter words reads the whole
 // contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 // appear.
+// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11016,6 +11072,7 @@ func (c *Client) EnrichContact(ctx context.Context, body EnrichContactJSONReques
 // venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 // means the whole day). Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's events (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11360,6 +11417,7 @@ func (c *Client) UpdateGift(ctx context.Context, giftId string, body UpdateGiftJ
 // The organization's personas, newest first by default; `search` matches the persona's name,
 // description and tags. Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's personas (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
 func (c *Client) ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11695,6 +11753,7 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 // recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12295,6 +12354,7 @@ func (c *Client) PauseCampaign(ctx context.Context, campaignId string, body Paus
 //
 // The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 // newest first. Bare response, shaped like the express-send list.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Corresponds with GET /api/campaigns/{campaignId}/recipients (the `ListGuideRecipients` operationId).
 func (c *Client) ListGuideRecipients(ctx context.Context, campaignId string, params *ListGuideRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12754,6 +12814,18 @@ func NewListAudiencesRequest(server string, params *ListAudiencesParams) (*http.
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13234,6 +13306,18 @@ func NewListCampaignsRequest(server string, params *ListCampaignsParams) (*http.
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -13444,6 +13528,18 @@ func NewListCampaignRecipientsRequest(server string, campaignId string, params *
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14082,6 +14178,18 @@ func NewListContactListMembersRequest(server string, listId string, params *List
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -14239,6 +14347,18 @@ func NewListContactsRequest(server string, params *ListContactsParams) (*http.Re
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14511,6 +14631,18 @@ func NewListEventsRequest(server string, params *ListEventsParams) (*http.Reques
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15182,6 +15314,18 @@ func NewListPersonasRequest(server string, params *ListPersonasParams) (*http.Re
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -15825,6 +15969,18 @@ func NewListExpressSendRecipientsRequest(server string, campaignId string, param
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -16893,6 +17049,18 @@ func NewListGuideRecipientsRequest(server string, campaignId string, params *Lis
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -17374,6 +17542,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's audience lists, newest first by default; `search` matches name, description
 	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 	// filter, search or other sort reads the organization's audiences (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17525,6 +17694,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's campaigns; deleted ones never appear. The default order (newest first,
 	// no filter) reads only the page; a filter or another sort reads the organization's campaigns
 	// and sorts them in memory. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17583,6 +17753,7 @@ type ClientWithResponsesInterface interface {
 	// read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 	// status first (journey order) and `recipients` is an object mapping every status (of the
 	// filter, or all) to the page's recipients in it. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17735,6 +17906,7 @@ type ClientWithResponsesInterface interface {
 	// The list's live contacts (those whose first list it is, newest first, then the others),
 	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17804,6 +17976,7 @@ type ClientWithResponsesInterface interface {
 	// reads only that word's index entries; one made only of shorter words reads the whole
 	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 	// appear.
+	// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17897,6 +18070,7 @@ type ClientWithResponsesInterface interface {
 	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's events (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18085,6 +18259,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's personas, newest first by default; `search` matches the persona's name,
 	// description and tags. Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18274,6 +18449,7 @@ type ClientWithResponsesInterface interface {
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18614,6 +18790,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 	// newest first. Bare response, shaped like the express-send list.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19162,8 +19339,11 @@ type ListAudiencesResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []AudienceList `json:"items"`
-			Pagination Pagination     `json:"pagination"`
+			Items []AudienceList `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
+			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                     `json:"message"`
 		StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -19186,8 +19366,11 @@ type ListAudiencesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAudiencesResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []AudienceList `json:"items"`
-		Pagination Pagination     `json:"pagination"`
+		Items []AudienceList `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
+		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                     `json:"message"`
 	StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -22227,7 +22410,10 @@ type ListEventsResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []Event    `json:"items"`
+			Items []Event `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
 			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                  `json:"message"`
@@ -22251,7 +22437,10 @@ type ListEventsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListEventsResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []Event    `json:"items"`
+		Items []Event `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
 		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                  `json:"message"`
@@ -23430,8 +23619,11 @@ type ListPersonasResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []ICPPersona `json:"items"`
-			Pagination Pagination   `json:"pagination"`
+			Items []ICPPersona `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
+			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                    `json:"message"`
 		StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -23454,8 +23646,11 @@ type ListPersonasResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPersonasResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []ICPPersona `json:"items"`
-		Pagination Pagination   `json:"pagination"`
+		Items []ICPPersona `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
+		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                    `json:"message"`
 	StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -27304,6 +27499,7 @@ func (c *ClientWithResponses) RevokeApiKeyWithResponse(ctx context.Context, keyI
 // The organization's audience lists, newest first by default; `search` matches name, description
 // and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 // filter, search or other sort reads the organization's audiences (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27521,6 +27717,7 @@ func (c *ClientWithResponses) RebuildAudienceWithResponse(ctx context.Context, a
 // The organization's campaigns; deleted ones never appear. The default order (newest first,
 // no filter) reads only the page; a filter or another sort reads the organization's campaigns
 // and sorts them in memory. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27597,6 +27794,7 @@ func (c *ClientWithResponses) AddRecipientWithResponse(ctx context.Context, camp
 // read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 // status first (journey order) and `recipients` is an object mapping every status (of the
 // filter, or all) to the page's recipients in it. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27833,6 +28031,7 @@ func (c *ClientWithResponses) UpdateContactListWithResponse(ctx context.Context,
 // The list's live contacts (those whose first list it is, newest first, then the others),
 // in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27926,6 +28125,7 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 // reads only that word's index entries; one made only of shorter words reads the whole
 // contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 // appear.
+// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28067,6 +28267,7 @@ func (c *ClientWithResponses) EnrichContactWithResponse(ctx context.Context, bod
 // venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 // means the whole day). Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's events (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28357,6 +28558,7 @@ func (c *ClientWithResponses) UpdateGiftWithResponse(ctx context.Context, giftId
 // The organization's personas, newest first by default; `search` matches the persona's name,
 // description and tags. Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's personas (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28642,6 +28844,7 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 // recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29156,6 +29359,7 @@ func (c *ClientWithResponses) PauseCampaignWithResponse(ctx context.Context, cam
 //
 // The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 // newest first. Bare response, shaped like the express-send list.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29749,8 +29953,11 @@ func ParseListAudiencesResponse(rsp *http.Response) (*ListAudiencesResponse, err
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []AudienceList `json:"items"`
-				Pagination Pagination     `json:"pagination"`
+				Items []AudienceList `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
+				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                     `json:"message"`
 			StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -32587,7 +32794,10 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []Event    `json:"items"`
+				Items []Event `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
 				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                  `json:"message"`
@@ -33631,8 +33841,11 @@ func ParseListPersonasResponse(rsp *http.Response) (*ListPersonasResponse, error
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []ICPPersona `json:"items"`
-				Pagination Pagination   `json:"pagination"`
+				Items []ICPPersona `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
+				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                    `json:"message"`
 			StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
