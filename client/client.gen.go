@@ -8872,6 +8872,7 @@ type ClientInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+	// Pages by number only: it has no cursor yet.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9025,7 +9026,7 @@ type ClientInterface interface {
 
 	// ListContactLists List contact lists
 	//
-	// The organization's contact lists with their exact contact counts. Enveloped response.
+	// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/contact-lists (the `ListContactLists` operationId).
 	ListContactLists(ctx context.Context, params *ListContactListsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9351,6 +9352,7 @@ type ClientInterface interface {
 	//
 	// The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 	// first. Bare response.
+	// Pages by number only (no cursor): the gifts are read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/gifts (the `ListGifts` operationId).
 	ListGifts(ctx context.Context, params *ListGiftsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9604,6 +9606,7 @@ type ClientInterface interface {
 	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
 	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 	// category (case-insensitive). Enveloped response.
+	// Pages by number only (no cursor): the templates are read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
 	ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10391,6 +10394,7 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+// Pages by number only: it has no cursor yet.
 //
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10664,7 +10668,7 @@ func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, req
 
 // ListContactLists List contact lists
 //
-// The organization's contact lists with their exact contact counts. Enveloped response.
+// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/contact-lists (the `ListContactLists` operationId).
 func (c *Client) ListContactLists(ctx context.Context, params *ListContactListsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11280,6 +11284,7 @@ func (c *Client) UnlinkEventCampaign(ctx context.Context, id string, campaignId 
 //
 // The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 // first. Bare response.
+// Pages by number only (no cursor): the gifts are read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/gifts (the `ListGifts` operationId).
 func (c *Client) ListGifts(ctx context.Context, params *ListGiftsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11773,6 +11778,7 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // The organization's own templates and the service catalog's (`isDelightloop`), newest first
 // by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 // category (case-insensitive). Enveloped response.
+// Pages by number only (no cursor): the templates are read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
 func (c *Client) ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -17669,6 +17675,7 @@ type ClientWithResponsesInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+	// Pages by number only: it has no cursor yet.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17834,7 +17841,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactListsWithResponse List contact lists
 	//
-	// The organization's contact lists with their exact contact counts. Enveloped response.
+	// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18186,6 +18193,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 	// first. Bare response.
+	// Pages by number only (no cursor): the gifts are read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18461,6 +18469,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
 	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 	// category (case-insensitive). Enveloped response.
+	// Pages by number only (no cursor): the templates are read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27680,6 +27689,7 @@ func (c *ClientWithResponses) AudienceToContactListWithResponse(ctx context.Cont
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+// Pages by number only: it has no cursor yet.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27917,7 +27927,7 @@ func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, param
 
 // ListContactListsWithResponse List contact lists
 //
-// The organization's contact lists with their exact contact counts. Enveloped response.
+// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28443,6 +28453,7 @@ func (c *ClientWithResponses) UnlinkEventCampaignWithResponse(ctx context.Contex
 //
 // The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 // first. Bare response.
+// Pages by number only (no cursor): the gifts are read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28862,6 +28873,7 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 // The organization's own templates and the service catalog's (`isDelightloop`), newest first
 // by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 // category (case-insensitive). Enveloped response.
+// Pages by number only (no cursor): the templates are read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
