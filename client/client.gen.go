@@ -4116,8 +4116,11 @@ type ApiKeyListEnvelope struct {
 
 // AudienceContacts defines model for AudienceContacts.
 type AudienceContacts struct {
-	Audience   AudienceList     `json:"audience"`
-	Items      []AudienceMember `json:"items"`
+	Audience AudienceList     `json:"audience"`
+	Items    []AudienceMember `json:"items"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
 	Pagination struct {
 		Limit int `json:"limit"`
 		Page  int `json:"page"`
@@ -6781,6 +6784,9 @@ type ListAudienceContactsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -8872,7 +8878,9 @@ type ClientInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
-	// Pages by number only: it has no cursor yet.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+	// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+	// audience built before its members were keyed (a 400: page it by number).
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10394,7 +10402,9 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
-// Pages by number only: it has no cursor yet.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+// audience built before its members were keyed (a 400: page it by number).
 //
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13167,6 +13177,18 @@ func NewListAudienceContactsRequest(server string, audienceId string, params *Li
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -17675,7 +17697,9 @@ type ClientWithResponsesInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
-	// Pages by number only: it has no cursor yet.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+	// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+	// audience built before its members were keyed (a 400: page it by number).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27689,7 +27713,9 @@ func (c *ClientWithResponses) AudienceToContactListWithResponse(ctx context.Cont
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
-// Pages by number only: it has no cursor yet.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+// audience built before its members were keyed (a 400: page it by number).
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -260,3 +260,30 @@ func TestCursorWalkWhileContactsAreAdded(t *testing.T) {
 		})
 	}
 }
+
+// TestAudienceContactsCursorWalk: an audience's contacts in the default
+// order (the contacts' createdAt, ties by contactId) walked by nextCursor
+// are those of the walk by number, in order, both ways and with several
+// limits; a search or another sort has no cursor; another audience's
+// cursor is refused.
+func TestAudienceContactsCursorWalk(t *testing.T) {
+	t.Parallel()
+	api, _, _, audienceID := membersFixture(t, "acme")
+	l := cursorList{"audience contacts", "/api/campaigns/audience-lists/" + audienceID + "/contacts", "data.items", "contactId",
+		"data.nextCursor", "data.pagination.total"}
+	for _, q := range []url.Values{{}, {"sortOrder": {"asc"}}} {
+		for _, limit := range []int{1, 5, 13, 100} {
+			want, _ := walkByNumber(t, api, l, q, limit)
+			if got := walkByCursor(t, api, l, q, limit, nil); len(want) == 0 || !slices.Equal(got, want) {
+				t.Errorf("?%s&limit=%d: by cursor %v\nby number %v", q.Encode(), limit, got, want)
+			}
+		}
+	}
+	next := getPage(t, api, l, url.Values{"limit": {"5"}}).next
+	if p := getPage(t, api, l, url.Values{"limit": {"5"}, "sortBy": {"updatedAt"}}); p.next != "" {
+		t.Errorf("the updatedAt order answered nextCursor %q; it has none", p.next)
+	}
+	assertCursorRefused(t, api, l.path, url.Values{"cursor": {next}, "search": {"ann"}})
+	assertCursorRefused(t, api, l.path, url.Values{"cursor": {next}, "sortOrder": {"asc"}})
+	assertCursorRefused(t, api, "/api/campaigns/audience-lists/01JH8Z4Q1V6W3K2M9T5R7Y0AUD/contacts", url.Values{"cursor": {next}})
+}
