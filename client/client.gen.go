@@ -4116,8 +4116,11 @@ type ApiKeyListEnvelope struct {
 
 // AudienceContacts defines model for AudienceContacts.
 type AudienceContacts struct {
-	Audience   AudienceList     `json:"audience"`
-	Items      []AudienceMember `json:"items"`
+	Audience AudienceList     `json:"audience"`
+	Items    []AudienceMember `json:"items"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
 	Pagination struct {
 		Limit int `json:"limit"`
 		Page  int `json:"page"`
@@ -4535,7 +4538,10 @@ type CampaignLaunchStatus string
 
 // CampaignList The bare page of GET /api/campaigns/campaigns.
 type CampaignList struct {
-	Campaigns  []Campaign `json:"campaigns"`
+	Campaigns []Campaign `json:"campaigns"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
 	Pagination Pagination `json:"pagination"`
 }
 
@@ -4815,7 +4821,10 @@ type ContactLocationInput1 struct {
 type ContactPage struct {
 	Items []Contact `json:"items"`
 	Limit int       `json:"limit"`
-	Page  int       `json:"page"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor NextCursor `json:"nextCursor"`
+	Page       int        `json:"page"`
 
 	// Total The contacts (or the list's members) across all pages. It comes from a count an import moves after writing each chunk, so while one runs it may trail the contacts in the middle of the list, never at its end: on the last page it is exact, and while a contact follows the page totalPages is past it.
 	Total int `json:"total"`
@@ -5794,6 +5803,9 @@ type ListProgress struct {
 // ListProgressStatus defines model for ListProgress.Status.
 type ListProgressStatus string
 
+// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+type NextCursor = string
+
 // NotFoundError The 404 body: the Error shape with this status, message and code fixed.
 type NotFoundError struct {
 	Code NotFoundErrorCode `json:"code"`
@@ -6234,7 +6246,10 @@ type RecipientList struct {
 	CampaignId string    `json:"campaignId"`
 
 	// Filters The filters applied, as parsed (status as an array).
-	Filters        map[string]interface{}   `json:"filters"`
+	Filters map[string]interface{} `json:"filters"`
+
+	// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+	NextCursor     NextCursor               `json:"nextCursor"`
 	Organization   *OrganizationSummary     `json:"organization,omitempty"`
 	OrganizationId string                   `json:"organizationId"`
 	Pagination     Pagination               `json:"pagination"`
@@ -6684,6 +6699,9 @@ type WeightUnit string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// Cursor defines model for cursor.
+type Cursor = string
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -6777,6 +6795,9 @@ type ListAudiencesParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -6852,6 +6873,9 @@ type ListAudienceContactsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -6891,6 +6915,9 @@ type RebuildAudience202JSONResponseBodySuccess bool
 type ListCampaignsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -6937,6 +6964,9 @@ type AddRecipientParams struct {
 type ListCampaignRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7039,6 +7069,9 @@ type ListContactListMembersParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -7073,6 +7106,9 @@ type RemoveContactFromList200JSONResponseBodySuccess bool
 type ListContactsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7115,6 +7151,9 @@ type EnrichContact200JSONResponseBodySuccess bool
 type ListEventsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7226,6 +7265,9 @@ type ListPersonasParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -7318,6 +7360,9 @@ type CancelOrderJSONBody struct {
 type ListExpressSendRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7457,6 +7502,9 @@ type PauseCampaign200JSONResponseBodySuccess bool
 type ListGuideRecipientsParams struct {
 	// Page The page to return, 1-based.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Cursor A previous page's nextCursor, sent with the same filters and sort (and no page, or page 1): the page starts right after that page's last item, wherever items created or deleted since have moved it, and reads only the page (docs/api.md, "Paging"). A cursor made for another organization, list, filter or sort, an altered one, one sent with another page, and one sent to a list whose order follows no key (a search, an in-memory sort) are a 400 VALIDATION_FAILED.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Limit Items per page.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
@@ -8812,6 +8860,7 @@ type ClientInterface interface {
 	// The organization's audience lists, newest first by default; `search` matches name, description
 	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 	// filter, search or other sort reads the organization's audiences (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
 	ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8932,6 +8981,9 @@ type ClientInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+	// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+	// audience built before its members were keyed (a 400: page it by number).
 	//
 	// Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 	ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8953,6 +9005,7 @@ type ClientInterface interface {
 	// The organization's campaigns; deleted ones never appear. The default order (newest first,
 	// no filter) reads only the page; a filter or another sort reads the organization's campaigns
 	// and sorts them in memory. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Corresponds with GET /api/campaigns/campaigns (the `ListCampaigns` operationId).
 	ListCampaigns(ctx context.Context, params *ListCampaignsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9009,6 +9062,7 @@ type ClientInterface interface {
 	// read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 	// status first (journey order) and `recipients` is an object mapping every status (of the
 	// filter, or all) to the page's recipients in it. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 	//
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 	ListCampaignRecipients(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9085,7 +9139,7 @@ type ClientInterface interface {
 
 	// ListContactLists List contact lists
 	//
-	// The organization's contact lists with their exact contact counts. Enveloped response.
+	// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/contact-lists (the `ListContactLists` operationId).
 	ListContactLists(ctx context.Context, params *ListContactListsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9151,6 +9205,7 @@ type ClientInterface interface {
 	// The list's live contacts (those whose first list it is, newest first, then the others),
 	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
 	ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9216,6 +9271,7 @@ type ClientInterface interface {
 	// reads only that word's index entries; one made only of shorter words reads the whole
 	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 	// appear.
+	// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 	ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9301,6 +9357,7 @@ type ClientInterface interface {
 	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's events (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9408,6 +9465,7 @@ type ClientInterface interface {
 	//
 	// The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 	// first. Bare response.
+	// Pages by number only (no cursor): the gifts are read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/gifts (the `ListGifts` operationId).
 	ListGifts(ctx context.Context, params *ListGiftsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9475,6 +9533,7 @@ type ClientInterface interface {
 	// The organization's personas, newest first by default; `search` matches the persona's name,
 	// description and tags. Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
 	ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9693,6 +9752,7 @@ type ClientInterface interface {
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9702,6 +9762,7 @@ type ClientInterface interface {
 	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
 	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 	// category (case-insensitive). Enveloped response.
+	// Pages by number only (no cursor): the templates are read and ordered in memory.
 	//
 	// Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
 	ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10003,6 +10064,7 @@ type ClientInterface interface {
 	//
 	// The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 	// newest first. Bare response, shaped like the express-send list.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Corresponds with GET /api/campaigns/{campaignId}/recipients (the `ListGuideRecipients` operationId).
 	ListGuideRecipients(ctx context.Context, campaignId string, params *ListGuideRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10280,6 +10342,7 @@ func (c *Client) RevokeApiKey(ctx context.Context, keyId string, reqEditors ...R
 // The organization's audience lists, newest first by default; `search` matches name, description
 // and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 // filter, search or other sort reads the organization's audiences (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/audience-lists (the `ListAudiences` operationId).
 func (c *Client) ListAudiences(ctx context.Context, params *ListAudiencesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10490,6 +10553,9 @@ func (c *Client) AudienceToContactList(ctx context.Context, audienceId string, b
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+// audience built before its members were keyed (a 400: page it by number).
 //
 // Corresponds with GET /api/campaigns/audience-lists/{audienceId}/contacts (the `ListAudienceContacts` operationId).
 func (c *Client) ListAudienceContacts(ctx context.Context, audienceId string, params *ListAudienceContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10531,6 +10597,7 @@ func (c *Client) RebuildAudience(ctx context.Context, audienceId string, reqEdit
 // The organization's campaigns; deleted ones never appear. The default order (newest first,
 // no filter) reads only the page; a filter or another sort reads the organization's campaigns
 // and sorts them in memory. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Corresponds with GET /api/campaigns/campaigns (the `ListCampaigns` operationId).
 func (c *Client) ListCampaigns(ctx context.Context, params *ListCampaignsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10617,6 +10684,7 @@ func (c *Client) AddRecipient(ctx context.Context, campaignId string, params *Ad
 // read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 // status first (journey order) and `recipients` is an object mapping every status (of the
 // filter, or all) to the page's recipients in it. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 //
 // Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 func (c *Client) ListCampaignRecipients(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10763,7 +10831,7 @@ func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, req
 
 // ListContactLists List contact lists
 //
-// The organization's contact lists with their exact contact counts. Enveloped response.
+// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/contact-lists (the `ListContactLists` operationId).
 func (c *Client) ListContactLists(ctx context.Context, params *ListContactListsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10899,6 +10967,7 @@ func (c *Client) UpdateContactList(ctx context.Context, listId string, body Upda
 // The list's live contacts (those whose first list it is, newest first, then the others),
 // in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts (the `ListContactListMembers` operationId).
 func (c *Client) ListContactListMembers(ctx context.Context, listId string, params *ListContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11004,6 +11073,7 @@ func (c *Client) RemoveContactFromList(ctx context.Context, listId string, conta
 // reads only that word's index entries; one made only of shorter words reads the whole
 // contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 // appear.
+// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/contacts (the `ListContacts` operationId).
 func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11169,6 +11239,7 @@ func (c *Client) EnrichContact(ctx context.Context, body EnrichContactJSONReques
 // venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 // means the whole day). Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's events (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11376,6 +11447,7 @@ func (c *Client) UnlinkEventCampaign(ctx context.Context, id string, campaignId 
 //
 // The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 // first. Bare response.
+// Pages by number only (no cursor): the gifts are read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/gifts (the `ListGifts` operationId).
 func (c *Client) ListGifts(ctx context.Context, params *ListGiftsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11513,6 +11585,7 @@ func (c *Client) UpdateGift(ctx context.Context, giftId string, body UpdateGiftJ
 // The organization's personas, newest first by default; `search` matches the persona's name,
 // description and tags. Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's personas (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Corresponds with GET /api/campaigns/icp-personas (the `ListPersonas` operationId).
 func (c *Client) ListPersonas(ctx context.Context, params *ListPersonasParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11941,6 +12014,7 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 // recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11960,6 +12034,7 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // The organization's own templates and the service catalog's (`isDelightloop`), newest first
 // by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 // category (case-insensitive). Enveloped response.
+// Pages by number only (no cursor): the templates are read and ordered in memory.
 //
 // Corresponds with GET /api/campaigns/templates (the `ListTemplates` operationId).
 func (c *Client) ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12541,6 +12616,7 @@ func (c *Client) PauseCampaign(ctx context.Context, campaignId string, body Paus
 //
 // The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 // newest first. Bare response, shaped like the express-send list.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Corresponds with GET /api/campaigns/{campaignId}/recipients (the `ListGuideRecipients` operationId).
 func (c *Client) ListGuideRecipients(ctx context.Context, campaignId string, params *ListGuideRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13012,6 +13088,18 @@ func NewListAudiencesRequest(server string, params *ListAudiencesParams) (*http.
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -13347,6 +13435,18 @@ func NewListAudienceContactsRequest(server string, audienceId string, params *Li
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -13474,6 +13574,18 @@ func NewListCampaignsRequest(server string, params *ListCampaignsParams) (*http.
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13693,6 +13805,18 @@ func NewListCampaignRecipientsRequest(server string, campaignId string, params *
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14331,6 +14455,18 @@ func NewListContactListMembersRequest(server string, listId string, params *List
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -14488,6 +14624,18 @@ func NewListContactsRequest(server string, params *ListContactsParams) (*http.Re
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14760,6 +14908,18 @@ func NewListEventsRequest(server string, params *ListEventsParams) (*http.Reques
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15422,6 +15582,18 @@ func NewListPersonasRequest(server string, params *ListPersonasParams) (*http.Re
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -16201,6 +16373,18 @@ func NewListExpressSendRecipientsRequest(server string, campaignId string, param
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -17269,6 +17453,18 @@ func NewListGuideRecipientsRequest(server string, campaignId string, params *Lis
 
 		}
 
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -17750,6 +17946,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's audience lists, newest first by default; `search` matches name, description
 	// and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 	// filter, search or other sort reads the organization's audiences (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17876,6 +18073,9 @@ type ClientWithResponsesInterface interface {
 	// before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 	// search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 	// object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+	// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+	// audience built before its members were keyed (a 400: page it by number).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17901,6 +18101,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's campaigns; deleted ones never appear. The default order (newest first,
 	// no filter) reads only the page; a filter or another sort reads the organization's campaigns
 	// and sorts them in memory. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17959,6 +18160,7 @@ type ClientWithResponsesInterface interface {
 	// read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 	// status first (journey order) and `recipients` is an object mapping every status (of the
 	// filter, or all) to the page's recipients in it. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18041,7 +18243,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListContactListsWithResponse List contact lists
 	//
-	// The organization's contact lists with their exact contact counts. Enveloped response.
+	// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18113,6 +18315,7 @@ type ClientWithResponsesInterface interface {
 	// The list's live contacts (those whose first list it is, newest first, then the others),
 	// in GET /contacts' bare shape and with its
 	// parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+	// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18182,6 +18385,7 @@ type ClientWithResponsesInterface interface {
 	// reads only that word's index entries; one made only of shorter words reads the whole
 	// contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 	// appear.
+	// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18275,6 +18479,7 @@ type ClientWithResponsesInterface interface {
 	// venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 	// means the whole day). Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's events (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18390,6 +18595,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 	// first. Bare response.
+	// Pages by number only (no cursor): the gifts are read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18463,6 +18669,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's personas, newest first by default; `search` matches the persona's name,
 	// description and tags. Enveloped response. The default order (no filter, no search) reads only
 	// the page; any filter, search or other sort reads the organization's personas (they are few).
+	// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18697,6 +18904,7 @@ type ClientWithResponsesInterface interface {
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 	// recipients are created in) and `expired` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18708,6 +18916,7 @@ type ClientWithResponsesInterface interface {
 	// The organization's own templates and the service catalog's (`isDelightloop`), newest first
 	// by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 	// category (case-insensitive). Enveloped response.
+	// Pages by number only (no cursor): the templates are read and ordered in memory.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19037,6 +19246,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 	// newest first. Bare response, shaped like the express-send list.
+	// Pass `nextCursor` as `cursor` to read the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19588,8 +19798,11 @@ type ListAudiencesResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []AudienceList `json:"items"`
-			Pagination Pagination     `json:"pagination"`
+			Items []AudienceList `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
+			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                     `json:"message"`
 		StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -19612,8 +19825,11 @@ type ListAudiencesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAudiencesResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []AudienceList `json:"items"`
-		Pagination Pagination     `json:"pagination"`
+		Items []AudienceList `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
+		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                     `json:"message"`
 	StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -22653,7 +22869,10 @@ type ListEventsResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []Event    `json:"items"`
+			Items []Event `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
 			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                  `json:"message"`
@@ -22677,7 +22896,10 @@ type ListEventsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListEventsResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []Event    `json:"items"`
+		Items []Event `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
 		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                  `json:"message"`
@@ -23856,8 +24078,11 @@ type ListPersonasResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Data struct {
-			Items      []ICPPersona `json:"items"`
-			Pagination Pagination   `json:"pagination"`
+			Items []ICPPersona `json:"items"`
+
+			// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+			NextCursor NextCursor `json:"nextCursor"`
+			Pagination Pagination `json:"pagination"`
 		} `json:"data"`
 		Message    string                                    `json:"message"`
 		StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -23880,8 +24105,11 @@ type ListPersonasResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPersonasResponse) GetJSON200() *struct {
 	Data struct {
-		Items      []ICPPersona `json:"items"`
-		Pagination Pagination   `json:"pagination"`
+		Items []ICPPersona `json:"items"`
+
+		// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+		NextCursor NextCursor `json:"nextCursor"`
+		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 	Message    string                                    `json:"message"`
 	StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -28000,6 +28228,7 @@ func (c *ClientWithResponses) RevokeApiKeyWithResponse(ctx context.Context, keyI
 // The organization's audience lists, newest first by default; `search` matches name, description
 // and tags. Enveloped response. The default order (no filter, no search) reads only the page; any
 // filter, search or other sort reads the organization's audiences (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28180,6 +28409,9 @@ func (c *ClientWithResponses) AudienceToContactListWithResponse(ctx context.Cont
 // before these entries existed, and neither rebuilt nor migrated since, is read whole for a
 // search, `updatedAt` and deep `contactId` pages (same answers, higher cost). The pagination
 // object has exactly `page`, `limit`, `total` and `totalPages`. Enveloped response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order (createdAt, no
+// search); a search or another sort has no cursor (`nextCursor` empty, a `cursor` refused), nor has an
+// audience built before its members were keyed (a 400: page it by number).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28217,6 +28449,7 @@ func (c *ClientWithResponses) RebuildAudienceWithResponse(ctx context.Context, a
 // The organization's campaigns; deleted ones never appear. The default order (newest first,
 // no filter) reads only the page; a filter or another sort reads the organization's campaigns
 // and sorts them in memory. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page: only in the default order with no filter (a key order); a filter or another sort has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28293,6 +28526,7 @@ func (c *ClientWithResponses) AddRecipientWithResponse(ctx context.Context, camp
 // read unit per 50 recipients) and sort in memory. With `groupBy=true` the page is sorted by
 // status first (journey order) and `recipients` is an object mapping every status (of the
 // filter, or all) to the page's recipients in it. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page, in the orders an index key follows: createdAt (with status or feedback filters, or groupBy), status, and lastName with no filter. A search, userId and the other sorts (updatedAt, firstName, email, company) have no cursor: `nextCursor` is empty and a `cursor` is refused. A campaign created before an order's index is keyed by `admin migrate` refuses a cursor in that order.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28417,7 +28651,7 @@ func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, param
 
 // ListContactListsWithResponse List contact lists
 //
-// The organization's contact lists with their exact contact counts. Enveloped response.
+// The organization's contact lists with their exact contact counts. Enveloped response. Pages by number only (no cursor), as every list is read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28531,6 +28765,7 @@ func (c *ClientWithResponses) UpdateContactListWithResponse(ctx context.Context,
 // The list's live contacts (those whose first list it is, newest first, then the others),
 // in GET /contacts' bare shape and with its
 // parameters; `total` is the list's `contactCount`. A page reads only its own contacts.
+// Pass `nextCursor` as `cursor` to read the next page; a search has no cursor (`nextCursor` empty, a `cursor` refused).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28624,6 +28859,7 @@ func (c *ClientWithResponses) RemoveContactFromListWithResponse(ctx context.Cont
 // reads only that word's index entries; one made only of shorter words reads the whole
 // contacts index (docs/decisions/0008-contact-search-tokens.md). Deleted contacts never
 // appear.
+// Pass `nextCursor` as `cursor` to read the next page (docs/api.md, "Paging"); a search has no cursor (its page is kept in order in memory): its `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28765,6 +29001,7 @@ func (c *ClientWithResponses) EnrichContactWithResponse(ctx context.Context, bod
 // venue and tags. `from` and `to` bound the start date, both inclusive (a date alone as `to`
 // means the whole day). Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's events (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28940,6 +29177,7 @@ func (c *ClientWithResponses) UnlinkEventCampaignWithResponse(ctx context.Contex
 //
 // The organization's own gifts and the service catalog's (`isDelightloop: true`), newest
 // first. Bare response.
+// Pages by number only (no cursor): the gifts are read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29055,6 +29293,7 @@ func (c *ClientWithResponses) UpdateGiftWithResponse(ctx context.Context, giftId
 // The organization's personas, newest first by default; `search` matches the persona's name,
 // description and tags. Enveloped response. The default order (no filter, no search) reads only
 // the page; any filter, search or other sort reads the organization's personas (they are few).
+// Pass `nextCursor` as `cursor` to read the next page: only in creation order with no search or filter; otherwise `nextCursor` is empty and a `cursor` is refused.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29415,6 +29654,7 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
 // recipients are created in) and `expired` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29432,6 +29672,7 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 // The organization's own templates and the service catalog's (`isDelightloop`), newest first
 // by default. `search` keeps names containing it (case-insensitive); `templateCategory` one
 // category (case-insensitive). Enveloped response.
+// Pages by number only (no cursor): the templates are read and ordered in memory.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29929,6 +30170,7 @@ func (c *ClientWithResponses) PauseCampaignWithResponse(ctx context.Context, cam
 //
 // The guide's recipient list: a status filter (comma-separated) and pages (default limit 12),
 // newest first. Bare response, shaped like the express-send list.
+// Pass `nextCursor` as `cursor` to read the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30525,8 +30767,11 @@ func ParseListAudiencesResponse(rsp *http.Response) (*ListAudiencesResponse, err
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []AudienceList `json:"items"`
-				Pagination Pagination     `json:"pagination"`
+				Items []AudienceList `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
+				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                     `json:"message"`
 			StatusCode ListAudiences200JSONResponseBodyStatusCode `json:"statusCode"`
@@ -33363,7 +33608,10 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []Event    `json:"items"`
+				Items []Event `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
 				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                  `json:"message"`
@@ -34407,8 +34655,11 @@ func ParseListPersonasResponse(rsp *http.Response) (*ListPersonasResponse, error
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Data struct {
-				Items      []ICPPersona `json:"items"`
-				Pagination Pagination   `json:"pagination"`
+				Items []ICPPersona `json:"items"`
+
+				// NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
+				NextCursor NextCursor `json:"nextCursor"`
+				Pagination Pagination `json:"pagination"`
 			} `json:"data"`
 			Message    string                                    `json:"message"`
 			StatusCode ListPersonas200JSONResponseBodyStatusCode `json:"statusCode"`

@@ -266,20 +266,47 @@ func (a *App) Members(ctx context.Context, orgID, id string, q MemberQuery) (Aud
 // keys show a member written before that order (SortedByCreatedAt),
 // which the caller serves from every entry instead.
 func (a *App) membersByCreatedAt(ctx context.Context, orgID, id string, q MemberQuery) (aud Audience, page []Member, total int, legacy bool, err error) {
-	keys, err := a.store.MemberKeys(ctx, orgID, id, "createdAt", q.Order == gifting.Asc, q.Page.End()+1)
+	var keys []MemberKey
+	if q.Page.Resume.Cursor() {
+		keys, err = a.store.MemberKeysAfter(ctx, orgID, id, q.Page.Resume.After, q.Order == gifting.Asc, q.Page.Limit+1)
+	} else {
+		keys, err = a.store.MemberKeys(ctx, orgID, id, "createdAt", q.Order == gifting.Asc, q.Page.End()+1)
+	}
 	if err != nil {
 		return Audience{}, nil, 0, false, fmt.Errorf("audience members: %w", err)
 	}
 	if !SortedByCreatedAt(keys) {
+		if q.Page.Resume.Cursor() {
+			return Audience{}, nil, 0, false, cursorUnkeyed()
+		}
 		return Audience{}, nil, 0, true, nil
 	}
 	lo, hi := q.Page.Window(len(keys))
+	if q.Page.Resume.Cursor() {
+		lo, hi = 0, min(len(keys), q.Page.Limit)
+	}
+	if hi > lo && len(keys) > hi {
+		q.Page.Resume.SetNext(keys[hi-1].Position)
+	}
 	aud, members, err := a.store.AudienceWithMembers(ctx, orgID, id, ContactIDs(keys[lo:hi]))
 	if errors.Is(err, ErrNotFound) {
 		return Audience{}, nil, 0, false, NotFound(id)
 	}
 	aud.Normalize()
-	return aud, normalized(members), gifting.PageTotal(q.Page, int(aud.TotalMatch), len(keys)), false, err
+	total = gifting.PageTotal(q.Page, int(aud.TotalMatch), len(keys))
+	if q.Page.Resume.Cursor() {
+		total = int(aud.TotalMatch) // a page by cursor knows not how many came before it
+	}
+	return aud, normalized(members), total, false, err
+}
+
+// cursorUnkeyed is the error of a page by cursor of an audience whose
+// members were written before the createdAt order's keys (built before
+// it, not rebuilt since).
+func cursorUnkeyed() error {
+	var p gifting.Problems
+	p.Add("cursor", "cannot start a page of this audience's contacts: it was built before its members were keyed; page by number")
+	return p.Err()
 }
 
 // normalized is ms, each Normalized.

@@ -114,6 +114,9 @@ type MemberKey struct {
 	// key is its item's, which sorts before every createdAt key: oldest
 	// first such entries come first, newest first after every newer one.
 	Legacy bool
+	// Position is the entry's place in the createdAt order as a cursor
+	// holds it (gifting.Resume; storage's own keys).
+	Position string
 }
 
 // SortedByCreatedAt reports whether keys, read in createdAt order, are in

@@ -127,6 +127,10 @@ type MemberStore interface {
 	// the order sortBy (one of MemberSorts, ties by contactId; asc or
 	// reversed).
 	MemberKeys(ctx context.Context, orgID, id, sortBy string, asc bool, n int) ([]MemberKey, error)
+	// MemberKeysAfter reads the keys of up to n members of audience id in
+	// the createdAt order right after the entry at position (a
+	// MemberKey's): one Query, O(n), a page by cursor.
+	MemberKeysAfter(ctx context.Context, orgID, id, position string, asc bool, n int) ([]MemberKey, error)
 	// SearchEntries reads the search entries of audience id whose word
 	// begins with lead, with their members' words and times.
 	SearchEntries(ctx context.Context, orgID, id, lead string) ([]MemberEntry, error)

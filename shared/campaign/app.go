@@ -63,8 +63,13 @@ func (a *App) Campaign(ctx context.Context, orgID, campaignID string) (Campaign,
 // campaign missing, deleted or another organization's).
 func (a *App) Recipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (RecipientListPage, error) {
 	p, err := a.store.ListRecipients(ctx, orgID, campaignID, q)
-	if errors.Is(err, ErrNotFound) {
+	switch {
+	case errors.Is(err, ErrNotFound):
 		return RecipientListPage{}, NotFound(campaignID)
+	case errors.Is(err, ErrCursorUnkeyed):
+		var p gifting.Problems
+		p.Add("cursor", "cannot start a page of this campaign's recipients in this order: page by number (a campaign created before the order's index is keyed by the migration step)")
+		return RecipientListPage{}, p.Err()
 	}
 	return p, err
 }

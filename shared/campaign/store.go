@@ -147,6 +147,10 @@ var (
 	// ErrNotFound: no such campaign (missing, deleted, another
 	// organization's).
 	ErrNotFound = errors.New("no such campaign")
+	// ErrCursorUnkeyed: a recipients page by cursor whose position is no
+	// key of the page's order, or whose campaign's recipients are not
+	// keyed in that order's index yet.
+	ErrCursorUnkeyed = errors.New("the cursor's order is not keyed for this campaign")
 	// ErrMoved: the campaign is no longer as the plan was decided from
 	// (edited, moved, its counters changed, deleted).
 	ErrMoved = errors.New("the campaign changed since it was read")

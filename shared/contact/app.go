@@ -60,6 +60,11 @@ func (a *App) Contacts(ctx context.Context, orgID, search string, page gifting.P
 	if err != nil {
 		return nil, 0, err
 	}
+	if page.Resume.Cursor() {
+		// A page by cursor knows not how many came before it: the total
+		// is the counter's.
+		return p.Contacts, max(p.Counted, 0), nil
+	}
 	return p.Contacts, gifting.PageTotal(page, max(p.Counted, 0), p.Read), nil
 }
 

@@ -113,6 +113,9 @@ func (a *App) Members(ctx context.Context, orgID, listID, search string, page gi
 	if q, ok := NewSearch(search, listID); ok {
 		return a.store.SearchContacts(ctx, orgID, q, page)
 	}
+	if page.Resume != nil && page.Page == 1 {
+		return a.memberPage(ctx, orgID, l, page)
+	}
 	ids, err := a.store.MemberIDs(ctx, orgID, listID, page.End()+1)
 	if err != nil {
 		return nil, 0, err
@@ -124,6 +127,29 @@ func (a *App) Members(ctx context.Context, orgID, listID, search string, page gi
 		return nil, 0, err
 	}
 	return contacts, total, nil
+}
+
+// memberPage is Members' first page, or a page by cursor: the members
+// right after page.Resume's position, and the next page's position. The
+// first page's total is the keys' where they tell it, as by number; a
+// page by cursor knows not how many came before it, so its total is the
+// list's count.
+func (a *App) memberPage(ctx context.Context, orgID string, l List, page gifting.PageRequest) ([]Contact, int, error) {
+	ids, next, err := a.store.ListMemberPage(ctx, orgID, l.ListID, page.Resume.After, page.Limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	page.Resume.SetNext(next)
+	total := int(l.ContactCount)
+	if !page.Resume.Cursor() {
+		read := len(ids)
+		if next != "" {
+			read++
+		}
+		total = gifting.PageTotal(page, total, read)
+	}
+	contacts, err := a.store.ListedContacts(ctx, orgID, ids)
+	return contacts, total, err
 }
 
 // MemberIDs returns the ids of every member of orgID's list listID, in

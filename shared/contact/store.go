@@ -95,6 +95,11 @@ type Store interface {
 	// MemberIDs reads up to n (all when n < 0) member ids of a list: the
 	// contacts whose first list it is, newest first, then the others.
 	MemberIDs(ctx context.Context, orgID, listID string, n int) ([]string, error)
+	// ListMemberPage reads up to limit member ids of a list in MemberIDs'
+	// order, right after position after ("" from the first), and the
+	// position of the last of them when a member follows it ("" when
+	// none does): O(limit), the cursor pages of a list's contacts.
+	ListMemberPage(ctx context.Context, orgID, listID, after string, limit int) (ids []string, next string, err error)
 	// CommitNewList writes l, new.
 	CommitNewList(ctx context.Context, l List) error
 	// CommitListEdit writes l's name, description and updatedAt (its

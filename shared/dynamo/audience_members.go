@@ -123,12 +123,31 @@ func (s *Store) MemberKeys(ctx context.Context, orgID, id, sortBy string, asc bo
 	if err != nil {
 		return nil, err
 	}
+	return memberKeysOf(id, keys), nil
+}
+
+// memberKeysOf are the audience's member keys of Slim keys.
+func memberKeysOf(id string, keys []slimKey) []audience.MemberKey {
 	prefix := audienceMemberPrefix(id)
 	out := make([]audience.MemberKey, len(keys))
 	for i, k := range keys {
-		out[i] = audience.MemberKey{ContactID: strings.TrimPrefix(k.SK, prefix), Legacy: strings.HasPrefix(k.LSK, prefix)}
+		out[i] = audience.MemberKey{ContactID: strings.TrimPrefix(k.SK, prefix), Legacy: strings.HasPrefix(k.LSK, prefix),
+			Position: slimPosition(k)}
 	}
-	return out, nil
+	return out
+}
+
+// MemberKeysAfter implements audience.MemberStore: the Slim partition of
+// the audience from right after position, keys only.
+func (s *Store) MemberKeysAfter(ctx context.Context, orgID, id, position string, asc bool, n int) ([]audience.MemberKey, error) {
+	in := s.slimQuery(audienceLPK(orgID, id), asc)
+	in.ExclusiveStartKey = slimStart(orgPK(orgID), audienceLPK(orgID, id), position)
+	in.ProjectionExpression = aws.String("SK, LSK")
+	keys, err := s.keysUpTo(ctx, in, n)
+	if err != nil {
+		return nil, err
+	}
+	return memberKeysOf(id, keys), nil
 }
 
 // MemberEntries reads every Slim entry of audience id whose search text

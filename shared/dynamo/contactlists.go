@@ -71,6 +71,17 @@ func (s *Store) MemberIDs(ctx context.Context, orgID, listID string, n int) ([]s
 	return s.memberIDs(ctx, orgID, listID, n)
 }
 
+// ListMemberPage implements contact.Store: listMemberPage of the page and
+// one member more (whether a page follows, in the same Queries), and the
+// position of the page's last member when one follows.
+func (s *Store) ListMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
+	ids, at, _, err := s.listMemberPageAt(ctx, orgID, listID, after, limit+1)
+	if err != nil || len(ids) <= limit {
+		return ids, "", err
+	}
+	return ids[:limit], at[limit-1], nil
+}
+
 // memberIDs returns up to n (all when n < 0) member ids of a list in
 // listMemberPage's order.
 func (s *Store) memberIDs(ctx context.Context, orgID, listID string, n int) ([]string, error) {
@@ -113,7 +124,14 @@ const (
 // always read: the list's contactCount, which trails its members while an
 // import runs, never decides that the second holds none.
 func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
-	var ids []string
+	ids, _, next, err := s.listMemberPageAt(ctx, orgID, listID, after, limit)
+	return ids, next, err
+}
+
+// listMemberPageAt is listMemberPage with the position of each member
+// (where a page after it starts: the cursor listMemberPage would return
+// had it stopped there).
+func (s *Store) listMemberPageAt(ctx context.Context, orgID, listID, after string, limit int) (ids, at []string, next string, err error) {
 	if after == "" || strings.HasPrefix(after, cursorFirst) {
 		in := s.slimQuery(contactsLPK(orgID), false)
 		in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :list)")
@@ -127,36 +145,38 @@ func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string,
 			in.Limit = aws.Int32(int32(limit - len(ids)))
 			res, err := s.db.Query(ctx, in)
 			if err != nil {
-				return nil, "", fmt.Errorf("query first-list members: %w", err)
+				return nil, nil, "", fmt.Errorf("query first-list members: %w", err)
 			}
 			for _, it := range res.Items {
-				ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
+				id := strings.TrimPrefix(attrS(it, "SK"), contactPrefix)
+				ids, at = append(ids, id), append(at, cursorFirst+attrS(it, "LSK")+"/"+id)
 			}
 			if res.LastEvaluatedKey == nil {
 				break
 			}
 			if len(ids) == limit {
-				last := res.Items[len(res.Items)-1]
-				return ids, cursorFirst + attrS(last, "LSK") + "/" + strings.TrimPrefix(attrS(last, "SK"), contactPrefix), nil
+				return ids, at, at[len(at)-1], nil
 			}
 			in.ExclusiveStartKey = res.LastEvaluatedKey
 		}
 		// The first part is read to its end.
 		if len(ids) >= limit {
-			return ids, cursorMember, nil
+			return ids, at, cursorMember, nil
 		}
 		after = cursorMember
 	}
 	from := strings.TrimPrefix(after, cursorMember)
 	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(ids))
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	ids = append(ids, more...)
+	for _, id := range more {
+		ids, at = append(ids, id), append(at, cursorMember+memberSK(listID, id))
+	}
 	if last == "" {
-		return ids, "", nil
+		return ids, at, "", nil
 	}
-	return ids, cursorMember + last, nil
+	return ids, at, cursorMember + last, nil
 }
 
 // memberPut is the transaction item that makes a contact a member of a

@@ -28,13 +28,19 @@ import (
 // eventually consistent, so a contact written in the last moment may be
 // missing from a page read at once.
 func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.PageRequest) (contact.ContactPage, error) {
-	ids, skipped, total, err := s.contactPageIDs(ctx, orgID, page)
+	found, skipped, total, err := s.contactPageKeys(ctx, orgID, page)
 	if err != nil {
 		return contact.ContactPage{}, err
 	}
-	read := skipped + len(ids)
+	read := skipped + len(found)
 	lo, hi := page.Window(read)
-	ids = ids[:hi-lo]
+	if page.Resume.Cursor() {
+		lo, hi = 0, min(len(found), page.Limit)
+	}
+	if hi > lo && len(found) > hi-lo {
+		page.Resume.SetNext(slimPosition(found[hi-lo-1]))
+	}
+	ids := contactIDs(found[:hi-lo])
 	keys := make([]item, 0, len(ids)+1)
 	for _, id := range ids {
 		keys = append(keys, key(orgPK(orgID), contactSK(id)))
@@ -80,15 +86,30 @@ func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.Page
 // maxBatchGet is how many keys one BatchGetItem reads.
 const maxBatchGet = 100
 
-// contactPageIDs returns the ids of page's contacts and one more (whether
-// a contact follows), how many it skipped, and the contacts total when it
-// read it (-1 when ContactPage reads it with the page's items). A deep
+// contactIDs are the contact ids of Slim keys.
+func contactIDs(keys []slimKey) []string {
+	ids := tableSKs(keys)
+	for i, sk := range ids {
+		ids[i] = strings.TrimPrefix(sk, contactPrefix)
+	}
+	return ids
+}
+
+// contactPageKeys returns the Slim keys of page's contacts and one more
+// (whether a contact follows), how many it skipped, and the contacts total
+// when it read it (-1 when ContactPage reads it with the page's items). A
+// page by cursor reads the keys right after the cursor's entry, and the
+// total with the items. A deep
 // page reads the total first: when it is exact (no import between its
 // writes and its count, contactsCount) and the page lies in the older
 // half, the page's keys are read from the oldest end
 // (contactIDsFromFarEnd). Page 1 whose items fill a BatchGetItem reads the
 // total beside the index query (one request more, no more waiting).
-func (s *Store) contactPageIDs(ctx context.Context, orgID string, page gifting.PageRequest) (ids []string, skipped int, total int64, err error) {
+func (s *Store) contactPageKeys(ctx context.Context, orgID string, page gifting.PageRequest) (ids []slimKey, skipped int, total int64, err error) {
+	if page.Resume.Cursor() {
+		ids, err = s.contactKeysAfter(ctx, orgID, page.Resume.After, page.Limit+1)
+		return ids, 0, -1, err
+	}
 	if page.Offset() > 0 {
 		total, exact, err := s.contactsCount(ctx, orgID)
 		if err != nil {
@@ -134,7 +155,7 @@ type count struct {
 // contacts exactly; ok is false when the index holds fewer entries than
 // that walk needs (a write not visible in it yet), and the caller walks
 // from the newest end instead.
-func (s *Store) contactIDsFromFarEnd(ctx context.Context, orgID string, skip, n, total int) (ids []string, ok bool, err error) {
+func (s *Store) contactIDsFromFarEnd(ctx context.Context, orgID string, skip, n, total int) (ids []slimKey, ok bool, err error) {
 	n = min(n, total-skip)
 	in := s.slimQuery(contactsLPK(orgID), true)
 	if back := total - skip - n; back > 0 {
@@ -150,9 +171,9 @@ func (s *Store) contactIDsFromFarEnd(ctx context.Context, orgID string, skip, n,
 	if err != nil || len(keys) < n {
 		return nil, false, err
 	}
-	ids = make([]string, n)
+	ids = make([]slimKey, n)
 	for i, k := range keys {
-		ids[n-1-i] = strings.TrimPrefix(k.SK, contactPrefix)
+		ids[n-1-i] = k
 	}
 	return ids, true, nil
 }
@@ -162,7 +183,7 @@ func (s *Store) contactIDsFromFarEnd(ctx context.Context, orgID string, skip, n,
 // (fewer than skip when there are fewer contacts). It reads Slim keys
 // only: the skipped entries are counted, not read back (skipTo), so a
 // deep page holds its own ids, not those of every page before it.
-func (s *Store) contactIDsFrom(ctx context.Context, orgID string, skip, n int) ([]string, int, error) {
+func (s *Store) contactIDsFrom(ctx context.Context, orgID string, skip, n int) ([]slimKey, int, error) {
 	in := s.slimQuery(contactsLPK(orgID), false)
 	skipped := 0
 	if skip > 0 {
@@ -178,11 +199,21 @@ func (s *Store) contactIDsFrom(ctx context.Context, orgID string, skip, n int) (
 	if err != nil {
 		return nil, 0, fmt.Errorf("contacts: %w", err)
 	}
-	sks := tableSKs(keys)
-	for i, sk := range sks {
-		sks[i] = strings.TrimPrefix(sk, contactPrefix)
+	return keys, skipped, nil
+}
+
+// contactKeysAfter returns the Slim keys of up to n contacts of org in the
+// contacts page's order right after the entry at position (slimPosition):
+// one Query, O(n), wherever contacts written since have put that entry.
+func (s *Store) contactKeysAfter(ctx context.Context, orgID, position string, n int) ([]slimKey, error) {
+	in := s.slimQuery(contactsLPK(orgID), false)
+	in.ExclusiveStartKey = slimStart(orgPK(orgID), contactsLPK(orgID), position)
+	in.ProjectionExpression = aws.String("SK, LSK")
+	keys, err := s.keysUpTo(ctx, in, n)
+	if err != nil {
+		return nil, fmt.Errorf("contacts: %w", err)
 	}
-	return sks, skipped, nil
+	return keys, nil
 }
 
 // contactsTotal is the organization's number of live contacts (see

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -54,8 +55,15 @@ func (s *Store) orderedPage(ctx context.Context, orgID string, c collection, ord
 		ScanIndexForward: aws.Bool(forward),
 		ConsistentRead:   aws.Bool(true),
 	}
-	out := make([]item, 0, page.Limit)
-	if off := page.Offset(); off > 0 {
+	out := make([]item, 0, page.Limit+1)
+	want := page.Limit
+	if page.Resume.Cursor() {
+		// Right after the previous page's last item, wherever the items
+		// created or deleted since have moved it; one item more says
+		// whether a page follows.
+		in.ExclusiveStartKey = key(orgPK(orgID), c.prefix+page.Resume.After)
+		want++
+	} else if off := page.Offset(); off > 0 {
 		if int64(off) >= total {
 			return out, int(total), nil
 		}
@@ -68,8 +76,8 @@ func (s *Store) orderedPage(ctx context.Context, orgID string, c collection, ord
 		}
 		in.ExclusiveStartKey = key(orgPK(orgID), attrS(at, "LSK"))
 	}
-	for len(out) < page.Limit {
-		in.Limit = aws.Int32(int32(page.Limit - len(out)))
+	for len(out) < want {
+		in.Limit = aws.Int32(int32(want - len(out)))
 		res, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, 0, fmt.Errorf("query %s: %w", c.prefix, err)
@@ -79,6 +87,13 @@ func (s *Store) orderedPage(ctx context.Context, orgID string, c collection, ord
 			break
 		}
 		in.ExclusiveStartKey = res.LastEvaluatedKey
+	}
+	// A page by number is followed by another when the exact counter says
+	// so; a cursor page when its extra item came back.
+	more := len(out) > page.Limit || (!page.Resume.Cursor() && len(out) == page.Limit && page.End() < int(total))
+	out = out[:min(len(out), page.Limit)]
+	if more {
+		page.Resume.SetNext(strings.TrimPrefix(attrS(out[len(out)-1], "SK"), c.prefix))
 	}
 	return out, int(total), nil
 }

@@ -52,6 +52,9 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 		q.Order = gifting.Desc
 	}
 	q.Search = strings.ToLower(strings.TrimSpace(q.Search))
+	if q.Page.Resume.Cursor() {
+		return s.recipientsAfter(ctx, orgID, campaignID, q)
+	}
 	if statusIndexable(q) {
 		page, indexed, err := s.listByStatus(ctx, orgID, campaignID, q)
 		if err != nil || indexed {
@@ -64,19 +67,19 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 			return page, err
 		}
 	}
-	fast := q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
+	fast := slimOrdered(q)
 	var entries []slimRecipient
 	var total int
 	exhausted := true
 	if fast {
 		var err error
-		if entries, exhausted, err = s.slimRecipients(ctx, orgID, campaignID, q, true, q.Page.End()+1, nil); err != nil {
+		if entries, exhausted, err = s.slimRecipients(ctx, orgID, campaignID, q, true, q.Page.End()+1, nil, nil); err != nil {
 			return campaign.RecipientListPage{}, err
 		}
 		total = len(entries)
 	} else {
 		top := newTopRecipients(recipientOrder(q), q.Page.End())
-		if _, _, err := s.slimRecipients(ctx, orgID, campaignID, q, false, 0, top.add); err != nil {
+		if _, _, err := s.slimRecipients(ctx, orgID, campaignID, q, false, 0, nil, top.add); err != nil {
 			return campaign.RecipientListPage{}, err
 		}
 		entries, total = top.sorted(), top.total
@@ -89,7 +92,16 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	if fast && !exhausted {
 		page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, q.Statuses), len(entries))
 	}
+	if fast {
+		setRecipientNext(q.Page, entries, posCreated)
+	}
 	return page, nil
+}
+
+// slimOrdered reports whether q's page is the Slim partition's creation
+// order, at most filtered on status: read up to the page's end.
+func slimOrdered(q recipient.Query) bool {
+	return q.SortBy == "createdAt" && q.Search == "" && q.UserID == "" && q.Feedback == nil && !q.GroupByStatus
 }
 
 // recipientPageOf reads q's page of entries (the entries up to the page's
@@ -174,7 +186,10 @@ func countOf(c campaign.Campaign, statuses []gifting.RecipientStatus) int {
 // With stopEarly it reads in createdAt order and stops once need entries
 // matched; exhausted reports that it read to the end. Each entry goes to
 // each when it is not nil, else into entries.
-func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query, stopEarly bool, need int, each func(slimRecipient)) (entries []slimRecipient, exhausted bool, err error) {
+//
+// start, when not nil, is the ExclusiveStartKey the Query starts after (a
+// page by cursor).
+func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query, stopEarly bool, need int, start item, each func(slimRecipient)) (entries []slimRecipient, exhausted bool, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		IndexName:                 aws.String(indexSlim),
@@ -183,6 +198,7 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 		ScanIndexForward:          aws.Bool(!stopEarly || q.Order == gifting.Asc),
 		// What an entry is read for (the filters still see the rest).
 		ProjectionExpression: aws.String("SK, LSK, st, upd, srt"),
+		ExclusiveStartKey:    start,
 	}
 	var conds []string
 	if len(q.Statuses) > 0 {

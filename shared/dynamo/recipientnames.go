@@ -91,21 +91,10 @@ func nameIndexable(q recipient.Query) bool {
 // (campaignNamesIndexed): the caller then reads the Slim partition, and
 // this read is lost (only until the migration step has run).
 func (s *Store) listByName(ctx context.Context, orgID, campaignID string, q recipient.Query) (page campaign.RecipientListPage, indexed bool, err error) {
-	in := &dynamodb.QueryInput{
-		TableName:                 &s.table,
-		IndexName:                 aws.String(indexSort),
-		KeyConditionExpression:    aws.String("LPK = :lpk"),
-		ExpressionAttributeValues: item{":lpk": str(recipientsLPK(orgID, campaignID))},
-		ScanIndexForward:          aws.Bool(q.Order == gifting.Asc),
-		ProjectionExpression:      aws.String("SK, SSK"),
-	}
-	keys, err := s.indexKeysUpTo(ctx, in, q.Page.End()+1, "SSK")
+	in := s.nameQuery(orgID, campaignID, q)
+	entries, err := s.nameEntries(ctx, in, q.Page.End()+1)
 	if err != nil {
 		return page, true, err
-	}
-	entries := make([]slimRecipient, len(keys))
-	for i, k := range keys {
-		entries[i] = slimRecipient{SK: k.SK, LSK: k.LSK}
 	}
 	page, cit, err := s.recipientPageOf(ctx, orgID, campaignID, q, entries)
 	if err != nil {
@@ -115,7 +104,33 @@ func (s *Store) listByName(ctx context.Context, orgID, campaignID string, q reci
 		return campaign.RecipientListPage{}, false, nil
 	}
 	page.Total = gifting.PageTotal(q.Page, countOf(page.Campaign, nil), len(entries))
+	setRecipientNext(q.Page, entries, posName)
 	return page, true, nil
+}
+
+// nameEntries reads up to n entries of the Sort partition query in.
+func (s *Store) nameEntries(ctx context.Context, in *dynamodb.QueryInput, n int) ([]slimRecipient, error) {
+	keys, err := s.indexKeysUpTo(ctx, in, n, "SSK")
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]slimRecipient, len(keys))
+	for i, k := range keys {
+		entries[i] = slimRecipient{SK: k.SK, LSK: k.LSK}
+	}
+	return entries, nil
+}
+
+// nameQuery is the Query of a campaign's Sort partition in q's order.
+func (s *Store) nameQuery(orgID, campaignID string, q recipient.Query) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		IndexName:                 aws.String(indexSort),
+		KeyConditionExpression:    aws.String("LPK = :lpk"),
+		ExpressionAttributeValues: item{":lpk": str(recipientsLPK(orgID, campaignID))},
+		ScanIndexForward:          aws.Bool(q.Order == gifting.Asc),
+		ProjectionExpression:      aws.String("SK, SSK"),
+	}
 }
 
 // indexKeysUpTo returns the SK and the index sort key (sortAttr) of the

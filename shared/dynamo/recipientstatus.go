@@ -120,14 +120,32 @@ func statusGroups(q recipient.Query) [][]statusPartition {
 // creation; the groups one after the other until need entries are read.
 // exhausted reports that every partition was read to its end (the total
 // is then the entries read).
-func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q recipient.Query, need int) (entries []slimRecipient, exhausted bool, err error) {
+//
+// after, when not nil, is a page by cursor's start (posStatus): the groups
+// before the one of its status are passed over, that group's partitions
+// are read from right after it, the next ones from their start.
+func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q recipient.Query, need int, after *slimRecipient) (entries []slimRecipient, exhausted bool, err error) {
 	asc := q.Order == gifting.Asc
 	exhausted = true
-	for _, group := range statusGroups(q) {
+	groups := statusGroups(q)
+	if after != nil {
+		at := slices.IndexFunc(groups, func(g []statusPartition) bool {
+			return slices.ContainsFunc(g, func(p statusPartition) bool { return string(p.st) == after.St })
+		})
+		if at < 0 {
+			return nil, false, campaign.ErrCursorUnkeyed
+		}
+		groups = groups[at:]
+	}
+	for i, group := range groups {
 		if len(entries) >= need {
 			return entries, false, nil
 		}
-		read, done, err := s.readStatusGroup(ctx, orgID, campaignID, group, asc, need-len(entries))
+		start := after
+		if i > 0 {
+			start = nil
+		}
+		read, done, err := s.readStatusGroup(ctx, orgID, campaignID, group, asc, need-len(entries), start)
 		if err != nil {
 			return nil, false, err
 		}
@@ -140,7 +158,7 @@ func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q r
 // readStatusGroup reads up to n entries of each partition of group at
 // once, and returns the first n of them merged in creation order (asc or
 // desc), and whether every partition ended within them.
-func (s *Store) readStatusGroup(ctx context.Context, orgID, campaignID string, group []statusPartition, asc bool, n int) ([]slimRecipient, bool, error) {
+func (s *Store) readStatusGroup(ctx context.Context, orgID, campaignID string, group []statusPartition, asc bool, n int, after *slimRecipient) ([]slimRecipient, bool, error) {
 	got := make([][]slimKey, len(group))
 	errs := make([]error, len(group))
 	var wg sync.WaitGroup
@@ -149,6 +167,12 @@ func (s *Store) readStatusGroup(ctx context.Context, orgID, campaignID string, g
 			in := s.slimQuery(recipientStatusOPK(orgID, campaignID, p.st, p.fb), asc)
 			in.IndexName, in.KeyConditionExpression = aws.String(indexOrder), aws.String("OPK = :lpk")
 			in.ProjectionExpression = aws.String("SK, OSK")
+			if after != nil {
+				// Right after the cursor's entry, whichever partition
+				// holds it now: the partitions share the creation order.
+				in.ExclusiveStartKey = item{"PK": str(orgPK(orgID)), "SK": str(after.SK),
+					"OPK": str(recipientStatusOPK(orgID, campaignID, p.st, p.fb)), "OSK": str(after.LSK)}
+			}
 			got[i], errs[i] = s.orderKeysUpTo(ctx, in, n+1)
 		})
 	}
@@ -189,7 +213,7 @@ func (s *Store) orderKeysUpTo(ctx context.Context, in *dynamodb.QueryInput, n in
 // Slim partition, and this read is lost (only until the migration step
 // has run over the campaigns created before the keys).
 func (s *Store) listByStatus(ctx context.Context, orgID, campaignID string, q recipient.Query) (page campaign.RecipientListPage, indexed bool, err error) {
-	entries, exhausted, err := s.statusEntries(ctx, orgID, campaignID, q, q.Page.End()+1)
+	entries, exhausted, err := s.statusEntries(ctx, orgID, campaignID, q, q.Page.End()+1, nil)
 	if err != nil {
 		return page, true, err
 	}
@@ -200,6 +224,7 @@ func (s *Store) listByStatus(ctx context.Context, orgID, campaignID string, q re
 	if attrS(cit, campaignStatusIndexed) != "1" {
 		return campaign.RecipientListPage{}, false, nil
 	}
+	setRecipientNext(q.Page, entries, posStatus)
 	if exhausted {
 		page.Total = len(entries)
 		return page, true, nil

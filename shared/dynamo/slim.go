@@ -113,6 +113,19 @@ func (s *Store) keysUpTo(ctx context.Context, in *dynamodb.QueryInput, n int) ([
 	return keys, nil
 }
 
+// slimPosition is a Slim entry's place in its partition as a cursor holds
+// it (gifting.Resume): its LSK and its item's SK.
+func slimPosition(k slimKey) string { return k.LSK + "\n" + k.SK }
+
+// slimStart is the ExclusiveStartKey of a Query of the Slim partition lpk
+// of the table partition pk that starts right after position
+// (slimPosition). The partitions come from the caller's organization,
+// never from the position, so a position cannot reach another's entries.
+func slimStart(pk, lpk, position string) item {
+	lsk, sk, _ := strings.Cut(position, "\n")
+	return item{"PK": str(pk), "SK": str(sk), "LPK": str(lpk), "LSK": str(lsk)}
+}
+
 // tableSKs are the table sort keys of keys.
 func tableSKs(keys []slimKey) []string {
 	sks := make([]string, len(keys))

@@ -10,6 +10,9 @@ const (
 type PageRequest struct {
 	Page  int
 	Limit int
+	// Resume is the cursor paging of a list that has it (cursor.go): nil
+	// for a page asked by number of a list the store gives no cursor for.
+	Resume *Resume
 }
 
 // Offset is the number of items before the page.

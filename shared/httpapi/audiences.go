@@ -120,6 +120,9 @@ type audienceContacts struct {
 	Audience   wire.Audience      `json:"audience"`
 	Items      []memberDTO        `json:"items"`
 	Pagination audiencePagination `json:"pagination"`
+	// NextCursor starts the next page in the createdAt order ("" on the
+	// last page, and for a search or another sort: cursor.go).
+	NextCursor string `json:"nextCursor"`
 }
 
 func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) error {
@@ -130,10 +133,13 @@ func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) er
 		SortBy: q.enum("sortBy", "createdAt", audience.MemberSorts...),
 		Order:  q.sortOrder(gifting.Desc),
 	}
+	org, id := principal(r.Context()).OrgID, r.PathValue("audienceId")
+	binding := gifting.Binding(org, "audience-contacts", id, string(mq.Order))
+	q.cursorPage(&mq.Page, binding, mq.Read() == audience.ReadByCreatedAt)
 	if err := q.err(); err != nil {
 		return err
 	}
-	a, members, total, err := s.audiences.Members(r.Context(), principal(r.Context()).OrgID, r.PathValue("audienceId"), mq)
+	a, members, total, err := s.audiences.Members(r.Context(), org, id, mq)
 	if err != nil {
 		return err
 	}
@@ -145,6 +151,7 @@ func (s *Server) listAudienceContacts(w http.ResponseWriter, r *http.Request) er
 	writeEnvelope(w, http.StatusOK, "Audience contacts retrieved", audienceContacts{
 		Audience: wire.AudienceOf(a), Items: items,
 		Pagination: audiencePagination{Page: p.Page, Limit: p.Limit, Total: p.Total, TotalPages: p.TotalPages},
+		NextCursor: nextCursor(mq.Page, binding),
 	})
 	return nil
 }
@@ -190,14 +197,17 @@ func (s *Server) listAudiences(w http.ResponseWriter, r *http.Request) error {
 		Status: audience.Status(q.enum("status", "", audience.Statuses...)),
 		ICPID:  q.filter("icpId"),
 	}
+	org := principal(r.Context()).OrgID
+	binding := createdBinding(org, "audience-lists", lq)
+	q.cursorPage(&lq.Page, binding, audience.InCreationOrder(f, lq))
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.audiences.List(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.audiences.List(r.Context(), org, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "Audience lists retrieved", mapAll(items, wire.AudienceOf), lq.Page, total)
+	writeList(w, "Audience lists retrieved", mapAll(items, wire.AudienceOf), lq.Page, total, binding)
 	return nil
 }
 

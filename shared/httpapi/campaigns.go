@@ -139,6 +139,10 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 	if f.CreatedFrom != nil && f.CreatedTo != nil && f.CreatedTo.Before(*f.CreatedFrom) {
 		q.problems.Add("createdTo", "must not be before createdFrom")
 	}
+	// Only the creation order with no filter follows a key (the store
+	// sorts and filters the others in memory).
+	binding := gifting.Binding(p.OrgID, "campaigns", string(order))
+	q.cursorPage(&page, binding, f.Empty() && sortBy == campaign.SortCreatedAt)
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -146,7 +150,7 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toCampaignList(campaigns, page, total))
+	writeJSON(w, http.StatusOK, toCampaignList(campaigns, page, total, binding))
 	return nil
 }
 

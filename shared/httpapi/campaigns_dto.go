@@ -83,16 +83,20 @@ func deref(s *string) string {
 type campaignList struct {
 	Campaigns  []wire.Campaign    `json:"campaigns"`
 	Pagination gifting.Pagination `json:"pagination"`
+	// NextCursor starts the next page in the creation order ("" on the
+	// last page, and when the list is searched, filtered or sorted
+	// otherwise: cursor.go).
+	NextCursor string `json:"nextCursor"`
 }
 
 // toCampaignList is the answer of a list of campaigns cs, one page of
-// total.
-func toCampaignList(cs []campaign.Campaign, page gifting.PageRequest, total int) campaignList {
+// total, its nextCursor bound to binding.
+func toCampaignList(cs []campaign.Campaign, page gifting.PageRequest, total int, binding string) campaignList {
 	out := make([]wire.Campaign, len(cs))
 	for i, c := range cs {
 		out[i] = wire.CampaignOf(c)
 	}
-	return campaignList{Campaigns: out, Pagination: gifting.NewPagination(page, total)}
+	return campaignList{Campaigns: out, Pagination: cursorPagination(page, total), NextCursor: nextCursor(page, binding)}
 }
 
 // deletedCampaign is the data of DELETE's response.

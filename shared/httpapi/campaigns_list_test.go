@@ -142,8 +142,8 @@ func TestListCampaigns(t *testing.T) {
 	})
 	t.Run("bare shape", func(t *testing.T) {
 		m := api.Do("GET", "/api/campaigns/campaigns", nil).Map(t)
-		if len(m) != 2 || m["campaigns"] == nil || m["pagination"] == nil {
-			t.Errorf("body keys = %v, want campaigns and pagination only", m)
+		if len(m) != 3 || m["campaigns"] == nil || m["pagination"] == nil || m["nextCursor"] != "" {
+			t.Errorf("body keys = %v, want campaigns, pagination and an empty nextCursor (one page) only", m)
 		}
 	})
 	for _, tt := range []struct{ name, query, field string }{

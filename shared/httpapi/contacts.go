@@ -33,6 +33,9 @@ type contactsPageBody struct {
 	Page       int          `json:"page"`
 	Limit      int          `json:"limit"`
 	TotalPages int          `json:"totalPages"`
+	// NextCursor starts the next page ("" on the last page, and for a
+	// search, whose order follows no key: cursor.go).
+	NextCursor string `json:"nextCursor"`
 }
 
 // listContacts serves GET /contacts: every live contact, or with listId
@@ -57,10 +60,15 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) writeContacts(w http.ResponseWriter, r *http.Request, q *query, listID string) error {
 	page := q.page(12)
 	search := q.search(maxSearch)
+	org := principal(r.Context()).OrgID
+	// A search's page is kept in order in memory from the word entries
+	// that match: no key to resume from, so no cursor.
+	_, searching := contact.NewSearch(search, listID)
+	binding := gifting.Binding(org, "contacts", listID)
+	q.cursorPage(&page, binding, !searching)
 	if err := q.err(); err != nil {
 		return err
 	}
-	org := principal(r.Context()).OrgID
 	var items []contact.Contact
 	var total int
 	var err error
@@ -74,7 +82,7 @@ func (s *Server) writeContacts(w http.ResponseWriter, r *http.Request, q *query,
 	}
 	p := gifting.NewPagination(page, total)
 	writeJSON(w, http.StatusOK, contactsPageBody{Items: convert(items, toContactDTO), Total: p.Total, Page: p.Page,
-		Limit: p.Limit, TotalPages: p.TotalPages})
+		Limit: p.Limit, TotalPages: p.TotalPages, NextCursor: nextCursor(page, binding)})
 	return nil
 }
 

@@ -53,9 +53,16 @@ type meteredContactsAPI struct {
 
 func newMeteredContactsAPI(t *testing.T) (*meteredContactsAPI, string) {
 	t.Helper()
+	return newMeteredAPI(t, 0)
+}
+
+// newMeteredAPI is newMeteredContactsAPI for an organization holding
+// credits.
+func newMeteredAPI(t *testing.T, credits int64) (*meteredContactsAPI, string) {
+	t.Helper()
 	m := meter.New(testenv.Client(t))
 	s := dynamo.New(m, testenv.Store(t).Table())
-	orgID, key := testenv.Org(t, s, "cost", 0)
+	orgID, key := testenv.Org(t, s, "cost", credits)
 	queue := jobs.NewLocal(testenv.Quiet)
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
 	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet, KeyCacheTTL: time.Hour})

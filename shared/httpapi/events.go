@@ -231,14 +231,17 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
 		q.problems.Add("to", "must not be before from")
 	}
+	org := principal(r.Context()).OrgID
+	binding := createdBinding(org, "events", lq)
+	q.cursorPage(&lq.Page, binding, event.InCreationOrder(f, lq))
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.events.List(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.events.List(r.Context(), org, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "Events retrieved", mapAll(items, toEventDTO), lq.Page, total)
+	writeList(w, "Events retrieved", mapAll(items, toEventDTO), lq.Page, total, binding)
 	return nil
 }
 

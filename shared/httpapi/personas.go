@@ -102,14 +102,17 @@ func (s *Server) listPersonas(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	lq := listQuery(q, audience.PersonaSorts)
 	f := audience.PersonaFilter{Status: q.enum("status", "", audience.PersonaStatuses...)}
+	org := principal(r.Context()).OrgID
+	binding := createdBinding(org, "icp-personas", lq)
+	q.cursorPage(&lq.Page, binding, audience.PersonasInCreationOrder(f, lq))
 	if err := q.err(); err != nil {
 		return err
 	}
-	items, total, err := s.audiences.ListPersonas(r.Context(), principal(r.Context()).OrgID, f, lq)
+	items, total, err := s.audiences.ListPersonas(r.Context(), org, f, lq)
 	if err != nil {
 		return err
 	}
-	writeList(w, "ICP personas retrieved", mapAll(items, toPersonaDTO), lq.Page, total)
+	writeList(w, "ICP personas retrieved", mapAll(items, toPersonaDTO), lq.Page, total, binding)
 	return nil
 }
 

@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -22,6 +25,22 @@ type recipientList struct {
 	Filters                   map[string]any                    `json:"filters"`
 	Organization              *gifting.Organization             `json:"organization,omitempty"`
 	Campaign                  *wire.Campaign                    `json:"campaign,omitempty"`
+	// NextCursor starts the next page ("" on the last page, and in an
+	// order no key follows: recipient.Query.Keyed, cursor.go).
+	NextCursor string `json:"nextCursor"`
+}
+
+// recipientBinding is the cursor binding of rq's list of campaignID's
+// recipients: every parameter that decides its items and order (search
+// and userId have no cursor).
+func recipientBinding(orgID, campaignID string, rq recipient.Query) string {
+	statuses := slices.Sorted(slices.Values(statusNames(rq.Statuses)))
+	fb := ""
+	if rq.Feedback != nil {
+		fb = strconv.FormatBool(*rq.Feedback)
+	}
+	return gifting.Binding(orgID, "recipients", campaignID, rq.SortBy, string(rq.Order), strings.Join(statuses, ","), fb,
+		strconv.FormatBool(rq.GroupByStatus))
 }
 
 // campaignRecipients serves GET /campaigns/{campaignId}/recipients with every
@@ -40,6 +59,7 @@ func (s *Server) campaignRecipients(w http.ResponseWriter, r *http.Request) erro
 	}
 	group := q.boolean("groupBy")
 	rq.GroupByStatus = group != nil && *group
+	q.cursorPage(&rq.Page, recipientBinding(principal(r.Context()).OrgID, r.PathValue("campaignId"), rq), rq.Keyed())
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -65,7 +85,8 @@ func (s *Server) expressSendRecipients(w http.ResponseWriter, r *http.Request) e
 
 func (s *Server) simpleRecipients(w http.ResponseWriter, r *http.Request, defLimit int, allowed []gifting.RecipientStatus) error {
 	q := newQuery(r)
-	rq := recipient.Query{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed)}
+	rq := recipient.Query{Page: q.page(defLimit), Statuses: recipientStatuses(q, allowed), SortBy: "createdAt", Order: gifting.Desc}
+	q.cursorPage(&rq.Page, recipientBinding(principal(r.Context()).OrgID, r.PathValue("campaignId"), rq), true)
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -97,7 +118,8 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq reci
 		counts[st] = n
 	}
 	out := recipientList{
-		Recipients: wire.RecipientsOf(page.Recipients), Pagination: gifting.NewPagination(rq.Page, page.Total),
+		Recipients: wire.RecipientsOf(page.Recipients), Pagination: cursorPagination(rq.Page, page.Total),
+		NextCursor: nextCursor(rq.Page, recipientBinding(orgID, campaignID, rq)),
 		CampaignID: c.CampaignID, OrganizationID: orgID, StatusCounts: counts,
 		TotalRecipientsInCampaign: c.TotalRecipients, Filters: filters,
 	}

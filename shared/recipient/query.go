@@ -29,3 +29,21 @@ type Query struct {
 
 // Sorts are the sortBy values of the recipient lists (docs/api.md).
 var Sorts = []string{"createdAt", "updatedAt", "firstName", "lastName", "status", "email", "company"}
+
+// Keyed reports whether q's order follows an index key, so a page can
+// start right after a position (a cursor): creation order, at most
+// filtered by status or feedback, or grouped by status; status order with
+// those filters; last name with no filter. A search, a user filter and
+// the other sorts are kept in order in memory: no cursor.
+func (q Query) Keyed() bool {
+	if q.Search != "" || q.UserID != "" {
+		return false
+	}
+	switch q.SortBy {
+	case "", "createdAt", "status":
+		return true
+	case "lastName":
+		return len(q.Statuses) == 0 && q.Feedback == nil && !q.GroupByStatus
+	}
+	return false
+}
