@@ -67,6 +67,7 @@ func CheckGift(g *Gift) error {
 		p.Add("status", "must be one of available, pending, in_transit, delivered")
 	}
 	checkInventory(&p, g.Inventory)
+	checkType(&p, g)
 	if len(g.ImageURLs) > maxGiftImages {
 		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
 	} else {
@@ -93,6 +94,21 @@ func checkInventory(p *gifting.Problems, inv Inventory) {
 		p.Add("inventory", "counts must be at most "+itoa(MaxInventory))
 	case inv.Available+inv.Reserved > inv.Total:
 		p.Add("inventory", "available plus reserved must not exceed total")
+	}
+}
+
+// checkType defaults a gift's type to physical and keeps a digital gift's
+// counts to its codes: they start at zero and only code uploads and
+// claims move them (shared/giftcodes), so inventory sent with a digital
+// gift must be zero or left out.
+func checkType(p *gifting.Problems, g *Gift) {
+	switch {
+	case g.Type == "":
+		g.Type = GiftPhysical
+	case !slices.Contains(GiftTypes, g.Type):
+		p.Add("type", "must be physical or digital")
+	case g.Type == GiftDigital && g.Inventory != (Inventory{}):
+		p.Add("inventory", "must be zero or left out for a digital gift: its stock is the codes uploaded to it (POST /gifts/{giftId}/codes)")
 	}
 }
 

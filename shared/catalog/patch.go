@@ -3,6 +3,8 @@ package catalog
 import (
 	"slices"
 	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // GiftPatch is a partial update of a tenant's own gift: nil fields are
@@ -12,6 +14,9 @@ type GiftPatch struct {
 	Price            *float64
 	Currency         *string
 	Inventory        *Inventory
+	// Type, when sent, must be the gift's own: a gift's type never
+	// changes (VALIDATION_FAILED otherwise).
+	Type             *GiftType
 	Status           *GiftStatus
 	ShortDescription *string
 	Description      *string
@@ -26,6 +31,16 @@ type GiftPatch struct {
 // it passes, applies it to g and moves g's updatedAt to now. It returns
 // VALIDATION_FAILED and leaves g unchanged otherwise.
 func (p GiftPatch) Apply(g *Gift, now time.Time) error {
+	if p.Type != nil && *p.Type != g.Type && !(*p.Type == GiftPhysical && g.Type == "") {
+		var pr gifting.Problems
+		pr.Add("type", "cannot change: a gift's type is set when it is created")
+		return pr.Err()
+	}
+	if p.Inventory != nil && g.Type == GiftDigital {
+		var pr gifting.Problems
+		pr.Add("inventory", "of a digital gift moves only with its codes (POST /gifts/{giftId}/codes)")
+		return pr.Err()
+	}
 	n := *g
 	set(&n.Name, p.Name)
 	set(&n.Price, p.Price)

@@ -14,6 +14,7 @@ type giftDTO struct {
 	GiftID           string         `json:"giftId"`
 	OrganizationID   string         `json:"organizationId"`
 	Name             string         `json:"name"`
+	Type             string         `json:"type"`
 	Price            float64        `json:"price"`
 	Currency         string         `json:"currency"`
 	Inventory        inventoryDTO   `json:"inventory"`
@@ -49,7 +50,7 @@ type weightDTO struct {
 
 func toGiftDTO(g catalog.Gift) giftDTO {
 	return giftDTO{
-		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
+		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Type: string(g.Type), Price: g.Price, Currency: g.Currency,
 		Inventory: inventoryDTO(g.Inventory), Status: string(g.Status), IsDelightloop: g.IsDelightloop,
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
 		ImageURLs: g.ImageURLs, Dimensions: (*dimensionsDTO)(g.Dimensions), Weight: (*weightDTO)(g.Weight),
@@ -60,6 +61,7 @@ func toGiftDTO(g catalog.Gift) giftDTO {
 // giftInput is the body of POST /gifts: the Gift fields a tenant sets.
 type giftInput struct {
 	Name             string         `json:"name"`
+	Type             string         `json:"type"`
 	Price            *float64       `json:"price"`
 	Currency         string         `json:"currency"`
 	Inventory        *inventoryDTO  `json:"inventory"`
@@ -72,10 +74,15 @@ type giftInput struct {
 	CollectionIDs    []string       `json:"collectionIds"`
 }
 
-// gift is in as a new gift; price and inventory must have been sent.
+// gift is in as a new gift; price must have been sent, and inventory
+// unless the gift is digital (its stock is its codes).
 func (in giftInput) gift() catalog.Gift {
+	var inv catalog.Inventory
+	if in.Inventory != nil {
+		inv = catalog.Inventory(*in.Inventory)
+	}
 	return catalog.Gift{
-		Name: in.Name, Price: *in.Price, Currency: in.Currency, Inventory: catalog.Inventory(*in.Inventory),
+		Name: in.Name, Type: catalog.GiftType(in.Type), Price: *in.Price, Currency: in.Currency, Inventory: inv,
 		Status: catalog.GiftStatus(in.Status), ShortDescription: in.ShortDescription, Description: in.Description,
 		ImageURLs: in.ImageURLs, Dimensions: (*catalog.Dimensions)(in.Dimensions), Weight: (*catalog.Weight)(in.Weight),
 		CollectionIDs: in.CollectionIDs,
@@ -86,6 +93,7 @@ func (in giftInput) gift() catalog.Gift {
 // they are; a list that is sent replaces the stored one.
 type giftPatch struct {
 	Name             *string        `json:"name"`
+	Type             *string        `json:"type"`
 	Price            *float64       `json:"price"`
 	Currency         *string        `json:"currency"`
 	Inventory        *inventoryDTO  `json:"inventory"`
@@ -107,6 +115,10 @@ func (in giftPatch) patch() catalog.GiftPatch {
 	if in.Status != nil {
 		status := catalog.GiftStatus(*in.Status)
 		p.Status = &status
+	}
+	if in.Type != nil {
+		t := catalog.GiftType(*in.Type)
+		p.Type = &t
 	}
 	return p
 }

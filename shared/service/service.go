@@ -20,6 +20,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -37,6 +38,7 @@ type Store interface {
 	audience.Store
 	webhook.Store
 	contact.Store
+	giftcodes.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -80,6 +82,8 @@ type Service struct {
 	// contacts is the contact slice's use cases (contacts.go), whose jobs
 	// go to Config.Jobs.
 	contacts *contact.App
+	// codes is the digital gifts' code pools, sealed with Config.Secrets.
+	codes *giftcodes.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -96,6 +100,7 @@ func New(store Store, cfg Config) *Service {
 		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
 	s.campaigns = s.newCampaigns()
 	s.contacts = contact.NewApp(store, contactJobs{s})
+	s.codes = giftcodes.NewApp(store, cfg.Secrets)
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -104,6 +109,10 @@ func New(store Store, cfg Config) *Service {
 // recipient reads and moves, the pages, the emails, the expiry): the
 // recipients group's handlers call them.
 func (s *Service) Recipients() *recipient.App { return s.recipients }
+
+// GiftCodes returns the code pools of digital gifts (their sealer is the
+// service's: Config.Secrets).
+func (s *Service) GiftCodes() *giftcodes.App { return s.codes }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
 // handlers and the stream's deliveries call them.
