@@ -10,10 +10,10 @@ import (
 // GiftPatch is a partial update of a tenant's own gift: nil fields are
 // left as they are; a list that is sent replaces the stored one.
 type GiftPatch struct {
-	Name             *string
-	Price            *float64
-	Currency         *string
-	Inventory        *Inventory
+	Name      *string
+	Price     *float64
+	Currency  *string
+	Inventory *Inventory
 	// Type, when sent, must be the gift's own: a gift's type never
 	// changes (VALIDATION_FAILED otherwise).
 	Type             *GiftType

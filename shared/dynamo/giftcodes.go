@@ -141,4 +141,3 @@ func (s *Store) ExpiredCodes(ctx context.Context, orgID, giftID string, now time
 	}
 	return n, nil
 }
-

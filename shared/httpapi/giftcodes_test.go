@@ -110,7 +110,9 @@ func TestGiftCodeUpload(t *testing.T) {
 		t.Fatalf("upload a new code: %d %s, want 201", res.Status, res.Body)
 	}
 
-	var g struct{ Inventory struct{ Total, Available int } }
+	var g struct {
+		Inventory struct{ Total, Available int }
+	}
 	api.Do("GET", "/api/campaigns/gifts/"+gift, nil).JSON(t, &g)
 	if g.Inventory.Total != 4 || g.Inventory.Available != 4 {
 		t.Errorf("gift inventory %+v, want 4 total and available (its codes)", g.Inventory)
@@ -232,7 +234,9 @@ func TestGiftCodeUploadsRacing(t *testing.T) {
 	}
 	var sum codesSummary
 	api.Do("GET", "/api/campaigns/gifts/"+gift+"/codes/summary", nil).JSON(t, &sum)
-	var g struct{ Inventory struct{ Total, Available int } }
+	var g struct {
+		Inventory struct{ Total, Available int }
+	}
 	api.Do("GET", "/api/campaigns/gifts/"+gift, nil).JSON(t, &g)
 	if sum.Data.Total != 300 || g.Inventory.Available != 300 || g.Inventory.Total != 300 {
 		t.Errorf("summary %+v, gift inventory %+v: want 300 codes and units", sum.Data, g.Inventory)
