@@ -4653,7 +4653,10 @@ type ClaimForm struct {
 	Line2       *string `json:"line2,omitempty"`
 	PhoneNumber *string `json:"phoneNumber,omitempty"`
 	State       *string `json:"state,omitempty"`
-	Zip         string  `json:"zip"`
+
+	// VariantId Required when the chosen gift has variants: one of its variants (400 naming variantId when missing, unknown, or sent for a gift without variants; 409 when that variant is out of stock).
+	VariantId *string `json:"variantId,omitempty"`
+	Zip       string  `json:"zip"`
 }
 
 // ConflictError The 409 body: the Error shape with this status, message and code fixed.
@@ -5499,12 +5502,15 @@ type Gift struct {
 	GiftId      string      `json:"giftId"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
+	// Inventory With variants, the sum of the variants' inventories.
 	Inventory Inventory `json:"inventory"`
 
 	// IsDelightloop True when the gift belongs to the service's own catalog.
-	IsDelightloop bool   `json:"isDelightloop"`
-	Name          string `json:"name"`
+	IsDelightloop bool `json:"isDelightloop"`
+
+	// LowStockThreshold A `gift.low_stock` change is sent when `available` (a variant's, for a gift with variants) falls to it; absent when not set.
+	LowStockThreshold *int   `json:"lowStockThreshold,omitempty"`
+	Name              string `json:"name"`
 
 	// OrganizationId The owner; `delightloop` for the service catalog.
 	OrganizationId string `json:"organizationId"`
@@ -5522,7 +5528,10 @@ type Gift struct {
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
-	Weight    *Weight  `json:"weight,omitempty"`
+
+	// Variants The gift's variants, in order; empty for a gift without.
+	Variants *[]Variant `json:"variants,omitempty"`
+	Weight   *Weight    `json:"weight,omitempty"`
 }
 
 // GiftCode One code; a code that breaks a rule below is refused by itself in the upload's report (207), the others still added.
@@ -5601,8 +5610,9 @@ type GiftEnvelopeStatusCode int
 type GiftEnvelopeSuccess bool
 
 // GiftInput The body of POST /gifts; server-owned fields are set by the server. `inventory` is required for
-// a physical gift; a digital gift's stock is its codes (POST /gifts/{giftId}/codes), so its
-// inventory is left out or zero.
+// a physical gift unless `variants` are sent (their sum is its inventory); a digital gift's stock
+// is its codes (POST /gifts/{giftId}/codes), so its inventory is left out or zero and it has no
+// variants.
 type GiftInput struct {
 	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
@@ -5613,8 +5623,11 @@ type GiftInput struct {
 	Dimensions  *Dimensions `json:"dimensions,omitempty"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
+	// Inventory Required without variants; with variants, their sum or left out.
 	Inventory *Inventory `json:"inventory,omitempty"`
+
+	// LowStockThreshold Send `gift.low_stock` when `available` (each variant's, with variants) falls to this.
+	LowStockThreshold *int `json:"lowStockThreshold,omitempty"`
 
 	// Name Not blank.
 	Name             string      `json:"name"`
@@ -5626,8 +5639,11 @@ type GiftInput struct {
 	// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
 	// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
 	// gift is created; gifts created before types existed are physical.
-	Type   *GiftType `json:"type,omitempty"`
-	Weight *Weight   `json:"weight,omitempty"`
+	Type *GiftType `json:"type,omitempty"`
+
+	// Variants Variants (sizes, colours), each with its stock; new ones are sent without variantId. The gift's inventory becomes their sum.
+	Variants *[]VariantInput `json:"variants,omitempty"`
+	Weight   *Weight         `json:"weight,omitempty"`
 }
 
 // GiftList The bare page of GET /gifts.
@@ -5654,8 +5670,11 @@ type GiftPatch struct {
 	Dimensions  *Dimensions `json:"dimensions,omitempty"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
+	// Inventory For a gift with variants, their sum (or send variants instead).
 	Inventory *Inventory `json:"inventory,omitempty"`
+
+	// LowStockThreshold Sets the low-stock threshold; null removes it.
+	LowStockThreshold *int `json:"lowStockThreshold,omitempty"`
 
 	// Name Not blank.
 	Name             *string     `json:"name,omitempty"`
@@ -5667,8 +5686,11 @@ type GiftPatch struct {
 	// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
 	// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
 	// gift is created; gifts created before types existed are physical.
-	Type   *GiftType `json:"type,omitempty"`
-	Weight *Weight   `json:"weight,omitempty"`
+	Type *GiftType `json:"type,omitempty"`
+
+	// Variants Replaces the variants: one with a variantId keeps that variant (its counts as sent), one without is new, [] removes them all. A variant holding units reserved by open orders cannot be removed, and a gift holding reserved units cannot gain its first variants or lose its last (400 naming variants).
+	Variants *[]VariantInput `json:"variants,omitempty"`
+	Weight   *Weight         `json:"weight,omitempty"`
 }
 
 // GiftStatus defines model for GiftStatus.
@@ -6599,6 +6621,26 @@ type UnsupportedMediaTypeErrorStatusCode int
 
 // UnsupportedMediaTypeErrorSuccess defines model for UnsupportedMediaTypeError.Success.
 type UnsupportedMediaTypeErrorSuccess bool
+
+// Variant A variant of a gift (a size, a colour) with its own stock; the recipient chooses one on the claim page (docs/fulfilment.md, Variants and stock).
+type Variant struct {
+	// Inventory Stock counts; available plus reserved never exceed total.
+	Inventory Inventory `json:"inventory"`
+	Name      string    `json:"name"`
+
+	// VariantId The service's id of the variant, unique across gifts.
+	VariantId string `json:"variantId"`
+}
+
+// VariantInput A variant as sent: without variantId it is new (the service gives it an id); with one it must be one of the gift's variants, whose stock it sets.
+type VariantInput struct {
+	// Inventory Stock counts; available plus reserved never exceed total.
+	Inventory Inventory `json:"inventory"`
+
+	// Name Not blank; unique within the gift, case-insensitively.
+	Name      string  `json:"name"`
+	VariantId *string `json:"variantId,omitempty"`
+}
 
 // Wallet defines model for Wallet.
 type Wallet struct {
@@ -10067,7 +10109,8 @@ type ClientInterface interface {
 	// ClaimPage The recipient's claim page
 	//
 	// A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-	// without a choice), the shipping address and an optional phone number.
+	// without a choice), for a gift with variants a choice among them (those out of stock shown
+	// unavailable), the shipping address and an optional phone number.
 	//
 	// Corresponds with GET /claim/{pageId} (the `ClaimPage` operationId).
 	ClaimPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10075,8 +10118,9 @@ type ClientInterface interface {
 	// ClaimGiftWithBody Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -10089,8 +10133,9 @@ type ClientInterface interface {
 	// ClaimGiftWithFormdataBody Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -12607,7 +12652,8 @@ func (c *Client) ResumeCampaign(ctx context.Context, campaignId string, body Res
 // ClaimPage The recipient's claim page
 //
 // A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-// without a choice), the shipping address and an optional phone number.
+// without a choice), for a gift with variants a choice among them (those out of stock shown
+// unavailable), the shipping address and an optional phone number.
 //
 // Corresponds with GET /claim/{pageId} (the `ClaimPage` operationId).
 func (c *Client) ClaimPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12625,8 +12671,9 @@ func (c *Client) ClaimPage(ctx context.Context, pageId string, reqEditors ...Req
 // ClaimGiftWithBody Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -12649,8 +12696,9 @@ func (c *Client) ClaimGiftWithBody(ctx context.Context, pageId string, contentTy
 // ClaimGiftWithFormdataBody Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -19021,7 +19069,8 @@ type ClientWithResponsesInterface interface {
 	// ClaimPageWithResponse The recipient's claim page
 	//
 	// A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-	// without a choice), the shipping address and an optional phone number.
+	// without a choice), for a gift with variants a choice among them (those out of stock shown
+	// unavailable), the shipping address and an optional phone number.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19031,8 +19080,9 @@ type ClientWithResponsesInterface interface {
 	// ClaimGiftWithBodyWithResponse Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -19045,8 +19095,9 @@ type ClientWithResponsesInterface interface {
 	// ClaimGiftWithFormdataBodyWithResponse Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -29849,7 +29900,8 @@ func (c *ClientWithResponses) ResumeCampaignWithResponse(ctx context.Context, ca
 // ClaimPageWithResponse The recipient's claim page
 //
 // A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-// without a choice), the shipping address and an optional phone number.
+// without a choice), for a gift with variants a choice among them (those out of stock shown
+// unavailable), the shipping address and an optional phone number.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29865,8 +29917,9 @@ func (c *ClientWithResponses) ClaimPageWithResponse(ctx context.Context, pageId 
 // ClaimGiftWithBodyWithResponse Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -29885,8 +29938,9 @@ func (c *ClientWithResponses) ClaimGiftWithBodyWithResponse(ctx context.Context,
 // ClaimGiftWithFormdataBodyWithResponse Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.

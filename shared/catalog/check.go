@@ -66,7 +66,8 @@ func CheckGift(g *Gift) error {
 	} else if !g.Status.Valid() {
 		p.Add("status", "must be one of available, pending, in_transit, delivered")
 	}
-	checkInventory(&p, g.Inventory)
+	checkInventoryAt(&p, "inventory", g.Inventory)
+	checkVariants(&p, g)
 	checkType(&p, g)
 	if len(g.ImageURLs) > maxGiftImages {
 		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
@@ -84,16 +85,17 @@ func CheckGift(g *Gift) error {
 	return p.Err()
 }
 
-// checkInventory keeps every count within 0 to MaxInventory and the units
-// available and reserved within the total.
-func checkInventory(p *gifting.Problems, inv Inventory) {
+// checkInventoryAt keeps every count of the inventory named field within
+// 0 to MaxInventory and the units available and reserved within the
+// total.
+func checkInventoryAt(p *gifting.Problems, field string, inv Inventory) {
 	switch {
 	case inv.Total < 0 || inv.Available < 0 || inv.Reserved < 0:
-		p.Add("inventory", "counts must be zero or more")
+		p.Add(field, "counts must be zero or more")
 	case inv.Total > MaxInventory || inv.Available > MaxInventory || inv.Reserved > MaxInventory:
-		p.Add("inventory", "counts must be at most "+itoa(MaxInventory))
+		p.Add(field, "counts must be at most "+itoa(MaxInventory))
 	case inv.Available+inv.Reserved > inv.Total:
-		p.Add("inventory", "available plus reserved must not exceed total")
+		p.Add(field, "available plus reserved must not exceed total")
 	}
 }
 
@@ -107,6 +109,8 @@ func checkType(p *gifting.Problems, g *Gift) {
 		g.Type = GiftPhysical
 	case !slices.Contains(GiftTypes, g.Type):
 		p.Add("type", "must be physical or digital")
+	case g.Type == GiftDigital && len(g.Variants) > 0:
+		p.Add("variants", "a digital gift has no variants: each code is one gift")
 	case g.Type == GiftDigital && g.Inventory != (Inventory{}):
 		p.Add("inventory", "must be zero or left out for a digital gift: its stock is the codes uploaded to it (POST /gifts/{giftId}/codes)")
 	}

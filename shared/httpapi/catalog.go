@@ -87,8 +87,8 @@ func (s *Server) createGift(w http.ResponseWriter, r *http.Request) error {
 	if in.Price == nil {
 		p.Add("price", "is required")
 	}
-	if in.Inventory == nil && in.Type != string(catalog.GiftDigital) {
-		p.Add("inventory", "is required")
+	if in.Inventory == nil && len(in.Variants) == 0 && in.Type != string(catalog.GiftDigital) {
+		p.Add("inventory", "is required (unless the gift has variants: their sum is its inventory; or is digital: its codes are)")
 	}
 	if err := p.Err(); err != nil {
 		return err
