@@ -1127,6 +1127,24 @@ func (e FreeFormValue3) Valid() bool {
 	}
 }
 
+// Defines values for GiftCodesReportEnvelopeDataResultsStatus.
+const (
+	GiftCodesReportEnvelopeDataResultsStatusAdded  GiftCodesReportEnvelopeDataResultsStatus = "added"
+	GiftCodesReportEnvelopeDataResultsStatusFailed GiftCodesReportEnvelopeDataResultsStatus = "failed"
+)
+
+// Valid indicates whether the value is a known member of the GiftCodesReportEnvelopeDataResultsStatus enum.
+func (e GiftCodesReportEnvelopeDataResultsStatus) Valid() bool {
+	switch e {
+	case GiftCodesReportEnvelopeDataResultsStatusAdded:
+		return true
+	case GiftCodesReportEnvelopeDataResultsStatusFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GiftEnvelopeStatusCode.
 const (
 	GiftEnvelopeStatusCodeN200 GiftEnvelopeStatusCode = 200
@@ -1175,6 +1193,24 @@ func (e GiftStatus) Valid() bool {
 	case GiftStatusInTransit:
 		return true
 	case GiftStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GiftType.
+const (
+	GiftTypeDigital  GiftType = "digital"
+	GiftTypePhysical GiftType = "physical"
+)
+
+// Valid indicates whether the value is a known member of the GiftType enum.
+func (e GiftType) Valid() bool {
+	switch e {
+	case GiftTypeDigital:
+		return true
+	case GiftTypePhysical:
 		return true
 	default:
 		return false
@@ -5540,12 +5576,79 @@ type Gift struct {
 	ShortDescription *string    `json:"shortDescription,omitempty"`
 	Status           GiftStatus `json:"status"`
 
+	// Type `physical`: a parcel shipped to the address the recipient confirms (stock in `inventory`).
+	// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
+	// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
+	// gift is created; gifts created before types existed are physical.
+	Type *GiftType `json:"type,omitempty"`
+
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
 
 	// Variants The gift's variants, in order; empty for a gift without.
 	Variants *[]Variant `json:"variants,omitempty"`
 	Weight   *Weight    `json:"weight,omitempty"`
+}
+
+// GiftCode One code; a code that breaks a rule below is refused by itself in the upload's report (207), the others still added.
+type GiftCode struct {
+	// Code The code as the recipient types it: trimmed, 1 to 200 characters, no control characters (else the code is refused in the report).
+	Code string `json:"code"`
+
+	// ExpiresAt RFC 3339; a code past it is never handed out, and one already past is refused.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+
+	// Pin At most 64 characters (else refused in the report).
+	Pin *string `json:"pin,omitempty"`
+
+	// Url Where the code is redeemed: an https URL of at most 2,048 characters (else refused in the report).
+	Url *string `json:"url,omitempty"`
+}
+
+// GiftCodesReportEnvelope defines model for GiftCodesReportEnvelope.
+type GiftCodesReportEnvelope struct {
+	Data struct {
+		Added    int `json:"added"`
+		Failed   int `json:"failed"`
+		Received int `json:"received"`
+		Results  []struct {
+			// Code The code masked: its last four characters only (••••1234).
+			Code    string             `json:"code"`
+			Details *map[string]string `json:"details,omitempty"`
+
+			// Index The code's position in the request.
+			Index  int                                      `json:"index"`
+			Reason *string                                  `json:"reason,omitempty"`
+			Status GiftCodesReportEnvelopeDataResultsStatus `json:"status"`
+		} `json:"results"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
+// GiftCodesReportEnvelopeDataResultsStatus defines model for GiftCodesReportEnvelope.Data.Results.Status.
+type GiftCodesReportEnvelopeDataResultsStatus string
+
+// GiftCodesSummaryEnvelope defines model for GiftCodesSummaryEnvelope.
+type GiftCodesSummaryEnvelope struct {
+	Data struct {
+		// Assigned Codes handed to recipients.
+		Assigned int `json:"assigned"`
+
+		// Available Codes a claim can still take (not assigned, not expired).
+		Available int `json:"available"`
+
+		// Expired Codes past their expiresAt that were never assigned.
+		Expired int    `json:"expired"`
+		GiftId  string `json:"giftId"`
+
+		// Total Codes uploaded.
+		Total int `json:"total"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
 }
 
 // GiftEnvelope The enveloped answer of PATCH /gifts/{giftId}.
@@ -5562,7 +5665,10 @@ type GiftEnvelopeStatusCode int
 // GiftEnvelopeSuccess defines model for GiftEnvelope.Success.
 type GiftEnvelopeSuccess bool
 
-// GiftInput The body of POST /gifts; server-owned fields are set by the server. `inventory` is required unless `variants` are sent.
+// GiftInput The body of POST /gifts; server-owned fields are set by the server. `inventory` is required for
+// a physical gift unless `variants` are sent (their sum is its inventory); a digital gift's stock
+// is its codes (POST /gifts/{giftId}/codes), so its inventory is left out or zero and it has no
+// variants.
 type GiftInput struct {
 	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
@@ -5585,6 +5691,12 @@ type GiftInput struct {
 	ShortDescription *string     `json:"shortDescription,omitempty"`
 	Status           *GiftStatus `json:"status,omitempty"`
 
+	// Type `physical`: a parcel shipped to the address the recipient confirms (stock in `inventory`).
+	// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
+	// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
+	// gift is created; gifts created before types existed are physical.
+	Type *GiftType `json:"type,omitempty"`
+
 	// Variants Variants (sizes, colours), each with its stock; new ones are sent without variantId. The gift's inventory becomes their sum.
 	Variants *[]VariantInput `json:"variants,omitempty"`
 	Weight   *Weight         `json:"weight,omitempty"`
@@ -5601,7 +5713,9 @@ type GiftList struct {
 	TotalPages int    `json:"totalPages"`
 }
 
-// GiftPatch The fields of one of the organization's own gifts to change; validated as on POST /gifts.
+// GiftPatch The fields of one of the organization's own gifts to change; validated as on POST /gifts. A
+// gift's `type` never changes (sending another is a 400), and a digital gift's inventory moves
+// only with its codes (sending one is a 400).
 type GiftPatch struct {
 	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
@@ -5624,6 +5738,12 @@ type GiftPatch struct {
 	ShortDescription *string     `json:"shortDescription,omitempty"`
 	Status           *GiftStatus `json:"status,omitempty"`
 
+	// Type `physical`: a parcel shipped to the address the recipient confirms (stock in `inventory`).
+	// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
+	// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
+	// gift is created; gifts created before types existed are physical.
+	Type *GiftType `json:"type,omitempty"`
+
 	// Variants Replaces the variants: one with a variantId keeps that variant (its counts as sent), one without is new, [] removes them all. A variant holding units reserved by open orders cannot be removed, and a gift holding reserved units cannot gain its first variants or lose its last (400 naming variants).
 	Variants *[]VariantInput `json:"variants,omitempty"`
 	Weight   *Weight         `json:"weight,omitempty"`
@@ -5631,6 +5751,12 @@ type GiftPatch struct {
 
 // GiftStatus defines model for GiftStatus.
 type GiftStatus string
+
+// GiftType `physical`: a parcel shipped to the address the recipient confirms (stock in `inventory`).
+// `digital`: a gift card, voucher or code from the gift's code pool, handed to the recipient at
+// the claim with no address asked (stock: the codes uploaded and not yet assigned). Set when the
+// gift is created; gifts created before types existed are physical.
+type GiftType string
 
 // Goal defines model for Goal.
 type Goal struct {
@@ -7260,6 +7386,11 @@ type CreateGift201JSONResponseBodyStatusCode int
 // CreateGift201JSONResponseBodySuccess defines parameters for CreateGift.
 type CreateGift201JSONResponseBodySuccess bool
 
+// UploadGiftCodesJSONBody defines parameters for UploadGiftCodes.
+type UploadGiftCodesJSONBody struct {
+	Codes []GiftCode `json:"codes"`
+}
+
 // ListPersonasParams defines parameters for ListPersonas.
 type ListPersonasParams struct {
 	// Page The page to return, 1-based.
@@ -7575,6 +7706,9 @@ type CreateGiftJSONRequestBody = GiftInput
 
 // UpdateGiftJSONRequestBody defines body for UpdateGift for application/json ContentType.
 type UpdateGiftJSONRequestBody = GiftPatch
+
+// UploadGiftCodesJSONRequestBody defines body for UploadGiftCodes for application/json ContentType.
+type UploadGiftCodesJSONRequestBody UploadGiftCodesJSONBody
 
 // CreatePersonaJSONRequestBody defines body for CreatePersona for application/json ContentType.
 type CreatePersonaJSONRequestBody = PersonaInput
@@ -9527,6 +9661,46 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
 	UpdateGift(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UploadGiftCodesWithBody Add codes to a digital gift
+	//
+	// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+	// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+	// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+	// the others are added and the gift's `inventory` (total and available) grows by their number.
+	// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+	// KMS key and never appear in any response: each is reported by its last four characters.
+	// 201 when every code was added, 207 with each code's outcome when some were refused. A
+	// physical gift, or a service-catalog gift, is 409. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+	UploadGiftCodesWithBody(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UploadGiftCodes Add codes to a digital gift
+	//
+	// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+	// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+	// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+	// the others are added and the gift's `inventory` (total and available) grows by their number.
+	// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+	// KMS key and never appear in any response: each is reported by its last four characters.
+	// 201 when every code was added, 207 with each code's outcome when some were refused. A
+	// physical gift, or a service-catalog gift, is 409. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+	UploadGiftCodes(ctx context.Context, giftId string, body UploadGiftCodesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetGiftCodesSummary Count a digital gift's codes
+	//
+	// How many codes the gift has: uploaded, available to claims, assigned to recipients, and
+	// expired unassigned. Never a code. Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/gifts/{giftId}/codes/summary (the `GetGiftCodesSummary` operationId).
+	GetGiftCodesSummary(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPersonas List ICP personas
 	//
@@ -11570,6 +11744,76 @@ func (c *Client) UpdateGiftWithBody(ctx context.Context, giftId string, contentT
 // Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
 func (c *Client) UpdateGift(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateGiftRequest(c.Server, giftId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadGiftCodesWithBody Add codes to a digital gift
+//
+// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+// the others are added and the gift's `inventory` (total and available) grows by their number.
+// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+// KMS key and never appear in any response: each is reported by its last four characters.
+// 201 when every code was added, 207 with each code's outcome when some were refused. A
+// physical gift, or a service-catalog gift, is 409. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+func (c *Client) UploadGiftCodesWithBody(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadGiftCodesRequestWithBody(c.Server, giftId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadGiftCodes Add codes to a digital gift
+//
+// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+// the others are added and the gift's `inventory` (total and available) grows by their number.
+// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+// KMS key and never appear in any response: each is reported by its last four characters.
+// 201 when every code was added, 207 with each code's outcome when some were refused. A
+// physical gift, or a service-catalog gift, is 409. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+func (c *Client) UploadGiftCodes(ctx context.Context, giftId string, body UploadGiftCodesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadGiftCodesRequest(c.Server, giftId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetGiftCodesSummary Count a digital gift's codes
+//
+// How many codes the gift has: uploaded, available to claims, assigned to recipients, and
+// expired unassigned. Never a code. Enveloped response.
+//
+// Corresponds with GET /api/campaigns/gifts/{giftId}/codes/summary (the `GetGiftCodesSummary` operationId).
+func (c *Client) GetGiftCodesSummary(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGiftCodesSummaryRequest(c.Server, giftId)
 	if err != nil {
 		return nil, err
 	}
@@ -15551,6 +15795,87 @@ func NewUpdateGiftRequestWithBody(server string, giftId string, contentType stri
 	return req, nil
 }
 
+// NewUploadGiftCodesRequest calls the generic UploadGiftCodes builder with application/json body
+func NewUploadGiftCodesRequest(server string, giftId string, body UploadGiftCodesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUploadGiftCodesRequestWithBody(server, giftId, "application/json", bodyReader)
+}
+
+// NewUploadGiftCodesRequestWithBody constructs an http.Request for the UploadGiftCodes method, with any body, and a specified content type
+func NewUploadGiftCodesRequestWithBody(server string, giftId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "giftId", giftId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/gifts/%s/codes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetGiftCodesSummaryRequest constructs an http.Request for the GetGiftCodesSummary method
+func NewGetGiftCodesSummaryRequest(server string, giftId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "giftId", giftId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/gifts/%s/codes/summary", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListPersonasRequest constructs an http.Request for the ListPersonas method
 func NewListPersonasRequest(server string, params *ListPersonasParams) (*http.Request, error) {
 	var err error
@@ -18663,6 +18988,48 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/gifts/{giftId} (the `UpdateGift` operationId).
 	UpdateGiftWithResponse(ctx context.Context, giftId string, body UpdateGiftJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateGiftResponse, error)
+
+	// UploadGiftCodesWithBodyWithResponse Add codes to a digital gift
+	//
+	// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+	// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+	// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+	// the others are added and the gift's `inventory` (total and available) grows by their number.
+	// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+	// KMS key and never appear in any response: each is reported by its last four characters.
+	// 201 when every code was added, 207 with each code's outcome when some were refused. A
+	// physical gift, or a service-catalog gift, is 409. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+	UploadGiftCodesWithBodyWithResponse(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadGiftCodesResponse, error)
+
+	// UploadGiftCodesWithResponse Add codes to a digital gift
+	//
+	// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+	// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+	// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+	// the others are added and the gift's `inventory` (total and available) grows by their number.
+	// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+	// KMS key and never appear in any response: each is reported by its last four characters.
+	// 201 when every code was added, 207 with each code's outcome when some were refused. A
+	// physical gift, or a service-catalog gift, is 409. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+	UploadGiftCodesWithResponse(ctx context.Context, giftId string, body UploadGiftCodesJSONRequestBody, reqEditors ...RequestEditorFn) (*UploadGiftCodesResponse, error)
+
+	// GetGiftCodesSummaryWithResponse Count a digital gift's codes
+	//
+	// How many codes the gift has: uploaded, available to claims, assigned to recipients, and
+	// expired unassigned. Never a code. Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/gifts/{giftId}/codes/summary (the `GetGiftCodesSummary` operationId).
+	GetGiftCodesSummaryWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*GetGiftCodesSummaryResponse, error)
 
 	// ListPersonasWithResponse List ICP personas
 	//
@@ -24067,6 +24434,214 @@ func (r UpdateGiftResponse) ContentType() string {
 	return ""
 }
 
+// UploadGiftCodesResponse503Headers the declared response headers of an HTTP 503 response for UploadGiftCodes
+type UploadGiftCodesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UploadGiftCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *GiftCodesReportEnvelope
+	// JSON207 the response for an HTTP 207 `application/json` response
+	JSON207 *GiftCodesReportEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UploadGiftCodesResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON201() *GiftCodesReportEnvelope {
+	return r.JSON201
+}
+
+// GetJSON207 returns the response for an HTTP 207 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON207() *GiftCodesReportEnvelope {
+	return r.JSON207
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UploadGiftCodesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UploadGiftCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UploadGiftCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UploadGiftCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UploadGiftCodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetGiftCodesSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetGiftCodesSummary
+type GetGiftCodesSummaryResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetGiftCodesSummaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GiftCodesSummaryEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGiftCodesSummaryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON200() *GiftCodesSummaryEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetGiftCodesSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGiftCodesSummaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGiftCodesSummaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGiftCodesSummaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGiftCodesSummaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListPersonasResponse503Headers the declared response headers of an HTTP 503 response for ListPersonas
 type ListPersonasResponse503Headers struct {
 	RetryAfter *int
@@ -29286,6 +29861,66 @@ func (c *ClientWithResponses) UpdateGiftWithResponse(ctx context.Context, giftId
 		return nil, err
 	}
 	return ParseUpdateGiftResponse(rsp)
+}
+
+// UploadGiftCodesWithBodyWithResponse Add codes to a digital gift
+//
+// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+// the others are added and the gift's `inventory` (total and available) grows by their number.
+// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+// KMS key and never appear in any response: each is reported by its last four characters.
+// 201 when every code was added, 207 with each code's outcome when some were refused. A
+// physical gift, or a service-catalog gift, is 409. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+func (c *ClientWithResponses) UploadGiftCodesWithBodyWithResponse(ctx context.Context, giftId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadGiftCodesResponse, error) {
+	rsp, err := c.UploadGiftCodesWithBody(ctx, giftId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadGiftCodesResponse(rsp)
+}
+
+// UploadGiftCodesWithResponse Add codes to a digital gift
+//
+// Adds up to 1,000 codes (gift cards, vouchers, subscription codes) to one of the organization's
+// own digital gifts, each once: a code already in the gift's codes, or sent twice in the request,
+// is refused by itself, as is an invalid one (an expired `expiresAt`, a URL that is not https);
+// the others are added and the gift's `inventory` (total and available) grows by their number.
+// A file sent again therefore adds nothing twice. Codes are encrypted at rest with the stack's
+// KMS key and never appear in any response: each is reported by its last four characters.
+// 201 when every code was added, 207 with each code's outcome when some were refused. A
+// physical gift, or a service-catalog gift, is 409. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/gifts/{giftId}/codes (the `UploadGiftCodes` operationId).
+func (c *ClientWithResponses) UploadGiftCodesWithResponse(ctx context.Context, giftId string, body UploadGiftCodesJSONRequestBody, reqEditors ...RequestEditorFn) (*UploadGiftCodesResponse, error) {
+	rsp, err := c.UploadGiftCodes(ctx, giftId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadGiftCodesResponse(rsp)
+}
+
+// GetGiftCodesSummaryWithResponse Count a digital gift's codes
+//
+// How many codes the gift has: uploaded, available to claims, assigned to recipients, and
+// expired unassigned. Never a code. Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/gifts/{giftId}/codes/summary (the `GetGiftCodesSummary` operationId).
+func (c *ClientWithResponses) GetGiftCodesSummaryWithResponse(ctx context.Context, giftId string, reqEditors ...RequestEditorFn) (*GetGiftCodesSummaryResponse, error) {
+	rsp, err := c.GetGiftCodesSummary(ctx, giftId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGiftCodesSummaryResponse(rsp)
 }
 
 // ListPersonasWithResponse List ICP personas
@@ -34625,6 +35260,196 @@ func ParseUpdateGiftResponse(rsp *http.Response) (*UpdateGiftResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateGiftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUploadGiftCodesResponse parses an HTTP response from a UploadGiftCodesWithResponse call
+func ParseUploadGiftCodesResponse(rsp *http.Response) (*UploadGiftCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UploadGiftCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest GiftCodesReportEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 207:
+		var dest GiftCodesReportEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON207 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UploadGiftCodesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetGiftCodesSummaryResponse parses an HTTP response from a GetGiftCodesSummaryWithResponse call
+func ParseGetGiftCodesSummaryResponse(rsp *http.Response) (*GetGiftCodesSummaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGiftCodesSummaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GiftCodesSummaryEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetGiftCodesSummaryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -45,11 +45,31 @@ func (s GiftStatus) Valid() bool {
 	return false
 }
 
+// GiftType is what a recipient receives: a parcel (physical, shipped to
+// the address the recipient confirms) or a code (digital: a gift card,
+// voucher or subscription code from the gift's pool, revealed to the
+// recipient at the claim, with no address asked).
+type GiftType string
+
+// Gift types; a gift without one is physical (every gift before digital
+// gifts existed).
+const (
+	GiftPhysical GiftType = "physical"
+	GiftDigital  GiftType = "digital"
+)
+
+// GiftTypes lists the gift types.
+var GiftTypes = []GiftType{GiftPhysical, GiftDigital}
+
 // Gift is a gift of the catalog.
 type Gift struct {
 	GiftID         string
 	OrganizationID string
 	Name           string
+	// Type is physical or digital (CheckGift fills physical in). It is
+	// set when the gift is created and never changes: a digital gift's
+	// stock is its codes (shared/giftcodes), a physical one's its counts.
+	Type GiftType
 	// Price is what the gift costs, in the currency; a campaign of it
 	// charges it in whole credits (gifting.CreditsForPrice).
 	Price     float64

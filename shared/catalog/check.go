@@ -68,6 +68,7 @@ func CheckGift(g *Gift) error {
 	}
 	checkInventoryAt(&p, "inventory", g.Inventory)
 	checkVariants(&p, g)
+	checkType(&p, g)
 	if len(g.ImageURLs) > maxGiftImages {
 		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
 	} else {
@@ -95,6 +96,23 @@ func checkInventoryAt(p *gifting.Problems, field string, inv Inventory) {
 		p.Add(field, "counts must be at most "+itoa(MaxInventory))
 	case inv.Available+inv.Reserved > inv.Total:
 		p.Add(field, "available plus reserved must not exceed total")
+	}
+}
+
+// checkType defaults a gift's type to physical and keeps a digital gift's
+// counts to its codes: they start at zero and only code uploads and
+// claims move them (shared/giftcodes), so inventory sent with a digital
+// gift must be zero or left out.
+func checkType(p *gifting.Problems, g *Gift) {
+	switch {
+	case g.Type == "":
+		g.Type = GiftPhysical
+	case !slices.Contains(GiftTypes, g.Type):
+		p.Add("type", "must be physical or digital")
+	case g.Type == GiftDigital && len(g.Variants) > 0:
+		p.Add("variants", "a digital gift has no variants: each code is one gift")
+	case g.Type == GiftDigital && g.Inventory != (Inventory{}):
+		p.Add("inventory", "must be zero or left out for a digital gift: its stock is the codes uploaded to it (POST /gifts/{giftId}/codes)")
 	}
 }
 

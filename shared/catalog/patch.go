@@ -14,6 +14,9 @@ type GiftPatch struct {
 	Price     *float64
 	Currency  *string
 	Inventory *Inventory
+	// Type, when sent, must be the gift's own: a gift's type never
+	// changes (VALIDATION_FAILED otherwise).
+	Type *GiftType
 	// Variants, when not nil, replace the gift's variants: one sent with
 	// a variantId keeps that variant (its counts as sent), one without is
 	// new (WithVariantIDs); an empty list removes them all.
@@ -36,6 +39,16 @@ type GiftPatch struct {
 // it passes, applies it to g and moves g's updatedAt to now. It returns
 // VALIDATION_FAILED and leaves g unchanged otherwise.
 func (p GiftPatch) Apply(g *Gift, now time.Time) error {
+	if p.Type != nil && *p.Type != g.Type && !(*p.Type == GiftPhysical && g.Type == "") {
+		var pr gifting.Problems
+		pr.Add("type", "cannot change: a gift's type is set when it is created")
+		return pr.Err()
+	}
+	if p.Inventory != nil && g.Type == GiftDigital {
+		var pr gifting.Problems
+		pr.Add("inventory", "of a digital gift moves only with its codes (POST /gifts/{giftId}/codes)")
+		return pr.Err()
+	}
 	n := *g
 	set(&n.Name, p.Name)
 	set(&n.Price, p.Price)

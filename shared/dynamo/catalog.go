@@ -25,6 +25,7 @@ type catalogGift struct {
 	GiftID         string        `json:"giftId"`
 	OrganizationID string        `json:"organizationId"`
 	Name           string        `json:"name"`
+	Type           string        `json:"type,omitempty"`
 	Price          float64       `json:"price"`
 	Currency       string        `json:"currency"`
 	Inventory      inventoryItem `json:"inventory"`
@@ -84,12 +85,21 @@ func catalogGiftOf(g catalog.Gift) catalogGift {
 		stock[v.VariantID] = inventoryItem(v.Inventory)
 	}
 	return catalogGift{Variants: vs, VariantStock: stock, LowStockThreshold: g.LowStockThreshold,
-		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
+		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Type: string(g.Type), Price: g.Price, Currency: g.Currency,
 		Inventory: inventoryItem(g.Inventory), Status: string(g.Status), IsDelightloop: g.IsDelightloop,
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
 		ImageURLs: g.ImageURLs, Dimensions: (*dimensionsItem)(g.Dimensions), Weight: (*weightItem)(g.Weight),
 		CollectionIDs: g.CollectionIDs,
 	}
+}
+
+// giftType is the stored type; a gift stored before types existed is
+// physical.
+func (it catalogGift) giftType() catalog.GiftType {
+	if it.Type == "" {
+		return catalog.GiftPhysical
+	}
+	return catalog.GiftType(it.Type)
 }
 
 func (it catalogGift) gift() catalog.Gift {
@@ -98,7 +108,7 @@ func (it catalogGift) gift() catalog.Gift {
 		vs = append(vs, catalog.Variant{VariantID: v.VariantID, Name: v.Name, Inventory: catalog.Inventory(it.VariantStock[v.VariantID])})
 	}
 	return catalog.Gift{Variants: vs, LowStockThreshold: it.LowStockThreshold,
-		GiftID: it.GiftID, OrganizationID: it.OrganizationID, Name: it.Name, Price: it.Price, Currency: it.Currency,
+		GiftID: it.GiftID, OrganizationID: it.OrganizationID, Name: it.Name, Type: it.giftType(), Price: it.Price, Currency: it.Currency,
 		Inventory: catalog.Inventory(it.Inventory), Status: catalog.GiftStatus(it.Status), IsDelightloop: it.IsDelightloop,
 		CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, ShortDescription: it.ShortDescription, Description: it.Description,
 		ImageURLs: it.ImageURLs, Dimensions: (*catalog.Dimensions)(it.Dimensions), Weight: (*catalog.Weight)(it.Weight),

@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) catalogRoutes() []route {
-	return []route{
+	return append([]route{
 		{pattern: "GET /api/campaigns/gifts", handle: s.listGifts},
 		{pattern: "POST /api/campaigns/gifts", handle: s.createGift},
 		{pattern: "GET /api/campaigns/gifts/{giftId}", handle: s.getGift},
@@ -21,7 +21,7 @@ func (s *Server) catalogRoutes() []route {
 		{pattern: "DELETE /api/campaigns/templates/{templateId}", handle: s.deleteTemplate},
 		{pattern: "GET /api/campaigns/openapi.json", handle: s.getOpenAPI, public: true},
 		{pattern: "GET /api/campaigns/docs", handle: s.getDocs, public: true},
-	}
+	}, s.giftCodeRoutes()...)
 }
 
 // giftList is the bare response of GET /gifts.
@@ -87,8 +87,8 @@ func (s *Server) createGift(w http.ResponseWriter, r *http.Request) error {
 	if in.Price == nil {
 		p.Add("price", "is required")
 	}
-	if in.Inventory == nil && len(in.Variants) == 0 {
-		p.Add("inventory", "is required (unless the gift has variants: their sum is its inventory)")
+	if in.Inventory == nil && len(in.Variants) == 0 && in.Type != string(catalog.GiftDigital) {
+		p.Add("inventory", "is required (unless the gift has variants: their sum is its inventory; or is digital: its codes are)")
 	}
 	if err := p.Err(); err != nil {
 		return err

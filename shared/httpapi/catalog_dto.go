@@ -15,6 +15,7 @@ type giftDTO struct {
 	GiftID         string       `json:"giftId"`
 	OrganizationID string       `json:"organizationId"`
 	Name           string       `json:"name"`
+	Type           string       `json:"type"`
 	Price          float64      `json:"price"`
 	Currency       string       `json:"currency"`
 	Inventory      inventoryDTO `json:"inventory"`
@@ -95,7 +96,7 @@ type weightDTO struct {
 
 func toGiftDTO(g catalog.Gift) giftDTO {
 	return giftDTO{
-		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
+		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Type: string(g.Type), Price: g.Price, Currency: g.Currency,
 		Inventory: inventoryDTO(g.Inventory), Variants: toVariantDTOs(g.Variants), LowStockThreshold: g.LowStockThreshold,
 		Status: string(g.Status), IsDelightloop: g.IsDelightloop,
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
@@ -107,6 +108,7 @@ func toGiftDTO(g catalog.Gift) giftDTO {
 // giftInput is the body of POST /gifts: the Gift fields a tenant sets.
 type giftInput struct {
 	Name              string         `json:"name"`
+	Type              string         `json:"type"`
 	Price             *float64       `json:"price"`
 	Currency          string         `json:"currency"`
 	Inventory         *inventoryDTO  `json:"inventory"`
@@ -122,14 +124,15 @@ type giftInput struct {
 }
 
 // gift is in as a new gift; price must have been sent, and inventory
-// unless variants were (their sum is the gift's).
+// unless variants were (their sum is the gift's) or the gift is digital
+// (its codes are its stock).
 func (in giftInput) gift() catalog.Gift {
 	var inv catalog.Inventory
 	if in.Inventory != nil {
 		inv = catalog.Inventory(*in.Inventory)
 	}
 	return catalog.Gift{
-		Name: in.Name, Price: *in.Price, Currency: in.Currency, Inventory: inv,
+		Name: in.Name, Type: catalog.GiftType(in.Type), Price: *in.Price, Currency: in.Currency, Inventory: inv,
 		Variants: variants(in.Variants), LowStockThreshold: in.LowStockThreshold,
 		Status: catalog.GiftStatus(in.Status), ShortDescription: in.ShortDescription, Description: in.Description,
 		ImageURLs: in.ImageURLs, Dimensions: (*catalog.Dimensions)(in.Dimensions), Weight: (*catalog.Weight)(in.Weight),
@@ -141,6 +144,7 @@ func (in giftInput) gift() catalog.Gift {
 // they are; a list that is sent replaces the stored one.
 type giftPatch struct {
 	Name              *string        `json:"name"`
+	Type              *string        `json:"type"`
 	Price             *float64       `json:"price"`
 	Currency          *string        `json:"currency"`
 	Inventory         *inventoryDTO  `json:"inventory"`
@@ -166,6 +170,10 @@ func (in giftPatch) patch() catalog.GiftPatch {
 	if in.Status != nil {
 		status := catalog.GiftStatus(*in.Status)
 		p.Status = &status
+	}
+	if in.Type != nil {
+		t := catalog.GiftType(*in.Type)
+		p.Type = &t
 	}
 	return p
 }

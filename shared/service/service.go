@@ -22,6 +22,7 @@ import (
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/fulfilment"
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -40,6 +41,7 @@ type Store interface {
 	webhook.Store
 	contact.Store
 	fulfilment.Secrets
+	giftcodes.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -86,6 +88,8 @@ type Service struct {
 	// easypost is the EasyPost integration's use cases (Config.Secrets
 	// seals its webhook secret).
 	easypost *fulfilment.EasyPost
+	// codes is the digital gifts' code pools, sealed with Config.Secrets.
+	codes *giftcodes.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -109,6 +113,7 @@ func New(store Store, cfg Config) *Service {
 	// without a store (a job runner's test) never sets one.
 	s.easypost = fulfilment.NewEasyPost(store, sealer, func() time.Time { return store.Now() })
 	s.contacts = contact.NewApp(store, contactJobs{s})
+	s.codes = giftcodes.NewApp(store, cfg.Secrets)
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -122,6 +127,10 @@ func (s *Service) Recipients() *recipient.App { return s.recipients }
 // secret, its signed tracker events): the webhooks group's handlers call
 // them, and the recipient slice's Track applies an event.
 func (s *Service) EasyPost() *fulfilment.EasyPost { return s.easypost }
+
+// GiftCodes returns the code pools of digital gifts (their sealer is the
+// service's: Config.Secrets).
+func (s *Service) GiftCodes() *giftcodes.App { return s.codes }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's
 // handlers and the stream's deliveries call them.
