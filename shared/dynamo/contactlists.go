@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // The contact slice's lists: a list (LIST#<id>) and its memberships, the
@@ -103,60 +104,101 @@ const (
 
 // listMemberPage returns up to limit member contact ids of org's list
 // listID after the opaque cursor after ("" from the start), and the cursor
-// to continue from ("" when nothing follows). The members come from two
-// places: first the contacts whose first list it is (their Slim entries,
-// LSK begins_with <list>#, newest first), then those for whom it is a
-// later list (MEMBER#<list># items, in id order). Every reader of a list's
-// members goes through it: the list's page, the launch, the deletion job,
-// campaign totals. The Slim part is eventually consistent: a contact added
-// in the last moment may be missed by a read made at once. Both parts are
-// always read: the list's contactCount, which trails its members while an
-// import runs, never decides that the second holds none.
+// to continue from ("" when nothing follows): listMemberKeys' ids.
 func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
-	var ids []string
+	keys, next, err := s.listMemberKeys(ctx, orgID, listID, after, limit)
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ContactID
+	}
+	return ids, next, err
+}
+
+// ListMemberKeys reads a page of a list's members with a cursor each
+// (contact.Store): listMemberKeys, after a cursor checked to be one of
+// this list's.
+func (s *Store) ListMemberKeys(ctx context.Context, orgID, listID, after string, limit int) ([]contact.MemberKey, string, error) {
+	if !memberCursorOf(listID, after) {
+		return nil, "", contact.ErrBadCursor
+	}
+	return s.listMemberKeys(ctx, orgID, listID, after, limit)
+}
+
+// memberCursorOf reports whether c is "" or a cursor listMemberKeys hands
+// out for listID: s/<LSK of the list>/<id> or m/<member key of the list>
+// (m/ alone: the member part from its start).
+func memberCursorOf(listID, c string) bool {
+	if rest, ok := strings.CutPrefix(c, cursorFirst); ok {
+		i := strings.LastIndexByte(rest, '/')
+		return i > 0 && strings.HasPrefix(rest[:i], listID+"#") && gifting.ValidID(rest[i+1:])
+	}
+	if rest, ok := strings.CutPrefix(c, cursorMember); ok {
+		id, ok := strings.CutPrefix(rest, memberPrefix(listID))
+		return rest == "" || ok && gifting.ValidID(id)
+	}
+	return c == ""
+}
+
+// listMemberKeys returns up to limit members of org's list listID after
+// the opaque cursor after ("" from the start), each with the cursor that
+// starts right after it, and the cursor to continue from ("" when nothing
+// follows). The members come from two places: first the contacts whose
+// first list it is (their Slim entries, LSK begins_with <list>#, newest
+// first), then those for whom it is a later list (MEMBER#<list># items,
+// in id order). Every reader of a list's members goes through it: the
+// list's page and export, the launch, the deletion job, campaign totals.
+// The Slim part is eventually consistent: a contact added in the last
+// moment may be missed by a read made at once. Both parts are always
+// read: the list's contactCount, which trails its members while an import
+// runs, never decides that the second holds none.
+func (s *Store) listMemberKeys(ctx context.Context, orgID, listID, after string, limit int) ([]contact.MemberKey, string, error) {
+	var keys []contact.MemberKey
 	if after == "" || strings.HasPrefix(after, cursorFirst) {
 		in := s.slimQuery(contactsLPK(orgID), false)
 		in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :list)")
 		in.ExpressionAttributeValues[":list"] = str(listID + "#")
 		in.ProjectionExpression = aws.String("LSK, SK")
 		if after != "" {
-			lsk, id, _ := strings.Cut(strings.TrimPrefix(after, cursorFirst), "/")
-			in.ExclusiveStartKey = item{"LPK": str(contactsLPK(orgID)), "LSK": str(lsk), "PK": str(orgPK(orgID)), "SK": str(contactSK(id))}
+			rest := strings.TrimPrefix(after, cursorFirst)
+			i := strings.LastIndexByte(rest, '/')
+			in.ExclusiveStartKey = item{"LPK": str(contactsLPK(orgID)), "LSK": str(rest[:i]), "PK": str(orgPK(orgID)), "SK": str(contactSK(rest[i+1:]))}
 		}
-		for len(ids) < limit {
-			in.Limit = aws.Int32(int32(limit - len(ids)))
+		for len(keys) < limit {
+			in.Limit = aws.Int32(int32(limit - len(keys)))
 			res, err := s.db.Query(ctx, in)
 			if err != nil {
 				return nil, "", fmt.Errorf("query first-list members: %w", err)
 			}
 			for _, it := range res.Items {
-				ids = append(ids, strings.TrimPrefix(attrS(it, "SK"), contactPrefix))
+				id := strings.TrimPrefix(attrS(it, "SK"), contactPrefix)
+				keys = append(keys, contact.MemberKey{ContactID: id, Cursor: cursorFirst + attrS(it, "LSK") + "/" + id})
 			}
 			if res.LastEvaluatedKey == nil {
 				break
 			}
-			if len(ids) == limit {
-				last := res.Items[len(res.Items)-1]
-				return ids, cursorFirst + attrS(last, "LSK") + "/" + strings.TrimPrefix(attrS(last, "SK"), contactPrefix), nil
+			if len(keys) == limit {
+				return keys, keys[len(keys)-1].Cursor, nil
 			}
 			in.ExclusiveStartKey = res.LastEvaluatedKey
 		}
 		// The first part is read to its end.
-		if len(ids) >= limit {
-			return ids, cursorMember, nil
+		if len(keys) >= limit {
+			return keys, cursorMember, nil
 		}
 		after = cursorMember
 	}
 	from := strings.TrimPrefix(after, cursorMember)
-	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(ids))
+	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(keys))
 	if err != nil {
 		return nil, "", err
 	}
-	ids = append(ids, more...)
-	if last == "" {
-		return ids, "", nil
+	for _, id := range more {
+		keys = append(keys, contact.MemberKey{ContactID: id, Cursor: cursorMember + memberSK(listID, id)})
 	}
-	return ids, cursorMember + last, nil
+	if last == "" {
+		return keys, "", nil
+	}
+	return keys, cursorMember + last, nil
 }
 
 // memberPut is the transaction item that makes a contact a member of a
