@@ -24,8 +24,16 @@ import (
 // default the most) and cursor, which the handler or the use case checks.
 func exportQuery(r *http.Request) (*query, int, string) {
 	q := newQuery(r)
-	return q, q.integer("limit", csvexport.MaxRows, 1, csvexport.MaxRows), q.filter("cursor")
+	limit, cursor := q.integer("limit", csvexport.MaxRows, 1, csvexport.MaxRows), q.filter("cursor")
+	if len(cursor) > maxCursor {
+		q.problems.Add("cursor", "must be at most "+strconv.Itoa(maxCursor)+" characters, as a Link gives it")
+	}
+	return q, limit, cursor
 }
+
+// maxCursor bounds a cursor: every cursor an export hands out is a sort
+// key or two, which DynamoDB bounds to 1 KB.
+const maxCursor = 1024
 
 // sendRows answers an export page of n rows read (cells(i) the cells of
 // the i-th, cursorOf(i) the cursor that starts right after it; next the
