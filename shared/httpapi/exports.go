@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -35,17 +36,17 @@ func exportQuery(r *http.Request) (*query, int, string) {
 // key or two, which DynamoDB bounds to 1 KB.
 const maxCursor = 1024
 
-// sendRows answers an export page of n rows read (cells(i) the cells of
-// the i-th, cursorOf(i) the cursor that starts right after it; next the
-// cursor after the last, "" when none follows). A row that would take the
-// page past csvexport.MaxBytes ends it there, and the Link goes on from
-// the row before.
-func sendRows(w http.ResponseWriter, r *http.Request, filename string, header []string, limit, n int,
-	cells func(i int) []string, cursorOf func(i int) string, next string) {
+// sendRows answers an export page of the rows read (cursors[i] the
+// cursor that starts right after rows[i]; next the cursor after the last,
+// "" when none follows). A row that would take the page past
+// csvexport.MaxBytes ends it there, and the Link goes on from the row
+// before.
+func sendRows[T any](w http.ResponseWriter, r *http.Request, filename string, header []string, limit int,
+	rows []T, cursors []string, next string, row func(T) []string) {
 	p := csvexport.NewPage(header)
-	for i := range n {
-		if !p.Add(cells(i)...) {
-			next = cursorOf(i - 1)
+	for i, v := range rows {
+		if !p.Add(row(v)...) {
+			next = cursors[i-1]
 			break
 		}
 	}
@@ -56,27 +57,28 @@ func sendRows(w http.ResponseWriter, r *http.Request, filename string, header []
 	p.Send(w, filename, link)
 }
 
-// contactColumns are the contacts export's header row: bulk add's field
-// names where it has them, so a file exported can be edited and sent back.
-var contactColumns = []string{"contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
-	"phoneNumber", "linkedinUrl", "street", "street2", "city", "state", "zipCode", "country", "tags", "notes",
-	"otherEmails", "listIds", "createdAt", "updatedAt"}
-
-// exportContacts serves GET /contact-lists/{listId}/contacts/export.
-func (s *Server) exportContacts(w http.ResponseWriter, r *http.Request) error {
+// exportOf answers an export of the collection the path value idName
+// names (a list, a campaign), file <name>-<id>.csv: read reads a page of
+// it for the caller's organization, its rows with a cursor each and the
+// next page's cursor.
+func exportOf[T any](w http.ResponseWriter, r *http.Request, idName, name string, header []string, row func(T) []string,
+	read func(ctx context.Context, orgID, id, cursor string, limit int) ([]T, []string, string, error)) error {
 	q, limit, cursor := exportQuery(r)
 	if err := q.err(); err != nil {
 		return err
 	}
-	listID := r.PathValue("listId")
-	page, err := s.contacts.MembersAfter(r.Context(), principal(r.Context()).OrgID, listID, cursor, limit)
+	id := r.PathValue(idName)
+	rows, cursors, next, err := read(r.Context(), principal(r.Context()).OrgID, id, cursor, limit)
 	if err != nil {
 		return err
 	}
-	sendRows(w, r, "contacts-"+listID+".csv", contactColumns, limit, len(page.Contacts),
-		func(i int) []string { return contactRow(page.Contacts[i]) },
-		func(i int) string { return page.Cursors[i] }, page.Next)
+	sendRows(w, r, name+"-"+id+".csv", header, limit, rows, cursors, next, row)
 	return nil
+}
+
+// exportContacts serves GET /contact-lists/{listId}/contacts/export.
+func (s *Server) exportContacts(w http.ResponseWriter, r *http.Request) error {
+	return exportOf(w, r, "listId", "contacts", contactColumns, contactRow, s.memberRows)
 }
 
 // contactRow is a contact's row of contactColumns; a cell of several
@@ -99,29 +101,21 @@ func contactRow(c contact.Contact) []string {
 		gifting.FormatTime(c.UpdatedAt)}
 }
 
-// recipientColumns are the recipients export's header row.
-var recipientColumns = []string{"recipientId", "status", "email", "firstName", "lastName", "company", "jobTitle",
-	"phone", "linkedinUrl", "contactId", "giftId", "giftName", "giftPrice", "giftCurrency", "shipLine1",
-	"shipLine2", "shipCity", "shipState", "shipZip", "shipCountry", "shipPhone", "orderId", "orderStatus",
-	"carrier", "trackingNumber", "trackingUrl", "feedbackRating", "feedbackMessages", "feedbackLinks",
-	"creditsCharged", "sourceType", "createdAt", "viewedAt", "giftSelectedAt", "claimedAt", "shippedAt",
-	"deliveredAt", "feedbackAt", "claimExpiresAt", "updatedAt"}
+// contactColumns are the contacts export's header row: bulk add's field
+// names where it has them, so a file exported can be edited and sent back.
+var contactColumns = []string{"contactId", "mailId", "firstName", "lastName", "fullName", "jobTitle", "companyName",
+	"phoneNumber", "linkedinUrl", "street", "street2", "city", "state", "zipCode", "country", "tags", "notes",
+	"otherEmails", "listIds", "createdAt", "updatedAt"}
+
+// memberRows reads an export page of a list's members (exportOf).
+func (s *Server) memberRows(ctx context.Context, orgID, listID, cursor string, limit int) ([]contact.Contact, []string, string, error) {
+	p, err := s.contacts.MembersAfter(ctx, orgID, listID, cursor, limit)
+	return p.Contacts, p.Cursors, p.Next, err
+}
 
 // exportRecipients serves GET /campaigns/{campaignId}/recipients/export.
 func (s *Server) exportRecipients(w http.ResponseWriter, r *http.Request) error {
-	q, limit, cursor := exportQuery(r)
-	if err := q.err(); err != nil {
-		return err
-	}
-	campaignID := r.PathValue("campaignId")
-	rows, err := s.campaigns.RecipientsAfter(r.Context(), principal(r.Context()).OrgID, campaignID, cursor, limit)
-	if err != nil {
-		return err
-	}
-	sendRows(w, r, "recipients-"+campaignID+".csv", recipientColumns, limit, len(rows.Recipients),
-		func(i int) []string { return recipientRow(rows.Recipients[i]) },
-		func(i int) string { return rows.Cursors[i] }, rows.Next)
-	return nil
+	return exportOf(w, r, "campaignId", "recipients", recipientColumns, recipientRow, s.recipientRows)
 }
 
 // recipientRow is a recipient's row of recipientColumns: its contact, the
@@ -188,6 +182,21 @@ func timeCell(t *time.Time) string {
 	return gifting.FormatTime(*t)
 }
 
+// recipientColumns are the recipients export's header row.
+var recipientColumns = []string{"recipientId", "status", "email", "firstName", "lastName", "company", "jobTitle",
+	"phone", "linkedinUrl", "contactId", "giftId", "giftName", "giftPrice", "giftCurrency", "shipLine1",
+	"shipLine2", "shipCity", "shipState", "shipZip", "shipCountry", "shipPhone", "orderId", "orderStatus",
+	"carrier", "trackingNumber", "trackingUrl", "feedbackRating", "feedbackMessages", "feedbackLinks",
+	"creditsCharged", "sourceType", "createdAt", "viewedAt", "giftSelectedAt", "claimedAt", "shippedAt",
+	"deliveredAt", "feedbackAt", "claimExpiresAt", "updatedAt"}
+
+// recipientRows reads an export page of a campaign's recipients
+// (exportOf).
+func (s *Server) recipientRows(ctx context.Context, orgID, campaignID, cursor string, limit int) ([]recipient.Recipient, []string, string, error) {
+	rows, err := s.campaigns.RecipientsAfter(ctx, orgID, campaignID, cursor, limit)
+	return rows.Recipients, rows.Cursors, rows.Next, err
+}
+
 // ledgerColumns are the ledger export's header row.
 var ledgerColumns = []string{"entryId", "type", "amount", "balanceAfter", "currency", "campaignId", "recipientId",
 	"reason", "createdAt"}
@@ -207,10 +216,13 @@ func (s *Server) exportLedger(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	cursors := make([]string, len(st.Entries))
+	for i, e := range st.Entries {
+		cursors[i] = e.EntryID
+	}
 	cur := st.Wallet.Currency
-	sendRows(w, r, "ledger.csv", ledgerColumns, limit, len(st.Entries),
-		func(i int) []string { return ledgerRow(st.Entries[i], cur) },
-		func(i int) string { return st.Entries[i].EntryID }, st.Next)
+	sendRows(w, r, "ledger.csv", ledgerColumns, limit, st.Entries, cursors, st.Next,
+		func(e wallet.Entry) []string { return ledgerRow(e, cur) })
 	return nil
 }
 
