@@ -103,6 +103,21 @@ func (p *Page) add(cells []string) {
 	p.encoded += EncodedLen(p.buf.Bytes()[before:])
 }
 
+// Fill writes rows into a page with header while they fit in maxBytes
+// (MaxBytes for a response) and returns it with the cursor its Link goes
+// on from: cursors[i] starts right after rows[i], and next after the last
+// row read ("" when none follows). A page that stops early goes on from
+// its last row, so no row is skipped or written twice.
+func Fill[T any](header []string, maxBytes int, rows []T, cursors []string, next string, row func(T) []string) (*Page, string) {
+	p := newPage(header, maxBytes)
+	for i, v := range rows {
+		if !p.Add(row(v)...) {
+			return p, cursors[i-1]
+		}
+	}
+	return p, next
+}
+
 // Rows is how many rows the page holds, its header not counted.
 func (p *Page) Rows() int { return p.rows }
 

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,45 @@ func TestSend(t *testing.T) {
 	p.Send(last, "x.csv", "")
 	if last.Header().Get("Link") != "" {
 		t.Fatal("the last page must have no Link")
+	}
+}
+
+// TestFillGoesOnFromTheLastRowWritten: pages cut by their size, each
+// started from the cursor the page before returned, hold every row
+// exactly once and in order; a page that holds all its rows goes on from
+// the cursor after the last row read.
+func TestFillGoesOnFromTheLastRowWritten(t *testing.T) {
+	rows := make([]string, 50)
+	cursors := make([]string, len(rows))
+	for i := range rows {
+		rows[i] = strings.Repeat(string(rune('a'+i%26)), 10+i%7)
+		cursors[i] = "c" + strconv.Itoa(i)
+	}
+	var got []string
+	from, pages := 0, 0
+	for from < len(rows) {
+		// A reader of up to 20 rows after the cursor; pages of 200 bytes
+		// hold fewer.
+		batch, next := rows[from:min(from+20, len(rows))], ""
+		if from+20 < len(rows) {
+			next = cursors[from+19]
+		}
+		p, cursor := Fill([]string{"v"}, 200, batch, cursors[from:], next, func(s string) []string { return []string{s} })
+		recs, err := csv.NewReader(strings.NewReader(p.buf.String())).ReadAll()
+		if err != nil || EncodedLen(p.buf.Bytes()) > 200 {
+			t.Fatalf("page %d: %v, %d encoded bytes", pages, err, EncodedLen(p.buf.Bytes()))
+		}
+		for _, r := range recs[1:] {
+			got = append(got, r[0])
+		}
+		pages++
+		if cursor == "" {
+			break
+		}
+		from, _ = strconv.Atoi(strings.TrimPrefix(cursor, "c"))
+		from++
+	}
+	if !slices.Equal(got, rows) || pages <= len(rows)/20+1 {
+		t.Fatalf("%d pages gave %d rows; want all %d once, in order, in more pages than the row limit makes", pages, len(got), len(rows))
 	}
 }

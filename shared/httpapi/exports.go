@@ -43,13 +43,7 @@ const maxCursor = 1024
 // before.
 func sendRows[T any](w http.ResponseWriter, r *http.Request, filename string, header []string, limit int,
 	rows []T, cursors []string, next string, row func(T) []string) {
-	p := csvexport.NewPage(header)
-	for i, v := range rows {
-		if !p.Add(row(v)...) {
-			next = cursors[i-1]
-			break
-		}
-	}
+	p, next := csvexport.Fill(header, csvexport.MaxBytes, rows, cursors, next, row)
 	link := ""
 	if next != "" {
 		link = csvexport.NextURL(r.URL.Path, url.Values{"limit": {strconv.Itoa(limit)}}, next)
