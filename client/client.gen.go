@@ -6828,6 +6828,12 @@ type IdempotencyKey = string
 // Cursor defines model for cursor.
 type Cursor = string
 
+// ExportCursor defines model for exportCursor.
+type ExportCursor = string
+
+// ExportLimit defines model for exportLimit.
+type ExportLimit = int
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -7125,6 +7131,15 @@ type ListCampaignRecipientsParamsSortBy string
 // ListCampaignRecipientsParamsSortOrder defines parameters for ListCampaignRecipients.
 type ListCampaignRecipientsParamsSortOrder string
 
+// ExportCampaignRecipientsParams defines parameters for ExportCampaignRecipients.
+type ExportCampaignRecipientsParams struct {
+	// Limit Rows per page of a CSV export.
+	Limit *ExportLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The cursor of a CSV export's next page, as its Link header gives it.
+	Cursor *ExportCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // MoveRecipientJSONBody defines parameters for MoveRecipient.
 type MoveRecipientJSONBody struct {
 	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
@@ -7220,6 +7235,15 @@ type AddContactsToList207JSONResponseBodySuccess bool
 // AddContactsToList400JSONResponseBody defines parameters for AddContactsToList.
 type AddContactsToList400JSONResponseBody struct {
 	union json.RawMessage
+}
+
+// ExportContactListMembersParams defines parameters for ExportContactListMembers.
+type ExportContactListMembersParams struct {
+	// Limit Rows per page of a CSV export.
+	Limit *ExportLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The cursor of a CSV export's next page, as its Link header gives it.
+	Cursor *ExportCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // RemoveContactFromList200JSONResponseBodyStatusCode defines parameters for RemoveContactFromList.
@@ -7561,6 +7585,15 @@ type GetWallet200JSONResponseBodyStatusCode int
 
 // GetWallet200JSONResponseBodySuccess defines parameters for GetWallet.
 type GetWallet200JSONResponseBodySuccess bool
+
+// ExportWalletLedgerParams defines parameters for ExportWalletLedger.
+type ExportWalletLedgerParams struct {
+	// Limit Rows per page of a CSV export.
+	Limit *ExportLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The cursor of a CSV export's next page, as its Link header gives it.
+	Cursor *ExportCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
 type ListWebhookDeliveriesParams struct {
@@ -9201,6 +9234,27 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 	ListCampaignRecipients(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ExportCampaignRecipients Export a campaign's recipients as CSV
+	//
+	// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
+	// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
+	// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+	// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
+	// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
+	// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
+	// giftSelectedAt, claimedAt, shippedAt, deliveredAt, feedbackAt, claimExpiresAt, updatedAt
+	// (empty until they happen). 404 for a campaign that is not the organization's.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/export (the `ExportCampaignRecipients` operationId).
+	ExportCampaignRecipients(ctx context.Context, campaignId string, params *ExportCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetRecipient Get a recipient
 	//
 	// One recipient of the campaign. Enveloped response.
@@ -9383,6 +9437,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts (the `AddContactsToList` operationId).
 	AddContactsToList(ctx context.Context, listId string, body AddContactsToListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportContactListMembers Export the contacts of a list as CSV
+	//
+	// A page of the list's live contacts, in GET /contact-lists/{listId}/contacts' order, as
+	// `text/csv`: a header row, then one row per contact: contactId, mailId, firstName, lastName,
+	// fullName, jobTitle, companyName, phoneNumber, linkedinUrl, street, street2, city, state,
+	// zipCode, country, tags, notes, otherEmails, listIds, createdAt, updatedAt (the bulk add's
+	// field names where it has them; a cell of several values separates them with `; `). 404 for
+	// a list that is not the organization's.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
+	ExportContactListMembers(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RemoveContactFromList Remove a contact from a list
 	//
@@ -10014,6 +10087,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 	GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportWalletLedger Export the wallet's ledger as CSV
+	//
+	// A page of the ledger, newest first, as `text/csv`: a header row, then one row per entry:
+	// entryId, type (top_up, debit, refund), amount, balanceAfter (whole credits, exact, as GET
+	// /wallet gives them; amount is never negative, type says which way it went), currency,
+	// campaignId, recipientId, reason, createdAt. The cursor is an entry id, as GET /wallet's
+	// `ledger.nextCursor`.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Corresponds with GET /api/campaigns/wallet/ledger/export (the `ExportWalletLedger` operationId).
+	ExportWalletLedger(ctx context.Context, params *ExportWalletLedgerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks List webhook endpoints
 	//
@@ -10873,6 +10964,37 @@ func (c *Client) ListCampaignRecipients(ctx context.Context, campaignId string, 
 	return c.Client.Do(req)
 }
 
+// ExportCampaignRecipients Export a campaign's recipients as CSV
+//
+// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
+// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
+// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
+// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
+// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
+// giftSelectedAt, claimedAt, shippedAt, deliveredAt, feedbackAt, claimExpiresAt, updatedAt
+// (empty until they happen). 404 for a campaign that is not the organization's.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/export (the `ExportCampaignRecipients` operationId).
+func (c *Client) ExportCampaignRecipients(ctx context.Context, campaignId string, params *ExportCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportCampaignRecipientsRequest(c.Server, campaignId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetRecipient Get a recipient
 //
 // One recipient of the campaign. Enveloped response.
@@ -11206,6 +11328,35 @@ func (c *Client) AddContactsToListWithBody(ctx context.Context, listId string, c
 // Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts (the `AddContactsToList` operationId).
 func (c *Client) AddContactsToList(ctx context.Context, listId string, body AddContactsToListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddContactsToListRequest(c.Server, listId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportContactListMembers Export the contacts of a list as CSV
+//
+// A page of the list's live contacts, in GET /contact-lists/{listId}/contacts' order, as
+// `text/csv`: a header row, then one row per contact: contactId, mailId, firstName, lastName,
+// fullName, jobTitle, companyName, phoneNumber, linkedinUrl, street, street2, city, state,
+// zipCode, country, tags, notes, otherEmails, listIds, createdAt, updatedAt (the bulk add's
+// field names where it has them; a cell of several values separates them with `; `). 404 for
+// a list that is not the organization's.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
+func (c *Client) ExportContactListMembers(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportContactListMembersRequest(c.Server, listId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12427,6 +12578,34 @@ func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body Upd
 // Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 func (c *Client) GetWallet(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWalletRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportWalletLedger Export the wallet's ledger as CSV
+//
+// A page of the ledger, newest first, as `text/csv`: a header row, then one row per entry:
+// entryId, type (top_up, debit, refund), amount, balanceAfter (whole credits, exact, as GET
+// /wallet gives them; amount is never negative, type says which way it went), currency,
+// campaignId, recipientId, reason, createdAt. The cursor is an entry id, as GET /wallet's
+// `ledger.nextCursor`.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Corresponds with GET /api/campaigns/wallet/ledger/export (the `ExportWalletLedger` operationId).
+func (c *Client) ExportWalletLedger(ctx context.Context, params *ExportWalletLedgerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportWalletLedgerRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -14180,6 +14359,79 @@ func NewListCampaignRecipientsRequest(server string, campaignId string, params *
 	return req, nil
 }
 
+// NewExportCampaignRecipientsRequest constructs an http.Request for the ExportCampaignRecipients method
+func NewExportCampaignRecipientsRequest(server string, campaignId string, params *ExportCampaignRecipientsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "campaignId", campaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/campaigns/%s/recipients/export", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetRecipientRequest constructs an http.Request for the GetRecipient method
 func NewGetRecipientRequest(server string, campaignId string, recipientId string) (*http.Request, error) {
 	var err error
@@ -14792,6 +15044,79 @@ func NewAddContactsToListRequestWithBody(server string, listId string, contentTy
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewExportContactListMembersRequest constructs an http.Request for the ExportContactListMembers method
+func NewExportContactListMembersRequest(server string, listId string, params *ExportContactListMembersParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "listId", listId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contact-lists/%s/contacts/export", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -17116,6 +17441,72 @@ func NewGetWalletRequest(server string, params *GetWalletParams) (*http.Request,
 	return req, nil
 }
 
+// NewExportWalletLedgerRequest constructs an http.Request for the ExportWalletLedger method
+func NewExportWalletLedgerRequest(server string, params *ExportWalletLedgerParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/wallet/ledger/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
 func NewListWebhooksRequest(server string) (*http.Request, error) {
 	var err error
@@ -18492,6 +18883,29 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients (the `ListCampaignRecipients` operationId).
 	ListCampaignRecipientsWithResponse(ctx context.Context, campaignId string, params *ListCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*ListCampaignRecipientsResponse, error)
 
+	// ExportCampaignRecipientsWithResponse Export a campaign's recipients as CSV
+	//
+	// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
+	// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
+	// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+	// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
+	// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
+	// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
+	// giftSelectedAt, claimedAt, shippedAt, deliveredAt, feedbackAt, claimExpiresAt, updatedAt
+	// (empty until they happen). 404 for a campaign that is not the organization's.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/export (the `ExportCampaignRecipients` operationId).
+	ExportCampaignRecipientsWithResponse(ctx context.Context, campaignId string, params *ExportCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*ExportCampaignRecipientsResponse, error)
+
 	// GetRecipientWithResponse Get a recipient
 	//
 	// One recipient of the campaign. Enveloped response.
@@ -18686,6 +19100,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts (the `AddContactsToList` operationId).
 	AddContactsToListWithResponse(ctx context.Context, listId string, body AddContactsToListJSONRequestBody, reqEditors ...RequestEditorFn) (*AddContactsToListResponse, error)
+
+	// ExportContactListMembersWithResponse Export the contacts of a list as CSV
+	//
+	// A page of the list's live contacts, in GET /contact-lists/{listId}/contacts' order, as
+	// `text/csv`: a header row, then one row per contact: contactId, mailId, firstName, lastName,
+	// fullName, jobTitle, companyName, phoneNumber, linkedinUrl, street, street2, city, state,
+	// zipCode, country, tags, notes, otherEmails, listIds, createdAt, updatedAt (the bulk add's
+	// field names where it has them; a cell of several values separates them with `; `). 404 for
+	// a list that is not the organization's.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
+	ExportContactListMembersWithResponse(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*ExportContactListMembersResponse, error)
 
 	// RemoveContactFromListWithResponse Remove a contact from a list
 	//
@@ -19369,6 +19804,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/wallet (the `GetWallet` operationId).
 	GetWalletWithResponse(ctx context.Context, params *GetWalletParams, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
+
+	// ExportWalletLedgerWithResponse Export the wallet's ledger as CSV
+	//
+	// A page of the ledger, newest first, as `text/csv`: a header row, then one row per entry:
+	// entryId, type (top_up, debit, refund), amount, balanceAfter (whole credits, exact, as GET
+	// /wallet gives them; amount is never negative, type says which way it went), currency,
+	// campaignId, recipientId, reason, createdAt. The cursor is an entry id, as GET /wallet's
+	// `ledger.nextCursor`.
+	// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+	// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+	// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+	// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+	// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+	// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+	// `cursor`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/wallet/ledger/export (the `ExportWalletLedger` operationId).
+	ExportWalletLedgerWithResponse(ctx context.Context, params *ExportWalletLedgerParams, reqEditors ...RequestEditorFn) (*ExportWalletLedgerResponse, error)
 
 	// ListWebhooksWithResponse List webhook endpoints
 	//
@@ -21416,6 +21871,96 @@ func (r ListCampaignRecipientsResponse) ContentType() string {
 	return ""
 }
 
+// ExportCampaignRecipientsResponse200Headers the declared response headers of an HTTP 200 response for ExportCampaignRecipients
+type ExportCampaignRecipientsResponse200Headers struct {
+	Link *string
+}
+
+// ExportCampaignRecipientsResponse503Headers the declared response headers of an HTTP 503 response for ExportCampaignRecipients
+type ExportCampaignRecipientsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportCampaignRecipientsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportCampaignRecipientsResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportCampaignRecipientsResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportCampaignRecipientsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportCampaignRecipientsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportCampaignRecipientsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportCampaignRecipientsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportCampaignRecipientsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetRecipientResponse503Headers the declared response headers of an HTTP 503 response for GetRecipient
 type GetRecipientResponse503Headers struct {
 	RetryAfter *int
@@ -22544,6 +23089,96 @@ func (r AddContactsToListResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddContactsToListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportContactListMembersResponse200Headers the declared response headers of an HTTP 200 response for ExportContactListMembers
+type ExportContactListMembersResponse200Headers struct {
+	Link *string
+}
+
+// ExportContactListMembersResponse503Headers the declared response headers of an HTTP 503 response for ExportContactListMembers
+type ExportContactListMembersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportContactListMembersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportContactListMembersResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportContactListMembersResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportContactListMembersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportContactListMembersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportContactListMembersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportContactListMembersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportContactListMembersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -26715,6 +27350,96 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
+// ExportWalletLedgerResponse200Headers the declared response headers of an HTTP 200 response for ExportWalletLedger
+type ExportWalletLedgerResponse200Headers struct {
+	Link *string
+}
+
+// ExportWalletLedgerResponse503Headers the declared response headers of an HTTP 503 response for ExportWalletLedger
+type ExportWalletLedgerResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportWalletLedgerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportWalletLedgerResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportWalletLedgerResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportWalletLedgerResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportWalletLedgerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportWalletLedgerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportWalletLedgerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportWalletLedgerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
 type ListWebhooksResponse503Headers struct {
 	RetryAfter *int
@@ -29114,6 +29839,35 @@ func (c *ClientWithResponses) ListCampaignRecipientsWithResponse(ctx context.Con
 	return ParseListCampaignRecipientsResponse(rsp)
 }
 
+// ExportCampaignRecipientsWithResponse Export a campaign's recipients as CSV
+//
+// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
+// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
+// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
+// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
+// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
+// giftSelectedAt, claimedAt, shippedAt, deliveredAt, feedbackAt, claimExpiresAt, updatedAt
+// (empty until they happen). 404 for a campaign that is not the organization's.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/export (the `ExportCampaignRecipients` operationId).
+func (c *ClientWithResponses) ExportCampaignRecipientsWithResponse(ctx context.Context, campaignId string, params *ExportCampaignRecipientsParams, reqEditors ...RequestEditorFn) (*ExportCampaignRecipientsResponse, error) {
+	rsp, err := c.ExportCampaignRecipients(ctx, campaignId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportCampaignRecipientsResponse(rsp)
+}
+
 // GetRecipientWithResponse Get a recipient
 //
 // One recipient of the campaign. Enveloped response.
@@ -29403,6 +30157,33 @@ func (c *ClientWithResponses) AddContactsToListWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseAddContactsToListResponse(rsp)
+}
+
+// ExportContactListMembersWithResponse Export the contacts of a list as CSV
+//
+// A page of the list's live contacts, in GET /contact-lists/{listId}/contacts' order, as
+// `text/csv`: a header row, then one row per contact: contactId, mailId, firstName, lastName,
+// fullName, jobTitle, companyName, phoneNumber, linkedinUrl, street, street2, city, state,
+// zipCode, country, tags, notes, otherEmails, listIds, createdAt, updatedAt (the bulk add's
+// field names where it has them; a cell of several values separates them with `; `). 404 for
+// a list that is not the organization's.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
+func (c *ClientWithResponses) ExportContactListMembersWithResponse(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*ExportContactListMembersResponse, error) {
+	rsp, err := c.ExportContactListMembers(ctx, listId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportContactListMembersResponse(rsp)
 }
 
 // RemoveContactFromListWithResponse Remove a contact from a list
@@ -30440,6 +31221,32 @@ func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseGetWalletResponse(rsp)
+}
+
+// ExportWalletLedgerWithResponse Export the wallet's ledger as CSV
+//
+// A page of the ledger, newest first, as `text/csv`: a header row, then one row per entry:
+// entryId, type (top_up, debit, refund), amount, balanceAfter (whole credits, exact, as GET
+// /wallet gives them; amount is never negative, type says which way it went), currency,
+// campaignId, recipientId, reason, createdAt. The cursor is an entry id, as GET /wallet's
+// `ledger.nextCursor`.
+// The next page's URL is in the `Link` header (`<…>; rel="next"`), absent on the last page; it
+// carries an opaque `cursor`, so each page costs the same reads however deep it is. A page holds
+// at most `limit` rows and stops early rather than pass about 3 MB as Lambda returns it (far under
+// its 6 MB response), its Link then going on from its last row. A cell that starts with `=`, `+`,
+// `-`, `@`, a tab or a carriage return is prefixed with `'` (OWASP's CSV injection advice), so a
+// spreadsheet never runs it as a formula. A cursor that is not one a Link gave is a 400 naming
+// `cursor`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/wallet/ledger/export (the `ExportWalletLedger` operationId).
+func (c *ClientWithResponses) ExportWalletLedgerWithResponse(ctx context.Context, params *ExportWalletLedgerParams, reqEditors ...RequestEditorFn) (*ExportWalletLedgerResponse, error) {
+	rsp, err := c.ExportWalletLedger(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportWalletLedgerResponse(rsp)
 }
 
 // ListWebhooksWithResponse List webhook endpoints
@@ -32594,6 +33401,90 @@ func ParseListCampaignRecipientsResponse(rsp *http.Response) (*ListCampaignRecip
 	return response, nil
 }
 
+// ParseExportCampaignRecipientsResponse parses an HTTP response from a ExportCampaignRecipientsWithResponse call
+func ParseExportCampaignRecipientsResponse(rsp *http.Response) (*ExportCampaignRecipientsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportCampaignRecipientsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportCampaignRecipientsResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportCampaignRecipientsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetRecipientResponse parses an HTTP response from a GetRecipientWithResponse call
 func ParseGetRecipientResponse(rsp *http.Response) (*GetRecipientResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -33621,6 +34512,90 @@ func ParseAddContactsToListResponse(rsp *http.Response) (*AddContactsToListRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers AddContactsToListResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportContactListMembersResponse parses an HTTP response from a ExportContactListMembersWithResponse call
+func ParseExportContactListMembersResponse(rsp *http.Response) (*ExportContactListMembersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportContactListMembersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportContactListMembersResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportContactListMembersResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -37285,6 +38260,90 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetWalletResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportWalletLedgerResponse parses an HTTP response from a ExportWalletLedgerWithResponse call
+func ParseExportWalletLedgerResponse(rsp *http.Response) (*ExportWalletLedgerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportWalletLedgerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportWalletLedgerResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportWalletLedgerResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -74,6 +74,24 @@ func (a *App) Recipients(ctx context.Context, orgID, campaignID string, q recipi
 	return p, err
 }
 
+// RecipientsAfter returns up to limit of a campaign's recipients, oldest
+// first, after cursor ("" from the first), each with its cursor: an
+// export's page, read in a page's reads however deep. Errors: NOT_FOUND
+// (the campaign missing, deleted or another organization's),
+// VALIDATION_FAILED naming cursor.
+func (a *App) RecipientsAfter(ctx context.Context, orgID, campaignID, cursor string, limit int) (RecipientRows, error) {
+	rows, err := a.store.RecipientsAfter(ctx, orgID, campaignID, cursor, limit)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return RecipientRows{}, NotFound(campaignID)
+	case errors.Is(err, ErrBadCursor):
+		var p gifting.Problems
+		p.Add("cursor", "is not a cursor of this campaign's recipients (use the Link of the page before)")
+		return RecipientRows{}, p.Err()
+	}
+	return rows, err
+}
+
 // Metrics returns a campaign's metrics, from its counters. Errors as
 // Campaign.
 func (a *App) Metrics(ctx context.Context, orgID, campaignID string) (Metrics, error) {

@@ -53,3 +53,14 @@ type RecipientListPage struct {
 	// Org is set when the query asked WithOrg.
 	Org gifting.Organization
 }
+
+// RecipientRows is a page of a campaign's recipients read from a cursor
+// (App.RecipientsAfter): each recipient beside the cursor that starts right
+// after it (an export that ends its page early goes on from there), the
+// cursor of the next page ("" when none follows), and the campaign.
+type RecipientRows struct {
+	Campaign   Campaign
+	Recipients []recipient.Recipient
+	Cursors    []string
+	Next       string
+}

@@ -28,6 +28,11 @@ type Reader interface {
 	// ListRecipients reads a page of a campaign's recipients with the
 	// campaign: ErrNotFound when it is missing or deleted.
 	ListRecipients(ctx context.Context, orgID, campaignID string, q recipient.Query) (RecipientListPage, error)
+	// RecipientsAfter reads up to limit of a campaign's recipients, oldest
+	// first, after cursor ("" from the first), with the campaign: a
+	// page's reads, however deep. ErrNotFound when the campaign is missing
+	// or deleted, ErrBadCursor when cursor is not one it handed out.
+	RecipientsAfter(ctx context.Context, orgID, campaignID, cursor string, limit int) (RecipientRows, error)
 	// LoadCampaign reads a campaign, strongly consistent: ErrNotFound when
 	// it does not exist, was deleted or is another organization's.
 	LoadCampaign(ctx context.Context, orgID, campaignID string) (Campaign, error)
@@ -151,6 +156,9 @@ var (
 	// key of the page's order, or whose campaign's recipients are not
 	// keyed in that order's index yet.
 	ErrCursorUnkeyed = errors.New("the cursor's order is not keyed for this campaign")
+	// ErrBadCursor: a page's cursor is not one storage handed out for
+	// that campaign's recipients.
+	ErrBadCursor = errors.New("not a cursor of this list")
 	// ErrMoved: the campaign is no longer as the plan was decided from
 	// (edited, moved, its counters changed, deleted).
 	ErrMoved = errors.New("the campaign changed since it was read")

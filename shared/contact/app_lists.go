@@ -152,6 +152,54 @@ func (a *App) memberPage(ctx context.Context, orgID string, l List, page gifting
 	return contacts, total, err
 }
 
+// MembersPage is a page of a list's members read from a cursor: each
+// contact beside the cursor that starts right after it (an export that
+// ends its page early goes on from there), and the cursor of the next
+// page ("" when none follows).
+type MembersPage struct {
+	Contacts []Contact
+	Cursors  []string
+	Next     string
+}
+
+// MembersAfter reads up to limit live members of orgID's list listID
+// after cursor ("" from the first), in Members' order: the page's member
+// keys and contacts, however deep the page. A member deleted since its
+// key was written is left out. Errors: NOT_FOUND (the list),
+// VALIDATION_FAILED naming cursor.
+func (a *App) MembersAfter(ctx context.Context, orgID, listID, cursor string, limit int) (MembersPage, error) {
+	if _, err := a.store.List(ctx, orgID, listID); err != nil {
+		return MembersPage{}, shown(err, "", listID)
+	}
+	keys, next, err := a.store.ListMemberKeys(ctx, orgID, listID, cursor, limit)
+	if errors.Is(err, ErrBadCursor) {
+		var p gifting.Problems
+		p.Add("cursor", "is not a cursor of this list (use the Link of the page before)")
+		return MembersPage{}, p.Err()
+	} else if err != nil {
+		return MembersPage{}, err
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ContactID
+	}
+	contacts, err := a.store.ListedContacts(ctx, orgID, ids)
+	if err != nil {
+		return MembersPage{}, err
+	}
+	byID := make(map[string]Contact, len(contacts))
+	for _, c := range contacts {
+		byID[c.ContactID] = c
+	}
+	out := MembersPage{Next: next}
+	for _, k := range keys {
+		if c, ok := byID[k.ContactID]; ok {
+			out.Contacts, out.Cursors = append(out.Contacts, c), append(out.Cursors, k.Cursor)
+		}
+	}
+	return out, nil
+}
+
 // MemberIDs returns the ids of every member of orgID's list listID, in
 // Members' order. Errors: NOT_FOUND (the list).
 func (a *App) MemberIDs(ctx context.Context, orgID, listID string) ([]string, error) {

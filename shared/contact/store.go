@@ -100,6 +100,12 @@ type Store interface {
 	// position of the last of them when a member follows it ("" when
 	// none does): O(limit), the cursor pages of a list's contacts.
 	ListMemberPage(ctx context.Context, orgID, listID, after string, limit int) (ids []string, next string, err error)
+	// ListMemberKeys reads up to limit members of a list after the cursor
+	// after ("" from the first), in MemberIDs' order, each with the cursor
+	// that starts right after it, and the cursor of the next page (""
+	// when none follows): a page's reads, however deep. ErrBadCursor when
+	// after is not a cursor of this list.
+	ListMemberKeys(ctx context.Context, orgID, listID, after string, limit int) ([]MemberKey, string, error)
 	// CommitNewList writes l, new.
 	CommitNewList(ctx context.Context, l List) error
 	// CommitListEdit writes l's name, description and updatedAt (its
@@ -139,6 +145,10 @@ type ContactPage struct {
 	Read    int
 }
 
+// MemberKey is a member of a list as ListMemberKeys reads it: its id, and
+// the cursor of the page that starts right after it.
+type MemberKey struct{ ContactID, Cursor string }
+
 // Import is a bulk add's list as storage opened it (OpenImport).
 type Import struct {
 	ListID string
@@ -166,6 +176,9 @@ var (
 	ErrSlotTaken = errors.New("the email was taken meanwhile")
 	// ErrEmailTaken: another contact has the email a contact was to get.
 	ErrEmailTaken = errors.New("another contact has the email")
+	// ErrBadCursor: a page's cursor is not one storage handed out for
+	// that list.
+	ErrBadCursor = errors.New("not a cursor of this list")
 	// ErrDraftChanged: a draft campaign that referred to the list a
 	// delete removes changed meanwhile. The error is a *DraftChanged.
 	ErrDraftChanged = errors.New("a referring draft changed")

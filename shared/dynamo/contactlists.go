@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // The contact slice's lists: a list (LIST#<id>) and its memberships, the
@@ -75,11 +76,20 @@ func (s *Store) MemberIDs(ctx context.Context, orgID, listID string, n int) ([]s
 // one member more (whether a page follows, in the same Queries), and the
 // position of the page's last member when one follows.
 func (s *Store) ListMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
-	ids, at, _, err := s.listMemberPageAt(ctx, orgID, listID, after, limit+1)
-	if err != nil || len(ids) <= limit {
-		return ids, "", err
+	keys, _, err := s.listMemberKeys(ctx, orgID, listID, after, limit+1)
+	if err != nil || len(keys) <= limit {
+		return memberKeyIDs(keys), "", err
 	}
-	return ids[:limit], at[limit-1], nil
+	return memberKeyIDs(keys[:limit]), keys[limit-1].Cursor, nil
+}
+
+// memberKeyIDs are the contact ids of keys.
+func memberKeyIDs(keys []contact.MemberKey) []string {
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ContactID
+	}
+	return ids
 }
 
 // memberIDs returns up to n (all when n < 0) member ids of a list in
@@ -114,69 +124,97 @@ const (
 
 // listMemberPage returns up to limit member contact ids of org's list
 // listID after the opaque cursor after ("" from the start), and the cursor
-// to continue from ("" when nothing follows). The members come from two
-// places: first the contacts whose first list it is (their Slim entries,
-// LSK begins_with <list>#, newest first), then those for whom it is a
-// later list (MEMBER#<list># items, in id order). Every reader of a list's
-// members goes through it: the list's page, the launch, the deletion job,
-// campaign totals. The Slim part is eventually consistent: a contact added
-// in the last moment may be missed by a read made at once. Both parts are
-// always read: the list's contactCount, which trails its members while an
-// import runs, never decides that the second holds none.
+// to continue from ("" when nothing follows): listMemberKeys' ids.
 func (s *Store) listMemberPage(ctx context.Context, orgID, listID, after string, limit int) ([]string, string, error) {
-	ids, _, next, err := s.listMemberPageAt(ctx, orgID, listID, after, limit)
-	return ids, next, err
+	keys, next, err := s.listMemberKeys(ctx, orgID, listID, after, limit)
+	return memberKeyIDs(keys), next, err
 }
 
-// listMemberPageAt is listMemberPage with the position of each member
-// (where a page after it starts: the cursor listMemberPage would return
-// had it stopped there).
-func (s *Store) listMemberPageAt(ctx context.Context, orgID, listID, after string, limit int) (ids, at []string, next string, err error) {
+// ListMemberKeys reads a page of a list's members with a cursor each
+// (contact.Store): listMemberKeys, after a cursor checked to be one of
+// this list's.
+func (s *Store) ListMemberKeys(ctx context.Context, orgID, listID, after string, limit int) ([]contact.MemberKey, string, error) {
+	if !memberCursorOf(listID, after) {
+		return nil, "", contact.ErrBadCursor
+	}
+	return s.listMemberKeys(ctx, orgID, listID, after, limit)
+}
+
+// memberCursorOf reports whether c is "" or a cursor listMemberKeys hands
+// out for listID: s/<LSK of the list>/<id> or m/<member key of the list>
+// (m/ alone: the member part from its start).
+func memberCursorOf(listID, c string) bool {
+	if rest, ok := strings.CutPrefix(c, cursorFirst); ok {
+		i := strings.LastIndexByte(rest, '/')
+		return i > 0 && strings.HasPrefix(rest[:i], listID+"#") && gifting.ValidID(rest[i+1:])
+	}
+	if rest, ok := strings.CutPrefix(c, cursorMember); ok {
+		id, ok := strings.CutPrefix(rest, memberPrefix(listID))
+		return rest == "" || ok && gifting.ValidID(id)
+	}
+	return c == ""
+}
+
+// listMemberKeys returns up to limit members of org's list listID after
+// the opaque cursor after ("" from the start), each with the cursor that
+// starts right after it, and the cursor to continue from ("" when nothing
+// follows). The members come from two places: first the contacts whose
+// first list it is (their Slim entries, LSK begins_with <list>#, newest
+// first), then those for whom it is a later list (MEMBER#<list># items,
+// in id order). Every reader of a list's members goes through it: the
+// list's page and export, the launch, the deletion job, campaign totals.
+// The Slim part is eventually consistent: a contact added in the last
+// moment may be missed by a read made at once. Both parts are always
+// read: the list's contactCount, which trails its members while an import
+// runs, never decides that the second holds none.
+func (s *Store) listMemberKeys(ctx context.Context, orgID, listID, after string, limit int) ([]contact.MemberKey, string, error) {
+	var keys []contact.MemberKey
 	if after == "" || strings.HasPrefix(after, cursorFirst) {
 		in := s.slimQuery(contactsLPK(orgID), false)
 		in.KeyConditionExpression = aws.String("LPK = :lpk AND begins_with(LSK, :list)")
 		in.ExpressionAttributeValues[":list"] = str(listID + "#")
 		in.ProjectionExpression = aws.String("LSK, SK")
 		if after != "" {
-			lsk, id, _ := strings.Cut(strings.TrimPrefix(after, cursorFirst), "/")
-			in.ExclusiveStartKey = item{"LPK": str(contactsLPK(orgID)), "LSK": str(lsk), "PK": str(orgPK(orgID)), "SK": str(contactSK(id))}
+			rest := strings.TrimPrefix(after, cursorFirst)
+			i := strings.LastIndexByte(rest, '/')
+			in.ExclusiveStartKey = item{"LPK": str(contactsLPK(orgID)), "LSK": str(rest[:i]), "PK": str(orgPK(orgID)), "SK": str(contactSK(rest[i+1:]))}
 		}
-		for len(ids) < limit {
-			in.Limit = aws.Int32(int32(limit - len(ids)))
+		for len(keys) < limit {
+			in.Limit = aws.Int32(int32(limit - len(keys)))
 			res, err := s.db.Query(ctx, in)
 			if err != nil {
-				return nil, nil, "", fmt.Errorf("query first-list members: %w", err)
+				return nil, "", fmt.Errorf("query first-list members: %w", err)
 			}
 			for _, it := range res.Items {
 				id := strings.TrimPrefix(attrS(it, "SK"), contactPrefix)
-				ids, at = append(ids, id), append(at, cursorFirst+attrS(it, "LSK")+"/"+id)
+				keys = append(keys, contact.MemberKey{ContactID: id, Cursor: cursorFirst + attrS(it, "LSK") + "/" + id})
 			}
 			if res.LastEvaluatedKey == nil {
 				break
 			}
-			if len(ids) == limit {
-				return ids, at, at[len(at)-1], nil
+			if len(keys) == limit {
+				return keys, keys[len(keys)-1].Cursor, nil
 			}
 			in.ExclusiveStartKey = res.LastEvaluatedKey
 		}
 		// The first part is read to its end.
-		if len(ids) >= limit {
-			return ids, at, cursorMember, nil
+		if len(keys) >= limit {
+			return keys, cursorMember, nil
 		}
 		after = cursorMember
 	}
 	from := strings.TrimPrefix(after, cursorMember)
-	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(ids))
+	more, last, err := s.keyPage(ctx, orgPK(orgID), memberPrefix(listID), from, limit-len(keys))
 	if err != nil {
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	for _, id := range more {
-		ids, at = append(ids, id), append(at, cursorMember+memberSK(listID, id))
+		keys = append(keys, contact.MemberKey{ContactID: id, Cursor: cursorMember + memberSK(listID, id)})
 	}
 	if last == "" {
-		return ids, at, "", nil
+		return keys, "", nil
 	}
-	return ids, at, cursorMember + last, nil
+	return keys, cursorMember + last, nil
 }
 
 // memberPut is the transaction item that makes a contact a member of a

@@ -19,6 +19,7 @@ func (s *Server) contactsRoutes() []route {
 		{pattern: "PATCH /api/campaigns/contact-lists/{listId}", handle: s.updateContactList},
 		{pattern: "DELETE /api/campaigns/contact-lists/{listId}", handle: s.deleteContactList},
 		{pattern: "GET /api/campaigns/contact-lists/{listId}/contacts", handle: s.listMembers},
+		{pattern: "GET /api/campaigns/contact-lists/{listId}/contacts/export", handle: s.exportContacts},
 		{pattern: "POST /api/campaigns/contact-lists/{listId}/contacts", handle: s.addContactsToList, rate: gifting.RateBulkAdd},
 		{pattern: "DELETE /api/campaigns/contact-lists/{listId}/contacts/{contactId}", handle: s.removeContactFromList},
 		{pattern: "POST /api/campaigns/enrichment/enrich", handle: s.enrich, rate: gifting.RateEnrichment},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/csvexport"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -101,39 +102,25 @@ func (s *Server) exportOrders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	next := ""
 	if page.Next != "" {
-		v := url.Values{"status": {q.Status}, "limit": {strconv.Itoa(page.Limit)}, "cursor": {page.Next}}
+		v := url.Values{"status": {q.Status}, "limit": {strconv.Itoa(page.Limit)}}
 		if q.CampaignID != "" {
 			v.Set("campaignId", q.CampaignID)
 		}
-		w.Header().Set("Link", fmt.Sprintf("<%s?%s>; rel=\"next\"", r.URL.Path, v.Encode()))
+		next = csvexport.NextURL(r.URL.Path, v, page.Next)
 	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="orders-`+q.Status+`.csv"`)
+	csvexport.Header(w, "orders-"+q.Status+".csv", next)
 	w.WriteHeader(http.StatusOK)
 	cw := csv.NewWriter(w)
 	_ = cw.Write(exportColumns)
 	for _, o := range page.Orders {
 		a := o.ShipTo
-		_ = cw.Write(safeCells(o.OrderID, a.Name, a.Line1, a.Line2, a.City, a.State, a.Zip, a.Country, a.Phone,
+		_ = cw.Write(csvexport.Safe(o.OrderID, a.Name, a.Line1, a.Line2, a.City, a.State, a.Zip, a.Country, a.Phone,
 			o.GiftID, o.GiftName, o.VariantID, o.VariantName, o.CampaignID, gifting.FormatTime(o.CreatedAt)))
 	}
 	cw.Flush()
 	return nil // the status is sent: a write error is a broken connection
-}
-
-// safeCells neutralises spreadsheet formulas, as OWASP's CSV injection
-// guidance says: a cell starting with =, +, -, @, a tab or a carriage
-// return is prefixed with a single quote, so a spreadsheet shows it as
-// text instead of running it (a recipient typed the address; a name such
-// as =HYPERLINK(…) must not run on the warehouse's computer).
-func safeCells(cells ...string) []string {
-	for i, c := range cells {
-		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
-			cells[i] = "'" + c
-		}
-	}
-	return cells
 }
 
 // shipmentBody is the body of POST /orders/{orderId}/shipments.

@@ -18,12 +18,14 @@ func (s *Server) recipientRoutes() []route {
 	return append(s.orderRoutes(), []route{
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients", handle: s.campaignRecipients},
+		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients/export", handle: s.exportRecipients},
 		{pattern: "GET /api/campaigns/{campaignId}/recipients", handle: s.guideRecipients},
 		{pattern: "GET /api/campaigns/recipients/express-send/campaign/{campaignId}", handle: s.expressSendRecipients},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}", handle: s.getRecipient},
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/status", handle: s.moveRecipient},
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback", handle: s.recipientFeedback},
 		{pattern: "GET /api/campaigns/wallet", handle: s.wallet},
+		{pattern: "GET /api/campaigns/wallet/ledger/export", handle: s.exportLedger},
 	}...)
 }
 
