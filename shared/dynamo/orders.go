@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -145,11 +146,15 @@ func (it orderItem) stored() fulfilment.Stored {
 // orderAttrs is the item of so with its keys and index entries.
 func orderAttrs(so fulfilment.Stored) (item, error) {
 	o := so.Order
-	return withKey(orderItemOf(so), map[string]string{
+	keys := map[string]string{
 		"PK": orgPK(o.OrganizationID), "SK": orderSK(o.OrderID),
 		"LPK": ordersLPK(o.OrganizationID, o.Status), "LSK": o.OrderID,
 		"OPK": orderCampaignOPK(o.OrganizationID, o.CampaignID), "OSK": orderOSK(o.Status, o.OrderID),
-	})
+	}
+	// Every write of an order puts it whole, so the operator's keys
+	// (orders_service.go) come and go with its status in that same write.
+	maps.Copy(keys, serviceOrderKeys(o))
+	return withKey(orderItemOf(so), keys)
 }
 
 // decodeOrder reads an order's item.

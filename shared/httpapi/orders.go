@@ -82,10 +82,6 @@ func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// exportColumns are the export's header row.
-var exportColumns = []string{"orderId", "name", "line1", "line2", "city", "state", "zip", "country", "phone",
-	"giftId", "giftName", "variantId", "variantName", "campaignId", "createdAt"}
-
 // exportOrders serves GET /orders/export: a page of orders as text/csv
 // (default status open, up to MaxExportLimit rows, about 300 bytes each:
 // far under Lambda's 6 MB), the next page's URL in a Link header.
@@ -112,28 +108,12 @@ func (s *Server) exportOrders(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Disposition", `attachment; filename="orders-`+q.Status+`.csv"`)
 	w.WriteHeader(http.StatusOK)
 	cw := csv.NewWriter(w)
-	_ = cw.Write(exportColumns)
+	_ = cw.Write(fulfilment.ExportColumns)
 	for _, o := range page.Orders {
-		a := o.ShipTo
-		_ = cw.Write(safeCells(o.OrderID, a.Name, a.Line1, a.Line2, a.City, a.State, a.Zip, a.Country, a.Phone,
-			o.GiftID, o.GiftName, o.VariantID, o.VariantName, o.CampaignID, gifting.FormatTime(o.CreatedAt)))
+		_ = cw.Write(fulfilment.ExportRow(o))
 	}
 	cw.Flush()
 	return nil // the status is sent: a write error is a broken connection
-}
-
-// safeCells neutralises spreadsheet formulas, as OWASP's CSV injection
-// guidance says: a cell starting with =, +, -, @, a tab or a carriage
-// return is prefixed with a single quote, so a spreadsheet shows it as
-// text instead of running it (a recipient typed the address; a name such
-// as =HYPERLINK(…) must not run on the warehouse's computer).
-func safeCells(cells ...string) []string {
-	for i, c := range cells {
-		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
-			cells[i] = "'" + c
-		}
-	}
-	return cells
 }
 
 // shipmentBody is the body of POST /orders/{orderId}/shipments.
