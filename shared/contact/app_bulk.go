@@ -186,6 +186,14 @@ func (a *App) commit(ctx context.Context, orgID string, ws []*write) error {
 			todo, plans = append(todo, w), append(plans, w.plan)
 		}
 	}
+	// Mark the writes begun before them, so that a page that trusts the
+	// count exactly knows not to until they are counted (Store.OpenCounts).
+	opened := len(plans) > 0
+	if opened {
+		if err := a.store.OpenCounts(ctx, orgID); err != nil {
+			return err
+		}
+	}
 	errs := a.store.CommitContacts(ctx, orgID, plans)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -202,7 +210,7 @@ func (a *App) commit(ctx context.Context, orgID string, ws []*write) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return a.count(ctx, orgID, ws)
+	return a.count(ctx, orgID, ws, opened)
 }
 
 // rewrite writes w again after its write failed with err: when its
@@ -241,7 +249,7 @@ func (a *App) rewrite(ctx context.Context, orgID string, w *write, err error) er
 // whole chunk, after its writes, so a count only ever counts what exists.
 // A list deleted meanwhile takes no members: the contacts that joined it
 // leave it again, and fail with NOT_FOUND.
-func (a *App) count(ctx context.Context, orgID string, ws []*write) error {
+func (a *App) count(ctx context.Context, orgID string, ws []*write, opened bool) error {
 	created, joined := int64(0), map[string]int64{}
 	for _, w := range ws {
 		if !w.done {
@@ -254,7 +262,7 @@ func (a *App) count(ctx context.Context, orgID string, ws []*write) error {
 			joined[w.plan.Joined]++
 		}
 	}
-	gone, err := a.store.CommitCounts(ctx, orgID, created, joined)
+	gone, err := a.store.CommitCounts(ctx, orgID, created, joined, opened)
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,9 @@ type Stored struct {
 	// Search names the search entries storage keeps for the contact as
 	// read (its token and lookup entries), "" for none yet.
 	Search string
+	// Words is the search text the item held as read: the words its
+	// word entries were written with, which only storage reads.
+	Words string
 }
 
 // Tag is a contact's tag: a name and a hex colour (TagColor).

@@ -87,6 +87,39 @@ func Tokens(words []string) []string {
 	return out
 }
 
+// EntryWords are the words of words that have a search entry each,
+// keyed by the word itself (storage's word entries): the distinct words of
+// TokenLen characters or more, in order, at most MaxTokens. A search reads
+// the entries whose word starts with its longest term, so a long term
+// reads its matches only; a contact with two words that both start with a
+// term is counted once, at the first of them (FirstEntryWord).
+func EntryWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if utf8.RuneCountInString(w) < TokenLen || slices.Contains(out, w) {
+			continue
+		}
+		if out = append(out, w); len(out) == MaxTokens {
+			break
+		}
+	}
+	return out
+}
+
+// FirstEntryWord is the first, in byte order, of the entry words of a
+// contact with words (EntryWords) that starts with term; "" when none
+// does. Of a contact's entries that a search for term reads, only that
+// word's counts, so each contact is counted once.
+func FirstEntryWord(words []string, term string) string {
+	first := ""
+	for _, w := range EntryWords(words) {
+		if strings.HasPrefix(w, term) && (first == "" || w < first) {
+			first = w
+		}
+	}
+	return first
+}
+
 // WordsText is words as one string, each word between spaces, so that a
 // term starts a word exactly when " "+term is in it, and is a word when
 // " "+term+" " is: what storage's filters check on a token entry.

@@ -67,7 +67,13 @@ type Store interface {
 	// joined[list] to each list's count (once for many writes, after
 	// them, so a count only ever counts what exists). It returns the
 	// lists that were gone: those counts did not move.
-	CommitCounts(ctx context.Context, orgID string, created int64, joined map[string]int64) (gone []string, err error)
+	// opened says OpenCounts was called for these writes: the count
+	// closes it in the same write.
+	CommitCounts(ctx context.Context, orgID string, created int64, joined map[string]int64, opened bool) (gone []string, err error)
+	// OpenCounts marks writes of contacts begun whose count is still to
+	// come (the contacts count may be short of the contacts until their
+	// CommitCounts).
+	OpenCounts(ctx context.Context, orgID string) error
 	// CommitContact writes after over before, moving the email from
 	// before's to after's when it changed, in one transaction.
 	// ErrEmailTaken when another contact has after's email, ErrChanged

@@ -96,7 +96,7 @@ func (s *Store) bridgePlan(orgID string, h contact.Holding, in contact.Input, sr
 // launch bills the item a campaign's update leaves with it).
 func (s *Store) contactItem(orgID string, cur storedContact, c gifting.Contact) (item, error) {
 	cc := contact.FromCarried(c)
-	cc.Stored = contact.Stored{Version: cur.Ver, Place: cur.LSK, Holder: cur.Holder, Search: cur.Sx}
+	cc.Stored = contact.Stored{Version: cur.Ver, Place: cur.LSK, Holder: cur.Holder, Search: cur.Sx, Words: cur.Srch}
 	return contactAttrs(orgID, cc)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -165,26 +166,53 @@ func contactChanged(err error) error {
 	return err
 }
 
-// CommitCounts adds created to the organization's contacts counter and
-// joined[list] to each list's count: every counter in one batch of
-// UPDATEs, one request. A counter the batch could not move (its item or
-// number not there yet, the list deleted meanwhile, a client without
-// batches) is moved by an UpdateItem, as it always was; a list whose item
-// is gone is reported, its count unmoved.
-func (s *Store) CommitCounts(ctx context.Context, orgID string, created int64, joined map[string]int64) ([]string, error) {
+// OpenCounts marks one more import chunk of org as writing (ADD pend 1 on
+// COUNT#CONTACT, before its writes; its CommitCounts takes it off in the
+// update that adds what it created): while any chunk is open the contacts
+// counter may be short of the contacts, and a deep contacts page does not
+// trust it (contactsCount). A chunk that never counts (its process died)
+// leaves it open until `admin migrate` recounts. One write unit a chunk
+// of up to 100 contacts.
+func (s *Store) OpenCounts(ctx context.Context, orgID string) error {
+	err := s.update(ctx, &types.Update{
+		TableName:                 &s.table,
+		Key:                       key(orgPK(orgID), counterSK(counterContacts)),
+		UpdateExpression:          aws.String("ADD pend :one"),
+		ExpressionAttributeValues: item{":one": num(1)},
+	})
+	if err != nil {
+		return fmt.Errorf("open contacts count: %w", err)
+	}
+	return nil
+}
+
+// CommitCounts adds created to the organization's contacts counter (and
+// closes the chunk OpenCounts opened, when opened) and joined[list] to
+// each list's count: every counter in one batch of UPDATEs, one request.
+// A counter the batch could not move (its item or number not there yet,
+// the list deleted meanwhile, a client without batches) is moved by an
+// UpdateItem, as it always was; a list whose item is gone is reported,
+// its count unmoved.
+func (s *Store) CommitCounts(ctx context.Context, orgID string, created int64, joined map[string]int64, opened bool) ([]string, error) {
 	lists := slices.Sorted(maps.Keys(joined))
 	var statements []types.BatchStatementRequest
-	if created > 0 {
-		statements = append(statements, s.addStatement(key(orgPK(orgID), counterSK(counterContacts)), "n", created, ""))
+	counting := created > 0 || opened
+	if counting {
+		statements = append(statements, s.contactsCountStatement(orgID, created, opened))
 	}
 	now := s.Now().Format(timeLayout)
 	for _, list := range lists {
 		statements = append(statements, s.addStatement(key(orgPK(orgID), listSK(list)), "contactCount", joined[list], now))
 	}
 	errs := s.runStatements(ctx, statements)
-	if created > 0 {
+	if counting {
 		if errs[0] != nil {
-			if err := s.update(ctx, s.counterAdd(orgID, counterContacts, created).Update); err != nil {
+			u := s.counterAdd(orgID, counterContacts, created).Update
+			if opened {
+				u.UpdateExpression = aws.String("ADD n :d, pend :close")
+				u.ExpressionAttributeValues[":close"] = num(-1)
+			}
+			if err := s.update(ctx, u); err != nil {
 				return nil, fmt.Errorf("count contacts: %w", err)
 			}
 		}
@@ -214,4 +242,17 @@ func (s *Store) update(ctx context.Context, u *types.Update) error {
 		ExpressionAttributeNames: u.ExpressionAttributeNames,
 	})
 	return err
+}
+
+// contactsCountStatement adds created to COUNT#CONTACT's n and, when
+// opened, takes one off its pend (the chunk OpenCounts opened), in one
+// PartiQL UPDATE: the count and the chunk's close are one write.
+func (s *Store) contactsCountStatement(orgID string, created int64, opened bool) types.BatchStatementRequest {
+	st := s.addStatement(key(orgPK(orgID), counterSK(counterContacts)), "n", created, "")
+	if opened {
+		text := strings.Replace(*st.Statement, " WHERE ", " SET pend = pend - ? WHERE ", 1)
+		st.Statement = aws.String(text)
+		st.Parameters = append([]types.AttributeValue{st.Parameters[0], num(1)}, st.Parameters[1:]...)
+	}
+	return st
 }

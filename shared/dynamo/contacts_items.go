@@ -129,6 +129,10 @@ type storedContact struct {
 	// Sx names the contact's search entries (searchOf), "" for a contact
 	// written before they were kept (`admin migrate` writes them).
 	Sx string `json:"sx"`
+	// Srch is the contact's search text: its words when its entries were
+	// written (contact.WordsText), which name its word entries (sx's
+	// wordEntries).
+	Srch string `json:"srch,omitempty"`
 }
 
 // legacyPlace reports whether a contact whose Slim sort key is lsk keeps
@@ -161,7 +165,7 @@ func ordOf(lsk, id string) string {
 // contact is the item as the slice sees it.
 func (c storedContact) contact() contact.Contact {
 	out := c.contactRecord.contact()
-	out.Stored = contact.Stored{Version: c.Ver, Place: c.LSK, Holder: c.Holder, Search: c.Sx}
+	out.Stored = contact.Stored{Version: c.Ver, Place: c.LSK, Holder: c.Holder, Search: c.Sx, Words: c.Srch}
 	return out
 }
 

@@ -28,26 +28,7 @@ import (
 // eventually consistent, so a contact written in the last moment may be
 // missing from a page read at once.
 func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.PageRequest) (contact.ContactPage, error) {
-	total := int64(-1)
-	var counted chan count
-	if page.Offset() > 0 || page.Limit >= maxBatchGet {
-		// A deep page, or one whose items fill a BatchGetItem: the counter
-		// is read beside the index query (one request more, no more
-		// waiting).
-		counted = make(chan count, 1)
-		go func() {
-			n, err := s.contactsTotal(ctx, orgID)
-			counted <- count{n, err}
-		}()
-	}
-	ids, skipped, err := s.contactIDsFrom(ctx, orgID, page.Offset(), page.Limit+1)
-	if counted != nil {
-		c := <-counted
-		if err == nil {
-			err = c.err
-		}
-		total = c.n
-	}
+	ids, skipped, total, err := s.contactPageIDs(ctx, orgID, page)
 	if err != nil {
 		return contact.ContactPage{}, err
 	}
@@ -96,14 +77,85 @@ func (s *Store) ContactPage(ctx context.Context, orgID string, page gifting.Page
 	return contact.ContactPage{Contacts: contacts, Counted: int(total), Read: read}, nil
 }
 
+// maxBatchGet is how many keys one BatchGetItem reads.
+const maxBatchGet = 100
+
+// contactPageIDs returns the ids of page's contacts and one more (whether
+// a contact follows), how many it skipped, and the contacts total when it
+// read it (-1 when ContactPage reads it with the page's items). A deep
+// page reads the total first: when it is exact (no import between its
+// writes and its count, contactsCount) and the page lies in the older
+// half, the page's keys are read from the oldest end
+// (contactIDsFromFarEnd). Page 1 whose items fill a BatchGetItem reads the
+// total beside the index query (one request more, no more waiting).
+func (s *Store) contactPageIDs(ctx context.Context, orgID string, page gifting.PageRequest) (ids []string, skipped int, total int64, err error) {
+	if page.Offset() > 0 {
+		total, exact, err := s.contactsCount(ctx, orgID)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if _, far := page.FromFarEnd(int(total)); far && exact {
+			ids, ok, err := s.contactIDsFromFarEnd(ctx, orgID, page.Offset(), page.Limit+1, int(total))
+			if err != nil || ok {
+				return ids, page.Offset(), total, err
+			}
+		}
+		ids, skipped, err = s.contactIDsFrom(ctx, orgID, page.Offset(), page.Limit+1)
+		return ids, skipped, total, err
+	}
+	if page.Limit < maxBatchGet {
+		ids, skipped, err = s.contactIDsFrom(ctx, orgID, 0, page.Limit+1)
+		return ids, skipped, -1, err
+	}
+	counted := make(chan count, 1)
+	go func() {
+		n, err := s.contactsTotal(ctx, orgID)
+		counted <- count{n, err}
+	}()
+	ids, skipped, err = s.contactIDsFrom(ctx, orgID, 0, page.Limit+1)
+	c := <-counted
+	if err == nil {
+		err = c.err
+	}
+	return ids, skipped, c.n, err
+}
+
 // count is a counter read concurrently.
 type count struct {
 	n   int64
 	err error
 }
 
-// maxBatchGet is how many keys one BatchGetItem reads.
-const maxBatchGet = 100
+// contactIDsFromFarEnd returns the ids of up to n contacts of org in the
+// contacts page's order after the first skip, reading the Slim keys from
+// the other end (oldest list first, oldest contact first): it counts past
+// the total − skip − n entries that follow them in the page's order, then
+// reads their keys and turns them round. total must be the number of
+// contacts exactly; ok is false when the index holds fewer entries than
+// that walk needs (a write not visible in it yet), and the caller walks
+// from the newest end instead.
+func (s *Store) contactIDsFromFarEnd(ctx context.Context, orgID string, skip, n, total int) (ids []string, ok bool, err error) {
+	n = min(n, total-skip)
+	in := s.slimQuery(contactsLPK(orgID), true)
+	if back := total - skip - n; back > 0 {
+		at, k, err := s.skipTo(ctx, in, back)
+		if err != nil || at == nil || k < back {
+			return nil, false, err
+		}
+		in = s.slimQuery(contactsLPK(orgID), true)
+		in.ExclusiveStartKey = at
+	}
+	in.ProjectionExpression = aws.String("SK, LSK")
+	keys, err := s.keysUpTo(ctx, in, n)
+	if err != nil || len(keys) < n {
+		return nil, false, err
+	}
+	ids = make([]string, n)
+	for i, k := range keys {
+		ids[n-1-i] = strings.TrimPrefix(k.SK, contactPrefix)
+	}
+	return ids, true, nil
+}
 
 // contactIDsFrom returns the ids of up to n contacts of org in the
 // contacts page's order after the first skip, and how many it skipped
@@ -138,6 +190,29 @@ func (s *Store) contactIDsFrom(ctx context.Context, orgID string, skip, n int) (
 func (s *Store) contactsTotal(ctx context.Context, orgID string) (int64, error) {
 	counted, onWallet, err := s.contactsCounts(ctx, orgID)
 	return counted + onWallet, err
+}
+
+// contactsCount is contactsTotal and whether it is exact: no import has
+// chunks between their writes and their count (COUNT#CONTACT's pend, see
+// CommitCounts), so the total counts every contact the Slim index holds,
+// once its writes are visible there.
+func (s *Store) contactsCount(ctx context.Context, orgID string) (total int64, exact bool, err error) {
+	got, err := s.batchGet(ctx, contactsTotalKeys(orgID))
+	if err != nil {
+		return 0, false, err
+	}
+	total, err = contactsTotalOf(got)
+	exact = true
+	for _, it := range got {
+		if attrS(it, "SK") == counterSK(counterContacts) {
+			var c counterItem
+			if err := unmarshal(it, &c); err != nil {
+				return 0, false, err
+			}
+			exact = c.Pend == 0
+		}
+	}
+	return total, exact, err
 }
 
 // contactsCounts reads the two parts of the contacts total (see

@@ -16,10 +16,14 @@ import (
 // search and an enrichment read one partition of matching entries instead
 // of the whole Slim index.
 //
-//   - A token entry per token of the contact's words (contact.Tokens), at
-//     PK ORG#<org>#TOK#<token>, SK <the contact's Slim sort key>#<id>: a
-//     Query of one token returns its contacts in the contacts page's order
-//     (newest first list first, then newest contact first). It holds the
+//   - A word entry per word of the contact (contact.EntryWords), at
+//     PK ORG#<org>#TOK#<its first 3 characters>, SK <the word> <the
+//     contact's Slim sort key>#<id> (wordEntrySK): a Query of a prefix of
+//     the word reads the contacts that have a word starting with it, and
+//     those of one word come in the contacts page's order (newest first
+//     list first, then newest contact first). Entries written before had
+//     one per token, SK <the contact's Slim sort key>#<id>; `admin
+//     migrate` rewrites them (migrateSearch). It holds the
 //     contact's words (w, contact.WordsText) and lists (l, " L1 L2 "), which
 //     the Query's filter checks: every term must start a word, the contact
 //     must be in the list searched.
@@ -37,7 +41,7 @@ import (
 type contactSearch struct {
 	entries []item
 	// names is the contact item's sx: a digest of the entries, then the
-	// partition suffix of each (searchNames).
+	// name of each (searchNames).
 	names string
 }
 
@@ -56,14 +60,16 @@ func searchOf(orgID string, c contact.Contact, lsk string) contactSearch {
 	sk := searchEntrySK(lsk, c.ContactID)
 	var out contactSearch
 	var suffixes []string
-	for _, t := range contact.Tokens(words) {
-		suffix := tokenSuffix(t)
-		e := item{"PK": str(searchPK(orgID, suffix)), "SK": str(sk), "w": str(text)}
+	for _, w := range contact.EntryWords(words) {
+		suffix := tokenSuffix(contact.Token(w))
+		e := item{"PK": str(searchPK(orgID, suffix)), "SK": str(wordEntrySK(w, sk)), "w": str(text)}
 		if lists != "" {
 			e["l"] = str(lists)
 		}
 		out.entries = append(out.entries, e)
-		suffixes = append(suffixes, suffix)
+	}
+	if len(out.entries) > 0 {
+		suffixes = append(suffixes, wordEntries)
 	}
 	if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
 		suffix := linkedinSuffix(li)
@@ -82,7 +88,19 @@ func searchOf(orgID string, c contact.Contact, lsk string) contactSearch {
 	return out
 }
 
-// searchNames are the partition suffixes an sx names.
+// wordEntrySK is the sort key of a word entry: the word, a space (no word
+// holds one), then the contact's entry sort key (searchEntrySK), so a
+// Query of the word's prefix reads the contacts it starts a word of, and
+// the entries of one word come in the contacts page's order.
+func wordEntrySK(word, sk string) string { return word + " " + sk }
+
+// wordEntries is the name, in sx, of a contact's word entries: one per
+// word of its search text as stored (srch, contact.EntryWords), so sx
+// stays short (a contact item under 1 KB stays one write unit).
+const wordEntries = "#W"
+
+// searchNames are the entries an sx names: the partition suffix of each
+// token and LinkedIn entry, and wordEntries for the word entries.
 func searchNames(sx string) []string {
 	if sx == "" {
 		return nil
@@ -104,19 +122,30 @@ func (s *Store) searchWrites(orgID string, c contact.Contact, lsk string, next c
 		keep[attrS(e, "PK")+"\n"+attrS(e, "SK")] = true
 		out = append(out, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: e}})
 	}
-	return append(out, s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, keep)...)
+	return append(out, s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, c.Stored.Words, keep)...)
 }
 
 // entryDeletes are the deletes of the search entries sx names for the
-// contact id at Slim sort key place, but those in keep (by PK and SK).
-func (s *Store) entryDeletes(orgID, id, place, sx string, keep map[string]bool) []types.TransactWriteItem {
+// contact id at Slim sort key place, its word entries those of its search
+// text words (the item's srch as read), but those in keep (by PK and SK).
+// A name without a word entry's mark is a token entry as written before
+// word entries (sort key place#id) or a LinkedIn entry.
+func (s *Store) entryDeletes(orgID, id, place, sx, words string, keep map[string]bool) []types.TransactWriteItem {
 	var out []types.TransactWriteItem
 	sk := searchEntrySK(place, id)
-	for _, suffix := range searchNames(sx) {
-		pk := searchPK(orgID, suffix)
+	del := func(pk, sk string) {
 		if !keep[pk+"\n"+sk] {
 			out = append(out, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: item{"PK": str(pk), "SK": str(sk)}}})
+		}
+	}
+	for _, name := range searchNames(sx) {
+		if name != wordEntries {
+			del(searchPK(orgID, name), sk)
+			continue
+		}
+		for _, w := range contact.EntryWords(strings.Fields(words)) {
+			del(searchPK(orgID, tokenSuffix(contact.Token(w))), wordEntrySK(w, sk))
 		}
 	}
 	return out
@@ -125,7 +154,7 @@ func (s *Store) entryDeletes(orgID, id, place, sx string, keep map[string]bool) 
 // searchDeletes are the writes that remove every search entry the item of
 // c had as read.
 func (s *Store) searchDeletes(orgID string, c contact.Contact) []types.TransactWriteItem {
-	return s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, nil)
+	return s.entryDeletes(orgID, c.ContactID, c.Stored.Place, c.Stored.Search, c.Stored.Words, nil)
 }
 
 // contactWrites are the writes that replace the contact item c was decided

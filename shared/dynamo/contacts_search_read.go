@@ -1,8 +1,10 @@
 package dynamo
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,10 +18,11 @@ import (
 // contacts page's order, and how many it finds (exact: every matching
 // entry is counted, reading its key only).
 //
-// Costs: with a Lead term, one Query of the Lead's token entries
-// (contacts_search.go), eventually consistent, filtered on every term and
-// the list: about 1 read unit per 40-50 entries of that token (an entry is
-// ~150-200 bytes), whatever the collection's size; then one eventually
+// Costs: with a Lead term, one Query of the word entries whose word
+// starts with the Lead (contacts_search.go), eventually consistent,
+// filtered on every term and the list: about 1 read unit per 40-50 such
+// entries (an entry is ~150-200 bytes), whatever the collection's size: a
+// whole email reads its own entry; then one eventually
 // consistent BatchGetItem of the page's items. Without one (every term
 // shorter than contact.TokenLen) the whole Slim index is read with the
 // same filter on its search text, about 1 read unit per 40 contacts, as
@@ -73,16 +76,74 @@ func (s *Store) SearchContacts(ctx context.Context, orgID string, q contact.Sear
 	return out, total, nil
 }
 
-// searchTokens runs q through its Lead's token entries: the ids of the
-// page's matches, and how many match.
+// searchTokens runs q through the word entries of its Lead: those whose
+// word starts with it (a key condition: a long Lead reads its matches,
+// not its token's every entry), filtered on the other terms and the list.
+// They come in word order; the page is the matches' End() first in the
+// contacts page's order (pageOfWordMatches).
 func (s *Store) searchTokens(ctx context.Context, orgID string, q contact.Search, page gifting.PageRequest) ([]string, int, error) {
 	filter, vals := termFilter(q.Terms, q.ListID, false)
 	vals[":pk"] = str(searchPK(orgID, tokenSuffix(contact.Token(q.Lead))))
+	vals[":lead"] = str(q.Lead)
 	in := &dynamodb.QueryInput{
-		TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk"), FilterExpression: aws.String(filter),
-		ExpressionAttributeValues: vals, ProjectionExpression: aws.String("SK"), ScanIndexForward: aws.Bool(false),
+		TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :lead)"),
+		FilterExpression: aws.String(filter), ExpressionAttributeValues: vals, ProjectionExpression: aws.String("SK, w"),
 	}
-	return s.pageOfMatches(ctx, in, contactOfEntrySK, page)
+	return s.pageOfWordMatches(ctx, in, q.Lead, page)
+}
+
+// pageOfWordMatches runs a Query of word entries whose word starts with
+// lead to its end, counting each contact once (at its first entry word
+// that lead starts: contact.FirstEntryWord, from the words the entry
+// holds, so no set of ids) and keeping the page's End() greatest entry
+// sort keys (the contacts page's order: newest first) in a bounded heap:
+// the memory of the pages up to this one, whatever the matches.
+func (s *Store) pageOfWordMatches(ctx context.Context, in *dynamodb.QueryInput, lead string, page gifting.PageRequest) ([]string, int, error) {
+	top := &newestFirst{}
+	n := 0
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		res, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, 0, fmt.Errorf("search contacts: %w", err)
+		}
+		for _, it := range res.Items {
+			word, sk, _ := strings.Cut(attrS(it, "SK"), " ")
+			if word != contact.FirstEntryWord(strings.Fields(attrS(it, "w")), lead) {
+				continue // the contact is counted at another of its words
+			}
+			n++
+			if top.Len() < page.End() {
+				heap.Push(top, sk)
+			} else if top.Len() > 0 && sk > (*top)[0] {
+				(*top)[0] = sk
+				heap.Fix(top, 0)
+			}
+		}
+	}
+	sks := []string(*top)
+	slices.SortFunc(sks, func(a, b string) int { return strings.Compare(b, a) })
+	lo, hi := page.Window(len(sks))
+	ids := make([]string, 0, hi-lo)
+	for _, sk := range sks[lo:hi] {
+		ids = append(ids, contactOfEntrySK(sk))
+	}
+	return ids, n, nil
+}
+
+// newestFirst is a min-heap of entry sort keys: its root is the least of
+// the greatest kept, the one a greater key replaces.
+type newestFirst []string
+
+func (h newestFirst) Len() int           { return len(h) }
+func (h newestFirst) Less(i, j int) bool { return h[i] < h[j] }
+func (h newestFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *newestFirst) Push(x any)        { *h = append(*h, x.(string)) }
+func (h *newestFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // searchSlim runs terms through the whole Slim index, filtered on its

@@ -29,7 +29,10 @@ import (
 var searchReadyOrgs sync.Map
 
 // searchReady reports whether orgID's contacts all have their search
-// entries (its contacts-search step is done).
+// entries in the current form (its contacts-search step is done in
+// searchForm). An organization whose entries are of an older form (one a
+// token, before word entries) is searched as before the entries until the
+// step has walked again: correct, at the whole index's cost.
 func (s *Store) searchReady(ctx context.Context, orgID string) (bool, error) {
 	if _, ok := searchReadyOrgs.Load(s.table + "\x00" + orgID); ok {
 		return true, nil
@@ -38,10 +41,11 @@ func (s *Store) searchReady(ctx context.Context, orgID string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("search entries: %w", err)
 	}
-	if cur.Done {
+	ready := cur.Done && cur.Form >= searchForm
+	if ready {
 		searchReadyOrgs.Store(s.table+"\x00"+orgID, true)
 	}
-	return cur.Done, nil
+	return ready, nil
 }
 
 // searchBeforeEntries is a search of terms (in listID when set) as it ran

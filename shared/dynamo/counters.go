@@ -23,6 +23,10 @@ const (
 // counterItem is the stored form of a counter.
 type counterItem struct {
 	N int64 `json:"n"`
+	// Pend (COUNT#CONTACT only) counts the import chunks whose writes
+	// may have begun and whose count has not been added yet: while it is
+	// not zero, n may be short of the contacts (CommitCounts).
+	Pend int64 `json:"pend,omitempty"`
 }
 
 // counterAdd is the transaction item that adds delta to counter name of org.

@@ -22,7 +22,7 @@ const enrichChunk = 100
 //     entry (contacts_search.go): one Query of one entry and one read of
 //     the contact;
 //   - then, when q names someone, the contacts that have every word of the
-//     first name, last name and company as a whole word, from the token
+//     first name, last name and company as a whole word, from the word
 //     entries of the longest of those words (filtered on the others), read
 //     enrichChunk at a time. When no word is contact.TokenLen characters
 //     long, the whole Slim index is read with that filter instead.
@@ -62,7 +62,10 @@ func (s *Store) Candidates(ctx context.Context, orgID string, q contact.Query) i
 		if lead {
 			filter, vals := termFilter(words, "", true)
 			vals[":pk"] = str(searchPK(orgID, tokenSuffix(contact.Token(words[0]))))
-			in = &dynamodb.QueryInput{TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk"),
+			// The entries of that whole word: one a contact, in the
+			// contacts page's order (wordEntrySK).
+			vals[":word"] = str(wordEntrySK(words[0], ""))
+			in = &dynamodb.QueryInput{TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :word)"),
 				FilterExpression: aws.String(filter), ExpressionAttributeValues: vals, ScanIndexForward: aws.Bool(false)}
 		} else {
 			in = s.slimQuery(contactsLPK(orgID), false)

@@ -16,7 +16,8 @@ import (
 // first: one BatchGetItem (wallet, profile, legacy ledger counter), then
 // for a page after the first a walk of the ledger's Slim entries, keys
 // only, up to the page's start (about 1 read unit per 80 entries skipped,
-// eventually consistent), then a Query of the ledger that reads the page
+// eventually consistent; from the oldest entry when the page starts in
+// the older half, the total being exact: pageStart), then a Query of the ledger that reads the page
 // and one entry more. Ledger entries hold their transaction's change
 // messages (~250 bytes to about 1 KB), so skipping on the entries
 // themselves, as it still does for an organization whose ledger `admin
@@ -38,7 +39,13 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 	if err != nil {
 		return wallet.Statement{}, err
 	}
-	window := ledgerWindow{before: before, skip: p.Offset(), limit: p.Limit}
+	window := ledgerWindow{before: before, page: p, skip: p.Offset(), limit: p.Limit, total: -1}
+	if before == "" {
+		// Every entry is counted in the transaction that writes it (by
+		// the wallet, or by COUNT#LEDGER before it): the ledger's exact
+		// size. From a cursor, how many entries are older is not known.
+		window.total = int(counted.N + wc.Entries)
+	}
 	ended := false
 	if wc.LedgerIndexed && window.skip > 0 {
 		if ended, err = s.skipLedger(ctx, orgID, &window); err != nil {
@@ -51,9 +58,9 @@ func (s *Store) WalletStatementBefore(ctx context.Context, orgID, before string,
 			return wallet.Statement{}, err
 		}
 	}
-	st.Entries = window.page
-	if len(window.page) == p.Limit && window.more {
-		st.Next = window.page[len(window.page)-1].EntryID
+	st.Entries = window.entries
+	if len(window.entries) == p.Limit && window.more {
+		st.Next = window.entries[len(window.entries)-1].EntryID
 	}
 	st.Total = int(counted.N + wc.Entries)
 	if !window.more && before == "" {
@@ -104,28 +111,41 @@ func (s *Store) walletHead(ctx context.Context, orgID string) (st wallet.Stateme
 // entries older than before ("": from the newest), then limit entries.
 type ledgerWindow struct {
 	before      string
+	page        gifting.PageRequest
 	skip, limit int
+	// total is the ledger's exact size when the window counts from the
+	// newest entry, -1 from a cursor.
+	total int
 	// skipped counts the entries walked past on the Slim index (before
 	// moved to the last of them).
 	skipped int
-	// page is the page's entries, and more reports that an entry
+	// entries is the page's entries, and more reports that an entry
 	// follows them (false: the walk reached the ledger's end).
-	page []wallet.Entry
-	more bool
+	entries []wallet.Entry
+	more    bool
 }
 
 // skipLedger walks w.skip entries of org's ledger on its Slim entries,
-// counting them without reading them back, and moves w past them. Slim is
+// counting them without reading them back (from the oldest entry when
+// that is nearer: pageStart), and moves w past them. Slim is
 // eventually consistent: an entry written a moment before may be missing
 // from the walk, as if it came an instant later. When the ledger ends
 // within the walk, the page is empty and w.skipped is what it holds.
 func (s *Store) skipLedger(ctx context.Context, orgID string, w *ledgerWindow) (ended bool, err error) {
-	in := s.slimQuery(ledgerLPK(orgID), false)
-	if w.before != "" {
+	var last string
+	var skipped int
+	if w.before == "" {
+		// From the newest entry: the ledger's size is known, so an old
+		// page is found from the oldest entry (pageStart).
+		var at item
+		at, skipped, err = s.pageStart(ctx, ledgerLPK(orgID), false, w.page, w.total)
+		last = attrS(at, "LSK")
+	} else {
+		in := s.slimQuery(ledgerLPK(orgID), false)
 		in.KeyConditionExpression = aws.String("LPK = :lpk AND LSK < :before")
 		in.ExpressionAttributeValues[":before"] = str(ledgerSK(w.before))
+		last, skipped, err = s.skipEntries(ctx, in, w.skip)
 	}
-	last, skipped, err := s.skipEntries(ctx, in, w.skip)
 	if err != nil {
 		return false, err
 	}
@@ -152,7 +172,7 @@ func (s *Store) readLedgerWindow(ctx context.Context, orgID string, w *ledgerWin
 			return false
 		}
 		if read > w.skip {
-			w.page = append(w.page, e)
+			w.entries = append(w.entries, e)
 		}
 		return true
 	})

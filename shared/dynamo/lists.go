@@ -35,8 +35,10 @@ func campaignsOf(org string) collection {
 
 // orderedPage reads one page of collection c of org in creation order (ids
 // are ULIDs, so the sort keys are in that order), and its counter. A deep
-// page first skips in the Slim index, reading keys only. Cost: the page's
-// items, one counter read, and about one read unit per 50 entries skipped.
+// page first skips in the Slim index, counting keys, from whichever end
+// of the collection is nearer the page (pageStart). Cost: the page's
+// items, one counter read, and about one read unit per 40 entries
+// skipped (at most half the collection).
 func (s *Store) orderedPage(ctx context.Context, orgID string, c collection, order gifting.SortOrder, page gifting.PageRequest) ([]item, int, error) {
 	total, err := s.counter(ctx, orgID, c.counter)
 	if err != nil {
@@ -57,11 +59,14 @@ func (s *Store) orderedPage(ctx context.Context, orgID string, c collection, ord
 		if int64(off) >= total {
 			return out, int(total), nil
 		}
-		last, err := s.skipSlim(ctx, c.lpk, forward, off)
-		if err != nil || last == "" {
+		// The counter is exact (moved in the transactions that create
+		// and delete the items), so the page's start may be found from
+		// the far end.
+		at, _, err := s.pageStart(ctx, c.lpk, forward, page, int(total))
+		if err != nil || at == nil {
 			return out, int(total), err
 		}
-		in.ExclusiveStartKey = key(orgPK(orgID), last)
+		in.ExclusiveStartKey = key(orgPK(orgID), attrS(at, "LSK"))
 	}
 	for len(out) < page.Limit {
 		in.Limit = aws.Int32(int32(page.Limit - len(out)))

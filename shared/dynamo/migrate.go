@@ -84,6 +84,10 @@ type migrationCursor struct {
 	After string `json:"after"`
 	// Done is set when the walk reached the end once.
 	Done bool `json:"done"`
+	// Form is, for the contacts-search step, the form of the search
+	// entries the walk wrote (searchForm): a step done in an older form
+	// walks again.
+	Form int `json:"form,omitempty"`
 }
 
 // migrationProgress reads a step's cursor in org.
@@ -189,7 +193,7 @@ func (s *Store) upgradeContact(ctx context.Context, orgID string, c storedContac
 			return false, "", err
 		}
 		tx.add("", writes...)
-		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, nil)...)
+		tx.add("", s.entryDeletes(orgID, c.ContactID, c.LSK, c.Sx, c.Srch, nil)...)
 		if len(c.ListIDs) > 0 {
 			tx.add("", types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table,
 				Key: key(orgPK(orgID), memberSK(c.ListIDs[0], c.ContactID))}})
@@ -238,6 +242,11 @@ func (s *Store) recountContacts(ctx context.Context, orgID string) ([]string, er
 	}
 	counted, onWallet, err := s.contactsCounts(ctx, orgID)
 	if err != nil {
+		return nil, err
+	}
+	// A chunk left open (its import died before its count) is closed:
+	// the count is set from the index now, so it is exact again.
+	if err := s.setCount(ctx, key(orgPK(orgID), counterSK(counterContacts)), "pend", 0); err != nil {
 		return nil, err
 	}
 	if stored := counted + onWallet; n != stored {

@@ -17,6 +17,11 @@ import (
 // kept, and the word form of their Slim search text.
 const stepSearch = "contacts-search"
 
+// searchForm is the form of the search entries the code writes: 2, a
+// word entry per word (contacts_search.go); 1 (recorded as none), a token
+// entry per token. The contacts-search step records the form it wrote.
+const searchForm = 2
+
 // migrateSearch walks org's contact items, 100 at a time from where the
 // last run stopped: a contact whose item does not name the entries it
 // should have (sx), or whose srch is not its words, gets them in one
@@ -24,13 +29,21 @@ const stepSearch = "contacts-search"
 // write of the contact reads it again); a contact that names them has them
 // checked, and the missing ones (a write that stopped between a new
 // contact and its entries) put again. A second run after a complete one
-// changes nothing. Costs: a transaction per upgraded contact (about 14
-// write units for 6 entries), a keys read of the entries of the others.
+// changes nothing. A step done in an older form of the entries walks
+// again (searchForm), rewriting each contact's entries. Costs: a
+// transaction per upgraded contact (about 14 write units for 6 entries,
+// about 22 when it deletes 5 token entries too), a keys read of the
+// entries of the others.
 func (s *Store) migrateSearch(ctx context.Context, orgID string) (MigrationResult, error) {
 	var r MigrationResult
 	cur, err := s.migrationProgress(ctx, orgID, stepSearch)
 	if err != nil {
 		return r, err
+	}
+	if cur.Form < searchForm {
+		// Done, if at all, in an older form: walk again from the start,
+		// writing this form (searches read the whole index meanwhile).
+		cur = migrationCursor{Form: searchForm}
 	}
 	for !cur.Done {
 		in := s.contactRange(orgID, true)

@@ -49,9 +49,8 @@ func writtenBeforeSearch(t *testing.T, s *dynamo.Store, org string) []string {
 				oldSrch += " " + strings.TrimPrefix(li, "linkedin.com")
 			}
 			sk := it["LSK"].(*types.AttributeValueMemberS).Value + "#" + id
-			for _, suffix := range strings.Split(sx.Value, "\n")[1:] {
-				if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table,
-					Key: map[string]types.AttributeValue{"PK": str("ORG#" + org + suffix), "SK": str(sk)}}); err != nil {
+			for _, key := range namedEntries(org, c, sx.Value, sk) {
+				if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: key}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -166,7 +165,8 @@ func TestMigrateSearchEntries(t *testing.T) {
 	setCursor := func(after string) {
 		t.Helper()
 		if _, err := testenv.Client(t).PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
-			"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search"), "after": str(after)}}); err != nil {
+			"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search"), "after": str(after),
+			"form": &types.AttributeValueMemberN{Value: "2"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +195,7 @@ func TestMigrateSearchEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := testenv.Client(t).DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: map[string]types.AttributeValue{
-		"PK": str("ORG#" + org + "#TOK#fir"), "SK": str(c.Stored.Place + "#" + c.ContactID)}}); err != nil {
+		"PK": str("ORG#" + org + "#TOK#fir"), "SK": str(strings.ToLower(c.FirstName) + " " + c.Stored.Place + "#" + c.ContactID)}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := search("first11"); slices.Contains(got, c.ContactID) {
@@ -206,4 +206,22 @@ func TestMigrateSearchEntries(t *testing.T) {
 	if got, _ := search("first11"); !slices.Equal(got, ids) {
 		t.Errorf("after the repair: %v, want %v", got, ids)
 	}
+}
+
+// namedEntries are the keys of the search entries sx names for contact c
+// at entry sort key sk: "#W" its word entries (one per entry word of its
+// words), any other name a partition suffix at sk.
+func namedEntries(org string, c contact.Contact, sx, sk string) []map[string]types.AttributeValue {
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var keys []map[string]types.AttributeValue
+	for _, name := range strings.Split(sx, "\n")[1:] {
+		if name != "#W" {
+			keys = append(keys, map[string]types.AttributeValue{"PK": str("ORG#" + org + name), "SK": str(sk)})
+			continue
+		}
+		for _, w := range contact.EntryWords(c.SearchWords()) {
+			keys = append(keys, map[string]types.AttributeValue{"PK": str("ORG#" + org + "#TOK#" + contact.Token(w)), "SK": str(w + " " + sk)})
+		}
+	}
+	return keys
 }

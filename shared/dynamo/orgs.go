@@ -80,7 +80,7 @@ func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organi
 func (s *Store) stepsDone(orgID string) ([]types.TransactWriteItem, error) {
 	var out []types.TransactWriteItem
 	for _, step := range []string{stepContacts, stepSearch} {
-		it, err := withKey(migrationCursor{Done: true}, map[string]string{"PK": orgPK(orgID), "SK": migrateSK(step)})
+		it, err := withKey(migrationCursor{Done: true, Form: searchForm}, map[string]string{"PK": orgPK(orgID), "SK": migrateSK(step)})
 		if err != nil {
 			return nil, err
 		}

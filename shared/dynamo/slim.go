@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // slimQuery is the query of one partition of the Slim index (one large
@@ -24,15 +26,26 @@ func (s *Store) slimQuery(lpk string, forward bool) *dynamodb.QueryInput {
 	}
 }
 
-// skipSlim walks n entries of the Slim partition lpk, counting them
-// (skipEntries), and returns the sort key of the n-th, or "" when no entry
-// follows it (there are n or fewer).
-// The table's sort key equals LSK, so a page query can start right after
-// it: a deep page costs the skipped index entries (about 1 read unit per
-// 50), not the skipped items.
-func (s *Store) skipSlim(ctx context.Context, lpk string, forward bool, n int) (string, error) {
-	last, _, err := s.skipEntries(ctx, s.slimQuery(lpk, forward), n)
-	return last, err
+// pageStart is skipTo over the Slim partition lpk in order forward, up to
+// the entry page p starts after (its Offset-th), returning that entry's
+// whole key and p's Offset, or nil when the partition ends first. When
+// total, the partition's exact size (negative when no exact size is
+// known), puts that entry nearer the far end (gifting.PageRequest.
+// FromFarEnd), it walks from there instead: the last page of 100,000
+// walks about a page's entries, not 100,000. Both walks find the same
+// entry when the partition holds total entries, so the page read after it
+// is the same; when the far walk finds fewer (an index write not visible
+// yet, a total that is off), it walks from the near end, as always.
+// A walk costs the entries it passes (about 1 read unit per 40), not the
+// items.
+func (s *Store) pageStart(ctx context.Context, lpk string, forward bool, p gifting.PageRequest, total int) (item, int, error) {
+	if walk, ok := p.FromFarEnd(total); ok {
+		at, k, err := s.skipTo(ctx, s.slimQuery(lpk, !forward), walk)
+		if err != nil || (at != nil && k == walk) {
+			return at, p.Offset(), err
+		}
+	}
+	return s.skipTo(ctx, s.slimQuery(lpk, forward), p.Offset())
 }
 
 // skipEntries walks up to n entries of the Slim query in, counting them

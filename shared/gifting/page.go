@@ -80,3 +80,18 @@ const (
 	Asc  SortOrder = "asc"
 	Desc SortOrder = "desc"
 )
+
+// FromFarEnd decides whether the start of page p, among total items (an
+// exact count; negative when none is known), is found sooner from the far
+// end of the list: the page starts after its Offset-th item, which is the
+// (total − Offset + 1)-th from the far end. It returns that walk's length
+// when it is shorter than the walk from the near end; false when it is
+// not, when the page starts past the end, and for page 1 (no walk).
+func (p PageRequest) FromFarEnd(total int) (walk int, ok bool) {
+	off := p.Offset()
+	if off <= 0 || total < 0 || off >= total {
+		return 0, false
+	}
+	walk = total - off + 1
+	return walk, walk < off
+}

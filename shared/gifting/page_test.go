@@ -27,3 +27,30 @@ func TestPageTotal(t *testing.T) {
 		})
 	}
 }
+
+func TestFromFarEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name               string
+		page, limit, total int
+		walk               int
+		ok                 bool
+	}{
+		{"the last page of 100,000: its start is 1 from the far end", 1000, 100, 100_000, 101, true},
+		{"a partial last page: the tail and its start", 10, 100, 950, 51, true},
+		{"just past the middle: shorter from the far end", 6, 100, 998, 499, true},
+		{"at the middle: no shorter, from the near end", 6, 100, 1000, 501, false},
+		{"the older half's first page of 1,000", 7, 100, 1000, 401, true},
+		{"page 1: nothing to walk", 1, 100, 100_000, 0, false},
+		{"page 2 of 3", 2, 100, 300, 201, false},
+		{"past the end", 12, 100, 1000, 0, false},
+		{"at the end exactly", 11, 100, 1000, 0, false},
+		{"no total known", 1000, 100, -1, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			walk, ok := PageRequest{Page: tt.page, Limit: tt.limit}.FromFarEnd(tt.total)
+			if ok != tt.ok || (ok && walk != tt.walk) {
+				t.Fatalf("FromFarEnd(%d) = %d, %v; want %d, %v", tt.total, walk, ok, tt.walk, tt.ok)
+			}
+		})
+	}
+}

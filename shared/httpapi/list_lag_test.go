@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -33,7 +34,10 @@ func (d counterLostDB) TransactWriteItems(ctx context.Context, in *dynamodb.Tran
 }
 
 func (d counterLostDB) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	if sk := sortKey(in.Key); strings.HasPrefix(sk, "COUNT#") || strings.HasPrefix(sk, "LIST#") {
+	// An import's opening of the contacts count (ADD pend, before its
+	// writes) goes through: the process dies after the writes.
+	opening := strings.HasPrefix(aws.ToString(in.UpdateExpression), "ADD pend ")
+	if sk := sortKey(in.Key); !opening && (strings.HasPrefix(sk, "COUNT#") || strings.HasPrefix(sk, "LIST#")) {
 		return nil, errDied
 	}
 	return d.DB.UpdateItem(ctx, in, opts...)
