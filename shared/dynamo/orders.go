@@ -166,6 +166,19 @@ func decodeOrder(it item) (fulfilment.Stored, error) {
 	return oi.stored(), nil
 }
 
+// decodeOrders reads orders' items.
+func decodeOrders(items []item) ([]fulfilment.Order, error) {
+	orders := make([]fulfilment.Order, 0, len(items))
+	for _, it := range items {
+		so, err := decodeOrder(it)
+		if err != nil {
+			return nil, err
+		}
+		orders = append(orders, so.Order)
+	}
+	return orders, nil
+}
+
 // Order reads one order of orgID, strongly consistent (fulfilment.Orders).
 func (s *Store) Order(ctx context.Context, orgID, orderID string) (fulfilment.Stored, error) {
 	if orderID == "" {

@@ -133,13 +133,9 @@ func (s *Store) OpenServiceOrders(ctx context.Context, cursor string, limit int)
 	if err != nil {
 		return nil, "", err
 	}
-	orders := make([]fulfilment.Order, 0, len(got))
-	for _, it := range got {
-		so, err := decodeOrder(it)
-		if err != nil {
-			return nil, "", err
-		}
-		orders = append(orders, so.Order)
+	orders, err := decodeOrders(got)
+	if err != nil {
+		return nil, "", err
 	}
 	next := ""
 	if more {
