@@ -137,9 +137,9 @@ func run(ctx context.Context, o options) error {
 	rep.binaries = binarySizes(e.root)
 	progress("cold starts")
 	rep.coldStarts = coldStarts(ctx, e, rep.endpoints, o.coldRuns)
-	if o.endpoints {
-		// Built and started per function: minutes of CPU a bulk-only
-		// partial run (-endpoints=false) does not need.
+	if o.endpoints && filter == nil {
+		// Built and started per function: minutes of CPU a partial run
+		// (-endpoints=false, or -only) does not need.
 		progress("init durations under the Lambda Runtime Interface Emulator")
 		rep.rieInits, rep.rieNote = rieInits(ctx, e, o.coldRuns)
 	}

@@ -48,8 +48,12 @@ func (c opCost) String() string {
 		num(medianFloat(c.requests)), num(medianFloat(c.rru)), num(medianFloat(c.wruReported)), num(medianFloat(c.wruBilled)))
 }
 
-// measured runs f with a recording usage and adds its cost to c.
+// measured runs f with a recording usage and adds its cost to c (nil:
+// f runs unmeasured).
 func (c *opCost) measured(ctx context.Context, e *env, f func(ctx context.Context) error) error {
+	if c == nil {
+		return f(ctx)
+	}
 	u := &meter.Usage{Record: true}
 	if err := f(meter.WithUsage(ctx, u)); err != nil {
 		return err

@@ -12,7 +12,7 @@
 //	go run ./infra/admin seed-catalog
 //	go run ./infra/admin orders export [-out orders.csv]
 //	go run ./infra/admin orders import-shipments shipments.csv
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names]
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders]
 package main
 
 import (
