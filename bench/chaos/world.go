@@ -165,7 +165,7 @@ func setUp(ctx context.Context, c *cluster, cfg config) (*world, error) {
 func (o *org) setUp(ctx context.Context, c *cluster) error {
 	for _, g := range giftStock {
 		body := client.CreateGiftJSONRequestBody{Name: g.name, Price: g.price, Currency: "USD",
-			Inventory: client.Inventory{Total: g.total, Available: g.total}}
+			Inventory: &client.Inventory{Total: g.total, Available: g.total}}
 		res, err := o.api.CreateGiftWithResponse(as(ctx, "set up: gift"), body)
 		if err != nil || res.JSON201 == nil {
 			return fmt.Errorf("create gift: %v %s", err, body2(res.Body))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -46,6 +47,13 @@ func (a *App) ListGifts(ctx context.Context, orgID string, f GiftFilter, page gi
 // and times. Errors: VALIDATION_FAILED (CheckGift), PAYLOAD_TOO_LARGE (a
 // record over what an item holds).
 func (a *App) CreateGift(ctx context.Context, orgID string, g Gift) (Gift, error) {
+	var p gifting.Problems
+	checkVariantIDs(&p, Gift{}, g.Variants) // a new gift has no variant yet
+	if err := p.Err(); err != nil {
+		return Gift{}, err
+	}
+	g.Variants = slices.Clone(g.Variants)
+	AssignVariantIDs(g.Variants, a.store.NewID)
 	g, err := NewGift(g, orgID, a.store.NewID(), a.store.Now())
 	if err != nil {
 		return Gift{}, err
@@ -69,7 +77,11 @@ func (a *App) UpdateGift(ctx context.Context, orgID, giftID string, p GiftPatch)
 			return Gift{}, notFound(err, gifting.RefGift, giftID)
 		}
 		seen := g
-		if err := p.Apply(&g, a.store.Now()); err != nil {
+		q, err := p.WithVariantIDs(g, a.store.NewID)
+		if err != nil {
+			return Gift{}, err
+		}
+		if err := q.Apply(&g, a.store.Now()); err != nil {
 			return Gift{}, err
 		}
 		err = a.store.CommitGift(ctx, g, seen)

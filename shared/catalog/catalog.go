@@ -52,19 +52,26 @@ type Gift struct {
 	Name           string
 	// Price is what the gift costs, in the currency; a campaign of it
 	// charges it in whole credits (gifting.CreditsForPrice).
-	Price            float64
-	Currency         string
-	Inventory        Inventory
-	Status           GiftStatus
-	IsDelightloop    bool
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	ShortDescription string
-	Description      string
-	ImageURLs        []string
-	Dimensions       *Dimensions
-	Weight           *Weight
-	CollectionIDs    []string
+	Price     float64
+	Currency  string
+	Inventory Inventory
+	// Variants are the gift's variants (sizes, colours), each with its
+	// own stock; with variants, Inventory is their sum (CheckGift).
+	Variants []Variant
+	// LowStockThreshold, when not nil, is where the organization wants a
+	// gift.low_stock message: when available falls to it (per variant
+	// for a gift with variants).
+	LowStockThreshold *int
+	Status            GiftStatus
+	IsDelightloop     bool
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	ShortDescription  string
+	Description       string
+	ImageURLs         []string
+	Dimensions        *Dimensions
+	Weight            *Weight
+	CollectionIDs     []string
 }
 
 // Inventory counts a gift's stock: claims move units from available to

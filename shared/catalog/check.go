@@ -66,7 +66,8 @@ func CheckGift(g *Gift) error {
 	} else if !g.Status.Valid() {
 		p.Add("status", "must be one of available, pending, in_transit, delivered")
 	}
-	checkInventory(&p, g.Inventory)
+	checkInventoryAt(&p, "inventory", g.Inventory)
+	checkVariants(&p, g)
 	if len(g.ImageURLs) > maxGiftImages {
 		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
 	} else {
@@ -83,16 +84,17 @@ func CheckGift(g *Gift) error {
 	return p.Err()
 }
 
-// checkInventory keeps every count within 0 to MaxInventory and the units
-// available and reserved within the total.
-func checkInventory(p *gifting.Problems, inv Inventory) {
+// checkInventoryAt keeps every count of the inventory named field within
+// 0 to MaxInventory and the units available and reserved within the
+// total.
+func checkInventoryAt(p *gifting.Problems, field string, inv Inventory) {
 	switch {
 	case inv.Total < 0 || inv.Available < 0 || inv.Reserved < 0:
-		p.Add("inventory", "counts must be zero or more")
+		p.Add(field, "counts must be zero or more")
 	case inv.Total > MaxInventory || inv.Available > MaxInventory || inv.Reserved > MaxInventory:
-		p.Add("inventory", "counts must be at most "+itoa(MaxInventory))
+		p.Add(field, "counts must be at most "+itoa(MaxInventory))
 	case inv.Available+inv.Reserved > inv.Total:
-		p.Add("inventory", "available plus reserved must not exceed total")
+		p.Add(field, "available plus reserved must not exceed total")
 	}
 }
 

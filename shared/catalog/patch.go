@@ -3,22 +3,32 @@ package catalog
 import (
 	"slices"
 	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // GiftPatch is a partial update of a tenant's own gift: nil fields are
 // left as they are; a list that is sent replaces the stored one.
 type GiftPatch struct {
-	Name             *string
-	Price            *float64
-	Currency         *string
-	Inventory        *Inventory
-	Status           *GiftStatus
-	ShortDescription *string
-	Description      *string
-	ImageURLs        []string
-	Dimensions       *Dimensions
-	Weight           *Weight
-	CollectionIDs    []string
+	Name      *string
+	Price     *float64
+	Currency  *string
+	Inventory *Inventory
+	// Variants, when not nil, replace the gift's variants: one sent with
+	// a variantId keeps that variant (its counts as sent), one without is
+	// new (WithVariantIDs); an empty list removes them all.
+	Variants []Variant
+	// LowStockThreshold, when set, sets the threshold (ClearLowStock
+	// removes it).
+	LowStockThreshold *int
+	ClearLowStock     bool
+	Status            *GiftStatus
+	ShortDescription  *string
+	Description       *string
+	ImageURLs         []string
+	Dimensions        *Dimensions
+	Weight            *Weight
+	CollectionIDs     []string
 }
 
 // Apply checks the patched gift exactly as a new gift is checked
@@ -31,6 +41,19 @@ func (p GiftPatch) Apply(g *Gift, now time.Time) error {
 	set(&n.Price, p.Price)
 	set(&n.Currency, p.Currency)
 	set(&n.Inventory, p.Inventory)
+	if p.Variants != nil {
+		n.Variants = slices.Clone(p.Variants)
+		if p.Inventory == nil {
+			n.Inventory = Inventory{} // the variants' sum (CheckGift)
+		}
+	}
+	if p.LowStockThreshold != nil {
+		t := *p.LowStockThreshold
+		n.LowStockThreshold = &t
+	}
+	if p.ClearLowStock {
+		n.LowStockThreshold = nil
+	}
 	set(&n.Status, p.Status)
 	set(&n.ShortDescription, p.ShortDescription)
 	set(&n.Description, p.Description)
@@ -46,12 +69,35 @@ func (p GiftPatch) Apply(g *Gift, now time.Time) error {
 	if p.CollectionIDs != nil {
 		n.CollectionIDs = slices.Clone(p.CollectionIDs)
 	}
-	if err := CheckGift(&n); err != nil {
+	err := CheckGift(&n)
+	if err == nil {
+		var vp gifting.Problems
+		checkVariantMove(&vp, *g, n)
+		err = vp.Err()
+	}
+	if err != nil {
 		return err
 	}
 	n.UpdatedAt = now
 	*g = n
 	return nil
+}
+
+// WithVariantIDs is p with an id from newID for each variant it sends
+// without one (a new variant), for gift g as read. A variantId sent that
+// is none of g's variants is VALIDATION_FAILED.
+func (p GiftPatch) WithVariantIDs(g Gift, newID func() string) (GiftPatch, error) {
+	if p.Variants == nil {
+		return p, nil
+	}
+	var probs gifting.Problems
+	checkVariantIDs(&probs, g, p.Variants)
+	if err := probs.Err(); err != nil {
+		return p, err
+	}
+	p.Variants = slices.Clone(p.Variants)
+	AssignVariantIDs(p.Variants, newID)
+	return p, nil
 }
 
 // TemplatePatch is a partial update of a tenant's own template: nil

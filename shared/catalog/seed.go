@@ -45,6 +45,10 @@ func SeedGift(g Gift, stored *Gift, now time.Time) (Gift, error) {
 	}
 	if stored != nil {
 		g.Inventory = stored.Inventory
+		if len(g.Variants) > 0 {
+			keepVariantStock(g.Variants, stored.Variants)
+			g.Inventory = VariantsSum(g.Variants)
+		}
 	}
 	return g, nil
 }
@@ -61,4 +65,16 @@ func SeedTemplate(t Template, now time.Time) (Template, error) {
 		return Template{}, fmt.Errorf("catalog template %s: %w", t.TemplateID, err)
 	}
 	return t, nil
+}
+
+// keepVariantStock gives each variant of vs that stored has (by id) the
+// counts stored: a seed sets a new variant's initial stock only.
+func keepVariantStock(vs, stored []Variant) {
+	for i := range vs {
+		for _, s := range stored {
+			if s.VariantID == vs[i].VariantID {
+				vs[i].Inventory = s.Inventory
+			}
+		}
+	}
 }

@@ -22,22 +22,29 @@ var _ catalog.Store = (*Store)(nil)
 // catalogGift is a gift (GIFT#<id> under its owner: an organization, or
 // gifting.CatalogOrgID for the service catalog).
 type catalogGift struct {
-	GiftID           string          `json:"giftId"`
-	OrganizationID   string          `json:"organizationId"`
-	Name             string          `json:"name"`
-	Price            float64         `json:"price"`
-	Currency         string          `json:"currency"`
-	Inventory        inventoryItem   `json:"inventory"`
-	Status           string          `json:"status"`
-	IsDelightloop    bool            `json:"isDelightloop"`
-	CreatedAt        time.Time       `json:"createdAt"`
-	UpdatedAt        time.Time       `json:"updatedAt"`
-	ShortDescription string          `json:"shortDescription,omitempty"`
-	Description      string          `json:"description,omitempty"`
-	ImageURLs        []string        `json:"imageUrls,omitempty"`
-	Dimensions       *dimensionsItem `json:"dimensions,omitempty"`
-	Weight           *weightItem     `json:"weight,omitempty"`
-	CollectionIDs    []string        `json:"collectionIds,omitempty"`
+	GiftID         string        `json:"giftId"`
+	OrganizationID string        `json:"organizationId"`
+	Name           string        `json:"name"`
+	Price          float64       `json:"price"`
+	Currency       string        `json:"currency"`
+	Inventory      inventoryItem `json:"inventory"`
+	// Variants are the variants' ids and names, in the gift's order;
+	// their counts are in VariantStock by id, where a claim's stock move
+	// adds to them (orders_commit.go's stockUpdate) as it adds to the
+	// gift's own inventory, their sum.
+	Variants          []variantItem            `json:"variants,omitempty"`
+	VariantStock      map[string]inventoryItem `json:"vinv,omitempty"`
+	LowStockThreshold *int                     `json:"lowStockThreshold,omitempty"`
+	Status            string                   `json:"status"`
+	IsDelightloop     bool                     `json:"isDelightloop"`
+	CreatedAt         time.Time                `json:"createdAt"`
+	UpdatedAt         time.Time                `json:"updatedAt"`
+	ShortDescription  string                   `json:"shortDescription,omitempty"`
+	Description       string                   `json:"description,omitempty"`
+	ImageURLs         []string                 `json:"imageUrls,omitempty"`
+	Dimensions        *dimensionsItem          `json:"dimensions,omitempty"`
+	Weight            *weightItem              `json:"weight,omitempty"`
+	CollectionIDs     []string                 `json:"collectionIds,omitempty"`
 }
 
 // inventoryItem is a gift's stock; claims move its units (claim.go), so
@@ -46,6 +53,12 @@ type inventoryItem struct {
 	Total     int `json:"total"`
 	Available int `json:"available"`
 	Reserved  int `json:"reserved"`
+}
+
+// variantItem is a variant of a gift as its item lists it.
+type variantItem struct {
+	VariantID string `json:"variantId"`
+	Name      string `json:"name"`
 }
 
 type dimensionsItem struct {
@@ -61,7 +74,16 @@ type weightItem struct {
 }
 
 func catalogGiftOf(g catalog.Gift) catalogGift {
-	return catalogGift{
+	var vs []variantItem
+	var stock map[string]inventoryItem
+	for _, v := range g.Variants {
+		if stock == nil {
+			stock = map[string]inventoryItem{}
+		}
+		vs = append(vs, variantItem{VariantID: v.VariantID, Name: v.Name})
+		stock[v.VariantID] = inventoryItem(v.Inventory)
+	}
+	return catalogGift{Variants: vs, VariantStock: stock, LowStockThreshold: g.LowStockThreshold,
 		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
 		Inventory: inventoryItem(g.Inventory), Status: string(g.Status), IsDelightloop: g.IsDelightloop,
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
@@ -71,7 +93,11 @@ func catalogGiftOf(g catalog.Gift) catalogGift {
 }
 
 func (it catalogGift) gift() catalog.Gift {
-	return catalog.Gift{
+	var vs []catalog.Variant
+	for _, v := range it.Variants {
+		vs = append(vs, catalog.Variant{VariantID: v.VariantID, Name: v.Name, Inventory: catalog.Inventory(it.VariantStock[v.VariantID])})
+	}
+	return catalog.Gift{Variants: vs, LowStockThreshold: it.LowStockThreshold,
 		GiftID: it.GiftID, OrganizationID: it.OrganizationID, Name: it.Name, Price: it.Price, Currency: it.Currency,
 		Inventory: catalog.Inventory(it.Inventory), Status: catalog.GiftStatus(it.Status), IsDelightloop: it.IsDelightloop,
 		CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, ShortDescription: it.ShortDescription, Description: it.Description,

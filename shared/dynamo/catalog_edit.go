@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -33,15 +34,33 @@ func (s *Store) CommitNewTemplate(ctx context.Context, t catalog.Template) error
 // are still seen's: a claim that took a unit meanwhile fails the write
 // (catalog.ErrChanged) rather than being overwritten.
 func (s *Store) CommitGift(ctx context.Context, g, seen catalog.Gift) error {
-	return catalogChanged(s.replaceSeen(ctx, g.OrganizationID, giftSK(g.GiftID), catalogGiftOf(g), seen.UpdatedAt,
-		"inventory.available = :av AND inventory.reserved = :rv",
-		item{":av": num(int64(seen.Inventory.Available)), ":rv": num(int64(seen.Inventory.Reserved))}))
+	cond, names, vals := seenStock(seen)
+	return catalogChanged(s.replaceSeen(ctx, g.OrganizationID, giftSK(g.GiftID), catalogGiftOf(g), seen.UpdatedAt, cond, names, vals))
+}
+
+// seenStock is the condition that the gift's counts are still seen's: its
+// own, and each variant's (a unit reserved of one variant and another's
+// released leave the gift's sum as it was).
+func seenStock(seen catalog.Gift) (string, map[string]string, item) {
+	cond := "inventory.available = :av AND inventory.reserved = :rv"
+	vals := item{":av": num(int64(seen.Inventory.Available)), ":rv": num(int64(seen.Inventory.Reserved))}
+	var names map[string]string
+	for i, v := range seen.Variants {
+		n := strconv.Itoa(i)
+		if names == nil {
+			names = map[string]string{}
+		}
+		names["#v"+n] = v.VariantID
+		cond += " AND vinv.#v" + n + ".available = :va" + n + " AND vinv.#v" + n + ".reserved = :vr" + n
+		vals[":va"+n], vals[":vr"+n] = num(int64(v.Inventory.Available)), num(int64(v.Inventory.Reserved))
+	}
+	return cond, names, vals
 }
 
 // CommitTemplate writes t over the stored template if its updatedAt is
 // still seen (catalog.ErrChanged otherwise).
 func (s *Store) CommitTemplate(ctx context.Context, t catalog.Template, seen time.Time) error {
-	return catalogChanged(s.replaceSeen(ctx, t.OrganizationID, templateSK(t.TemplateID), catalogTemplateOf(t), seen, "", nil))
+	return catalogChanged(s.replaceSeen(ctx, t.OrganizationID, templateSK(t.TemplateID), catalogTemplateOf(t), seen, "", nil, nil))
 }
 
 // CommitSeedGift writes the service catalog's gift g, conditioned on the
@@ -92,7 +111,7 @@ func (s *Store) CommitTemplateDelete(ctx context.Context, ownerID, templateID st
 
 // replaceSeen overwrites the item sk of org with v, if its updatedAt is
 // still seen (and extra, a condition over vals, holds).
-func (s *Store) replaceSeen(ctx context.Context, orgID, sk string, v any, seen time.Time, extra string, vals item) error {
+func (s *Store) replaceSeen(ctx context.Context, orgID, sk string, v any, seen time.Time, extra string, names map[string]string, vals item) error {
 	it, err := withKey(v, map[string]string{"PK": orgPK(orgID), "SK": sk})
 	if err != nil {
 		return err
@@ -111,6 +130,7 @@ func (s *Store) replaceSeen(ctx context.Context, orgID, sk string, v any, seen t
 	vals[":seen"] = seenVal
 	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: &s.table, Item: it, ConditionExpression: aws.String(cond), ExpressionAttributeValues: vals,
+		ExpressionAttributeNames: names,
 	})
 	return err
 }

@@ -116,7 +116,7 @@ func claimCancelled(p recipient.ClaimPlan, reasons []types.CancellationReason) e
 		}
 		if reasonCode(reasons, i) == "ConditionalCheckFailed" {
 			if i == 1 {
-				return stockFailed(reasons[i].Item)
+				return stockFailed(reasons[i].Item, p.Order.Stock.VariantID)
 			}
 			return outcome
 		}

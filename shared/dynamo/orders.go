@@ -233,6 +233,7 @@ func (s *Store) Stock(ctx context.Context, orgID, giftID, variantID string) (ful
 	var inv struct {
 		Inventory gifting.Inventory            `json:"inventory"`
 		Variants  map[string]gifting.Inventory `json:"vinv"`
+		Threshold *int                         `json:"lowStockThreshold"`
 	}
 	if err := unmarshal(found, &inv); err != nil {
 		return st, err
@@ -241,7 +242,7 @@ func (s *Store) Stock(ctx context.Context, orgID, giftID, variantID string) (ful
 	if variantID != "" {
 		c = inv.Variants[variantID]
 	}
-	st.Total, st.Available, st.Reserved = c.Total, c.Available, c.Reserved
+	st.Total, st.Available, st.Reserved, st.LowStockAt = c.Total, c.Available, c.Reserved, inv.Threshold
 	return st, nil
 }
 

@@ -161,17 +161,19 @@ func (s *Store) orderCampaignUpdate(w orderWrite) *types.TransactWriteItem {
 // counts (the organization's gift, or the catalog's): the deltas added,
 // conditioned on the move's range; the gift as it was comes back when the
 // condition fails, so the failure says whether anything was available.
+// A variant's move adds the same deltas to the gift's own inventory, in
+// the same update: a gift's counts are its variants' sum (docs/fulfilment.md).
 func (s *Store) stockUpdate(orgID string, catalog bool, m fulfilment.StockMove) types.TransactWriteItem {
 	pk := orgPK(orgID)
 	if catalog {
 		pk = orgPK(gifting.CatalogOrgID)
 	}
-	path, names := "#inv", map[string]string{"#inv": "inventory"}
-	if m.VariantID != "" {
-		path, names = "#inv.#v", map[string]string{"#inv": "vinv", "#v": m.VariantID}
-	}
 	// total is a reserved word: every count goes by a name.
-	names["#t"], names["#a"], names["#r"] = "total", "available", "reserved"
+	names := map[string]string{"#inv": "inventory", "#t": "total", "#a": "available", "#r": "reserved"}
+	path := "#inv"
+	if m.VariantID != "" {
+		path, names["#vinv"], names["#v"] = "#vinv.#v", "vinv", m.VariantID
+	}
 	t, a, r := path+".#t", path+".#a", path+".#r"
 	values := item{":dt": num(int64(m.Total)), ":da": num(int64(m.Available)), ":dr": num(int64(m.Reserved)),
 		":alo": num(int64(m.AvailableAtLeast)), ":rlo": num(int64(m.ReservedAtLeast))}
@@ -181,6 +183,9 @@ func (s *Store) stockUpdate(orgID string, catalog bool, m fulfilment.StockMove) 
 		values[":ahi"] = num(int64(m.AvailableAtMost))
 	}
 	expr := "SET " + t + " = " + t + " + :dt, " + a + " = " + a + " + :da, " + r + " = " + r + " + :dr"
+	if m.VariantID != "" {
+		expr += ", #inv.#t = #inv.#t + :dt, #inv.#a = #inv.#a + :da, #inv.#r = #inv.#r + :dr"
+	}
 	return types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: key(pk, giftSK(m.GiftID)),
 		UpdateExpression: aws.String(expr), ConditionExpression: aws.String(cond),
 		ExpressionAttributeNames: names, ExpressionAttributeValues: values,
@@ -194,7 +199,7 @@ func orderCancelled(tx *txn, reasons []types.CancellationReason) error {
 	case tx.failed(reasons, condOrder):
 		return fulfilment.ErrOrderChanged
 	case tx.failed(reasons, condStock):
-		return stockFailed(tx.old(reasons, condStock))
+		return stockFailed(tx.old(reasons, condStock), "")
 	case tx.failed(reasons, condTracking):
 		return fulfilment.ErrTrackingTaken
 	case tx.failed(reasons, condRecipient):
@@ -206,9 +211,16 @@ func orderCancelled(tx *txn, reasons []types.CancellationReason) error {
 }
 
 // stockFailed is the outcome of a stock move whose condition failed, from
-// the gift as it was: nothing available, or counts that moved since read.
-func stockFailed(old item) error {
+// the gift as it was (the counts of variantID when not ""): nothing
+// available, or counts that moved since read.
+func stockFailed(old item, variantID string) error {
 	inv, _ := old["inventory"].(*types.AttributeValueMemberM)
+	if variantID != "" {
+		inv = nil
+		if vinv, ok := old["vinv"].(*types.AttributeValueMemberM); ok {
+			inv, _ = vinv.Value[variantID].(*types.AttributeValueMemberM)
+		}
+	}
 	if inv != nil {
 		if n, ok := inv.Value["available"].(*types.AttributeValueMemberN); ok {
 			if v, err := strconv.Atoi(n.Value); err == nil && v <= 0 {

@@ -18,22 +18,27 @@ const GiftAvailable GiftStatus = "available"
 
 // Gift is a gift of the catalog as the areas not yet moved read it.
 type Gift struct {
-	GiftID           string      `json:"giftId"`
-	OrganizationID   string      `json:"organizationId"`
-	Name             string      `json:"name"`
-	Price            float64     `json:"price"`
-	Currency         string      `json:"currency"`
-	Inventory        Inventory   `json:"inventory"`
-	Status           GiftStatus  `json:"status"`
-	IsDelightloop    bool        `json:"isDelightloop"`
-	CreatedAt        time.Time   `json:"createdAt"`
-	UpdatedAt        time.Time   `json:"updatedAt"`
-	ShortDescription string      `json:"shortDescription,omitempty"`
-	Description      string      `json:"description,omitempty"`
-	ImageURLs        []string    `json:"imageUrls,omitempty"`
-	Dimensions       *Dimensions `json:"dimensions,omitempty"`
-	Weight           *Weight     `json:"weight,omitempty"`
-	CollectionIDs    []string    `json:"collectionIds,omitempty"`
+	GiftID         string    `json:"giftId"`
+	OrganizationID string    `json:"organizationId"`
+	Name           string    `json:"name"`
+	Price          float64   `json:"price"`
+	Currency       string    `json:"currency"`
+	Inventory      Inventory `json:"inventory"`
+	// Variants (ids and names, in order) and their counts by id: with
+	// variants, Inventory is their sum (catalog.CheckGift).
+	Variants          []GiftVariant        `json:"variants,omitempty"`
+	VariantStock      map[string]Inventory `json:"vinv,omitempty"`
+	LowStockThreshold *int                 `json:"lowStockThreshold,omitempty"`
+	Status            GiftStatus           `json:"status"`
+	IsDelightloop     bool                 `json:"isDelightloop"`
+	CreatedAt         time.Time            `json:"createdAt"`
+	UpdatedAt         time.Time            `json:"updatedAt"`
+	ShortDescription  string               `json:"shortDescription,omitempty"`
+	Description       string               `json:"description,omitempty"`
+	ImageURLs         []string             `json:"imageUrls,omitempty"`
+	Dimensions        *Dimensions          `json:"dimensions,omitempty"`
+	Weight            *Weight              `json:"weight,omitempty"`
+	CollectionIDs     []string             `json:"collectionIds,omitempty"`
 }
 
 // Inventory counts a gift's stock.
@@ -41,6 +46,23 @@ type Inventory struct {
 	Total     int `json:"total"`
 	Available int `json:"available"`
 	Reserved  int `json:"reserved"`
+}
+
+// GiftVariant is a variant of a gift (a size, a colour).
+type GiftVariant struct {
+	VariantID string `json:"variantId"`
+	Name      string `json:"name"`
+}
+
+// Variant returns g's variant id and its counts; ok is false when g has
+// no such variant.
+func (g Gift) Variant(id string) (v GiftVariant, inv Inventory, ok bool) {
+	for _, v := range g.Variants {
+		if v.VariantID == id {
+			return v, g.VariantStock[id], true
+		}
+	}
+	return GiftVariant{}, Inventory{}, false
 }
 
 // Dimensions of a gift.

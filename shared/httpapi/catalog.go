@@ -87,8 +87,8 @@ func (s *Server) createGift(w http.ResponseWriter, r *http.Request) error {
 	if in.Price == nil {
 		p.Add("price", "is required")
 	}
-	if in.Inventory == nil {
-		p.Add("inventory", "is required")
+	if in.Inventory == nil && len(in.Variants) == 0 {
+		p.Add("inventory", "is required (unless the gift has variants: their sum is its inventory)")
 	}
 	if err := p.Err(); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/giftcampaign/service/shared/catalog"
@@ -11,28 +12,73 @@ import (
 
 // giftDTO is a gift as the API answers it.
 type giftDTO struct {
-	GiftID           string         `json:"giftId"`
-	OrganizationID   string         `json:"organizationId"`
-	Name             string         `json:"name"`
-	Price            float64        `json:"price"`
-	Currency         string         `json:"currency"`
-	Inventory        inventoryDTO   `json:"inventory"`
-	Status           string         `json:"status"`
-	IsDelightloop    bool           `json:"isDelightloop"`
-	CreatedAt        time.Time      `json:"createdAt"`
-	UpdatedAt        time.Time      `json:"updatedAt"`
-	ShortDescription string         `json:"shortDescription,omitempty"`
-	Description      string         `json:"description,omitempty"`
-	ImageURLs        []string       `json:"imageUrls,omitempty"`
-	Dimensions       *dimensionsDTO `json:"dimensions,omitempty"`
-	Weight           *weightDTO     `json:"weight,omitempty"`
-	CollectionIDs    []string       `json:"collectionIds,omitempty"`
+	GiftID         string       `json:"giftId"`
+	OrganizationID string       `json:"organizationId"`
+	Name           string       `json:"name"`
+	Price          float64      `json:"price"`
+	Currency       string       `json:"currency"`
+	Inventory      inventoryDTO `json:"inventory"`
+	// Variants is always a list ([] for a gift without variants).
+	Variants          []variantDTO   `json:"variants"`
+	LowStockThreshold *int           `json:"lowStockThreshold,omitempty"`
+	Status            string         `json:"status"`
+	IsDelightloop     bool           `json:"isDelightloop"`
+	CreatedAt         time.Time      `json:"createdAt"`
+	UpdatedAt         time.Time      `json:"updatedAt"`
+	ShortDescription  string         `json:"shortDescription,omitempty"`
+	Description       string         `json:"description,omitempty"`
+	ImageURLs         []string       `json:"imageUrls,omitempty"`
+	Dimensions        *dimensionsDTO `json:"dimensions,omitempty"`
+	Weight            *weightDTO     `json:"weight,omitempty"`
+	CollectionIDs     []string       `json:"collectionIds,omitempty"`
 }
 
 type inventoryDTO struct {
 	Total     int `json:"total"`
 	Available int `json:"available"`
 	Reserved  int `json:"reserved"`
+}
+
+// variantDTO is a variant of a gift; its variantId is the service's,
+// left out of a new variant.
+type variantDTO struct {
+	VariantID string       `json:"variantId,omitempty"`
+	Name      string       `json:"name"`
+	Inventory inventoryDTO `json:"inventory"`
+}
+
+func toVariantDTOs(vs []catalog.Variant) []variantDTO {
+	out := make([]variantDTO, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, variantDTO{VariantID: v.VariantID, Name: v.Name, Inventory: inventoryDTO(v.Inventory)})
+	}
+	return out
+}
+
+// variants is in as the slice's variants, nil kept as nil (not sent).
+func variants(in []variantDTO) []catalog.Variant {
+	if in == nil {
+		return nil
+	}
+	out := make([]catalog.Variant, 0, len(in))
+	for _, v := range in {
+		out = append(out, catalog.Variant{VariantID: v.VariantID, Name: v.Name, Inventory: catalog.Inventory(v.Inventory)})
+	}
+	return out
+}
+
+// nullableInt is a PATCH field that may be sent as a number, sent as
+// null (cleared), or left out.
+type nullableInt struct {
+	Set   bool
+	Value *int
+}
+
+// UnmarshalJSON records that the field was sent, and its value (nil
+// for null).
+func (n *nullableInt) UnmarshalJSON(b []byte) error {
+	n.Set = true
+	return json.Unmarshal(b, &n.Value)
 }
 
 type dimensionsDTO struct {
@@ -50,7 +96,8 @@ type weightDTO struct {
 func toGiftDTO(g catalog.Gift) giftDTO {
 	return giftDTO{
 		GiftID: g.GiftID, OrganizationID: g.OrganizationID, Name: g.Name, Price: g.Price, Currency: g.Currency,
-		Inventory: inventoryDTO(g.Inventory), Status: string(g.Status), IsDelightloop: g.IsDelightloop,
+		Inventory: inventoryDTO(g.Inventory), Variants: toVariantDTOs(g.Variants), LowStockThreshold: g.LowStockThreshold,
+		Status: string(g.Status), IsDelightloop: g.IsDelightloop,
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, ShortDescription: g.ShortDescription, Description: g.Description,
 		ImageURLs: g.ImageURLs, Dimensions: (*dimensionsDTO)(g.Dimensions), Weight: (*weightDTO)(g.Weight),
 		CollectionIDs: g.CollectionIDs,
@@ -59,23 +106,31 @@ func toGiftDTO(g catalog.Gift) giftDTO {
 
 // giftInput is the body of POST /gifts: the Gift fields a tenant sets.
 type giftInput struct {
-	Name             string         `json:"name"`
-	Price            *float64       `json:"price"`
-	Currency         string         `json:"currency"`
-	Inventory        *inventoryDTO  `json:"inventory"`
-	Status           string         `json:"status"`
-	ShortDescription string         `json:"shortDescription"`
-	Description      string         `json:"description"`
-	ImageURLs        []string       `json:"imageUrls"`
-	Dimensions       *dimensionsDTO `json:"dimensions"`
-	Weight           *weightDTO     `json:"weight"`
-	CollectionIDs    []string       `json:"collectionIds"`
+	Name              string         `json:"name"`
+	Price             *float64       `json:"price"`
+	Currency          string         `json:"currency"`
+	Inventory         *inventoryDTO  `json:"inventory"`
+	Variants          []variantDTO   `json:"variants"`
+	LowStockThreshold *int           `json:"lowStockThreshold"`
+	Status            string         `json:"status"`
+	ShortDescription  string         `json:"shortDescription"`
+	Description       string         `json:"description"`
+	ImageURLs         []string       `json:"imageUrls"`
+	Dimensions        *dimensionsDTO `json:"dimensions"`
+	Weight            *weightDTO     `json:"weight"`
+	CollectionIDs     []string       `json:"collectionIds"`
 }
 
-// gift is in as a new gift; price and inventory must have been sent.
+// gift is in as a new gift; price must have been sent, and inventory
+// unless variants were (their sum is the gift's).
 func (in giftInput) gift() catalog.Gift {
+	var inv catalog.Inventory
+	if in.Inventory != nil {
+		inv = catalog.Inventory(*in.Inventory)
+	}
 	return catalog.Gift{
-		Name: in.Name, Price: *in.Price, Currency: in.Currency, Inventory: catalog.Inventory(*in.Inventory),
+		Name: in.Name, Price: *in.Price, Currency: in.Currency, Inventory: inv,
+		Variants: variants(in.Variants), LowStockThreshold: in.LowStockThreshold,
 		Status: catalog.GiftStatus(in.Status), ShortDescription: in.ShortDescription, Description: in.Description,
 		ImageURLs: in.ImageURLs, Dimensions: (*catalog.Dimensions)(in.Dimensions), Weight: (*catalog.Weight)(in.Weight),
 		CollectionIDs: in.CollectionIDs,
@@ -85,17 +140,19 @@ func (in giftInput) gift() catalog.Gift {
 // giftPatch is the body of PATCH /gifts/{giftId}: nil fields are left as
 // they are; a list that is sent replaces the stored one.
 type giftPatch struct {
-	Name             *string        `json:"name"`
-	Price            *float64       `json:"price"`
-	Currency         *string        `json:"currency"`
-	Inventory        *inventoryDTO  `json:"inventory"`
-	Status           *string        `json:"status"`
-	ShortDescription *string        `json:"shortDescription"`
-	Description      *string        `json:"description"`
-	ImageURLs        []string       `json:"imageUrls"`
-	Dimensions       *dimensionsDTO `json:"dimensions"`
-	Weight           *weightDTO     `json:"weight"`
-	CollectionIDs    []string       `json:"collectionIds"`
+	Name              *string        `json:"name"`
+	Price             *float64       `json:"price"`
+	Currency          *string        `json:"currency"`
+	Inventory         *inventoryDTO  `json:"inventory"`
+	Variants          []variantDTO   `json:"variants"`
+	LowStockThreshold nullableInt    `json:"lowStockThreshold"`
+	Status            *string        `json:"status"`
+	ShortDescription  *string        `json:"shortDescription"`
+	Description       *string        `json:"description"`
+	ImageURLs         []string       `json:"imageUrls"`
+	Dimensions        *dimensionsDTO `json:"dimensions"`
+	Weight            *weightDTO     `json:"weight"`
+	CollectionIDs     []string       `json:"collectionIds"`
 }
 
 func (in giftPatch) patch() catalog.GiftPatch {
@@ -103,6 +160,8 @@ func (in giftPatch) patch() catalog.GiftPatch {
 		Name: in.Name, Price: in.Price, Currency: in.Currency, Inventory: (*catalog.Inventory)(in.Inventory),
 		ShortDescription: in.ShortDescription, Description: in.Description, ImageURLs: in.ImageURLs,
 		Dimensions: (*catalog.Dimensions)(in.Dimensions), Weight: (*catalog.Weight)(in.Weight), CollectionIDs: in.CollectionIDs,
+		Variants: variants(in.Variants), LowStockThreshold: in.LowStockThreshold.Value,
+		ClearLowStock: in.LowStockThreshold.Set && in.LowStockThreshold.Value == nil,
 	}
 	if in.Status != nil {
 		status := catalog.GiftStatus(*in.Status)

@@ -222,7 +222,7 @@ func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
-	in := recipient.ClaimInput{GiftID: f.Get("giftId"), ShippingAddress: recipient.ShippingAddress{
+	in := recipient.ClaimInput{GiftID: f.Get("giftId"), VariantID: f.Get("variantId"), ShippingAddress: recipient.ShippingAddress{
 		Line1: f.Get("line1"), Line2: f.Get("line2"), City: f.Get("city"), State: f.Get("state"),
 		Zip: f.Get("zip"), Country: f.Get("country"), PhoneNumber: f.Get("phoneNumber"),
 	}}

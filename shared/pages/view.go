@@ -49,6 +49,17 @@ type view struct {
 type giftView struct {
 	ID, Name, Description, ImageURL string
 	Checked                         bool
+	// Variants are the gift's options on the claim form (sizes, colours),
+	// those out of stock shown unavailable; Error is the problem with the
+	// option chosen, beside the gift's options.
+	Variants []variantView
+	Error    string
+}
+
+// variantView is one option of a gift on the claim form.
+type variantView struct {
+	ID, Name         string
+	Checked, SoldOut bool
 }
 
 type step struct {
@@ -152,16 +163,29 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 	v := base(p, "claim")
 	v.Title = "Claim your gift from " + p.Sender
 	v.ClaimAction = "/claim/" + p.Recipient.ClaimPageID
-	stock := p.InStock()
-	for _, g := range stock {
-		v.Gifts = append(v.Gifts, giftOf(g, g.GiftID == in.GiftID || len(stock) == 1))
-	}
 	if problem != nil {
 		v.Errors = problem.Details
 		v.Alert = "Please check the fields marked below."
 		if problem.Code == gifting.CodeConflict {
 			v.Alert = sentence(problem.Message)
 		}
+	}
+	stock, shown := p.InStock(), false
+	for _, g := range stock {
+		chosen := g.GiftID == in.GiftID || len(stock) == 1
+		gv := giftOf(g, chosen)
+		for _, o := range g.Variants {
+			inv := g.VariantStock[o.VariantID]
+			gv.Variants = append(gv.Variants, variantView{ID: o.VariantID, Name: o.Name,
+				Checked: chosen && o.VariantID == in.VariantID && inv.Available > 0, SoldOut: inv.Available <= 0})
+		}
+		if chosen && len(gv.Variants) > 0 && !shown {
+			gv.Error, shown = v.Errors["variantId"], true // one gift's options show it: ids stay unique
+		}
+		v.Gifts = append(v.Gifts, gv)
+	}
+	if msg := v.Errors["variantId"]; msg != "" && !shown {
+		v.Alert = sentence(msg) // an option sent for a gift that has none: no options to show it beside
 	}
 	e := v.Errors
 	v.Fields = []field{

@@ -69,7 +69,7 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 	}
 	switch {
 	case errors.Is(err, ErrOutOfStock), errors.Is(err, fulfilment.ErrOutOfStock):
-		return Recipient{}, OutOfStock()
+		return Recipient{}, fulfilment.OutOfStock(in.GiftID, p.Order.Order.VariantID)
 	case errors.Is(err, ErrCampaignEnded):
 		return Recipient{}, ErrCampaignGone
 	case err != nil:

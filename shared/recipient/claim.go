@@ -24,9 +24,11 @@ type ShippingAddress struct {
 }
 
 // ClaimInput is what a recipient submits on the claim page: the chosen
-// gift and the shipping address.
+// gift (and its variant, when the gift has variants) and the shipping
+// address.
 type ClaimInput struct {
-	GiftID string
+	GiftID    string
+	VariantID string
 	ShippingAddress
 }
 
@@ -43,7 +45,7 @@ var (
 
 // Normalize trims every field and upper-cases the country.
 func (in *ClaimInput) Normalize() {
-	for _, f := range []*string{&in.GiftID, &in.Line1, &in.Line2, &in.City, &in.State, &in.Zip, &in.Country, &in.PhoneNumber} {
+	for _, f := range []*string{&in.GiftID, &in.VariantID, &in.Line1, &in.Line2, &in.City, &in.State, &in.Zip, &in.Country, &in.PhoneNumber} {
 		*f = strings.TrimSpace(*f)
 	}
 	in.Country = strings.ToUpper(in.Country)
@@ -63,6 +65,12 @@ func (in *ClaimInput) Validate(choices []gifting.Gift) error {
 		p.Add("giftId", "choose a gift")
 	case !hasGift(choices, in.GiftID):
 		p.Add("giftId", "choose one of the gifts shown")
+	default:
+		for _, g := range choices {
+			if g.GiftID == in.GiftID {
+				checkVariant(&p, g, in.VariantID)
+			}
+		}
 	}
 	line := func(field, v string, required bool) {
 		switch {
@@ -106,6 +114,21 @@ func (in *ClaimInput) Validate(choices []gifting.Gift) error {
 		}
 	}
 	return p.Err()
+}
+
+// checkVariant checks the variant chosen of gift g: one of its variants
+// when it has variants (a variant out of stock is the claim's CONFLICT,
+// not a problem of the form), none when it has none.
+func checkVariant(p *gifting.Problems, g gifting.Gift, variantID string) {
+	_, _, known := g.Variant(variantID)
+	switch {
+	case len(g.Variants) == 0 && variantID != "":
+		p.Add("variantId", "the gift you chose has no options to choose from")
+	case len(g.Variants) > 0 && variantID == "":
+		p.Add("variantId", "choose an option of "+g.Name)
+	case len(g.Variants) > 0 && !known:
+		p.Add("variantId", "choose one of the options shown for "+g.Name)
+	}
 }
 
 func hasGift(gifts []gifting.Gift, id string) bool {

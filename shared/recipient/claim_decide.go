@@ -108,7 +108,9 @@ func OutOfStock() error {
 // Check decides what the first read of a claim of recipientID allows:
 // NOT_FOUND (no recipient), CONFLICT (already claimed), GONE (the campaign
 // completed or deleted), VALIDATION_FAILED naming giftId (not one of the
-// campaign's gifts), CONFLICT naming giftId (out of stock).
+// campaign's gifts) or variantId (missing for a gift with variants, not
+// one of its variants, or sent for a gift without), CONFLICT naming
+// giftId or variantId (out of stock).
 func (st ClaimState) Check(recipientID string, in ClaimInput) error {
 	c := st.Campaign
 	switch {
@@ -123,6 +125,14 @@ func (st ClaimState) Check(recipientID string, in ClaimInput) error {
 			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
 	case !st.Gift.Gift.InStock():
 		return OutOfStock()
+	}
+	var p gifting.Problems
+	checkVariant(&p, st.Gift.Gift, in.VariantID)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if _, inv, ok := st.Gift.Gift.Variant(in.VariantID); ok && inv.Available <= 0 {
+		return fulfilment.OutOfStock(in.GiftID, in.VariantID)
 	}
 	return nil
 }
@@ -148,7 +158,7 @@ func DecideClaim(orgID string, st ClaimState, in ClaimInput, now time.Time) (Cla
 	}
 	refund := ClaimRefund(r.CreditsCharged, st.Gift.Gift)
 	r.CreditsCharged -= refund
-	order, err := fulfilment.NewOrder(orderInput(orgID, st, r), now)
+	order, err := fulfilment.NewOrder(orderInput(orgID, st, in.VariantID, r), now)
 	if err != nil {
 		return ClaimPlan{}, err
 	}
@@ -170,21 +180,26 @@ func DecideClaim(orgID string, st ClaimState, in ClaimInput, now time.Time) (Cla
 }
 
 // orderInput is what the claim of st's recipient, r as claimed, tells the
-// order it opens: the gift and its stock as read, the recipient's name and
-// confirmed address, what it costs.
-func orderInput(orgID string, st ClaimState, r Recipient) fulfilment.NewOrderInput {
+// order it opens: the gift (and its variant variantID, when not "") and
+// that one's stock as read with the organization's low-stock threshold,
+// the recipient's name and confirmed address, what it costs.
+func orderInput(orgID string, st ClaimState, variantID string, r Recipient) fulfilment.NewOrderInput {
 	g, a, d := st.Gift.Gift, r.Address, r.ContactDetails
+	inv, variant := g.Inventory, gifting.GiftVariant{}
+	if variantID != "" {
+		variant, inv, _ = g.Variant(variantID)
+	}
 	phone := a.PhoneNumber
 	if phone == "" {
 		phone = d.Phone
 	}
 	return fulfilment.NewOrderInput{OrderID: st.OrderID, OrgID: orgID, CampaignID: r.CampaignID, RecipientID: r.RecipientID,
-		GiftID: g.GiftID, GiftName: g.Name, CatalogGift: st.Gift.Catalog,
+		GiftID: g.GiftID, GiftName: g.Name, CatalogGift: st.Gift.Catalog, VariantID: variant.VariantID, VariantName: variant.Name,
 		ShipTo: fulfilment.ShipTo{Name: strings.TrimSpace(d.FirstName + " " + d.LastName), Line1: a.Line1, Line2: a.Line2,
 			City: a.City, State: a.State, Zip: a.Zip, Country: a.Country, Phone: phone},
 		Credits: r.CreditsCharged,
-		Stock: fulfilment.Stock{GiftID: g.GiftID, Total: g.Inventory.Total, Available: g.Inventory.Available,
-			Reserved: g.Inventory.Reserved}}
+		Stock: fulfilment.Stock{GiftID: g.GiftID, VariantID: variant.VariantID, Total: inv.Total, Available: inv.Available,
+			Reserved: inv.Reserved, LowStockAt: g.LowStockThreshold}}
 }
 
 // RefundChange is the wallet change of p's refund.

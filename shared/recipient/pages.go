@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -59,13 +60,13 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 }
 
 // Claim claims the gift of the claim page pageID names with in: the chosen
-// gift (one of the gifts in stock; none needed when there is one) and the
-// shipping address. The returned page is the one before the claim; its
+// gift (one of the gifts in stock; none needed when there is one), its
+// variant when it has variants, and the shipping address. The returned page is the one before the claim; its
 // recipient's LandingPageID is where the recipient goes next.
 //
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
-// written), CONFLICT (already claimed; the chosen gift out of stock, with
-// details giftId; nothing written).
+// written), CONFLICT (already claimed; the chosen gift or variant out of
+// stock, with details giftId or variantId; nothing written).
 func (s *Pages) Claim(ctx context.Context, pageID string, in ClaimInput) (Page, error) {
 	p, err := s.ClaimForm(ctx, pageID)
 	if err != nil {
@@ -79,6 +80,11 @@ func (s *Pages) Claim(ctx context.Context, pageID string, in ClaimInput) (Page, 
 	}
 	if err := in.Validate(p.InStock()); err != nil {
 		return p, err
+	}
+	for _, g := range p.Gifts {
+		if _, inv, ok := g.Variant(in.VariantID); ok && g.GiftID == in.GiftID && inv.Available <= 0 {
+			return p, fulfilment.OutOfStock(in.GiftID, in.VariantID)
+		}
 	}
 	r := p.Recipient
 	_, err = s.app.Claim(ctx, r.OrganizationID, r.CampaignID, r.RecipientID, in)
