@@ -96,6 +96,11 @@ func cases() []benchCase {
 		{route: "GET /api/campaigns/contact-lists/{listId}/contacts", status: http.StatusOK, prepare: prepareListMembers},
 		{route: "PATCH /api/campaigns/contact-lists/{listId}", status: http.StatusOK, prepare: preparePatchList},
 		{route: "DELETE /api/campaigns/contact-lists/{listId}", status: http.StatusOK, prepare: prepareDeleteList},
+		{route: "GET /api/campaigns/orders", target: listPage, status: http.StatusOK, prepare: prepareOrdersPage("/api/campaigns/orders?status=open&limit=20")},
+		{route: "GET /api/campaigns/orders/export", target: listPage, status: http.StatusOK, prepare: prepareOrdersPage("/api/campaigns/orders/export?status=open&limit=20")},
+		{route: "GET /api/campaigns/orders/{orderId}", target: getByID, status: http.StatusOK, prepare: prepareGetOrder},
+		{route: "POST /api/campaigns/orders/{orderId}/shipments", status: http.StatusOK, calls: 10, prepare: prepareShipOrder},
+		{route: "POST /api/campaigns/orders/{orderId}/cancel", status: http.StatusOK, calls: 10, prepare: prepareCancelOrder},
 	}
 }
 

@@ -32,7 +32,7 @@ import (
 
 // allBulk names every bulk scenario: the default of -bulk, and what a
 // full report runs.
-const allBulk = "chain,deep,ledger,wallet,tick,webhooks"
+const allBulk = "chain,deep,ledger,wallet,tick,webhooks,orders"
 
 type options struct {
 	runs, calls, coldRuns int
@@ -137,8 +137,12 @@ func run(ctx context.Context, o options) error {
 	rep.binaries = binarySizes(e.root)
 	progress("cold starts")
 	rep.coldStarts = coldStarts(ctx, e, rep.endpoints, o.coldRuns)
-	progress("init durations under the Lambda Runtime Interface Emulator")
-	rep.rieInits, rep.rieNote = rieInits(ctx, e, o.coldRuns)
+	if o.endpoints && filter == nil {
+		// Built and started per function: minutes of CPU a partial run
+		// (-endpoints=false, or -only) does not need.
+		progress("init durations under the Lambda Runtime Interface Emulator")
+		rep.rieInits, rep.rieNote = rieInits(ctx, e, o.coldRuns)
+	}
 	if o.heavy && filter == nil {
 		rep.system = bulkScenarios(ctx, e, o)
 	}

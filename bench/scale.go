@@ -90,6 +90,10 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 		progress("webhook deliveries of %d add-recipients", webhookRecipients)
 		figs = append(figs, webhookScenario(ctx, e)...)
 	}
+	if strings.Contains(o.bulk, "orders") {
+		progress("fulfilment: claims, shipments, cancels, exports")
+		figs = append(figs, ordersScenario(ctx, e)...)
+	}
 	if strings.Contains(o.bulk, "wallet") {
 		progress("wallet under %d concurrent add-recipients", walletRequests)
 		timeout, err := functionTimeout(e.root, httpapi.Recipients.String())

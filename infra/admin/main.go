@@ -10,7 +10,9 @@
 //	go run ./infra/admin show-org -org acme
 //	go run ./infra/admin verify-ledger -org acme
 //	go run ./infra/admin seed-catalog
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names]
+//	go run ./infra/admin orders export [-out orders.csv]
+//	go run ./infra/admin orders import-shipments shipments.csv
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders]
 package main
 
 import (
@@ -56,6 +58,8 @@ commands:
   show-org      -org ORG
   verify-ledger -org ORG     sums the ledger; exit 1 when it differs from the balance
   seed-catalog
+  orders        export [-out FILE] | import-shipments FILE   the operator's fulfilment of the
+                service catalog's gifts, every organization (admin orders -h)
   migrate       [-org ORG] [-steps S1,S2]   upgrades data written by older models; idempotent,
                 resumable; every organization when -org is not given
 
@@ -71,6 +75,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, args := args[0], args[1:]
+	if cmd == "orders" {
+		return runOrders(ctx, args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (

@@ -295,13 +295,16 @@ const messageSK = "MSG"
 const (
 	// indexDue is sparse: only items with outstanding work carry its keys,
 	// dueShard and dueAt; it projects the few attributes the tick reads.
+	// The operator's queue of open service orders has partitions of its
+	// own in it (serviceQueuePK), which the tick never reads.
 	indexDue  = "Due"
 	indexSlim = "Slim"
 	// indexOrder is sparse and keys only: audience members carry its
 	// keys, OPK (the audience's Slim partition key) and OSK
 	// (audienceMemberOSK).
 	indexOrder = "Order"
-	// indexPages is sparse: only recipients carry its key, pg.
+	// indexPages is sparse: recipients of legacy page ids carry its key,
+	// pg, and service-catalog orders theirs (serviceOrderPG).
 	indexPages = "Pages"
 	// indexSort is sparse and keys only: a second order of Slim partitions
 	// (LPK), for the items that carry SSK: recipients (recipientNameSSK).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -145,11 +146,15 @@ func (it orderItem) stored() fulfilment.Stored {
 // orderAttrs is the item of so with its keys and index entries.
 func orderAttrs(so fulfilment.Stored) (item, error) {
 	o := so.Order
-	return withKey(orderItemOf(so), map[string]string{
+	keys := map[string]string{
 		"PK": orgPK(o.OrganizationID), "SK": orderSK(o.OrderID),
 		"LPK": ordersLPK(o.OrganizationID, o.Status), "LSK": o.OrderID,
 		"OPK": orderCampaignOPK(o.OrganizationID, o.CampaignID), "OSK": orderOSK(o.Status, o.OrderID),
-	})
+	}
+	// Every write of an order puts it whole, so the operator's keys
+	// (orders_service.go) come and go with its status in that same write.
+	maps.Copy(keys, serviceOrderKeys(o))
+	return withKey(orderItemOf(so), keys)
 }
 
 // decodeOrder reads an order's item.
@@ -159,6 +164,19 @@ func decodeOrder(it item) (fulfilment.Stored, error) {
 		return fulfilment.Stored{}, err
 	}
 	return oi.stored(), nil
+}
+
+// decodeOrders reads orders' items.
+func decodeOrders(items []item) ([]fulfilment.Order, error) {
+	orders := make([]fulfilment.Order, 0, len(items))
+	for _, it := range items {
+		so, err := decodeOrder(it)
+		if err != nil {
+			return nil, err
+		}
+		orders = append(orders, so.Order)
+	}
+	return orders, nil
 }
 
 // Order reads one order of orgID, strongly consistent (fulfilment.Orders).

@@ -112,13 +112,9 @@ func (s *Store) OrdersPage(ctx context.Context, orgID string, f fulfilment.Filte
 			return nil, "", err
 		}
 	}
-	orders := make([]fulfilment.Order, 0, len(got))
-	for _, it := range got {
-		so, err := decodeOrder(it)
-		if err != nil {
-			return nil, "", err
-		}
-		orders = append(orders, so.Order)
+	orders, err := decodeOrders(got)
+	if err != nil {
+		return nil, "", err
 	}
 	next := ""
 	if more && len(orders) > 0 {

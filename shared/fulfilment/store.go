@@ -34,13 +34,19 @@ type Orders interface {
 	SkipOrders(ctx context.Context, orgID string, f Filter, n int) (cursor string, err error)
 }
 
-// ServiceOrders reads the orders the operator ships (issue 31, item 4: not
-// built yet).
+// ServiceOrders reads the orders the operator ships: those of the service
+// catalog's gifts, of every organization (issue 31, item 4; decision 0012).
 type ServiceOrders interface {
 	// OpenServiceOrders reads a page of the open orders the operator
 	// ships, of every organization, oldest first, from a sparse index
-	// (no scan), with the next cursor.
+	// (no scan), with the next cursor ("" after the last page);
+	// ErrBadCursor for a cursor it did not hand out. Eventually
+	// consistent: an order that left open a moment ago may be in it.
 	OpenServiceOrders(ctx context.Context, cursor string, limit int) (orders []Order, next string, err error)
+	// ServiceOrderOrg is the organization of the service order orderID,
+	// whatever its state; ErrNoOrder when no service order has that id
+	// (an organization's own order included).
+	ServiceOrderOrg(ctx context.Context, orderID string) (orgID string, err error)
 }
 
 // Filter narrows a page of orders: by state and by campaign, "" for any.

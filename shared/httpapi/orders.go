@@ -83,10 +83,6 @@ func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// exportColumns are the export's header row.
-var exportColumns = []string{"orderId", "name", "line1", "line2", "city", "state", "zip", "country", "phone",
-	"giftId", "giftName", "variantId", "variantName", "campaignId", "createdAt"}
-
 // exportOrders serves GET /orders/export: a page of orders as text/csv
 // (default status open, up to MaxExportLimit rows, about 300 bytes each:
 // far under Lambda's 6 MB), the next page's URL in a Link header.
@@ -113,11 +109,9 @@ func (s *Server) exportOrders(w http.ResponseWriter, r *http.Request) error {
 	csvexport.Header(w, "orders-"+q.Status+".csv", next)
 	w.WriteHeader(http.StatusOK)
 	cw := csv.NewWriter(w)
-	_ = cw.Write(exportColumns)
+	_ = cw.Write(fulfilment.ExportColumns)
 	for _, o := range page.Orders {
-		a := o.ShipTo
-		_ = cw.Write(csvexport.Safe(o.OrderID, a.Name, a.Line1, a.Line2, a.City, a.State, a.Zip, a.Country, a.Phone,
-			o.GiftID, o.GiftName, o.VariantID, o.VariantName, o.CampaignID, gifting.FormatTime(o.CreatedAt)))
+		_ = cw.Write(fulfilment.ExportRow(o))
 	}
 	cw.Flush()
 	return nil // the status is sent: a write error is a broken connection

@@ -10,6 +10,7 @@ import (
 // change with the recipient's write it asks for (fulfilment.Commits).
 type OrderStore interface {
 	fulfilment.Orders
+	fulfilment.ServiceOrders
 	fulfilment.Commits[Update]
 }
 
