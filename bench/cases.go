@@ -101,6 +101,7 @@ func cases() []benchCase {
 		{route: "GET /api/campaigns/orders/{orderId}", target: getByID, status: http.StatusOK, prepare: prepareGetOrder},
 		{route: "POST /api/campaigns/orders/{orderId}/shipments", status: http.StatusOK, calls: 10, prepare: prepareShipOrder},
 		{route: "POST /api/campaigns/orders/{orderId}/cancel", status: http.StatusOK, calls: 10, prepare: prepareCancelOrder},
+		{route: "POST /api/campaigns/integrations/easypost/{organizationId}/events", status: http.StatusOK, calls: 10, prepare: prepareTrackingEvent},
 	}
 }
 

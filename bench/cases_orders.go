@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"net/http"
+	"time"
 
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -65,5 +70,46 @@ func prepareCancelOrder(ctx context.Context, e *env, t tenant, n int) (func(int)
 	}
 	return func(i int) call {
 		return call{method: "POST", path: "/api/campaigns/orders/" + ids[i] + "/cancel", body: map[string]any{"reason": "bench"}}
+	}, nil
+}
+
+// easyPostEvent is a request body sent as its exact bytes with EasyPost's
+// signature header (env.do).
+type easyPostEvent struct{ body, signature string }
+
+// signedEvent signs body as EasyPost does: the hex HMAC-SHA256 of the raw
+// body under the webhook secret (an ASCII secret is its own NFKD form).
+func signedEvent(secret, body string) easyPostEvent {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(body))
+	return easyPostEvent{body: body, signature: "hmac-sha256-hex=" + hex.EncodeToString(m.Sum(nil))}
+}
+
+// prepareTrackingEvent ships n orders with tracking numbers, stores the
+// organization's EasyPost secret, and sends each order's tracker one
+// in_transit event signed as EasyPost signs it: each call moves an order
+// and its recipient (docs/fulfilment.md, "Carrier tracking with EasyPost").
+func prepareTrackingEvent(ctx context.Context, e *env, t tenant, n int) (func(int) call, error) {
+	ids, err := e.openOrders(ctx, t, n)
+	if err != nil {
+		return nil, err
+	}
+	const secret = "bench-easypost-webhook-secret"
+	if _, err := e.expect(ctx, t, http.StatusOK, "PUT", "/api/campaigns/integrations/easypost", map[string]any{"webhookSecret": secret}); err != nil {
+		return nil, err
+	}
+	codes := make([]string, n)
+	for i, id := range ids {
+		codes[i] = fmt.Sprintf("1ZBENCHTRK%08d", i)
+		if _, err := e.expect(ctx, t, http.StatusOK, "POST", "/api/campaigns/orders/"+id+"/shipments",
+			map[string]any{"carrier": "UPS", "trackingNumber": codes[i]}); err != nil {
+			return nil, err
+		}
+	}
+	at := time.Now().UTC().Format(time.RFC3339)
+	return func(i int) call {
+		body := fmt.Sprintf(`{"id":"evt_bench%d","object":"Event","description":"tracker.updated","result":{"object":"Tracker",`+
+			`"tracking_code":%q,"carrier":"UPS","status":"in_transit","updated_at":%q}}`, i, codes[i], at)
+		return call{method: "POST", path: "/api/campaigns/integrations/easypost/" + t.orgID + "/events", body: signedEvent(secret, body)}
 	}, nil
 }
