@@ -134,6 +134,17 @@ func TestGiftCodeUpload(t *testing.T) {
 		t.Errorf("summary after one code expired %+v, want 4 total, 3 available, 1 expired", sum.Data)
 	}
 
+	// Another instance, cold (no data key cached): it opens the pool's key
+	// with KMS Decrypt, so the same code has the same id there and is
+	// refused, and a new one is added.
+	cold := testenv.NewAPI(t, s, key)
+	var rep3 codesReport
+	coldRes := cold.Do("POST", path, map[string]any{"codes": []map[string]any{codes[1], {"code": "CAFE-7Q2X-91KD-0007"}}})
+	coldRes.JSON(t, &rep3)
+	if coldRes.Status != http.StatusMultiStatus || rep3.Data.Added != 1 || !strings.Contains(rep3.Data.Results[0].Reason, "already") {
+		t.Errorf("a cold instance's upload: %d %+v, want the known code refused and the new one added", coldRes.Status, rep3.Data)
+	}
+
 	secrets := []string{"CAFE-7Q2X-91KD", "4821", "redeem.example.com"}
 	if found := scanFor(t, s.Table(), secrets); len(found) > 0 {
 		t.Errorf("the table holds a code, PIN or URL in clear at %v", found)
@@ -142,7 +153,7 @@ func TestGiftCodeUpload(t *testing.T) {
 		if strings.Contains(logs.String(), sec) {
 			t.Errorf("a log line holds %q", sec)
 		}
-		for _, b := range [][]byte{res.Body, again.Body} {
+		for _, b := range [][]byte{res.Body, again.Body, coldRes.Body} {
 			if strings.Contains(string(b), sec) {
 				t.Errorf("a response holds %q", sec)
 			}
