@@ -1,8 +1,10 @@
 package pages
 
 import (
+	"slices"
 	"time"
 
+	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -80,7 +82,34 @@ func timeline(r recipient.Recipient) []step {
 		steps[2].Detail = "Estimated delivery: " + day(eta) + "."
 	}
 	steps[3].When = day(parseTime(text("deliveredAt")))
-	return steps
+	return ended(steps, current, info)
+}
+
+// ended ends the timeline of an order that will not arrive: a cancelled
+// one (before shipment) or one the carrier could not deliver. The stages
+// reached stay; the next is the end, current, saying what happened in
+// words, and the stages that will never come are not shown (a recipient
+// must not read "being prepared" about a gift that was cancelled).
+func ended(steps []step, current int, info map[string]any) []step {
+	text := func(key string) string { s, _ := info[key].(string); return s }
+	var end step
+	switch fulfilment.Status(text("orderStatus")) {
+	case fulfilment.StatusCancelled:
+		end = step{Label: "Cancelled", When: day(parseTime(text("cancelledAt"))),
+			Detail: "The sender cancelled this gift before it shipped, so nothing is on its way to you."}
+	case fulfilment.StatusFailed:
+		end = step{Label: "Not delivered", When: day(parseTime(text("failedAt"))),
+			Detail: "The carrier could not deliver your parcel and is returning it to the sender, who has been told."}
+	default:
+		return steps
+	}
+	end.Done, end.Current, end.State = true, true, "now"
+	out := append(slices.Clone(steps[:current+1]), end)
+	out[current].Current, out[current].State = false, "done"
+	if current == 0 {
+		out[0].Detail = "Your address is confirmed."
+	}
+	return out
 }
 
 // parseTime reads a time of shipmentInfo (gifting.FormatTime's form); the

@@ -36,6 +36,33 @@ func steps(t *testing.T, body string) []timelineStep {
 	return out
 }
 
+// wantEnded checks a timeline that ends early: the stages labels, the
+// last current (saying "now") with the texts of want, the others "done";
+// and no stage of a gift on its way ("being prepared") is left.
+func wantEnded(t *testing.T, body string, labels []string, want ...string) {
+	t.Helper()
+	got := steps(t, body)
+	if len(got) != len(labels) {
+		t.Fatalf("%d stages, want %v: %s", len(got), labels, body)
+	}
+	for i, label := range labels {
+		last := i == len(labels)-1
+		state := map[bool]string{true: "now", false: "done"}[last]
+		if !strings.Contains(got[i].html, `<span class="step-label">`+label+`</span>`) ||
+			!strings.Contains(got[i].html, `<span class="step-state">`+state+`</span>`) || got[i].current != last {
+			t.Errorf("stage %d: want %s, %s (current %v): %s", i+1, label, state, last, got[i].html)
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(got[len(got)-1].html, w) {
+			t.Errorf("stage %s lacks %q", labels[len(labels)-1], w)
+		}
+	}
+	if strings.Contains(body, "being prepared") {
+		t.Error("the page of a gift that will not come says it is being prepared")
+	}
+}
+
 // wantTimeline checks that the page's timeline has its four stages, the
 // one named current the only one marked aria-current="step" and saying
 // "now", the ones before it "done", the ones after "not yet", and each
@@ -172,3 +199,40 @@ func TestLandingTimelineLinksHTTPSOnly(t *testing.T) {
 
 // day is a date as the timeline shows it.
 func day(t time.Time) string { return t.UTC().Format("Monday 2 January 2006") }
+
+// TestLandingTimelineOfAGiftThatWillNotCome: a recipient whose order the
+// sender cancelled reads that it was cancelled, not that it is being
+// prepared; one whose parcel the carrier returned reads that it was not
+// delivered, after the stages it did reach.
+func TestLandingTimelineOfAGiftThatWillNotCome(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t, nil)
+	orderOf := func(r recipient.Recipient) string {
+		id, _ := f.recipient(t, r.RecipientID).ShipmentInfo["orderId"].(string)
+		return id
+	}
+
+	cancelled := f.add(t, "cancelled@example.com")
+	testenv.Claim(t, f.s, f.orgID, f.campaign, cancelled.RecipientID)
+	if _, _, err := testenv.Recipients(f.s).CancelOrder(ctx, f.orgID, orderOf(cancelled), "the team changed its plans"); err != nil {
+		t.Fatal(err)
+	}
+	body := f.do(t, "GET", "/gift/"+cancelled.LandingPageID, nil).body
+	wantEnded(t, body, []string{"Confirmed", "Cancelled"}, "The sender cancelled this gift", day(time.Now()))
+	if strings.Contains(body, "the team changed its plans") {
+		t.Error("the sender's own reason for cancelling is on the recipient's page")
+	}
+
+	returned := f.add(t, "returned@example.com")
+	testenv.Claim(t, f.s, f.orgID, f.campaign, returned.RecipientID)
+	orderID := orderOf(returned)
+	if _, _, err := testenv.Recipients(f.s).Ship(ctx, f.orgID, orderID, fulfilment.ShipmentInput{Carrier: "UPS", TrackingNumber: "1Z999AA10123456799"}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	f.track(t, orderID, "in_transit", now, nil)
+	f.track(t, orderID, "return_to_sender", now.Add(time.Second), nil)
+	wantEnded(t, f.do(t, "GET", "/gift/"+returned.LandingPageID, nil).body, []string{"Confirmed", "Shipped", "In transit", "Not delivered"},
+		"could not deliver your parcel")
+}
