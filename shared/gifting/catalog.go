@@ -18,12 +18,15 @@ const GiftAvailable GiftStatus = "available"
 
 // Gift is a gift of the catalog as the areas not yet moved read it.
 type Gift struct {
-	GiftID         string    `json:"giftId"`
-	OrganizationID string    `json:"organizationId"`
-	Name           string    `json:"name"`
-	Price          float64   `json:"price"`
-	Currency       string    `json:"currency"`
-	Inventory      Inventory `json:"inventory"`
+	GiftID         string `json:"giftId"`
+	OrganizationID string `json:"organizationId"`
+	Name           string `json:"name"`
+	// Type is "digital" for a gift whose stock is codes (catalog.GiftType);
+	// empty or "physical" for a parcel.
+	Type      string    `json:"type,omitempty"`
+	Price     float64   `json:"price"`
+	Currency  string    `json:"currency"`
+	Inventory Inventory `json:"inventory"`
 	// Variants (ids and names, in order) and their counts by id: with
 	// variants, Inventory is their sum (catalog.CheckGift).
 	Variants          []GiftVariant        `json:"variants,omitempty"`
@@ -40,6 +43,9 @@ type Gift struct {
 	Weight            *Weight              `json:"weight,omitempty"`
 	CollectionIDs     []string             `json:"collectionIds,omitempty"`
 }
+
+// Digital reports whether g's stock is codes rather than parcels.
+func (g Gift) Digital() bool { return g.Type == "digital" }
 
 // Inventory counts a gift's stock.
 type Inventory struct {
