@@ -1931,6 +1931,30 @@ func (e ShipmentImportEnvelopeDataResultsStatus) Valid() bool {
 	}
 }
 
+// Defines values for SuppressionReason.
+const (
+	SuppressionReasonBounced      SuppressionReason = "bounced"
+	SuppressionReasonComplained   SuppressionReason = "complained"
+	SuppressionReasonManual       SuppressionReason = "manual"
+	SuppressionReasonUnsubscribed SuppressionReason = "unsubscribed"
+)
+
+// Valid indicates whether the value is a known member of the SuppressionReason enum.
+func (e SuppressionReason) Valid() bool {
+	switch e {
+	case SuppressionReasonBounced:
+		return true
+	case SuppressionReasonComplained:
+		return true
+	case SuppressionReasonManual:
+		return true
+	case SuppressionReasonUnsubscribed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TemplateEnvelopeStatusCode.
 const (
 	TemplateEnvelopeStatusCodeN200 TemplateEnvelopeStatusCode = 200
@@ -6494,6 +6518,38 @@ type Speaker struct {
 	Role     string `json:"role"`
 }
 
+// Suppression defines model for Suppression.
+type Suppression struct {
+	// Email The address, lower-cased.
+	Email        string            `json:"email"`
+	Reason       SuppressionReason `json:"reason"`
+	SuppressedAt time.Time         `json:"suppressedAt"`
+}
+
+// SuppressionReason defines model for Suppression.Reason.
+type SuppressionReason string
+
+// SuppressionEnvelope defines model for SuppressionEnvelope.
+type SuppressionEnvelope struct {
+	Data       Suppression `json:"data"`
+	Message    string      `json:"message"`
+	StatusCode int         `json:"statusCode"`
+	Success    bool        `json:"success"`
+}
+
+// SuppressionListEnvelope defines model for SuppressionListEnvelope.
+type SuppressionListEnvelope struct {
+	Data struct {
+		Items []Suppression `json:"items"`
+
+		// NextCursor The next page's cursor; empty on the last.
+		NextCursor string `json:"nextCursor"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
 // Template defines model for Template.
 type Template struct {
 	// CreatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
@@ -7526,6 +7582,26 @@ type ListExpressSendRecipientsParams struct {
 	Status *string `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// RemoveSuppressionParams defines parameters for RemoveSuppression.
+type RemoveSuppressionParams struct {
+	Email string `form:"email" json:"email"`
+}
+
+// ListSuppressionsParams defines parameters for ListSuppressions.
+type ListSuppressionsParams struct {
+	// Email One address to look up.
+	Email *string `form:"email,omitempty" json:"email,omitempty"`
+	Limit *int    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A previous page's nextCursor.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// AddSuppressionJSONBody defines parameters for AddSuppression.
+type AddSuppressionJSONBody struct {
+	Email string `json:"email"`
+}
+
 // ListTemplatesParams defines parameters for ListTemplates.
 type ListTemplatesParams struct {
 	// Page The page to return, 1-based.
@@ -7760,6 +7836,9 @@ type CancelOrderJSONRequestBody CancelOrderJSONBody
 
 // ShipOrderJSONRequestBody defines body for ShipOrder for application/json ContentType.
 type ShipOrderJSONRequestBody = ShipmentInput
+
+// AddSuppressionJSONRequestBody defines body for AddSuppression for application/json ContentType.
+type AddSuppressionJSONRequestBody AddSuppressionJSONBody
 
 // CreateTemplateJSONRequestBody defines body for CreateTemplate for application/json ContentType.
 type CreateTemplateJSONRequestBody = TemplateInput
@@ -10003,6 +10082,50 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveSuppression Take an address off the list
+	//
+	// For an address that bounced by mistake (a mailbox since fixed) or one the organization added:
+	// the service mails it again. An address whose owner complained or unsubscribed stays (409): the
+	// person asked not to be mailed, and only they can undo that. 404 when it is not suppressed.
+	// Enveloped response.
+	//
+	// Corresponds with DELETE /api/campaigns/suppressions (the `RemoveSuppression` operationId).
+	RemoveSuppression(ctx context.Context, params *RemoveSuppressionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSuppressions List the suppressed addresses
+	//
+	// The addresses the organization never mails again: added by the service when an email bounced for
+	// good (`bounced`), drew a complaint (`complained`) or its recipient unsubscribed (`unsubscribed`),
+	// or by the organization (`manual`). In a stable order that is not alphabetical (the list is keyed
+	// by a hash of each address); pass `nextCursor` as `cursor` for the next page. With `email`, the page
+	// holds that address's entry alone, or nothing when it is not suppressed (case does not matter).
+	// Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/suppressions (the `ListSuppressions` operationId).
+	ListSuppressions(ctx context.Context, params *ListSuppressionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSuppressionWithBody Suppress an address
+	//
+	// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+	// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+	// (its first reason and date stay). Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+	AddSuppressionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSuppression Suppress an address
+	//
+	// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+	// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+	// (its first reason and date stay). Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+	AddSuppression(ctx context.Context, body AddSuppressionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTemplates List email templates
 	//
@@ -12414,6 +12537,90 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListExpressSendRecipientsRequest(c.Server, campaignId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveSuppression Take an address off the list
+//
+// For an address that bounced by mistake (a mailbox since fixed) or one the organization added:
+// the service mails it again. An address whose owner complained or unsubscribed stays (409): the
+// person asked not to be mailed, and only they can undo that. 404 when it is not suppressed.
+// Enveloped response.
+//
+// Corresponds with DELETE /api/campaigns/suppressions (the `RemoveSuppression` operationId).
+func (c *Client) RemoveSuppression(ctx context.Context, params *RemoveSuppressionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveSuppressionRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSuppressions List the suppressed addresses
+//
+// The addresses the organization never mails again: added by the service when an email bounced for
+// good (`bounced`), drew a complaint (`complained`) or its recipient unsubscribed (`unsubscribed`),
+// or by the organization (`manual`). In a stable order that is not alphabetical (the list is keyed
+// by a hash of each address); pass `nextCursor` as `cursor` for the next page. With `email`, the page
+// holds that address's entry alone, or nothing when it is not suppressed (case does not matter).
+// Enveloped response.
+//
+// Corresponds with GET /api/campaigns/suppressions (the `ListSuppressions` operationId).
+func (c *Client) ListSuppressions(ctx context.Context, params *ListSuppressionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSuppressionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSuppressionWithBody Suppress an address
+//
+// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+// (its first reason and date stay). Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+func (c *Client) AddSuppressionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSuppressionRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSuppression Suppress an address
+//
+// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+// (its first reason and date stay). Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+func (c *Client) AddSuppression(ctx context.Context, body AddSuppressionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSuppressionRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -17082,6 +17289,174 @@ func NewListExpressSendRecipientsRequest(server string, campaignId string, param
 	return req, nil
 }
 
+// NewRemoveSuppressionRequest constructs an http.Request for the RemoveSuppression method
+func NewRemoveSuppressionRequest(server string, params *RemoveSuppressionParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/suppressions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "email", params.Email, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSuppressionsRequest constructs an http.Request for the ListSuppressions method
+func NewListSuppressionsRequest(server string, params *ListSuppressionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/suppressions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Email != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "email", *params.Email, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddSuppressionRequest calls the generic AddSuppression builder with application/json body
+func NewAddSuppressionRequest(server string, body AddSuppressionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddSuppressionRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAddSuppressionRequestWithBody constructs an http.Request for the AddSuppression method, with any body, and a specified content type
+func NewAddSuppressionRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/suppressions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListTemplatesRequest constructs an http.Request for the ListTemplates method
 func NewListTemplatesRequest(server string, params *ListTemplatesParams) (*http.Request, error) {
 	var err error
@@ -19712,6 +20087,54 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipientsWithResponse(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*ListExpressSendRecipientsResponse, error)
+
+	// RemoveSuppressionWithResponse Take an address off the list
+	//
+	// For an address that bounced by mistake (a mailbox since fixed) or one the organization added:
+	// the service mails it again. An address whose owner complained or unsubscribed stays (409): the
+	// person asked not to be mailed, and only they can undo that. 404 when it is not suppressed.
+	// Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/campaigns/suppressions (the `RemoveSuppression` operationId).
+	RemoveSuppressionWithResponse(ctx context.Context, params *RemoveSuppressionParams, reqEditors ...RequestEditorFn) (*RemoveSuppressionResponse, error)
+
+	// ListSuppressionsWithResponse List the suppressed addresses
+	//
+	// The addresses the organization never mails again: added by the service when an email bounced for
+	// good (`bounced`), drew a complaint (`complained`) or its recipient unsubscribed (`unsubscribed`),
+	// or by the organization (`manual`). In a stable order that is not alphabetical (the list is keyed
+	// by a hash of each address); pass `nextCursor` as `cursor` for the next page. With `email`, the page
+	// holds that address's entry alone, or nothing when it is not suppressed (case does not matter).
+	// Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/suppressions (the `ListSuppressions` operationId).
+	ListSuppressionsWithResponse(ctx context.Context, params *ListSuppressionsParams, reqEditors ...RequestEditorFn) (*ListSuppressionsResponse, error)
+
+	// AddSuppressionWithBodyWithResponse Suppress an address
+	//
+	// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+	// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+	// (its first reason and date stay). Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+	AddSuppressionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSuppressionResponse, error)
+
+	// AddSuppressionWithResponse Suppress an address
+	//
+	// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+	// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+	// (its first reason and date stay). Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+	AddSuppressionWithResponse(ctx context.Context, body AddSuppressionJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSuppressionResponse, error)
 
 	// ListTemplatesWithResponse List email templates
 	//
@@ -26773,6 +27196,306 @@ func (r ListExpressSendRecipientsResponse) ContentType() string {
 	return ""
 }
 
+// RemoveSuppressionResponse503Headers the declared response headers of an HTTP 503 response for RemoveSuppression
+type RemoveSuppressionResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveSuppressionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			Email     string `json:"email"`
+			IsDeleted bool   `json:"isDeleted"`
+		} `json:"data"`
+		Message    string `json:"message"`
+		StatusCode int    `json:"statusCode"`
+		Success    bool   `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveSuppressionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON200() *struct {
+	Data struct {
+		Email     string `json:"email"`
+		IsDeleted bool   `json:"isDeleted"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RemoveSuppressionResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveSuppressionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveSuppressionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveSuppressionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveSuppressionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSuppressionsResponse503Headers the declared response headers of an HTTP 503 response for ListSuppressions
+type ListSuppressionsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListSuppressionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SuppressionListEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSuppressionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSuppressionsResponse) GetJSON200() *SuppressionListEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSuppressionsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSuppressionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSuppressionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSuppressionsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSuppressionsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSuppressionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSuppressionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSuppressionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSuppressionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddSuppressionResponse503Headers the declared response headers of an HTTP 503 response for AddSuppression
+type AddSuppressionResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AddSuppressionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SuppressionEnvelope
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SuppressionEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddSuppressionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddSuppressionResponse) GetJSON200() *SuppressionEnvelope {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddSuppressionResponse) GetJSON201() *SuppressionEnvelope {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddSuppressionResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddSuppressionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddSuppressionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddSuppressionResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r AddSuppressionResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AddSuppressionResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AddSuppressionResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddSuppressionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddSuppressionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddSuppressionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddSuppressionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTemplatesResponse503Headers the declared response headers of an HTTP 503 response for ListTemplates
 type ListTemplatesResponse503Headers struct {
 	RetryAfter *int
@@ -31081,6 +31804,78 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 		return nil, err
 	}
 	return ParseListExpressSendRecipientsResponse(rsp)
+}
+
+// RemoveSuppressionWithResponse Take an address off the list
+//
+// For an address that bounced by mistake (a mailbox since fixed) or one the organization added:
+// the service mails it again. An address whose owner complained or unsubscribed stays (409): the
+// person asked not to be mailed, and only they can undo that. 404 when it is not suppressed.
+// Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/campaigns/suppressions (the `RemoveSuppression` operationId).
+func (c *ClientWithResponses) RemoveSuppressionWithResponse(ctx context.Context, params *RemoveSuppressionParams, reqEditors ...RequestEditorFn) (*RemoveSuppressionResponse, error) {
+	rsp, err := c.RemoveSuppression(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveSuppressionResponse(rsp)
+}
+
+// ListSuppressionsWithResponse List the suppressed addresses
+//
+// The addresses the organization never mails again: added by the service when an email bounced for
+// good (`bounced`), drew a complaint (`complained`) or its recipient unsubscribed (`unsubscribed`),
+// or by the organization (`manual`). In a stable order that is not alphabetical (the list is keyed
+// by a hash of each address); pass `nextCursor` as `cursor` for the next page. With `email`, the page
+// holds that address's entry alone, or nothing when it is not suppressed (case does not matter).
+// Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/suppressions (the `ListSuppressions` operationId).
+func (c *ClientWithResponses) ListSuppressionsWithResponse(ctx context.Context, params *ListSuppressionsParams, reqEditors ...RequestEditorFn) (*ListSuppressionsResponse, error) {
+	rsp, err := c.ListSuppressions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSuppressionsResponse(rsp)
+}
+
+// AddSuppressionWithBodyWithResponse Suppress an address
+//
+// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+// (its first reason and date stay). Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+func (c *ClientWithResponses) AddSuppressionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSuppressionResponse, error) {
+	rsp, err := c.AddSuppressionWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSuppressionResponse(rsp)
+}
+
+// AddSuppressionWithResponse Suppress an address
+//
+// Adds an address (reason `manual`): no email of the service goes to it again, in any campaign of the
+// organization. 201 when added; 200 with the entry as it was when the address was suppressed already
+// (its first reason and date stay). Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/suppressions (the `AddSuppression` operationId).
+func (c *ClientWithResponses) AddSuppressionWithResponse(ctx context.Context, body AddSuppressionJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSuppressionResponse, error) {
+	rsp, err := c.AddSuppression(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSuppressionResponse(rsp)
 }
 
 // ListTemplatesWithResponse List email templates
@@ -37752,6 +38547,271 @@ func ParseListExpressSendRecipientsResponse(rsp *http.Response) (*ListExpressSen
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListExpressSendRecipientsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveSuppressionResponse parses an HTTP response from a RemoveSuppressionWithResponse call
+func ParseRemoveSuppressionResponse(rsp *http.Response) (*RemoveSuppressionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveSuppressionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				Email     string `json:"email"`
+				IsDeleted bool   `json:"isDeleted"`
+			} `json:"data"`
+			Message    string `json:"message"`
+			StatusCode int    `json:"statusCode"`
+			Success    bool   `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemoveSuppressionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSuppressionsResponse parses an HTTP response from a ListSuppressionsWithResponse call
+func ParseListSuppressionsResponse(rsp *http.Response) (*ListSuppressionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSuppressionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SuppressionListEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSuppressionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddSuppressionResponse parses an HTTP response from a AddSuppressionWithResponse call
+func ParseAddSuppressionResponse(rsp *http.Response) (*AddSuppressionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddSuppressionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SuppressionEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SuppressionEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AddSuppressionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

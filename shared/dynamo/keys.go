@@ -187,9 +187,11 @@ func pageKey(pageID string) string { return pageID[:pageKeyLength] }
 // suppressionSK is an address the organization never mails again. The key
 // holds a hash of the lower-cased address, not the address, so a key that
 // reaches a log or an error carries no personal data.
+const suppressionPrefix = "SUPPRESS#"
+
 func suppressionSK(email string) string {
 	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
-	return "SUPPRESS#" + hex.EncodeToString(sum[:])
+	return suppressionPrefix + hex.EncodeToString(sum[:])
 }
 
 // deletedContactSK is where a soft-deleted contact is kept: outside the

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/suppression"
 )
 
 // Suppression is an address an organization never mails again: it bounced
@@ -53,4 +55,62 @@ func (s *Store) Suppress(ctx context.Context, orgID, email, reason string) error
 func (s *Store) IsSuppressed(ctx context.Context, orgID, email string) (bool, error) {
 	var sup Suppression
 	return s.get(ctx, orgPK(orgID), suppressionSK(email), &sup)
+}
+
+// The suppression list's reads and removal (shared/suppression decides).
+var _ suppression.Store = (*Store)(nil)
+
+// Suppression reads email's entry, strongly consistent
+// (suppression.Store).
+func (s *Store) Suppression(ctx context.Context, orgID, email string) (suppression.Entry, bool, error) {
+	var sup Suppression
+	found, err := s.get(ctx, orgPK(orgID), suppressionSK(email), &sup)
+	return suppression.Entry(sup), found, err
+}
+
+// SuppressionPage reads a page of the list in key order (the keys are
+// hashes of the addresses: no order a reader would recognise, but a
+// stable one), after the key after (suppression.Store).
+func (s *Store) SuppressionPage(ctx context.Context, orgID, after string, limit int) ([]suppression.Entry, string, error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :p)"),
+		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":p": str(suppressionPrefix)},
+		Limit:                     aws.Int32(int32(limit)),
+	}
+	if after != "" {
+		in.ExclusiveStartKey = key(orgPK(orgID), suppressionPrefix+after)
+	}
+	res, err := s.db.Query(ctx, in)
+	if err != nil {
+		return nil, "", fmt.Errorf("query the suppression list: %w", err)
+	}
+	out := make([]suppression.Entry, 0, len(res.Items))
+	for _, it := range res.Items {
+		var sup Suppression
+		if err := unmarshal(it, &sup); err != nil {
+			return nil, "", err
+		}
+		out = append(out, suppression.Entry(sup))
+	}
+	next := ""
+	if res.LastEvaluatedKey != nil {
+		next = strings.TrimPrefix(attrS(res.LastEvaluatedKey, "SK"), suppressionPrefix)
+	}
+	return out, next, nil
+}
+
+// CommitUnsuppress deletes email's entry while its reason is still reason
+// (suppression.Store).
+func (s *Store) CommitUnsuppress(ctx context.Context, orgID, email, reason string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(orgPK(orgID), suppressionSK(email)),
+		ConditionExpression: aws.String("#r = :r"), ExpressionAttributeNames: map[string]string{"#r": "reason"},
+		ExpressionAttributeValues: item{":r": str(reason)}})
+	if isConditionFailed(err) {
+		return suppression.ErrChanged
+	}
+	if err != nil {
+		return fmt.Errorf("remove a suppressed address: %w", err)
+	}
+	return nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) contactsRoutes() []route {
-	return []route{
+	return append([]route{
 		{pattern: "GET /api/campaigns/contacts", handle: s.listContacts},
 		{pattern: "GET /api/campaigns/contacts/{contactId}", handle: s.getContact},
 		{pattern: "PATCH /api/campaigns/contacts/{contactId}", handle: s.updateContact},
@@ -23,7 +23,7 @@ func (s *Server) contactsRoutes() []route {
 		{pattern: "POST /api/campaigns/contact-lists/{listId}/contacts", handle: s.addContactsToList, rate: gifting.RateBulkAdd},
 		{pattern: "DELETE /api/campaigns/contact-lists/{listId}/contacts/{contactId}", handle: s.removeContactFromList},
 		{pattern: "POST /api/campaigns/enrichment/enrich", handle: s.enrich, rate: gifting.RateEnrichment},
-	}
+	}, s.suppressionRoutes()...)
 }
 
 // contactsPageBody is the bare response of GET /contacts (the original

@@ -29,6 +29,7 @@ import (
 	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/suppression"
 	"github.com/giftcampaign/service/shared/wallet"
 	"github.com/giftcampaign/service/shared/webhook"
 )
@@ -114,6 +115,8 @@ type Server struct {
 	unknownKeys *expirable.LRU[string, struct{}]
 	orgs        *expirable.LRU[string, gifting.Organization] // profiles, for rate limits (ratelimit.go)
 
+	// suppressions is the suppression list's use cases, over store.
+	suppressions *suppression.App
 	// webhooks is the webhook slice's use cases (svc.Webhooks).
 	webhooks *webhook.App
 	// audiences is the audience slice's use cases (svc.Audiences).
@@ -142,6 +145,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 	s := &Server{store: store, svc: svc, cfg: cfg, log: cfg.Logger,
 		wallets: wallet.NewApp(store), catalog: catalog.NewApp(store), events: event.NewApp(store), access: access.NewApp(store)}
 	s.contacts = contact.NewApp(store, nil)
+	s.suppressions = suppression.NewApp(store)
 	if svc != nil {
 		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()
 		s.contacts, s.easypost = svc.Contacts(), svc.EasyPost()

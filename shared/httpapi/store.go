@@ -5,6 +5,7 @@ import (
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
+	"github.com/giftcampaign/service/shared/suppression"
 	"github.com/giftcampaign/service/shared/wallet"
 )
 
@@ -21,4 +22,5 @@ type Store interface {
 	catalog.Store
 	event.Store
 	contact.Store
+	suppression.Store
 }
