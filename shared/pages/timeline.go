@@ -85,6 +85,18 @@ func timeline(r recipient.Recipient) []step {
 	return ended(steps, current, info)
 }
 
+// orderEnded is the end of a recipient's order that will not arrive
+// (cancelled, failed) from its shipmentInfo, "" for any other order.
+func orderEnded(info map[string]any) fulfilment.Status {
+	switch st, _ := info["orderStatus"].(string); fulfilment.Status(st) {
+	case fulfilment.StatusCancelled:
+		return fulfilment.StatusCancelled
+	case fulfilment.StatusFailed:
+		return fulfilment.StatusFailed
+	}
+	return ""
+}
+
 // ended ends the timeline of an order that will not arrive: a cancelled
 // one (before shipment) or one the carrier could not deliver. The stages
 // reached stay; the next is the end, current, saying what happened in
@@ -93,7 +105,7 @@ func timeline(r recipient.Recipient) []step {
 func ended(steps []step, current int, info map[string]any) []step {
 	text := func(key string) string { s, _ := info[key].(string); return s }
 	var end step
-	switch fulfilment.Status(text("orderStatus")) {
+	switch orderEnded(info) {
 	case fulfilment.StatusCancelled:
 		end = step{Label: "Cancelled", When: day(parseTime(text("cancelledAt"))),
 			Detail: "The sender cancelled this gift before it shipped, so nothing is on its way to you."}

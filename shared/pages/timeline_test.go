@@ -220,6 +220,9 @@ func TestLandingTimelineOfAGiftThatWillNotCome(t *testing.T) {
 	}
 	body := f.do(t, "GET", "/gift/"+cancelled.LandingPageID, nil).body
 	wantEnded(t, body, []string{"Confirmed", "Cancelled"}, "The sender cancelled this gift", day(time.Now()))
+	if !strings.Contains(body, "this gift was cancelled</h1>") || strings.Contains(body, "on its way</h1>") {
+		t.Error("the cancelled gift's page is not headed as cancelled")
+	}
 	if strings.Contains(body, "the team changed its plans") {
 		t.Error("the sender's own reason for cancelling is on the recipient's page")
 	}
@@ -233,6 +236,9 @@ func TestLandingTimelineOfAGiftThatWillNotCome(t *testing.T) {
 	now := time.Now().UTC()
 	f.track(t, orderID, "in_transit", now, nil)
 	f.track(t, orderID, "return_to_sender", now.Add(time.Second), nil)
-	wantEnded(t, f.do(t, "GET", "/gift/"+returned.LandingPageID, nil).body, []string{"Confirmed", "Shipped", "In transit", "Not delivered"},
-		"could not deliver your parcel")
+	body = f.do(t, "GET", "/gift/"+returned.LandingPageID, nil).body
+	wantEnded(t, body, []string{"Confirmed", "Shipped", "In transit", "Not delivered"}, "could not deliver your parcel")
+	if !strings.Contains(body, "your gift could not be delivered</h1>") {
+		t.Error("the returned gift's page is not headed as undelivered")
+	}
 }

@@ -29,10 +29,13 @@ type view struct {
 
 	// Landing page after the claim.
 	Claimed, Delivered, Acknowledged, FeedbackOpen, FeedbackGiven bool
-	Selected                                                      giftView
-	Steps                                                         []step
-	AddressText                                                   string
-	AcknowledgeAction, FeedbackAction, Rating, FeedbackText       string
+	// Ended is "cancelled" or "failed" for an order that will not arrive
+	// (the heading says so, not "on its way").
+	Ended                                                   string
+	Selected                                                giftView
+	Steps                                                   []step
+	AddressText                                             string
+	AcknowledgeAction, FeedbackAction, Rating, FeedbackText string
 
 	// Claim form.
 	ClaimAction string
@@ -112,6 +115,7 @@ func (h *Handler) landingView(p recipient.Page) view {
 	v.Claimed = true
 	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: secureImage(sg.ImageURL)}
 	v.Steps = timeline(r)
+	v.Ended = string(orderEnded(r.ShipmentInfo))
 	if a := r.Address; a != nil {
 		lines := []string{a.Line1, a.Line2, strings.TrimSpace(a.Zip + " " + a.City), a.State, a.Country}
 		var kept []string
