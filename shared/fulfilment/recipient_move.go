@@ -53,6 +53,11 @@ func moveOf(o Order, now time.Time) RecipientMove {
 // cancellation's reason. Times are gifting.FormatTime's form.
 func (o Order) Info() map[string]any {
 	info := map[string]any{"orderId": o.OrderID, "orderStatus": string(o.Status), "fulfiller": string(o.Fulfiller)}
+	if o.VariantID != "" {
+		// The option the recipient chose (a size, a colour): their page
+		// and the recipients export show it.
+		info["variantId"], info["variantName"] = o.VariantID, o.VariantName
+	}
 	if s := o.Shipment(); s != nil {
 		info["carrier"], info["trackingNumber"] = s.Carrier, s.TrackingNumber
 		if s.TrackingURL != "" {

@@ -175,7 +175,8 @@ func TestOrderInfo(t *testing.T) {
 	}
 	want := map[string]any{"orderId": "o1", "orderStatus": "delivered", "fulfiller": "service", "carrier": "UPS",
 		"trackingNumber": "1Z999", "trackingUrl": "https://track.easypost.com/djE6", "estimatedDeliveryAt": "2026-11-20T11:00:00.000Z",
-		"shippedAt": "2026-11-20T10:00:00.000Z", "deliveredAt": "2026-11-20T10:29:00.000Z"} // the delivered scan's time
+		"shippedAt": "2026-11-20T10:00:00.000Z", "deliveredAt": "2026-11-20T10:29:00.000Z", // the delivered scan's time
+		"variantId": "M", "variantName": "Medium"} // the option the recipient chose
 	got := p.Order.Info()
 	if len(got) != len(want) {
 		t.Errorf("info %v; want %v", got, want)

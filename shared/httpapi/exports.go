@@ -135,7 +135,7 @@ func recipientRow(rc recipient.Recipient) []string {
 		price = strconv.FormatFloat(g.Price, 'f', -1, 64)
 	}
 	return []string{rc.RecipientID, string(rc.Status), d.Email, d.FirstName, d.LastName, d.Company, d.JobTitle,
-		d.Phone, d.LinkedInURL, d.ContactID, g.GiftID, g.Name, price, g.Currency, a.Line1, a.Line2, a.City,
+		d.Phone, d.LinkedInURL, d.ContactID, g.GiftID, g.Name, info("variantName"), price, g.Currency, a.Line1, a.Line2, a.City,
 		a.State, a.Zip, a.Country, a.PhoneNumber, info("orderId"), info("orderStatus"), info("carrier"),
 		info("trackingNumber"), tracking, rating, texts, links, strconv.FormatInt(rc.CreditsCharged, 10),
 		rc.SourceType, gifting.FormatTime(rc.CreatedAt), timeCell(rc.ViewedAt), timeCell(rc.GiftDetails.SelectedAt),
@@ -178,7 +178,7 @@ func timeCell(t *time.Time) string {
 
 // recipientColumns are the recipients export's header row.
 var recipientColumns = []string{"recipientId", "status", "email", "firstName", "lastName", "company", "jobTitle",
-	"phone", "linkedinUrl", "contactId", "giftId", "giftName", "giftPrice", "giftCurrency", "shipLine1",
+	"phone", "linkedinUrl", "contactId", "giftId", "giftName", "giftOption", "giftPrice", "giftCurrency", "shipLine1",
 	"shipLine2", "shipCity", "shipState", "shipZip", "shipCountry", "shipPhone", "orderId", "orderStatus",
 	"carrier", "trackingNumber", "trackingUrl", "feedbackRating", "feedbackMessages", "feedbackLinks",
 	"creditsCharged", "sourceType", "createdAt", "viewedAt", "giftSelectedAt", "claimedAt", "shippedAt",

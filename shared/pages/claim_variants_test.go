@@ -136,6 +136,23 @@ func TestClaimAsksForTheVariant(t *testing.T) {
 	if rows[1][col["variantId"]] != f.large || rows[1][col["variantName"]] != "Large" {
 		t.Errorf("the CSV row %q has no size", rows[1])
 	}
+	// The recipient sees the size they chose on their page; the sender, in
+	// the recipients export.
+	if landing := f.do(t, "GET", "/gift/"+r.LandingPageID, nil); !strings.Contains(landing.body, "Your choice: Large") {
+		t.Errorf("the landing page does not show the size chosen:\n%s", landing.body)
+	}
+	recips := api.Do("GET", "/api/campaigns/campaigns/"+f.campaign+"/recipients/export", nil)
+	rrows, err := csv.NewReader(strings.NewReader(string(recips.Body))).ReadAll()
+	if err != nil || len(rrows) < 2 {
+		t.Fatalf("recipients export: %d %v %q", recips.Status, err, recips.Body)
+	}
+	rcol := map[string]int{}
+	for i, h := range rrows[0] {
+		rcol[h] = i
+	}
+	if rrows[1][rcol["giftOption"]] != "Large" {
+		t.Errorf("the recipients export row %q does not carry the size", rrows[1])
+	}
 	lows := lowStock(t, f)
 	if len(lows) != 1 || lows[0].VariantID != f.large || lows[0].Available != 1 || lows[0].Threshold != 1 {
 		t.Errorf("gift.low_stock messages %+v; want one for Large at 1", lows)

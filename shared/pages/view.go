@@ -51,7 +51,9 @@ type view struct {
 
 type giftView struct {
 	ID, Name, Description, ImageURL string
-	Checked                         bool
+	// Option is the variant the recipient chose (after the claim).
+	Option  string
+	Checked bool
 	// Variants are the gift's options on the claim form (sizes, colours),
 	// those out of stock shown unavailable; Error is the problem with the
 	// option chosen, beside the gift's options.
@@ -114,6 +116,7 @@ func (h *Handler) landingView(p recipient.Page) view {
 	sg := r.SelectedGift
 	v.Claimed = true
 	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: secureImage(sg.ImageURL)}
+	v.Selected.Option, _ = r.ShipmentInfo["variantName"].(string)
 	v.Steps = timeline(r)
 	v.Ended = string(orderEnded(r.ShipmentInfo))
 	if a := r.Address; a != nil {
