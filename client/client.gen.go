@@ -9317,7 +9317,7 @@ type ClientInterface interface {
 	//
 	// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
 	// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
-	// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+	// linkedinUrl, contactId, giftId, giftName, giftOption (the variant chosen, such as a size), giftPrice, giftCurrency (the gift chosen, else the
 	// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
 	// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
 	// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
@@ -11091,7 +11091,7 @@ func (c *Client) ListCampaignRecipients(ctx context.Context, campaignId string, 
 //
 // A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
 // per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
-// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+// linkedinUrl, contactId, giftId, giftName, giftOption (the variant chosen, such as a size), giftPrice, giftCurrency (the gift chosen, else the
 // one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
 // address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
 // feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
@@ -19262,7 +19262,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
 	// per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
-	// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+	// linkedinUrl, contactId, giftId, giftName, giftOption (the variant chosen, such as a size), giftPrice, giftCurrency (the gift chosen, else the
 	// one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
 	// address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
 	// feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
@@ -30566,7 +30566,7 @@ func (c *ClientWithResponses) ListCampaignRecipientsWithResponse(ctx context.Con
 //
 // A page of the campaign's recipients, oldest first, as `text/csv`: a header row, then one row
 // per recipient: recipientId, status, email, firstName, lastName, company, jobTitle, phone,
-// linkedinUrl, contactId, giftId, giftName, giftPrice, giftCurrency (the gift chosen, else the
+// linkedinUrl, contactId, giftId, giftName, giftOption (the variant chosen, such as a size), giftPrice, giftCurrency (the gift chosen, else the
 // one held), shipLine1, shipLine2, shipCity, shipState, shipZip, shipCountry, shipPhone (the
 // address confirmed), orderId, orderStatus, carrier, trackingNumber, trackingUrl, feedbackRating,
 // feedbackMessages, feedbackLinks (one a line), creditsCharged, sourceType, createdAt, viewedAt,
