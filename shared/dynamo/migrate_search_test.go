@@ -24,7 +24,41 @@ func writtenBeforeSearch(t *testing.T, s *dynamo.Store, org string) []string {
 	t.Helper()
 	ctx, db, table := context.Background(), testenv.Client(t), s.Table()
 	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	var changed []string
+	changed := eachIndexedContact(t, s, org, func(it map[string]types.AttributeValue, c contact.Contact, sx, sk string) {
+		oldSrch := c.SearchText()
+		if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
+			oldSrch += " " + strings.TrimPrefix(li, "linkedin.com")
+		}
+		for _, key := range namedEntries(org, c, sx, sk) {
+			if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: key}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table,
+			Key:                       map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]},
+			UpdateExpression:          aws.String("REMOVE sx SET srch = :s"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":s": str(oldSrch)}}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// An organization of that code has no record of a done
+	// contacts-search step, which organizations get now.
+	if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table,
+		Key: map[string]types.AttributeValue{"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search")}}); err != nil {
+		t.Fatal(err)
+	}
+	return changed
+}
+
+// eachIndexedContact calls f with each of org's contact items that names
+// its search entries (sx), the contact, its sx and the entries' sort key
+// (<LSK>#<id>), and returns those items' sort keys, in key order: the walk
+// both tests of earlier entry forms rewrite contacts from.
+func eachIndexedContact(t *testing.T, s *dynamo.Store, org string, f func(it map[string]types.AttributeValue, c contact.Contact, sx, sk string)) []string {
+	t.Helper()
+	ctx, db, table := context.Background(), testenv.Client(t), s.Table()
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var keys []string
 	p := dynamodb.NewQueryPaginator(db, &dynamodb.QueryInput{TableName: &table, ConsistentRead: aws.Bool(true),
 		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :c)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("ORG#" + org), ":c": str("CONTACT#")}})
@@ -39,36 +73,15 @@ func writtenBeforeSearch(t *testing.T, s *dynamo.Store, org string) []string {
 				continue
 			}
 			id := strings.TrimPrefix(it["SK"].(*types.AttributeValueMemberS).Value, "CONTACT#")
-			changed = append(changed, "CONTACT#"+id)
+			keys = append(keys, "CONTACT#"+id)
 			c, err := s.Contact(ctx, org, id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldSrch := c.SearchText()
-			if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
-				oldSrch += " " + strings.TrimPrefix(li, "linkedin.com")
-			}
-			sk := it["LSK"].(*types.AttributeValueMemberS).Value + "#" + id
-			for _, key := range namedEntries(org, c, sx.Value, sk) {
-				if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: key}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table,
-				Key:                       map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]},
-				UpdateExpression:          aws.String("REMOVE sx SET srch = :s"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":s": str(oldSrch)}}); err != nil {
-				t.Fatal(err)
-			}
+			f(it, c, sx.Value, it["LSK"].(*types.AttributeValueMemberS).Value+"#"+id)
 		}
 	}
-	// An organization of that code has no record of a done
-	// contacts-search step, which organizations get now.
-	if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table,
-		Key: map[string]types.AttributeValue{"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search")}}); err != nil {
-		t.Fatal(err)
-	}
-	return changed
+	return keys
 }
 
 // TestMigrateSearchEntries: contacts written before the search entries

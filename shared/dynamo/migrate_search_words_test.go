@@ -27,61 +27,40 @@ func writtenAsTokens(t *testing.T, s *dynamo.Store, org string) []string {
 	t.Helper()
 	ctx, db, table := context.Background(), testenv.Client(t), s.Table()
 	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	var keys []string
-	p := dynamodb.NewQueryPaginator(db, &dynamodb.QueryInput{TableName: &table, ConsistentRead: aws.Bool(true),
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :c)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("ORG#" + org), ":c": str("CONTACT#")}})
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
+	keys := eachIndexedContact(t, s, org, func(it map[string]types.AttributeValue, c contact.Contact, sx, sk string) {
+		var writes []types.WriteRequest
+		for _, key := range namedEntries(org, c, sx, sk) {
+			if strings.Contains(key["SK"].(*types.AttributeValueMemberS).Value, " ") { // a word entry; the LinkedIn entry stays
+				writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+			}
+		}
+		words := c.SearchWords()
+		names := []string{"old-digest"}
+		for _, tok := range contact.Tokens(words) {
+			e := map[string]types.AttributeValue{"PK": str("ORG#" + org + "#TOK#" + tok), "SK": str(sk), "w": str(contact.WordsText(words))}
+			if len(c.ListIDs) > 0 {
+				e["l"] = str(" " + strings.Join(c.ListIDs, " ") + " ")
+			}
+			writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: e}})
+			names = append(names, "#TOK#"+tok)
+		}
+		if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
+			names = append(names, "#LI#"+li)
+		}
+		for len(writes) > 0 {
+			n := min(25, len(writes))
+			if _, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: writes[:n]}}); err != nil {
+				t.Fatal(err)
+			}
+			writes = writes[n:]
+		}
+		if _, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table,
+			Key:                       map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]},
+			UpdateExpression:          aws.String("SET sx = :sx"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":sx": str(strings.Join(names, "\n"))}}); err != nil {
 			t.Fatal(err)
 		}
-		for _, it := range out.Items {
-			sx, ok := it["sx"].(*types.AttributeValueMemberS)
-			if !ok {
-				continue
-			}
-			id := strings.TrimPrefix(it["SK"].(*types.AttributeValueMemberS).Value, "CONTACT#")
-			keys = append(keys, "CONTACT#"+id)
-			c, err := s.Contact(ctx, org, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sk := it["LSK"].(*types.AttributeValueMemberS).Value + "#" + id
-			var writes []types.WriteRequest
-			for _, key := range namedEntries(org, c, sx.Value, sk) {
-				if strings.Contains(key["SK"].(*types.AttributeValueMemberS).Value, " ") { // a word entry; the LinkedIn entry stays
-					writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
-				}
-			}
-			words := c.SearchWords()
-			names := []string{"old-digest"}
-			for _, tok := range contact.Tokens(words) {
-				e := map[string]types.AttributeValue{"PK": str("ORG#" + org + "#TOK#" + tok), "SK": str(sk), "w": str(contact.WordsText(words))}
-				if len(c.ListIDs) > 0 {
-					e["l"] = str(" " + strings.Join(c.ListIDs, " ") + " ")
-				}
-				writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: e}})
-				names = append(names, "#TOK#"+tok)
-			}
-			if li := contact.LinkedinKey(c.LinkedinURL); li != "" {
-				names = append(names, "#LI#"+li)
-			}
-			for len(writes) > 0 {
-				n := min(25, len(writes))
-				if _, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: writes[:n]}}); err != nil {
-					t.Fatal(err)
-				}
-				writes = writes[n:]
-			}
-			if _, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table,
-				Key:                       map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]},
-				UpdateExpression:          aws.String("SET sx = :sx"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":sx": str(strings.Join(names, "\n"))}}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	})
 	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
 		"PK": str("ORG#" + org), "SK": str("MIGRATE#contacts-search"), "after": str(""), "done": &types.AttributeValueMemberBOOL{Value: true}}}); err != nil {
 		t.Fatal(err)
