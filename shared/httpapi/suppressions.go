@@ -104,12 +104,8 @@ func (s *Server) getSuppression(w http.ResponseWriter, r *http.Request, address 
 // manually added address comes off the list; one whose owner complained
 // or unsubscribed is a 409.
 func (s *Server) removeSuppression(w http.ResponseWriter, r *http.Request) error {
-	org := principal(r.Context()).OrgID
-	e, err := s.suppressions.Get(r.Context(), org, r.URL.Query().Get("email"))
+	e, err := s.suppressions.Remove(r.Context(), principal(r.Context()).OrgID, r.URL.Query().Get("email"))
 	if err != nil {
-		return err
-	}
-	if err := s.suppressions.Remove(r.Context(), org, e.Email); err != nil {
 		return err
 	}
 	writeEnvelope(w, http.StatusOK, "Address no longer suppressed", map[string]any{"email": e.Email, "isDeleted": true})

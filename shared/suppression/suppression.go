@@ -117,13 +117,14 @@ func (a *App) List(ctx context.Context, orgID, after string, limit int) ([]Entry
 	return a.store.SuppressionPage(ctx, orgID, after, limit)
 }
 
-// Remove takes address off the list. Errors: NOT_FOUND (not suppressed),
-// CONFLICT (its owner complained or unsubscribed: only they can undo it).
-func (a *App) Remove(ctx context.Context, orgID, address string) error {
+// Remove takes address off the list and returns the entry it had.
+// Errors: NOT_FOUND (not suppressed), CONFLICT (its owner complained or
+// unsubscribed: only they can undo it).
+func (a *App) Remove(ctx context.Context, orgID, address string) (Entry, error) {
 	for attempt := 1; ; attempt++ {
 		e, err := a.Get(ctx, orgID, address)
 		if err != nil {
-			return err
+			return Entry{}, err
 		}
 		if !Removable(e.Reason) {
 			why := "asked not to be mailed"
@@ -133,11 +134,11 @@ func (a *App) Remove(ctx context.Context, orgID, address string) error {
 			case Unsubscribed:
 				why = "unsubscribed"
 			}
-			return gifting.Errorf(gifting.CodeConflict, "the address is suppressed because its owner %s; only they can undo that, so it stays on the list", why)
+			return Entry{}, gifting.Errorf(gifting.CodeConflict, "the address is suppressed because its owner %s; only they can undo that, so it stays on the list", why)
 		}
 		err = a.store.CommitUnsuppress(ctx, orgID, e.Email, e.Reason)
 		if !errors.Is(err, ErrChanged) || attempt >= 3 {
-			return err
+			return e, err
 		}
 	}
 }
