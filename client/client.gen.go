@@ -6881,7 +6881,7 @@ type WeightUnit string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
-// Cursor defines model for cursor.
+// Cursor base64url, as nextCursor gives it.
 type Cursor = string
 
 // ExportCursor defines model for exportCursor.
