@@ -6884,7 +6884,7 @@ type IdempotencyKey = string
 // Cursor base64url, as nextCursor gives it.
 type Cursor = string
 
-// ExportCursor defines model for exportCursor.
+// ExportCursor Printable ASCII, as the Link header gives it.
 type ExportCursor = string
 
 // ExportLimit defines model for exportLimit.
