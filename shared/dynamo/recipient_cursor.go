@@ -71,7 +71,7 @@ func (s *Store) recipientsAfter(ctx context.Context, orgID, campaignID string, q
 		start := slimStart(orgPK(orgID), recipientsLPK(orgID, campaignID), at.LSK+"\n"+at.SK)
 		entries, _, err = s.slimRecipients(ctx, orgID, campaignID, q, true, need, start, nil)
 	case kind == posStatus && statusIndexable(q):
-		entries, _, err = s.statusEntries(ctx, orgID, campaignID, q, need, &at)
+		entries, _, err = s.statusEntries(ctx, orgID, campaignID, q, need, &at, nil)
 		mark = campaignStatusIndexed
 	case kind == posName && nameIndexable(q):
 		in := s.nameQuery(orgID, campaignID, q)

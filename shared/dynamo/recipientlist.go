@@ -109,9 +109,19 @@ func slimOrdered(q recipient.Query) bool {
 // (WithOrg) and the page's recipients. It returns the campaign's item as
 // read too. A missing or deleted campaign is campaign.ErrNotFound.
 func (s *Store) recipientPageOf(ctx context.Context, orgID, campaignID string, q recipient.Query, entries []slimRecipient) (campaign.RecipientListPage, item, error) {
+	return s.recipientPageWith(ctx, orgID, campaignID, q, entries, nil)
+}
+
+// recipientPageWith is recipientPageOf when the campaign's item was read
+// already (cit; nil: read it with the page): the batch then leaves it out,
+// and an empty page with no profile to read makes no request.
+func (s *Store) recipientPageWith(ctx context.Context, orgID, campaignID string, q recipient.Query, entries []slimRecipient, cit item) (campaign.RecipientListPage, item, error) {
 	lo, hi := q.Page.Window(len(entries))
 	window := entries[lo:hi]
-	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
+	var keys []item
+	if cit == nil {
+		keys = append(keys, key(orgPK(orgID), campaignSK(campaignID)))
+	}
 	if q.WithOrg {
 		keys = append(keys, key(orgPK(orgID), profileSK))
 	}
@@ -121,16 +131,22 @@ func (s *Store) recipientPageOf(ctx context.Context, orgID, campaignID string, q
 	// Eventually consistent, as the index entries that chose the page are:
 	// a list page need not show a write of the last second (no rule reads
 	// it), and it costs half the read units of a consistent read.
-	got, err := s.batchGetAs(ctx, keys, false)
-	if err != nil {
-		return campaign.RecipientListPage{}, nil, err
+	var got []item
+	if len(keys) > 0 {
+		var err error
+		if got, err = s.batchGetAs(ctx, keys, false); err != nil {
+			return campaign.RecipientListPage{}, nil, err
+		}
 	}
 	var page campaign.RecipientListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
-	cit := bySK[campaignSK(campaignID)]
+	if cit == nil {
+		cit = bySK[campaignSK(campaignID)]
+	}
+	var err error
 	if cit == nil {
 		return page, nil, campaign.ErrNotFound
 	} else if page.Campaign, err = decodeCampaign(cit); err != nil {

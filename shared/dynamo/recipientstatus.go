@@ -3,6 +3,7 @@ package dynamo
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -124,7 +125,10 @@ func statusGroups(q recipient.Query) [][]statusPartition {
 // after, when not nil, is a page by cursor's start (posStatus): the groups
 // before the one of its status are passed over, that group's partitions
 // are read from right after it, the next ones from their start.
-func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q recipient.Query, need int, after *slimRecipient) (entries []slimRecipient, exhausted bool, err error) {
+//
+// counted, when not nil, is the campaign as read before: the partitions
+// its counters show empty are not read (knownEmpty).
+func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q recipient.Query, need int, after *slimRecipient, counted *campaign.Campaign) (entries []slimRecipient, exhausted bool, err error) {
 	asc := q.Order == gifting.Asc
 	exhausted = true
 	groups := statusGroups(q)
@@ -136,6 +140,9 @@ func (s *Store) statusEntries(ctx context.Context, orgID, campaignID string, q r
 			return nil, false, campaign.ErrCursorUnkeyed
 		}
 		groups = groups[at:]
+	}
+	if counted != nil {
+		groups = withoutEmpty(groups, *counted)
 	}
 	for i, group := range groups {
 		if len(entries) >= need {
@@ -212,12 +219,27 @@ func (s *Store) orderKeysUpTo(ctx context.Context, in *dynamodb.QueryInput, n in
 // not all keyed yet (campaignStatusIndexed): the caller then reads the
 // Slim partition, and this read is lost (only until the migration step
 // has run over the campaigns created before the keys).
+//
+// A read of more than two partitions (a feedback filter, several
+// statuses, grouped) reads the campaign first, eventually consistent, and
+// leaves out the partitions its counters show empty: a request to save
+// several. One or two partitions read the campaign with the page.
 func (s *Store) listByStatus(ctx context.Context, orgID, campaignID string, q recipient.Query) (page campaign.RecipientListPage, indexed bool, err error) {
-	entries, exhausted, err := s.statusEntries(ctx, orgID, campaignID, q, q.Page.End()+1, nil)
+	var cit item
+	var known *campaign.Campaign
+	if partitions(statusGroups(q)) > 2 {
+		if cit, known, err = s.campaignForList(ctx, orgID, campaignID); err != nil {
+			return page, true, err
+		}
+		if attrS(cit, campaignStatusIndexed) != "1" {
+			return page, false, nil
+		}
+	}
+	entries, exhausted, err := s.statusEntries(ctx, orgID, campaignID, q, q.Page.End()+1, nil, known)
 	if err != nil {
 		return page, true, err
 	}
-	page, cit, err := s.recipientPageOf(ctx, orgID, campaignID, q, entries)
+	page, cit, err = s.recipientPageWith(ctx, orgID, campaignID, q, entries, cit)
 	if err != nil {
 		return page, true, err
 	}
@@ -248,6 +270,9 @@ func (s *Store) statusCounted(ctx context.Context, orgID, campaignID string, q r
 	if len(q.Statuses) > 0 {
 		fb = 0
 		for _, st := range slices.Compact(slices.Clone(q.Statuses)) {
+			if knownEmpty(statusPartition{st, true}, c) {
+				continue
+			}
 			in := s.slimQuery(recipientStatusOPK(orgID, campaignID, st, true), true)
 			in.IndexName, in.KeyConditionExpression = aws.String(indexOrder), aws.String("OPK = :lpk")
 			_, n, err := s.skipEntries(ctx, in, math.MaxInt32)
@@ -261,4 +286,66 @@ func (s *Store) statusCounted(ctx context.Context, orgID, campaignID string, q r
 		return fb, nil
 	}
 	return base - fb, nil
+}
+
+// knownEmpty reports whether c's counters show partition p empty: a
+// feedback partition while no recipient of c has feedback, or a status no
+// recipient of c is in. The counters of those move in the transactions
+// that move the recipients (a first feedback, a status move), so they are
+// exact; pending and invite_sent are the exception: a launch slice writes
+// its recipients before it counts them (gifting.PageTotal), so their
+// partitions are always read.
+func knownEmpty(p statusPartition, c campaign.Campaign) bool {
+	if p.fb && c.LiveData.FeedbackCount <= 0 {
+		return true
+	}
+	switch p.st {
+	case gifting.RecipientPending, gifting.RecipientInviteSent:
+		return false
+	}
+	return c.LiveData.StatusCounts[p.st] <= 0
+}
+
+// withoutEmpty is groups without the partitions c shows empty
+// (knownEmpty), and without the groups left with none.
+func withoutEmpty(groups [][]statusPartition, c campaign.Campaign) [][]statusPartition {
+	var out [][]statusPartition
+	for _, g := range groups {
+		g = slices.DeleteFunc(slices.Clone(g), func(p statusPartition) bool { return knownEmpty(p, c) })
+		if len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// partitions is the number of partitions groups name.
+func partitions(groups [][]statusPartition) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	return n
+}
+
+// campaignForList reads campaignID's item for a list page, eventually
+// consistent (as the page is); campaign.ErrNotFound when it is missing or
+// deleted.
+func (s *Store) campaignForList(ctx context.Context, orgID, campaignID string) (item, *campaign.Campaign, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(orgPK(orgID), campaignSK(campaignID))})
+	if err != nil {
+		return nil, nil, fmt.Errorf("get campaign: %w", err)
+	}
+	if out.Item == nil {
+		return nil, nil, campaign.ErrNotFound
+	}
+	c, err := decodeCampaign(out.Item)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.IsDeleted {
+		return nil, nil, campaign.ErrNotFound
+	}
+	c.Normalize()
+	return out.Item, &c, nil
 }

@@ -231,3 +231,70 @@ func TestRareStatusPageCost(t *testing.T) {
 		t.Errorf("the status page's queries read %.1f units (the Slim partition: %.1f); want under 2", indexed, whole)
 	}
 }
+
+// TestFeedbackPageRequests: a feedback filter over a 1,000-recipient
+// campaign where nobody left feedback answers an empty page from the
+// campaign's counters (one read, where each status's feedback partition
+// was a Query); once some did, it reads the partitions of the statuses
+// recipients are in, and the page is the Slim partition's.
+func TestFeedbackPageRequests(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m := meter.New(testenv.Client(t))
+	s := dynamo.New(m, testenv.Table(t))
+	orgID, _ := testenv.Org(t, s, "fbpage", 0)
+	c, err := testenv.CreateCampaign(ctx, s, orgID, campaign.Campaign{Name: "no feedback", Status: campaign.Live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := make([]recipient.Recipient, 1_000)
+	for i := range rs {
+		at := time.Date(2026, 11, 1, 0, 0, i, 0, time.UTC)
+		rs[i] = recipient.Recipient{CampaignID: c.CampaignID, RecipientID: fmt.Sprintf("r%04d", i), CreatedAt: at, UpdatedAt: at,
+			Status:         []gifting.RecipientStatus{gifting.RecipientInviteSent, gifting.RecipientDelivered}[i%2],
+			ContactDetails: recipient.ContactDetails{FirstName: "F", LastName: "L", Email: fmt.Sprintf("p%d@example.com", i)}}
+	}
+	if err := s.PutRecipients(ctx, orgID, c.CampaignID, rs); err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	q := recipient.Query{Feedback: &yes, Page: gifting.PageRequest{Page: 1, Limit: 20}}
+	u := &meter.Usage{Record: true}
+	p, err := s.ListRecipients(meter.WithUsage(ctx, u), orgID, c.CampaignID, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Recipients) != 0 || p.Total != 0 {
+		t.Errorf("nobody left feedback, yet the page lists %d (total %d)", len(p.Recipients), p.Total)
+	}
+	if n := len(u.Calls()); n > 1 {
+		t.Errorf("a feedback page of a campaign without feedback made %d requests, want 1 (its counters)", n)
+	}
+
+	like := recipient.Rating{Value: "like", SubmittedAt: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)}
+	for i := range rs {
+		if i%10 == 1 {
+			rs[i].Feedback.Rating = &like
+		}
+	}
+	if err := s.PutRecipients(ctx, orgID, c.CampaignID, rs); err != nil {
+		t.Fatal(err)
+	}
+	u = &meter.Usage{Record: true}
+	ids, total := pageIDs(t, s, orgID, c.CampaignID, q)
+	if _, err := s.ListRecipients(meter.WithUsage(ctx, u), orgID, c.CampaignID, q); err != nil {
+		t.Fatal(err)
+	}
+	// The campaign, the feedback partitions of pending, invite_sent and
+	// delivered (the others counted empty), the page.
+	if n := len(u.Calls()); n > 5 {
+		t.Errorf("a feedback page made %d requests, want at most 5", n)
+	}
+	if err := s.ForgetStatusMark(ctx, orgID, c.CampaignID, true); err != nil {
+		t.Fatal(err)
+	}
+	slim, slimTotal := pageIDs(t, s, orgID, c.CampaignID, q)
+	if !slices.Equal(ids, slim) || total != slimTotal || total != 100 {
+		t.Errorf("the feedback page lists %v (total %d); the Slim partition %v (total %d); want 100 in all", ids, total, slim, slimTotal)
+	}
+}
