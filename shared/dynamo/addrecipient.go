@@ -145,11 +145,13 @@ func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
 	if err != nil {
 		return err
 	}
-	tx := txn{items: make([]types.TransactWriteItem, 0, len(contactItems)+4)}
+	tx := txn{items: make([]types.TransactWriteItem, 0, len(contactItems)+8)}
 	tx.add("", contactItems...)
 	tx.add(condRecipient, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it,
 		ConditionExpression: aws.String("attribute_not_exists(PK)")}})
 	tx.add(condCampaign, s.campaignCounters(p.OrgID, r.CampaignID, map[gifting.RecipientStatus]int64{r.Status: 1}, r.CreditsCharged, p.Inviting))
+	// Its search entries (recipientsearch.go), with it or not at all.
+	tx.add("", s.recipientWordPuts(p.OrgID, r.Recipient)...)
 	if w := p.Record; w != nil {
 		put, err := s.idempotencyPut(p.OrgID, w.Key, w.Status, w.Body)
 		if err != nil {

@@ -65,9 +65,11 @@ func (s *Store) CommitCreate(ctx context.Context, p campaign.CreatePlan) error {
 	attrs := map[string]string{
 		"PK": orgPK(p.OrgID), "SK": campaignSK(c.CampaignID),
 		"LPK": campaignsLPK(p.OrgID), "LSK": campaignSK(c.CampaignID),
-		// Every recipient it will have carries its status and name keys.
+		// Every recipient it will have carries its status and name keys and
+		// has its search entries.
 		campaignStatusIndexed: "1",
 		campaignNamesIndexed:  "1",
+		campaignSearchIndexed: "1",
 	}
 	maps.Copy(attrs, scheduledLaunchDue(p.OrgID, c))
 	it, err := withKey(campaignItemOf(c), attrs)

@@ -32,6 +32,9 @@ func (s *Store) PutRecipients(ctx context.Context, orgID, campaignID string, rs 
 	if err := s.batchWrite(ctx, writes); err != nil {
 		return err
 	}
+	if err := s.writeRecipientWords(ctx, orgID, rs, false, nil); err != nil {
+		return err
+	}
 	m, err := marshal(counts)
 	if err != nil {
 		return err
@@ -57,6 +60,31 @@ func (s *Store) UnkeyStatuses(ctx context.Context, orgID, campaignID string) err
 // the status partitions' answers).
 func (s *Store) ForgetStatusMark(ctx context.Context, orgID, campaignID string, forget bool) error {
 	return s.setCampaignMark(ctx, orgID, campaignID, campaignStatusIndexed, forget)
+}
+
+// ForgetSearchMark removes (forget) or sets the campaign's search mark:
+// without it, its searches read the Slim partition (the yardstick of the
+// word entries' answers).
+func (s *Store) ForgetSearchMark(ctx context.Context, orgID, campaignID string, forget bool) error {
+	return s.setCampaignMark(ctx, orgID, campaignID, campaignSearchIndexed, forget)
+}
+
+// DropSearchEntries deletes the word entries of a campaign's recipients,
+// as the code before them left the table.
+func (s *Store) DropSearchEntries(ctx context.Context, orgID, campaignID string) error {
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk"),
+		ExpressionAttributeValues: item{":pk": str(recipientWordsPK(orgID, campaignID))}})
+	var writes []types.WriteRequest
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		for _, it := range out.Items {
+			writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key(attrS(it, "PK"), attrS(it, "SK"))}})
+		}
+	}
+	return s.batchWrite(ctx, writes)
 }
 
 // updateRecipients applies to each recipient of a campaign (its Slim entry

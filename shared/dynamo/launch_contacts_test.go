@@ -43,11 +43,13 @@ func sortKeyOf(c meter.Call) string {
 // of a transaction twice per KB (DynamoDB Local under-reports
 // transactions; bench/units.go estimates them the same way). Showing the
 // campaign on each contact is one UpdateItem of one write unit, on the
-// first run only, and the launch stays within 8 write units a recipient:
+// first run only, and the launch stays within 10 write units a recipient:
 // issue 30's target of 6, plus the recipient's status key in the Order
 // index, which pages by status, feedback or status order repay (decision
-// 0010), and its last-name key in the Sort index, which last-name pages
-// repay (decision 0011; docs/performance.md).
+// 0010), its last-name key in the Sort index, which last-name pages
+// repay (decision 0011), and its search entries, one a name word, which
+// searches repay and which every run of a slice writes again (here 2 × 2;
+// decision 0013; docs/performance.md).
 func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -139,8 +141,8 @@ func TestLaunchWriteUnitsPerRecipient(t *testing.T) {
 	if contacts != n {
 		t.Errorf("the contact updates took %.0f write units, want %d: one per contact under 1 KB", contacts, n)
 	}
-	if total/n > 8 {
-		t.Errorf("%.2f write units a launched recipient, want at most 8", total/n)
+	if total/n > 10 {
+		t.Errorf("%.2f write units a launched recipient, want at most 10", total/n)
 	}
 }
 

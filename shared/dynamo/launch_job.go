@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // The storage of a launch's slices (campaign.Slices): the claim of a
@@ -214,18 +216,27 @@ func (s *Store) CommitCount(ctx context.Context, p campaign.CountPlan, pace camp
 
 // DropSlice deletes the recipients rs of slice sliceID that nothing has
 // changed since they were written.
+// Their search entries go with them, as do those of a recipient an
+// earlier run deleted (the item gone): those of a recipient that changed
+// stay.
 func (s *Store) DropSlice(ctx context.Context, orgID, sliceID string, rs []campaign.SliceRecipient) error {
+	var dropped []recipient.Recipient
 	for _, r := range rs {
 		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName: &s.table, Key: key(orgPK(orgID), recipientSK(r.Recipient.CampaignID, r.Recipient.RecipientID)),
-			ConditionExpression:       aws.String("ls = :slice AND ver = :one"),
-			ExpressionAttributeValues: item{":slice": str(sliceID), ":one": num(1)},
+			ConditionExpression:                 aws.String("ls = :slice AND ver = :one"),
+			ExpressionAttributeValues:           item{":slice": str(sliceID), ":one": num(1)},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		})
-		if err != nil && !isConditionFailed(err) {
+		var cond *types.ConditionalCheckFailedException
+		switch {
+		case err == nil, errors.As(err, &cond) && cond.Item == nil:
+			dropped = append(dropped, r.Recipient)
+		case !isConditionFailed(err):
 			return fmt.Errorf("drop launch recipient: %w", err)
 		}
 	}
-	return nil
+	return s.writeRecipientWords(ctx, orgID, dropped, true, nil)
 }
 
 // CommitFinish ends a launch (campaign.FinishPlan) in one transaction: the

@@ -100,7 +100,15 @@ func (s *Store) writeLaunchSlice(ctx context.Context, w campaign.SliceWrite, pac
 	}
 	// Before the count, so that a run that dies after it leaves nothing
 	// for no run to do: a later run of the slice finds the same
-	// recipients and shows the campaign on the contacts still missing it.
+	// recipients, writes their search entries again (recipientsearch.go)
+	// and shows the campaign on the contacts still missing it.
+	rs := make([]recipient.Recipient, len(mine))
+	for i, r := range mine {
+		rs[i] = r.Recipient
+	}
+	if err := s.writeRecipientWords(ctx, orgID, rs, false, pace); err != nil {
+		return nil, err
+	}
 	if err := s.joinCampaign(ctx, orgID, c, byID, mine, pace); err != nil {
 		return nil, err
 	}

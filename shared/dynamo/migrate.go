@@ -32,6 +32,7 @@ func migrationSteps() []migrationStep {
 		{name: stepLedgerIndex, run: (*Store).migrateLedgerIndex},
 		{name: stepRecipientStatus, run: (*Store).migrateRecipientStatus},
 		{name: stepRecipientNames, run: (*Store).migrateRecipientNames},
+		{name: stepRecipientSearch, run: (*Store).migrateRecipientSearch},
 		{name: stepServiceOrders, run: (*Store).migrateServiceOrders},
 	}
 }

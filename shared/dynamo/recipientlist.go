@@ -55,6 +55,12 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 	if q.Page.Resume.Cursor() {
 		return s.recipientsAfter(ctx, orgID, campaignID, q)
 	}
+	if srch, ok := recipientSearch(q); ok {
+		page, indexed, err := s.listBySearch(ctx, orgID, campaignID, q, srch)
+		if err != nil || indexed {
+			return page, err
+		}
+	}
 	if statusIndexable(q) {
 		page, indexed, err := s.listByStatus(ctx, orgID, campaignID, q)
 		if err != nil || indexed {
@@ -225,18 +231,14 @@ func (s *Store) slimRecipients(ctx context.Context, orgID, campaignID string, q 
 		}
 		conds = append(conds, "st IN ("+strings.Join(vs, ", ")+")")
 	}
-	// Every word of the search must be in "first last" (docs/api.md, "Search
-	// parameter"), in any order.
-	var words []string
-	for _, w := range strings.Fields(q.Search) {
-		if !slices.Contains(words, w) {
-			words = append(words, w)
+	// Every word of the search must start a word of "first last", in any
+	// order (recipient.NewSearch; the word entries answer the same).
+	if srch, ok := recipient.NewSearch(q.Search); ok {
+		for i, w := range srch.Terms {
+			v := ":q" + strconv.Itoa(i)
+			conds = append(conds, fmt.Sprintf("(begins_with(srch, %s) OR contains(srch, %s_))", v, v))
+			in.ExpressionAttributeValues[v], in.ExpressionAttributeValues[v+"_"] = str(w), str(" "+w)
 		}
-	}
-	for i, w := range words {
-		v := ":q" + strconv.Itoa(i)
-		conds = append(conds, "contains(srch, "+v+")")
-		in.ExpressionAttributeValues[v] = str(w)
 	}
 	if q.UserID != "" {
 		conds = append(conds, "contains(au, :u)")
