@@ -3602,6 +3602,78 @@ func (e ExportOrdersParamsStatus) Valid() bool {
 	}
 }
 
+// Defines values for GetReportSummaryParamsGroupBy.
+const (
+	GetReportSummaryParamsGroupByCampaign GetReportSummaryParamsGroupBy = "campaign"
+	GetReportSummaryParamsGroupByMonth    GetReportSummaryParamsGroupBy = "month"
+	GetReportSummaryParamsGroupByUser     GetReportSummaryParamsGroupBy = "user"
+)
+
+// Valid indicates whether the value is a known member of the GetReportSummaryParamsGroupBy enum.
+func (e GetReportSummaryParamsGroupBy) Valid() bool {
+	switch e {
+	case GetReportSummaryParamsGroupByCampaign:
+		return true
+	case GetReportSummaryParamsGroupByMonth:
+		return true
+	case GetReportSummaryParamsGroupByUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetReportSummary200JSONResponseBodyDataGroupBy.
+const (
+	GetReportSummary200JSONResponseBodyDataGroupByCampaign GetReportSummary200JSONResponseBodyDataGroupBy = "campaign"
+	GetReportSummary200JSONResponseBodyDataGroupByMonth    GetReportSummary200JSONResponseBodyDataGroupBy = "month"
+	GetReportSummary200JSONResponseBodyDataGroupByUser     GetReportSummary200JSONResponseBodyDataGroupBy = "user"
+)
+
+// Valid indicates whether the value is a known member of the GetReportSummary200JSONResponseBodyDataGroupBy enum.
+func (e GetReportSummary200JSONResponseBodyDataGroupBy) Valid() bool {
+	switch e {
+	case GetReportSummary200JSONResponseBodyDataGroupByCampaign:
+		return true
+	case GetReportSummary200JSONResponseBodyDataGroupByMonth:
+		return true
+	case GetReportSummary200JSONResponseBodyDataGroupByUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetReportSummary200JSONResponseBodyStatusCode.
+const (
+	GetReportSummary200JSONResponseBodyStatusCodeN200 GetReportSummary200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the GetReportSummary200JSONResponseBodyStatusCode enum.
+func (e GetReportSummary200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case GetReportSummary200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetReportSummary200JSONResponseBodySuccess.
+const (
+	GetReportSummary200JSONResponseBodySuccessTrue GetReportSummary200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the GetReportSummary200JSONResponseBodySuccess enum.
+func (e GetReportSummary200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case GetReportSummary200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListTemplatesParamsSortBy.
 const (
 	ListTemplatesParamsSortByCreatedAt    ListTemplatesParamsSortBy = "createdAt"
@@ -7582,6 +7654,30 @@ type ListExpressSendRecipientsParams struct {
 	Status *string `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// GetReportSummaryParams defines parameters for GetReportSummary.
+type GetReportSummaryParams struct {
+	// From Start of the period, inclusive (ISO 8601 date-time, or a date: midnight UTC). Default: 30 days before `to`.
+	From *EventTime `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the period, exclusive; a date takes in that whole day (UTC). Default: now. At most 366 days after `from`.
+	To *EventTime `form:"to,omitempty" json:"to,omitempty"`
+
+	// GroupBy How to group the campaigns. Default: campaign.
+	GroupBy *GetReportSummaryParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+}
+
+// GetReportSummaryParamsGroupBy defines parameters for GetReportSummary.
+type GetReportSummaryParamsGroupBy string
+
+// GetReportSummary200JSONResponseBodyDataGroupBy defines parameters for GetReportSummary.
+type GetReportSummary200JSONResponseBodyDataGroupBy string
+
+// GetReportSummary200JSONResponseBodyStatusCode defines parameters for GetReportSummary.
+type GetReportSummary200JSONResponseBodyStatusCode int
+
+// GetReportSummary200JSONResponseBodySuccess defines parameters for GetReportSummary.
+type GetReportSummary200JSONResponseBodySuccess bool
+
 // RemoveSuppressionParams defines parameters for RemoveSuppression.
 type RemoveSuppressionParams struct {
 	Email string `form:"email" json:"email"`
@@ -10083,6 +10179,23 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetReportSummary A report across campaigns
+	//
+	// What the campaigns created in a period cost and what came of them, grouped by campaign,
+	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
+	// totals of all: recipients added and invited (past `pending`), claimed (at
+	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
+	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
+	// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// figures come from counters kept on each campaign in the same transactions as the changes
+	// they count: exact, and read without reading a recipient (one read of the period's
+	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+	// Enveloped response.
+	//
+	// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
+	GetReportSummary(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RemoveSuppression Take an address off the list
 	//
 	// For an address that bounced by mistake (a mailbox since fixed) or one the organization added:
@@ -12537,6 +12650,33 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 // Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListExpressSendRecipientsRequest(c.Server, campaignId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReportSummary A report across campaigns
+//
+// What the campaigns created in a period cost and what came of them, grouped by campaign,
+// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
+// totals of all: recipients added and invited (past `pending`), claimed (at
+// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
+// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
+// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// figures come from counters kept on each campaign in the same transactions as the changes
+// they count: exact, and read without reading a recipient (one read of the period's
+// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+// Enveloped response.
+//
+// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
+func (c *Client) GetReportSummary(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReportSummaryRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -17289,6 +17429,84 @@ func NewListExpressSendRecipientsRequest(server string, campaignId string, param
 	return req, nil
 }
 
+// NewGetReportSummaryRequest constructs an http.Request for the GetReportSummary method
+func NewGetReportSummaryRequest(server string, params *GetReportSummaryParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/reports/summary")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRemoveSuppressionRequest constructs an http.Request for the RemoveSuppression method
 func NewRemoveSuppressionRequest(server string, params *RemoveSuppressionParams) (*http.Request, error) {
 	var err error
@@ -20087,6 +20305,25 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/recipients/express-send/campaign/{campaignId} (the `ListExpressSendRecipients` operationId).
 	ListExpressSendRecipientsWithResponse(ctx context.Context, campaignId string, params *ListExpressSendRecipientsParams, reqEditors ...RequestEditorFn) (*ListExpressSendRecipientsResponse, error)
+
+	// GetReportSummaryWithResponse A report across campaigns
+	//
+	// What the campaigns created in a period cost and what came of them, grouped by campaign,
+	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
+	// totals of all: recipients added and invited (past `pending`), claimed (at
+	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
+	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
+	// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// figures come from counters kept on each campaign in the same transactions as the changes
+	// they count: exact, and read without reading a recipient (one read of the period's
+	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+	// Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
+	GetReportSummaryWithResponse(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*GetReportSummaryResponse, error)
 
 	// RemoveSuppressionWithResponse Take an address off the list
 	//
@@ -27196,6 +27433,171 @@ func (r ListExpressSendRecipientsResponse) ContentType() string {
 	return ""
 }
 
+// GetReportSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetReportSummary
+type GetReportSummaryResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetReportSummaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			From    time.Time                                      `json:"from"`
+			GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
+			Groups  []struct {
+				Acknowledged int     `json:"acknowledged"`
+				Campaigns    int     `json:"campaigns"`
+				ClaimRate    float32 `json:"claimRate"`
+				Claimed      int     `json:"claimed"`
+				CreditsSpent int     `json:"creditsSpent"`
+				Declined     int     `json:"declined"`
+				Delivered    int     `json:"delivered"`
+				Expired      int     `json:"expired"`
+				Feedback     int     `json:"feedback"`
+				Invited      int     `json:"invited"`
+
+				// Key The campaign id, the month (YYYY-MM) or the user id.
+				Key string `json:"key"`
+
+				// Name The campaign's name (groupBy=campaign).
+				Name            *string `json:"name,omitempty"`
+				RecipientsAdded int     `json:"recipientsAdded"`
+			} `json:"groups"`
+			To     time.Time `json:"to"`
+			Totals struct {
+				Acknowledged    int     `json:"acknowledged"`
+				Campaigns       int     `json:"campaigns"`
+				ClaimRate       float32 `json:"claimRate"`
+				Claimed         int     `json:"claimed"`
+				CreditsSpent    int     `json:"creditsSpent"`
+				Declined        int     `json:"declined"`
+				Delivered       int     `json:"delivered"`
+				Expired         int     `json:"expired"`
+				Feedback        int     `json:"feedback"`
+				Invited         int     `json:"invited"`
+				RecipientsAdded int     `json:"recipientsAdded"`
+			} `json:"totals"`
+		} `json:"data"`
+		Message    string                                        `json:"message"`
+		StatusCode GetReportSummary200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    GetReportSummary200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReportSummaryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReportSummaryResponse) GetJSON200() *struct {
+	Data struct {
+		From    time.Time                                      `json:"from"`
+		GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
+		Groups  []struct {
+			Acknowledged int     `json:"acknowledged"`
+			Campaigns    int     `json:"campaigns"`
+			ClaimRate    float32 `json:"claimRate"`
+			Claimed      int     `json:"claimed"`
+			CreditsSpent int     `json:"creditsSpent"`
+			Declined     int     `json:"declined"`
+			Delivered    int     `json:"delivered"`
+			Expired      int     `json:"expired"`
+			Feedback     int     `json:"feedback"`
+			Invited      int     `json:"invited"`
+
+			// Key The campaign id, the month (YYYY-MM) or the user id.
+			Key string `json:"key"`
+
+			// Name The campaign's name (groupBy=campaign).
+			Name            *string `json:"name,omitempty"`
+			RecipientsAdded int     `json:"recipientsAdded"`
+		} `json:"groups"`
+		To     time.Time `json:"to"`
+		Totals struct {
+			Acknowledged    int     `json:"acknowledged"`
+			Campaigns       int     `json:"campaigns"`
+			ClaimRate       float32 `json:"claimRate"`
+			Claimed         int     `json:"claimed"`
+			CreditsSpent    int     `json:"creditsSpent"`
+			Declined        int     `json:"declined"`
+			Delivered       int     `json:"delivered"`
+			Expired         int     `json:"expired"`
+			Feedback        int     `json:"feedback"`
+			Invited         int     `json:"invited"`
+			RecipientsAdded int     `json:"recipientsAdded"`
+		} `json:"totals"`
+	} `json:"data"`
+	Message    string                                        `json:"message"`
+	StatusCode GetReportSummary200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    GetReportSummary200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetReportSummaryResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetReportSummaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetReportSummaryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetReportSummaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetReportSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReportSummaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReportSummaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReportSummaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReportSummaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RemoveSuppressionResponse503Headers the declared response headers of an HTTP 503 response for RemoveSuppression
 type RemoveSuppressionResponse503Headers struct {
 	RetryAfter *int
@@ -31804,6 +32206,31 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 		return nil, err
 	}
 	return ParseListExpressSendRecipientsResponse(rsp)
+}
+
+// GetReportSummaryWithResponse A report across campaigns
+//
+// What the campaigns created in a period cost and what came of them, grouped by campaign,
+// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
+// totals of all: recipients added and invited (past `pending`), claimed (at
+// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
+// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
+// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// figures come from counters kept on each campaign in the same transactions as the changes
+// they count: exact, and read without reading a recipient (one read of the period's
+// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+// Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
+func (c *ClientWithResponses) GetReportSummaryWithResponse(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*GetReportSummaryResponse, error) {
+	rsp, err := c.GetReportSummary(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReportSummaryResponse(rsp)
 }
 
 // RemoveSuppressionWithResponse Take an address off the list
@@ -38547,6 +38974,121 @@ func ParseListExpressSendRecipientsResponse(rsp *http.Response) (*ListExpressSen
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListExpressSendRecipientsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetReportSummaryResponse parses an HTTP response from a GetReportSummaryWithResponse call
+func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReportSummaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				From    time.Time                                      `json:"from"`
+				GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
+				Groups  []struct {
+					Acknowledged int     `json:"acknowledged"`
+					Campaigns    int     `json:"campaigns"`
+					ClaimRate    float32 `json:"claimRate"`
+					Claimed      int     `json:"claimed"`
+					CreditsSpent int     `json:"creditsSpent"`
+					Declined     int     `json:"declined"`
+					Delivered    int     `json:"delivered"`
+					Expired      int     `json:"expired"`
+					Feedback     int     `json:"feedback"`
+					Invited      int     `json:"invited"`
+
+					// Key The campaign id, the month (YYYY-MM) or the user id.
+					Key string `json:"key"`
+
+					// Name The campaign's name (groupBy=campaign).
+					Name            *string `json:"name,omitempty"`
+					RecipientsAdded int     `json:"recipientsAdded"`
+				} `json:"groups"`
+				To     time.Time `json:"to"`
+				Totals struct {
+					Acknowledged    int     `json:"acknowledged"`
+					Campaigns       int     `json:"campaigns"`
+					ClaimRate       float32 `json:"claimRate"`
+					Claimed         int     `json:"claimed"`
+					CreditsSpent    int     `json:"creditsSpent"`
+					Declined        int     `json:"declined"`
+					Delivered       int     `json:"delivered"`
+					Expired         int     `json:"expired"`
+					Feedback        int     `json:"feedback"`
+					Invited         int     `json:"invited"`
+					RecipientsAdded int     `json:"recipientsAdded"`
+				} `json:"totals"`
+			} `json:"data"`
+			Message    string                                        `json:"message"`
+			StatusCode GetReportSummary200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    GetReportSummary200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetReportSummaryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

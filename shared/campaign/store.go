@@ -43,6 +43,9 @@ type Reader interface {
 	// keeps, sorted by sortBy (one of Sorts; ties by id), and how many f
 	// keeps.
 	ListCampaigns(ctx context.Context, orgID string, f Filter, sortBy string, order gifting.SortOrder, page gifting.PageRequest) ([]Campaign, int, error)
+	// CampaignsCreated reads the organization's campaigns created in
+	// [from, to), deleted ones too, in no particular order.
+	CampaignsCreated(ctx context.Context, orgID string, from, to time.Time) ([]Campaign, error)
 	// ContactList, Template and Gifts read what a campaign refers to:
 	// NOT_FOUND when one does not exist for the organization (the
 	// template and gifts may be the service catalog's).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/giftcampaign/service/bench/meter"
@@ -111,6 +112,133 @@ func TestCampaignMetrics(t *testing.T) {
 		api.Do("GET", "/api/campaigns/"+c.CampaignID+"/metrics", nil)
 		if got := meter.Total().Sub(before).Requests; got != 1 {
 			t.Errorf("metrics made %d DynamoDB requests, want 1", got)
+		}
+	})
+}
+
+// reportEnvelope is GET /reports/summary's answer.
+type reportEnvelope struct {
+	Data struct {
+		GroupBy string `json:"groupBy"`
+		Groups  []struct {
+			Key  string `json:"key"`
+			Name string `json:"name"`
+			campaign.ReportFigures
+		} `json:"groups"`
+		Totals campaign.ReportFigures `json:"totals"`
+	} `json:"data"`
+}
+
+// TestReportSummary: the report across campaigns of a launched campaign
+// of 5 (one pending, one invited, one claimed, one delivered, one
+// acknowledged, two with feedback) and a draft, by campaign, month and
+// user, equals what the test did; a period without them is empty;
+// another organization sees nothing; bad parameters are 400s naming
+// them.
+func TestReportSummary(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	_, gifts := campaignCatalogRefs(t)
+	price := int64(math.Ceil(gifts[1].Price))
+	orgID, key := testenv.Org(t, s, "report", 1_000_000)
+	_, otherKey := testenv.Org(t, s, "report-other", 1_000)
+	queue := jobs.NewLocal(testenv.Quiet)
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet})
+	queue.Start(svc.RunJob)
+	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+	listID, _ := listWithContacts(t, s, orgID, 5)
+	c := launchReady(t, api, gifts[1], listID)
+	draft := launchReady(t, api, gifts[1], listID)
+	if res := api.Do("POST", "/api/campaigns/"+c.CampaignID+"/launch", nil); res.Status != http.StatusAccepted {
+		t.Fatalf("launch: %d %s", res.Status, res.Body)
+	}
+	queue.Wait()
+	page, err := s.ListRecipients(ctx, orgID, c.CampaignID, recipient.Query{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+	if err != nil || len(page.Recipients) != 5 {
+		t.Fatalf("%d recipients, %v; want 5", len(page.Recipients), err)
+	}
+	for i, r := range page.Recipients[:4] {
+		if i >= 1 {
+			testenv.Claim(t, s, orgID, c.CampaignID, r.RecipientID)
+		}
+		if i >= 2 {
+			testenv.Ship(t, s, orgID, c.CampaignID, r.RecipientID)
+			to := []gifting.RecipientStatus{gifting.RecipientDelivered, gifting.RecipientAcknowledged}[i-2]
+			if _, err := testenv.Recipients(s).Move(ctx, orgID, c.CampaignID, r.RecipientID, to); err != nil {
+				t.Fatalf("move to %s: %v", to, err)
+			}
+			if _, err := testenv.Recipients(s).Feedback(ctx, orgID, c.CampaignID, r.RecipientID, "like", nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	counts := map[gifting.RecipientStatus]int64{}
+	page, _ = s.ListRecipients(ctx, orgID, c.CampaignID, recipient.Query{Page: gifting.PageRequest{Page: 1, Limit: 10}})
+	for _, r := range page.Recipients {
+		counts[r.Status]++
+	}
+	invited := 5 - counts[gifting.RecipientPending]
+	want := campaign.ReportFigures{Campaigns: 1, RecipientsAdded: 5, Invited: invited, Claimed: 3, Delivered: 2, Acknowledged: 1,
+		Feedback: 2, CreditsSpent: 5 * price, ClaimRate: math.Round(3/float64(invited)*10000) / 10000}
+	empty := campaign.ReportFigures{Campaigns: 1}
+
+	get := func(t *testing.T, a *testenv.API, query string) reportEnvelope {
+		t.Helper()
+		var rep reportEnvelope
+		res := a.Do("GET", "/api/campaigns/reports/summary"+query, nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", query, res.Status, res.Body)
+		}
+		res.JSON(t, &rep)
+		return rep
+	}
+	t.Run("by campaign", func(t *testing.T) {
+		rep := get(t, api, "")
+		if len(rep.Data.Groups) != 2 || rep.Data.Groups[0].Key != c.CampaignID || rep.Data.Groups[1].Key != draft.CampaignID {
+			t.Fatalf("groups %+v; want the launched campaign, then the draft", rep.Data.Groups)
+		}
+		if got := rep.Data.Groups[0].ReportFigures; got != want || rep.Data.Groups[0].Name != c.Name {
+			t.Errorf("the launched campaign's figures %+v (%q); want %+v", got, rep.Data.Groups[0].Name, want)
+		}
+		if got := rep.Data.Groups[1].ReportFigures; got != empty {
+			t.Errorf("the draft's figures %+v; want %+v", got, empty)
+		}
+		total := want
+		total.Campaigns = 2
+		if rep.Data.Totals != total {
+			t.Errorf("totals %+v; want %+v", rep.Data.Totals, total)
+		}
+	})
+	t.Run("by month and by user", func(t *testing.T) {
+		total := want
+		total.Campaigns = 2
+		month := get(t, api, "?groupBy=month")
+		if len(month.Data.Groups) != 1 || month.Data.Groups[0].Key != c.CreatedAt.UTC().Format("2006-01") || month.Data.Groups[0].ReportFigures != total {
+			t.Errorf("by month: %+v; want one group of %s holding %+v", month.Data.Groups, c.CreatedAt.Format("2006-01"), total)
+		}
+		user := get(t, api, "?groupBy=user")
+		if len(user.Data.Groups) != 1 || user.Data.Groups[0].Key != c.CreatedBy || user.Data.Groups[0].ReportFigures != total {
+			t.Errorf("by user: %+v; want one group of %q holding %+v", user.Data.Groups, c.CreatedBy, total)
+		}
+	})
+	t.Run("another period, another organization", func(t *testing.T) {
+		if rep := get(t, api, "?from=2020-01-01&to=2020-12-31"); len(rep.Data.Groups) != 0 || rep.Data.Totals != (campaign.ReportFigures{}) {
+			t.Errorf("2020: %+v", rep.Data)
+		}
+		other := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), otherKey)
+		if rep := get(t, other, ""); len(rep.Data.Groups) != 0 {
+			t.Errorf("another organization sees %+v", rep.Data.Groups)
+		}
+	})
+	t.Run("bad parameters", func(t *testing.T) {
+		for query, field := range map[string]string{"?groupBy=week": "groupBy", "?from=2026-02-01&to=2026-01-01": "to",
+			"?from=2024-01-01&to=2026-01-01": "to", "?from=yesterday": "from"} {
+			res := api.Do("GET", "/api/campaigns/reports/summary"+query, nil)
+			if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), field) {
+				t.Errorf("GET %s: %d %s; want a 400 naming %s", query, res.Status, res.Body, field)
+			}
 		}
 	})
 }

@@ -18,6 +18,7 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign, scope: gifting.ScopeSpend},
 		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
+		{pattern: "GET /api/campaigns/reports/summary", handle: s.reportSummary},
 	}, s.lifecycleRoutes()...)
 }
 
