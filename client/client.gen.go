@@ -10185,8 +10185,9 @@ type ClientInterface interface {
 	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
 	// totals of all: recipients added and invited (past `pending`), claimed (at
 	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
-	// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
+	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
+	// invited) and the median time from invitation to claim (hours, within ±19%). Each
 	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
@@ -12666,8 +12667,9 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
 // totals of all: recipients added and invited (past `pending`), claimed (at
 // `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
-// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
+// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
+// invited) and the median time from invitation to claim (hours, within ±19%). Each
 // campaign counts whole in the group of its creation; deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
@@ -20312,8 +20314,9 @@ type ClientWithResponsesInterface interface {
 	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
 	// totals of all: recipients added and invited (past `pending`), claimed (at
 	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
-	// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
+	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
+	// invited) and the median time from invitation to claim (hours, within ±19%). Each
 	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
@@ -27447,19 +27450,23 @@ type GetReportSummaryResponse struct {
 			From    time.Time                                      `json:"from"`
 			GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
 			Groups  []struct {
-				Acknowledged int     `json:"acknowledged"`
-				Campaigns    int     `json:"campaigns"`
-				ClaimRate    float32 `json:"claimRate"`
-				Claimed      int     `json:"claimed"`
-				CreditsSpent int     `json:"creditsSpent"`
-				Declined     int     `json:"declined"`
-				Delivered    int     `json:"delivered"`
-				Expired      int     `json:"expired"`
-				Feedback     int     `json:"feedback"`
-				Invited      int     `json:"invited"`
+				Acknowledged    int     `json:"acknowledged"`
+				Campaigns       int     `json:"campaigns"`
+				ClaimRate       float32 `json:"claimRate"`
+				Claimed         int     `json:"claimed"`
+				CreditsRefunded int     `json:"creditsRefunded"`
+				CreditsSpent    int     `json:"creditsSpent"`
+				Declined        int     `json:"declined"`
+				Delivered       int     `json:"delivered"`
+				Expired         int     `json:"expired"`
+				Feedback        int     `json:"feedback"`
+				Invited         int     `json:"invited"`
 
 				// Key The campaign id, the month (YYYY-MM) or the user id.
 				Key string `json:"key"`
+
+				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+				MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 				// Name The campaign's name (groupBy=campaign).
 				Name            *string `json:"name,omitempty"`
@@ -27471,13 +27478,17 @@ type GetReportSummaryResponse struct {
 				Campaigns       int     `json:"campaigns"`
 				ClaimRate       float32 `json:"claimRate"`
 				Claimed         int     `json:"claimed"`
+				CreditsRefunded int     `json:"creditsRefunded"`
 				CreditsSpent    int     `json:"creditsSpent"`
 				Declined        int     `json:"declined"`
 				Delivered       int     `json:"delivered"`
 				Expired         int     `json:"expired"`
 				Feedback        int     `json:"feedback"`
 				Invited         int     `json:"invited"`
-				RecipientsAdded int     `json:"recipientsAdded"`
+
+				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+				MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
+				RecipientsAdded    int      `json:"recipientsAdded"`
 			} `json:"totals"`
 		} `json:"data"`
 		Message    string                                        `json:"message"`
@@ -27504,19 +27515,23 @@ func (r GetReportSummaryResponse) GetJSON200() *struct {
 		From    time.Time                                      `json:"from"`
 		GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
 		Groups  []struct {
-			Acknowledged int     `json:"acknowledged"`
-			Campaigns    int     `json:"campaigns"`
-			ClaimRate    float32 `json:"claimRate"`
-			Claimed      int     `json:"claimed"`
-			CreditsSpent int     `json:"creditsSpent"`
-			Declined     int     `json:"declined"`
-			Delivered    int     `json:"delivered"`
-			Expired      int     `json:"expired"`
-			Feedback     int     `json:"feedback"`
-			Invited      int     `json:"invited"`
+			Acknowledged    int     `json:"acknowledged"`
+			Campaigns       int     `json:"campaigns"`
+			ClaimRate       float32 `json:"claimRate"`
+			Claimed         int     `json:"claimed"`
+			CreditsRefunded int     `json:"creditsRefunded"`
+			CreditsSpent    int     `json:"creditsSpent"`
+			Declined        int     `json:"declined"`
+			Delivered       int     `json:"delivered"`
+			Expired         int     `json:"expired"`
+			Feedback        int     `json:"feedback"`
+			Invited         int     `json:"invited"`
 
 			// Key The campaign id, the month (YYYY-MM) or the user id.
 			Key string `json:"key"`
+
+			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+			MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 			// Name The campaign's name (groupBy=campaign).
 			Name            *string `json:"name,omitempty"`
@@ -27528,13 +27543,17 @@ func (r GetReportSummaryResponse) GetJSON200() *struct {
 			Campaigns       int     `json:"campaigns"`
 			ClaimRate       float32 `json:"claimRate"`
 			Claimed         int     `json:"claimed"`
+			CreditsRefunded int     `json:"creditsRefunded"`
 			CreditsSpent    int     `json:"creditsSpent"`
 			Declined        int     `json:"declined"`
 			Delivered       int     `json:"delivered"`
 			Expired         int     `json:"expired"`
 			Feedback        int     `json:"feedback"`
 			Invited         int     `json:"invited"`
-			RecipientsAdded int     `json:"recipientsAdded"`
+
+			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+			MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
+			RecipientsAdded    int      `json:"recipientsAdded"`
 		} `json:"totals"`
 	} `json:"data"`
 	Message    string                                        `json:"message"`
@@ -32214,8 +32233,9 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 // by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
 // totals of all: recipients added and invited (past `pending`), claimed (at
 // `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds)
-// and the claim rate (claimed ÷ invited, four decimals; 0 when nobody was invited). Each
+// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
+// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
+// invited) and the median time from invitation to claim (hours, within ±19%). Each
 // campaign counts whole in the group of its creation; deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
@@ -39007,19 +39027,23 @@ func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryRespons
 				From    time.Time                                      `json:"from"`
 				GroupBy GetReportSummary200JSONResponseBodyDataGroupBy `json:"groupBy"`
 				Groups  []struct {
-					Acknowledged int     `json:"acknowledged"`
-					Campaigns    int     `json:"campaigns"`
-					ClaimRate    float32 `json:"claimRate"`
-					Claimed      int     `json:"claimed"`
-					CreditsSpent int     `json:"creditsSpent"`
-					Declined     int     `json:"declined"`
-					Delivered    int     `json:"delivered"`
-					Expired      int     `json:"expired"`
-					Feedback     int     `json:"feedback"`
-					Invited      int     `json:"invited"`
+					Acknowledged    int     `json:"acknowledged"`
+					Campaigns       int     `json:"campaigns"`
+					ClaimRate       float32 `json:"claimRate"`
+					Claimed         int     `json:"claimed"`
+					CreditsRefunded int     `json:"creditsRefunded"`
+					CreditsSpent    int     `json:"creditsSpent"`
+					Declined        int     `json:"declined"`
+					Delivered       int     `json:"delivered"`
+					Expired         int     `json:"expired"`
+					Feedback        int     `json:"feedback"`
+					Invited         int     `json:"invited"`
 
 					// Key The campaign id, the month (YYYY-MM) or the user id.
 					Key string `json:"key"`
+
+					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+					MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 					// Name The campaign's name (groupBy=campaign).
 					Name            *string `json:"name,omitempty"`
@@ -39031,13 +39055,17 @@ func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryRespons
 					Campaigns       int     `json:"campaigns"`
 					ClaimRate       float32 `json:"claimRate"`
 					Claimed         int     `json:"claimed"`
+					CreditsRefunded int     `json:"creditsRefunded"`
 					CreditsSpent    int     `json:"creditsSpent"`
 					Declined        int     `json:"declined"`
 					Delivered       int     `json:"delivered"`
 					Expired         int     `json:"expired"`
 					Feedback        int     `json:"feedback"`
 					Invited         int     `json:"invited"`
-					RecipientsAdded int     `json:"recipientsAdded"`
+
+					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+					MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
+					RecipientsAdded    int      `json:"recipientsAdded"`
 				} `json:"totals"`
 			} `json:"data"`
 			Message    string                                        `json:"message"`

@@ -119,6 +119,13 @@ type LiveData struct {
 	CreditsSpent int64
 	// FeedbackCount is the number of recipients who left feedback.
 	FeedbackCount int64
+	// CreditsRefunded is what went back to the wallet from its recipients
+	// (claims of cheaper gifts, expiries, cancelled orders), already taken
+	// off CreditsSpent; 0 for refunds before it was kept.
+	CreditsRefunded int64
+	// ClaimDelays is how long its recipients took from invitation to
+	// claim: gifting.ClaimDelayBucket → recipients.
+	ClaimDelays map[int]int64
 	// LaunchedAt is when the launch was accepted; LiveAt when the launch
 	// finished and the campaign went live.
 	LaunchedAt *time.Time

@@ -1,7 +1,12 @@
 package dynamo
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -46,8 +51,10 @@ type liveDataItem struct {
 	StatusCounts  map[gifting.RecipientStatus]int64 `json:"statusCounts"`
 	CreditsSpent  int64                             `json:"creditsSpent"`
 	FeedbackCount int64                             `json:"feedbackCount"`
-	LaunchedAt    *time.Time                        `json:"launchedAt,omitempty"`
-	LiveAt        *time.Time                        `json:"liveAt,omitempty"`
+	// CreditsRefunded is kept by the updates that refund (refundedExpr).
+	CreditsRefunded int64      `json:"creditsRefunded,omitempty"`
+	LaunchedAt      *time.Time `json:"launchedAt,omitempty"`
+	LiveAt          *time.Time `json:"liveAt,omitempty"`
 }
 
 type completionDataItem struct {
@@ -95,7 +102,7 @@ func campaignItemOf(c campaign.Campaign) campaignItem {
 		UpdatedAt: c.UpdatedAt, LastUpdatedBy: c.LastUpdatedBy, Reason: c.Reason, Name: c.Name,
 		Description: c.Description, TotalRecipients: c.TotalRecipients,
 		LiveData: liveDataItem{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent, FeedbackCount: l.FeedbackCount,
-			LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
+			CreditsRefunded: l.CreditsRefunded, LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
 		CompletionData: completionDataItemOf(c.CompletionData),
 		LaunchProgress: launchProgressItemOf(c.LaunchProgress),
 	}
@@ -112,7 +119,7 @@ func (it campaignItem) campaign() campaign.Campaign {
 		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
 		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
 		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,
-			FeedbackCount: l.FeedbackCount, LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
+			FeedbackCount: l.FeedbackCount, CreditsRefunded: l.CreditsRefunded, LaunchedAt: l.LaunchedAt, LiveAt: l.LiveAt},
 		CompletionData: campaign.CompletionData{CompletedAt: done.CompletedAt, CompletedBy: done.CompletedBy,
 			TotalRecipients: done.TotalRecipients, StatusCounts: done.StatusCounts, CreditsSpent: done.CreditsSpent,
 			FeedbackCount: done.FeedbackCount},
@@ -130,5 +137,41 @@ func decodeCampaign(it item) (campaign.Campaign, error) {
 	if err := unmarshal(it, &ci); err != nil {
 		return campaign.Campaign{}, err
 	}
-	return ci.campaign(), nil
+	c := ci.campaign()
+	c.LiveData.ClaimDelays = claimDelaysOf(it)
+	return c, nil
 }
+
+// The claim-delay histogram (gifting.ClaimDelayBucket) lives in top-level
+// attributes of the campaign item, cd00 to cd63, each ADDed by a claim's
+// transaction: an ADD creates its attribute, where a nested map would
+// have to exist first on every campaign written before it.
+const claimDelayPrefix = "cd"
+
+// claimDelayAttr names bucket b's attribute.
+func claimDelayAttr(b int) string { return fmt.Sprintf("%s%02d", claimDelayPrefix, b) }
+
+// claimDelaysOf reads the histogram of a campaign item (nil when empty).
+func claimDelaysOf(it item) map[int]int64 {
+	var h map[int]int64
+	for k, v := range it {
+		b, err := strconv.Atoi(strings.TrimPrefix(k, claimDelayPrefix))
+		n, ok := v.(*types.AttributeValueMemberN)
+		if len(k) != 4 || !strings.HasPrefix(k, claimDelayPrefix) || err != nil || !ok {
+			continue
+		}
+		c, err := strconv.ParseInt(n.Value, 10, 64)
+		if err != nil {
+			continue
+		}
+		if h == nil {
+			h = map[int]int64{}
+		}
+		h[b] = c
+	}
+	return h
+}
+
+// refundedExpr is the update clause that counts refund (":refund") in a
+// campaign's creditsRefunded; its values need ":zero".
+const refundedExpr = "liveData.creditsRefunded = if_not_exists(liveData.creditsRefunded, :zero) + :refund"

@@ -145,14 +145,18 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 		{Update: &types.Update{
 			TableName:           &s.table,
 			Key:                 key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
-			UpdateExpression:    aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund"),
+			// The refund counted apart too, and the claim's delay in its
+			// bucket (campaign_item.go).
+			UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund, " +
+				refundedExpr + " ADD #cd :one"),
 			ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
 			ExpressionAttributeNames: map[string]string{
 				"#from": string(p.From), "#to": string(r.Status), "#st": "status",
+				"#cd": claimDelayAttr(gifting.ClaimDelayBucket(r.ClaimDelay())),
 			},
 			ExpressionAttributeValues: item{
 				":one": num(1), ":refund": num(p.Refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
-				":completed": str(string(campaign.Completed)),
+				":completed": str(string(campaign.Completed)), ":zero": num(0),
 			},
 		}},
 	}

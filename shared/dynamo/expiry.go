@@ -89,7 +89,7 @@ func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, r
 		Key:       key(orgPK(orgID), sk),
 		UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, " +
 			"liveData.statusCounts.#to = if_not_exists(liveData.statusCounts.#to, :zero) + :one, " +
-			"liveData.creditsSpent = liveData.creditsSpent - :refund"),
+			"liveData.creditsSpent = liveData.creditsSpent - :refund, " + refundedExpr),
 		ConditionExpression:      aws.String("attribute_exists(PK)"),
 		ExpressionAttributeNames: map[string]string{"#from": string(from), "#to": string(gifting.RecipientExpired)},
 		ExpressionAttributeValues: item{

@@ -147,7 +147,8 @@ func (s *Store) orderCampaignUpdate(w orderWrite) *types.TransactWriteItem {
 		return nil
 	}
 	r := w.r.Recipient
-	expr, names, values := "SET liveData.creditsSpent = liveData.creditsSpent - :cr", map[string]string{}, item{":cr": num(w.credits)}
+	expr, names, values := "SET liveData.creditsSpent = liveData.creditsSpent - :refund, "+refundedExpr, map[string]string{},
+		item{":refund": num(w.credits), ":zero": num(0)}
 	if moved {
 		expr += ", liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one"
 		names["#from"], names["#to"], values[":one"] = string(w.r.From), string(r.Status), num(1)

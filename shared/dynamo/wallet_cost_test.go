@@ -195,4 +195,18 @@ func TestMoneyPathCost(t *testing.T) {
 	// 100, -10 for jane, +50, -40 for ann and for bob, +5 back from ann's
 	// coffee and +40 from bob's expiry.
 	assertBalance(t, s, orgID, 105)
+	// The campaign keeps what went back apart (issue 35's report): 5 and
+	// 40, its spending net of them; and the claim's delay in its
+	// histogram.
+	got, err := s.LoadCampaign(context.Background(), orgID, dear.CampaignID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timed int64
+	for _, n := range got.LiveData.ClaimDelays {
+		timed += n
+	}
+	if got.LiveData.CreditsRefunded != 45 || got.LiveData.CreditsSpent != 80-45 || timed != 1 {
+		t.Errorf("campaign: %d credits refunded, %d spent, %d claims timed; want 45, 35 and 1", got.LiveData.CreditsRefunded, got.LiveData.CreditsSpent, timed)
+	}
 }

@@ -121,8 +121,9 @@ type reportEnvelope struct {
 	Data struct {
 		GroupBy string `json:"groupBy"`
 		Groups  []struct {
-			Key  string `json:"key"`
-			Name string `json:"name"`
+			Key    string   `json:"key"`
+			Name   string   `json:"name"`
+			Median *float64 `json:"medianHoursToClaim"`
 			campaign.ReportFigures
 		} `json:"groups"`
 		Totals campaign.ReportFigures `json:"totals"`
@@ -204,6 +205,10 @@ func TestReportSummary(t *testing.T) {
 		}
 		if got := rep.Data.Groups[1].ReportFigures; got != empty {
 			t.Errorf("the draft's figures %+v; want %+v", got, empty)
+		}
+		// The claims came within seconds of their invitations.
+		if m := rep.Data.Groups[0].Median; m == nil || *m > 0.1 || rep.Data.Groups[1].Median != nil {
+			t.Errorf("median hours to claim: %v for the launched campaign (want about 0), %v for the draft (want null)", m, rep.Data.Groups[1].Median)
 		}
 		total := want
 		total.Campaigns = 2

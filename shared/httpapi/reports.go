@@ -23,7 +23,10 @@ type reportFiguresDTO struct {
 	Expired         int64   `json:"expired"`
 	Feedback        int64   `json:"feedback"`
 	CreditsSpent    int64   `json:"creditsSpent"`
+	CreditsRefunded int64   `json:"creditsRefunded"`
 	ClaimRate       float64 `json:"claimRate"`
+	// MedianHoursToClaim is null while no claim was timed.
+	MedianHoursToClaim *float64 `json:"medianHoursToClaim"`
 }
 
 type reportGroupDTO struct {
@@ -41,9 +44,13 @@ type reportDTO struct {
 }
 
 func reportFiguresOf(f campaign.ReportFigures) reportFiguresDTO {
-	return reportFiguresDTO{Campaigns: f.Campaigns, RecipientsAdded: f.RecipientsAdded, Invited: f.Invited, Claimed: f.Claimed,
+	out := reportFiguresDTO{Campaigns: f.Campaigns, RecipientsAdded: f.RecipientsAdded, Invited: f.Invited, Claimed: f.Claimed,
 		Delivered: f.Delivered, Acknowledged: f.Acknowledged, Declined: f.Declined, Expired: f.Expired, Feedback: f.Feedback,
-		CreditsSpent: f.CreditsSpent, ClaimRate: f.ClaimRate}
+		CreditsSpent: f.CreditsSpent, CreditsRefunded: f.CreditsRefunded, ClaimRate: f.ClaimRate}
+	if f.ClaimsTimed > 0 {
+		out.MedianHoursToClaim = &f.MedianHoursToClaim
+	}
+	return out
 }
 
 // reportSummary serves GET /reports/summary?from=&to=&groupBy=: the
