@@ -143,8 +143,8 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 		}},
 		s.stockUpdate(p.OrgID, p.Gift.Catalog, p.Order.Stock),
 		{Update: &types.Update{
-			TableName:           &s.table,
-			Key:                 key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
+			TableName: &s.table,
+			Key:       key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
 			// The refund counted apart too, and the claim's delay in its
 			// bucket (campaign_item.go).
 			UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund, " +
