@@ -64,11 +64,17 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 // variant when it has variants, and the shipping address. The returned page is the one before the claim; its
 // recipient's LandingPageID is where the recipient goes next.
 //
+// A digital gift's claim sent again (its answer lost) is no error: its
+// recipient holds the code the first one took.
+//
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
 // written), CONFLICT (already claimed; the chosen gift or variant out of
 // stock, with details giftId or variantId; nothing written).
 func (s *Pages) Claim(ctx context.Context, pageID string, in ClaimInput) (Page, error) {
 	p, err := s.ClaimForm(ctx, pageID)
+	if errors.Is(err, ErrAlreadyClaimed) && p.Recipient.replays(in) {
+		return p, nil // the same digital claim sent again: on to its code
+	}
 	if err != nil {
 		return p, err
 	}
