@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/giftcodes"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -106,4 +106,3 @@ func digitalClaimCancelled(_ recipient.ClaimPlan, reasons []types.CancellationRe
 	}
 	return nil
 }
-
