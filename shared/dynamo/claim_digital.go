@@ -106,3 +106,21 @@ func digitalClaimCancelled(_ recipient.ClaimPlan, reasons []types.CancellationRe
 	}
 	return nil
 }
+
+// AssignedCode reads a code's sealed secret and whom it was assigned to
+// (recipient.CodeStore).
+func (s *Store) AssignedCode(ctx context.Context, orgID, giftID, codeID string) (sealed, campaignID, recipientID string, err error) {
+	var c struct {
+		Sealed string `json:"sec"`
+		Holder string `json:"asg"`
+	}
+	found, err := s.get(ctx, orgPK(orgID), codeSK(giftID, codeID), &c)
+	if err != nil {
+		return "", "", "", err
+	}
+	if !found {
+		return "", "", "", recipient.ErrNoCode
+	}
+	campaignID, recipientID, _ = strings.Cut(c.Holder, "#")
+	return c.Sealed, campaignID, recipientID, nil
+}

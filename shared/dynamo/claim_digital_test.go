@@ -45,7 +45,7 @@ func newDigitalFixture(t *testing.T, s *dynamo.Store, org string, n int, codes [
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := giftcodes.NewApp(s, testenv.Secrets(t)).Upload(ctx, orgID, g.GiftID, codes)
+	rep, err := giftcodes.NewApp(s, testenv.CodeSecrets(t)).Upload(ctx, orgID, g.GiftID, codes)
 	if err != nil || rep.Added != len(codes) {
 		t.Fatalf("upload codes: %+v, %v", rep, err)
 	}

@@ -19,7 +19,8 @@ type Pages struct {
 func NewPages(app *App) *Pages { return &Pages{app: app} }
 
 // Landing returns the landing page pageID names and records its first
-// view.
+// view. After the claim of a digital gift it holds the code
+// (RevealCode).
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
 // (Page.Gone; the recipient expired, with the page).
@@ -36,7 +37,8 @@ func (s *Pages) Landing(ctx context.Context, pageID string) (Page, error) {
 			return p, err
 		}
 	}
-	return p, nil
+	p.Code, err = s.RevealCode(ctx, p)
+	return p, err
 }
 
 // ClaimForm returns the claim page pageID names, with the gifts in stock

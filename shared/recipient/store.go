@@ -19,6 +19,7 @@ type Store interface {
 	wallet.Balances
 	AddStore
 	ClaimStore
+	CodeStore
 	UpdateStore
 	EmailStore
 	ReadStore

@@ -31,3 +31,16 @@ func Secrets(t testing.TB) *sealed.Box {
 	}
 	return sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits)
 }
+
+// CodeSecrets returns a sealer of digital gifts' codes of its own over the
+// KMS emulator's key (kmskey.CodesContext), as a function wired with
+// app.WithCodeSecrets has.
+func CodeSecrets(t testing.TB) *sealed.Box {
+	t.Helper()
+	cfg := KMSConfig(t)
+	client, err := kmssecrets.NewClient(cfg.KMSEndpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed.New(kmskey.NewCodes(client, cfg.KMSKeyID), sealed.DefaultLimits)
+}
