@@ -45,7 +45,7 @@ var _ sealed.KeyProvider = (*Provider)(nil)
 // New returns the provider of keyID (a key id, key ARN or alias) through
 // client.
 func New(client Client, keyID string) *Provider {
-	return &Provider{client: client, keyID: keyID, context: CodesContext}
+	return &Provider{client: client, keyID: keyID, context: EncryptionContext}
 }
 
 // NewCodes returns the provider of keyID for gift codes (CodesContext).
