@@ -58,7 +58,38 @@ func DecideDigitalClaim(orgID string, st ClaimState, code giftcodes.Slot, now ti
 		return ClaimPlan{}, err
 	}
 	r.ShipmentInfo = giftcodes.Delivery(code)
+	r.activateDelivered(now)
 	c := code
 	return ClaimPlan{OrgID: orgID, Before: cur.Version, Recipient: cur.Next(r), From: from, Gift: *st.Gift,
 		Refund: refund, Message: statusChanged(r, from), Code: &c}, nil
+}
+
+// DeliveredEmail is the post-delivery email of a digital gift whose
+// template has none: the gift is ready, and its page (which alone shows
+// the code) is linked. It never holds the code: an email is read on many
+// devices, forwarded and archived.
+var DeliveredEmail = gifting.EmailTemplate{
+	Subject: "{{firstName}}, your gift is ready",
+	HTML: `<p>Hi {{firstName}},</p>` +
+		`<p>Your gift from {{campaignName}} is ready.</p>` +
+		`<p><a href="{{landingPageUrl}}">See your gift and its code</a></p>` +
+		`<p>The code is shown on that page only: please do not share its address.</p>`,
+}
+
+// activateDelivered sends the recipient of a digital gift its delivered
+// email at now when its template has no post-delivery email of its own
+// (DeliveredEmail, rendered by RenderEmails), as long as the recipient
+// gets emails at all (one of them was sent or is active: its reminders
+// stopped with the claim).
+func (r *Recipient) activateDelivered(now time.Time) {
+	e := &r.Emails.PostDelivery
+	if e.Active || e.Sent || e.Failure != "" {
+		return
+	}
+	for _, k := range gifting.EmailKinds {
+		if k := r.Emails.Kind(k); k.Active || k.Sent {
+			e.Active, e.ScheduledTime = true, gifting.FormatTime(now)
+			return
+		}
+	}
 }

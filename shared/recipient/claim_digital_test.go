@@ -1,6 +1,7 @@
 package recipient_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/giftcampaign/service/shared/giftcodes"
@@ -96,5 +97,46 @@ func TestValidateDigitalChoice(t *testing.T) {
 	phys := recipient.ClaimInput{GiftID: "mug"}
 	if err := phys.Validate(gifts); gifting.ErrorCode(err) != gifting.CodeValidation {
 		t.Errorf("physical choice without an address: %v, want VALIDATION_FAILED", err)
+	}
+}
+
+// TestDigitalDeliveredEmail: a digital claim whose template has no
+// post-delivery email sends the service's own at once, linking the
+// landing page (where the code is) and holding no code; a template's own
+// post-delivery email is kept, after its delay.
+func TestDigitalDeliveredEmail(t *testing.T) {
+	t.Parallel()
+	st := claimState()
+	st.Gift.Gift.Type = "digital"
+	st.Recipient.URLs.LandingPage = "https://gifts.test/gift/acme.c1.r1.secret"
+	st.Recipient.Emails.AddressConfirmation.Sent = true // the invitation went out
+	p, err := recipient.DecideDigitalClaim("acme", st, code, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Recipient.Recipient
+	e := r.Emails.PostDelivery
+	if !e.Active || e.ScheduledTime != gifting.FormatTime(at) {
+		t.Fatalf("post-delivery email %+v: want it active, due at the claim", e)
+	}
+	r.RenderEmails(map[string]gifting.EmailTemplate{"addressConfirmation": {Subject: "s", HTML: "h"}})
+	e = r.Emails.PostDelivery
+	if !strings.Contains(e.HTML, `href="https://gifts.test/gift/acme.c1.r1.secret"`) || !strings.Contains(e.Subject, "ready") {
+		t.Errorf("delivered email %q / %q: want the landing page linked", e.Subject, e.HTML)
+	}
+	for _, leak := range []string{"c0ffee", "0001"} {
+		if strings.Contains(e.HTML+e.Subject, leak) {
+			t.Errorf("the delivered email holds %q", leak)
+		}
+	}
+	own := digitalState() // its template sends a post-delivery email (active)
+	p, err = recipient.DecideDigitalClaim("acme", own, code, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = p.Recipient.Recipient
+	r.RenderEmails(map[string]gifting.EmailTemplate{"postDelivery": {Subject: "Enjoy", HTML: "<p>{{landingPageUrl}}</p>"}})
+	if r.Emails.PostDelivery.Subject != "Enjoy" {
+		t.Errorf("the template's own post-delivery email became %q", r.Emails.PostDelivery.Subject)
 	}
 }
