@@ -70,6 +70,10 @@ func TestDigitalCodeRevealedOnlyOnItsPage(t *testing.T) {
 			t.Errorf("the landing page does not show %q", want)
 		}
 	}
+	// The same form posted again (its answer lost) leads to the same code.
+	if again := claimOnPage(t, pages.URL, r.ClaimPageID, gift); !strings.Contains(again, leakCode) {
+		t.Error("the claim posted again does not lead to the same code")
+	}
 
 	// The answers of the API about the recipient, its gift and its codes.
 	var bodies []string
