@@ -65,8 +65,8 @@ func DecideDigitalClaim(orgID string, st ClaimState, code giftcodes.Slot, now ti
 }
 
 // DeliveredEmail is the post-delivery email of a digital gift whose
-// template has none: the gift is ready, and its page (which alone shows
-// the code) is linked. It never holds the code: an email is read on many
+// template has none that links the landing page: the gift is ready, and
+// its page (which alone shows the code) is linked. It never holds the code: an email is read on many
 // devices, forwarded and archived.
 var DeliveredEmail = gifting.EmailTemplate{
 	Subject: "{{firstName}}, your gift is ready",
@@ -76,14 +76,20 @@ var DeliveredEmail = gifting.EmailTemplate{
 		`<p>The code is shown on that page only: please do not share its address.</p>`,
 }
 
-// activateDelivered sends the recipient of a digital gift its delivered
-// email at now when its template has no post-delivery email of its own
-// (DeliveredEmail, rendered by RenderEmails), as long as the recipient
-// gets emails at all (one of them was sent or is active: its reminders
-// stopped with the claim).
+// activateDelivered has the recipient of a digital gift sent its
+// delivered email at now: the post-delivery email, due at once rather than
+// after its template's delay (the gift is there the moment it is claimed;
+// RenderEmails gives it the service's words, DeliveredEmail, unless the
+// template's own links the landing page). A recipient that gets no email
+// at all (none was sent or is active: its reminders stopped with the
+// claim) gets none now either.
 func (r *Recipient) activateDelivered(now time.Time) {
 	e := &r.Emails.PostDelivery
-	if e.Active || e.Sent || e.Failure != "" {
+	if e.Sent || e.Failure != "" {
+		return
+	}
+	if e.Active {
+		e.ScheduledTime = gifting.FormatTime(now)
 		return
 	}
 	for _, k := range gifting.EmailKinds {
@@ -92,4 +98,15 @@ func (r *Recipient) activateDelivered(now time.Time) {
 			return
 		}
 	}
+}
+
+// digitalDeliveredEmail is the post-delivery email of a digital gift's
+// recipient given its template's own, t (ok false: none): the template's
+// when it links the landing page (where the code is), else the service's
+// DeliveredEmail, so the email always leads to the code.
+func digitalDeliveredEmail(t gifting.EmailTemplate, ok bool) gifting.EmailTemplate {
+	if ok && strings.Contains(t.HTML, "{{landingPageUrl}}") {
+		return t
+	}
+	return DeliveredEmail
 }

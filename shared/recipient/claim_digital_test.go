@@ -129,14 +129,25 @@ func TestDigitalDeliveredEmail(t *testing.T) {
 			t.Errorf("the delivered email holds %q", leak)
 		}
 	}
-	own := digitalState() // its template sends a post-delivery email (active)
+	// A template's own post-delivery email (active, sent 72 hours after a
+	// delivery) goes at once, in its words when it links the landing
+	// page, in the service's when it does not.
+	own := digitalState()
+	own.Recipient.Delays = map[string]int{"postDelivery": 72}
+	own.Recipient.URLs.LandingPage = "https://gifts.test/gift/acme.c1.r1.secret"
 	p, err = recipient.DecideDigitalClaim("acme", own, code, at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r = p.Recipient.Recipient
-	r.RenderEmails(map[string]gifting.EmailTemplate{"postDelivery": {Subject: "Enjoy", HTML: "<p>{{landingPageUrl}}</p>"}})
-	if r.Emails.PostDelivery.Subject != "Enjoy" {
-		t.Errorf("the template's own post-delivery email became %q", r.Emails.PostDelivery.Subject)
+	if got := r.Emails.PostDelivery.ScheduledTime; got != gifting.FormatTime(at) {
+		t.Errorf("the template's post-delivery email is due %s, want at the claim", got)
+	}
+	for html, want := range map[string]string{`<p><a href="{{landingPageUrl}}">Enjoy</a></p>`: "Enjoy", "<p>Your gift was delivered.</p>": "ready"} {
+		rr := r
+		rr.RenderEmails(map[string]gifting.EmailTemplate{"postDelivery": {Subject: "Enjoy", HTML: html}})
+		if e := rr.Emails.PostDelivery; !strings.Contains(e.Subject, want) || !strings.Contains(e.HTML, "https://gifts.test/gift/acme.c1.r1.secret") {
+			t.Errorf("template's post-delivery %q gave %q / %q; want %q", html, e.Subject, e.HTML, want)
+		}
 	}
 }

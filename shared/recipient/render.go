@@ -26,8 +26,8 @@ func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 		if !ok && kind == "shipped" && r.Emails.Shipped.Active {
 			t, ok = ShippedEmail, true
 		}
-		if !ok && kind == "postDelivery" && r.Emails.PostDelivery.Active && giftcodes.Assigned(r.ShipmentInfo) != "" {
-			t, ok = DeliveredEmail, true // a digital gift's (activateDelivered)
+		if kind == "postDelivery" && r.Emails.PostDelivery.Active && giftcodes.Assigned(r.ShipmentInfo) != "" {
+			t, ok = digitalDeliveredEmail(t, ok), true // a digital gift's (activateDelivered)
 		}
 		if !ok {
 			continue
