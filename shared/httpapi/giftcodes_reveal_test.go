@@ -10,10 +10,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/giftcampaign/service/shared/app/site"
+	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -170,4 +175,58 @@ func claimOnPage(t *testing.T, base, claimPageID, gift string) string {
 		t.Fatalf("landing page: %d %s", page.StatusCode, b)
 	}
 	return string(b)
+}
+
+// TestDigitalDeliveredEmailSent: the scheduler sends the recipient of a
+// digital gift its delivered email right after the claim. The campaign's
+// template has a post-delivery email that does not link the landing page,
+// so the service's own goes: it links the page, and neither it nor the
+// invitation holds the code.
+func TestDigitalDeliveredEmailSent(t *testing.T) {
+	t.Parallel()
+	clk := &hookClock{now: time.Now()}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	orgID, key := testenv.Org(t, s, "codes-mail", 100)
+	api := testenv.NewAPI(t, s, key)
+	gift := createDigitalGift(t, api, "Book voucher")
+	if up := api.Do("POST", "/api/campaigns/gifts/"+gift+"/codes", map[string]any{"codes": []map[string]any{{"code": leakCode}}}); up.Status != http.StatusCreated {
+		t.Fatalf("upload: %d %s", up.Status, up.Body)
+	}
+	res := api.Do("POST", "/api/campaigns", map[string]any{"name": "Event thanks", "campaignData": map[string]any{
+		"giftIds": []string{gift}, "emailTemplateId": "tmpl-event-thank-you", "creditsPerRecipient": 25}})
+	campaignID, _ := res.Map(t)["data"].(map[string]any)["campaignId"].(string)
+	added := api.Do("POST", addPath(campaignID), recipientBody("lin@example.com", "Lin"))
+	rid, _ := added.Map(t)["recipientId"].(string)
+	testenv.SetCampaignStatus(t, s, orgID, campaignID, campaign.Live)
+	tick := func() {
+		t.Helper()
+		clk.add(recipient.EmailHold + time.Second)
+		if err := api.Scheduler.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tick() // the invitation
+	r, err := s.Recipient(t.Context(), orgID, campaignID, rid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := httptest.NewServer(site.NewWithCodes(s, testenv.Quiet, testenv.CodeSecrets(t)))
+	t.Cleanup(pages.Close)
+	claimOnPage(t, pages.URL, r.ClaimPageID, gift)
+	tick()
+	var delivered *mail.Message
+	for _, m := range api.Mail.Sent() {
+		if strings.Contains(m.Subject+m.HTML+m.Text, leakCode) || strings.Contains(m.Subject+m.HTML+m.Text, "9QX7-K2VD") {
+			t.Errorf("the %s email holds the code", m.Kind)
+		}
+		if m.Kind == "postDelivery" {
+			delivered = &m
+		}
+	}
+	if delivered == nil {
+		t.Fatalf("no delivered email after the claim; sent %d emails", len(api.Mail.Sent()))
+	}
+	if !strings.Contains(delivered.HTML, `href="`+r.URLs.LandingPage+`"`) || !strings.Contains(delivered.Subject, "ready") {
+		t.Errorf("delivered email %q / %s: want it to say the gift is ready and link %s", delivered.Subject, delivered.HTML, r.URLs.LandingPage)
+	}
 }
