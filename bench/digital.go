@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 
-	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/sealed"
@@ -99,14 +97,9 @@ func digitalScenario(ctx context.Context, parent *env) []systemFigure {
 const digitalMethod = "Digital claim row: on a table of its own, one organization uploads 40 codes to a digital gift priced 25 in a campaign holding 40 credits a recipient, adds 30 recipients through the API and claims each, one after another, through the recipient slice's use case over the metered client (the claim page's own DynamoDB requests: the claim's read, the Slim query of the first code, the code's mask, the wallet's balance and the transaction of the recipient, the gift's units, the campaign's counters, the code, the pool's count, the refund and its ledger entry). WRU billed (est.) as for the endpoints."
 
 // benchCodeSecrets is the sealer of digital gifts' codes over the KMS
-// emulator `make bench` starts (KMS_ENDPOINT, KMS_KEY_ID), in the codes'
-// own encryption context.
+// emulator `make bench` starts, in the codes' own encryption context.
 func benchCodeSecrets() (*sealed.Box, error) {
-	endpoint, keyID := os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
-	if endpoint == "" || keyID == "" {
-		return nil, fmt.Errorf("KMS_ENDPOINT or KMS_KEY_ID is not set: run `make bench`, which starts the KMS emulator")
-	}
-	client, err := kmssecrets.NewClient(endpoint)
+	client, keyID, err := benchKMS()
 	if err != nil {
 		return nil, err
 	}
