@@ -86,6 +86,13 @@ func TestClaimMixedDigitalAndPhysical(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(landing, "BOOK-5521-MIXD") || strings.Contains(landing, "Shipping to") {
 		t.Errorf("landing page %d: want the code shown and no shipping address", status)
 	}
+	// Choosing the mug afterwards: already claimed, said without an
+	// address (none was asked), with the way back to the code.
+	status, page = read(noRedirect.PostForm(ts.URL+"/claim/"+r.ClaimPageID, url.Values{"giftId": {mug.GiftID},
+		"line1": {"1 Main St"}, "city": {"Springfield"}, "zip": {"62701"}, "country": {"US"}}))
+	if status != http.StatusConflict || !strings.Contains(page, "Your gift is already claimed") || !strings.Contains(page, `href="/gift/`) {
+		t.Errorf("a second claim: %d, want 409 saying the gift is claimed, linking its page", status)
+	}
 	got, err := s.Recipient(ctx, orgID, c.CampaignID, r.RecipientID)
 	if err != nil || got.Status != gifting.RecipientDelivered || got.Address != nil || got.SelectedGift.GiftID != card.GiftID {
 		t.Errorf("recipient %s, address %v, gift %s (%v): want delivered with the voucher, no address", got.Status, got.Address, got.SelectedGift.GiftID, err)

@@ -245,6 +245,9 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 		v.Sender, v.CampaignName = p.Sender, p.Campaign.Name
 		if p.Recipient.Claimed() {
 			v.Heading, v.LandingURL = "Your address is already confirmed", "/gift/"+p.Recipient.LandingPageID
+			if p.Recipient.Address == nil {
+				v.Heading = "Your gift is already claimed" // a digital gift: no address was asked
+			}
 		}
 		if p.Recipient.Status == gifting.RecipientExpired {
 			v.Title, v.Heading = "This gift has expired", "This gift has expired"
