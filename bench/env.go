@@ -76,6 +76,9 @@ func newEnv(ctx context.Context) (*env, error) {
 			return nil, err
 		}
 		cfg.service.Secrets = secrets
+		if cfg.service.Codes, err = benchCodeSecrets(); err != nil {
+			return nil, err
+		}
 	}
 	return newTableEnv(ctx, root, endpoint, client, cfg)
 }

@@ -94,6 +94,10 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 		progress("fulfilment: claims, shipments, cancels, exports")
 		figs = append(figs, ordersScenario(ctx, e)...)
 	}
+	if strings.Contains(o.bulk, "digital") {
+		progress("claims of a digital gift")
+		figs = append(figs, digitalScenario(ctx, e)...)
+	}
 	if strings.Contains(o.bulk, "wallet") {
 		progress("wallet under %d concurrent add-recipients", walletRequests)
 		timeout, err := functionTimeout(e.root, httpapi.Recipients.String())

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/app"
@@ -307,15 +308,22 @@ func webhookScenario(ctx context.Context, e *env) []systemFigure {
 // benchSecrets is a sealer over the KMS emulator `make bench` starts
 // (KMS_ENDPOINT, KMS_KEY_ID), with the default cache limits.
 func benchSecrets() (*sealed.Box, error) {
-	endpoint, keyID := os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
-	if endpoint == "" || keyID == "" {
-		return nil, fmt.Errorf("KMS_ENDPOINT or KMS_KEY_ID is not set: run `make bench`, which starts the KMS emulator")
-	}
-	client, err := kmssecrets.NewClient(endpoint)
+	client, keyID, err := benchKMS()
 	if err != nil {
 		return nil, err
 	}
 	return sealed.New(kmskey.New(client, keyID), sealed.DefaultLimits), nil
+}
+
+// benchKMS is a client of the KMS emulator `make bench` starts
+// (KMS_ENDPOINT) and its key's id (KMS_KEY_ID).
+func benchKMS() (*kms.Client, string, error) {
+	endpoint, keyID := os.Getenv("KMS_ENDPOINT"), os.Getenv("KMS_KEY_ID")
+	if endpoint == "" || keyID == "" {
+		return nil, "", fmt.Errorf("KMS_ENDPOINT or KMS_KEY_ID is not set: run `make bench`, which starts the KMS emulator")
+	}
+	client, err := kmssecrets.NewClient(endpoint)
+	return client, keyID, err
 }
 
 // changeMessages counts the messages of the change records calls wrote.

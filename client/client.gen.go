@@ -4742,23 +4742,23 @@ type ChangePageEnvelope struct {
 	Success    bool       `json:"success"`
 }
 
-// ClaimForm defines model for ClaimForm.
+// ClaimForm The address fields line1, city, zip and country are required for a physical gift; a digital gift takes none (docs/digital-gifts.md).
 type ClaimForm struct {
-	City string `json:"city"`
+	City *string `json:"city,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code.
-	Country string `json:"country"`
+	Country *string `json:"country,omitempty"`
 
 	// GiftId One of the campaign's gifts in stock; may be left out when it has one.
 	GiftId      *string `json:"giftId,omitempty"`
-	Line1       string  `json:"line1"`
+	Line1       *string `json:"line1,omitempty"`
 	Line2       *string `json:"line2,omitempty"`
 	PhoneNumber *string `json:"phoneNumber,omitempty"`
 	State       *string `json:"state,omitempty"`
 
 	// VariantId Required when the chosen gift has variants: one of its variants (400 naming variantId when missing, unknown, or sent for a gift without variants; 409 when that variant is out of stock).
 	VariantId *string `json:"variantId,omitempty"`
-	Zip       string  `json:"zip"`
+	Zip       *string `json:"zip,omitempty"`
 }
 
 // ConflictError The 409 body: the Error shape with this status, message and code fixed.
@@ -6421,7 +6421,10 @@ type Recipient struct {
 		TrackingLink string            `json:"trackingLink"`
 	} `json:"selectedGift"`
 
-	// ShipmentInfo Free-form; its fields are not specified.
+	// ShipmentInfo Free-form; its fields are not specified, except after the claim of a digital gift:
+	// `{"type": "digital", "codeId": "<the code's id in its gift>", "maskedCode": "••••1234"}`. The
+	// code itself is never here, nor in a list, a webhook, the change feed or an export: only on
+	// the recipient's landing page (docs/digital-gifts.md).
 	ShipmentInfo map[string]interface{} `json:"shipmentInfo"`
 	SourceId     string                 `json:"sourceId"`
 
@@ -10622,6 +10625,13 @@ type ClientInterface interface {
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
 	//
+	// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+	// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+	// assigned to the recipient, on the condition that no other claim took it (else the next one),
+	// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+	// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+	// 303 to the landing page with the same code; a code is never assigned twice.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -10637,6 +10647,13 @@ type ClientInterface interface {
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
 	//
+	// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+	// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+	// assigned to the recipient, on the condition that no other claim took it (else the next one),
+	// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+	// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+	// 303 to the landing page with the same code; a code is never assigned twice.
+	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
 	// Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -10647,7 +10664,9 @@ type ClientInterface interface {
 	// Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 	// short description) with a button to the claim page. The first view sets the recipient's
 	// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
-	// an "It arrived" button and a feedback form.
+	// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
+	// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
+	// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
 	//
 	// Corresponds with GET /gift/{pageId} (the `LandingPage` operationId).
 	LandingPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -13484,6 +13503,13 @@ func (c *Client) ClaimPage(ctx context.Context, pageId string, reqEditors ...Req
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
 //
+// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+// assigned to the recipient, on the condition that no other claim took it (else the next one),
+// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+// 303 to the landing page with the same code; a code is never assigned twice.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -13509,6 +13535,13 @@ func (c *Client) ClaimGiftWithBody(ctx context.Context, pageId string, contentTy
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
 //
+// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+// assigned to the recipient, on the condition that no other claim took it (else the next one),
+// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+// 303 to the landing page with the same code; a code is never assigned twice.
+//
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
 // Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -13529,7 +13562,9 @@ func (c *Client) ClaimGiftWithFormdataBody(ctx context.Context, pageId string, b
 // Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 // short description) with a button to the claim page. The first view sets the recipient's
 // `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
-// an "It arrived" button and a feedback form.
+// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
+// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
+// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
 //
 // Corresponds with GET /gift/{pageId} (the `LandingPage` operationId).
 func (c *Client) LandingPage(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20791,6 +20826,13 @@ type ClientWithResponsesInterface interface {
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
 	//
+	// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+	// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+	// assigned to the recipient, on the condition that no other claim took it (else the next one),
+	// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+	// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+	// 303 to the landing page with the same code; a code is never assigned twice.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -20806,6 +20848,13 @@ type ClientWithResponsesInterface interface {
 	// `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 	// an address entry (source `recipient`). Then 303 to the landing page.
 	//
+	// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+	// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+	// assigned to the recipient, on the condition that no other claim took it (else the next one),
+	// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+	// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+	// 303 to the landing page with the same code; a code is never assigned twice.
+	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -20816,7 +20865,9 @@ type ClientWithResponsesInterface interface {
 	// Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 	// short description) with a button to the claim page. The first view sets the recipient's
 	// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
-	// an "It arrived" button and a feedback form.
+	// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
+	// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
+	// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -32938,6 +32989,13 @@ func (c *ClientWithResponses) ClaimPageWithResponse(ctx context.Context, pageId 
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
 //
+// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+// assigned to the recipient, on the condition that no other claim took it (else the next one),
+// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+// 303 to the landing page with the same code; a code is never assigned twice.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -32959,6 +33017,13 @@ func (c *ClientWithResponses) ClaimGiftWithBodyWithResponse(ctx context.Context,
 // `creditsCharged` drops by it; the campaign's counters move. The contact gains the address as
 // an address entry (source `recipient`). Then 303 to the landing page.
 //
+// A digital gift asks for no address (the fields are left out, and ignored when sent) and opens
+// no order: in the same transaction one of its unexpired codes (the one that expires first) is
+// assigned to the recipient, on the condition that no other claim took it (else the next one),
+// the gift's `available` drops by one, and the recipient moves straight to `delivered`, its
+// `shipmentInfo` naming the code by id and mask. The same claim sent again (its answer lost) is
+// 303 to the landing page with the same code; a code is never assigned twice.
+//
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /claim/{pageId} (the `ClaimGift` operationId).
@@ -32975,7 +33040,9 @@ func (c *ClientWithResponses) ClaimGiftWithFormdataBodyWithResponse(ctx context.
 // Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 // short description) with a button to the claim page. The first view sets the recipient's
 // `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
-// an "It arrived" button and a feedback form.
+// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
+// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
+// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -20,7 +20,7 @@ func main() {
 	// Uploading a digital gift's codes seals each of them (and the pool's
 	// key): the KMS client.
 	h, err := web.Handler(context.Background(), httpapi.Catalog, web.Docs(apidocs.New(httpapi.OpenAPIJSON())),
-		web.Core(app.WithSecrets(kmssecrets.New)))
+		web.Core(app.WithCodeSecrets(kmssecrets.NewCodes)))
 	if err != nil {
 		slog.Error("start catalog function", slog.String("error", err.Error()))
 		os.Exit(1)

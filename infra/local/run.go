@@ -24,6 +24,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/streams"
 	"github.com/giftcampaign/service/shared/app/web"
 	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/service"
 )
 
@@ -170,9 +171,15 @@ func localConfig() app.Config {
 // (after a graceful shutdown) or the server fails.
 func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, ready func()) error {
 	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New))
+		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes))
 	if err != nil {
 		return err
+	}
+	var codes recipient.CodeOpener // the pages reveal digital gifts' codes, as the pages function does
+	if cfg.KMSKeyID != "" {
+		if codes, err = kmssecrets.NewCodes(cfg); err != nil {
+			return err
+		}
 	}
 	go core.Scheduler().Run(ctx, tick)
 	changes, err := streams.NewReader(ctx, core, cfg)
@@ -196,7 +203,7 @@ func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.
 		}
 	}()
 	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
-	hs := newHTTPServer(site.With(api, site.New(core.Store, core.Log)))
+	hs := newHTTPServer(site.With(api, site.NewWithCodes(core.Store, core.Log, codes)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	ready()

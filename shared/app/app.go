@@ -209,6 +209,8 @@ type parts struct {
 	mailer func(Config) (mail.Mailer, error)
 	// secrets builds the sealer of stored secrets (WithSecrets).
 	secrets func(Config) (service.Secrets, error)
+	// codes builds the sealer of gift codes (WithCodeSecrets).
+	codes func(Config) (service.Secrets, error)
 }
 
 // JobRunner is a runner of jobs over the service: Service.RunJob (every kind),
@@ -247,6 +249,15 @@ func WithMailer(newMailer func(Config) (mail.Mailer, error)) Option {
 // rotating a webhook fails, and so does delivering with a sealed secret.
 func WithSecrets(newSecrets func(Config) (service.Secrets, error)) Option {
 	return func(p *parts) { p.secrets = newSecrets }
+}
+
+// WithCodeSecrets has newCodes build the sealer of digital gifts' codes
+// from cfg.KMSKeyID (shared/app/kmssecrets.NewCodes: the codes' own
+// encryption context). Only the functions that upload codes (catalog) or
+// reveal them (pages) name it, and only their roles may use that context.
+// Without it an upload is SERVICE_UNAVAILABLE.
+func WithCodeSecrets(newCodes func(Config) (service.Secrets, error)) Option {
+	return func(p *parts) { p.codes = newCodes }
 }
 
 // New builds the Core for cfg with the optional adapters opts name.
@@ -306,18 +317,27 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 		}
 		mailer = m
 	}
-	var secrets service.Secrets
-	if cfg.KMSKeyID != "" && p.secrets != nil {
-		s, err := p.secrets(cfg)
-		if err != nil {
-			return nil, err
-		}
-		secrets = s
+	secrets, err := sealer(cfg, p.secrets)
+	if err != nil {
+		return nil, err
+	}
+	codes, err := sealer(cfg, p.codes)
+	if err != nil {
+		return nil, err
 	}
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}, Secrets: secrets})
+		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}, Secrets: secrets, Codes: codes})
 	if local != nil {
 		local.Start(func(ctx context.Context, j jobs.Job) (*jobs.Job, error) { return p.run(svc, ctx, j) })
 	}
 	return &Core{Store: store, Service: svc, Queue: queue, Log: log}, nil
+}
+
+// sealer builds a sealer of cfg's key with build, nil without a key or
+// without build (the function does not seal that kind of secret).
+func sealer(cfg Config, build func(Config) (service.Secrets, error)) (service.Secrets, error) {
+	if cfg.KMSKeyID == "" || build == nil {
+		return nil, nil
+	}
+	return build(cfg)
 }

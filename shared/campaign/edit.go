@@ -175,9 +175,9 @@ type References struct {
 	Gifts           []gifting.Gift
 }
 
-// CheckReferences refuses a campaign c whose references r shows missing,
-// or that sends a digital gift (VALIDATION_FAILED naming each), then
-// prices it (Price).
+// CheckReferences refuses a campaign c whose references r shows missing
+// (VALIDATION_FAILED naming each), then prices it (Price). A digital gift
+// is priced like any other: its claim hands out one of its codes.
 func CheckReferences(c *Campaign, r References) error {
 	var p gifting.Problems
 	for _, id := range r.MissingLists {
@@ -193,17 +193,6 @@ func CheckReferences(c *Campaign, r References) error {
 		e := err.(*gifting.Error)
 		e.Message = "The campaign refers to resources that do not exist; see details."
 		return e
-	}
-	// A digital gift's codes can be uploaded and counted, but no claim
-	// hands one out yet: a campaign of it would ask its recipients for an
-	// address and open an order for a parcel (docs/digital-gifts.md).
-	for _, g := range r.Gifts {
-		if g.Digital() {
-			p.Add("campaignData.giftIds", fmt.Sprintf("gift %q is digital: a campaign cannot send a digital gift until claims hand out its codes (docs/digital-gifts.md)", g.GiftID))
-		}
-	}
-	if err := p.Err(); err != nil {
-		return err
 	}
 	return Price(c, r.Gifts)
 }

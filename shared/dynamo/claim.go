@@ -81,13 +81,17 @@ func (s *Store) LiveContact(ctx context.Context, orgID, contactID string) (*cont
 // first, holding the change record); without, the claim's items and the
 // change record of its own.
 func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
-	items, err := s.claimItems(p)
+	build, cancelled := s.claimItems, claimCancelled
+	if p.Code != nil {
+		build, cancelled = s.digitalClaimItems, digitalClaimCancelled
+	}
+	items, err := build(p)
 	if err != nil {
 		return err
 	}
 	if p.Wallet != nil {
 		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: append([]gifting.Change{p.Message}, p.Order.Messages...),
-			cancelled: func(reasons []types.CancellationReason) error { return claimCancelled(p, reasons) }})
+			cancelled: func(reasons []types.CancellationReason) error { return cancelled(p, reasons) }})
 	}
 	change, err := s.changePut(p.OrgID, append([]gifting.Change{p.Message}, p.Order.Messages...)...)
 	if err != nil {
@@ -95,7 +99,7 @@ func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
 	}
 	items = append(items, change)
 	if err = s.transactRetrying(ctx, items); err != nil {
-		if mapped := claimCancelled(p, cancellationReasons(err)); mapped != nil {
+		if mapped := cancelled(p, cancellationReasons(err)); mapped != nil {
 			return mapped
 		}
 		return fmt.Errorf("claim: %w", err)
@@ -142,23 +146,7 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			ExpressionAttributeValues: item{":ver": num(p.Before)},
 		}},
 		s.stockUpdate(p.OrgID, p.Gift.Catalog, p.Order.Stock),
-		{Update: &types.Update{
-			TableName: &s.table,
-			Key:       key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
-			// The refund counted apart too, and the claim's delay in its
-			// bucket (campaign_item.go).
-			UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund, " +
-				refundedExpr + " ADD #cd :one"),
-			ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
-			ExpressionAttributeNames: map[string]string{
-				"#from": string(p.From), "#to": string(r.Status), "#st": "status",
-				"#cd": claimDelayAttr(gifting.ClaimDelayBucket(r.ClaimDelay())),
-			},
-			ExpressionAttributeValues: item{
-				":one": num(1), ":refund": num(p.Refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
-				":completed": str(string(campaign.Completed)), ":zero": num(0),
-			},
-		}},
+		s.claimCampaignUpdate(p),
 	}
 	order, err := orderAttrs(p.Order.Order)
 	if err != nil {
@@ -185,4 +173,29 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			":now":   now, ":one": num(1),
 		},
 	}}, orderPut), nil
+}
+
+// claimCampaignUpdate moves the claim's recipient from p.From to its new
+// status in its campaign's counters and takes the refund off what the
+// campaign spent, on the condition that the campaign is neither completed
+// nor deleted.
+func (s *Store) claimCampaignUpdate(p recipient.ClaimPlan) types.TransactWriteItem {
+	r := p.Recipient
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName: &s.table,
+		Key:       key(orgPK(p.OrgID), campaignSK(r.CampaignID)),
+		// The refund counted apart too, and the claim's delay in its
+		// bucket (campaign_item.go).
+		UpdateExpression: aws.String("SET liveData.statusCounts.#from = liveData.statusCounts.#from - :one, liveData.statusCounts.#to = liveData.statusCounts.#to + :one, liveData.creditsSpent = liveData.creditsSpent - :refund, " +
+			refundedExpr + " ADD #cd :one"),
+		ConditionExpression: aws.String("attribute_exists(PK) AND isDeleted = :false AND #st <> :completed"),
+		ExpressionAttributeNames: map[string]string{
+			"#from": string(p.From), "#to": string(r.Status), "#st": "status",
+			"#cd": claimDelayAttr(gifting.ClaimDelayBucket(r.ClaimDelay())),
+		},
+		ExpressionAttributeValues: item{
+			":one": num(1), ":refund": num(p.Refund), ":false": &types.AttributeValueMemberBOOL{Value: false},
+			":completed": str(string(campaign.Completed)), ":zero": num(0),
+		},
+	}}
 }

@@ -67,7 +67,7 @@ func sealingAPI(t *testing.T, s *dynamo.Store, key string, logs *logLines) *test
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	queue := jobs.NewLocal(log)
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: log, Jobs: queue,
-		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t), Codes: testenv.CodeSecrets(t)})
 	queue.Start(svc.RunJob)
 	api := testenv.HandlerAPI(t, httpapi.NewServer(s, svc, httpapi.Config{Logger: log}).Handler(httpapi.Groups...), key)
 	api.Jobs, api.Service = queue, svc

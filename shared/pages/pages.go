@@ -158,6 +158,9 @@ func (h *Handler) landing(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Query().Get("done") {
 	case "claimed":
 		v.Notice = "Thank you! Your address is confirmed and your gift will be on its way soon."
+		if v.Code != nil {
+			v.Notice = "Thank you! Your gift is ready: its code is below, and on this page whenever you come back."
+		}
 	case "feedback":
 		v.FeedbackGiven = true
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,9 +38,14 @@ type view struct {
 	AddressText                                             string
 	AcknowledgeAction, FeedbackAction, Rating, FeedbackText string
 
-	// Claim form.
-	ClaimAction string
-	Fields      []field
+	// Claim form. NoAddress: every gift to choose from is digital, so no
+	// address is asked; SomeDigital: one is, so the address is optional.
+	ClaimAction            string
+	Fields                 []field
+	NoAddress, SomeDigital bool
+
+	// Code is a digital gift's code, on its recipient's landing page only.
+	Code *codeView
 
 	// Problem pages.
 	Heading, Text, LandingURL string
@@ -66,6 +72,10 @@ type variantView struct {
 	ID, Name         string
 	Checked, SoldOut bool
 }
+
+// codeView is a digital gift's code as its recipient's landing page shows
+// it: the code, its PIN and where it is redeemed.
+type codeView struct{ Code, PIN, URL string }
 
 // field is one input of the claim form, or a row of them.
 type field struct {
@@ -129,6 +139,9 @@ func (h *Handler) landingView(p recipient.Page) view {
 		}
 		v.AddressText = strings.Join(kept, "\n")
 	}
+	if c := p.Code; c != nil {
+		v.Code = &codeView{Code: c.Code, PIN: c.PIN, URL: c.URL}
+	}
 	v.Delivered = r.Status == gifting.RecipientDelivered
 	v.Acknowledged = r.Status == gifting.RecipientAcknowledged
 	v.FeedbackOpen = r.Status.Rank() >= gifting.RecipientDelivered.Rank()
@@ -165,7 +178,9 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 			gv.Error, shown = v.Errors["variantId"], true // one gift's options show it: ids stay unique
 		}
 		v.Gifts = append(v.Gifts, gv)
+		v.SomeDigital = v.SomeDigital || g.Digital()
 	}
+	v.NoAddress = v.SomeDigital && !slices.ContainsFunc(stock, func(g gifting.Gift) bool { return !g.Digital() })
 	if msg := v.Errors["variantId"]; msg != "" && !shown {
 		v.Alert = sentence(msg) // an option sent for a gift that has none: no options to show it beside
 	}
@@ -183,7 +198,18 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 		}},
 		{Name: "phoneNumber", Label: "Phone number", Hint: "optional, for the carrier", Type: "tel", Value: in.PhoneNumber, Autocomplete: "tel", Max: 30, Error: e["phoneNumber"]},
 	}
+	if v.SomeDigital {
+		optionalFields(v.Fields) // a digital choice needs none of them
+	}
 	return v
+}
+
+// optionalFields marks every field of fs (and of their rows) optional.
+func optionalFields(fs []field) {
+	for i := range fs {
+		fs[i].Required = false
+		optionalFields(fs[i].Row)
+	}
 }
 
 // problems are the texts of the error pages, by status.
@@ -219,6 +245,9 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 		v.Sender, v.CampaignName = p.Sender, p.Campaign.Name
 		if p.Recipient.Claimed() {
 			v.Heading, v.LandingURL = "Your address is already confirmed", "/gift/"+p.Recipient.LandingPageID
+			if p.Recipient.Address == nil {
+				v.Heading = "Your gift is already claimed" // a digital gift: no address was asked
+			}
 		}
 		if p.Recipient.Status == gifting.RecipientExpired {
 			v.Title, v.Heading = "This gift has expired", "This gift has expired"

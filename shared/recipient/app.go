@@ -22,6 +22,10 @@ type Config struct {
 	// Logger returns the logger of the request or job ctx belongs to; nil
 	// means slog.Default().
 	Logger func(ctx context.Context) *slog.Logger
+	// Codes opens digital gifts' sealed codes for their recipients'
+	// landing pages (RevealCode). Nil means no key: a page that would
+	// show a code is SERVICE_UNAVAILABLE.
+	Codes CodeOpener
 }
 
 // App is the recipient's application layer: the use cases of the API

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/giftcampaign/service/shared/fulfilment"
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/metrics"
 	"github.com/giftcampaign/service/shared/retry"
@@ -48,8 +49,14 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 	if err != nil {
 		return Recipient{}, err
 	}
+	if st.Replay(in) {
+		return st.Recipient.Recipient, nil
+	}
 	if err := st.Check(recipientID, in); err != nil {
 		return Recipient{}, err
+	}
+	if st.Gift.Gift.Digital() {
+		return a.claimDigital(ctx, orgID, st, in.GiftID)
 	}
 	if st.Contact, err = a.store.LiveContact(ctx, orgID, st.Recipient.ContactDetails.ContactID); err != nil {
 		return Recipient{}, err
@@ -59,6 +66,61 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 	if err != nil {
 		return Recipient{}, err
 	}
+	switch err := a.commitClaim(ctx, p); {
+	case errors.Is(err, ErrOutOfStock), errors.Is(err, fulfilment.ErrOutOfStock):
+		return Recipient{}, fulfilment.OutOfStock(in.GiftID, p.Order.Order.VariantID)
+	case err != nil:
+		return Recipient{}, err
+	}
+	return p.Recipient.Recipient, nil
+}
+
+// maxCodeTries bounds the codes one claim of a digital gift tries: each
+// try moves past a code another claim took first, so only a pool being
+// emptied by that many claims at once reaches it.
+const maxCodeTries = 200
+
+// claimDigital claims st's digital gift giftID: it takes the gift's first
+// code that can be handed out (the one that expires first, not before a
+// second from now), and when another claim assigned that code first (the
+// transaction's condition on it failed: ErrCodeTaken) the next one, until
+// one is assigned or none is left (CodesGone). Each code is assigned in
+// the claim's own transaction, on the condition that it is unassigned, so
+// no code goes to two recipients.
+func (a *App) claimDigital(ctx context.Context, orgID string, st ClaimState, giftID string) (Recipient, error) {
+	after := ""
+	for range maxCodeTries {
+		now := a.store.Now()
+		code, ok, err := a.store.NextCode(ctx, orgID, giftID, giftcodes.TakeFrom(now), after)
+		if err != nil {
+			return Recipient{}, err
+		}
+		if !ok {
+			return Recipient{}, CodesGone()
+		}
+		p, err := DecideDigitalClaim(orgID, st, code, now)
+		if err != nil {
+			return Recipient{}, err
+		}
+		switch err := a.commitClaim(ctx, p); {
+		case errors.Is(err, ErrCodeTaken):
+			after = code.Key
+			continue
+		case errors.Is(err, ErrOutOfStock):
+			return Recipient{}, CodesGone()
+		case err != nil:
+			return Recipient{}, err
+		}
+		return p.Recipient.Recipient, nil
+	}
+	return Recipient{}, gifting.Unavailable(fmt.Errorf("claim of digital gift %q: %d codes were taken by other claims first", giftID, maxCodeTries))
+}
+
+// commitClaim commits p, through the wallet when it refunds (the refund
+// and its ledger entry in the claim's transaction). An ended campaign is
+// ErrCampaignGone; the store's other outcomes are returned as they are.
+func (a *App) commitClaim(ctx context.Context, p ClaimPlan) error {
+	var err error
 	if p.Refund > 0 {
 		_, err = wallet.Apply(ctx, a.store, p.RefundChange(), func(ctx context.Context, w wallet.Plan) error {
 			p.Wallet = &w
@@ -67,15 +129,10 @@ func (a *App) claimOnce(ctx context.Context, orgID, campaignID, recipientID stri
 	} else {
 		err = a.store.CommitClaim(ctx, p)
 	}
-	switch {
-	case errors.Is(err, ErrOutOfStock), errors.Is(err, fulfilment.ErrOutOfStock):
-		return Recipient{}, fulfilment.OutOfStock(in.GiftID, p.Order.Order.VariantID)
-	case errors.Is(err, ErrCampaignEnded):
-		return Recipient{}, ErrCampaignGone
-	case err != nil:
-		return Recipient{}, err
+	if errors.Is(err, ErrCampaignEnded) {
+		return ErrCampaignGone
 	}
-	return p.Recipient.Recipient, nil
+	return err
 }
 
 // Expire moves an unclaimed recipient to expired (DecideExpiry) in one

@@ -53,7 +53,8 @@ func (in *ClaimInput) Normalize() {
 
 // Validate normalizes the input and checks it against the gifts the
 // recipient may choose from (choices: the campaign's gifts in stock). A
-// single choice needs no giftId: it is the one. The error is
+// single choice needs no giftId: it is the one. A digital gift takes no
+// address: the fields are left out. The error is
 // VALIDATION_FAILED with a problem per field (the form's field names).
 func (in *ClaimInput) Validate(choices []gifting.Gift) error {
 	in.Normalize()
@@ -71,6 +72,12 @@ func (in *ClaimInput) Validate(choices []gifting.Gift) error {
 				checkVariant(&p, g, in.VariantID)
 			}
 		}
+	}
+	if digitalChoice(choices, in.GiftID) {
+		// A code is handed over on the page: no address is asked, and
+		// none sent along is kept.
+		in.ShippingAddress = ShippingAddress{}
+		return p.Err()
 	}
 	line := func(field, v string, required bool) {
 		switch {
@@ -129,6 +136,16 @@ func checkVariant(p *gifting.Problems, g gifting.Gift, variantID string) {
 	case len(g.Variants) > 0 && !known:
 		p.Add("variantId", "choose one of the options shown for "+g.Name)
 	}
+}
+
+// digitalChoice reports whether the gift id names among gifts is digital.
+func digitalChoice(gifts []gifting.Gift, id string) bool {
+	for _, g := range gifts {
+		if g.GiftID == id {
+			return g.Digital()
+		}
+	}
+	return false
 }
 
 func hasGift(gifts []gifting.Gift, id string) bool {

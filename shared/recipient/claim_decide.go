@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/fulfilment"
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -25,12 +26,19 @@ type ClaimStore interface {
 	// being available), the campaign's counters (conditioned on it being
 	// neither completed nor deleted), the contact's new address entry and,
 	// with p.Wallet, the refund with its ledger entry (conditioned on the
-	// balance it was decided from). A failed condition is
-	// ErrRecipientChanged (the recipient, or the contact deleted since
-	// read), ErrOutOfStock, ErrCampaignEnded or wallet.ErrBalanceMoved; a
-	// conflict or throttling of the refund's transaction
-	// wallet.ErrContended.
+	// balance it was decided from). With p.Code (a digital gift) it
+	// writes no order and no address: the code is assigned to the
+	// recipient (conditioned on it still being unassigned) and counted
+	// assigned on its pool, and one unit leaves the gift's available. A
+	// failed condition is ErrRecipientChanged (the recipient, or the
+	// contact deleted since read), ErrOutOfStock, ErrCampaignEnded,
+	// ErrCodeTaken or wallet.ErrBalanceMoved; a conflict or throttling of
+	// the refund's transaction wallet.ErrContended.
 	CommitClaim(ctx context.Context, p ClaimPlan) error
+	// NextCode reads the first code of a digital gift that can be handed
+	// out, expiring at from or later, whose index key sorts after after
+	// ("" for the first), with its mask; ok false when none is left.
+	NextCode(ctx context.Context, orgID, giftID string, from time.Time, after string) (code giftcodes.Slot, ok bool, err error)
 	// CommitExpiry writes p in one transaction: the recipient (conditioned
 	// on the version read) with its recipient.status_changed record, the
 	// counters of its campaign's item (the archived copy with p.Archived;
@@ -88,6 +96,10 @@ type ClaimPlan struct {
 	// Order is the order the claim opens, in the same transaction (issue
 	// 31): the order, its gift's unit reserved, its messages.
 	Order fulfilment.OpenPlan
+	// Code, for a digital gift (which opens no order), is the code the
+	// claim assigns to the recipient in the same transaction, on the
+	// condition that it is still unassigned.
+	Code *giftcodes.Slot
 }
 
 // ClaimSource is the source type of a contact's address entry that a

@@ -1,6 +1,9 @@
 package recipient
 
-import "github.com/giftcampaign/service/shared/gifting"
+import (
+	"github.com/giftcampaign/service/shared/giftcodes"
+	"github.com/giftcampaign/service/shared/gifting"
+)
 
 // Page is what a recipient's page is made of: the recipient, its
 // campaign (Deleted when the campaign was deleted), who sends the
@@ -13,6 +16,9 @@ type Page struct {
 	// none).
 	Sender string
 	Gifts  []gifting.Gift
+	// Code is the code of a digital gift the recipient claimed, opened for
+	// its landing page (Pages.Landing) and nowhere else.
+	Code *giftcodes.Secret
 }
 
 // Gone reports whether the page's campaign is over for this recipient: a

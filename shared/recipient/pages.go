@@ -19,7 +19,8 @@ type Pages struct {
 func NewPages(app *App) *Pages { return &Pages{app: app} }
 
 // Landing returns the landing page pageID names and records its first
-// view.
+// view. After the claim of a digital gift it holds the code
+// (RevealCode).
 //
 // Errors: NOT_FOUND (malformed or unknown id, or a claim page id), GONE
 // (Page.Gone; the recipient expired, with the page).
@@ -36,7 +37,8 @@ func (s *Pages) Landing(ctx context.Context, pageID string) (Page, error) {
 			return p, err
 		}
 	}
-	return p, nil
+	p.Code, err = s.RevealCode(ctx, p)
+	return p, err
 }
 
 // ClaimForm returns the claim page pageID names, with the gifts in stock
@@ -64,11 +66,17 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 // variant when it has variants, and the shipping address. The returned page is the one before the claim; its
 // recipient's LandingPageID is where the recipient goes next.
 //
+// A digital gift's claim sent again (its answer lost) is no error: its
+// recipient holds the code the first one took.
+//
 // Errors: NOT_FOUND, GONE, VALIDATION_FAILED (per form field; nothing
 // written), CONFLICT (already claimed; the chosen gift or variant out of
 // stock, with details giftId or variantId; nothing written).
 func (s *Pages) Claim(ctx context.Context, pageID string, in ClaimInput) (Page, error) {
 	p, err := s.ClaimForm(ctx, pageID)
+	if errors.Is(err, ErrAlreadyClaimed) && p.Recipient.replays(in) {
+		return p, nil // the same digital claim sent again: on to its code
+	}
 	if err != nil {
 		return p, err
 	}

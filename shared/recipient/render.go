@@ -4,6 +4,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -24,6 +25,9 @@ func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 		t, ok := emails[kind]
 		if !ok && kind == "shipped" && r.Emails.Shipped.Active {
 			t, ok = ShippedEmail, true
+		}
+		if kind == "postDelivery" && r.Emails.PostDelivery.Active && giftcodes.Assigned(r.ShipmentInfo) != "" {
+			t, ok = digitalDeliveredEmail(t, ok), true // a digital gift's (activateDelivered)
 		}
 		if !ok {
 			continue

@@ -19,6 +19,7 @@ type Store interface {
 	wallet.Balances
 	AddStore
 	ClaimStore
+	CodeStore
 	UpdateStore
 	EmailStore
 	ReadStore
@@ -69,6 +70,9 @@ var (
 	// ErrCampaignEnded: the campaign was completed or deleted since it was
 	// read.
 	ErrCampaignEnded = errors.New("the campaign ended")
+	// ErrCodeTaken: the digital gift's code the claim chose was assigned
+	// (or removed) since it was read: the claim takes the next one.
+	ErrCodeTaken = errors.New("the code was taken")
 	// ErrCampaignMissing: the campaign item the write counts on is gone
 	// (a deleted campaign's counters live on its archived copy).
 	ErrCampaignMissing = errors.New("the campaign item is missing")

@@ -65,6 +65,10 @@ type Config struct {
 	// opens them to sign. Nil means no key: creating or rotating a
 	// webhook fails, and so does a delivery signed with a sealed secret.
 	Secrets Secrets
+	// Codes seals digital gifts' codes on upload and opens them for their
+	// recipients' pages, in the codes' own encryption context. Nil means
+	// no key: an upload is SERVICE_UNAVAILABLE.
+	Codes Secrets
 }
 
 // Service runs the use cases over a store.
@@ -88,7 +92,7 @@ type Service struct {
 	// easypost is the EasyPost integration's use cases (Config.Secrets
 	// seals its webhook secret).
 	easypost *fulfilment.EasyPost
-	// codes is the digital gifts' code pools, sealed with Config.Secrets.
+	// codes is the digital gifts' code pools, sealed with Config.Codes.
 	codes *giftcodes.App
 }
 
@@ -113,7 +117,11 @@ func New(store Store, cfg Config) *Service {
 	// without a store (a job runner's test) never sets one.
 	s.easypost = fulfilment.NewEasyPost(store, sealer, func() time.Time { return store.Now() })
 	s.contacts = contact.NewApp(store, contactJobs{s})
-	s.codes = giftcodes.NewApp(store, cfg.Secrets)
+	var codes giftcodes.Sealer
+	if cfg.Codes != nil {
+		codes = cfg.Codes // a nil Codes must stay a nil Sealer: NewApp tests it
+	}
+	s.codes = giftcodes.NewApp(store, codes)
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -129,7 +137,7 @@ func (s *Service) Recipients() *recipient.App { return s.recipients }
 func (s *Service) EasyPost() *fulfilment.EasyPost { return s.easypost }
 
 // GiftCodes returns the code pools of digital gifts (their sealer is the
-// service's: Config.Secrets).
+// service's: Config.Codes).
 func (s *Service) GiftCodes() *giftcodes.App { return s.codes }
 
 // Webhooks returns the webhook slice's use cases: the webhooks group's

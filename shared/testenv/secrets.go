@@ -3,6 +3,8 @@ package testenv
 import (
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/kms"
+
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
@@ -24,10 +26,26 @@ func KMSConfig(t testing.TB) app.Config {
 // emulator's key, as a function wired with app.WithSecrets has.
 func Secrets(t testing.TB) *sealed.Box {
 	t.Helper()
+	client, keyID := kmsClient(t)
+	return sealed.New(kmskey.New(client, keyID), sealed.DefaultLimits)
+}
+
+// CodeSecrets returns a sealer of digital gifts' codes of its own over the
+// KMS emulator's key (kmskey.CodesContext), as a function wired with
+// app.WithCodeSecrets has.
+func CodeSecrets(t testing.TB) *sealed.Box {
+	t.Helper()
+	client, keyID := kmsClient(t)
+	return sealed.New(kmskey.NewCodes(client, keyID), sealed.DefaultLimits)
+}
+
+// kmsClient is a client of the KMS emulator and its key's id.
+func kmsClient(t testing.TB) (*kms.Client, string) {
+	t.Helper()
 	cfg := KMSConfig(t)
 	client, err := kmssecrets.NewClient(cfg.KMSEndpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits)
+	return client, cfg.KMSKeyID
 }

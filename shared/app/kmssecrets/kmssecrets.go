@@ -24,6 +24,16 @@ func New(cfg app.Config) (service.Secrets, error) {
 	return sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
 }
 
+// NewCodes returns the sealer of digital gifts' codes: the same key as
+// New's, in the codes' own encryption context (kmskey.CodesContext).
+func NewCodes(cfg app.Config) (service.Secrets, error) {
+	client, err := NewClient(cfg.KMSEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	return sealed.New(kmskey.NewCodes(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
+}
+
 // NewClient returns a KMS client: for the KMS emulator when endpoint is
 // set, else for AWS as a Lambda function sees it (see app.AWSConfig).
 func NewClient(endpoint string) (*kms.Client, error) {

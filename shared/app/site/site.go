@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/pages"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -20,7 +21,14 @@ import (
 // recipient slice's page use cases, with no mailer (the pages send no
 // email) and no job queue.
 func New(store *dynamo.Store, log *slog.Logger) http.Handler {
-	return pages.New(recipient.NewPages(recipient.NewApp(store, recipient.Config{})), log)
+	return NewWithCodes(store, log, nil)
+}
+
+// NewWithCodes is New with the opener of digital gifts' codes, which the
+// landing page of a recipient who claimed one reveals (nil: such a page
+// is a 503).
+func NewWithCodes(store *dynamo.Store, log *slog.Logger, codes recipient.CodeOpener) http.Handler {
+	return pages.New(recipient.NewPages(recipient.NewApp(store, recipient.Config{Codes: codes})), log)
 }
 
 // Handler builds the recipient pages from the environment; the pages
@@ -35,7 +43,17 @@ func Handler(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	store := dynamo.New(narrowClient(db), cfg.TableName)
-	return New(store, app.NewLogger(cfg.LogLevel)), nil
+	// The landing page reveals a digital gift's code: the pages open codes
+	// (in their own KMS encryption context), and no other secret.
+	var codes recipient.CodeOpener
+	if cfg.KMSKeyID != "" {
+		box, err := kmssecrets.NewCodes(cfg)
+		if err != nil {
+			return nil, err
+		}
+		codes = box
+	}
+	return NewWithCodes(store, app.NewLogger(cfg.LogLevel), codes), nil
 }
 
 // With serves the recipient pages beside api on one port, as the HTTP API

@@ -27,10 +27,17 @@ type Client interface {
 // calls only with it.
 var EncryptionContext = map[string]string{"purpose": "gift-campaigns-sealed-secrets"}
 
-// Provider makes data keys under one KMS key.
+// CodesContext is the encryption context of the data keys that seal
+// digital gifts' codes: apart from EncryptionContext, so the key policy
+// lets only the functions that upload or reveal codes use it (the
+// functions that open webhook secrets cannot open a code).
+var CodesContext = map[string]string{"purpose": "gift-campaigns-gift-codes"}
+
+// Provider makes data keys under one KMS key, in one encryption context.
 type Provider struct {
-	client Client
-	keyID  string
+	client  Client
+	keyID   string
+	context map[string]string
 }
 
 var _ sealed.KeyProvider = (*Provider)(nil)
@@ -38,13 +45,18 @@ var _ sealed.KeyProvider = (*Provider)(nil)
 // New returns the provider of keyID (a key id, key ARN or alias) through
 // client.
 func New(client Client, keyID string) *Provider {
-	return &Provider{client: client, keyID: keyID}
+	return &Provider{client: client, keyID: keyID, context: EncryptionContext}
+}
+
+// NewCodes returns the provider of keyID for gift codes (CodesContext).
+func NewCodes(client Client, keyID string) *Provider {
+	return &Provider{client: client, keyID: keyID, context: CodesContext}
 }
 
 // GenerateDataKey asks KMS for a new AES-256 data key.
 func (p *Provider) GenerateDataKey(ctx context.Context) (plaintext, encrypted []byte, err error) {
 	out, err := p.client.GenerateDataKey(ctx, &kms.GenerateDataKeyInput{KeyId: aws.String(p.keyID),
-		KeySpec: types.DataKeySpecAes256, EncryptionContext: EncryptionContext})
+		KeySpec: types.DataKeySpecAes256, EncryptionContext: p.context})
 	if err != nil {
 		return nil, nil, fmt.Errorf("kms GenerateDataKey: %w", err)
 	}
@@ -57,7 +69,7 @@ func (p *Provider) GenerateDataKey(ctx context.Context) (plaintext, encrypted []
 // sealed.ErrUnopenable.
 func (p *Provider) Decrypt(ctx context.Context, encrypted []byte) ([]byte, error) {
 	out, err := p.client.Decrypt(ctx, &kms.DecryptInput{KeyId: aws.String(p.keyID), CiphertextBlob: encrypted,
-		EncryptionContext: EncryptionContext})
+		EncryptionContext: p.context})
 	var invalid *types.InvalidCiphertextException
 	var wrongKey *types.IncorrectKeyException
 	if errors.As(err, &invalid) || errors.As(err, &wrongKey) {
