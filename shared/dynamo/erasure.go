@@ -1,0 +1,457 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/shared/erasure"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
+)
+
+// The erasure of a person (shared/erasure; docs/erasure.md): its record,
+// due while it runs, and the reads and writes of its steps. What replaces
+// what is erasure's; this file finds the items and writes the result.
+
+// erasureSK is the record of a contact's erasure.
+func erasureSK(contactID string) string { return "ERASURE#" + contactID }
+
+// erasedAttr marks a recipient whose person was erased: its pages answer
+// 410 (RecipientPage).
+const erasedAttr = "ers"
+
+// Erasure reads the record of contactID's erasure.
+func (s *Store) Erasure(ctx context.Context, orgID, contactID string) (erasure.Job, bool, error) {
+	var rec struct {
+		Job string `json:"job"`
+		Ver int64  `json:"ver"`
+	}
+	found, err := s.get(ctx, orgPK(orgID), erasureSK(contactID), &rec)
+	if err != nil || !found {
+		return erasure.Job{}, false, err
+	}
+	var j erasure.Job
+	if err := json.Unmarshal([]byte(rec.Job), &j); err != nil {
+		return j, false, fmt.Errorf("erasure record: %w", err)
+	}
+	j.Version = rec.Ver
+	if j.Erased == nil {
+		j.Erased = map[string]int{}
+	}
+	return j, true, nil
+}
+
+// SaveErasure writes j at its version; while it runs the record is due a
+// lease on, so the scheduler resumes it when the run that holds it dies.
+func (s *Store) SaveErasure(ctx context.Context, orgID string, j erasure.Job) error {
+	body, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	pk, sk := orgPK(orgID), erasureSK(j.ContactID)
+	it := item{"PK": str(pk), "SK": str(sk), "job": str(string(body)), "ver": num(j.Version + 1)}
+	if j.Status != erasure.Done {
+		for k, v := range dueAttrs(erasure.JobErase, j.ContactID, pk, sk, s.Now().Add(DueLease)) {
+			it[k] = str(v)
+		}
+	}
+	in := &dynamodb.PutItemInput{TableName: &s.table, Item: it}
+	if j.Version == 0 {
+		in.ConditionExpression = aws.String("attribute_not_exists(PK)")
+	} else {
+		in.ConditionExpression = aws.String("ver = :ver")
+		in.ExpressionAttributeValues = item{":ver": num(j.Version)}
+	}
+	_, err = s.db.PutItem(ctx, in)
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return erasure.ErrChanged
+	}
+	if err != nil {
+		return fmt.Errorf("save erasure: %w", err)
+	}
+	return nil
+}
+
+// ErasureSubject reads the contact, live or deleted, and its recipients:
+// the recipient of each campaign (live or deleted) at the id derived from
+// the campaign and the contact.
+func (s *Store) ErasureSubject(ctx context.Context, orgID, contactID string) (gifting.Contact, bool, []recipient.Recipient, error) {
+	org := orgPK(orgID)
+	got, err := s.batchGet(ctx, []item{key(org, contactSK(contactID)), key(org, deletedContactSK(contactID))})
+	if err != nil {
+		return gifting.Contact{}, false, nil, err
+	}
+	var c gifting.Contact
+	var live, found bool
+	for _, it := range got {
+		sc, err := decodeContact(it)
+		if err != nil {
+			return c, false, nil, err
+		}
+		if sk := attrS(it, "SK"); sk == contactSK(contactID) && attrS(it, "holder") == "" && sc.ContactID == contactID {
+			c, live, found = sc.bridge(), true, true
+		} else if sk == deletedContactSK(contactID) && !live {
+			c, found = sc.bridge(), true
+		}
+	}
+	if !found {
+		return c, false, nil, erasure.ErrNoContact
+	}
+	rs, err := s.subjectRecipients(ctx, orgID, contactID)
+	return c, live, rs, err
+}
+
+// subjectRecipients reads the recipients contactID became, in every campaign
+// of the organization: O(campaigns), keys only, then one BatchGet per 100.
+func (s *Store) subjectRecipients(ctx context.Context, orgID, contactID string) ([]recipient.Recipient, error) {
+	var keys []item
+	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {
+		var after string
+		for {
+			ids, last, err := s.keyPage(ctx, orgPK(orgID), prefix, after, 1000)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				keys = append(keys, key(orgPK(orgID), recipientSK(id, recipientIDFor(id, contactID))))
+			}
+			if after = last; last == "" {
+				break
+			}
+		}
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var rs []recipient.Recipient
+	for _, it := range got {
+		if it[recipientGoneAttr] != nil {
+			continue
+		}
+		sr, err := decodeRecipient(it)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, sr.Recipient)
+	}
+	return rs, nil
+}
+
+// EraseSlice does one slice of step kind.
+func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kind string, sc *erasure.Scrubber) (int, string, error) {
+	org := orgPK(orgID)
+	switch kind {
+	case erasure.KindContact:
+		var markers []item
+		for _, e := range j.Person.Emails {
+			markers = append(markers, key(org, emailSK(e))) // legacy markers: their key is the address
+		}
+		m, err := s.deleteKeys(ctx, markers)
+		if err != nil {
+			return 0, "", err
+		}
+		n, _, err := s.scrubKeys(ctx, []item{key(org, deletedContactSK(j.ContactID))}, sc)
+		return n + m, "", err
+	case erasure.KindRecipient:
+		return s.eraseRecipients(ctx, orgID, j.Recipients, sc)
+	case erasure.KindOrder:
+		return s.scrubRange(ctx, org, "ORDER#", "", j.Cursor, sc)
+	case erasure.KindAudienceMember:
+		return s.eraseMembers(ctx, orgID, j.ContactID, sc)
+	case erasure.KindMessage:
+		keys := make([]item, len(j.Messages))
+		for i, id := range j.Messages {
+			keys[i] = key(messagePK(id), messageSK)
+		}
+		return s.scrubKeys(ctx, keys, sc)
+	case erasure.KindSuppression:
+		keys := make([]item, len(j.Person.Emails))
+		for i, e := range j.Person.Emails {
+			keys[i] = key(org, suppressionSK(e))
+		}
+		return s.scrubKeys(ctx, keys, sc)
+	case erasure.KindChangeRecord:
+		return s.scrubRange(ctx, changesPK(orgID), "", "", j.Cursor, sc)
+	case erasure.KindLedgerEntry:
+		return s.scrubRange(ctx, org, "LEDGER#", "", j.Cursor, sc)
+	case erasure.KindWebhookDelivery:
+		return s.scrubRanges(ctx, org, []string{"WHMSG#", "WHLOG#"}, j.Cursor, sc)
+	case erasure.KindIdempotency:
+		return s.scrubRange(ctx, org, "IDEM#", "", j.Cursor, sc)
+	}
+	return 0, "", fmt.Errorf("unknown erasure step %q", kind)
+}
+
+// eraseRecipients writes each recipient as erasure.Recipient makes it,
+// marked erased; one already marked is left alone.
+func (s *Store) eraseRecipients(ctx context.Context, orgID string, refs []erasure.RecipientRef, sc *erasure.Scrubber) (int, string, error) {
+	n := 0
+	for _, ref := range refs {
+		out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, ConsistentRead: aws.Bool(true),
+			Key: key(orgPK(orgID), recipientSK(ref.CampaignID, ref.RecipientID))})
+		if err != nil {
+			return n, "", fmt.Errorf("get recipient: %w", err)
+		}
+		if out.Item == nil || out.Item[erasedAttr] != nil {
+			continue
+		}
+		sr, err := decodeRecipient(out.Item)
+		if err != nil {
+			return n, "", err
+		}
+		sr.Recipient = erasure.Recipient(sr.Recipient, sc)
+		it, err := s.recipientItem(orgID, sr)
+		if err != nil {
+			return n, "", err
+		}
+		it[erasedAttr] = str("1")
+		it["ver"] = num(sr.Version + 1)
+		if err := s.putAtVersion(ctx, it, out.Item["ver"]); err != nil {
+			return n, "", err
+		}
+		n++
+	}
+	return n, "", nil
+}
+
+// eraseMembers scrubs the person's member item in every audience and
+// deletes their member entries (AMIDX#), whose keys hold their words: the
+// member stays in the audience's pages, and no search finds it.
+func (s *Store) eraseMembers(ctx context.Context, orgID, contactID string, sc *erasure.Scrubber) (int, string, error) {
+	auds, _, err := s.keyPage(ctx, orgPK(orgID), "AUDIENCE#", "", 10000)
+	if err != nil {
+		return 0, "", err
+	}
+	n := 0
+	for _, aud := range auds {
+		k, _, err := s.scrubKeys(ctx, []item{key(orgPK(orgID), audienceMemberSK(aud, contactID))}, sc)
+		if err != nil {
+			return n, "", err
+		}
+		n += k
+		entries, err := s.queryPrefixHolding(ctx, orgPK(orgID), memberEntryPrefix(aud), contactID)
+		if err != nil {
+			return n, "", err
+		}
+		if _, err := s.deleteKeys(ctx, entries); err != nil {
+			return n, "", err
+		}
+	}
+	return n, "", nil
+}
+
+// putAtVersion puts it if the stored item's version is still was (none:
+// unconditionally).
+func (s *Store) putAtVersion(ctx context.Context, it item, was types.AttributeValue) error {
+	in := &dynamodb.PutItemInput{TableName: &s.table, Item: it}
+	if was != nil {
+		in.ConditionExpression, in.ExpressionAttributeValues = aws.String("ver = :ver"), item{":ver": was}
+	}
+	if _, err := s.db.PutItem(ctx, in); err != nil {
+		return fmt.Errorf("erase %s: %w", keyForError(attrS(it, "SK")), err)
+	}
+	return nil
+}
+
+// scrubKeys scrubs the items of keys that exist.
+func (s *Store) scrubKeys(ctx context.Context, keys []item, sc *erasure.Scrubber) (int, string, error) {
+	if len(keys) == 0 {
+		return 0, "", nil
+	}
+	got, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return 0, "", err
+	}
+	n := 0
+	for _, it := range got {
+		changed, err := s.scrubItem(ctx, it, sc)
+		if err != nil {
+			return n, "", err
+		}
+		if changed {
+			n++
+		}
+	}
+	return n, "", nil
+}
+
+// scrubRanges walks several prefixes of one partition in turn; the cursor
+// is the prefix's number and the key within it.
+func (s *Store) scrubRanges(ctx context.Context, pk string, prefixes []string, cursor string, sc *erasure.Scrubber) (int, string, error) {
+	i := 0
+	if c, rest, ok := strings.Cut(cursor, "|"); ok {
+		fmt.Sscanf(c, "%d", &i)
+		cursor = rest
+	}
+	n, next, err := s.scrubRange(ctx, pk, prefixes[i], "", cursor, sc)
+	switch {
+	case err != nil:
+		return n, "", err
+	case next != "":
+		return n, fmt.Sprintf("%d|%s", i, next), nil
+	case i+1 < len(prefixes):
+		return n, fmt.Sprintf("%d|", i+1), nil
+	}
+	return n, "", nil
+}
+
+// erasePage is how many items one slice of a walk reads.
+const erasePage = 200
+
+// scrubRange scrubs one page of the items of partition pk whose sort key
+// starts with prefix (and holds only, when not ""), after the sort key
+// cursor; next is the last key read, "" at the end.
+func (s *Store) scrubRange(ctx context.Context, pk, prefix, only, cursor string, sc *erasure.Scrubber) (int, string, error) {
+	in := &dynamodb.QueryInput{TableName: &s.table, ConsistentRead: aws.Bool(true), Limit: aws.Int32(erasePage),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: item{":pk": str(pk), ":prefix": str(prefix)}}
+	if only != "" {
+		in.FilterExpression = aws.String("contains(SK, :only)")
+		in.ExpressionAttributeValues[":only"] = str(only)
+	}
+	if cursor != "" {
+		in.ExclusiveStartKey = key(pk, cursor)
+	}
+	out, err := s.db.Query(ctx, in)
+	if err != nil {
+		return 0, "", fmt.Errorf("query %s %s: %w", keyForError(pk), keyForError(prefix), err)
+	}
+	n := 0
+	for _, it := range out.Items {
+		changed, err := s.scrubItem(ctx, it, sc)
+		if err != nil {
+			return n, "", err
+		}
+		if changed {
+			n++
+		}
+	}
+	if out.LastEvaluatedKey == nil {
+		return n, "", nil
+	}
+	return n, attrS(out.LastEvaluatedKey, "SK"), nil
+}
+
+// scrubItem writes it back with every text but its keys scrubbed, at its
+// version.
+func (s *Store) scrubItem(ctx context.Context, it item, sc *erasure.Scrubber) (bool, error) {
+	out, changed := scrubAttrs(it, sc)
+	if !changed {
+		return false, nil
+	}
+	return true, s.putAtVersion(ctx, out, it["ver"])
+}
+
+// keyAttrs are the key and index-key attributes, never scrubbed: they
+// are made of ids and times, where a short name could match by chance, and
+// a changed key would be another item. Those that hold words are
+// deleted whole (deleteRange).
+var keyAttrs = map[string]bool{"PK": true, "SK": true, "LPK": true, "LSK": true, "OPK": true, "OSK": true,
+	"dueShard": true, "dueAt": true, "pg": true, "ver": true}
+
+// scrubAttrs is it with every string, at any depth, as sc makes it.
+func scrubAttrs(it item, sc *erasure.Scrubber) (item, bool) {
+	out := make(item, len(it))
+	changed := false
+	for k, v := range it {
+		if keyAttrs[k] {
+			out[k] = v
+			continue
+		}
+		nv, c := scrubAttr(v, sc)
+		out[k], changed = nv, changed || c
+	}
+	return out, changed
+}
+
+func scrubAttr(v types.AttributeValue, sc *erasure.Scrubber) (types.AttributeValue, bool) {
+	switch t := v.(type) {
+	case *types.AttributeValueMemberS:
+		if s, c := sc.String(t.Value); c {
+			return str(s), true
+		}
+	case *types.AttributeValueMemberSS:
+		out, changed := make([]string, len(t.Value)), false
+		for i, e := range t.Value {
+			var c bool
+			out[i], c = sc.String(e)
+			changed = changed || c
+		}
+		if changed {
+			return &types.AttributeValueMemberSS{Value: dedupe(out)}, true
+		}
+	case *types.AttributeValueMemberL:
+		out, changed := make([]types.AttributeValue, len(t.Value)), false
+		for i, e := range t.Value {
+			var c bool
+			out[i], c = scrubAttr(e, sc)
+			changed = changed || c
+		}
+		if changed {
+			return &types.AttributeValueMemberL{Value: out}, true
+		}
+	case *types.AttributeValueMemberM:
+		if out, c := scrubAttrs(t.Value, sc); c {
+			return &types.AttributeValueMemberM{Value: out}, true
+		}
+	}
+	return v, false
+}
+
+// dedupe drops repeats (a string set holds each value once).
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// queryPrefixHolding reads the keys of partition pk's items whose sort key
+// starts with prefix and holds only.
+func (s *Store) queryPrefixHolding(ctx context.Context, pk, prefix, only string) ([]item, error) {
+	in := &dynamodb.QueryInput{TableName: &s.table, ConsistentRead: aws.Bool(true),
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		FilterExpression:          aws.String("contains(SK, :only)"),
+		ProjectionExpression:      aws.String("PK, SK"),
+		ExpressionAttributeValues: item{":pk": str(pk), ":prefix": str(prefix), ":only": str(only)}}
+	var keys []item
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("query %s %s: %w", keyForError(pk), keyForError(prefix), err)
+		}
+		keys = append(keys, out.Items...)
+	}
+	return keys, nil
+}
+
+// deleteKeys deletes the items of keys that exist and counts them.
+func (s *Store) deleteKeys(ctx context.Context, keys []item) (int, error) {
+	n := 0
+	for _, k := range keys {
+		out, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(attrS(k, "PK"), attrS(k, "SK")),
+			ReturnValues: types.ReturnValueAllOld})
+		if err != nil {
+			return n, fmt.Errorf("erase %s: %w", keyForError(attrS(k, "SK")), err)
+		}
+		if out.Attributes != nil {
+			n++
+		}
+	}
+	return n, nil
+}
