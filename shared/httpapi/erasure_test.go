@@ -1,0 +1,323 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/giftcampaign/service/infra/localstack"
+	"github.com/giftcampaign/service/shared/apidocs"
+	"github.com/giftcampaign/service/shared/app/sesmail"
+	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/httpapi"
+	"github.com/giftcampaign/service/shared/jobs"
+	"github.com/giftcampaign/service/shared/mail"
+	"github.com/giftcampaign/service/shared/mail/ses"
+	"github.com/giftcampaign/service/shared/pages"
+	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/scheduler"
+	"github.com/giftcampaign/service/shared/service"
+	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhooks"
+)
+
+// person is what identifies the person the test erases: each value is
+// looked for in every stored item and every API answer afterwards.
+type erasedPerson struct {
+	email, first, last, phone, street, shipStreet, feedback string
+}
+
+func (p erasedPerson) values() []string {
+	return []string{p.email, p.first, p.last, p.phone, p.street, p.shipStreet, p.feedback}
+}
+
+// sesAPI is the service over s with the SES emulator as its mailer, so
+// the invitations go through SES and their message records are written.
+func sesAPI(t *testing.T, s *dynamo.Store, key string) *testenv.API {
+	t.Helper()
+	client, err := sesmail.NewClient(localstack.SESEndpoint(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailer := ses.New(client, ses.Config{From: "gifts@example.com", PublicBaseURL: "https://gifts.test/"})
+	queue := jobs.NewLocal(testenv.Quiet)
+	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: testenv.Quiet, Jobs: queue, Mailer: mailer,
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: testenv.Secrets(t)})
+	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: testenv.Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
+	api := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
+	api.Jobs, api.Service, api.Scheduler = queue, svc, scheduler.New(s, svc.RunJob, testenv.Quiet)
+	queue.Start(svc.RunJob)
+	return api
+}
+
+// TestErasureLeavesNothingOfThePerson: a person stored everywhere the
+// service stores people (a contact in two lists, an audience member, the
+// recipient of two campaigns who claimed with an address and gave
+// feedback, invitations sent through SES, a bounce on the suppression
+// list, change records delivered to a real webhook receiver) is erased;
+// then no item of the table, packed records included, and no API answer
+// holds their email, name, phone or street; the money is as it was; the
+// landing page answers 410; the address stays suppressed; and a second
+// request answers the same receipt and changes nothing.
+func TestErasureLeavesNothingOfThePerson(t *testing.T) {
+	clk := &hookClock{now: time.Now()}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	org, key := testenv.Org(t, s, "erasure", 1000)
+	api := sesAPI(t, s, key)
+	testenv.StreamChanges(t, s, api.Service)
+	rc := newReceiver(t)
+	wh := createWebhook(t, api, rc.srv.URL, "*")
+	p := erasedPerson{email: "grace.hopperstone@example.com", first: "Gracelyn", last: "Hopperstone", phone: "+1 555 0142",
+		street: "42 Cobol Lane", shipStreet: "7 Compiler Court", feedback: "Thank you Zanzibarite team"}
+	other := map[string]any{"mailId": "someone.else@example.com", "firstName": "Other", "lastName": "Person", "jobTitle": "engineer"}
+
+	lists := []string{createList(t, api, "Customers"), createList(t, api, "Speakers")}
+	var contactID string
+	for _, l := range lists {
+		res := importContacts(t, api, l, map[string]any{"mailId": p.email, "firstName": p.first, "lastName": p.last,
+			"phoneNumber": p.phone, "jobTitle": "engineer", "address": map[string]any{"street": p.street, "city": "Arlington", "zipCode": "22201", "country": "US"}}, other)
+		contactID = res.Data.Items[0].ContactID
+	}
+	icp := createPersona(t, api, map[string]any{"name": "Engineers", "job_titles": []string{"engineer"}})
+	if aud := buildAudience(t, api, map[string]any{"name": "Engineers", "icpId": icp}); aud.TotalMatch != 2 {
+		t.Fatalf("the audience has %d members, want 2", aud.TotalMatch)
+	}
+	rp := recipient.NewPages(api.Service.Recipients())
+	var landing []string
+	for i := range 2 {
+		camp := createCampaign(t, api, 10)
+		testenv.SetCampaignStatus(t, s, org, camp, campaign.Live) // its emails go out
+		res := api.Do("POST", addPath(camp), map[string]any{"contactDetails": map[string]any{"email": p.email, "firstName": p.first,
+			"lastName": p.last, "phoneNumber": p.phone, "address": map[string]any{"line1": p.street, "city": "Arlington", "zip": "22201", "country": "US"}}})
+		var added struct {
+			RecipientID string `json:"recipientId"`
+		}
+		res.JSON(t, &added)
+		if res.Status != http.StatusOK {
+			t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+		}
+		clk.add(time.Hour) // the invitation is due
+		if err := api.Scheduler.Tick(t.Context()); err != nil { // sends it through SES
+			t.Fatal(err)
+		}
+		api.Jobs.Wait()
+		r, err := s.Recipient(t.Context(), org, camp, added.RecipientID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		landing = append(landing, r.LandingPageID)
+		if i == 0 {
+			claimed := claimAt(t, api, s, org, camp, r.RecipientID, p.shipStreet)
+			testenv.Ship(t, s, org, camp, r.RecipientID)
+			if res := api.Do("POST", "/api/campaigns/campaigns/"+camp+"/recipients/"+r.RecipientID+"/status",
+				map[string]any{"status": "delivered"}); res.Status != http.StatusOK {
+				t.Fatalf("deliver: %d %s", res.Status, res.Body)
+			}
+			if err := rp.Feedback(t.Context(), claimed.LandingPageID, "like", p.feedback); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		id := r.Emails.AddressConfirmation.MessageID
+		if id == "" {
+			t.Fatalf("the invitation of the second campaign was not sent through SES: %s %+v", res.Body, r.Emails.AddressConfirmation)
+		}
+		if err := api.Service.Recipients().MailFeedback(t.Context(), []mail.Feedback{{Email: p.email, Kind: mail.Bounced,
+			Permanent: true, MessageID: id, At: time.Now()}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delivered := len(rc.wait(t, 6))
+	waitAttempts(t, api, wh.Data.WebhookID, delivered)
+	if n := countHolding(t, s, p.values(), false); n == 0 {
+		t.Fatal("no item holds the person before the erasure: the scan finds nothing")
+	}
+	before := walletOf(t, api, "")
+
+	res := api.Do("POST", "/api/campaigns/contacts/"+contactID+"/erase", nil)
+	var receipt struct {
+		Data struct {
+			Status     string         `json:"status"`
+			FinishedAt string         `json:"finishedAt"`
+			Erased     map[string]int `json:"erased"`
+			ReceiptURL string         `json:"receiptUrl"`
+		} `json:"data"`
+	}
+	res.JSON(t, &receipt)
+	if res.Status != http.StatusOK || receipt.Data.Status != "done" {
+		t.Fatalf("erase: %d %s", res.Status, res.Body)
+	}
+	// The kinds that held the person here (webhook deliveries and sent
+	// message records keep ids only; the ledger's messages, references).
+	for kind, atLeast := range map[string]int{"contact": 1, "recipient": 2, "order": 1, "audienceMember": 1,
+		"suppression": 1, "changeRecord": 1} {
+		if receipt.Data.Erased[kind] < atLeast {
+			t.Errorf("the receipt counts %d %s records, want at least %d (%s)", receipt.Data.Erased[kind], kind, atLeast, res.Body)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // time for a delivery the erasure would start to be written
+	if n := countHolding(t, s, p.values(), true); n != 0 {
+		t.Errorf("%d items still hold the person after the erasure", n)
+	}
+	assertAnswersHoldNone(t, api, p, contactID, lists)
+	if after := walletOf(t, api, ""); after.Balance != before.Balance || after.Ledger.Pagination.Total != before.Ledger.Pagination.Total {
+		t.Errorf("the wallet went from %d (%d entries) to %d (%d entries): an erasure moves no money",
+			before.Balance, before.Ledger.Pagination.Total, after.Balance, after.Ledger.Pagination.Total)
+	}
+	testenv.AssertLedgerBalanced(t, s, org)
+	h := pages.New(rp, testenv.Quiet)
+	for _, id := range landing {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/gift/"+id, nil))
+		if rec.Code != http.StatusGone {
+			t.Errorf("the landing page answers %d, want 410", rec.Code)
+		}
+	}
+	if gone, err := s.IsSuppressed(t.Context(), org, p.email); err != nil || !gone {
+		t.Errorf("the erased address is suppressed %v (%v), want still suppressed", gone, err)
+	}
+
+	items := scanAll(t, s)
+	again := api.Do("POST", "/api/campaigns/contacts/"+contactID+"/erase", nil)
+	if again.Status != http.StatusOK || !bytes.Equal(again.Body, res.Body) {
+		t.Errorf("a second erase answers %d %s, want the same 200 receipt %s", again.Status, again.Body, res.Body)
+	}
+	if got := api.Do("GET", receipt.Data.ReceiptURL, nil); got.Status != http.StatusOK || !bytes.Contains(got.Body, []byte(receipt.Data.FinishedAt)) {
+		t.Errorf("the receipt URL answers %d %s", got.Status, got.Body)
+	}
+	if n := len(scanAll(t, s)); n != len(items) {
+		t.Errorf("the table held %d items, %d after a second erase", len(items), n)
+	}
+}
+
+// claimAt claims a recipient's gift to an address on street, as the claim
+// page does.
+func claimAt(t *testing.T, api *testenv.API, s *dynamo.Store, org, campaignID, recipientID, street string) recipient.Recipient {
+	t.Helper()
+	c, err := s.Campaign(t.Context(), org, campaignID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := api.Service.Recipients().Claim(t.Context(), org, campaignID, recipientID, recipient.ClaimInput{
+		GiftID: c.CampaignData.GiftIDs[0],
+		ShippingAddress: recipient.ShippingAddress{Line1: street, City: "Arlington", State: "VA", Zip: "22201", Country: "US",
+			PhoneNumber: "+1 555 0142"},
+	})
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return r
+}
+
+// scanAll reads every item of the test's table.
+func scanAll(t *testing.T, s *dynamo.Store) []map[string]types.AttributeValue {
+	t.Helper()
+	var items []map[string]types.AttributeValue
+	p := dynamodb.NewScanPaginator(testenv.Client(t), &dynamodb.ScanInput{TableName: ptr(s.Table())})
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, out.Items...)
+	}
+	return items
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// countHolding counts the items of the whole table that hold any of
+// values, case-insensitively, in any attribute at any depth, packed
+// records unpacked; each one found is reported.
+func countHolding(t *testing.T, s *dynamo.Store, values []string, report bool) int {
+	t.Helper()
+	n := 0
+	for _, it := range scanAll(t, s) {
+		text := strings.ToLower(itemText(it))
+		for _, v := range values {
+			if strings.Contains(text, strings.ToLower(v)) {
+				if report {
+					t.Logf("item %s %s holds %q", attrText(it["PK"]), attrText(it["SK"]), v)
+				}
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func itemText(it map[string]types.AttributeValue) string {
+	var b strings.Builder
+	for k, v := range it {
+		b.WriteString(k + "=" + attrText(v) + "\n")
+	}
+	return b.String()
+}
+
+func attrText(v types.AttributeValue) string {
+	switch t := v.(type) {
+	case *types.AttributeValueMemberS:
+		return t.Value
+	case *types.AttributeValueMemberN:
+		return t.Value
+	case *types.AttributeValueMemberSS:
+		return strings.Join(t.Value, "\n")
+	case *types.AttributeValueMemberB:
+		if j, ok := dynamo.PackedRecordText(t.Value); ok {
+			return string(j)
+		}
+		return string(t.Value)
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, e := range t.Value {
+			parts = append(parts, attrText(e))
+		}
+		return strings.Join(parts, "\n")
+	case *types.AttributeValueMemberM:
+		return itemText(t.Value)
+	}
+	return fmt.Sprint(v)
+}
+
+// assertAnswersHoldNone reads every answer that could show the person
+// and fails on any that holds one of their values.
+func assertAnswersHoldNone(t *testing.T, api *testenv.API, p erasedPerson, contactID string, lists []string) {
+	t.Helper()
+	paths := []string{"/api/campaigns/contacts/" + contactID, "/api/campaigns/contacts?search=" + p.last,
+		"/api/campaigns/contacts", "/api/campaigns/suppressions", "/api/campaigns/changes?limit=100",
+		"/api/campaigns/campaigns", "/api/campaigns/audience-lists", "/api/campaigns/orders"}
+	for _, l := range lists {
+		paths = append(paths, "/api/campaigns/contact-lists/"+l+"/contacts")
+	}
+	var camps struct {
+		Data struct {
+			Campaigns []struct {
+				CampaignID string `json:"campaignId"`
+			} `json:"campaigns"`
+		} `json:"data"`
+	}
+	api.Do("GET", "/api/campaigns/campaigns", nil).JSON(t, &camps)
+	for _, c := range camps.Data.Campaigns {
+		paths = append(paths, "/api/campaigns/campaigns/"+c.CampaignID+"/recipients",
+			"/api/campaigns/campaigns/"+c.CampaignID+"/recipients/export")
+	}
+	for _, path := range paths {
+		res := api.Do("GET", path, nil)
+		body := strings.ToLower(string(res.Body))
+		for _, v := range p.values() {
+			if strings.Contains(body, strings.ToLower(v)) {
+				t.Errorf("GET %s (%d) holds %q", path, res.Status, v)
+			}
+		}
+	}
+}
