@@ -105,7 +105,7 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 		if res.Status != http.StatusOK {
 			t.Fatalf("add recipient: %d %s", res.Status, res.Body)
 		}
-		clk.add(time.Hour) // the invitation is due
+		clk.add(time.Hour)                                      // the invitation is due
 		if err := api.Scheduler.Tick(t.Context()); err != nil { // sends it through SES
 			t.Fatal(err)
 		}
