@@ -17,7 +17,9 @@ import (
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
+	"github.com/giftcampaign/service/shared/erasure"
 	"github.com/giftcampaign/service/shared/httpapi"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -320,4 +322,76 @@ func assertAnswersHoldNone(t *testing.T, api *testenv.API, p erasedPerson, conta
 			}
 		}
 	}
+}
+
+// TestErasureResumesAfterACrash: an erasure whose process died after its
+// first steps is finished by the scheduler once its record's lease ends,
+// and one that died likewise is finished by a second request; both end
+// erased, with the receipt an uninterrupted erasure gives.
+func TestErasureResumesAfterACrash(t *testing.T) {
+	clk := &hookClock{now: time.Now()}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	org, key := testenv.Org(t, s, "erasure-resume", 1000)
+	api := testenv.NewAPI(t, s, key)
+	list := createList(t, api, "Customers")
+	camp := createCampaign(t, api, 10)
+	emails := []string{"whole.run@example.com", "by.scheduler@example.com", "by.request@example.com"}
+	ids := map[string]string{}
+	for _, e := range emails {
+		ids[e] = importContacts(t, api, list, map[string]any{"mailId": e, "firstName": "Quintilla", "lastName": "Resumable",
+			"address": map[string]any{"street": "9 Restart Row", "city": "Oslo", "country": "NO"}}).Data.Items[0].ContactID
+		if res := api.Do("POST", addPath(camp), map[string]any{"contactDetails": map[string]any{"email": e}}); res.Status != http.StatusOK {
+			t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+		}
+	}
+	whole := api.Do("POST", "/api/campaigns/contacts/"+ids[emails[0]]+"/erase", nil)
+	if whole.Status != http.StatusOK {
+		t.Fatalf("erase: %d %s", whole.Status, whole.Body)
+	}
+	want := erasedCounts(t, whole)
+	// Two erasures stop after their first two steps, as a process killed
+	// there leaves them.
+	app := erasure.NewApp(s, contact.NewApp(s, nil))
+	for _, e := range emails[1:] {
+		if _, err := app.Start(t.Context(), org, ids[e]); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if done, err := app.RunSlice(t.Context(), org, ids[e]); err != nil || done {
+				t.Fatalf("slice: done %v, %v", done, err)
+			}
+		}
+		if got := api.Do("GET", "/api/campaigns/contacts/"+ids[e]+"/erasure", nil); !bytes.Contains(got.Body, []byte(`"status":"running"`)) {
+			t.Fatalf("the stopped erasure reads %s, want running", got.Body)
+		}
+	}
+	clk.add(jobs.DueLease + time.Second)
+	if err := api.Scheduler.Tick(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	byRequest := api.Do("POST", "/api/campaigns/contacts/"+ids[emails[2]]+"/erase", nil)
+	for _, res := range []testenv.Response{api.Do("GET", "/api/campaigns/contacts/"+ids[emails[1]]+"/erasure", nil), byRequest} {
+		if got := erasedCounts(t, res); res.Status != http.StatusOK || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("a resumed erasure answers %d %v, want 200 %v (%s)", res.Status, got, want, res.Body)
+		}
+	}
+	if n := countHolding(t, s, append(emails, "Quintilla", "Resumable", "9 Restart Row"), true); n != 0 {
+		t.Errorf("%d items still hold the people after the erasures", n)
+	}
+}
+
+// erasedCounts is a receipt's counts, once it is done.
+func erasedCounts(t *testing.T, res testenv.Response) map[string]int {
+	t.Helper()
+	var r struct {
+		Data struct {
+			Status string         `json:"status"`
+			Erased map[string]int `json:"erased"`
+		} `json:"data"`
+	}
+	res.JSON(t, &r)
+	if r.Data.Status != "done" {
+		t.Errorf("the erasure is %q, want done: %s", r.Data.Status, res.Body)
+	}
+	return r.Data.Erased
 }
