@@ -115,7 +115,9 @@ func (s *Store) ErasureSubject(ctx context.Context, orgID, contactID string) (gi
 }
 
 // subjectRecipients reads the recipients contactID became, in every campaign
-// of the organization: O(campaigns), keys only, then one BatchGet per 100.
+// of the organization: O(campaigns), keys only, then one BatchGet per 50
+// campaigns (the recipient's derived key and its legacy marker), and one
+// more for the legacy recipients the markers name.
 func (s *Store) subjectRecipients(ctx context.Context, orgID, contactID string) ([]recipient.Recipient, error) {
 	var keys []item
 	for _, prefix := range []string{campaignPrefix, deletedCampaignPrefix} {
@@ -126,7 +128,8 @@ func (s *Store) subjectRecipients(ctx context.Context, orgID, contactID string) 
 				return nil, err
 			}
 			for _, id := range ids {
-				keys = append(keys, key(orgPK(orgID), recipientSK(id, recipientIDFor(id, contactID))))
+				keys = append(keys, key(orgPK(orgID), recipientSK(id, recipientIDFor(id, contactID))),
+					key(orgPK(orgID), recipientOfSK(id, contactID)))
 			}
 			if after = last; last == "" {
 				break
@@ -137,9 +140,25 @@ func (s *Store) subjectRecipients(ctx context.Context, orgID, contactID string) 
 	if err != nil {
 		return nil, err
 	}
+	// A recipient written before ids were derived has a random id, named
+	// by its RCPTOF marker.
+	var legacy []item
+	for _, it := range got {
+		if sk := attrS(it, "SK"); strings.HasPrefix(sk, "RCPTOF#") {
+			campaignID, _, _ := strings.Cut(strings.TrimPrefix(sk, "RCPTOF#"), "#")
+			legacy = append(legacy, key(orgPK(orgID), recipientSK(campaignID, attrS(it, "recipientId"))))
+		}
+	}
+	if len(legacy) > 0 {
+		more, err := s.batchGet(ctx, legacy)
+		if err != nil {
+			return nil, err
+		}
+		got = append(got, more...)
+	}
 	var rs []recipient.Recipient
 	for _, it := range got {
-		if it[recipientGoneAttr] != nil {
+		if it[recipientGoneAttr] != nil || !strings.HasPrefix(attrS(it, "SK"), recipientPrefix) {
 			continue
 		}
 		sr, err := decodeRecipient(it)
