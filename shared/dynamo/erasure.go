@@ -269,4 +269,3 @@ func (s *Store) eraseMembers(ctx context.Context, orgID, contactID string, sc *e
 	}
 	return n, "", nil
 }
-

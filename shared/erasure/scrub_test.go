@@ -64,8 +64,8 @@ func TestRecipientRule(t *testing.T) {
 	r := recipient.Recipient{RecipientID: "R1", CampaignID: "C1", CreditsCharged: 35, Status: gifting.RecipientDelivered,
 		ContactDetails: recipient.ContactDetails{ContactID: "K1", FirstName: "Ada", LastName: "Lovelace",
 			Email: "ada.lovelace@example.com", Phone: "+44", AddressLine1: "12 St James's Square", Country: "GB", Company: "Analytical"},
-		Address:  &recipient.ShippingAddress{Line1: "12 St James's Square", City: "London", Zip: "SW1Y 4LB", Country: "GB", PhoneNumber: "+44"},
-		Feedback: recipient.Feedback{Rating: &recipient.Rating{Value: "like"}, Message: []recipient.FeedbackMessage{{Type: "text", Text: "Thanks, Ada"}}},
+		Address:         &recipient.ShippingAddress{Line1: "12 St James's Square", City: "London", Zip: "SW1Y 4LB", Country: "GB", PhoneNumber: "+44"},
+		Feedback:        recipient.Feedback{Rating: &recipient.Rating{Value: "like"}, Message: []recipient.FeedbackMessage{{Type: "text", Text: "Thanks, Ada"}}},
 		Personalization: recipient.Personalization{GiftCard: map[string]any{"message": "Dear Ada Lovelace"}},
 	}
 	r.Emails.AddressConfirmation = recipient.EmailSchedule{Active: true, Sent: true, MessageID: "m1"}
