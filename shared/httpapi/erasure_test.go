@@ -395,3 +395,32 @@ func erasedCounts(t *testing.T, res testenv.Response) map[string]int {
 	}
 	return r.Data.Erased
 }
+
+// TestErasureNeedsAdminAndStaysInTheOrganization: a key without the admin
+// scope may not erase (403, nothing erased); another organization's
+// contact, an unknown id and a receipt never requested are 404.
+func TestErasureNeedsAdminAndStaysInTheOrganization(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "erasure-own", 100)
+	_, otherKey := testenv.Org(t, s, "erasure-other", 100)
+	api, other := testenv.NewAPI(t, s, key), testenv.NewAPI(t, s, otherKey)
+	list := createList(t, api, "Customers")
+	id := importContacts(t, api, list, map[string]any{"mailId": "kept@example.com", "firstName": "Kept"}).Data.Items[0].ContactID
+	writer := api.WithKey(newKey(t, api, "writer", "read", "write", "spend").Key)
+	assertScopeRefused(t, writer.Do("POST", "/api/campaigns/contacts/"+id+"/erase", nil), "admin")
+	assertScopeRefused(t, writer.Do("GET", "/api/campaigns/contacts/"+id+"/erasure", nil), "admin")
+	for _, res := range []testenv.Response{
+		other.Do("POST", "/api/campaigns/contacts/"+id+"/erase", nil),
+		other.Do("GET", "/api/campaigns/contacts/"+id+"/erasure", nil),
+		api.Do("POST", "/api/campaigns/contacts/01JH8Z4Q1V6W3K2M9T5R7Y0CON/erase", nil),
+		api.Do("GET", "/api/campaigns/contacts/"+id+"/erasure", nil),
+	} {
+		if res.Status != http.StatusNotFound {
+			t.Errorf("answer %d %s, want 404", res.Status, res.Body)
+		}
+	}
+	if got := getContact(t, api, id); got.FirstName != "Kept" || got.MailID != "kept@example.com" {
+		t.Errorf("the contact reads %+v after refused erasures, want it unchanged", got)
+	}
+}
