@@ -114,7 +114,7 @@ func (s *Store) scrubRange(ctx context.Context, pk, prefix, cursor string, sc *e
 // scrubItem writes it back with every text but its keys scrubbed, at its
 // version.
 func (s *Store) scrubItem(ctx context.Context, it item, sc *erasure.Scrubber) (bool, error) {
-	out, changed := scrubAttrs(it, sc)
+	out, changed := scrubAttrs(it, sc.For(attrStrings(&types.AttributeValueMemberM{Value: it})...))
 	if !changed {
 		return false, nil
 	}
@@ -160,10 +160,21 @@ func scrubAttr(v types.AttributeValue, sc *erasure.Scrubber) (types.AttributeVal
 			return &types.AttributeValueMemberSS{Value: dedupe(out)}, true
 		}
 	case *types.AttributeValueMemberL:
+		// As erasure's lists: only the elements about the person, when
+		// some are (a change record's messages).
+		each, mixed := make([]*erasure.Scrubber, len(t.Value)), false
+		for i, e := range t.Value {
+			each[i] = sc.For(attrStrings(e)...)
+			mixed = mixed || each[i] == sc
+		}
 		out, changed := make([]types.AttributeValue, len(t.Value)), false
 		for i, e := range t.Value {
+			esc := sc
+			if mixed {
+				esc = each[i]
+			}
 			var c bool
-			out[i], c = scrubAttr(e, sc)
+			out[i], c = scrubAttr(e, esc)
 			changed = changed || c
 		}
 		if changed {
@@ -175,6 +186,29 @@ func scrubAttr(v types.AttributeValue, sc *erasure.Scrubber) (types.AttributeVal
 		}
 	}
 	return v, false
+}
+
+// attrStrings are the strings of v at any depth.
+func attrStrings(v types.AttributeValue) []string {
+	switch t := v.(type) {
+	case *types.AttributeValueMemberS:
+		return []string{t.Value}
+	case *types.AttributeValueMemberSS:
+		return t.Value
+	case *types.AttributeValueMemberL:
+		var out []string
+		for _, e := range t.Value {
+			out = append(out, attrStrings(e)...)
+		}
+		return out
+	case *types.AttributeValueMemberM:
+		var out []string
+		for _, e := range t.Value {
+			out = append(out, attrStrings(e)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // dedupe drops repeats (a string set holds each value once).

@@ -125,7 +125,9 @@ func (a *App) Start(ctx context.Context, orgID, contactID string) (Job, error) {
 	}
 	j := Job{ContactID: contactID, Status: Running, Erased: map[string]int{}, StartedAt: a.store.Now()}
 	j.Person.AddContact(c)
+	j.Person.IDs = append(j.Person.IDs, contactID)
 	for _, r := range rs {
+		j.Person.IDs = append(j.Person.IDs, r.RecipientID)
 		j.Person.AddRecipient(r)
 		j.Recipients = append(j.Recipients, RecipientRef{CampaignID: r.CampaignID, RecipientID: r.RecipientID})
 		j.Messages = append(j.Messages, MessageIDs(r)...)

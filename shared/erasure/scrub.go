@@ -37,6 +37,9 @@ const minSubstring = 3
 type Person struct {
 	Emails []string `json:"emails"`
 	Texts  []string `json:"texts"`
+	// IDs are the contact's id and its recipients' ids: a text that holds
+	// one is about the person.
+	IDs []string `json:"ids"`
 }
 
 // Add records personal values; emails are told apart by their '@'.
@@ -56,17 +59,63 @@ func (p *Person) Add(values ...string) {
 	}
 }
 
-// Scrubber replaces a person's values in stored text.
+// Scrubber replaces a person's values in stored text. An address is the
+// person's wherever it is; a name, a street or a city may be someone
+// else's too, so those are replaced only in a text about the person (one
+// that holds their address or one of their ids), and in a list only in
+// the elements about them (a change record of a launch holds the
+// messages of hundreds of recipients; a stored reply, of a hundred
+// contacts): For gives the scrubber of one text.
 type Scrubber struct {
 	whole map[string]string
 	inner *regexp.Regexp
+	// anchors are the person's emails and ids, lower-cased.
+	anchors []string
+	// strong is the scrubber of the person's addresses only, for texts
+	// not about them; nil when s is that one.
+	strong *Scrubber
 }
 
-// NewScrubber returns the scrubber of p's values.
+// NewScrubber returns the scrubber of p's values, for texts about p.
 func NewScrubber(p Person) *Scrubber {
+	s := newScrubber(append(slices.Clone(p.Emails), p.Texts...))
+	s.strong = newScrubber(p.Emails)
+	s.anchors = slices.Clone(p.Emails)
+	for _, id := range p.IDs {
+		if id != "" {
+			s.anchors = append(s.anchors, strings.ToLower(id))
+		}
+	}
+	s.strong.anchors = s.anchors
+	return s
+}
+
+// About reports whether any of texts is about the person.
+func (s *Scrubber) About(texts ...string) bool {
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, a := range s.anchors {
+			if strings.Contains(t, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// For is the scrubber of a text made of texts: s when it is about the
+// person, else the one that replaces their addresses only.
+func (s *Scrubber) For(texts ...string) *Scrubber {
+	if s.strong == nil || s.About(texts...) {
+		return s
+	}
+	return s.strong
+}
+
+func newScrubber(values []string) *Scrubber {
 	s := &Scrubber{whole: map[string]string{}}
 	var inner []string
-	for _, v := range append(slices.Clone(p.Emails), p.Texts...) {
+	for _, v := range values {
 		s.whole[v] = replacement(v)
 		if len(v) >= minSubstring {
 			inner = append(inner, v)
@@ -169,10 +218,24 @@ func (s *Scrubber) Value(v any) (any, bool) {
 	case string:
 		return s.String(t)
 	case []any:
+		// A list whose elements are about several subjects (messages of
+		// a launch, results of a bulk add) is scrubbed in full only in
+		// the elements about the person; a list of none of them (a
+		// contact's tags) is part of the text around it.
+		each := make([]*Scrubber, len(t))
+		mixed := false
+		for i, e := range t {
+			each[i] = s.For(textOf(e))
+			mixed = mixed || each[i] == s
+		}
 		changed := false
 		for i, e := range t {
+			sc := s
+			if mixed {
+				sc = each[i]
+			}
 			var c bool
-			t[i], c = s.Value(e)
+			t[i], c = sc.Value(e)
 			changed = changed || c
 		}
 		return t, changed
@@ -188,4 +251,25 @@ func (s *Scrubber) Value(v any) (any, bool) {
 		return out, changed
 	}
 	return v, false
+}
+
+// textOf is every string of a decoded value, for About.
+func textOf(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case []any:
+		parts := make([]string, len(t))
+		for i, e := range t {
+			parts[i] = textOf(e)
+		}
+		return strings.Join(parts, "\n")
+	case map[string]any:
+		parts := make([]string, 0, 2*len(t))
+		for k, e := range t {
+			parts = append(parts, k, textOf(e))
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
 }

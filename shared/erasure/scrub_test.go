@@ -94,3 +94,30 @@ func TestRecipientRule(t *testing.T) {
 		t.Errorf("message ids %v", ids)
 	}
 }
+
+// TestScrubLeavesOthersAlone: a name or a town may be someone else's too,
+// so they are replaced only in texts about the person (holding their
+// address or an id of theirs), and in a list only in its elements about
+// them; the person's address is replaced wherever it is.
+func TestScrubLeavesOthersAlone(t *testing.T) {
+	var p erasure.Person
+	p.Add("ada.lovelace@example.com", "Ada", "Springfield")
+	p.IDs = []string{"K1", "R1"}
+	s := erasure.NewScrubber(p)
+	msgs := `[{"contactId":"K1","name":"Ada","city":"Springfield"},{"contactId":"K2","name":"Ada","city":"Springfield"}]`
+	got, _ := s.For(msgs).String(msgs)
+	want := `[{"city":"erased","contactId":"K1","name":"erased"},{"city":"Springfield","contactId":"K2","name":"Ada"}]`
+	if got != want {
+		t.Errorf("messages scrubbed to %s, want %s", got, want)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"Ada of Springfield", "Ada of Springfield"},
+		{"Ada of Springfield, recipient R1", "erased of erased, recipient R1"},
+		{"Ada of Springfield wrote from ada.lovelace@example.com", "erased of erased wrote from " + erasure.ErasedEmail},
+		{"cc: ada.lovelace@example.com", "cc: " + erasure.ErasedEmail},
+	} {
+		if got, _ := s.For(tt.in).String(tt.in); got != tt.want {
+			t.Errorf("%q scrubbed to %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,9 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 	wh := createWebhook(t, api, rc.srv.URL, "*")
 	p := erasedPerson{email: "grace.hopperstone@example.com", first: "Gracelyn", last: "Hopperstone", phone: "+1 555 0142",
 		street: "42 Cobol Lane", shipStreet: "7 Compiler Court", feedback: "Thank you Zanzibarite team"}
-	other := map[string]any{"mailId": "someone.else@example.com", "firstName": "Other", "lastName": "Person", "jobTitle": "engineer"}
+	// Someone else, in the same town: what is theirs stays.
+	other := map[string]any{"mailId": "someone.else@example.com", "firstName": "Other", "lastName": "Person", "jobTitle": "engineer",
+		"address": map[string]any{"street": "1 Other Street", "city": "Arlington", "zipCode": "22201", "country": "US"}}
 
 	lists := []string{createList(t, api, "Customers"), createList(t, api, "Speakers")}
 	var contactID string
@@ -118,7 +121,13 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 		}
 		landing = append(landing, r.LandingPageID)
 		if i == 0 {
-			claimed := claimAt(t, api, s, org, camp, r.RecipientID, p.shipStreet)
+			res := api.Do("POST", addPath(camp), map[string]any{"contactDetails": map[string]any{"email": "someone.else@example.com"}})
+			var theirs struct {
+				RecipientID string `json:"recipientId"`
+			}
+			res.JSON(t, &theirs)
+			claimAt(t, api, s, org, camp, theirs.RecipientID, "1 Other Street", "+1 555 0999")
+			claimed := claimAt(t, api, s, org, camp, r.RecipientID, p.shipStreet, p.phone)
 			testenv.Ship(t, s, org, camp, r.RecipientID)
 			if res := api.Do("POST", "/api/campaigns/campaigns/"+camp+"/recipients/"+r.RecipientID+"/status",
 				map[string]any{"status": "delivered"}); res.Status != http.StatusOK {
@@ -144,6 +153,10 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 		t.Fatal("no item holds the person before the erasure: the scan finds nothing")
 	}
 	before := walletOf(t, api, "")
+	othersItems := holding(t, s, "Arlington", p.values())
+	if len(othersItems) < 2 {
+		t.Fatalf("%v of someone else hold their town, want their contact and order at least", othersItems)
+	}
 
 	res := api.Do("POST", "/api/campaigns/contacts/"+contactID+"/erase", nil)
 	var receipt struct {
@@ -171,6 +184,9 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 		t.Errorf("%d items still hold the person after the erasure", n)
 	}
 	assertAnswersHoldNone(t, api, p, contactID, lists)
+	if kept := holding(t, s, "Arlington", p.values()); fmt.Sprint(kept) != fmt.Sprint(othersItems) {
+		t.Errorf("someone else's items holding their town were %v, are %v after the erasure", othersItems, kept)
+	}
 	if after := walletOf(t, api, ""); after.Balance != before.Balance || after.Ledger.Pagination.Total != before.Ledger.Pagination.Total {
 		t.Errorf("the wallet went from %d (%d entries) to %d (%d entries): an erasure moves no money",
 			before.Balance, before.Ledger.Pagination.Total, after.Balance, after.Ledger.Pagination.Total)
@@ -201,9 +217,9 @@ func TestErasureLeavesNothingOfThePerson(t *testing.T) {
 	}
 }
 
-// claimAt claims a recipient's gift to an address on street, as the claim
-// page does.
-func claimAt(t *testing.T, api *testenv.API, s *dynamo.Store, org, campaignID, recipientID, street string) recipient.Recipient {
+// claimAt claims a recipient's gift to an address on street, with phone,
+// as the claim page does.
+func claimAt(t *testing.T, api *testenv.API, s *dynamo.Store, org, campaignID, recipientID, street, phone string) recipient.Recipient {
 	t.Helper()
 	c, err := s.Campaign(t.Context(), org, campaignID)
 	if err != nil {
@@ -212,7 +228,7 @@ func claimAt(t *testing.T, api *testenv.API, s *dynamo.Store, org, campaignID, r
 	r, err := api.Service.Recipients().Claim(t.Context(), org, campaignID, recipientID, recipient.ClaimInput{
 		GiftID: c.CampaignData.GiftIDs[0],
 		ShippingAddress: recipient.ShippingAddress{Line1: street, City: "Arlington", State: "VA", Zip: "22201", Country: "US",
-			PhoneNumber: "+1 555 0142"},
+			PhoneNumber: phone},
 	})
 	if err != nil {
 		t.Fatalf("claim: %v", err)
@@ -236,6 +252,23 @@ func scanAll(t *testing.T, s *dynamo.Store) []map[string]types.AttributeValue {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// holding is the keys of the items that hold value and none of without,
+// in table order.
+func holding(t *testing.T, s *dynamo.Store, value string, without []string) []string {
+	t.Helper()
+	var keys []string
+	for _, it := range scanAll(t, s) {
+		text := strings.ToLower(itemText(it))
+		if !strings.Contains(text, strings.ToLower(value)) {
+			continue
+		}
+		if !slices.ContainsFunc(without, func(v string) bool { return strings.Contains(text, strings.ToLower(v)) }) {
+			keys = append(keys, attrText(it["PK"])+" "+attrText(it["SK"]))
+		}
+	}
+	return keys
+}
 
 // countHolding counts the items of the whole table that hold any of
 // values, case-insensitively, in any attribute at any depth, packed
