@@ -9664,7 +9664,9 @@ type ClientInterface interface {
 	//
 	// Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 	// counts), the contact list endpoint and search, and its email is released so it can be
-	// imported again (as a new contact). Deleting it again is a 404.
+	// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+	// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+	// removes them.
 	//
 	// Corresponds with DELETE /api/campaigns/contacts/{contactId} (the `DeleteContact` operationId).
 	DeleteContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11663,7 +11665,9 @@ func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, r
 //
 // Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 // counts), the contact list endpoint and search, and its email is released so it can be
-// imported again (as a new contact). Deleting it again is a 404.
+// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+// removes them.
 //
 // Corresponds with DELETE /api/campaigns/contacts/{contactId} (the `DeleteContact` operationId).
 func (c *Client) DeleteContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19767,7 +19771,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 	// counts), the contact list endpoint and search, and its email is released so it can be
-	// imported again (as a new contact). Deleting it again is a 404.
+	// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+	// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+	// removes them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -31407,7 +31413,9 @@ func (c *ClientWithResponses) ListContactsWithResponse(ctx context.Context, para
 //
 // Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 // counts), the contact list endpoint and search, and its email is released so it can be
-// imported again (as a new contact). Deleting it again is a 404.
+// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+// removes them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
