@@ -653,6 +653,57 @@ func (e EnrichmentMatchedBy) Valid() bool {
 	}
 }
 
+// Defines values for ErasureStatus.
+const (
+	Done    ErasureStatus = "done"
+	Running ErasureStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ErasureStatus enum.
+func (e ErasureStatus) Valid() bool {
+	switch e {
+	case Done:
+		return true
+	case Running:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ErasureEnvelopeStatusCode.
+const (
+	ErasureEnvelopeStatusCodeN200 ErasureEnvelopeStatusCode = 200
+	ErasureEnvelopeStatusCodeN202 ErasureEnvelopeStatusCode = 202
+)
+
+// Valid indicates whether the value is a known member of the ErasureEnvelopeStatusCode enum.
+func (e ErasureEnvelopeStatusCode) Valid() bool {
+	switch e {
+	case ErasureEnvelopeStatusCodeN200:
+		return true
+	case ErasureEnvelopeStatusCodeN202:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ErasureEnvelopeSuccess.
+const (
+	ErasureEnvelopeSuccessTrue ErasureEnvelopeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ErasureEnvelopeSuccess enum.
+func (e ErasureEnvelopeSuccess) Valid() bool {
+	switch e {
+	case ErasureEnvelopeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorCode.
 const (
 	ErrorCodeCONFLICT             ErrorCode = "CONFLICT"
@@ -5265,6 +5316,53 @@ type EnrichmentQuery1 struct {
 	Lastname    interface{} `json:"lastname"`
 }
 
+// Erasure An erasure's receipt: the kinds of records erased and how many of each.
+type Erasure struct {
+	ContactId string `json:"contactId"`
+
+	// Erased Records changed, by kind: contact (its record and legacy email markers), recipient, order, audienceMember, sentMessage, suppression, changeRecord, ledgerEntry (its messages; the amount stays), webhookDelivery (deliveries and their logs), idempotencyRecord (stored replies).
+	Erased struct {
+		AudienceMember    int `json:"audienceMember"`
+		ChangeRecord      int `json:"changeRecord"`
+		Contact           int `json:"contact"`
+		IdempotencyRecord int `json:"idempotencyRecord"`
+		LedgerEntry       int `json:"ledgerEntry"`
+		Order             int `json:"order"`
+		Recipient         int `json:"recipient"`
+		SentMessage       int `json:"sentMessage"`
+		Suppression       int `json:"suppression"`
+		WebhookDelivery   int `json:"webhookDelivery"`
+	} `json:"erased"`
+
+	// FinishedAt When the erasure ended; null while it runs.
+	FinishedAt *DateTime `json:"finishedAt"`
+
+	// ReceiptUrl Where the receipt is read again (GET).
+	ReceiptUrl string `json:"receiptUrl"`
+
+	// StartedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
+	StartedAt DateTime      `json:"startedAt"`
+	Status    ErasureStatus `json:"status"`
+}
+
+// ErasureStatus defines model for Erasure.Status.
+type ErasureStatus string
+
+// ErasureEnvelope defines model for ErasureEnvelope.
+type ErasureEnvelope struct {
+	// Data An erasure's receipt: the kinds of records erased and how many of each.
+	Data       Erasure                   `json:"data"`
+	Message    string                    `json:"message"`
+	StatusCode ErasureEnvelopeStatusCode `json:"statusCode"`
+	Success    ErasureEnvelopeSuccess    `json:"success"`
+}
+
+// ErasureEnvelopeStatusCode defines model for ErasureEnvelope.StatusCode.
+type ErasureEnvelopeStatusCode int
+
+// ErasureEnvelopeSuccess defines model for ErasureEnvelope.Success.
+type ErasureEnvelopeSuccess bool
+
 // Error The shape of every error but 401.
 type Error struct {
 	// Code A stable machine code; branch on this.
@@ -9665,7 +9763,9 @@ type ClientInterface interface {
 	//
 	// Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 	// counts), the contact list endpoint and search, and its email is released so it can be
-	// imported again (as a new contact). Deleting it again is a 404.
+	// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+	// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+	// removes them.
 	//
 	// Corresponds with DELETE /api/campaigns/contacts/{contactId} (the `DeleteContact` operationId).
 	DeleteContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9702,6 +9802,31 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/contacts/{contactId} (the `UpdateContact` operationId).
 	UpdateContact(ctx context.Context, contactId string, body UpdateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EraseContact Erase a person (GDPR / CCPA)
+	//
+	// Removes or irreversibly replaces every personal field of the contact, live or deleted, wherever
+	// the service stored it: the contact (deleted as DELETE does, then its record stripped), its
+	// recipients in every campaign (contact details, shipping address, feedback texts; their emails
+	// not yet sent are stopped and their pages answer 410), service orders' shipping addresses,
+	// audience members, sent-message records, suppression entries (the entry stays, keyed by a hash
+	// of the address, so the address is still never mailed), change records, ledger entries'
+	// messages, webhook deliveries and stored replies. Names and texts become `erased`, addresses
+	// `erased@erased.invalid`; ids, statuses, gifts, credits and the ledger's amounts stay.
+	// It runs as a job: the request runs it for up to 10 seconds and answers 200 with the receipt
+	// when done, else 202 with the receipt so far (the job goes on; read it at `receiptUrl`). A
+	// repeated request is the same erasure: it resumes one that stopped and answers the receipt of
+	// one that is done, changing nothing. Details: docs/erasure.md.
+	//
+	// Corresponds with POST /api/campaigns/contacts/{contactId}/erase (the `EraseContact` operationId).
+	EraseContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetErasure Read an erasure's receipt
+	//
+	// The receipt of the contact's erasure, running or done. 404 when none was requested.
+	//
+	// Corresponds with GET /api/campaigns/contacts/{contactId}/erasure (the `GetErasure` operationId).
+	GetErasure(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDocs This document, as a page
 	//
@@ -11673,7 +11798,9 @@ func (c *Client) ListContacts(ctx context.Context, params *ListContactsParams, r
 //
 // Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 // counts), the contact list endpoint and search, and its email is released so it can be
-// imported again (as a new contact). Deleting it again is a 404.
+// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+// removes them.
 //
 // Corresponds with DELETE /api/campaigns/contacts/{contactId} (the `DeleteContact` operationId).
 func (c *Client) DeleteContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11741,6 +11868,51 @@ func (c *Client) UpdateContactWithBody(ctx context.Context, contactId string, co
 // Corresponds with PATCH /api/campaigns/contacts/{contactId} (the `UpdateContact` operationId).
 func (c *Client) UpdateContact(ctx context.Context, contactId string, body UpdateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateContactRequest(c.Server, contactId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EraseContact Erase a person (GDPR / CCPA)
+//
+// Removes or irreversibly replaces every personal field of the contact, live or deleted, wherever
+// the service stored it: the contact (deleted as DELETE does, then its record stripped), its
+// recipients in every campaign (contact details, shipping address, feedback texts; their emails
+// not yet sent are stopped and their pages answer 410), service orders' shipping addresses,
+// audience members, sent-message records, suppression entries (the entry stays, keyed by a hash
+// of the address, so the address is still never mailed), change records, ledger entries'
+// messages, webhook deliveries and stored replies. Names and texts become `erased`, addresses
+// `erased@erased.invalid`; ids, statuses, gifts, credits and the ledger's amounts stay.
+// It runs as a job: the request runs it for up to 10 seconds and answers 200 with the receipt
+// when done, else 202 with the receipt so far (the job goes on; read it at `receiptUrl`). A
+// repeated request is the same erasure: it resumes one that stopped and answers the receipt of
+// one that is done, changing nothing. Details: docs/erasure.md.
+//
+// Corresponds with POST /api/campaigns/contacts/{contactId}/erase (the `EraseContact` operationId).
+func (c *Client) EraseContact(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEraseContactRequest(c.Server, contactId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetErasure Read an erasure's receipt
+//
+// The receipt of the contact's erasure, running or done. 404 when none was requested.
+//
+// Corresponds with GET /api/campaigns/contacts/{contactId}/erasure (the `GetErasure` operationId).
+func (c *Client) GetErasure(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetErasureRequest(c.Server, contactId)
 	if err != nil {
 		return nil, err
 	}
@@ -15759,6 +15931,74 @@ func NewUpdateContactRequestWithBody(server string, contactId string, contentTyp
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEraseContactRequest constructs an http.Request for the EraseContact method
+func NewEraseContactRequest(server string, contactId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "contactId", contactId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contacts/%s/erase", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetErasureRequest constructs an http.Request for the GetErasure method
+func NewGetErasureRequest(server string, contactId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "contactId", contactId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contacts/%s/erasure", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -19786,7 +20026,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 	// counts), the contact list endpoint and search, and its email is released so it can be
-	// imported again (as a new contact). Deleting it again is a 404.
+	// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+	// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+	// removes them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19827,6 +20069,35 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/contacts/{contactId} (the `UpdateContact` operationId).
 	UpdateContactWithResponse(ctx context.Context, contactId string, body UpdateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateContactResponse, error)
+
+	// EraseContactWithResponse Erase a person (GDPR / CCPA)
+	//
+	// Removes or irreversibly replaces every personal field of the contact, live or deleted, wherever
+	// the service stored it: the contact (deleted as DELETE does, then its record stripped), its
+	// recipients in every campaign (contact details, shipping address, feedback texts; their emails
+	// not yet sent are stopped and their pages answer 410), service orders' shipping addresses,
+	// audience members, sent-message records, suppression entries (the entry stays, keyed by a hash
+	// of the address, so the address is still never mailed), change records, ledger entries'
+	// messages, webhook deliveries and stored replies. Names and texts become `erased`, addresses
+	// `erased@erased.invalid`; ids, statuses, gifts, credits and the ledger's amounts stay.
+	// It runs as a job: the request runs it for up to 10 seconds and answers 200 with the receipt
+	// when done, else 202 with the receipt so far (the job goes on; read it at `receiptUrl`). A
+	// repeated request is the same erasure: it resumes one that stopped and answers the receipt of
+	// one that is done, changing nothing. Details: docs/erasure.md.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/contacts/{contactId}/erase (the `EraseContact` operationId).
+	EraseContactWithResponse(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*EraseContactResponse, error)
+
+	// GetErasureWithResponse Read an erasure's receipt
+	//
+	// The receipt of the contact's erasure, running or done. 404 when none was requested.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/contacts/{contactId}/erasure (the `GetErasure` operationId).
+	GetErasureWithResponse(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*GetErasureResponse, error)
 
 	// GetDocsWithResponse This document, as a page
 	//
@@ -24403,6 +24674,193 @@ func (r UpdateContactResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateContactResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// EraseContactResponse200Headers the declared response headers of an HTTP 200 response for EraseContact
+type EraseContactResponse200Headers struct {
+	Location *string
+}
+
+// EraseContactResponse202Headers the declared response headers of an HTTP 202 response for EraseContact
+type EraseContactResponse202Headers struct {
+	Location *string
+}
+
+// EraseContactResponse503Headers the declared response headers of an HTTP 503 response for EraseContact
+type EraseContactResponse503Headers struct {
+	RetryAfter *int
+}
+
+type EraseContactResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ErasureEnvelope
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *ErasureEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EraseContactResponse200Headers
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *EraseContactResponse202Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EraseContactResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EraseContactResponse) GetJSON200() *ErasureEnvelope {
+	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r EraseContactResponse) GetJSON202() *ErasureEnvelope {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r EraseContactResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r EraseContactResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r EraseContactResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r EraseContactResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r EraseContactResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EraseContactResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EraseContactResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EraseContactResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EraseContactResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetErasureResponse503Headers the declared response headers of an HTTP 503 response for GetErasure
+type GetErasureResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetErasureResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ErasureEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetErasureResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetErasureResponse) GetJSON200() *ErasureEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetErasureResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetErasureResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetErasureResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetErasureResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetErasureResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetErasureResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetErasureResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetErasureResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetErasureResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -31427,7 +31885,9 @@ func (c *ClientWithResponses) ListContactsWithResponse(ctx context.Context, para
 //
 // Soft delete: the contact is kept with `isDeleted: true` but leaves every list (and their
 // counts), the contact list endpoint and search, and its email is released so it can be
-// imported again (as a new contact). Deleting it again is a 404.
+// imported again (as a new contact). Deleting it again is a 404. Copies stay (recipients,
+// audience snapshots, change records, the deleted record): `POST /contacts/{contactId}/erase`
+// removes them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -31491,6 +31951,47 @@ func (c *ClientWithResponses) UpdateContactWithResponse(ctx context.Context, con
 		return nil, err
 	}
 	return ParseUpdateContactResponse(rsp)
+}
+
+// EraseContactWithResponse Erase a person (GDPR / CCPA)
+//
+// Removes or irreversibly replaces every personal field of the contact, live or deleted, wherever
+// the service stored it: the contact (deleted as DELETE does, then its record stripped), its
+// recipients in every campaign (contact details, shipping address, feedback texts; their emails
+// not yet sent are stopped and their pages answer 410), service orders' shipping addresses,
+// audience members, sent-message records, suppression entries (the entry stays, keyed by a hash
+// of the address, so the address is still never mailed), change records, ledger entries'
+// messages, webhook deliveries and stored replies. Names and texts become `erased`, addresses
+// `erased@erased.invalid`; ids, statuses, gifts, credits and the ledger's amounts stay.
+// It runs as a job: the request runs it for up to 10 seconds and answers 200 with the receipt
+// when done, else 202 with the receipt so far (the job goes on; read it at `receiptUrl`). A
+// repeated request is the same erasure: it resumes one that stopped and answers the receipt of
+// one that is done, changing nothing. Details: docs/erasure.md.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/contacts/{contactId}/erase (the `EraseContact` operationId).
+func (c *ClientWithResponses) EraseContactWithResponse(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*EraseContactResponse, error) {
+	rsp, err := c.EraseContact(ctx, contactId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEraseContactResponse(rsp)
+}
+
+// GetErasureWithResponse Read an erasure's receipt
+//
+// The receipt of the contact's erasure, running or done. 404 when none was requested.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/contacts/{contactId}/erasure (the `GetErasure` operationId).
+func (c *ClientWithResponses) GetErasureWithResponse(ctx context.Context, contactId string, reqEditors ...RequestEditorFn) (*GetErasureResponse, error) {
+	rsp, err := c.GetErasure(ctx, contactId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetErasureResponse(rsp)
 }
 
 // GetDocsWithResponse This document, as a page
@@ -36340,6 +36841,181 @@ func ParseUpdateContactResponse(rsp *http.Response) (*UpdateContactResponse, err
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateContactResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEraseContactResponse parses an HTTP response from a EraseContactWithResponse call
+func ParseEraseContactResponse(rsp *http.Response) (*EraseContactResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EraseContactResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ErasureEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest ErasureEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers EraseContactResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 202:
+		var headers EraseContactResponse202Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 503:
+		var headers EraseContactResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetErasureResponse parses an HTTP response from a GetErasureWithResponse call
+func ParseGetErasureResponse(rsp *http.Response) (*GetErasureResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetErasureResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ErasureEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetErasureResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -120,7 +120,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Pag
 		case strings.HasPrefix(sk, recipientPrefix):
 			var sr recipient.Stored
 			sr, err = decodeRecipient(it)
-			p.Recipient, found = sr.Recipient, true
+			p.Recipient, found, p.Erased = sr.Recipient, true, it[erasedAttr] != nil
 		}
 		if err != nil {
 			return recipient.Page{}, err

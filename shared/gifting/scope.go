@@ -19,7 +19,8 @@ const (
 	// and completing or deleting a campaign (its unclaimed recipients'
 	// credits come back).
 	ScopeSpend Scope = "spend"
-	// ScopeAdmin is the organization's settings: API keys and webhooks.
+	// ScopeAdmin is the organization's settings: API keys and webhooks;
+	// and the erasure of a person, which no call can undo.
 	ScopeAdmin Scope = "admin"
 )
 

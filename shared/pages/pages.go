@@ -313,7 +313,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, p recipient.Page,
 	case gifting.CodeNotFound:
 		h.problem(w, r, http.StatusNotFound, nil)
 	case gifting.CodeGone:
-		if p.Recipient.Status == gifting.RecipientExpired {
+		if p.Recipient.Status == gifting.RecipientExpired && !p.Erased {
 			h.problem(w, r, http.StatusGone, &p, gifting.ErrorMessage(err))
 			return
 		}

@@ -19,13 +19,16 @@ type Page struct {
 	// Code is the code of a digital gift the recipient claimed, opened for
 	// its landing page (Pages.Landing) and nowhere else.
 	Code *giftcodes.Secret
+	// Erased is true when the recipient's person was erased on request
+	// (shared/erasure): the pages are gone for good.
+	Erased bool
 }
 
-// Gone reports whether the page's campaign is over for this recipient: a
-// deleted campaign, or a completed one whose recipient had not claimed the
+// Gone reports whether the page is gone for this recipient: their person
+// erased, a deleted campaign, or a completed one whose recipient had not claimed the
 // gift. A recipient who claimed still follows the gift's journey.
 func (p Page) Gone() bool {
-	return p.Campaign.Deleted || (p.Campaign.Completed && !p.Recipient.Claimed())
+	return p.Erased || p.Campaign.Deleted || (p.Campaign.Completed && !p.Recipient.Claimed())
 }
 
 // InStock returns the page's gifts with at least one unit available.

@@ -230,6 +230,9 @@ func (s *Pages) page(ctx context.Context, pageID string, kind gifting.PageKind) 
 	if p.Kind != kind {
 		return Page{}, gifting.NotFound("page", pageID)
 	}
+	if p.Erased {
+		return p, gifting.Errorf(gifting.CodeGone, "this page is no longer available")
+	}
 	if p.Gone() {
 		return p, gifting.Errorf(gifting.CodeGone, "this campaign has ended")
 	}

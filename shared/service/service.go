@@ -21,6 +21,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/erasure"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -42,6 +43,7 @@ type Store interface {
 	contact.Store
 	fulfilment.Secrets
 	giftcodes.Store
+	erasure.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -94,6 +96,8 @@ type Service struct {
 	easypost *fulfilment.EasyPost
 	// codes is the digital gifts' code pools, sealed with Config.Codes.
 	codes *giftcodes.App
+	// erasures is the erasure of a person on request (erasure.go).
+	erasures *erasure.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -122,6 +126,7 @@ func New(store Store, cfg Config) *Service {
 		codes = cfg.Codes // a nil Codes must stay a nil Sealer: NewApp tests it
 	}
 	s.codes = giftcodes.NewApp(store, codes)
+	s.erasures = erasure.NewApp(store, s.contacts)
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -183,11 +188,14 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
 
-// RunContactJobs runs the job the contact routes start: the removal of a
-// deleted list's memberships.
+// RunContactJobs runs the jobs the contact routes start: the removal of a
+// deleted list's memberships, the erasure of a person.
 func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	if j.Kind == contact.JobListDelete {
+	switch j.Kind {
+	case contact.JobListDelete:
 		return s.runListDelete(ctx, j)
+	case erasure.JobErase:
+		return s.runErasure(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
