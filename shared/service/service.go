@@ -21,6 +21,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/contactimport"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -42,6 +43,7 @@ type Store interface {
 	contact.Store
 	fulfilment.Secrets
 	giftcodes.Store
+	contactimport.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -65,6 +67,9 @@ type Config struct {
 	// opens them to sign. Nil means no key: creating or rotating a
 	// webhook fails, and so does a delivery signed with a sealed secret.
 	Secrets Secrets
+	// Files holds contact imports' uploaded files (S3). Nil means imports
+	// are not configured: starting one fails.
+	Files contactimport.Files
 }
 
 // Service runs the use cases over a store.
@@ -90,6 +95,9 @@ type Service struct {
 	easypost *fulfilment.EasyPost
 	// codes is the digital gifts' code pools, sealed with Config.Secrets.
 	codes *giftcodes.App
+	// imports is the CSV import of contacts (imports.go), whose files are
+	// Config.Files and whose rows go through contacts.
+	imports *contactimport.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -114,6 +122,7 @@ func New(store Store, cfg Config) *Service {
 	s.easypost = fulfilment.NewEasyPost(store, sealer, func() time.Time { return store.Now() })
 	s.contacts = contact.NewApp(store, contactJobs{s})
 	s.codes = giftcodes.NewApp(store, cfg.Secrets)
+	s.imports = contactimport.NewApp(store, cfg.Files, s.contacts, contactJobs{s})
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -175,11 +184,14 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
 
-// RunContactJobs runs the job the contact routes start: the removal of a
-// deleted list's memberships.
+// RunContactJobs runs the jobs the contact routes start: the removal of a
+// deleted list's memberships, and the reading of an imported file.
 func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
-	if j.Kind == contact.JobListDelete {
+	switch j.Kind {
+	case contact.JobListDelete:
 		return s.runListDelete(ctx, j)
+	case contactimport.JobKind:
+		return s.runImport(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }
