@@ -39,6 +39,8 @@ type Started struct {
 	// UploadExpires is when Upload stops working.
 	UploadExpires time.Time
 	Failures      []FailedRow
+	// Replayed: Start found the job its Idempotency-Key made before.
+	Replayed bool
 }
 
 // errNoFiles: the process was built without a file store.
@@ -67,7 +69,9 @@ func (a *App) Start(ctx context.Context, orgID, listID string, k *gifting.Idempo
 		if stored == nil {
 			return Started{}, fmt.Errorf("the idempotency record of import job %s expired as it was read; retry", j.ID)
 		}
-		return a.Job(ctx, orgID, string(stored.Body))
+		st, err := a.Job(ctx, orgID, string(stored.Body))
+		st.Replayed = true
+		return st, err
 	}
 	if err != nil {
 		return Started{}, err

@@ -85,6 +85,9 @@ func (s *Server) startImport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if st.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
 	writeEnvelope(w, http.StatusAccepted, "Import job created; PUT the CSV file to data.uploadUrl, then follow GET /api/campaigns/jobs/"+st.Job.ID,
 		importJobOf(st))
 	return nil
