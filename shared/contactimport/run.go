@@ -121,6 +121,12 @@ func (a *App) batch(ctx context.Context, j *Job, rows *rowReader) (bool, error) 
 			eof = true
 			break
 		}
+		var parse *csv.ParseError
+		if err != nil && !errors.As(err, &parse) {
+			// The file could not be read (S3, the network): the slice
+			// fails, and runs again from the last committed batch.
+			return false, err
+		}
 		var c contact.Candidate
 		var mail string
 		switch {
