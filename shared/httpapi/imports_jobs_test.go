@@ -77,7 +77,7 @@ func TestContactImportBadFiles(t *testing.T) {
 	api, _ := newContactsAPI(t)
 	list := createList(t, api, "Leads")
 	for file, want := range map[string]string{
-		"firstName,lastName\nAda,Lovelace\n": "names no email column",
+		"firstName,lastName\nAda,Lovelace\n":  "names no email column",
 		"email,shoeSize\nada@example.com,9\n": `"shoeSize"`,
 		"":                                    "the file is empty",
 	} {
