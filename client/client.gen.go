@@ -655,16 +655,16 @@ func (e EnrichmentMatchedBy) Valid() bool {
 
 // Defines values for ErasureStatus.
 const (
-	Done    ErasureStatus = "done"
-	Running ErasureStatus = "running"
+	ErasureStatusDone    ErasureStatus = "done"
+	ErasureStatusRunning ErasureStatus = "running"
 )
 
 // Valid indicates whether the value is a known member of the ErasureStatus enum.
 func (e ErasureStatus) Valid() bool {
 	switch e {
-	case Done:
+	case ErasureStatusDone:
 		return true
-	case Running:
+	case ErasureStatusRunning:
 		return true
 	default:
 		return false
@@ -1340,6 +1340,60 @@ const (
 func (e IdempotencyKeyReusedErrorSuccess) Valid() bool {
 	switch e {
 	case IdempotencyKeyReusedErrorSuccessFalse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportJobKind.
+const (
+	ContactsImport ImportJobKind = "contacts.import"
+)
+
+// Valid indicates whether the value is a known member of the ImportJobKind enum.
+func (e ImportJobKind) Valid() bool {
+	switch e {
+	case ContactsImport:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportJobStatus.
+const (
+	ImportJobStatusAwaitingUpload ImportJobStatus = "awaitingUpload"
+	ImportJobStatusDone           ImportJobStatus = "done"
+	ImportJobStatusFailed         ImportJobStatus = "failed"
+	ImportJobStatusRunning        ImportJobStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ImportJobStatus enum.
+func (e ImportJobStatus) Valid() bool {
+	switch e {
+	case ImportJobStatusAwaitingUpload:
+		return true
+	case ImportJobStatusDone:
+		return true
+	case ImportJobStatusFailed:
+		return true
+	case ImportJobStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportJobUploadMethod.
+const (
+	PUT ImportJobUploadMethod = "PUT"
+)
+
+// Valid indicates whether the value is a known member of the ImportJobUploadMethod enum.
+func (e ImportJobUploadMethod) Valid() bool {
+	switch e {
+	case PUT:
 		return true
 	default:
 		return false
@@ -2939,6 +2993,36 @@ func (e AddContactsToList207JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for ImportContactsCsv202JSONResponseBodyStatusCode.
+const (
+	ImportContactsCsv202JSONResponseBodyStatusCodeN202 ImportContactsCsv202JSONResponseBodyStatusCode = 202
+)
+
+// Valid indicates whether the value is a known member of the ImportContactsCsv202JSONResponseBodyStatusCode enum.
+func (e ImportContactsCsv202JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case ImportContactsCsv202JSONResponseBodyStatusCodeN202:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportContactsCsv202JSONResponseBodySuccess.
+const (
+	ImportContactsCsv202JSONResponseBodySuccessTrue ImportContactsCsv202JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ImportContactsCsv202JSONResponseBodySuccess enum.
+func (e ImportContactsCsv202JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case ImportContactsCsv202JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RemoveContactFromList200JSONResponseBodyStatusCode.
 const (
 	RemoveContactFromList200JSONResponseBodyStatusCodeN200 RemoveContactFromList200JSONResponseBodyStatusCode = 200
@@ -3587,6 +3671,36 @@ const (
 func (e UpdatePersona200JSONResponseBodySuccess) Valid() bool {
 	switch e {
 	case UpdatePersona200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetJob200JSONResponseBodyStatusCode.
+const (
+	GetJob200JSONResponseBodyStatusCodeN200 GetJob200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the GetJob200JSONResponseBodyStatusCode enum.
+func (e GetJob200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case GetJob200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetJob200JSONResponseBodySuccess.
+const (
+	GetJob200JSONResponseBodySuccessTrue GetJob200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the GetJob200JSONResponseBodySuccess enum.
+func (e GetJob200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case GetJob200JSONResponseBodySuccessTrue:
 		return true
 	default:
 		return false
@@ -6025,6 +6139,45 @@ type IdempotencyKeyReusedErrorStatusCode int
 // IdempotencyKeyReusedErrorSuccess defines model for IdempotencyKeyReusedError.Success.
 type IdempotencyKeyReusedErrorSuccess bool
 
+// ImportJob A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+type ImportJob struct {
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Error Why a failed job failed as a whole.
+	Error      *string `json:"error,omitempty"`
+	Failed     int     `json:"failed"`
+	FailedRows *[]struct {
+		MailId *string `json:"mailId,omitempty"`
+		Reason string  `json:"reason"`
+		Row    int     `json:"row"`
+	} `json:"failedRows,omitempty"`
+	FailedRowsUrl   *string                `json:"failedRowsUrl,omitempty"`
+	JobId           string                 `json:"jobId"`
+	Kind            ImportJobKind          `json:"kind"`
+	ListId          string                 `json:"listId"`
+	Merged          int                    `json:"merged"`
+	RowsDone        int                    `json:"rowsDone"`
+	SizeBytes       int                    `json:"sizeBytes"`
+	Status          ImportJobStatus        `json:"status"`
+	Unchanged       int                    `json:"unchanged"`
+	UpdatedAt       time.Time              `json:"updatedAt"`
+	UploadExpiresAt *time.Time             `json:"uploadExpiresAt,omitempty"`
+	UploadMethod    *ImportJobUploadMethod `json:"uploadMethod,omitempty"`
+
+	// UploadUrl While awaitingUpload: PUT the file here, with Content-Type: text/csv.
+	UploadUrl *string `json:"uploadUrl,omitempty"`
+}
+
+// ImportJobKind defines model for ImportJob.Kind.
+type ImportJobKind string
+
+// ImportJobStatus defines model for ImportJob.Status.
+type ImportJobStatus string
+
+// ImportJobUploadMethod defines model for ImportJob.UploadMethod.
+type ImportJobUploadMethod string
+
 // InsufficientCreditsError The 402 body: the Error shape with this status, message and code fixed.
 type InsufficientCreditsError struct {
 	Code InsufficientCreditsErrorCode `json:"code"`
@@ -7475,6 +7628,22 @@ type ExportContactListMembersParams struct {
 	Cursor *ExportCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// ImportContactsCsvParams defines parameters for ImportContactsCsv.
+type ImportContactsCsvParams struct {
+	// IdempotencyKey Makes a create or spend safe to retry: a replay with the same key and body returns the first
+	// response, with `Idempotent-Replayed: true`, and does nothing; the same key with another body is
+	// answered 422. 1 to 255 visible ASCII characters (a UUID fits; anything else is a 400), kept 24
+	// hours per organization and operation. Only successes are stored, so a refused request (a 402,
+	// say) can be retried with the same key.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ImportContactsCsv202JSONResponseBodyStatusCode defines parameters for ImportContactsCsv.
+type ImportContactsCsv202JSONResponseBodyStatusCode int
+
+// ImportContactsCsv202JSONResponseBodySuccess defines parameters for ImportContactsCsv.
+type ImportContactsCsv202JSONResponseBodySuccess bool
+
 // RemoveContactFromList200JSONResponseBodyStatusCode defines parameters for RemoveContactFromList.
 type RemoveContactFromList200JSONResponseBodyStatusCode int
 
@@ -7702,6 +7871,21 @@ type ReceiveEasyPostEventJSONBody = interface{}
 // ReceiveEasyPostEventParams defines parameters for ReceiveEasyPostEvent.
 type ReceiveEasyPostEventParams struct {
 	XHmacSignature string `json:"X-Hmac-Signature"`
+}
+
+// GetJob200JSONResponseBodyStatusCode defines parameters for GetJob.
+type GetJob200JSONResponseBodyStatusCode int
+
+// GetJob200JSONResponseBodySuccess defines parameters for GetJob.
+type GetJob200JSONResponseBodySuccess bool
+
+// ExportJobFailedRowsParams defines parameters for ExportJobFailedRows.
+type ExportJobFailedRowsParams struct {
+	// Limit Rows per page of a CSV export.
+	Limit *ExportLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The cursor of a CSV export's next page, as its Link header gives it.
+	Cursor *ExportCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ListOrdersParams defines parameters for ListOrders.
@@ -9733,6 +9917,26 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
 	ExportContactListMembers(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ImportContactsCsv Import contacts from a CSV file (a job)
+	//
+	// Starts a CSV import into the list and answers **202** with the job: its `jobId` and an
+	// `uploadUrl` to `PUT` the file to (`Content-Type: text/csv`), valid until `uploadExpiresAt`
+	// (15 minutes). The file goes to S3, not through this API, because API Gateway and Lambda take
+	// no 10 MB body; this request takes no body (a body is a 400). Then follow
+	// GET /api/campaigns/jobs/{jobId}: the first read after the upload starts the import, and each
+	// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
+	// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
+	// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
+	// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+	// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
+	// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
+	// The same Idempotency-Key for the same list is the same job (answered again with
+	// `Idempotent-Replayed: true` and a fresh upload URL while it awaits its file); for another list
+	// it is a 422. 404 for a list that is not the organization's.
+	//
+	// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts/import (the `ImportContactsCsv` operationId).
+	ImportContactsCsv(ctx context.Context, listId string, params *ImportContactsCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RemoveContactFromList Remove a contact from a list
 	//
 	// The contact leaves the list (its `listIds` and the list's count change in the same write);
@@ -10195,6 +10399,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
 	ReceiveEasyPostEvent(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetJob Read a background job (a CSV import)
+	//
+	// The job's status and progress: `awaitingUpload` (with a fresh `uploadUrl`), `running`,
+	// `done` or `failed` (the file as a whole: over 10 MB, a header naming no email column or an
+	// unknown one, the list deleted; `error` says which). Reading a job that awaits its file starts
+	// it once the file is there; reading a running job that committed no batch for two minutes
+	// starts its worker again, which resumes after the last committed batch. `rowsDone` counts the
+	// data rows read; `created`, `merged`, `unchanged` and `failed` what became of them. When done,
+	// `failedRows` lists the first 1,000 failed rows (`row` counts data rows from 1) and
+	// `failedRowsUrl` gives all of them as CSV. Jobs are kept 7 days. 404 for a job that is not the
+	// organization's.
+	//
+	// Corresponds with GET /api/campaigns/jobs/{jobId} (the `GetJob` operationId).
+	GetJob(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportJobFailedRows Download a CSV import's failed rows
+	//
+	// The job's failed rows as `text/csv`, in file order: `row` (data rows counted from 1), `mailId`
+	// (as the row gave it) and `reason`, paged as the CSV exports are (`Link` header, `limit`,
+	// `cursor`), and with their neutralisation of formula cells (`=`, `+`, `-`, `@`, tab, carriage
+	// return: prefixed with `'`). Only the header row until the job is done. 404 for a job that is
+	// not the organization's.
+	//
+	// Corresponds with GET /api/campaigns/jobs/{jobId}/failed-rows (the `ExportJobFailedRows` operationId).
+	ExportJobFailedRows(ctx context.Context, jobId string, params *ExportJobFailedRowsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document, as JSON
 	//
@@ -11748,6 +11978,36 @@ func (c *Client) ExportContactListMembers(ctx context.Context, listId string, pa
 	return c.Client.Do(req)
 }
 
+// ImportContactsCsv Import contacts from a CSV file (a job)
+//
+// Starts a CSV import into the list and answers **202** with the job: its `jobId` and an
+// `uploadUrl` to `PUT` the file to (`Content-Type: text/csv`), valid until `uploadExpiresAt`
+// (15 minutes). The file goes to S3, not through this API, because API Gateway and Lambda take
+// no 10 MB body; this request takes no body (a body is a 400). Then follow
+// GET /api/campaigns/jobs/{jobId}: the first read after the upload starts the import, and each
+// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
+// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
+// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
+// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
+// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
+// The same Idempotency-Key for the same list is the same job (answered again with
+// `Idempotent-Replayed: true` and a fresh upload URL while it awaits its file); for another list
+// it is a 422. 404 for a list that is not the organization's.
+//
+// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts/import (the `ImportContactsCsv` operationId).
+func (c *Client) ImportContactsCsv(ctx context.Context, listId string, params *ImportContactsCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportContactsCsvRequest(c.Server, listId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RemoveContactFromList Remove a contact from a list
 //
 // The contact leaves the list (its `listIds` and the list's count change in the same write);
@@ -12631,6 +12891,52 @@ func (c *Client) ReceiveEasyPostEventWithBody(ctx context.Context, organizationI
 // Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
 func (c *Client) ReceiveEasyPostEvent(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReceiveEasyPostEventRequest(c.Server, organizationId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetJob Read a background job (a CSV import)
+//
+// The job's status and progress: `awaitingUpload` (with a fresh `uploadUrl`), `running`,
+// `done` or `failed` (the file as a whole: over 10 MB, a header naming no email column or an
+// unknown one, the list deleted; `error` says which). Reading a job that awaits its file starts
+// it once the file is there; reading a running job that committed no batch for two minutes
+// starts its worker again, which resumes after the last committed batch. `rowsDone` counts the
+// data rows read; `created`, `merged`, `unchanged` and `failed` what became of them. When done,
+// `failedRows` lists the first 1,000 failed rows (`row` counts data rows from 1) and
+// `failedRowsUrl` gives all of them as CSV. Jobs are kept 7 days. 404 for a job that is not the
+// organization's.
+//
+// Corresponds with GET /api/campaigns/jobs/{jobId} (the `GetJob` operationId).
+func (c *Client) GetJob(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetJobRequest(c.Server, jobId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportJobFailedRows Download a CSV import's failed rows
+//
+// The job's failed rows as `text/csv`, in file order: `row` (data rows counted from 1), `mailId`
+// (as the row gave it) and `reason`, paged as the CSV exports are (`Link` header, `limit`,
+// `cursor`), and with their neutralisation of formula cells (`=`, `+`, `-`, `@`, tab, carriage
+// return: prefixed with `'`). Only the header row until the job is done. 404 for a job that is
+// not the organization's.
+//
+// Corresponds with GET /api/campaigns/jobs/{jobId}/failed-rows (the `ExportJobFailedRows` operationId).
+func (c *Client) ExportJobFailedRows(ctx context.Context, jobId string, params *ExportJobFailedRowsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportJobFailedRowsRequest(c.Server, jobId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -15677,6 +15983,55 @@ func NewExportContactListMembersRequest(server string, listId string, params *Ex
 	return req, nil
 }
 
+// NewImportContactsCsvRequest constructs an http.Request for the ImportContactsCsv method
+func NewImportContactsCsvRequest(server string, listId string, params *ImportContactsCsvParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "listId", listId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/contact-lists/%s/contacts/import", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewRemoveContactFromListRequest constructs an http.Request for the RemoveContactFromList method
 func NewRemoveContactFromListRequest(server string, listId string, contactId string) (*http.Request, error) {
 	var err error
@@ -17228,6 +17583,113 @@ func NewReceiveEasyPostEventRequestWithBody(server string, organizationId string
 
 		req.Header.Set("X-Hmac-Signature", headerParam0)
 
+	}
+
+	return req, nil
+}
+
+// NewGetJobRequest constructs an http.Request for the GetJob method
+func NewGetJobRequest(server string, jobId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "jobId", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/jobs/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportJobFailedRowsRequest constructs an http.Request for the ExportJobFailedRows method
+func NewExportJobFailedRowsRequest(server string, jobId string, params *ExportJobFailedRowsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "jobId", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/jobs/%s/failed-rows", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -19992,6 +20454,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/campaigns/contact-lists/{listId}/contacts/export (the `ExportContactListMembers` operationId).
 	ExportContactListMembersWithResponse(ctx context.Context, listId string, params *ExportContactListMembersParams, reqEditors ...RequestEditorFn) (*ExportContactListMembersResponse, error)
 
+	// ImportContactsCsvWithResponse Import contacts from a CSV file (a job)
+	//
+	// Starts a CSV import into the list and answers **202** with the job: its `jobId` and an
+	// `uploadUrl` to `PUT` the file to (`Content-Type: text/csv`), valid until `uploadExpiresAt`
+	// (15 minutes). The file goes to S3, not through this API, because API Gateway and Lambda take
+	// no 10 MB body; this request takes no body (a body is a 400). Then follow
+	// GET /api/campaigns/jobs/{jobId}: the first read after the upload starts the import, and each
+	// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
+	// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
+	// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
+	// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+	// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
+	// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
+	// The same Idempotency-Key for the same list is the same job (answered again with
+	// `Idempotent-Replayed: true` and a fresh upload URL while it awaits its file); for another list
+	// it is a 422. 404 for a list that is not the organization's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts/import (the `ImportContactsCsv` operationId).
+	ImportContactsCsvWithResponse(ctx context.Context, listId string, params *ImportContactsCsvParams, reqEditors ...RequestEditorFn) (*ImportContactsCsvResponse, error)
+
 	// RemoveContactFromListWithResponse Remove a contact from a list
 	//
 	// The contact leaves the list (its `listIds` and the list's count change in the same write);
@@ -20492,6 +20976,36 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/integrations/easypost/{organizationId}/events (the `ReceiveEasyPostEvent` operationId).
 	ReceiveEasyPostEventWithResponse(ctx context.Context, organizationId string, params *ReceiveEasyPostEventParams, body ReceiveEasyPostEventJSONRequestBody, reqEditors ...RequestEditorFn) (*ReceiveEasyPostEventResponse, error)
+
+	// GetJobWithResponse Read a background job (a CSV import)
+	//
+	// The job's status and progress: `awaitingUpload` (with a fresh `uploadUrl`), `running`,
+	// `done` or `failed` (the file as a whole: over 10 MB, a header naming no email column or an
+	// unknown one, the list deleted; `error` says which). Reading a job that awaits its file starts
+	// it once the file is there; reading a running job that committed no batch for two minutes
+	// starts its worker again, which resumes after the last committed batch. `rowsDone` counts the
+	// data rows read; `created`, `merged`, `unchanged` and `failed` what became of them. When done,
+	// `failedRows` lists the first 1,000 failed rows (`row` counts data rows from 1) and
+	// `failedRowsUrl` gives all of them as CSV. Jobs are kept 7 days. 404 for a job that is not the
+	// organization's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/jobs/{jobId} (the `GetJob` operationId).
+	GetJobWithResponse(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*GetJobResponse, error)
+
+	// ExportJobFailedRowsWithResponse Download a CSV import's failed rows
+	//
+	// The job's failed rows as `text/csv`, in file order: `row` (data rows counted from 1), `mailId`
+	// (as the row gave it) and `reason`, paged as the CSV exports are (`Link` header, `limit`,
+	// `cursor`), and with their neutralisation of formula cells (`=`, `+`, `-`, `@`, tab, carriage
+	// return: prefixed with `'`). Only the header row until the job is done. 404 for a job that is
+	// not the organization's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/jobs/{jobId}/failed-rows (the `ExportJobFailedRows` operationId).
+	ExportJobFailedRowsWithResponse(ctx context.Context, jobId string, params *ExportJobFailedRowsParams, reqEditors ...RequestEditorFn) (*ExportJobFailedRowsResponse, error)
 
 	// GetOpenAPIWithResponse This document, as JSON
 	//
@@ -24170,6 +24684,147 @@ func (r ExportContactListMembersResponse) ContentType() string {
 	return ""
 }
 
+// ImportContactsCsvResponse202Headers the declared response headers of an HTTP 202 response for ImportContactsCsv
+type ImportContactsCsvResponse202Headers struct {
+	IdempotentReplayed *string
+	RateLimit          *string
+	RateLimitPolicy    *string
+}
+
+// ImportContactsCsvResponse429Headers the declared response headers of an HTTP 429 response for ImportContactsCsv
+type ImportContactsCsvResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ImportContactsCsvResponse503Headers the declared response headers of an HTTP 503 response for ImportContactsCsv
+type ImportContactsCsvResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ImportContactsCsvResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *struct {
+		// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+		Data       ImportJob                                      `json:"data"`
+		Message    string                                         `json:"message"`
+		StatusCode ImportContactsCsv202JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    ImportContactsCsv202JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *IdempotencyKeyReused
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *ImportContactsCsvResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ImportContactsCsvResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportContactsCsvResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON202() *struct {
+	// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+	Data       ImportJob                                      `json:"data"`
+	Message    string                                         `json:"message"`
+	StatusCode ImportContactsCsv202JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    ImportContactsCsv202JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON202
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON422() *IdempotencyKeyReused {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ImportContactsCsvResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportContactsCsvResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportContactsCsvResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportContactsCsvResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportContactsCsvResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RemoveContactFromListResponse503Headers the declared response headers of an HTTP 503 response for RemoveContactFromList
 type RemoveContactFromListResponse503Headers struct {
 	RetryAfter *int
@@ -27211,6 +27866,198 @@ func (r ReceiveEasyPostEventResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ReceiveEasyPostEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetJobResponse503Headers the declared response headers of an HTTP 503 response for GetJob
+type GetJobResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetJobResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+		Data       ImportJob                           `json:"data"`
+		Message    string                              `json:"message"`
+		StatusCode GetJob200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    GetJob200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJobResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetJobResponse) GetJSON200() *struct {
+	// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+	Data       ImportJob                           `json:"data"`
+	Message    string                              `json:"message"`
+	StatusCode GetJob200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    GetJob200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetJobResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetJobResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetJobResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetJobResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetJobResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetJobResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetJobResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetJobResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetJobResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetJobResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportJobFailedRowsResponse200Headers the declared response headers of an HTTP 200 response for ExportJobFailedRows
+type ExportJobFailedRowsResponse200Headers struct {
+	Link *string
+}
+
+// ExportJobFailedRowsResponse503Headers the declared response headers of an HTTP 503 response for ExportJobFailedRows
+type ExportJobFailedRowsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportJobFailedRowsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportJobFailedRowsResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportJobFailedRowsResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportJobFailedRowsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportJobFailedRowsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportJobFailedRowsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportJobFailedRowsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportJobFailedRowsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -31839,6 +32686,34 @@ func (c *ClientWithResponses) ExportContactListMembersWithResponse(ctx context.C
 	return ParseExportContactListMembersResponse(rsp)
 }
 
+// ImportContactsCsvWithResponse Import contacts from a CSV file (a job)
+//
+// Starts a CSV import into the list and answers **202** with the job: its `jobId` and an
+// `uploadUrl` to `PUT` the file to (`Content-Type: text/csv`), valid until `uploadExpiresAt`
+// (15 minutes). The file goes to S3, not through this API, because API Gateway and Lambda take
+// no 10 MB body; this request takes no body (a body is a 400). Then follow
+// GET /api/campaigns/jobs/{jobId}: the first read after the upload starts the import, and each
+// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
+// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
+// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
+// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
+// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
+// The same Idempotency-Key for the same list is the same job (answered again with
+// `Idempotent-Replayed: true` and a fresh upload URL while it awaits its file); for another list
+// it is a 422. 404 for a list that is not the organization's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/contact-lists/{listId}/contacts/import (the `ImportContactsCsv` operationId).
+func (c *ClientWithResponses) ImportContactsCsvWithResponse(ctx context.Context, listId string, params *ImportContactsCsvParams, reqEditors ...RequestEditorFn) (*ImportContactsCsvResponse, error) {
+	rsp, err := c.ImportContactsCsv(ctx, listId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportContactsCsvResponse(rsp)
+}
+
 // RemoveContactFromListWithResponse Remove a contact from a list
 //
 // The contact leaves the list (its `listIds` and the list's count change in the same write);
@@ -32596,6 +33471,48 @@ func (c *ClientWithResponses) ReceiveEasyPostEventWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseReceiveEasyPostEventResponse(rsp)
+}
+
+// GetJobWithResponse Read a background job (a CSV import)
+//
+// The job's status and progress: `awaitingUpload` (with a fresh `uploadUrl`), `running`,
+// `done` or `failed` (the file as a whole: over 10 MB, a header naming no email column or an
+// unknown one, the list deleted; `error` says which). Reading a job that awaits its file starts
+// it once the file is there; reading a running job that committed no batch for two minutes
+// starts its worker again, which resumes after the last committed batch. `rowsDone` counts the
+// data rows read; `created`, `merged`, `unchanged` and `failed` what became of them. When done,
+// `failedRows` lists the first 1,000 failed rows (`row` counts data rows from 1) and
+// `failedRowsUrl` gives all of them as CSV. Jobs are kept 7 days. 404 for a job that is not the
+// organization's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/jobs/{jobId} (the `GetJob` operationId).
+func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*GetJobResponse, error) {
+	rsp, err := c.GetJob(ctx, jobId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetJobResponse(rsp)
+}
+
+// ExportJobFailedRowsWithResponse Download a CSV import's failed rows
+//
+// The job's failed rows as `text/csv`, in file order: `row` (data rows counted from 1), `mailId`
+// (as the row gave it) and `reason`, paged as the CSV exports are (`Link` header, `limit`,
+// `cursor`), and with their neutralisation of formula cells (`=`, `+`, `-`, `@`, tab, carriage
+// return: prefixed with `'`). Only the header row until the job is done. 404 for a job that is
+// not the organization's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/jobs/{jobId}/failed-rows (the `ExportJobFailedRows` operationId).
+func (c *ClientWithResponses) ExportJobFailedRowsWithResponse(ctx context.Context, jobId string, params *ExportJobFailedRowsParams, reqEditors ...RequestEditorFn) (*ExportJobFailedRowsResponse, error) {
+	rsp, err := c.ExportJobFailedRows(ctx, jobId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportJobFailedRowsResponse(rsp)
 }
 
 // GetOpenAPIWithResponse This document, as JSON
@@ -36419,6 +37336,162 @@ func ParseExportContactListMembersResponse(rsp *http.Response) (*ExportContactLi
 	return response, nil
 }
 
+// ParseImportContactsCsvResponse parses an HTTP response from a ImportContactsCsvWithResponse call
+func ParseImportContactsCsvResponse(rsp *http.Response) (*ImportContactsCsvResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportContactsCsvResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest struct {
+			// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+			Data       ImportJob                                      `json:"data"`
+			Message    string                                         `json:"message"`
+			StatusCode ImportContactsCsv202JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    ImportContactsCsv202JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers ImportContactsCsvResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers ImportContactsCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportContactsCsvResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseRemoveContactFromListResponse parses an HTTP response from a RemoveContactFromListWithResponse call
 func ParseRemoveContactFromListResponse(rsp *http.Response) (*RemoveContactFromListResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -39082,6 +40155,177 @@ func ParseReceiveEasyPostEventResponse(rsp *http.Response) (*ReceiveEasyPostEven
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ReceiveEasyPostEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetJobResponse parses an HTTP response from a GetJobWithResponse call
+func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetJobResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Data A CSV import of contacts (POST /contact-lists/{listId}/contacts/import).
+			Data       ImportJob                           `json:"data"`
+			Message    string                              `json:"message"`
+			StatusCode GetJob200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    GetJob200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportJobFailedRowsResponse parses an HTTP response from a ExportJobFailedRowsWithResponse call
+func ParseExportJobFailedRowsResponse(rsp *http.Response) (*ExportJobFailedRowsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportJobFailedRowsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportJobFailedRowsResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportJobFailedRowsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
+	"github.com/giftcampaign/service/shared/app/s3files"
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/jobs"
@@ -29,7 +30,8 @@ func main() {
 		os.Exit(1)
 	}
 	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New)) // deliveries open the endpoints' sealed secrets
+		app.WithSecrets(kmssecrets.New), // deliveries open the endpoints' sealed secrets
+		app.WithFiles(s3files.New))      // imports read their uploaded files
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

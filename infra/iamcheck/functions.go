@@ -166,6 +166,12 @@ func (f *Function) arn(c calls.Call, sc Scenario) (arn, skip string, err error) 
 			return "", "", fmt.Errorf("%s: KMS_KEY_ID %q is not a key's ARN", f.LogicalID, key)
 		}
 		return key, "", nil
+	case calls.KindObject:
+		bucket := env("IMPORTS_BUCKET")
+		if bucket == "" {
+			return "", "", fmt.Errorf("%s has no IMPORTS_BUCKET", f.LogicalID)
+		}
+		return fmt.Sprintf(arnFormat["AWS::S3::Bucket"], bucket) + "/" + c.Resource.Name + "/object", "", nil
 	}
 	return "", "", fmt.Errorf("the recorder does not know the resources of %s (%s): teach infra/iamcheck/calls (needs.go) and this check's Function.arn",
 		c.Operation, c.Action)

@@ -107,6 +107,7 @@ var sdkPackage = map[string]string{
 	"ses":      "github.com/aws/aws-sdk-go-v2/service/sesv2",
 	"sqs":      "github.com/aws/aws-sdk-go-v2/service/sqs",
 	"kms":      "github.com/aws/aws-sdk-go-v2/service/kms",
+	"s3":       "github.com/aws/aws-sdk-go-v2/service/s3",
 }
 
 // sdkLinks returns, for each function under functions/, the IAM service

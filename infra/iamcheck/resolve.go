@@ -292,7 +292,7 @@ func (r *resolver) ref(name string) (any, error) {
 		return nil, fmt.Errorf("the Ref of %s: no such parameter or resource", name)
 	}
 	switch res.Type {
-	case "AWS::DynamoDB::Table", "AWS::SES::ConfigurationSet", "AWS::Lambda::Function", "AWS::KMS::Key":
+	case "AWS::DynamoDB::Table", "AWS::SES::ConfigurationSet", "AWS::Lambda::Function", "AWS::KMS::Key", "AWS::S3::Bucket":
 		return r.name(name, res)
 	case "AWS::SQS::Queue":
 		n, err := r.name(name, res)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // Template is a CloudFormation template: the SAM template as `sam deploy`
@@ -66,6 +67,7 @@ var nameProperty = map[string]string{
 	"AWS::SNS::Topic":            "TopicName",
 	"AWS::SES::ConfigurationSet": "Name",
 	"AWS::Lambda::Function":      "FunctionName",
+	"AWS::S3::Bucket":            "BucketName",
 }
 
 // name is a resource's physical name: its name property, which every
@@ -75,6 +77,11 @@ func (r *resolver) name(logical string, res Resource) (string, error) {
 	if res.Type == "AWS::KMS::Key" {
 		// A key's id is made by KMS; the logical id stands in for it.
 		return logical, nil
+	}
+	if _, named := res.Properties["BucketName"]; res.Type == "AWS::S3::Bucket" && !named {
+		// CloudFormation names such a bucket <stack>-<logical id>-<random>,
+		// in lower case; the stand-in leaves the random part out.
+		return strings.ToLower(stackName + "-" + logical), nil
 	}
 	prop, ok := res.Properties[nameProperty[res.Type]]
 	if !ok {
@@ -91,6 +98,7 @@ var arnFormat = map[string]string{
 	"AWS::SES::ConfigurationSet": "arn:aws:ses:" + region + ":" + account + ":configuration-set/%s",
 	"AWS::Lambda::Function":      "arn:aws:lambda:" + region + ":" + account + ":function:%s",
 	"AWS::KMS::Key":              "arn:aws:kms:" + region + ":" + account + ":key/%s",
+	"AWS::S3::Bucket":            "arn:aws:s3:::%s",
 }
 
 func (r *resolver) arn(logical string, res Resource) (string, error) {

@@ -14,7 +14,8 @@ import (
 )
 
 // runExec implements `exec -- CMD [ARGS]`: CMD runs with DYNAMODB_ENDPOINT set to a DynamoDB Local,
-// SES_ENDPOINT to an SES v2 emulator and KMS_ENDPOINT to a KMS emulator whose key KMS_KEY_ID names, all
+// SES_ENDPOINT to an SES v2 emulator, KMS_ENDPOINT to a KMS emulator whose key KMS_KEY_ID names and
+// S3_ENDPOINT to an S3 emulator with the bucket IMPORTS_BUCKET names, all
 // started for it alone on free ports and stopped when CMD ends, and AWS_CALLS_DIR to where the tests
 // record their AWS calls. It returns CMD's exit code, or 128+N when a signal N ended CMD, as a shell does.
 func runExec(args []string) int {
@@ -61,8 +62,18 @@ func runExec(args []string) int {
 			fmt.Fprintln(os.Stderr, "local exec:", err)
 		}
 	}()
+	s3, err := startS3()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "local exec:", err)
+		return 1
+	}
+	defer func() {
+		if err := s3.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "local exec:", err)
+		}
+	}()
 	env := []string{localstack.RequireEnv + "=1", "DYNAMODB_ENDPOINT=" + db.Endpoint(), "SES_ENDPOINT=" + ses.Endpoint(),
-		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID()}
+		"KMS_ENDPOINT=" + kms.Endpoint(), "KMS_KEY_ID=" + kms.KeyID(), "S3_ENDPOINT=" + s3.Endpoint(), "IMPORTS_BUCKET=" + s3.Bucket()}
 	// The tests record the AWS calls they make (infra/iamcheck/calls) in
 	// the directory AWS_CALLS_DIR names: the caller's, which make test
 	// keeps for the IAM check, or one of this run's own, removed after it.
@@ -87,6 +98,17 @@ func startKMS() (*localstack.KMS, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return localstack.StartKMS(ctx, root, 0)
+}
+
+// startS3 starts the S3 emulator with the imports bucket on a free port, giving up on SIGINT or SIGTERM.
+func startS3() (*localstack.S3, error) {
+	root, err := localstack.RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return localstack.StartS3(ctx, root, 0)
 }
 
 // startDynamoDB starts DynamoDB Local on a free port, giving up on SIGINT or SIGTERM.

@@ -18,6 +18,7 @@ import (
 	"github.com/giftcampaign/service/shared/apidocs"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
+	"github.com/giftcampaign/service/shared/app/s3files"
 	"github.com/giftcampaign/service/shared/app/sesmail"
 	"github.com/giftcampaign/service/shared/app/site"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
@@ -33,7 +34,7 @@ import (
 // port, until Ctrl-C or SIGTERM stops them all.
 func runServer(args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, KMS_PORT, TABLE_NAME, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
+		fmt.Fprintln(os.Stderr, "run takes no arguments; configure it with PORT, DYNAMODB_PORT, SES_PORT, KMS_PORT, S3_PORT, TABLE_NAME, SENDER_ADDRESS, SCHEDULER_TICK and WEBHOOKS_ALLOW_LOCAL")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -85,6 +86,13 @@ func serve(ctx context.Context, started time.Time) error {
 	defer kms.Stop()
 	cfg.KMSEndpoint, cfg.KMSKeyID = kms.Endpoint(), kms.KeyID()
 
+	s3, err := localstack.StartS3(ctx, root, ps.s3)
+	if err != nil {
+		return fmt.Errorf("%w (set S3_PORT to use another port)", err)
+	}
+	defer s3.Stop()
+	cfg.S3Endpoint, cfg.ImportsBucket = s3.Endpoint(), s3.Bucket()
+
 	store, err := app.NewStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -120,29 +128,30 @@ Gift Campaign Service is running (ready in %d ms).
   Demo API key   %s
   Emails         %s/   (every email sent, from %s)
   KMS emulator   %s  key %s (seals webhook secrets)
+  S3 emulator    %s  bucket %s (contact imports' files)
 
   curl -H "x-api-key: %s" %s/api/campaigns/gifts
 
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-		apiKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, apiKey, cfg.PublicBaseURL)
+		apiKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, cfg.S3Endpoint, cfg.ImportsBucket, apiKey, cfg.PublicBaseURL)
 }
 
 // localPorts are the ports `run` listens on and starts the emulators on.
-type localPorts struct{ api, db, ses, kms int }
+type localPorts struct{ api, db, ses, kms, s3 int }
 
 // envPorts reads the ports from the environment: PORT (3000),
 // DYNAMODB_PORT (8000), SES_PORT (8005), and KMS_PORT, a free port unless
 // it names one (make run names 8006, which make sam-local's containers
-// reach).
+// reach), and S3_PORT, the S3 emulator's, a free port unless it names one.
 func envPorts() (localPorts, error) {
 	var ps localPorts
 	for _, p := range []struct {
 		name string
 		def  int
 		to   *int
-	}{{"PORT", 3000, &ps.api}, {"DYNAMODB_PORT", 8000, &ps.db}, {"SES_PORT", 8005, &ps.ses}, {"KMS_PORT", 0, &ps.kms}} {
+	}{{"PORT", 3000, &ps.api}, {"DYNAMODB_PORT", 8000, &ps.db}, {"SES_PORT", 8005, &ps.ses}, {"KMS_PORT", 0, &ps.kms}, {"S3_PORT", 0, &ps.s3}} {
 		v, err := envPort(p.name, p.def)
 		if err != nil {
 			return ps, err
@@ -171,7 +180,7 @@ func localConfig() app.Config {
 // (after a graceful shutdown) or the server fails.
 func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, ready func()) error {
 	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes))
+		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes), app.WithFiles(s3files.New))
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/giftcampaign/service/shared/awsenv"
+	"github.com/giftcampaign/service/shared/contactimport"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
@@ -67,6 +68,12 @@ type Config struct {
 	// KMSEndpoint, when set, is the KMS emulator's endpoint (KMS_ENDPOINT);
 	// empty means AWS KMS in the function's region.
 	KMSEndpoint string
+	// ImportsBucket is the S3 bucket of contact imports' uploaded files
+	// (IMPORTS_BUCKET); empty means imports are not configured.
+	ImportsBucket string
+	// S3Endpoint, when set, is the S3 emulator's endpoint (S3_ENDPOINT);
+	// empty means Amazon S3 in the function's region.
+	S3Endpoint string
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -84,6 +91,8 @@ func ConfigFromEnv() (Config, error) {
 		WebhooksAllowLocal:  os.Getenv("WEBHOOKS_ALLOW_LOCAL") == "true",
 		KMSKeyID:            os.Getenv("KMS_KEY_ID"),
 		KMSEndpoint:         os.Getenv("KMS_ENDPOINT"),
+		ImportsBucket:       os.Getenv("IMPORTS_BUCKET"),
+		S3Endpoint:          os.Getenv("S3_ENDPOINT"),
 	}
 	if c.TableName == "" {
 		return c, fmt.Errorf("TABLE_NAME is not set")
@@ -211,6 +220,8 @@ type parts struct {
 	secrets func(Config) (service.Secrets, error)
 	// codes builds the sealer of gift codes (WithCodeSecrets).
 	codes func(Config) (service.Secrets, error)
+	// files builds the store of imports' uploaded files (WithFiles).
+	files func(Config) (contactimport.Files, error)
 }
 
 // JobRunner is a runner of jobs over the service: Service.RunJob (every kind),
@@ -258,6 +269,14 @@ func WithSecrets(newSecrets func(Config) (service.Secrets, error)) Option {
 // Without it an upload is SERVICE_UNAVAILABLE.
 func WithCodeSecrets(newCodes func(Config) (service.Secrets, error)) Option {
 	return func(p *parts) { p.codes = newCodes }
+}
+
+// WithFiles has newFiles build the store of contact imports' uploaded
+// files from cfg.ImportsBucket (shared/app/s3files.New). Only the functions
+// that start or read an import (contacts, worker) name it. Without it, or
+// with ImportsBucket empty, starting an import fails.
+func WithFiles(newFiles func(Config) (contactimport.Files, error)) Option {
+	return func(p *parts) { p.files = newFiles }
 }
 
 // New builds the Core for cfg with the optional adapters opts name.
@@ -325,8 +344,16 @@ func newCore(store *dynamo.Store, cfg Config, opts ...Option) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	var files contactimport.Files
+	if cfg.ImportsBucket != "" && p.files != nil {
+		f, err := p.files(cfg)
+		if err != nil {
+			return nil, err
+		}
+		files = f
+	}
 	svc := service.New(store, service.Config{PublicBaseURL: cfg.PublicBaseURL, Logger: log, Jobs: queue, Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}, Secrets: secrets, Codes: codes})
+		Webhooks: webhooks.Policy{AllowLocal: cfg.WebhooksAllowLocal}, Secrets: secrets, Codes: codes, Files: files})
 	if local != nil {
 		local.Start(func(ctx context.Context, j jobs.Job) (*jobs.Job, error) { return p.run(svc, ctx, j) })
 	}

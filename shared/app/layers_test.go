@@ -33,6 +33,8 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the contact slice knows no adapter and no other layer", "shared/contact",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
+		{"the import slice knows no adapter and no other layer: its ports reach storage, the files and the queue", "shared/contactimport",
+			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs"}, nil},
 		{"the rules of deleting what campaigns refer to know no slice and no adapter", "shared/refcheck",
 			[]string{"shared/dynamo", "shared/httpapi", "shared/service", "shared/app", "shared/wire", "shared/jobs",
 				"shared/campaign", "shared/contact", "shared/catalog", "shared/recipient"}, nil},
@@ -56,7 +58,7 @@ func TestLayers(t *testing.T) {
 		{"storage knows no HTTP and no use case, and renders no JSON of the API's", "shared/dynamo",
 			[]string{"shared/httpapi", "shared/service", "shared/wire"}, nil},
 		{"the worker links no HTTP adapter", "functions/worker",
-			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/sealed/kmskey"}},
+			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/sealed/kmskey", "shared/app/s3files"}},
 		// Only the functions that seal or open webhook secrets link the
 		// KMS client, as only their roles may use the key.
 		{"webhooks seals secrets, sends no email, enqueues nothing", "functions/webhooks",
@@ -68,8 +70,10 @@ func TestLayers(t *testing.T) {
 		{"catalog sends no email, enqueues nothing, parses no YAML", "functions/catalog",
 			// It seals digital gifts' codes on upload: the KMS client.
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs/openapijson"}, []string{"shared/apidocs", "shared/sealed/kmskey"}},
-		{"contacts sends no email, enqueues nothing, serves no docs", "functions/contacts",
-			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
+		// It starts CSV imports: the queue of the worker that reads them, and
+		// the S3 client that presigns their uploads.
+		{"contacts sends no email and serves no docs", "functions/contacts",
+			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue", "shared/app/s3files"}},
 		{"events sends no email, enqueues nothing, serves no docs", "functions/events",
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
 		{"campaigns sends no email and serves no docs", "functions/campaigns",

@@ -23,7 +23,7 @@ func (s *Server) contactsRoutes() []route {
 		{pattern: "POST /api/campaigns/contact-lists/{listId}/contacts", handle: s.addContactsToList, rate: gifting.RateBulkAdd},
 		{pattern: "DELETE /api/campaigns/contact-lists/{listId}/contacts/{contactId}", handle: s.removeContactFromList},
 		{pattern: "POST /api/campaigns/enrichment/enrich", handle: s.enrich, rate: gifting.RateEnrichment},
-	}, append(s.suppressionRoutes(), s.erasureRoutes()...)...)
+	}, append(append(s.suppressionRoutes(), s.erasureRoutes()...), s.importRoutes()...)...)
 }
 
 // contactsPageBody is the bare response of GET /contacts (the original

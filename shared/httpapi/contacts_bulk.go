@@ -3,7 +3,6 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
-	"sort"
 
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -120,35 +119,13 @@ func (s *Server) addContactsToList(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-// bulkAddContacts converts the contacts, sends the convertible ones to the
-// slice and merges the results back into request order.
+// bulkAddContacts converts the contacts and adds them through the slice's
+// shared bulk add (contact.App.AddCandidates), as a CSV import's batches do.
 func (s *Server) bulkAddContacts(r *http.Request, orgID, listID string, contacts []bulkContact) (contact.BulkResult, error) {
-	var (
-		inputs []contact.Input
-		at     []int // request index of each input
-		items  []contact.Item
-	)
+	cands := make([]contact.Candidate, len(contacts))
 	for i, c := range contacts {
-		in, err := c.input()
-		if err != nil {
-			items = append(items, contact.Failed(i, "", err))
-			continue
-		}
-		inputs, at = append(inputs, in), append(at, i)
+		cands[i].Input, cands[i].Err = c.input()
 	}
 	src := contact.Source{Type: contact.SourceImport, Provider: contact.ProviderAPI}
-	stored, err := s.contacts.AddToList(r.Context(), orgID, listID, inputs, src)
-	if err != nil {
-		return contact.BulkResult{}, err
-	}
-	for _, it := range stored.Items {
-		it.Index = at[it.Index]
-		items = append(items, it)
-	}
-	sort.Slice(items, func(i, j int) bool { return items[i].Index < items[j].Index })
-	var res contact.BulkResult
-	for _, it := range items {
-		res.Add(it)
-	}
-	return res, nil
+	return s.contacts.AddCandidates(r.Context(), orgID, listID, cands, src)
 }

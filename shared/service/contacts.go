@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/contactimport"
 	"github.com/giftcampaign/service/shared/jobs"
 )
 
@@ -38,6 +39,24 @@ func (j contactJobs) StartListDelete(ctx context.Context, orgID, listID string) 
 func (s *Service) runListDelete(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	done, err := s.contacts.RunListDelete(ctx, j.OrgID, j.Ref)
 	if err != nil || done {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// Imports returns the CSV import of contacts: the contacts group's handlers
+// start and read jobs through it, and its files are read by RunContactJobs.
+func (s *Service) Imports() *contactimport.App { return s.imports }
+
+// StartImport enqueues the job that reads an import's file.
+func (j contactJobs) StartImport(ctx context.Context, orgID, jobID string) error {
+	return j.s.enqueue(ctx, jobs.Job{Kind: contactimport.JobKind, OrgID: orgID, Ref: jobID})
+}
+
+// runImport reads a slice of an import's file (contactimport.App.RunSlice).
+func (s *Service) runImport(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
+	more, err := s.imports.RunSlice(ctx, j.OrgID, j.Ref)
+	if err != nil || !more {
 		return nil, err
 	}
 	return &j, nil

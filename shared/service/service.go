@@ -21,6 +21,7 @@ import (
 	"github.com/giftcampaign/service/shared/audience"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/contactimport"
 	"github.com/giftcampaign/service/shared/erasure"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/giftcodes"
@@ -44,6 +45,7 @@ type Store interface {
 	fulfilment.Secrets
 	giftcodes.Store
 	erasure.Store
+	contactimport.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -71,6 +73,9 @@ type Config struct {
 	// recipients' pages, in the codes' own encryption context. Nil means
 	// no key: an upload is SERVICE_UNAVAILABLE.
 	Codes Secrets
+	// Files holds contact imports' uploaded files (S3). Nil means imports
+	// are not configured: starting one fails.
+	Files contactimport.Files
 }
 
 // Service runs the use cases over a store.
@@ -98,6 +103,9 @@ type Service struct {
 	codes *giftcodes.App
 	// erasures is the erasure of a person on request (erasure.go).
 	erasures *erasure.App
+	// imports is the CSV import of contacts (imports.go), whose files are
+	// Config.Files and whose rows go through contacts.
+	imports *contactimport.App
 }
 
 // New returns the use cases over store, with the webhook slice's built
@@ -127,6 +135,7 @@ func New(store Store, cfg Config) *Service {
 	}
 	s.codes = giftcodes.NewApp(store, codes)
 	s.erasures = erasure.NewApp(store, s.contacts)
+	s.imports = contactimport.NewApp(store, cfg.Files, s.contacts, contactJobs{s})
 	s.audiences = s.newAudiences()
 	return s
 }
@@ -189,13 +198,16 @@ func (s *Service) RunCampaignJobs(ctx context.Context, j jobs.Job) (*jobs.Job, e
 }
 
 // RunContactJobs runs the jobs the contact routes start: the removal of a
-// deleted list's memberships, the erasure of a person.
+// deleted list's memberships, the erasure of a person, and the reading of an
+// imported file.
 func (s *Service) RunContactJobs(ctx context.Context, j jobs.Job) (*jobs.Job, error) {
 	switch j.Kind {
 	case contact.JobListDelete:
 		return s.runListDelete(ctx, j)
 	case erasure.JobErase:
 		return s.runErasure(ctx, j)
+	case contactimport.JobKind:
+		return s.runImport(ctx, j)
 	}
 	return nil, fmt.Errorf("%w: %q", errOtherJob, j.Kind)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/giftcampaign/service/infra/localstack"
 	"github.com/giftcampaign/service/shared/app"
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
+	"github.com/giftcampaign/service/shared/app/s3files"
+	"github.com/giftcampaign/service/shared/contactimport"
 	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
 )
@@ -48,4 +50,18 @@ func kmsClient(t testing.TB) (*kms.Client, string) {
 		t.Fatal(err)
 	}
 	return client, cfg.KMSKeyID
+}
+
+// Files returns the S3 emulator's imports bucket of this test run
+// (S3_ENDPOINT and IMPORTS_BUCKET, which `make test` sets), as a function
+// wired with app.WithFiles has it, failing the test when there is none.
+func Files(t testing.TB) contactimport.Files {
+	t.Helper()
+	cfg := app.Config{S3Endpoint: localstack.NeedEnv(t, "S3_ENDPOINT", "the S3 emulator"),
+		ImportsBucket: localstack.NeedEnv(t, "IMPORTS_BUCKET", "the S3 emulator's bucket")}
+	f, err := s3files.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

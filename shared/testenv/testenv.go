@@ -166,7 +166,7 @@ func HeldAPI(t testing.TB, s *dynamo.Store, key string) (api *API, start func())
 	queue := jobs.NewLocal(Quiet)
 	mailer := &mail.Memory{}
 	svc := service.New(s, service.Config{PublicBaseURL: "https://gifts.test", Logger: Quiet, Jobs: Calls.Queue(queue), Mailer: mailer,
-		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: Secrets(t), Codes: CodeSecrets(t)})
+		Webhooks: webhooks.Policy{AllowLocal: true}, Secrets: Secrets(t), Codes: CodeSecrets(t), Files: Files(t)})
 	srv := httpapi.NewServer(s, svc, httpapi.Config{Logger: Quiet, Docs: apidocs.New(httpapi.OpenAPIJSON())})
 	api = HandlerAPI(t, srv.Handler(httpapi.Groups...), key)
 	api.Jobs, api.Mail, api.Scheduler, api.Service = queue, mailer, scheduler.New(s, svc.RunJob, Quiet), svc

@@ -50,7 +50,8 @@ type Call struct {
 // The kinds of resource a call names. Tests use tables, addresses and
 // queues of their own; infra/iamcheck maps each kind to the stack's
 // resource through the function's environment (TABLE_NAME,
-// JOBS_QUEUE_URL, SENDER_ADDRESS, SES_CONFIGURATION_SET, KMS_KEY_ID).
+// JOBS_QUEUE_URL, SENDER_ADDRESS, SES_CONFIGURATION_SET, KMS_KEY_ID,
+// IMPORTS_BUCKET).
 const (
 	KindTable            = "table"             // the service's table
 	KindIndex            = "index"             // one of its indexes, Name
@@ -58,6 +59,10 @@ const (
 	KindIdentity         = "identity"          // the SES identity of the sender address
 	KindConfigurationSet = "configuration-set" // the SES configuration set an email names
 	KindKey              = "key"               // the KMS key of KMS_KEY_ID
+	// KindObject is an object of the bucket IMPORTS_BUCKET names, Name
+	// its key's first segment (imports): the rest names a test's own
+	// organization and job.
+	KindObject = "object"
 	// KindUnknown is a call whose resources the recorder does not know
 	// (needs.go): the check fails on it until they are taught.
 	KindUnknown = "unknown"

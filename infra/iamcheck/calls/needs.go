@@ -26,7 +26,7 @@ func (r *Recorder) Middleware(stack *middleware.Stack) error {
 }
 
 // iamPrefix is the IAM service prefix of an SDK service id.
-var iamPrefix = map[string]string{"DynamoDB": "dynamodb", "SESv2": "ses", "SQS": "sqs"}
+var iamPrefix = map[string]string{"DynamoDB": "dynamodb", "SESv2": "ses", "SQS": "sqs", "S3": "s3"}
 
 // Needs returns the permissions the operation op of the SDK service
 // service (its service id, e.g. "DynamoDB") needs for input: IAM's rules for
@@ -55,6 +55,17 @@ func Needs(service, op string, input any) []Call {
 		return out
 	case prefix == "sqs" && (op == "SendMessage" || op == "SendMessageBatch"):
 		return one("SendMessage", Resource{Kind: KindQueue})
+	case prefix == "s3" && hasField(input, "Key"):
+		// An object operation needs its action on the object; HeadObject
+		// is allowed by GetObject (IAM has no action of its own for it).
+		// A presigned PutObject is recorded too: the URL works only if
+		// the signing role may PutObject.
+		action := op
+		if op == "HeadObject" {
+			action = "GetObject"
+		}
+		first, _, _ := strings.Cut(stringField(input, "Key"), "/")
+		return one(action, Resource{Kind: KindObject, Name: first})
 	}
 	// Every other DynamoDB operation of one table (GetItem, PutItem,
 	// UpdateItem, DeleteItem, DescribeTable, …) needs its own action on
