@@ -1815,6 +1815,7 @@ func (e RecipientEnvelopeSuccess) Valid() bool {
 const (
 	RecipientStatusAcknowledged     RecipientStatus = "acknowledged"
 	RecipientStatusAddressConfirmed RecipientStatus = "address_confirmed"
+	RecipientStatusDeclined         RecipientStatus = "declined"
 	RecipientStatusDelivered        RecipientStatus = "delivered"
 	RecipientStatusExpired          RecipientStatus = "expired"
 	RecipientStatusInTransit        RecipientStatus = "in_transit"
@@ -1830,6 +1831,8 @@ func (e RecipientStatus) Valid() bool {
 	case RecipientStatusAcknowledged:
 		return true
 	case RecipientStatusAddressConfirmed:
+		return true
+	case RecipientStatusDeclined:
 		return true
 	case RecipientStatusDelivered:
 		return true
@@ -2138,6 +2141,7 @@ const (
 	WebhookInputEventsOrderInTransit         WebhookInputEvents = "order.in_transit"
 	WebhookInputEventsOrderShipped           WebhookInputEvents = "order.shipped"
 	WebhookInputEventsRecipientCreated       WebhookInputEvents = "recipient.created"
+	WebhookInputEventsRecipientDeclined      WebhookInputEvents = "recipient.declined"
 	WebhookInputEventsRecipientFeedback      WebhookInputEvents = "recipient.feedback"
 	WebhookInputEventsRecipientStatusChanged WebhookInputEvents = "recipient.status_changed"
 	WebhookInputEventsWalletDebited          WebhookInputEvents = "wallet.debited"
@@ -2179,6 +2183,8 @@ func (e WebhookInputEvents) Valid() bool {
 	case WebhookInputEventsOrderShipped:
 		return true
 	case WebhookInputEventsRecipientCreated:
+		return true
+	case WebhookInputEventsRecipientDeclined:
 		return true
 	case WebhookInputEventsRecipientFeedback:
 		return true
@@ -4933,6 +4939,9 @@ type ContactSourceRef struct {
 // DateTime RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 type DateTime = time.Time
 
+// DeclineForm The "No thanks" button's form has no fields.
+type DeclineForm = map[string]interface{}
+
 // DeletedContactListEnvelope The enveloped answer of DELETE /contact-lists/{listId}.
 type DeletedContactListEnvelope struct {
 	Data struct {
@@ -6359,7 +6368,9 @@ type Recipient struct {
 	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
 	// journey: a recipient that did not confirm an address within its campaign's
 	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-	// wallet and nothing moves it again.
+	// wallet and nothing moves it again. declined extends these states the same way: a recipient
+	// that said "No thanks" on its landing page before claiming; its credits went back to the
+	// wallet, its emails stopped, and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
@@ -6424,13 +6435,16 @@ type RecipientList_Recipients struct {
 // RecipientStatus A recipient's state, in journey order; pending means not invited yet. expired is off the
 // journey: a recipient that did not confirm an address within its campaign's
 // claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-// wallet and nothing moves it again.
+// wallet and nothing moves it again. declined extends these states the same way: a recipient
+// that said "No thanks" on its landing page before claiming; its credits went back to the
+// wallet, its emails stopped, and nothing moves it again.
 type RecipientStatus string
 
 // RecipientStatusCounts The number of the campaign's recipients in each status; every status is present.
 type RecipientStatusCounts struct {
 	Acknowledged     int `json:"acknowledged"`
 	AddressConfirmed int `json:"address_confirmed"`
+	Declined         int `json:"declined"`
 	Delivered        int `json:"delivered"`
 	Expired          int `json:"expired"`
 	InTransit        int `json:"in_transit"`
@@ -7201,7 +7215,9 @@ type MoveRecipientJSONBody struct {
 	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
 	// journey: a recipient that did not confirm an address within its campaign's
 	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-	// wallet and nothing moves it again.
+	// wallet and nothing moves it again. declined extends these states the same way: a recipient
+	// that said "No thanks" on its landing page before claiming; its credits went back to the
+	// wallet, its emails stopped, and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 }
 
@@ -7869,6 +7885,9 @@ type ClaimGiftFormdataRequestBody = ClaimForm
 
 // AcknowledgeGiftFormdataRequestBody defines body for AcknowledgeGift for application/x-www-form-urlencoded ContentType.
 type AcknowledgeGiftFormdataRequestBody = AcknowledgeForm
+
+// DeclineGiftFormdataRequestBody defines body for DeclineGift for application/x-www-form-urlencoded ContentType.
+type DeclineGiftFormdataRequestBody = DeclineForm
 
 // GiftFeedbackFormdataRequestBody defines body for GiftFeedback for application/x-www-form-urlencoded ContentType.
 type GiftFeedbackFormdataRequestBody = FeedbackForm
@@ -10076,7 +10095,7 @@ type ClientInterface interface {
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-	// recipients are created in) and `expired` (comma-separated).
+	// recipients are created in), `expired` and `declined` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	// Pass `nextCursor` as `cursor` to read the next page.
 	//
@@ -10555,6 +10574,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 	AcknowledgeGiftWithFormdataBody(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclineGiftWithBody Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithBody(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclineGiftWithFormdataBody Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithFormdataBody(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GiftFeedbackWithBody Leave feedback on the gift
 	//
@@ -12530,7 +12575,7 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-// recipients are created in) and `expired` (comma-separated).
+// recipients are created in), `expired` and `declined` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 // Pass `nextCursor` as `cursor` to read the next page.
 //
@@ -13430,6 +13475,52 @@ func (c *Client) AcknowledgeGiftWithBody(ctx context.Context, pageId string, con
 // Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 func (c *Client) AcknowledgeGiftWithFormdataBody(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAcknowledgeGiftRequestWithFormdataBody(c.Server, pageId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclineGiftWithBody Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *Client) DeclineGiftWithBody(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclineGiftRequestWithBody(c.Server, pageId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclineGiftWithFormdataBody Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *Client) DeclineGiftWithFormdataBody(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclineGiftRequestWithFormdataBody(c.Server, pageId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -18803,6 +18894,53 @@ func NewAcknowledgeGiftRequestWithBody(server string, pageId string, contentType
 	return req, nil
 }
 
+// NewDeclineGiftRequestWithFormdataBody calls the generic DeclineGift builder with application/x-www-form-urlencoded body
+func NewDeclineGiftRequestWithFormdataBody(server string, pageId string, body DeclineGiftFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewDeclineGiftRequestWithBody(server, pageId, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewDeclineGiftRequestWithBody constructs an http.Request for the DeclineGift method, with any body, and a specified content type
+func NewDeclineGiftRequestWithBody(server string, pageId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gift/%s/decline", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGiftFeedbackRequestWithFormdataBody calls the generic GiftFeedback builder with application/x-www-form-urlencoded body
 func NewGiftFeedbackRequestWithFormdataBody(server string, pageId string, body GiftFeedbackFormdataRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -20079,7 +20217,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-	// recipients are created in) and `expired` (comma-separated).
+	// recipients are created in), `expired` and `declined` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	// Pass `nextCursor` as `cursor` to read the next page.
 	//
@@ -20600,6 +20738,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 	AcknowledgeGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*AcknowledgeGiftResponse, error)
+
+	// DeclineGiftWithBodyWithResponse Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithBodyWithResponse(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error)
+
+	// DeclineGiftWithFormdataBodyWithResponse Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error)
 
 	// GiftFeedbackWithBodyWithResponse Leave feedback on the gift
 	//
@@ -30031,6 +30195,54 @@ func (r AcknowledgeGiftResponse) ContentType() string {
 	return ""
 }
 
+// DeclineGiftResponse303Headers the declared response headers of an HTTP 303 response for DeclineGift
+type DeclineGiftResponse303Headers struct {
+	Location *string
+}
+
+// DeclineGiftResponse503Headers the declared response headers of an HTTP 503 response for DeclineGift
+type DeclineGiftResponse503Headers struct {
+	RetryAfter *string
+}
+
+type DeclineGiftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *DeclineGiftResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeclineGiftResponse503Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r DeclineGiftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeclineGiftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeclineGiftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeclineGiftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GiftFeedbackResponse303Headers the declared response headers of an HTTP 303 response for GiftFeedback
 type GiftFeedbackResponse303Headers struct {
 	Location *string
@@ -31791,7 +32003,7 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-// recipients are created in) and `expired` (comma-separated).
+// recipients are created in), `expired` and `declined` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 // Pass `nextCursor` as `cursor` to read the next page.
 //
@@ -32569,6 +32781,44 @@ func (c *ClientWithResponses) AcknowledgeGiftWithFormdataBodyWithResponse(ctx co
 		return nil, err
 	}
 	return ParseAcknowledgeGiftResponse(rsp)
+}
+
+// DeclineGiftWithBodyWithResponse Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *ClientWithResponses) DeclineGiftWithBodyWithResponse(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error) {
+	rsp, err := c.DeclineGiftWithBody(ctx, pageId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclineGiftResponse(rsp)
+}
+
+// DeclineGiftWithFormdataBodyWithResponse Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *ClientWithResponses) DeclineGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error) {
+	rsp, err := c.DeclineGiftWithFormdataBody(ctx, pageId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclineGiftResponse(rsp)
 }
 
 // GiftFeedbackWithBodyWithResponse Leave feedback on the gift
@@ -41054,6 +41304,45 @@ func ParseAcknowledgeGiftResponse(rsp *http.Response) (*AcknowledgeGiftResponse,
 			headers.Location = &value
 		}
 		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeclineGiftResponse parses an HTTP response from a DeclineGiftWithResponse call
+func ParseDeclineGiftResponse(rsp *http.Response) (*DeclineGiftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeclineGiftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers DeclineGiftResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeclineGiftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

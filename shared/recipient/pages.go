@@ -53,6 +53,9 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 	if p.Recipient.Status == gifting.RecipientExpired {
 		return p, ErrGiftExpired
 	}
+	if p.Recipient.Status == gifting.RecipientDeclined {
+		return p, ErrDeclined
+	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return p, ErrAlreadyClaimed
 	}
