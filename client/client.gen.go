@@ -4530,6 +4530,13 @@ type CampaignActionInput struct {
 
 // CampaignData defines model for CampaignData.
 type CampaignData struct {
+	// Choice A swap, present when set: the claim page also offers every available gift of this collection
+	// whose price, in credits rounded up, fits the credits held for the recipient (creditsCharged);
+	// a gift cheaper than what was held refunds the difference, as any claim does.
+	Choice *struct {
+		CollectionId string `json:"collectionId"`
+	} `json:"choice,omitempty"`
+
 	// ClaimExpiresInDays Days a recipient has, from when it is added, to confirm an address; then it moves to
 	// expired and its credits go back to the wallet (a refund ledger entry). Default 30.
 	ClaimExpiresInDays *int `json:"claimExpiresInDays,omitempty"`
@@ -4559,6 +4566,11 @@ type CampaignData struct {
 // template.
 type CampaignInput struct {
 	CampaignData *struct {
+		// Choice A swap: the claim page also offers every available gift of this collection whose price fits the credits held for the recipient. An empty collectionId takes the swap away.
+		Choice *struct {
+			CollectionId string `json:"collectionId"`
+		} `json:"choice,omitempty"`
+
 		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
 		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
 		ContactListId      *string   `json:"contactListId,omitempty"`
@@ -6967,6 +6979,11 @@ type UnsupportedMediaType = UnsupportedMediaTypeError
 // CreateCampaignJSONBody defines parameters for CreateCampaign.
 type CreateCampaignJSONBody struct {
 	CampaignData *struct {
+		// Choice A swap: the claim page also offers every available gift of this collection whose price fits the credits held for the recipient. An empty collectionId takes the swap away.
+		Choice *struct {
+			CollectionId string `json:"collectionId"`
+		} `json:"choice,omitempty"`
+
 		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
 		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
 		ContactListId      *string   `json:"contactListId,omitempty"`

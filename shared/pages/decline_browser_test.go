@@ -39,23 +39,7 @@ func TestBrowserDecline(t *testing.T) {
 	}
 	balance, _ := f.wallet(t)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(360, 800))
-	actx, cancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	bctx, cancel = context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
-	run := func(step string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(bctx, actions...); err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
-	}
+	bctx, run := browse(t, bin)
 	run("open the landing page", chromedp.Navigate(ts.URL+"/gift/"+added.Recipient.LandingPageID),
 		chromedp.WaitVisible(`//button[contains(., "No thanks")]`))
 	checkAccessible(bctx, t, axe, "landing with No thanks")
@@ -69,5 +53,26 @@ func TestBrowserDecline(t *testing.T) {
 	}
 	if after, _ := f.wallet(t); after != balance+f.creditsPerPerson {
 		t.Errorf("balance %d after No thanks, want %d back on %d", after, f.creditsPerPerson, balance)
+	}
+}
+
+// browse starts a headless Chromium at phone width for the test, and
+// returns its context and a runner that fails the test on a step's error.
+func browse(t *testing.T, bin string) (context.Context, func(step string, actions ...chromedp.Action)) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(360, 800))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	bctx, cancelTimeout := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelBrowser(); cancelAlloc() })
+	return bctx, func(step string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(bctx, actions...); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
 	}
 }
