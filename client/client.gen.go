@@ -1920,6 +1920,7 @@ func (e RecipientEnvelopeSuccess) Valid() bool {
 const (
 	RecipientStatusAcknowledged     RecipientStatus = "acknowledged"
 	RecipientStatusAddressConfirmed RecipientStatus = "address_confirmed"
+	RecipientStatusDeclined         RecipientStatus = "declined"
 	RecipientStatusDelivered        RecipientStatus = "delivered"
 	RecipientStatusExpired          RecipientStatus = "expired"
 	RecipientStatusInTransit        RecipientStatus = "in_transit"
@@ -1935,6 +1936,8 @@ func (e RecipientStatus) Valid() bool {
 	case RecipientStatusAcknowledged:
 		return true
 	case RecipientStatusAddressConfirmed:
+		return true
+	case RecipientStatusDeclined:
 		return true
 	case RecipientStatusDelivered:
 		return true
@@ -2243,6 +2246,7 @@ const (
 	WebhookInputEventsOrderInTransit         WebhookInputEvents = "order.in_transit"
 	WebhookInputEventsOrderShipped           WebhookInputEvents = "order.shipped"
 	WebhookInputEventsRecipientCreated       WebhookInputEvents = "recipient.created"
+	WebhookInputEventsRecipientDeclined      WebhookInputEvents = "recipient.declined"
 	WebhookInputEventsRecipientFeedback      WebhookInputEvents = "recipient.feedback"
 	WebhookInputEventsRecipientStatusChanged WebhookInputEvents = "recipient.status_changed"
 	WebhookInputEventsWalletDebited          WebhookInputEvents = "wallet.debited"
@@ -2284,6 +2288,8 @@ func (e WebhookInputEvents) Valid() bool {
 	case WebhookInputEventsOrderShipped:
 		return true
 	case WebhookInputEventsRecipientCreated:
+		return true
+	case WebhookInputEventsRecipientDeclined:
 		return true
 	case WebhookInputEventsRecipientFeedback:
 		return true
@@ -4761,6 +4767,13 @@ type CampaignActionInput struct {
 
 // CampaignData defines model for CampaignData.
 type CampaignData struct {
+	// Choice A swap, present when set: the claim page also offers every available gift of this collection
+	// whose price, in credits rounded up, fits the credits held for the recipient (creditsCharged);
+	// a gift cheaper than what was held refunds the difference, as any claim does.
+	Choice *struct {
+		CollectionId string `json:"collectionId"`
+	} `json:"choice,omitempty"`
+
 	// ClaimExpiresInDays Days a recipient has, from when it is added, to confirm an address; then it moves to
 	// expired and its credits go back to the wallet (a refund ledger entry). Default 30.
 	ClaimExpiresInDays *int `json:"claimExpiresInDays,omitempty"`
@@ -4790,6 +4803,11 @@ type CampaignData struct {
 // template.
 type CampaignInput struct {
 	CampaignData *struct {
+		// Choice A swap: the claim page also offers every available gift of this collection whose price fits the credits held for the recipient. An empty collectionId takes the swap away.
+		Choice *struct {
+			CollectionId string `json:"collectionId"`
+		} `json:"choice,omitempty"`
+
 		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
 		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
 		ContactListId      *string   `json:"contactListId,omitempty"`
@@ -5169,6 +5187,9 @@ type ContactSourceRef struct {
 
 // DateTime RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
 type DateTime = time.Time
+
+// DeclineForm The "No thanks" button's form has no fields.
+type DeclineForm = map[string]interface{}
 
 // DeletedContactListEnvelope The enveloped answer of DELETE /contact-lists/{listId}.
 type DeletedContactListEnvelope struct {
@@ -6652,13 +6673,19 @@ type Recipient struct {
 	} `json:"giftDetails"`
 
 	// LandingPageId 128 random bits: the page URL is its own credential.
-	LandingPageId   string `json:"landingPageId"`
-	OrganizationId  string `json:"organizationId"`
+	LandingPageId string `json:"landingPageId"`
+
+	// LastResentAt When the invitation was last sent again; absent before the first resend.
+	LastResentAt    *time.Time `json:"lastResentAt,omitempty"`
+	OrganizationId  string     `json:"organizationId"`
 	Personalization struct {
 		// GiftCard Free-form; its fields are not specified.
 		GiftCard map[string]interface{} `json:"giftCard"`
 	} `json:"personalization"`
-	RecipientId  string `json:"recipientId"`
+	RecipientId string `json:"recipientId"`
+
+	// Resends How many times the sender had the invitation sent again (POST …/resend); absent before the first.
+	Resends      *int `json:"resends,omitempty"`
 	SelectedGift struct {
 		Currency    string  `json:"currency"`
 		Description string  `json:"description"`
@@ -6685,7 +6712,9 @@ type Recipient struct {
 	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
 	// journey: a recipient that did not confirm an address within its campaign's
 	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-	// wallet and nothing moves it again.
+	// wallet and nothing moves it again. declined extends these states the same way: a recipient
+	// that said "No thanks" on its landing page before claiming; its credits went back to the
+	// wallet, its emails stopped, and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 
 	// UpdatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
@@ -6747,16 +6776,25 @@ type RecipientList_Recipients struct {
 	union json.RawMessage
 }
 
+// RecipientPatch The body of PATCH …/recipients/{recipientId}.
+type RecipientPatch struct {
+	// ClaimExpiresAt The recipient's new claim expiry (see the operation).
+	ClaimExpiresAt time.Time `json:"claimExpiresAt"`
+}
+
 // RecipientStatus A recipient's state, in journey order; pending means not invited yet. expired is off the
 // journey: a recipient that did not confirm an address within its campaign's
 // claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-// wallet and nothing moves it again.
+// wallet and nothing moves it again. declined extends these states the same way: a recipient
+// that said "No thanks" on its landing page before claiming; its credits went back to the
+// wallet, its emails stopped, and nothing moves it again.
 type RecipientStatus string
 
 // RecipientStatusCounts The number of the campaign's recipients in each status; every status is present.
 type RecipientStatusCounts struct {
 	Acknowledged     int `json:"acknowledged"`
 	AddressConfirmed int `json:"address_confirmed"`
+	Declined         int `json:"declined"`
 	Delivered        int `json:"delivered"`
 	Expired          int `json:"expired"`
 	InTransit        int `json:"in_transit"`
@@ -7252,6 +7290,9 @@ type PayloadTooLarge = PayloadTooLargeError
 // RateLimited The 429 body: the Error shape with this status, message and code fixed.
 type RateLimited = RateLimitedError
 
+// ResendLimited The 429 body: the Error shape with this status, message and code fixed.
+type ResendLimited = RateLimitedError
+
 // ServiceUnavailable The 503 body: the Error shape with this status, message and code fixed.
 type ServiceUnavailable = ServiceUnavailableError
 
@@ -7264,6 +7305,11 @@ type UnsupportedMediaType = UnsupportedMediaTypeError
 // CreateCampaignJSONBody defines parameters for CreateCampaign.
 type CreateCampaignJSONBody struct {
 	CampaignData *struct {
+		// Choice A swap: the claim page also offers every available gift of this collection whose price fits the credits held for the recipient. An empty collectionId takes the swap away.
+		Choice *struct {
+			CollectionId string `json:"collectionId"`
+		} `json:"choice,omitempty"`
+
 		// ClaimExpiresInDays Days a recipient has to confirm an address before it expires and its credits go back (default 30 on create; a change applies to recipients added after it; 400 naming campaignData.claimExpiresInDays otherwise).
 		ClaimExpiresInDays *int      `json:"claimExpiresInDays,omitempty"`
 		ContactListId      *string   `json:"contactListId,omitempty"`
@@ -7527,7 +7573,9 @@ type MoveRecipientJSONBody struct {
 	// Status A recipient's state, in journey order; pending means not invited yet. expired is off the
 	// journey: a recipient that did not confirm an address within its campaign's
 	// claimExpiresInDays, or whose campaign was completed first; its credits went back to the
-	// wallet and nothing moves it again.
+	// wallet and nothing moves it again. declined extends these states the same way: a recipient
+	// that said "No thanks" on its landing page before claiming; its credits went back to the
+	// wallet, its emails stopped, and nothing moves it again.
 	Status RecipientStatus `json:"status"`
 }
 
@@ -8161,6 +8209,9 @@ type AudienceToContactListJSONRequestBody AudienceToContactListJSONBody
 // AddRecipientJSONRequestBody defines body for AddRecipient for application/json ContentType.
 type AddRecipientJSONRequestBody = AddRecipientInput
 
+// UpdateRecipientJSONRequestBody defines body for UpdateRecipient for application/json ContentType.
+type UpdateRecipientJSONRequestBody = RecipientPatch
+
 // AddRecipientFeedbackJSONRequestBody defines body for AddRecipientFeedback for application/json ContentType.
 type AddRecipientFeedbackJSONRequestBody = FeedbackInput
 
@@ -8250,6 +8301,9 @@ type ClaimGiftFormdataRequestBody = ClaimForm
 
 // AcknowledgeGiftFormdataRequestBody defines body for AcknowledgeGift for application/x-www-form-urlencoded ContentType.
 type AcknowledgeGiftFormdataRequestBody = AcknowledgeForm
+
+// DeclineGiftFormdataRequestBody defines body for DeclineGift for application/x-www-form-urlencoded ContentType.
+type DeclineGiftFormdataRequestBody = DeclineForm
 
 // GiftFeedbackFormdataRequestBody defines body for GiftFeedback for application/x-www-form-urlencoded ContentType.
 type GiftFeedbackFormdataRequestBody = FeedbackForm
@@ -9722,6 +9776,32 @@ type ClientInterface interface {
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `GetRecipient` operationId).
 	GetRecipient(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UpdateRecipientWithBody Give a recipient more time to claim
+	//
+	// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+	// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+	// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+	// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+	// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+	UpdateRecipientWithBody(ctx context.Context, campaignId string, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateRecipient Give a recipient more time to claim
+	//
+	// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+	// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+	// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+	// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+	// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+	UpdateRecipient(ctx context.Context, campaignId string, recipientId string, body UpdateRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AddRecipientFeedbackWithBody Record a recipient's feedback
 	//
 	// Records a rating (replacing an earlier one) and/or appends a message (at most 20 are kept).
@@ -9743,6 +9823,21 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback (the `AddRecipientFeedback` operationId).
 	AddRecipientFeedback(ctx context.Context, campaignId string, recipientId string, body AddRecipientFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendInvitation Send a recipient's invitation again
+	//
+	// Sends the invitation email again, as it was rendered for the recipient, to an invited recipient
+	// who has not claimed (`invite_sent`; any other state is 409, as is a campaign that sends no
+	// invitations now: a draft, paused, completed or deleted one, or no mail provider). At most 3
+	// resends per recipient, each at least an hour after the invitation or the resend before it:
+	// otherwise 429, with `Retry-After` (seconds) while a later resend will be allowed, without it
+	// once the 3 are used. Two resends at once send one email. The recipient's `resends` and
+	// `lastResentAt` record them; the status and the reminders stay as they are. A send the mail
+	// provider refuses gives the resend back (409 for a suppressed or rejected address, 503
+	// otherwise). No body. Enveloped response.
+	//
+	// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/resend (the `ResendInvitation` operationId).
+	ResendInvitation(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// MoveRecipientWithBody Move a recipient to another status
 	//
@@ -10530,7 +10625,7 @@ type ClientInterface interface {
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-	// recipients are created in) and `expired` (comma-separated).
+	// recipients are created in), `expired` and `declined` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	// Pass `nextCursor` as `cursor` to read the next page.
 	//
@@ -11043,6 +11138,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 	AcknowledgeGiftWithFormdataBody(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclineGiftWithBody Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithBody(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclineGiftWithFormdataBody Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithFormdataBody(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GiftFeedbackWithBody Leave feedback on the gift
 	//
@@ -11623,6 +11744,52 @@ func (c *Client) GetRecipient(ctx context.Context, campaignId string, recipientI
 	return c.Client.Do(req)
 }
 
+// UpdateRecipientWithBody Give a recipient more time to claim
+//
+// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+func (c *Client) UpdateRecipientWithBody(ctx context.Context, campaignId string, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecipientRequestWithBody(c.Server, campaignId, recipientId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateRecipient Give a recipient more time to claim
+//
+// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+func (c *Client) UpdateRecipient(ctx context.Context, campaignId string, recipientId string, body UpdateRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecipientRequest(c.Server, campaignId, recipientId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AddRecipientFeedbackWithBody Record a recipient's feedback
 //
 // Records a rating (replacing an earlier one) and/or appends a message (at most 20 are kept).
@@ -11655,6 +11822,31 @@ func (c *Client) AddRecipientFeedbackWithBody(ctx context.Context, campaignId st
 // Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback (the `AddRecipientFeedback` operationId).
 func (c *Client) AddRecipientFeedback(ctx context.Context, campaignId string, recipientId string, body AddRecipientFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddRecipientFeedbackRequest(c.Server, campaignId, recipientId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendInvitation Send a recipient's invitation again
+//
+// Sends the invitation email again, as it was rendered for the recipient, to an invited recipient
+// who has not claimed (`invite_sent`; any other state is 409, as is a campaign that sends no
+// invitations now: a draft, paused, completed or deleted one, or no mail provider). At most 3
+// resends per recipient, each at least an hour after the invitation or the resend before it:
+// otherwise 429, with `Retry-After` (seconds) while a later resend will be allowed, without it
+// once the 3 are used. Two resends at once send one email. The recipient's `resends` and
+// `lastResentAt` record them; the status and the reminders stay as they are. A send the mail
+// provider refuses gives the resend back (409 for a suppressed or rejected address, 503
+// otherwise). No body. Enveloped response.
+//
+// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/resend (the `ResendInvitation` operationId).
+func (c *Client) ResendInvitation(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendInvitationRequest(c.Server, campaignId, recipientId)
 	if err != nil {
 		return nil, err
 	}
@@ -13141,7 +13333,7 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-// recipients are created in) and `expired` (comma-separated).
+// recipients are created in), `expired` and `declined` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 // Pass `nextCursor` as `cursor` to read the next page.
 //
@@ -14085,6 +14277,52 @@ func (c *Client) AcknowledgeGiftWithBody(ctx context.Context, pageId string, con
 // Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 func (c *Client) AcknowledgeGiftWithFormdataBody(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAcknowledgeGiftRequestWithFormdataBody(c.Server, pageId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclineGiftWithBody Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *Client) DeclineGiftWithBody(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclineGiftRequestWithBody(c.Server, pageId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclineGiftWithFormdataBody Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *Client) DeclineGiftWithFormdataBody(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclineGiftRequestWithFormdataBody(c.Server, pageId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15335,6 +15573,60 @@ func NewGetRecipientRequest(server string, campaignId string, recipientId string
 	return req, nil
 }
 
+// NewUpdateRecipientRequest calls the generic UpdateRecipient builder with application/json body
+func NewUpdateRecipientRequest(server string, campaignId string, recipientId string, body UpdateRecipientJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateRecipientRequestWithBody(server, campaignId, recipientId, "application/json", bodyReader)
+}
+
+// NewUpdateRecipientRequestWithBody constructs an http.Request for the UpdateRecipient method, with any body, and a specified content type
+func NewUpdateRecipientRequestWithBody(server string, campaignId string, recipientId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "campaignId", campaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "recipientId", recipientId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/campaigns/%s/recipients/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewAddRecipientFeedbackRequest calls the generic AddRecipientFeedback builder with application/json body
 func NewAddRecipientFeedbackRequest(server string, campaignId string, recipientId string, body AddRecipientFeedbackJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -15385,6 +15677,47 @@ func NewAddRecipientFeedbackRequestWithBody(server string, campaignId string, re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewResendInvitationRequest constructs an http.Request for the ResendInvitation method
+func NewResendInvitationRequest(server string, campaignId string, recipientId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "campaignId", campaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "recipientId", recipientId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/campaigns/%s/recipients/%s/resend", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -19760,6 +20093,53 @@ func NewAcknowledgeGiftRequestWithBody(server string, pageId string, contentType
 	return req, nil
 }
 
+// NewDeclineGiftRequestWithFormdataBody calls the generic DeclineGift builder with application/x-www-form-urlencoded body
+func NewDeclineGiftRequestWithFormdataBody(server string, pageId string, body DeclineGiftFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewDeclineGiftRequestWithBody(server, pageId, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewDeclineGiftRequestWithBody constructs an http.Request for the DeclineGift method, with any body, and a specified content type
+func NewDeclineGiftRequestWithBody(server string, pageId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gift/%s/decline", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGiftFeedbackRequestWithFormdataBody calls the generic GiftFeedback builder with application/x-www-form-urlencoded body
 func NewGiftFeedbackRequestWithFormdataBody(server string, pageId string, body GiftFeedbackFormdataRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -20247,6 +20627,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `GetRecipient` operationId).
 	GetRecipientWithResponse(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*GetRecipientResponse, error)
 
+	// UpdateRecipientWithBodyWithResponse Give a recipient more time to claim
+	//
+	// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+	// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+	// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+	// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+	// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+	UpdateRecipientWithBodyWithResponse(ctx context.Context, campaignId string, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecipientResponse, error)
+
+	// UpdateRecipientWithResponse Give a recipient more time to claim
+	//
+	// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+	// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+	// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+	// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+	// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+	UpdateRecipientWithResponse(ctx context.Context, campaignId string, recipientId string, body UpdateRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecipientResponse, error)
+
 	// AddRecipientFeedbackWithBodyWithResponse Record a recipient's feedback
 	//
 	// Records a rating (replacing an earlier one) and/or appends a message (at most 20 are kept).
@@ -20268,6 +20674,23 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback (the `AddRecipientFeedback` operationId).
 	AddRecipientFeedbackWithResponse(ctx context.Context, campaignId string, recipientId string, body AddRecipientFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*AddRecipientFeedbackResponse, error)
+
+	// ResendInvitationWithResponse Send a recipient's invitation again
+	//
+	// Sends the invitation email again, as it was rendered for the recipient, to an invited recipient
+	// who has not claimed (`invite_sent`; any other state is 409, as is a campaign that sends no
+	// invitations now: a draft, paused, completed or deleted one, or no mail provider). At most 3
+	// resends per recipient, each at least an hour after the invitation or the resend before it:
+	// otherwise 429, with `Retry-After` (seconds) while a later resend will be allowed, without it
+	// once the 3 are used. Two resends at once send one email. The recipient's `resends` and
+	// `lastResentAt` record them; the status and the reminders stay as they are. A send the mail
+	// provider refuses gives the resend back (409 for a suppressed or rejected address, 503
+	// otherwise). No body. Enveloped response.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/resend (the `ResendInvitation` operationId).
+	ResendInvitationWithResponse(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*ResendInvitationResponse, error)
 
 	// MoveRecipientWithBodyWithResponse Move a recipient to another status
 	//
@@ -21119,7 +21542,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 	// `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-	// recipients are created in) and `expired` (comma-separated).
+	// recipients are created in), `expired` and `declined` (comma-separated).
 	// Authenticated like every endpoint: it returns personal data. Bare response.
 	// Pass `nextCursor` as `cursor` to read the next page.
 	//
@@ -21676,6 +22099,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/acknowledge (the `AcknowledgeGift` operationId).
 	AcknowledgeGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body AcknowledgeGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*AcknowledgeGiftResponse, error)
+
+	// DeclineGiftWithBodyWithResponse Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithBodyWithResponse(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error)
+
+	// DeclineGiftWithFormdataBodyWithResponse Say "No thanks" to the gift
+	//
+	// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+	// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+	// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+	// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+	// shows a polite end state; the claim page leads to it.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+	DeclineGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error)
 
 	// GiftFeedbackWithBodyWithResponse Leave feedback on the gift
 	//
@@ -23543,6 +23992,117 @@ func (r GetRecipientResponse) ContentType() string {
 	return ""
 }
 
+// UpdateRecipientResponse503Headers the declared response headers of an HTTP 503 response for UpdateRecipient
+type UpdateRecipientResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateRecipientResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RecipientEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateRecipientResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateRecipientResponse) GetJSON200() *RecipientEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateRecipientResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateRecipientResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateRecipientResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateRecipientResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateRecipientResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateRecipientResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateRecipientResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateRecipientResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateRecipientResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateRecipientResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateRecipientResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateRecipientResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateRecipientResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // AddRecipientFeedbackResponse503Headers the declared response headers of an HTTP 503 response for AddRecipientFeedback
 type AddRecipientFeedbackResponse503Headers struct {
 	RetryAfter *int
@@ -23648,6 +24208,110 @@ func (r AddRecipientFeedbackResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddRecipientFeedbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResendInvitationResponse429Headers the declared response headers of an HTTP 429 response for ResendInvitation
+type ResendInvitationResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ResendInvitationResponse503Headers the declared response headers of an HTTP 503 response for ResendInvitation
+type ResendInvitationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResendInvitationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RecipientEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ResendLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResendInvitationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendInvitationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResendInvitationResponse) GetJSON200() *RecipientEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResendInvitationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendInvitationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResendInvitationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ResendInvitationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ResendInvitationResponse) GetJSON429() *ResendLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResendInvitationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendInvitationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResendInvitationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResendInvitationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResendInvitationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResendInvitationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -31808,6 +32472,54 @@ func (r AcknowledgeGiftResponse) ContentType() string {
 	return ""
 }
 
+// DeclineGiftResponse303Headers the declared response headers of an HTTP 303 response for DeclineGift
+type DeclineGiftResponse303Headers struct {
+	Location *string
+}
+
+// DeclineGiftResponse503Headers the declared response headers of an HTTP 503 response for DeclineGift
+type DeclineGiftResponse503Headers struct {
+	RetryAfter *string
+}
+
+type DeclineGiftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *DeclineGiftResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeclineGiftResponse503Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r DeclineGiftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeclineGiftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeclineGiftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeclineGiftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GiftFeedbackResponse303Headers the declared response headers of an HTTP 303 response for GiftFeedback
 type GiftFeedbackResponse303Headers struct {
 	Location *string
@@ -32383,6 +33095,44 @@ func (c *ClientWithResponses) GetRecipientWithResponse(ctx context.Context, camp
 	return ParseGetRecipientResponse(rsp)
 }
 
+// UpdateRecipientWithBodyWithResponse Give a recipient more time to claim
+//
+// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+func (c *ClientWithResponses) UpdateRecipientWithBodyWithResponse(ctx context.Context, campaignId string, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecipientResponse, error) {
+	rsp, err := c.UpdateRecipientWithBody(ctx, campaignId, recipientId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateRecipientResponse(rsp)
+}
+
+// UpdateRecipientWithResponse Give a recipient more time to claim
+//
+// Moves an unclaimed recipient's (`pending` or `invite_sent`) `claimExpiresAt` to the time sent:
+// later than now and than its current `claimExpiresAt`, and at most 365 days (the longest
+// `claimExpiresInDays` a campaign may have) after its invitation went out (after it was added
+// while not invited yet); otherwise 400 naming `claimExpiresAt`. A claimed, expired or declined
+// recipient is 409. The scheduler expires it at the new time. Enveloped response.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId} (the `UpdateRecipient` operationId).
+func (c *ClientWithResponses) UpdateRecipientWithResponse(ctx context.Context, campaignId string, recipientId string, body UpdateRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecipientResponse, error) {
+	rsp, err := c.UpdateRecipient(ctx, campaignId, recipientId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateRecipientResponse(rsp)
+}
+
 // AddRecipientFeedbackWithBodyWithResponse Record a recipient's feedback
 //
 // Records a rating (replacing an earlier one) and/or appends a message (at most 20 are kept).
@@ -32415,6 +33165,29 @@ func (c *ClientWithResponses) AddRecipientFeedbackWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseAddRecipientFeedbackResponse(rsp)
+}
+
+// ResendInvitationWithResponse Send a recipient's invitation again
+//
+// Sends the invitation email again, as it was rendered for the recipient, to an invited recipient
+// who has not claimed (`invite_sent`; any other state is 409, as is a campaign that sends no
+// invitations now: a draft, paused, completed or deleted one, or no mail provider). At most 3
+// resends per recipient, each at least an hour after the invitation or the resend before it:
+// otherwise 429, with `Retry-After` (seconds) while a later resend will be allowed, without it
+// once the 3 are used. Two resends at once send one email. The recipient's `resends` and
+// `lastResentAt` record them; the status and the reminders stay as they are. A send the mail
+// provider refuses gives the resend back (409 for a suppressed or rejected address, 503
+// otherwise). No body. Enveloped response.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/resend (the `ResendInvitation` operationId).
+func (c *ClientWithResponses) ResendInvitationWithResponse(ctx context.Context, campaignId string, recipientId string, reqEditors ...RequestEditorFn) (*ResendInvitationResponse, error) {
+	rsp, err := c.ResendInvitation(ctx, campaignId, recipientId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendInvitationResponse(rsp)
 }
 
 // MoveRecipientWithBodyWithResponse Move a recipient to another status
@@ -33681,7 +34454,7 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
 // `processing`, `shipped`, `in_transit`, `delivered`, `acknowledged`, `pending` (the state
-// recipients are created in) and `expired` (comma-separated).
+// recipients are created in), `expired` and `declined` (comma-separated).
 // Authenticated like every endpoint: it returns personal data. Bare response.
 // Pass `nextCursor` as `cursor` to read the next page.
 //
@@ -34501,6 +35274,44 @@ func (c *ClientWithResponses) AcknowledgeGiftWithFormdataBodyWithResponse(ctx co
 		return nil, err
 	}
 	return ParseAcknowledgeGiftResponse(rsp)
+}
+
+// DeclineGiftWithBodyWithResponse Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *ClientWithResponses) DeclineGiftWithBodyWithResponse(ctx context.Context, pageId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error) {
+	rsp, err := c.DeclineGiftWithBody(ctx, pageId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclineGiftResponse(rsp)
+}
+
+// DeclineGiftWithFormdataBodyWithResponse Say "No thanks" to the gift
+//
+// The landing page's "No thanks" button, shown until the gift is claimed. The recipient becomes
+// `declined`: the credits held for it go back to the wallet (a `refund` ledger entry), its emails
+// still to be sent stop (`failure: declined`), and `recipient.status_changed` and
+// `recipient.declined` are sent. A second post changes nothing (303 again). The landing page then
+// shows a polite end state; the claim page leads to it.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gift/{pageId}/decline (the `DeclineGift` operationId).
+func (c *ClientWithResponses) DeclineGiftWithFormdataBodyWithResponse(ctx context.Context, pageId string, body DeclineGiftFormdataRequestBody, reqEditors ...RequestEditorFn) (*DeclineGiftResponse, error) {
+	rsp, err := c.DeclineGiftWithFormdataBody(ctx, pageId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclineGiftResponse(rsp)
 }
 
 // GiftFeedbackWithBodyWithResponse Leave feedback on the gift
@@ -36286,6 +37097,108 @@ func ParseGetRecipientResponse(rsp *http.Response) (*GetRecipientResponse, error
 	return response, nil
 }
 
+// ParseUpdateRecipientResponse parses an HTTP response from a UpdateRecipientWithResponse call
+func ParseUpdateRecipientResponse(rsp *http.Response) (*UpdateRecipientResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateRecipientResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RecipientEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateRecipientResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseAddRecipientFeedbackResponse parses an HTTP response from a AddRecipientFeedbackWithResponse call
 func ParseAddRecipientFeedbackResponse(rsp *http.Response) (*AddRecipientFeedbackResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -36375,6 +37288,104 @@ func ParseAddRecipientFeedbackResponse(rsp *http.Response) (*AddRecipientFeedbac
 	switch {
 	case rsp.StatusCode == 503:
 		var headers AddRecipientFeedbackResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResendInvitationResponse parses an HTTP response from a ResendInvitationWithResponse call
+func ParseResendInvitationResponse(rsp *http.Response) (*ResendInvitationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResendInvitationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RecipientEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ResendLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ResendInvitationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResendInvitationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -43611,6 +44622,45 @@ func ParseAcknowledgeGiftResponse(rsp *http.Response) (*AcknowledgeGiftResponse,
 			headers.Location = &value
 		}
 		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeclineGiftResponse parses an HTTP response from a DeclineGiftWithResponse call
+func ParseDeclineGiftResponse(rsp *http.Response) (*DeclineGiftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeclineGiftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers DeclineGiftResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeclineGiftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

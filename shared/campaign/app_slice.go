@@ -60,6 +60,15 @@ func (a *App) LaunchSlice(ctx context.Context, orgID, campaignID, cursor string)
 	if err != nil {
 		return "", false, err
 	}
+	if cursor == "" && c.SendsEmails() {
+		// The recipients added while it was a draft had their invitations
+		// put off by the scheduler (recipient.EmailHold, up to 10
+		// minutes): due now, the next tick invites them, within a minute
+		// of the launch as the launched contacts are.
+		if err := a.store.ReleaseHeldEmails(ctx, orgID, campaignID); err != nil {
+			return "", false, err
+		}
+	}
 	rec, found, err := a.store.LaunchRecord(ctx, orgID, campaignID)
 	if err != nil {
 		return "", false, err

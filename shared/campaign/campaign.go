@@ -107,6 +107,10 @@ type Data struct {
 	// ClaimExpiresInDays is how many days a recipient has, from when it is
 	// added, to confirm an address before it expires (ClaimExpiry).
 	ClaimExpiresInDays int
+	// ChoiceCollectionID, when set, lets each recipient swap for any
+	// available gift of that collection whose price fits the credits held
+	// for it (campaignData.choice.collectionId).
+	ChoiceCollectionID string
 }
 
 // LiveData holds the campaign's running counters and its launch.

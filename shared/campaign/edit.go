@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -43,6 +44,9 @@ type Edit struct {
 	GiftIDs             []string
 	CreditsPerRecipient *int64
 	ClaimExpiresInDays  *int64
+	// Choice is campaignData.choice.collectionId when choice was sent
+	// ("" takes the swap away).
+	Choice *string
 }
 
 // Schedule is a launch time as sent: Field names the field it came in; At
@@ -140,6 +144,13 @@ func (e Edit) applyNumbers(c *Campaign, creating bool, p *gifting.Problems) {
 		}
 	case creating:
 		c.CampaignData.ClaimExpiresInDays = gifting.DefaultClaimExpiresInDays
+	}
+	if e.Choice != nil {
+		id := strings.TrimSpace(*e.Choice)
+		if utf8.RuneCountInString(id) > gifting.MaxListEntryLength || strings.ContainsFunc(id, unicode.IsControl) {
+			p.Add("campaignData.choice.collectionId", fmt.Sprintf("must be a collection id of at most %d characters, one line", gifting.MaxListEntryLength))
+		}
+		c.CampaignData.ChoiceCollectionID = id
 	}
 }
 

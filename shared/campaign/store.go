@@ -128,6 +128,9 @@ type Slices interface {
 	// DropSlice deletes the slice's recipients that nothing changed since
 	// the slice wrote them.
 	DropSlice(ctx context.Context, orgID, sliceID string, rs []SliceRecipient) error
+	// ReleaseHeldEmails makes the campaign's unclaimed recipients whose
+	// emails are put off (added to the draft) due now.
+	ReleaseHeldEmails(ctx context.Context, orgID, campaignID string) error
 	// CommitFinish ends the launch in one transaction (FinishPlan):
 	// ErrFinishRaced when the campaign or the launch record changed since
 	// read; with a refund, the wallet's outcomes too.

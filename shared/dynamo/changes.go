@@ -136,13 +136,3 @@ func ChangeRecordOf(it map[string]types.AttributeValue) (_ webhook.Record, ok bo
 	}
 	return r, r.OrgID != "" && len(r.Messages) > 0
 }
-
-// withChange returns items followed by the record of change: for
-// transactions whose items a caller assembles.
-func (s *Store) withChange(orgID string, change gifting.Change, items ...types.TransactWriteItem) ([]types.TransactWriteItem, error) {
-	put, err := s.changePut(orgID, change)
-	if err != nil {
-		return nil, err
-	}
-	return append(items, put), nil
-}

@@ -94,8 +94,8 @@ func messageItemOf(id string, at time.Time, orgID string, m gifting.Change) mess
 		if m.Type == gifting.ChangeRecipientCreated {
 			it.Data, it.Ref = nil, &refItem{CampaignID: d.CampaignID, RecipientID: d.RecipientID}
 		} else {
-			// A recipient.feedback message: the recipient in full, as
-			// its item's record names its fields.
+			// A recipient.feedback or recipient.declined message: the
+			// recipient in full, as its item's record names its fields.
 			it.Data = recipientRecordOf(d)
 		}
 	case recipient.StatusChange:
@@ -153,7 +153,7 @@ func dataOf(typ string, raw json.RawMessage) any {
 		if decode(&a) == nil {
 			return a.audience()
 		}
-	case gifting.ChangeRecipientCreated, gifting.ChangeRecipientFeedback:
+	case gifting.ChangeRecipientCreated, gifting.ChangeRecipientFeedback, gifting.ChangeRecipientDeclined:
 		var r recipientRecord
 		if decode(&r) == nil {
 			return r.recipient()

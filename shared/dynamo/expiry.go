@@ -45,16 +45,17 @@ func (s *Store) CommitExpiry(ctx context.Context, p recipient.ExpiryPlan) error 
 		ConditionExpression:       aws.String("ver = :ver"),
 		ExpressionAttributeValues: item{":ver": num(p.Before)},
 	}})
-	tx.add(condCampaign, s.campaignExpiry(p.OrgID, sk, p.From, p.Refund))
+	tx.add(condCampaign, s.campaignExpiry(p.OrgID, sk, p.From, p.Recipient.Status, p.Refund))
+	changes := append([]gifting.Change{p.Message}, p.More...)
 	if p.Wallet != nil {
-		return s.commitPlan(ctx, *p.Wallet, planWrites{items: tx.items, changes: []gifting.Change{p.Message},
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: tx.items, changes: changes,
 			cancelled: func(reasons []types.CancellationReason) error { return expiryCancelled(&tx, reasons) }})
 	}
-	items, err := s.withChange(p.OrgID, p.Message, tx.items...)
+	change, err := s.changePut(p.OrgID, changes...)
 	if err != nil {
 		return err
 	}
-	if err = s.transactRetrying(ctx, items); err != nil {
+	if err = s.transactRetrying(ctx, append(tx.items, change)); err != nil {
 		if mapped := expiryCancelled(&tx, cancellationReasons(err)); mapped != nil {
 			return mapped
 		}
@@ -77,13 +78,13 @@ func expiryCancelled(tx *txn, reasons []types.CancellationReason) error {
 }
 
 // campaignExpiry is the transaction item that moves one recipient from
-// status from to expired in the counters of its campaign, the item at sort
+// status from to to (expired or declined) in the counters of its campaign, the item at sort
 // key sk (campaignSK, or deletedCampaignSK for a deleted campaign), and
 // takes refund off its creditsSpent. It is conditioned on that item
 // existing, whatever its state (a completed campaign expires its
-// unclaimed recipients); the expired count may be missing on a campaign
-// created before the status existed.
-func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, refund int64) types.TransactWriteItem {
+// unclaimed recipients); the expired and declined counts may be missing
+// on a campaign created before the status existed.
+func (s *Store) campaignExpiry(orgID, sk string, from, to gifting.RecipientStatus, refund int64) types.TransactWriteItem {
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName: &s.table,
 		Key:       key(orgPK(orgID), sk),
@@ -91,7 +92,7 @@ func (s *Store) campaignExpiry(orgID, sk string, from gifting.RecipientStatus, r
 			"liveData.statusCounts.#to = if_not_exists(liveData.statusCounts.#to, :zero) + :one, " +
 			"liveData.creditsSpent = liveData.creditsSpent - :refund, " + refundedExpr),
 		ConditionExpression:      aws.String("attribute_exists(PK)"),
-		ExpressionAttributeNames: map[string]string{"#from": string(from), "#to": string(gifting.RecipientExpired)},
+		ExpressionAttributeNames: map[string]string{"#from": string(from), "#to": string(to)},
 		ExpressionAttributeValues: item{
 			":one": num(1), ":zero": num(0), ":refund": num(refund),
 		},

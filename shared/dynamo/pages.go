@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base32"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -238,4 +239,22 @@ func (s *Store) MarkPageViewed(ctx context.Context, orgID, campaignID, recipient
 		return fmt.Errorf("mark page viewed: %w", err)
 	}
 	return nil
+}
+
+// CollectionGifts reads the gifts of collection collectionID visible to
+// org: its own and the service catalog's, one Query each (catalogs are
+// small by nature), the org's own first (recipient.ClaimStore: a
+// campaign's swap).
+func (s *Store) CollectionGifts(ctx context.Context, orgID, collectionID string) ([]gifting.Gift, error) {
+	all, err := catalogOf[gifting.Gift](ctx, s, []string{orgID, gifting.CatalogOrgID}, giftPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, g := range all {
+		if slices.Contains(g.CollectionIDs, collectionID) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
 }

@@ -43,6 +43,10 @@ type recipientRecord struct {
 	ClaimedAt       *time.Time              `json:"claimedAt"`
 	Address         *shippingAddressRecord  `json:"address"`
 	ClaimExpiresAt  *time.Time              `json:"claimExpiresAt"`
+	// Resends and ResentAt appear once the sender had the invitation sent
+	// again (recipient.Recipient.Resends).
+	Resends  int        `json:"resends,omitempty"`
+	ResentAt *time.Time `json:"resentAt,omitempty"`
 }
 
 type contactDetailsRecord struct {
@@ -169,6 +173,7 @@ func recipientRecordOf(r recipient.Recipient) recipientRecord {
 		AssignedUsers:  convert(r.AssignedUsers, func(u recipient.AssignedUser) assignedUserRecord { return assignedUserRecord(u) }),
 		CreditsCharged: r.CreditsCharged, ViewedAt: r.ViewedAt, ClaimedAt: r.ClaimedAt,
 		Address: (*shippingAddressRecord)(r.Address), ClaimExpiresAt: r.ClaimExpiresAt,
+		Resends: r.Resends, ResentAt: r.ResentAt,
 	}
 }
 
@@ -193,6 +198,7 @@ func (v recipientRecord) recipient() recipient.Recipient {
 		AssignedUsers:  convert(v.AssignedUsers, func(u assignedUserRecord) recipient.AssignedUser { return recipient.AssignedUser(u) }),
 		CreditsCharged: v.CreditsCharged, ViewedAt: v.ViewedAt, ClaimedAt: v.ClaimedAt,
 		Address: (*recipient.ShippingAddress)(v.Address), ClaimExpiresAt: v.ClaimExpiresAt,
+		Resends: v.Resends, ResentAt: v.ResentAt,
 	}
 }
 

@@ -64,6 +64,7 @@ func statusQueries() []recipient.Query {
 		qs = append(qs,
 			recipient.Query{Statuses: []gifting.RecipientStatus{gifting.RecipientDelivered}, Order: order},
 			recipient.Query{Statuses: []gifting.RecipientStatus{gifting.RecipientInviteSent, gifting.RecipientExpired}, Order: order},
+			recipient.Query{Statuses: []gifting.RecipientStatus{gifting.RecipientDeclined, gifting.RecipientPending}, Order: order},
 			recipient.Query{Feedback: &yes, Order: order},
 			recipient.Query{Feedback: &no, Order: order},
 			recipient.Query{Feedback: &yes, Statuses: []gifting.RecipientStatus{gifting.RecipientDelivered, gifting.RecipientInviteSent}, Order: order},

@@ -11,6 +11,10 @@ const (
 	ChangeRecipientCreated  = "recipient.created"
 	ChangeRecipientStatus   = "recipient.status_changed"
 	ChangeRecipientFeedback = "recipient.feedback"
+	// ChangeRecipientDeclined carries the recipient that said "No thanks"
+	// (beside its recipient.status_changed, for endpoints that only want
+	// the declines).
+	ChangeRecipientDeclined = "recipient.declined"
 	ChangeWalletDebited     = "wallet.debited"
 	ChangeWalletRefunded    = "wallet.refunded"
 	ChangeWalletToppedUp    = "wallet.topped_up"
@@ -39,7 +43,7 @@ var ChangeTypes = []string{
 	ChangeWalletDebited, ChangeWalletRefunded, ChangeWalletToppedUp,
 	ChangeAudienceReady, ChangeAudienceFailed,
 	ChangeOrderCreated, ChangeOrderShipped, ChangeOrderInTransit, ChangeOrderDelivered, ChangeOrderCancelled, ChangeOrderFailed,
-	ChangeGiftLowStock,
+	ChangeGiftLowStock, ChangeRecipientDeclined,
 }
 
 // Change is a change message a transaction writes: its type and its data,

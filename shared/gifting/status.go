@@ -23,6 +23,11 @@ const (
 	// off the journey: nothing moves into it but the expiry, nothing
 	// moves out of it.
 	RecipientExpired RecipientStatus = "expired"
+	// RecipientDeclined is the end of a recipient that said "No thanks" on
+	// its landing page before claiming: its credits went back to the
+	// wallet and its emails stopped. Like expired, it is off the journey
+	// (an extension of the original states): nothing moves out of it.
+	RecipientDeclined RecipientStatus = "declined"
 )
 
 // RecipientJourney lists the states a recipient moves through, pending
@@ -33,19 +38,23 @@ var RecipientJourney = []RecipientStatus{
 }
 
 // RecipientStatuses lists every recipient state: the journey, then
-// expired.
-var RecipientStatuses = append(slices.Clip(RecipientJourney), RecipientExpired)
+// expired and declined.
+var RecipientStatuses = append(slices.Clip(RecipientJourney), RecipientExpired, RecipientDeclined)
 
 // RecipientFilterStatuses are the status values allowed as filters (every
 // state but pending).
 var RecipientFilterStatuses = RecipientStatuses[1:]
 
 // Rank is the position of s in a recipient's journey (RecipientJourney),
-// -1 for expired and for an unknown state.
+// -1 for expired, declined and an unknown state.
 func (s RecipientStatus) Rank() int { return slices.Index(RecipientJourney, s) }
 
 // Valid reports whether s is a known recipient state (expired included).
 func (s RecipientStatus) Valid() bool { return slices.Contains(RecipientStatuses, s) }
+
+// Ended reports whether s is an end off the journey (expired or
+// declined): its credits went back and nothing moves it again.
+func (s RecipientStatus) Ended() bool { return s == RecipientExpired || s == RecipientDeclined }
 
 // NewStatusCounts returns a count of zero for every recipient status.
 func NewStatusCounts() map[RecipientStatus]int64 {

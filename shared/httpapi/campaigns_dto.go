@@ -37,6 +37,9 @@ type campaignDataInput struct {
 	ScheduledAt         *string  `json:"scheduledAt"`
 	CreditsPerRecipient *int64   `json:"creditsPerRecipient"`
 	ClaimExpiresInDays  *int64   `json:"claimExpiresInDays"`
+	Choice              *struct {
+		CollectionID string `json:"collectionId"`
+	} `json:"choice"`
 }
 
 // edit is in as the campaign slice's Edit, which validates and applies it
@@ -53,6 +56,9 @@ func (in campaignInput) edit() campaign.Edit {
 		ListsSent:  in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil,
 		TemplateID: in.TemplateID, DataTemplateID: d.EmailTemplateID,
 		GiftIDs: d.GiftIDs, CreditsPerRecipient: d.CreditsPerRecipient, ClaimExpiresInDays: d.ClaimExpiresInDays,
+	}
+	if d.Choice != nil {
+		e.Choice = &d.Choice.CollectionID
 	}
 	if in.ScheduledAt != nil || d.ScheduledAt != nil {
 		field, raw := "scheduledAt", deref(in.ScheduledAt)

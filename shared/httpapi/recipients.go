@@ -24,6 +24,8 @@ func (s *Server) recipientRoutes() []route {
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}", handle: s.getRecipient},
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/status", handle: s.moveRecipient},
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/feedback", handle: s.recipientFeedback},
+		{pattern: "POST /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}/resend", handle: s.resendInvitation},
+		{pattern: "PATCH /api/campaigns/campaigns/{campaignId}/recipients/{recipientId}", handle: s.updateRecipient},
 		{pattern: "GET /api/campaigns/wallet", handle: s.wallet},
 		{pattern: "GET /api/campaigns/wallet/ledger/export", handle: s.exportLedger},
 	}...)

@@ -34,6 +34,7 @@ type Service interface {
 	Claim(ctx context.Context, pageID string, in recipient.ClaimInput) (recipient.Page, error)
 	Acknowledge(ctx context.Context, pageID string) error
 	Feedback(ctx context.Context, pageID, rating, text string) error
+	Decline(ctx context.Context, pageID string) (recipient.Page, error)
 	UnsubscribeForm(ctx context.Context, token string) (recipient.Page, error)
 	Unsubscribe(ctx context.Context, token string) (recipient.Page, error)
 }
@@ -86,6 +87,7 @@ var routes = []string{
 	"POST /claim/{pageId}",
 	"GET /unsubscribe/{token}",
 	"POST /unsubscribe/{token}",
+	"POST /gift/{pageId}/decline",
 }
 
 // Routes returns the "METHOD /path" patterns the pages serve.
@@ -106,7 +108,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.decline}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}
@@ -205,9 +207,25 @@ func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/gift/"+id+"?done=feedback", http.StatusSeeOther)
 }
 
+// decline is the landing page's "No thanks" button: a form post like
+// the others (the page id in the path is the credential; the pages' CSP
+// lets forms post only to the pages themselves), then the landing page's
+// end state. A second post changes nothing.
+func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	id := r.PathValue("pageId")
+	if p, err := h.svc.Decline(r.Context(), id); err != nil {
+		h.fail(w, r, p, err)
+		return
+	}
+	http.Redirect(w, r, "/gift/"+id, http.StatusSeeOther)
+}
+
 func (h *Handler) claimForm(w http.ResponseWriter, r *http.Request) {
 	p, err := h.svc.ClaimForm(r.Context(), r.PathValue("pageId"))
-	if gifting.ErrorCode(err) == gifting.CodeConflict && p.Recipient.Claimed() {
+	if gifting.ErrorCode(err) == gifting.CodeConflict && (p.Recipient.Claimed() || p.Recipient.Status == gifting.RecipientDeclined) {
 		// The claim is done: the landing page follows the gift (and takes
 		// the feedback the later emails' claim page links ask for).
 		http.Redirect(w, r, "/gift/"+p.Recipient.LandingPageID, http.StatusSeeOther)

@@ -28,6 +28,10 @@ type view struct {
 	Gifts    []giftView
 	ClaimURL string
 
+	// Landing page after "No thanks", and the button's action before.
+	Declined      bool
+	DeclineAction string
+
 	// Landing page after the claim.
 	Claimed, Delivered, Acknowledged, FeedbackOpen, FeedbackGiven bool
 	// Ended is "cancelled" or "failed" for an order that will not arrive
@@ -116,7 +120,12 @@ func base(p recipient.Page, name string) view {
 func (h *Handler) landingView(p recipient.Page) view {
 	v := base(p, "landing")
 	r := p.Recipient
+	if r.Status == gifting.RecipientDeclined {
+		v.Declined, v.Message = true, ""
+		return v
+	}
 	if !r.Claimed() {
+		v.DeclineAction = "/gift/" + r.LandingPageID + "/decline"
 		for _, g := range p.Gifts {
 			v.Gifts = append(v.Gifts, giftOf(g, false))
 		}

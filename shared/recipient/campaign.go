@@ -35,6 +35,38 @@ type Campaign struct {
 	ClaimExpiryDays int
 	// Pricing is the campaign's rules on its price; nil checks nothing.
 	Pricing Pricing
+	// ChoiceCollectionID, when set, is the collection its recipients may
+	// swap within (Offers).
+	ChoiceCollectionID string
+}
+
+// Offers reports whether a recipient of c holding held credits may choose
+// gift g: one of c's gifts, or, with a swap (ChoiceCollectionID), an
+// available gift of that collection whose price in credits
+// (gifting.CreditsForPrice) is at most held. Stock is checked apart.
+func (c Campaign) Offers(g gifting.Gift, held int64) bool {
+	if slices.Contains(c.GiftIDs, g.GiftID) {
+		return true
+	}
+	if c.ChoiceCollectionID == "" || g.Status != gifting.GiftAvailable || !slices.Contains(g.CollectionIDs, c.ChoiceCollectionID) {
+		return false
+	}
+	price, err := gifting.CreditsForPrice(g.Price)
+	return err == nil && price <= held
+}
+
+// WithSwaps is gifts, c's own gifts, followed by those of collection (the
+// gifts of c's choice collection as read) that c offers a recipient
+// holding held credits (Offers) and that are not among gifts already.
+func (c Campaign) WithSwaps(gifts, collection []gifting.Gift, held int64) []gifting.Gift {
+	out := slices.Clip(gifts)
+	for _, g := range collection {
+		known := slices.ContainsFunc(out, func(o gifting.Gift) bool { return o.GiftID == g.GiftID })
+		if !known && c.Offers(g, held) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Pricing is the campaign slice's rules on a campaign's price.

@@ -184,6 +184,9 @@ func (r *Recipient) Claim(g gifting.Gift, addr ShippingAddress, now time.Time) e
 	if r.Status == gifting.RecipientExpired {
 		return ErrGiftExpired
 	}
+	if r.Status == gifting.RecipientDeclined {
+		return ErrDeclined
+	}
 	if r.Claimed() || r.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return ErrAlreadyClaimed
 	}

@@ -2,7 +2,6 @@ package recipient
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -132,7 +131,7 @@ func (st ClaimState) Check(recipientID string, in ClaimInput) error {
 		return ErrAlreadyClaimed
 	case c == nil || c.Deleted || c.Completed:
 		return ErrCampaignGone
-	case st.Gift == nil || !slices.Contains(c.GiftIDs, in.GiftID):
+	case st.Gift == nil || !c.Offers(st.Gift.Gift, st.Recipient.CreditsCharged):
 		return &gifting.Error{Code: gifting.CodeValidation, Message: "choose one of the campaign's gifts",
 			Details: map[string]string{"giftId": "is not one of the campaign's gifts"}}
 	case !st.Gift.Gift.InStock():

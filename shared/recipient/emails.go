@@ -85,6 +85,9 @@ const (
 	// EmailExpired: the recipient expired before the email went out: it
 	// never will.
 	EmailExpired = "expired"
+	// EmailDeclined: the recipient said "No thanks" before the email went
+	// out: it never will.
+	EmailDeclined = "declined"
 )
 
 // MaxEmailAttempts bounds the sends of one email that fail for a reason a

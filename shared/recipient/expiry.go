@@ -78,6 +78,9 @@ type ExpiryPlan struct {
 	// archived copy.
 	Archived bool
 	Message  gifting.Change
+	// More are messages written beside Message (a decline's
+	// recipient.declined).
+	More []gifting.Change
 }
 
 // DecideExpiry plans the expiry of cur, a recipient of orgID, at now: with

@@ -30,6 +30,10 @@ func (r *Recipient) Advance(to gifting.RecipientStatus, now time.Time, delayHour
 	switch {
 	case r.Status == gifting.RecipientExpired:
 		return gifting.Errorf(gifting.CodeConflict, "recipient %q has expired (its gift was not claimed in time and its credits were refunded); no move leads out of expired", r.RecipientID)
+	case r.Status == gifting.RecipientDeclined:
+		return gifting.Errorf(gifting.CodeConflict, "recipient %q declined its gift (its credits were refunded); no move leads out of declined", r.RecipientID)
+	case to == gifting.RecipientDeclined:
+		return gifting.Errorf(gifting.CodeConflict, "a recipient cannot be moved to declined: only the recipient declines, with \"No thanks\" on its landing page")
 	case to == gifting.RecipientExpired:
 		return gifting.Errorf(gifting.CodeConflict, "a recipient cannot be moved to expired: it expires by itself when its claim period ends or its campaign is completed or deleted")
 	case !CanMove(r.Status, to):
@@ -75,7 +79,7 @@ func (r *Recipient) Advance(to gifting.RecipientStatus, now time.Time, delayHour
 // a shipping address on the claim page cannot be confirmed, shipped or
 // delivered (CONFLICT): only the claim confirms an address.
 func (r *Recipient) MoveByFulfilment(to gifting.RecipientStatus, now time.Time, delayHours map[string]int) error {
-	if r.Status != gifting.RecipientExpired && to.Rank() >= gifting.RecipientAddressConfirmed.Rank() && !r.Claimed() {
+	if !r.Status.Ended() && to.Rank() >= gifting.RecipientAddressConfirmed.Rank() && !r.Claimed() {
 		return gifting.Errorf(gifting.CodeConflict, "a recipient moves to %s only after confirming a shipping address on its claim page", to)
 	}
 	return r.Advance(to, now, delayHours)

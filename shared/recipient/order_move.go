@@ -26,7 +26,7 @@ type OrderStore interface {
 func DecideOrderMove(orgID string, cur Stored, m fulfilment.RecipientMove) Update {
 	r := cur.Recipient
 	from := r.Status
-	moved := m.To != "" && r.Status != gifting.RecipientExpired && CanMove(r.Status, m.To) &&
+	moved := m.To != "" && !r.Status.Ended() && CanMove(r.Status, m.To) &&
 		r.Advance(m.To, m.At, cur.Delays) == nil
 	if m.TrackingLink != "" {
 		r.SelectedGift.TrackingLink = m.TrackingLink

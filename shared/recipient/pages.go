@@ -55,6 +55,9 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 	if p.Recipient.Status == gifting.RecipientExpired {
 		return p, ErrGiftExpired
 	}
+	if p.Recipient.Status == gifting.RecipientDeclined {
+		return p, ErrDeclined
+	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return p, ErrAlreadyClaimed
 	}
@@ -245,5 +248,11 @@ func (s *Pages) read(ctx context.Context, pageID string) (Page, error) {
 	if errors.Is(err, ErrNoPage) {
 		return Page{}, gifting.NotFound("page", pageID)
 	}
+	if err != nil || p.Campaign.ChoiceCollectionID == "" || p.Gone() || p.Recipient.Claimed() {
+		return p, err
+	}
+	// A swap: the gifts of the collection the credits held cover.
+	collection, err := s.app.store.CollectionGifts(ctx, p.Recipient.OrganizationID, p.Campaign.ChoiceCollectionID)
+	p.Gifts = p.Campaign.WithSwaps(p.Gifts, collection, p.Recipient.CreditsCharged)
 	return p, err
 }

@@ -63,6 +63,10 @@ type Recipient struct {
 	// an address by then: its campaign's claimExpiresInDays after it was
 	// added (nil for a recipient added before expiry existed).
 	ClaimExpiresAt *time.Time
+	// Resends counts the times the sender had the invitation sent again
+	// (at most MaxResends); ResentAt is the last.
+	Resends  int
+	ResentAt *time.Time
 }
 
 // ContactDetails is the copy of the contact a recipient carries, taken when

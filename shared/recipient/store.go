@@ -42,6 +42,9 @@ type ReadStore interface {
 	// recipient's landing or claim page); ErrNoPage when no recipient has
 	// it.
 	RecipientPage(ctx context.Context, pageID string) (Page, error)
+	// CollectionGifts reads the gifts of a collection visible to an
+	// organization (its own and the service catalog's).
+	CollectionGifts(ctx context.Context, orgID, collectionID string) ([]gifting.Gift, error)
 	// MarkPageViewed records the first view of a recipient's landing page.
 	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
 }

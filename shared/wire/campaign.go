@@ -39,6 +39,7 @@ type CampaignData struct {
 	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
+	Choice              *Choice    `json:"choice,omitempty"`
 }
 
 // LiveData is a campaign's liveData: its counters and its launch.
@@ -69,6 +70,12 @@ type LaunchProgress struct {
 	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
 }
 
+// Choice is a campaign's swap: every available gift of the collection
+// whose price fits the credits held for the recipient.
+type Choice struct {
+	CollectionID string `json:"collectionId"`
+}
+
 // CampaignOf is c as it leaves the service.
 func CampaignOf(c campaign.Campaign) Campaign {
 	d, l, done := c.CampaignData, c.LiveData, c.CompletionData
@@ -86,6 +93,9 @@ func CampaignOf(c campaign.Campaign) Campaign {
 		CompletionData: CompletionData{CompletedAt: done.CompletedAt, CompletedBy: done.CompletedBy,
 			TotalRecipients: done.TotalRecipients, StatusCounts: done.StatusCounts, CreditsSpent: done.CreditsSpent,
 			FeedbackCount: done.FeedbackCount},
+	}
+	if d.ChoiceCollectionID != "" {
+		out.CampaignData.Choice = &Choice{CollectionID: d.ChoiceCollectionID}
 	}
 	if p := c.LaunchProgress; p != nil {
 		out.LaunchProgress = &LaunchProgress{Contacts: p.Contacts, Created: p.Created, Refunded: p.Refunded,

@@ -37,6 +37,10 @@ type Recipient struct {
 	ClaimedAt       *time.Time              `json:"claimedAt"`
 	Address         *ShippingAddress        `json:"address"`
 	ClaimExpiresAt  *time.Time              `json:"claimExpiresAt"`
+	// Resends and LastResentAt appear once the sender had the invitation
+	// sent again (POST …/resend).
+	Resends      int        `json:"resends,omitempty"`
+	LastResentAt *time.Time `json:"lastResentAt,omitempty"`
 }
 
 // RecipientContact is the copy of the contact a recipient carries.
@@ -177,6 +181,7 @@ func RecipientOf(r recipient.Recipient) Recipient {
 		AssignedUsers:  convert(r.AssignedUsers, func(u recipient.AssignedUser) AssignedUser { return AssignedUser(u) }),
 		CreditsCharged: r.CreditsCharged, ViewedAt: r.ViewedAt, ClaimedAt: r.ClaimedAt,
 		Address: (*ShippingAddress)(r.Address), ClaimExpiresAt: r.ClaimExpiresAt,
+		Resends: r.Resends, LastResentAt: r.ResentAt,
 	}
 }
 
