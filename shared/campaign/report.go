@@ -74,10 +74,6 @@ type Report struct {
 	delays   map[int]int64
 }
 
-// declined is the state of a recipient who said no thanks; campaigns count
-// it like any state.
-const declined gifting.RecipientStatus = "declined"
-
 // reportFigures are c's own figures.
 func reportFigures(c Campaign) ReportFigures {
 	n := func(s gifting.RecipientStatus) int64 { return c.LiveData.StatusCounts[s] }
@@ -91,7 +87,7 @@ func reportFigures(c Campaign) ReportFigures {
 	return ReportFigures{
 		Campaigns: 1, RecipientsAdded: c.TotalRecipients, Invited: c.TotalRecipients - n(gifting.RecipientPending),
 		Claimed: from(gifting.RecipientAddressConfirmed), Delivered: from(gifting.RecipientDelivered),
-		Acknowledged: n(gifting.RecipientAcknowledged), Declined: n(declined), Expired: n(gifting.RecipientExpired),
+		Acknowledged: n(gifting.RecipientAcknowledged), Declined: n(gifting.RecipientDeclined), Expired: n(gifting.RecipientExpired),
 		Feedback: c.LiveData.FeedbackCount, CreditsSpent: c.LiveData.CreditsSpent, CreditsRefunded: c.LiveData.CreditsRefunded,
 	}
 }
