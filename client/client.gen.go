@@ -5455,12 +5455,13 @@ type EnrichmentQuery1 struct {
 type Erasure struct {
 	ContactId string `json:"contactId"`
 
-	// Erased Records changed, by kind: contact (its record and legacy email markers), recipient, order, audienceMember, sentMessage, suppression, changeRecord, ledgerEntry (its messages; the amount stays), webhookDelivery (deliveries and their logs), idempotencyRecord (stored replies).
+	// Erased Records changed, by kind: contact (its record and legacy email markers), recipient, order, audienceMember, sentMessage, suppression, changeRecord, ledgerEntry (its messages; the amount stays), webhookDelivery (deliveries and their logs), idempotencyRecord (stored replies), importRecord (contact imports' jobs and failed rows).
 	Erased struct {
 		AudienceMember    int `json:"audienceMember"`
 		ChangeRecord      int `json:"changeRecord"`
 		Contact           int `json:"contact"`
 		IdempotencyRecord int `json:"idempotencyRecord"`
+		ImportRecord      int `json:"importRecord"`
 		LedgerEntry       int `json:"ledgerEntry"`
 		Order             int `json:"order"`
 		Recipient         int `json:"recipient"`

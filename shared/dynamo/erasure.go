@@ -208,6 +208,8 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 		return s.scrubRanges(ctx, org, []string{"WHMSG#", "WHLOG#"}, j.Cursor, sc)
 	case erasure.KindIdempotency:
 		return s.scrubRange(ctx, org, "IDEM#", j.Cursor, sc)
+	case erasure.KindImportRecord:
+		return s.scrubRange(ctx, org, "IMPORT#", j.Cursor, sc)
 	}
 	return 0, "", fmt.Errorf("unknown erasure step %q", kind)
 }
@@ -227,6 +229,11 @@ func (s *Store) eraseRecipients(ctx context.Context, orgID string, refs []erasur
 		}
 		sr, err := decodeRecipient(out.Item)
 		if err != nil {
+			return n, "", err
+		}
+		// Its search entries' keys hold its name words: they go before
+		// the recipient is marked (a run that stops between does it again).
+		if err := s.writeRecipientWords(ctx, orgID, []recipient.Recipient{sr.Recipient}, true, nil); err != nil {
 			return n, "", err
 		}
 		sr.Recipient = erasure.Recipient(sr.Recipient, sc)

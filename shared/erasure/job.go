@@ -26,13 +26,16 @@ const (
 	KindLedgerEntry     = "ledgerEntry"
 	KindWebhookDelivery = "webhookDelivery"
 	KindIdempotency     = "idempotencyRecord"
+	// KindImportRecord: a contact import's job and failed rows, which
+	// hold rows as the file gave them.
+	KindImportRecord = "importRecord"
 )
 
 // Steps is the order of the job's steps, one kind of record each. The
 // records that copy others (change records, webhook deliveries, stored
 // replies) come last, after the writes of the steps before them.
 var Steps = []string{KindContact, KindRecipient, KindOrder, KindAudienceMember, KindMessage, KindSuppression,
-	KindChangeRecord, KindLedgerEntry, KindWebhookDelivery, KindIdempotency}
+	KindImportRecord, KindChangeRecord, KindLedgerEntry, KindWebhookDelivery, KindIdempotency}
 
 // The job's states.
 const (
