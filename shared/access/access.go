@@ -107,4 +107,9 @@ type Store interface {
 	SetRateLimits(ctx context.Context, orgID string, limits map[gifting.RateClass]int) error
 	// CountRequest counts one request against the class's window.
 	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
+	// Usage reads orgID's usage counters of month (YYYY-MM), zeros when
+	// it has none.
+	Usage(ctx context.Context, orgID, month string) (Usage, error)
+	// CountCall adds one API call to orgID's usage of month.
+	CountCall(ctx context.Context, orgID, month string) error
 }

@@ -59,7 +59,9 @@ func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organi
 		if err != nil {
 			return gifting.Organization{}, wallet.Wallet{}, err
 		}
-		items = append(items, put)
+		// The opening credits are a top-up of the month's usage, as the
+		// ledger entry says.
+		items = append(items, put, s.usageAdd(in.OrgID, now, entryUsage(entry, 0)))
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {

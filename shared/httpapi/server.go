@@ -323,6 +323,7 @@ func (s *Server) endpoint(rt route) http.Handler {
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			defer s.countCall(r, p.OrgID)()
 			// A key outside its scopes does nothing, not even spend the
 			// organization's rate budget.
 			if !p.Holds(scope) {
