@@ -1030,13 +1030,16 @@ func (e FeedbackInputRating) Valid() bool {
 
 // Defines values for ForbiddenErrorCode.
 const (
-	INSUFFICIENTSCOPE ForbiddenErrorCode = "INSUFFICIENT_SCOPE"
+	INSUFFICIENTSCOPE     ForbiddenErrorCode = "INSUFFICIENT_SCOPE"
+	ORGANIZATIONSUSPENDED ForbiddenErrorCode = "ORGANIZATION_SUSPENDED"
 )
 
 // Valid indicates whether the value is a known member of the ForbiddenErrorCode enum.
 func (e ForbiddenErrorCode) Valid() bool {
 	switch e {
 	case INSUFFICIENTSCOPE:
+		return true
+	case ORGANIZATIONSUSPENDED:
 		return true
 	default:
 		return false
@@ -5512,12 +5515,12 @@ type FeedbackMessageInput1 struct {
 	Url HttpURL `json:"url"`
 }
 
-// ForbiddenError The 403 body: the Error shape with this status, message and code fixed; details.scope names the scope the call needs.
+// ForbiddenError The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
 type ForbiddenError struct {
 	Code    ForbiddenErrorCode `json:"code"`
-	Details struct {
+	Details *struct {
 		Scope ForbiddenErrorDetailsScope `json:"scope"`
-	} `json:"details"`
+	} `json:"details,omitempty"`
 
 	// Error What went wrong, for a person.
 	Error      string                   `json:"error"`
@@ -6934,7 +6937,7 @@ type BadRequest = BadRequestError
 // Conflict The 409 body: the Error shape with this status, message and code fixed.
 type Conflict = ConflictError
 
-// Forbidden The 403 body: the Error shape with this status, message and code fixed; details.scope names the scope the call needs.
+// Forbidden The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
 type Forbidden = ForbiddenError
 
 // IdempotencyKeyReused The 422 body: the Error shape with this status, message and code fixed.

@@ -112,4 +112,11 @@ type Store interface {
 	Usage(ctx context.Context, orgID, month string) (Usage, error)
 	// CountCall adds one API call to orgID's usage of month.
 	CountCall(ctx context.Context, orgID, month string) error
+	// SetSuspended suspends orgID or lifts its suspension. ErrNoOrg.
+	SetSuspended(ctx context.Context, orgID string, suspended bool) error
+	// OrgSuspended reports whether orgID is suspended. ErrNoOrg.
+	OrgSuspended(ctx context.Context, orgID string) (bool, error)
+	// Orgs reads a page of organizations in id order after after, each
+	// with its usage of month.
+	Orgs(ctx context.Context, month, after string, limit int) (OrgPage, error)
 }

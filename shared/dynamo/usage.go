@@ -35,8 +35,6 @@ const (
 	usageCalls      = "apiCalls"
 )
 
-func usageSK(month string) string { return "USAGE#" + month }
-
 // usageAdd is the transaction item that adds counts to orgID's usage of
 // the month of at. Within one transaction it is the only write of the
 // usage item: DynamoDB refuses two operations on one item there.
