@@ -306,6 +306,8 @@ events: $(SAM_STAMP)
 	done
 	$(GENERATE_EVENT) --method GET --path gift/nosuchpageabcdefghijklmnop | python3 events/adapt.py --public \
 		> events/get-unknown-gift-page.json
+	$(GENERATE_EVENT) --method GET --path api/operator/organizations | python3 events/adapt.py --operator \
+		> events/list-operator-organizations.json
 	$(SAM) local generate-event cloudwatch scheduled-event > events/scheduler-tick.json
 	$(SAM) local generate-event sqs receive-message --queue-name gift-campaigns-prod-jobs --body '{{JOB}}' > events/job-message.json
 	# sam pastes --message into its JSON as it is: the notification's JSON goes in escaped.

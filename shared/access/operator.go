@@ -27,16 +27,16 @@ func Suspended() error {
 // OrgSummary is an organization as the operator lists it: its profile,
 // whether it is suspended and its usage of a month.
 type OrgSummary struct {
-	Org       gifting.Organization
-	Suspended bool
-	Usage     Usage
+	Org       gifting.Organization `json:"organization"`
+	Suspended bool                 `json:"suspended"`
+	Usage     Usage                `json:"usage"`
 }
 
 // OrgPage is a page of organizations in id order; Next is the id to
 // start the next page after ("" on the last).
 type OrgPage struct {
-	Orgs []OrgSummary
-	Next string
+	Orgs []OrgSummary `json:"items"`
+	Next string       `json:"nextCursor"`
 }
 
 // MaxOrgPage bounds a page of the operator's organization list.
