@@ -114,7 +114,9 @@ type Store interface {
 	CountCall(ctx context.Context, orgID, month string) error
 	// SetSuspended suspends orgID or lifts its suspension. ErrNoOrg.
 	SetSuspended(ctx context.Context, orgID string, suspended bool) error
-	// OrgSuspended reports whether orgID is suspended. ErrNoOrg.
+	// OrgSuspended reports whether orgID is suspended; false when its
+	// profile is not found (the read may lag a moment behind: an
+	// organization created a moment ago is not suspended).
 	OrgSuspended(ctx context.Context, orgID string) (bool, error)
 	// Orgs reads a page of organizations in id order after after, each
 	// with its usage of month.

@@ -2,7 +2,6 @@ package access
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -115,9 +114,6 @@ func (a *App) Orgs(ctx context.Context, month, after string, limit int) (OrgPage
 // when the organization is.
 func (a *App) suspendedShown(ctx context.Context, orgID string) error {
 	suspended, err := a.store.OrgSuspended(ctx, orgID)
-	if errors.Is(err, ErrNoOrg) {
-		return Unauthorized()
-	}
 	if err != nil {
 		return err
 	}

@@ -45,16 +45,15 @@ func (s *Store) SetSuspended(ctx context.Context, orgID string, suspended bool) 
 }
 
 // OrgSuspended reports whether orgID is suspended (access.Store,
-// recipient.Store): one strongly consistent GetItem of the profile's key
-// and suspendedAt; access.ErrNoOrg when there is none.
+// recipient.Store): one GetItem of the profile's key and suspendedAt,
+// eventually consistent (half a read unit: a suspension applies within the
+// key cache's 30 seconds anyway); false when none is found (one created a
+// moment ago may not show yet, and is not suspended).
 func (s *Store) OrgSuspended(ctx context.Context, orgID string) (bool, error) {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(orgPK(orgID), profileSK),
-		ConsistentRead: aws.Bool(true), ProjectionExpression: aws.String("PK, " + suspendedAttr)})
+		ConsistentRead: aws.Bool(false), ProjectionExpression: aws.String("PK, " + suspendedAttr)})
 	if err != nil {
 		return false, fmt.Errorf("org suspended: %w", err)
-	}
-	if out.Item == nil {
-		return false, access.ErrNoOrg
 	}
 	_, suspended := out.Item[suspendedAttr]
 	return suspended, nil
