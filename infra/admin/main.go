@@ -14,7 +14,7 @@
 //	go run ./infra/admin orders import-shipments shipments.csv
 //	go run ./infra/admin suspend-org -org acme
 //	go run ./infra/admin list-orgs -month 2026-11
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders]
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders,org-registry]
 package main
 
 import (

@@ -33,6 +33,7 @@ func migrationSteps() []migrationStep {
 		{name: stepRecipientStatus, run: (*Store).migrateRecipientStatus},
 		{name: stepRecipientNames, run: (*Store).migrateRecipientNames},
 		{name: stepServiceOrders, run: (*Store).migrateServiceOrders},
+		{name: stepOrgRegistry, run: (*Store).migrateOrgRegistry},
 	}
 }
 
