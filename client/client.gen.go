@@ -1081,13 +1081,16 @@ func (e FeedbackInputRating) Valid() bool {
 
 // Defines values for ForbiddenErrorCode.
 const (
-	INSUFFICIENTSCOPE ForbiddenErrorCode = "INSUFFICIENT_SCOPE"
+	INSUFFICIENTSCOPE     ForbiddenErrorCode = "INSUFFICIENT_SCOPE"
+	ORGANIZATIONSUSPENDED ForbiddenErrorCode = "ORGANIZATION_SUSPENDED"
 )
 
 // Valid indicates whether the value is a known member of the ForbiddenErrorCode enum.
 func (e ForbiddenErrorCode) Valid() bool {
 	switch e {
 	case INSUFFICIENTSCOPE:
+		return true
+	case ORGANIZATIONSUSPENDED:
 		return true
 	default:
 		return false
@@ -5818,12 +5821,12 @@ type FeedbackMessageInput1 struct {
 	Url HttpURL `json:"url"`
 }
 
-// ForbiddenError The 403 body: the Error shape with this status, message and code fixed; details.scope names the scope the call needs.
+// ForbiddenError The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
 type ForbiddenError struct {
 	Code    ForbiddenErrorCode `json:"code"`
-	Details struct {
+	Details *struct {
 		Scope ForbiddenErrorDetailsScope `json:"scope"`
-	} `json:"details"`
+	} `json:"details,omitempty"`
 
 	// Error What went wrong, for a person.
 	Error      string                   `json:"error"`
@@ -7106,6 +7109,35 @@ type UnsupportedMediaTypeErrorStatusCode int
 // UnsupportedMediaTypeErrorSuccess defines model for UnsupportedMediaTypeError.Success.
 type UnsupportedMediaTypeErrorSuccess bool
 
+// Usage defines model for Usage.
+type Usage struct {
+	// ApiCalls Authenticated API calls.
+	ApiCalls int `json:"apiCalls"`
+
+	// CreditsRefunded The wallet's refunds that month; spent net is creditsSpent minus this.
+	CreditsRefunded int `json:"creditsRefunded"`
+
+	// CreditsSpent The wallet's debits (gifts charged) that month.
+	CreditsSpent    int `json:"creditsSpent"`
+	CreditsToppedUp int `json:"creditsToppedUp"`
+
+	// EmailsSent Recipient emails recorded as sent.
+	EmailsSent int `json:"emailsSent"`
+
+	// Month The calendar month, YYYY-MM (UTC).
+	Month           string `json:"month"`
+	OrganizationId  string `json:"organizationId"`
+	RecipientsAdded int    `json:"recipientsAdded"`
+}
+
+// UsageEnvelope defines model for UsageEnvelope.
+type UsageEnvelope struct {
+	Data       Usage  `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
 // Variant A variant of a gift (a size, a colour) with its own stock; the recipient chooses one on the claim page (docs/fulfilment.md, Variants and stock).
 type Variant struct {
 	// Inventory Stock counts; available plus reserved never exceed total.
@@ -7270,7 +7302,7 @@ type BadRequest = BadRequestError
 // Conflict The 409 body: the Error shape with this status, message and code fixed.
 type Conflict = ConflictError
 
-// Forbidden The 403 body: the Error shape with this status, message and code fixed; details.scope names the scope the call needs.
+// Forbidden The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
 type Forbidden = ForbiddenError
 
 // IdempotencyKeyReused The 422 body: the Error shape with this status, message and code fixed.
@@ -8073,6 +8105,12 @@ type GetTemplate200JSONResponseBodyStatusCode int
 
 // GetTemplate200JSONResponseBodySuccess defines parameters for GetTemplate.
 type GetTemplate200JSONResponseBodySuccess bool
+
+// GetUsageParams defines parameters for GetUsage.
+type GetUsageParams struct {
+	// Month The month, YYYY-MM (UTC); the current month when absent.
+	Month *string `form:"month,omitempty" json:"month,omitempty"`
+}
 
 // GetWalletParams defines parameters for GetWallet.
 type GetWalletParams struct {
@@ -10762,6 +10800,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetUsage The organization's usage of a month
+	//
+	// What the organization used in one calendar month (UTC), the figures an operator bills by: recipients added (one by one or by a launch), credits spent, refunded and topped up, recipient emails sent, and authenticated API calls (this one included). Each counter is written with what it counts, in the same transaction, so the figures are exact. A month with no use answers zeros.
+	//
+	// Corresponds with GET /api/campaigns/usage (the `GetUsage` operationId).
+	GetUsage(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWallet Get the wallet and its ledger
 	//
@@ -13591,6 +13636,23 @@ func (c *Client) UpdateTemplateWithBody(ctx context.Context, templateId string, 
 // Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTemplateRequest(c.Server, templateId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetUsage The organization's usage of a month
+//
+// What the organization used in one calendar month (UTC), the figures an operator bills by: recipients added (one by one or by a launch), credits spent, refunded and topped up, recipient emails sent, and authenticated API calls (this one included). Each counter is written with what it counts, in the same transaction, so the figures are exact. A month with no use answers zeros.
+//
+// Corresponds with GET /api/campaigns/usage (the `GetUsage` operationId).
+func (c *Client) GetUsage(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetUsageRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -19029,6 +19091,60 @@ func NewUpdateTemplateRequestWithBody(server string, templateId string, contentT
 	return req, nil
 }
 
+// NewGetUsageRequest constructs an http.Request for the GetUsage method
+func NewGetUsageRequest(server string, params *GetUsageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/usage")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Month != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", *params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetWalletRequest constructs an http.Request for the GetWallet method
 func NewGetWalletRequest(server string, params *GetWalletParams) (*http.Request, error) {
 	var err error
@@ -21693,6 +21809,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplateWithResponse(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error)
+
+	// GetUsageWithResponse The organization's usage of a month
+	//
+	// What the organization used in one calendar month (UTC), the figures an operator bills by: recipients added (one by one or by a launch), credits spent, refunded and topped up, recipient emails sent, and authenticated API calls (this one included). Each counter is written with what it counts, in the same transaction, so the figures are exact. A month with no use answers zeros.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/usage (the `GetUsage` operationId).
+	GetUsageWithResponse(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*GetUsageResponse, error)
 
 	// GetWalletWithResponse Get the wallet and its ledger
 	//
@@ -30415,6 +30540,89 @@ func (r UpdateTemplateResponse) ContentType() string {
 	return ""
 }
 
+// GetUsageResponse503Headers the declared response headers of an HTTP 503 response for GetUsage
+type GetUsageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetUsageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *UsageEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetUsageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetUsageResponse) GetJSON200() *UsageEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetUsageResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetUsageResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetUsageResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetUsageResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetUsageResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetUsageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetUsageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetUsageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetUsageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetWalletResponse503Headers the declared response headers of an HTTP 503 response for GetWallet
 type GetWalletResponse503Headers struct {
 	RetryAfter *int
@@ -34682,6 +34890,21 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 		return nil, err
 	}
 	return ParseUpdateTemplateResponse(rsp)
+}
+
+// GetUsageWithResponse The organization's usage of a month
+//
+// What the organization used in one calendar month (UTC), the figures an operator bills by: recipients added (one by one or by a launch), credits spent, refunded and topped up, recipient emails sent, and authenticated API calls (this one included). Each counter is written with what it counts, in the same transaction, so the figures are exact. A month with no use answers zeros.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/usage (the `GetUsage` operationId).
+func (c *ClientWithResponses) GetUsageWithResponse(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*GetUsageResponse, error) {
+	rsp, err := c.GetUsage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetUsageResponse(rsp)
 }
 
 // GetWalletWithResponse Get the wallet and its ledger
@@ -42803,6 +43026,80 @@ func ParseUpdateTemplateResponse(rsp *http.Response) (*UpdateTemplateResponse, e
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateTemplateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetUsageResponse parses an HTTP response from a GetUsageWithResponse call
+func ParseGetUsageResponse(rsp *http.Response) (*GetUsageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetUsageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest UsageEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetUsageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1,7 +1,9 @@
 """Turns `sam local generate-event apigateway http-api-proxy` output (stdin) into a request of this API:
 the route key of the method and path, an x-api-key placeholder the tests replace ({{API_KEY}}), a
 plain JSON body or none, and no sample query, cookies or authorizer. --public makes a browser's request
-of a recipient page instead: no key, HTML accepted. Usage: adapt.py [--public] [BODY] < event"""
+of a recipient page instead: no key, HTML accepted. --operator makes an operator API request as API Gateway's
+AWS_IAM authorizer passes it on: no key, the signer's identity in the authorizer context.
+Usage: adapt.py [--public|--operator] [BODY] < event"""
 import json
 import sys
 
@@ -9,7 +11,8 @@ event = json.load(sys.stdin)
 method, path = event["requestContext"]["http"]["method"], event["rawPath"]
 args = sys.argv[1:]
 public = bool(args) and args[0] == "--public"
-if public:
+operator = bool(args) and args[0] == "--operator"
+if public or operator:
     args = args[1:]
 body = args[0] if args else None
 event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
@@ -23,6 +26,11 @@ for key in ("cookies", "queryStringParameters"):
 event["rawQueryString"] = ""
 event["requestContext"].pop("authentication", None)
 event["requestContext"].pop("authorizer", None)
+if operator:
+    event["headers"] = {"accept": "application/json"}
+    event["requestContext"]["authorizer"] = {"iam": {"accessKey": "AKIAEXAMPLE", "accountId": "123456789012",
+        "callerId": "AIDAEXAMPLE", "principalOrgId": "", "userArn": "arn:aws:iam::123456789012:user/operator",
+        "userId": "AIDAEXAMPLE"}}
 event["requestContext"]["http"]["sourceIp"] = "203.0.113.10"
 event["body"] = body
 event["isBase64Encoded"] = False

@@ -12,7 +12,9 @@
 //	go run ./infra/admin seed-catalog
 //	go run ./infra/admin orders export [-out orders.csv]
 //	go run ./infra/admin orders import-shipments shipments.csv
-//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders]
+//	go run ./infra/admin suspend-org -org acme
+//	go run ./infra/admin list-orgs -month 2026-11
+//	go run ./infra/admin migrate [-org acme] [-steps contacts-slots,webhook-secrets,contacts-search,audience-members,ledger-index,recipient-status,recipient-names,service-orders,org-registry]
 package main
 
 import (
@@ -62,6 +64,12 @@ commands:
                 service catalog's gifts, every organization (admin orders -h)
   migrate       [-org ORG] [-steps S1,S2]   upgrades data written by older models; idempotent,
                 resumable; every organization when -org is not given
+  suspend-org   -org ORG   its keys answer 403 ORGANIZATION_SUSPENDED, its emails wait
+  resume-org    -org ORG
+  first-key     -org ORG [-user USER] [-name LABEL]   its first admin key, shown once
+  set-rate-limits -org ORG -limits launch=10,bulk-add=5
+  usage         -org ORG [-month YYYY-MM]
+  list-orgs     [-month YYYY-MM] [-limit N] [-after ORG]   with their usage of the month
 
 environment: TABLE_NAME (required), DYNAMODB_ENDPOINT (DynamoDB Local; unset = AWS),
              KMS_KEY_ID (the stack's SecretsKey: migrate's webhook-secrets step seals with it),
@@ -93,6 +101,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		reason   = fs.String("reason", "", "reason recorded in the ledger")
 		steps    = fs.String("steps", "", "migration steps to run, comma-separated (default: all)")
 		request  = fs.String("request-id", "", "id of the top-up: a re-run with it adds nothing (default: a new id)")
+		month    = fs.String("month", "", "usage month, YYYY-MM (default: the current one)")
+		limits   = fs.String("limits", "", "rate limits, class=n pairs: launch=10,bulk-add=5")
+		limit    = fs.Int("limit", access.MaxOrgPage, "organizations a page lists (1 to 100)")
+		after    = fs.String("after", "", "list the organizations after this id")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -117,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out, err := execute(ctx, store, cmd, options{
 		orgID: *orgID, id: *id, name: *name, domain: *domain, credits: *credits,
 		currency: *currency, budget: *budget, user: *user, keyID: *keyID, reason: *reason,
-		steps: *steps, requestID: *request, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
+		steps: *steps, requestID: *request, month: *month, limits: *limits, limit: *limit, after: *after, orgs: func(ctx context.Context) ([]string, error) { return orgIDs(ctx, db, cfg.TableName) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "admin:", describe(err))
@@ -152,6 +164,13 @@ var commandFlags = map[string][]string{
 	"verify-ledger": {"org"},
 	"seed-catalog":  {},
 	"migrate":       {"org", "steps"},
+	// The operator API's commands (operator.go).
+	"suspend-org":     {"org"},
+	"resume-org":      {"org"},
+	"first-key":       {"org", "user", "name"},
+	"set-rate-limits": {"org", "limits"},
+	"usage":           {"org", "month"},
+	"list-orgs":       {"month", "limit", "after"},
 }
 
 // checkFlags refuses arguments fs did not parse and flags cmd does not read.
@@ -174,7 +193,8 @@ func checkFlags(fs *flag.FlagSet, cmd string) error {
 
 type options struct {
 	orgID, id, name, domain, currency, user, keyID, reason, steps string
-	requestID                                                     string
+	requestID, month, limits, after                               string
+	limit                                                         int
 	credits                                                       int64
 	budget                                                        float64
 	// orgs lists every organization (for migrate without -org).
@@ -247,6 +267,9 @@ func execute(ctx context.Context, s *dynamo.Store, cmd string, o options) (any, 
 		return map[string]any{"gifts": len(c.Gifts), "templates": len(c.Templates)}, err
 	case "migrate":
 		return migrate(ctx, s, o)
+	}
+	if out, ok, err := operatorCommand(ctx, s, cmd, o); ok {
+		return out, err
 	}
 	return nil, &gifting.Error{Code: gifting.CodeValidation, Message: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
 }

@@ -23,9 +23,10 @@ import (
 // each of their cases; every other parameter keeps its default.
 var Scenarios = []Scenario{
 	{Name: "mail off", Params: map[string]string{"Stage": "prod"}},
-	{Name: "mail on, the stack's configuration set", Identity: "example.com", Params: map[string]string{
+	// The operator API (OperatorApi=on) adds a function of its own.
+	{Name: "mail on, the stack's configuration set, the operator API on", Identity: "example.com", Params: map[string]string{
 		"Stage": "prod", "SenderAddress": "gifts@example.com", "SesIdentity": "example.com",
-		"PublicBaseURL": "https://gifts.example.com"}},
+		"PublicBaseURL": "https://gifts.example.com", "OperatorApi": "on"}},
 	{Name: "mail on, an own configuration set, the address as identity", Identity: "gifts@example.com", Params: map[string]string{
 		"Stage": "prod", "SenderAddress": "gifts@example.com", "SesConfigurationSet": "partner-mail",
 		"PublicBaseURL": "https://gifts.example.com"}},

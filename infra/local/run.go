@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -115,11 +117,14 @@ func serve(ctx context.Context, started time.Time) error {
 	if err != nil {
 		return err
 	}
-	return runService(ctx, cfg, ln, tick, func() { printBanner(cfg, demo.APIKey, started) })
+	// The operator API is on locally, behind a token made for this run
+	// (in AWS it is off unless turned on, and signed with SigV4: docs/operator.md).
+	token := rand.Text()
+	return runService(ctx, cfg, ln, tick, token, func() { printBanner(cfg, demo.APIKey, token, started) })
 }
 
 // printBanner tells the person who ran `make run` where everything is.
-func printBanner(cfg app.Config, apiKey string, started time.Time) {
+func printBanner(cfg app.Config, apiKey, operatorToken string, started time.Time) {
 	fmt.Printf(`
 Gift Campaign Service is running (ready in %d ms).
 
@@ -132,10 +137,14 @@ Gift Campaign Service is running (ready in %d ms).
 
   curl -H "x-api-key: %s" %s/api/campaigns/gifts
 
+  Operator API   %s/api/operator   token %s
+  curl -H "x-operator-token: %s" %s/api/operator/organizations
+
 Press Ctrl-C to stop everything.
 
 `, time.Since(started).Milliseconds(), cfg.PublicBaseURL, cfg.PublicBaseURL, cfg.Endpoint, cfg.TableName,
-		apiKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, cfg.S3Endpoint, cfg.ImportsBucket, apiKey, cfg.PublicBaseURL)
+		apiKey, cfg.SESEndpoint, cfg.SenderAddress, cfg.KMSEndpoint, cfg.KMSKeyID, cfg.S3Endpoint, cfg.ImportsBucket, apiKey, cfg.PublicBaseURL,
+		cfg.PublicBaseURL, operatorToken, operatorToken, cfg.PublicBaseURL)
 }
 
 // localPorts are the ports `run` listens on and starts the emulators on.
@@ -178,7 +187,7 @@ func localConfig() app.Config {
 // sealed by the KMS emulator, and webhooks from the table's stream, read here as the worker's event
 // source mapping reads it in AWS. ready runs once everything is started. It returns when ctx ends
 // (after a graceful shutdown) or the server fails.
-func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, ready func()) error {
+func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, operatorToken string, ready func()) error {
 	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
 		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes), app.WithFiles(s3files.New))
 	if err != nil {
@@ -211,7 +220,13 @@ func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.
 			}
 		}
 	}()
-	api := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON())).Handler(httpapi.Groups...)
+	srv := web.NewServer(core, apidocs.New(httpapi.OpenAPIJSON()))
+	groups := httpapi.Groups
+	if operatorToken != "" {
+		srv.AllowOperator(operatorToken)
+		groups = slices.Concat(groups, []httpapi.Group{httpapi.Operator})
+	}
+	api := srv.Handler(groups...)
 	hs := newHTTPServer(site.With(api, site.NewWithCodes(core.Store, core.Log, codes)))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

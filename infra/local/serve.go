@@ -67,7 +67,8 @@ func serveAttached(ctx context.Context) error {
 	if err := ensureTable(ctx, cfg); err != nil {
 		return err
 	}
-	return runService(ctx, cfg, ln, tick, func() {
+	// OPERATOR_TOKEN turns the operator API on behind that token.
+	return runService(ctx, cfg, ln, tick, os.Getenv("OPERATOR_TOKEN"), func() {
 		fmt.Printf("serving %s/api/campaigns (table %s at %s, emails to %s, secrets sealed at %s)\n", "http://"+ln.Addr().String(),
 			cfg.TableName, cfg.Endpoint, cfg.SESEndpoint, cfg.KMSEndpoint)
 	})

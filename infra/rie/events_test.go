@@ -37,14 +37,15 @@ func TestEventsReachTheirFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"get-wallet.json":            "RecipientsFunction",
-		"create-contact-list.json":   "ContactsFunction",
-		"list-gifts.json":            "CatalogFunction",
-		"list-campaigns.json":        "CampaignsFunction",
-		"get-unknown-gift-page.json": "PagesFunction",
-		"scheduler-tick.json":        "WorkerFunction",
-		"job-message.json":           "WorkerFunction",
-		"mail-bounce.json":           "WorkerFunction",
+		"get-wallet.json":                  "RecipientsFunction",
+		"create-contact-list.json":         "ContactsFunction",
+		"list-gifts.json":                  "CatalogFunction",
+		"list-campaigns.json":              "CampaignsFunction",
+		"get-unknown-gift-page.json":       "PagesFunction",
+		"list-operator-organizations.json": "OperatorFunction",
+		"scheduler-tick.json":              "WorkerFunction",
+		"job-message.json":                 "WorkerFunction",
+		"mail-bounce.json":                 "WorkerFunction",
 	}
 	for _, ev := range evs {
 		fn, err := rie.Target(fns, ev)

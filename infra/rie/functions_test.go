@@ -218,6 +218,18 @@ func TestFunctionsUnderRIE(t *testing.T) {
 			t.Errorf("status %d (%s), want the 404 page (text/html, \"This page does not exist\"): %.300s", status, header["content-type"], body)
 		}
 	})
+	// The operator function trusts the identity API Gateway's AWS_IAM authorizer puts in the request
+	// context, and refuses a request without it.
+	t.Run("operator API", func(t *testing.T) {
+		status, _, body := httpAnswer(t, st.invoke(t, "list-operator-organizations.json", nil, nil))
+		if status != 200 || !strings.Contains(body, `"items":[`) {
+			t.Errorf("signed in by the IAM authorizer: status %d, want 200 and the organizations: %.300s", status, body)
+		}
+		unsigned := func(ev map[string]any) { delete(ev["requestContext"].(map[string]any), "authorizer") }
+		if status, _, body := httpAnswer(t, st.invoke(t, "list-operator-organizations.json", nil, unsigned)); status != 401 {
+			t.Errorf("without the authorizer's identity: status %d, want 401: %.300s", status, body)
+		}
+	})
 	t.Run("worker", func(t *testing.T) { st.runWorker(t, w) })
 	t.Run("deploy hooks", func(t *testing.T) { st.runHooks(t) })
 	st.checkCoverage(t)

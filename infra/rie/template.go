@@ -79,6 +79,9 @@ type Function struct {
 	// Sources are its other event sources: "Schedule", "SQS", "DynamoDB", "SNS", or "CodeDeployHook"
 	// when another function's DeploymentPreference names it as a traffic hook.
 	Sources []string
+	// Canaried: its DeploymentPreference shifts traffic through CodeDeploy, whose traffic hooks check
+	// its new version (a function without one, as OperatorFunction, is not checked by them).
+	Canaried bool
 }
 
 // Functions returns the template's functions, in the template's order.
@@ -137,6 +140,7 @@ func (t *Template) function(id string, res *yaml.Node) (Function, error) {
 		}
 	})
 	fn.Sources = append(fn.Sources, t.otherSources(id)...)
+	fn.Canaried = lookup(props, "DeploymentPreference") != nil
 	return fn, err
 }
 

@@ -107,4 +107,18 @@ type Store interface {
 	SetRateLimits(ctx context.Context, orgID string, limits map[gifting.RateClass]int) error
 	// CountRequest counts one request against the class's window.
 	CountRequest(ctx context.Context, orgID string, class gifting.RateClass, limit int) (gifting.RequestCount, error)
+	// Usage reads orgID's usage counters of month (YYYY-MM), zeros when
+	// it has none.
+	Usage(ctx context.Context, orgID, month string) (Usage, error)
+	// CountCall adds one API call to orgID's usage of month.
+	CountCall(ctx context.Context, orgID, month string) error
+	// SetSuspended suspends orgID or lifts its suspension. ErrNoOrg.
+	SetSuspended(ctx context.Context, orgID string, suspended bool) error
+	// OrgSuspended reports whether orgID is suspended; false when its
+	// profile is not found (the read may lag a moment behind: an
+	// organization created a moment ago is not suspended).
+	OrgSuspended(ctx context.Context, orgID string) (bool, error)
+	// Orgs reads a page of organizations in id order after after, each
+	// with its usage of month.
+	Orgs(ctx context.Context, month, after string, limit int) (OrgPage, error)
 }

@@ -105,6 +105,12 @@ func (a *App) Resolve(ctx context.Context, secret string) (gifting.Principal, er
 	if err != nil {
 		return gifting.Principal{}, err
 	}
+	// A suspended organization's keys do nothing (403, not 401: the key
+	// is valid). Only a resolution reads this; a resolved key is cached,
+	// so a suspension applies within the key cache time.
+	if err := a.suspendedShown(ctx, k.OrgID); err != nil {
+		return gifting.Principal{}, err
+	}
 	now := a.store.Now()
 	if since := now.Add(-UseRecordedEvery); k.LastUsedAt == nil || k.LastUsedAt.Before(since) {
 		if err := a.store.TouchKey(ctx, secret, now, since); err != nil {

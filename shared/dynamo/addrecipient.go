@@ -163,7 +163,7 @@ func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
 	if p.Contact.Created() {
 		created = 1
 	}
-	return s.commitPlan(ctx, p.Wallet, planWrites{items: tx.items, changes: p.Messages, contacts: created,
+	return s.commitPlan(ctx, p.Wallet, planWrites{items: tx.items, changes: p.Messages, contacts: created, recipients: 1,
 		cancelled: func(reasons []types.CancellationReason) error { return addCancelled(&tx, len(contactItems), reasons) }})
 }
 

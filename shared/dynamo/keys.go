@@ -33,7 +33,15 @@ import (
 //
 // Key builders are the only place these strings are spelled.
 
-func orgPK(org string) string         { return "ORG#" + org }
+func orgPK(org string) string { return "ORG#" + org }
+
+// orgsPK is the partition of the organizations' registry: one small item
+// per organization (SK=orgPK), written with it, which the operator's list
+// queries in id order instead of scanning the table.
+const orgsPK = "ORGS"
+
+// usageSK is an organization's usage counters of a month (YYYY-MM).
+func usageSK(month string) string     { return "USAGE#" + month }
 func messagePK(id string) string      { return "MSG#" + id }
 func apiKeyPK(hash string) string     { return "KEY#" + hash }
 func apiKeyRefSK(keyID string) string { return apiKeyRefPrefix + keyID }

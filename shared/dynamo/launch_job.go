@@ -194,11 +194,12 @@ func (s *Store) CommitCount(ctx context.Context, p campaign.CountPlan, pace camp
 		if err != nil {
 			return err
 		}
-		tx.add("", msgs)
+		// The month's usage counts the recipients the slice created.
+		tx.add("", msgs, s.usageAdd(p.OrgID, p.Now, map[string]int64{usageRecipients: p.Created}))
 	}
-	// The record (it holds the slice's member ids) and the campaign, each
-	// written twice by the transaction.
-	if err := pace.Wait(ctx, 2*sliceUnits(p.Members)+2*campaignUnits); err != nil {
+	// The record (it holds the slice's member ids), the campaign and the
+	// usage item, each written twice by the transaction.
+	if err := pace.Wait(ctx, 2*sliceUnits(p.Members)+2*campaignUnits+2); err != nil {
 		return fmt.Errorf("launch pace: %w", err)
 	}
 	err := s.transactRetrying(ctx, tx.items)

@@ -34,6 +34,7 @@ func migrationSteps() []migrationStep {
 		{name: stepRecipientNames, run: (*Store).migrateRecipientNames},
 		{name: stepRecipientSearch, run: (*Store).migrateRecipientSearch},
 		{name: stepServiceOrders, run: (*Store).migrateServiceOrders},
+		{name: stepOrgRegistry, run: (*Store).migrateOrgRegistry},
 	}
 }
 

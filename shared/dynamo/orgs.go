@@ -50,6 +50,8 @@ func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organi
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
+		// Its entry in the registry the operator lists organizations by.
+		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgsPK), "SK": str(orgPK(in.OrgID)), "organizationId": str(in.OrgID)}}},
 	}
 	items = append(items, done...)
 	if in.Credits > 0 {
@@ -59,7 +61,9 @@ func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organi
 		if err != nil {
 			return gifting.Organization{}, wallet.Wallet{}, err
 		}
-		items = append(items, put)
+		// The opening credits are a top-up of the month's usage, as the
+		// ledger entry says.
+		items = append(items, put, s.usageAdd(in.OrgID, now, entryUsage(entry, 0)))
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if reasonCode(cancellationReasons(err), 0) == "ConditionalCheckFailed" {

@@ -20,7 +20,8 @@ import (
 // on the version read, alone with one conditional put (half a
 // transaction's cost), or in one transaction with its campaign's item
 // (the status counters moved, the feedback counted, or a check that it
-// exists), its change record and the record of a sent message.
+// exists), its change record and the record of a sent message (with the
+// month's usage counting it).
 func (s *Store) CommitUpdate(ctx context.Context, u recipient.Update) error {
 	it, err := s.recipientItem(u.OrgID, u.Recipient)
 	if err != nil {
@@ -77,7 +78,9 @@ func (s *Store) updateItems(u recipient.Update) ([]types.TransactWriteItem, erro
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
+		// The month's usage counts the email with its record as sent.
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}},
+			s.usageAdd(u.OrgID, s.Now(), map[string]int64{usageEmails: 1}))
 	}
 	return items, nil
 }

@@ -134,10 +134,13 @@ const walletHeader = 2
 // create, and what a cancellation caused by one of them means (reasons
 // aligned with items; nil when not understood).
 type planWrites struct {
-	items     []types.TransactWriteItem
-	changes   []gifting.Change
-	contacts  int64
-	cancelled func(reasons []types.CancellationReason) error
+	items    []types.TransactWriteItem
+	changes  []gifting.Change
+	contacts int64
+	// recipients counts the recipients the items create, for the usage
+	// of the month (usageAdd).
+	recipients int64
+	cancelled  func(reasons []types.CancellationReason) error
 }
 
 // CommitChange commits p (wallet.Store): with p.Request, the record of the
@@ -160,8 +163,10 @@ func (s *Store) CommitChange(ctx context.Context, p wallet.Plan) error {
 // commitPlan writes p and w in one transaction: the wallet update
 // conditioned on p.Before (counting one more ledger entry and w's
 // contacts), the ledger entry holding the change record of w's messages
-// and p's, then w's items. A failed condition of the wallet is
-// wallet.ErrBalanceMoved with the balance DynamoDB reports back (or
+// and p's, then w's items, then the organization's usage of the month
+// counting the entry and w's recipients (last, so the positions of w's
+// items in a cancellation stay as they were). A failed condition of the
+// wallet is wallet.ErrBalanceMoved with the balance DynamoDB reports back (or
 // wallet.ErrNoWallet), a conflict or throttling wallet.ErrContended, a
 // cancellation caused by w's items what w.cancelled maps it to.
 func (s *Store) commitPlan(ctx context.Context, p wallet.Plan, w planWrites) error {
@@ -188,7 +193,9 @@ func (s *Store) commitPlan(ctx context.Context, p wallet.Plan, w planWrites) err
 	}
 	// The entry's id names this attempt: a resend of it is the same
 	// transaction (transact), one decided again has a new entry.
-	err = s.transact(ctx, p.Entry.EntryID, append([]types.TransactWriteItem{{Update: update}, ledger}, w.items...))
+	items := append([]types.TransactWriteItem{{Update: update}, ledger}, w.items...)
+	items = append(items, s.usageAdd(p.OrgID, p.Entry.CreatedAt, entryUsage(p.Entry, w.recipients)))
+	err = s.transact(ctx, p.Entry.EntryID, items)
 	if err == nil {
 		return nil
 	}

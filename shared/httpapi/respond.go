@@ -6,25 +6,27 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/giftcampaign/service/shared/access"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // statusOf is the one mapping from error codes to HTTP statuses.
 var statusOf = map[gifting.Code]int{
-	gifting.CodeValidation:          http.StatusBadRequest,
-	gifting.CodeMalformed:           http.StatusBadRequest,
-	gifting.CodeUnauthorized:        http.StatusUnauthorized,
-	gifting.CodeInsufficientScope:   http.StatusForbidden,
-	gifting.CodeInsufficientCredits: http.StatusPaymentRequired,
-	gifting.CodeNotFound:            http.StatusNotFound,
-	gifting.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
-	gifting.CodeConflict:            http.StatusConflict,
-	gifting.CodeTooLarge:            http.StatusRequestEntityTooLarge,
-	gifting.CodeIdempotencyMismatch: http.StatusUnprocessableEntity,
-	gifting.CodeRateLimited:         http.StatusTooManyRequests,
-	gifting.CodeUnsupportedMedia:    http.StatusUnsupportedMediaType,
-	gifting.CodeUnavailable:         http.StatusServiceUnavailable,
-	gifting.CodeInternal:            http.StatusInternalServerError,
+	gifting.CodeValidation:           http.StatusBadRequest,
+	gifting.CodeMalformed:            http.StatusBadRequest,
+	gifting.CodeUnauthorized:         http.StatusUnauthorized,
+	gifting.CodeInsufficientScope:    http.StatusForbidden,
+	access.CodeOrganizationSuspended: http.StatusForbidden,
+	gifting.CodeInsufficientCredits:  http.StatusPaymentRequired,
+	gifting.CodeNotFound:             http.StatusNotFound,
+	gifting.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	gifting.CodeConflict:             http.StatusConflict,
+	gifting.CodeTooLarge:             http.StatusRequestEntityTooLarge,
+	gifting.CodeIdempotencyMismatch:  http.StatusUnprocessableEntity,
+	gifting.CodeRateLimited:          http.StatusTooManyRequests,
+	gifting.CodeUnsupportedMedia:     http.StatusUnsupportedMediaType,
+	gifting.CodeUnavailable:          http.StatusServiceUnavailable,
+	gifting.CodeInternal:             http.StatusInternalServerError,
 }
 
 // messageOf is the short, stable `message` of each error status.

@@ -20,6 +20,9 @@ type route struct {
 	// scope is what a key must hold to call the route ("": read for a GET,
 	// write for the others; routeScope).
 	scope gifting.Scope
+	// operator routes are the operator API's: no API key, but the
+	// operator's authentication (operatorAuth), and no scope.
+	operator bool
 }
 
 // routeScope is the scope a key must hold to call rt: its own, else read
@@ -39,7 +42,7 @@ func routeScope(rt route) gifting.Scope {
 func RouteScopes(g Group) map[string]gifting.Scope {
 	out := map[string]gifting.Scope{}
 	for _, rt := range (&Server{}).routes(g) {
-		if !rt.public {
+		if !rt.public && !rt.operator {
 			out[rt.pattern] = routeScope(rt)
 		}
 	}

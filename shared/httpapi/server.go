@@ -84,6 +84,10 @@ type Config struct {
 	// starts working, within it. Zero means 30 seconds; negative turns both
 	// caches off.
 	KeyCacheTTL time.Duration
+	// OperatorToken, when set, is the token the operator API's routes
+	// accept in x-operator-token (the local runner's); unset, they accept
+	// only requests API Gateway's AWS_IAM authorizer let through.
+	OperatorToken string
 	// Docs serves GET /api/campaigns/openapi.json and /api/campaigns/docs
 	// (shared/apidocs); nil answers them 404.
 	Docs Docs
@@ -316,13 +320,19 @@ func (s *Server) endpoint(rt route) http.Handler {
 	params := pathParams(rt.pattern)
 	scope := routeScope(rt)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !rt.public {
+		if rt.operator {
+			if err := s.operatorAuth(r); err != nil {
+				writeError(w, r, err)
+				return
+			}
+		} else if !rt.public {
 			p, err := s.authenticate(r)
 			if err != nil {
 				writeError(w, r, err)
 				return
 			}
 			r = r.WithContext(withPrincipal(r.Context(), p))
+			defer s.countCall(r, p.OrgID)()
 			// A key outside its scopes does nothing, not even spend the
 			// organization's rate budget.
 			if !p.Holds(scope) {
@@ -340,7 +350,7 @@ func (s *Server) endpoint(rt route) http.Handler {
 		}
 		// Only a request that could do work spends the organization's
 		// budget of an expensive endpoint.
-		if !rt.public && rt.rate != "" {
+		if !rt.public && !rt.operator && rt.rate != "" {
 			if err := s.limit(w, r, rt.rate); err != nil {
 				writeError(w, r, err)
 				return

@@ -25,7 +25,7 @@ func (s *Server) webhookRoutes() []route {
 		{pattern: "POST /api/campaigns/webhooks/{webhookId}/test", handle: s.testWebhook, scope: admin},
 		{pattern: "GET /api/campaigns/webhooks/{webhookId}/deliveries", handle: s.webhookDeliveries, scope: admin},
 		{pattern: "GET /api/campaigns/changes", handle: s.changes},
-	}, append(s.apiKeyRoutes(), s.integrationRoutes()...)...)
+	}, append(append(s.apiKeyRoutes(), s.usageRoutes()...), s.integrationRoutes()...)...)
 }
 
 // webhookDTO is an endpoint as the API shows it (the OpenAPI schema

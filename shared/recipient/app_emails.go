@@ -108,7 +108,7 @@ func (a *App) SendInvitation(ctx context.Context, orgID string, inv Invitation) 
 // expires, with its refund, and its emails stop; otherwise it sends each of
 // the recipient's emails due now that its campaign sends
 // (Campaign.Sends), each claimed first, and puts the others off by
-// EmailHold. A recipient gone with its campaign is nothing to do.
+// EmailHold; all of them while the organization is suspended. A recipient gone with its campaign is nothing to do.
 func (a *App) RunEmails(ctx context.Context, orgID, campaignID, recipientID string) error {
 	cur, err := a.load(ctx, orgID, campaignID, recipientID)
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
@@ -139,9 +139,15 @@ func (a *App) RunEmails(ctx context.Context, orgID, campaignID, recipientID stri
 	if err != nil {
 		return err
 	}
+	// A suspended organization's emails wait, as a paused campaign's do,
+	// and go out at the first tick after it is resumed.
+	suspended, err := a.store.OrgSuspended(ctx, orgID)
+	if err != nil {
+		return err
+	}
 	held := false
 	for _, kind := range due {
-		if a.cfg.Mailer == nil || !c.Sends(kind) {
+		if a.cfg.Mailer == nil || suspended || !c.Sends(kind) {
 			held = true
 			continue
 		}

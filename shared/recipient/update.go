@@ -24,6 +24,9 @@ type EmailStore interface {
 	// HoldEmails makes a recipient's waiting emails due again at until
 	// without changing the recipient.
 	HoldEmails(ctx context.Context, orgID, campaignID, recipientID string, until time.Time) error
+	// OrgSuspended reports whether the service's operator suspended the
+	// organization (its scheduled emails are held meanwhile).
+	OrgSuspended(ctx context.Context, orgID string) (bool, error)
 	// IsSuppressed reports whether the organization never mails email.
 	IsSuppressed(ctx context.Context, orgID, email string) (bool, error)
 	// Suppress adds an address to the organization's suppression list.
