@@ -242,6 +242,21 @@ func (e BadRequestErrorSuccess) Valid() bool {
 	}
 }
 
+// Defines values for BrandingInputLogoUrl0.
+const (
+	Empty BrandingInputLogoUrl0 = ""
+)
+
+// Valid indicates whether the value is a known member of the BrandingInputLogoUrl0 enum.
+func (e BrandingInputLogoUrl0) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BulkAddFailedCode.
 const (
 	BulkAddFailedCodeVALIDATIONFAILED BulkAddFailedCode = "VALIDATION_FAILED"
@@ -4338,6 +4353,62 @@ type BadRequestErrorStatusCode int
 // BadRequestErrorSuccess defines model for BadRequestError.Success.
 type BadRequestErrorSuccess bool
 
+// Branding defines model for Branding.
+type Branding struct {
+	BrandColor  string `json:"brandColor"`
+	DisplayName string `json:"displayName"`
+	FooterText  string `json:"footerText"`
+	LogoUrl     string `json:"logoUrl"`
+	ReplyTo     string `json:"replyTo"`
+	SenderName  string `json:"senderName"`
+
+	// UpdatedAt When it was last set; null never.
+	UpdatedAt *time.Time `json:"updatedAt"`
+}
+
+// BrandingEnvelope defines model for BrandingEnvelope.
+type BrandingEnvelope struct {
+	Data       Branding `json:"data"`
+	Message    string   `json:"message"`
+	StatusCode int      `json:"statusCode"`
+	Success    bool     `json:"success"`
+}
+
+// BrandingInput An organization's branding; every field optional, empty for unset.
+type BrandingInput struct {
+	// BrandColor A hex colour (#rrggbb) readable with white text and on the pages' background (4.5:1), or empty.
+	BrandColor *string `json:"brandColor,omitempty"`
+
+	// DisplayName Who the gift is from on pages and emails; the organization's name when empty.
+	DisplayName *string `json:"displayName,omitempty"`
+
+	// FooterText A line at the foot of every page and email, e.g. a postal address.
+	FooterText *string `json:"footerText,omitempty"`
+
+	// LogoUrl An https URL of the logo, or empty.
+	LogoUrl *BrandingInput_LogoUrl `json:"logoUrl,omitempty"`
+
+	// ReplyTo The Reply-To address of the emails, or empty for none.
+	ReplyTo *string `json:"replyTo,omitempty"`
+
+	// SenderName The From name of the emails; the display name when empty.
+	SenderName *string `json:"senderName,omitempty"`
+
+	// UpdatedAt Ignored on input.
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+}
+
+// BrandingInputLogoUrl0 defines model for BrandingInput.LogoUrl.0.
+type BrandingInputLogoUrl0 string
+
+// BrandingInputLogoUrl1 defines model for BrandingInput.LogoUrl.1.
+type BrandingInputLogoUrl1 = string
+
+// BrandingInput_LogoUrl An https URL of the logo, or empty.
+type BrandingInput_LogoUrl struct {
+	union json.RawMessage
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount   float32 `json:"amount"`
@@ -7837,6 +7908,9 @@ type CancelOrderJSONRequestBody CancelOrderJSONBody
 // ShipOrderJSONRequestBody defines body for ShipOrder for application/json ContentType.
 type ShipOrderJSONRequestBody = ShipmentInput
 
+// PutBrandingJSONRequestBody defines body for PutBranding for application/json ContentType.
+type PutBrandingJSONRequestBody = BrandingInput
+
 // AddSuppressionJSONRequestBody defines body for AddSuppression for application/json ContentType.
 type AddSuppressionJSONRequestBody AddSuppressionJSONBody
 
@@ -7872,6 +7946,68 @@ type AcknowledgeGiftFormdataRequestBody = AcknowledgeForm
 
 // GiftFeedbackFormdataRequestBody defines body for GiftFeedback for application/x-www-form-urlencoded ContentType.
 type GiftFeedbackFormdataRequestBody = FeedbackForm
+
+// AsBrandingInputLogoUrl0 returns the union data inside the BrandingInput_LogoUrl as a BrandingInputLogoUrl0
+func (t BrandingInput_LogoUrl) AsBrandingInputLogoUrl0() (BrandingInputLogoUrl0, error) {
+	var body BrandingInputLogoUrl0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBrandingInputLogoUrl0 overwrites any union data inside the BrandingInput_LogoUrl as the provided BrandingInputLogoUrl0
+func (t *BrandingInput_LogoUrl) FromBrandingInputLogoUrl0(v BrandingInputLogoUrl0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBrandingInputLogoUrl0 performs a merge with any union data inside the BrandingInput_LogoUrl, using the provided BrandingInputLogoUrl0
+func (t *BrandingInput_LogoUrl) MergeBrandingInputLogoUrl0(v BrandingInputLogoUrl0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBrandingInputLogoUrl1 returns the union data inside the BrandingInput_LogoUrl as a BrandingInputLogoUrl1
+func (t BrandingInput_LogoUrl) AsBrandingInputLogoUrl1() (BrandingInputLogoUrl1, error) {
+	var body BrandingInputLogoUrl1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBrandingInputLogoUrl1 overwrites any union data inside the BrandingInput_LogoUrl as the provided BrandingInputLogoUrl1
+func (t *BrandingInput_LogoUrl) FromBrandingInputLogoUrl1(v BrandingInputLogoUrl1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBrandingInputLogoUrl1 performs a merge with any union data inside the BrandingInput_LogoUrl, using the provided BrandingInputLogoUrl1
+func (t *BrandingInput_LogoUrl) MergeBrandingInputLogoUrl1(v BrandingInputLogoUrl1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BrandingInput_LogoUrl) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BrandingInput_LogoUrl) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsContactLocationInput0 returns the union data inside the ContactLocationInput as a ContactLocationInput0
 func (t ContactLocationInput) AsContactLocationInput0() (ContactLocationInput0, error) {
@@ -10071,6 +10207,31 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
 	ShipOrder(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBranding The organization's branding
+	//
+	// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+	//
+	// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+	GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBrandingWithBody Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBranding Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBranding(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
@@ -12516,6 +12677,61 @@ func (c *Client) ShipOrderWithBody(ctx context.Context, orderId string, contentT
 // Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
 func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewShipOrderRequest(c.Server, orderId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBranding The organization's branding
+//
+// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+//
+// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+func (c *Client) GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBrandingWithBody Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *Client) PutBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandingRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBranding Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *Client) PutBranding(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandingRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -17192,6 +17408,73 @@ func NewShipOrderRequestWithBody(server string, orderId string, contentType stri
 	return req, nil
 }
 
+// NewGetBrandingRequest constructs an http.Request for the GetBranding method
+func NewGetBrandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/organization/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutBrandingRequest calls the generic PutBranding builder with application/json body
+func NewPutBrandingRequest(server string, body PutBrandingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutBrandingRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutBrandingRequestWithBody constructs an http.Request for the PutBranding method, with any body, and a specified content type
+func NewPutBrandingRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/organization/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListExpressSendRecipientsRequest constructs an http.Request for the ListExpressSendRecipients method
 func NewListExpressSendRecipientsRequest(server string, campaignId string, params *ListExpressSendRecipientsParams) (*http.Request, error) {
 	var err error
@@ -20074,6 +20357,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
 	ShipOrderWithResponse(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error)
+
+	// GetBrandingWithResponse The organization's branding
+	//
+	// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+	GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error)
+
+	// PutBrandingWithBodyWithResponse Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error)
+
+	// PutBrandingWithResponse Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithResponse(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error)
 
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
@@ -27106,6 +27416,193 @@ func (r ShipOrderResponse) ContentType() string {
 	return ""
 }
 
+// GetBrandingResponse503Headers the declared response headers of an HTTP 503 response for GetBranding
+type GetBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrandingEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBrandingResponse) GetJSON200() *BrandingEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBrandingResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutBrandingResponse503Headers the declared response headers of an HTTP 503 response for PutBranding
+type PutBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PutBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrandingEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutBrandingResponse) GetJSON200() *BrandingEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutBrandingResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutBrandingResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutBrandingResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PutBrandingResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListExpressSendRecipientsResponse503Headers the declared response headers of an HTTP 503 response for ListExpressSendRecipients
 type ListExpressSendRecipientsResponse503Headers struct {
 	RetryAfter *int
@@ -31785,6 +32282,51 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 		return nil, err
 	}
 	return ParseShipOrderResponse(rsp)
+}
+
+// GetBrandingWithResponse The organization's branding
+//
+// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+func (c *ClientWithResponses) GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error) {
+	rsp, err := c.GetBranding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrandingResponse(rsp)
+}
+
+// PutBrandingWithBodyWithResponse Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *ClientWithResponses) PutBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error) {
+	rsp, err := c.PutBrandingWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandingResponse(rsp)
+}
+
+// PutBrandingWithResponse Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *ClientWithResponses) PutBrandingWithResponse(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error) {
+	rsp, err := c.PutBranding(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandingResponse(rsp)
 }
 
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
@@ -38466,6 +39008,175 @@ func ParseShipOrderResponse(rsp *http.Response) (*ShipOrderResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 503:
 		var headers ShipOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBrandingResponse parses an HTTP response from a GetBrandingWithResponse call
+func ParseGetBrandingResponse(rsp *http.Response) (*GetBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrandingEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutBrandingResponse parses an HTTP response from a PutBrandingWithResponse call
+func ParsePutBrandingResponse(rsp *http.Response) (*PutBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrandingEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PutBrandingResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -18,7 +18,7 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "DELETE /api/campaigns/{campaignId}", handle: s.deleteCampaign, scope: gifting.ScopeSpend},
 		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
-	}, s.lifecycleRoutes()...)
+	}, append(s.lifecycleRoutes(), s.brandingRoutes()...)...)
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
