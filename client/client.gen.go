@@ -4079,6 +4079,12 @@ type AddRecipientInput struct {
 		// ProfileImage An absolute http or https URL, or empty for none.
 		ProfileImage *OptionalHttpURL `json:"profileImage,omitempty"`
 	} `json:"contactDetails"`
+
+	// Message The sender's own note to this recipient (replacing the campaign's default message), with the same placeholders; any other {{…}} is a 400 naming message.
+	Message *string `json:"message,omitempty"`
+
+	// SenderName Who the note is signed by (replacing the organization's branding senderName); one line.
+	SenderName *string                      `json:"senderName,omitempty"`
 	SourceType *AddRecipientInputSourceType `json:"sourceType,omitempty"`
 }
 
@@ -4611,6 +4617,9 @@ type CampaignData struct {
 	EmailTemplateId string   `json:"emailTemplateId"`
 	GiftIds         []string `json:"giftIds"`
 
+	// Message The sender's default note to each recipient, shown on the landing page and in the invitation, with {{firstName}}, {{companyName}} and {{senderName}} filled per recipient; empty for none.
+	Message *string `json:"message,omitempty"`
+
 	// PriceSet True when creditsPerRecipient was set by the campaign, not derived from its gifts.
 	PriceSet bool `json:"priceSet"`
 
@@ -4633,6 +4642,9 @@ type CampaignInput struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
+		Message *string `json:"message,omitempty"`
 
 		// ScheduledAt An ISO 8601 date-time (RFC 3339, with a time zone), or empty for none.
 		ScheduledAt *OptionalDateTime `json:"scheduledAt,omitempty"`
@@ -6405,6 +6417,12 @@ type Recipient struct {
 	Personalization struct {
 		// GiftCard Free-form; its fields are not specified.
 		GiftCard map[string]interface{} `json:"giftCard"`
+
+		// Message The sender's own note as add-recipient took it (placeholders unfilled); empty for the campaign's default.
+		Message string `json:"message"`
+
+		// SenderName Who signs the note, as add-recipient took it; empty for the organization's sender name.
+		SenderName string `json:"senderName"`
 	} `json:"personalization"`
 	RecipientId  string `json:"recipientId"`
 	SelectedGift struct {
@@ -7018,6 +7036,9 @@ type CreateCampaignJSONBody struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
+		Message *string `json:"message,omitempty"`
 
 		// ScheduledAt An ISO 8601 date-time (RFC 3339, with a time zone), or empty for none.
 		ScheduledAt *OptionalDateTime `json:"scheduledAt,omitempty"`

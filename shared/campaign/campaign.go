@@ -107,6 +107,10 @@ type Data struct {
 	// ClaimExpiresInDays is how many days a recipient has, from when it is
 	// added, to confirm an address before it expires (ClaimExpiry).
 	ClaimExpiresInDays int
+	// Message is the sender's default note to each recipient, with
+	// placeholders (recipient.NotePlaceholders) filled for each; a
+	// recipient's own message replaces it.
+	Message string
 }
 
 // LiveData holds the campaign's running counters and its launch.

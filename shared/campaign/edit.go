@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // Bounds of a campaign's fields.
@@ -43,6 +44,8 @@ type Edit struct {
 	GiftIDs             []string
 	CreditsPerRecipient *int64
 	ClaimExpiresInDays  *int64
+	// Message is campaignData.message (recipient.CheckNote).
+	Message *string
 }
 
 // Schedule is a launch time as sent: Field names the field it came in; At
@@ -100,6 +103,10 @@ func (e Edit) Apply(c *Campaign, creating bool) error {
 		c.CampaignData.GiftIDs = distinct(ids, len(ids))
 	}
 	e.applyNumbers(c, creating, &p)
+	if e.Message != nil {
+		c.CampaignData.Message = strings.TrimSpace(*e.Message)
+		recipient.CheckNote(&p, "campaignData.message", c.CampaignData.Message)
+	}
 	return p.Err()
 }
 

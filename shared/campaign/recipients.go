@@ -20,6 +20,6 @@ func (c Campaign) ForRecipients() recipient.Campaign {
 		CampaignID: c.CampaignID, Name: c.Name, Description: c.Description, Status: string(c.Status),
 		Deleted: c.IsDeleted, Completed: c.Status == Completed, Accepts: c.AcceptsRecipients(), SendsEmails: c.SendsEmails(),
 		Sending: sending, Price: c.CampaignData.CreditsPerRecipient, TemplateID: c.CampaignData.EmailTemplateID,
-		GiftIDs: c.CampaignData.GiftIDs, ClaimExpiryDays: c.ClaimExpiry(), Pricing: c,
+		GiftIDs: c.CampaignData.GiftIDs, ClaimExpiryDays: c.ClaimExpiry(), Pricing: c, Message: c.CampaignData.Message,
 	}
 }

@@ -40,6 +40,7 @@ type campaignDataItem struct {
 	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
+	Message             string     `json:"message,omitempty"`
 }
 
 type liveDataItem struct {
@@ -70,7 +71,7 @@ type launchProgressItem struct {
 func campaignDataItemOf(d campaign.Data) campaignDataItem {
 	return campaignDataItem{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 		EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays}
+		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, Message: d.Message}
 }
 
 func completionDataItemOf(d campaign.CompletionData) completionDataItem {
@@ -108,7 +109,7 @@ func (it campaignItem) campaign() campaign.Campaign {
 		CampaignID: it.CampaignID, OrganizationID: it.OrganizationID, CreatedBy: it.CreatedBy, Status: it.Status,
 		CampaignData: campaign.Data{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays},
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, Message: d.Message},
 		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
 		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
 		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,

@@ -37,6 +37,7 @@ type campaignDataInput struct {
 	ScheduledAt         *string  `json:"scheduledAt"`
 	CreditsPerRecipient *int64   `json:"creditsPerRecipient"`
 	ClaimExpiresInDays  *int64   `json:"claimExpiresInDays"`
+	Message             *string  `json:"message"`
 }
 
 // edit is in as the campaign slice's Edit, which validates and applies it
@@ -53,6 +54,7 @@ func (in campaignInput) edit() campaign.Edit {
 		ListsSent:  in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil,
 		TemplateID: in.TemplateID, DataTemplateID: d.EmailTemplateID,
 		GiftIDs: d.GiftIDs, CreditsPerRecipient: d.CreditsPerRecipient, ClaimExpiresInDays: d.ClaimExpiresInDays,
+		Message: d.Message,
 	}
 	if in.ScheduledAt != nil || d.ScheduledAt != nil {
 		field, raw := "scheduledAt", deref(in.ScheduledAt)

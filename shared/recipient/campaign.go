@@ -35,6 +35,8 @@ type Campaign struct {
 	ClaimExpiryDays int
 	// Pricing is the campaign's rules on its price; nil checks nothing.
 	Pricing Pricing
+	// Message is the campaign's default note (Recipient.Note).
+	Message string
 }
 
 // Pricing is the campaign slice's rules on a campaign's price.

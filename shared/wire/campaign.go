@@ -39,6 +39,7 @@ type CampaignData struct {
 	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
+	Message             string     `json:"message"`
 }
 
 // LiveData is a campaign's liveData: its counters and its launch.
@@ -77,7 +78,7 @@ func CampaignOf(c campaign.Campaign) Campaign {
 		CampaignData: CampaignData{
 			ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays,
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, Message: d.Message,
 		},
 		IsDeleted: c.IsDeleted, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, LastUpdatedBy: c.LastUpdatedBy,
 		Reason: c.Reason, Name: c.Name, Description: c.Description, TotalRecipients: c.TotalRecipients,
