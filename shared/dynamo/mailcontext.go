@@ -31,7 +31,7 @@ func (s *Store) MailContext(ctx context.Context, orgID, campaignID string) (reci
 		t, err := s.Template(ctx, orgID, id)
 		switch {
 		case err == nil:
-			mc.Logo, mc.LogoColor = t.TemplateData.Goal.Logo, t.TemplateData.Goal.LogoColor
+			mc.TemplateOrg, mc.Logo, mc.LogoColor = t.OrganizationID, t.TemplateData.Goal.Logo, t.TemplateData.Goal.LogoColor
 		case gifting.ErrorCode(err) != gifting.CodeNotFound:
 			return recipient.MailContext{}, err
 		}

@@ -8,6 +8,7 @@ import (
 	htmltemplate "html/template"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
 	"github.com/giftcampaign/service/shared/branding"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -37,15 +38,16 @@ const maxEmailGifts = 3
 
 // MailContext is what a recipient's email shows besides the recipient:
 // who sends it (the organization and its branding), the template's goal
-// logo and colour ("" when unset), the campaign's default note and its
-// gifts, and the public base URL a gift image given as a path
-// (/assets/gifts/…) is made absolute with.
+// logo and colour ("" when unset) and the organization owning the
+// template, the campaign's default note and its gifts, and the public
+// base URL a gift image given as a path (/assets/gifts/…) is made
+// absolute with.
 type MailContext struct {
-	Org             gifting.Organization
-	Logo, LogoColor string
-	Message         string
-	Gifts           []gifting.Gift
-	PublicBaseURL   string
+	Org                          gifting.Organization
+	TemplateOrg, Logo, LogoColor string
+	Message                      string
+	Gifts                        []gifting.Gift
+	PublicBaseURL                string
 }
 
 // EmailLayout is what one kind of email shows besides its text: its one
@@ -98,7 +100,7 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 	if !ok || e == nil {
 		return mail.Message{}, fmt.Errorf("no layout for email kind %q", kind)
 	}
-	look := branding.Resolve(mc.Org, mc.Logo, mc.LogoColor)
+	look := mc.Look()
 	v := emailView{Subject: e.Subject, Name: look.Name, Logo: look.Logo, Color: htmltemplate.CSS(look.Color),
 		Body: htmltemplate.HTML(e.HTML), BodyText: strings.TrimSpace(mail.PlainText(e.HTML)),
 		SenderName: r.SenderName(look.SenderName), Button: layout.Button, ButtonURL: layout.URL(r), Footer: look.Footer}
@@ -118,6 +120,17 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 	}
 	return mail.Message{To: r.ContactDetails.Email, Subject: e.Subject, HTML: h.String(), Text: t.String(), Kind: kind,
 		FromName: look.SenderName, ReplyTo: look.ReplyTo}, nil
+}
+
+// Look is the branding of mc's emails: the organization's, with the
+// template's logo and colour over it when the template is the
+// organization's own. The service catalog's templates are shared by every
+// tenant, so their goal icons and colours do not replace a tenant's brand.
+func (mc MailContext) Look() branding.Look {
+	if mc.TemplateOrg != mc.Org.OrgID {
+		return branding.Resolve(mc.Org, "", "")
+	}
+	return branding.Resolve(mc.Org, mc.Logo, mc.LogoColor)
 }
 
 // firstLine is the first line of s, at most 120 characters.
@@ -168,11 +181,21 @@ func imageFor(u, base string) string {
 // Compose is r's email of kind as it goes out (ComposeEmail), with what
 // the email shows besides r read from the store: its organization's
 // branding, its campaign's note and gifts, its template's logo and colour.
+// The context is kept for MailContextTTL, so a change of branding, note
+// or gifts reaches the emails of a running process within that time.
 func (a *App) Compose(ctx context.Context, orgID string, r Recipient, kind string) (mail.Message, error) {
-	mc, err := a.store.MailContext(ctx, orgID, r.CampaignID)
-	if err != nil {
-		return mail.Message{}, err
+	k := orgID + "\x00" + r.CampaignID
+	mc, ok := a.mailContexts.Get(k)
+	if !ok {
+		var err error
+		if mc, err = a.store.MailContext(ctx, orgID, r.CampaignID); err != nil {
+			return mail.Message{}, err
+		}
+		mc.PublicBaseURL = a.cfg.PublicBaseURL
+		a.mailContexts.Add(k, mc)
 	}
-	mc.PublicBaseURL = a.cfg.PublicBaseURL
 	return ComposeEmail(r, kind, mc)
 }
+
+// MailContextTTL is how long a process keeps a campaign's MailContext.
+const MailContextTTL = time.Minute

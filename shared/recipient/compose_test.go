@@ -12,10 +12,10 @@ import (
 // assets, one an external https image).
 func brandedContext() MailContext {
 	return MailContext{
-		Org: gifting.Organization{OrgName: "Acme Inc", Branding: &gifting.Branding{DisplayName: "Acme", LogoURL: "https://cdn.acme.test/logo.png",
+		Org: gifting.Organization{OrgID: "acme", OrgName: "Acme Inc", Branding: &gifting.Branding{DisplayName: "Acme", LogoURL: "https://cdn.acme.test/logo.png",
 			BrandColor: "#0b5394", SenderName: "Ada at Acme", ReplyTo: "ada@acme.test", FooterText: "Acme Inc, 1 Main St"}},
-		LogoColor: "#1a2b3c",
-		Message:   "Thanks for a great year, {{firstName}} at {{companyName}}! — {{senderName}}",
+		TemplateOrg: "acme", LogoColor: "#1a2b3c",
+		Message: "Thanks for a great year, {{firstName}} at {{companyName}}! — {{senderName}}",
 		Gifts: []gifting.Gift{{Name: "Coffee", ImageURLs: []string{"/assets/gifts/coffee.png"}},
 			{Name: "Socks", ImageURLs: []string{"https://img.test/socks.png"}}},
 		PublicBaseURL: "https://gifts.test",
@@ -82,6 +82,12 @@ func TestRecipientsOwnNoteWins(t *testing.T) {
 	}
 	if !strings.Contains(m.HTML, "Hi Jane, from Bob") || strings.Contains(m.HTML, "great year") {
 		t.Errorf("the recipient's own note not used: %s", m.HTML)
+	}
+	// A service-catalog template's colour does not replace the brand's.
+	mc := brandedContext()
+	mc.TemplateOrg = gifting.CatalogOrgID
+	if m, _ := ComposeEmail(r, "addressConfirmation", mc); !strings.Contains(m.HTML, "background-color:#0b5394") {
+		t.Error("a catalog template's colour replaced the organization's")
 	}
 	plain, err := ComposeEmail(testRecipient(t, "Jane"), "reminder1", MailContext{Org: gifting.Organization{OrgName: "Acme Inc"}})
 	if err != nil {
