@@ -3719,6 +3719,66 @@ func (e GetTemplate200JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for PreviewTemplateEmailParamsEmail.
+const (
+	PreviewTemplateEmailParamsEmailAddressConfirmation PreviewTemplateEmailParamsEmail = "addressConfirmation"
+	PreviewTemplateEmailParamsEmailPostAcknowledgement PreviewTemplateEmailParamsEmail = "postAcknowledgement"
+	PreviewTemplateEmailParamsEmailPostDelivery        PreviewTemplateEmailParamsEmail = "postDelivery"
+	PreviewTemplateEmailParamsEmailReminder1           PreviewTemplateEmailParamsEmail = "reminder1"
+	PreviewTemplateEmailParamsEmailReminder2           PreviewTemplateEmailParamsEmail = "reminder2"
+	PreviewTemplateEmailParamsEmailShipped             PreviewTemplateEmailParamsEmail = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmailParamsEmail enum.
+func (e PreviewTemplateEmailParamsEmail) Valid() bool {
+	switch e {
+	case PreviewTemplateEmailParamsEmailAddressConfirmation:
+		return true
+	case PreviewTemplateEmailParamsEmailPostAcknowledgement:
+		return true
+	case PreviewTemplateEmailParamsEmailPostDelivery:
+		return true
+	case PreviewTemplateEmailParamsEmailReminder1:
+		return true
+	case PreviewTemplateEmailParamsEmailReminder2:
+		return true
+	case PreviewTemplateEmailParamsEmailShipped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PreviewTemplateEmail200JSONResponseBodyStatusCode.
+const (
+	PreviewTemplateEmail200JSONResponseBodyStatusCodeN200 PreviewTemplateEmail200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmail200JSONResponseBodyStatusCode enum.
+func (e PreviewTemplateEmail200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case PreviewTemplateEmail200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PreviewTemplateEmail200JSONResponseBodySuccess.
+const (
+	PreviewTemplateEmail200JSONResponseBodySuccessTrue PreviewTemplateEmail200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmail200JSONResponseBodySuccess enum.
+func (e PreviewTemplateEmail200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case PreviewTemplateEmail200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetWallet200JSONResponseBodyStatusCode.
 const (
 	GetWallet200JSONResponseBodyStatusCodeN200 GetWallet200JSONResponseBodyStatusCode = 200
@@ -7736,6 +7796,24 @@ type GetTemplate200JSONResponseBodyStatusCode int
 // GetTemplate200JSONResponseBodySuccess defines parameters for GetTemplate.
 type GetTemplate200JSONResponseBodySuccess bool
 
+// PreviewTemplateEmailParams defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmailParams struct {
+	// Email The kind of email.
+	Email PreviewTemplateEmailParamsEmail `form:"email" json:"email"`
+
+	// CampaignId A campaign of the organization whose note and gifts the preview shows.
+	CampaignId *string `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+}
+
+// PreviewTemplateEmailParamsEmail defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmailParamsEmail string
+
+// PreviewTemplateEmail200JSONResponseBodyStatusCode defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmail200JSONResponseBodyStatusCode int
+
+// PreviewTemplateEmail200JSONResponseBodySuccess defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmail200JSONResponseBodySuccess bool
+
 // GetWalletParams defines parameters for GetWallet.
 type GetWalletParams struct {
 	// Page The page to return, 1-based.
@@ -10377,6 +10455,13 @@ type ClientInterface interface {
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PreviewTemplateEmail Preview one of a template's emails
+	//
+	// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+	//
+	// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+	PreviewTemplateEmail(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetWallet Get the wallet and its ledger
 	//
 	// The organization's credit balance and a page of its ledger, newest first (default limit 12):
@@ -12996,6 +13081,23 @@ func (c *Client) UpdateTemplateWithBody(ctx context.Context, templateId string, 
 // Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTemplateRequest(c.Server, templateId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewTemplateEmail Preview one of a template's emails
+//
+// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+//
+// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+func (c *Client) PreviewTemplateEmail(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewTemplateEmailRequest(c.Server, templateId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -18042,6 +18144,75 @@ func NewUpdateTemplateRequestWithBody(server string, templateId string, contentT
 	return req, nil
 }
 
+// NewPreviewTemplateEmailRequest constructs an http.Request for the PreviewTemplateEmail method
+func NewPreviewTemplateEmailRequest(server string, templateId string, params *PreviewTemplateEmailParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "templateId", templateId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/templates/%s/preview", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "email", params.Email, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetWalletRequest constructs an http.Request for the GetWallet method
 func NewGetWalletRequest(server string, params *GetWalletParams) (*http.Request, error) {
 	var err error
@@ -20540,6 +20711,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplateWithResponse(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error)
+
+	// PreviewTemplateEmailWithResponse Preview one of a template's emails
+	//
+	// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+	PreviewTemplateEmailWithResponse(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*PreviewTemplateEmailResponse, error)
 
 	// GetWalletWithResponse Get the wallet and its ledger
 	//
@@ -28491,6 +28671,138 @@ func (r UpdateTemplateResponse) ContentType() string {
 	return ""
 }
 
+// PreviewTemplateEmailResponse503Headers the declared response headers of an HTTP 503 response for PreviewTemplateEmail
+type PreviewTemplateEmailResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PreviewTemplateEmailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			// Email The kind of email.
+			Email string `json:"email"`
+
+			// FromName The display name of the From line.
+			FromName string `json:"fromName"`
+
+			// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+			Html string `json:"html"`
+
+			// ReplyTo The Reply-To address, or empty for none.
+			ReplyTo string `json:"replyTo"`
+			Subject string `json:"subject"`
+
+			// Text The plain-text part.
+			Text string `json:"text"`
+		} `json:"data"`
+		Message    string                                            `json:"message"`
+		StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PreviewTemplateEmailResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON200() *struct {
+	Data struct {
+		// Email The kind of email.
+		Email string `json:"email"`
+
+		// FromName The display name of the From line.
+		FromName string `json:"fromName"`
+
+		// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+		Html string `json:"html"`
+
+		// ReplyTo The Reply-To address, or empty for none.
+		ReplyTo string `json:"replyTo"`
+		Subject string `json:"subject"`
+
+		// Text The plain-text part.
+		Text string `json:"text"`
+	} `json:"data"`
+	Message    string                                            `json:"message"`
+	StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewTemplateEmailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewTemplateEmailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewTemplateEmailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewTemplateEmailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetWalletResponse503Headers the declared response headers of an HTTP 503 response for GetWallet
 type GetWalletResponse503Headers struct {
 	RetryAfter *int
@@ -32555,6 +32867,21 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 		return nil, err
 	}
 	return ParseUpdateTemplateResponse(rsp)
+}
+
+// PreviewTemplateEmailWithResponse Preview one of a template's emails
+//
+// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+func (c *ClientWithResponses) PreviewTemplateEmailWithResponse(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*PreviewTemplateEmailResponse, error) {
+	rsp, err := c.PreviewTemplateEmail(ctx, templateId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewTemplateEmailResponse(rsp)
 }
 
 // GetWalletWithResponse Get the wallet and its ledger
@@ -39966,6 +40293,108 @@ func ParseUpdateTemplateResponse(rsp *http.Response) (*UpdateTemplateResponse, e
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateTemplateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewTemplateEmailResponse parses an HTTP response from a PreviewTemplateEmailWithResponse call
+func ParsePreviewTemplateEmailResponse(rsp *http.Response) (*PreviewTemplateEmailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewTemplateEmailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				// Email The kind of email.
+				Email string `json:"email"`
+
+				// FromName The display name of the From line.
+				FromName string `json:"fromName"`
+
+				// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+				Html string `json:"html"`
+
+				// ReplyTo The Reply-To address, or empty for none.
+				ReplyTo string `json:"replyTo"`
+				Subject string `json:"subject"`
+
+				// Text The plain-text part.
+				Text string `json:"text"`
+			} `json:"data"`
+			Message    string                                            `json:"message"`
+			StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PreviewTemplateEmailResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

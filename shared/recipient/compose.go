@@ -45,7 +45,7 @@ const maxEmailGifts = 3
 type MailContext struct {
 	Org                          gifting.Organization
 	TemplateOrg, Logo, LogoColor string
-	Message                      string
+	CampaignName, Message        string
 	Gifts                        []gifting.Gift
 	PublicBaseURL                string
 }
