@@ -53,9 +53,21 @@ var (
 	// gift images from https hosts only (an http one could be swapped in
 	// transit: secureImage asks for it over https), and forms posting only
 	// to the pages themselves.
-	csp = "default-src 'none'; style-src 'sha256-" + hashOf(css) + "'; img-src https:; " +
-		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	csp = cspWith("")
 )
+
+// cspWith is the pages' Content-Security-Policy, allowing besides the
+// style sheet the style element brand (none when ""). Images load from
+// https hosts and from the pages' own host, which serves the demo
+// catalog's images (/assets/gifts/…).
+func cspWith(brand string) string {
+	styles := "'sha256-" + hashOf(css) + "'"
+	if brand != "" {
+		styles += " 'sha256-" + hashOf(brand) + "'"
+	}
+	return "default-src 'none'; style-src " + styles + "; img-src 'self' https:; " +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+}
 
 // hsts keeps browsers on https for the pages' host for two years once
 // they have seen it over https (over http, as `make run` serves them,

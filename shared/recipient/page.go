@@ -12,7 +12,9 @@ type Page struct {
 	// Sender is the organization's display name (its name when it has
 	// none).
 	Sender string
-	Gifts  []gifting.Gift
+	// Org is the organization, whose branding the page shows.
+	Org   gifting.Organization
+	Gifts []gifting.Gift
 }
 
 // Gone reports whether the page's campaign is over for this recipient: a

@@ -37,7 +37,7 @@ func SampleRecipient(publicBaseURL, campaignName string, emails map[string]gifti
 	r := Recipient{
 		ContactDetails: ContactDetails{FirstName: SampleFirstName, LastName: SampleLastName, Company: SampleCompany, Email: "grace@example.com"},
 		CampaignName:   campaignName, Status: gifting.RecipientShipped, CreatedAt: now, UpdatedAt: now,
-		URLs: URLs{LandingPage: publicBaseURL + "/gift/" + SamplePageID, ClaimPage: publicBaseURL + "/claim/" + SamplePageID},
+		URLs:         URLs{LandingPage: publicBaseURL + "/gift/" + SamplePageID, ClaimPage: publicBaseURL + "/claim/" + SamplePageID},
 		ShipmentInfo: map[string]any{"carrier": "UPS", "trackingNumber": "1Z999AA10123456784"},
 	}
 	r.Emails.Shipped.Active = true
