@@ -8,7 +8,7 @@ package pages
 import (
 	"context"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/base64"
 	"errors"
 	"html/template"
@@ -46,6 +46,13 @@ var css string
 
 //go:embed assets/pages.html
 var pagesHTML string
+
+// giftImages are the demo catalog's pictures (infra/seed/catalog.json
+// names them /assets/gifts/<name>.png): small flat PNGs, so a new
+// stack's pages and emails show its gifts without any image host.
+//
+//go:embed assets/gifts/*.png
+var giftImages embed.FS
 
 var (
 	tmpl = template.Must(template.New("pages").Parse(pagesHTML))
@@ -98,6 +105,7 @@ var routes = []string{
 	"POST /claim/{pageId}",
 	"GET /unsubscribe/{token}",
 	"POST /unsubscribe/{token}",
+	"GET /assets/gifts/{name}",
 }
 
 // Routes returns the "METHOD /path" patterns the pages serve.
@@ -118,7 +126,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, giftImage}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}
