@@ -4677,7 +4677,7 @@ type CampaignData struct {
 	EmailTemplateId string   `json:"emailTemplateId"`
 	GiftIds         []string `json:"giftIds"`
 
-	// Message The sender's default note to each recipient, shown on the landing page and in the invitation, with {{firstName}}, {{companyName}} and {{senderName}} filled per recipient; empty for none.
+	// Message The sender's default note to each recipient, shown on the landing page and in the invitation, with {{firstName}}, {{companyName}} and {{senderName}} filled per recipient; absent for none.
 	Message *string `json:"message,omitempty"`
 
 	// PriceSet True when creditsPerRecipient was set by the campaign, not derived from its gifts.
@@ -6478,11 +6478,11 @@ type Recipient struct {
 		// GiftCard Free-form; its fields are not specified.
 		GiftCard map[string]interface{} `json:"giftCard"`
 
-		// Message The sender's own note as add-recipient took it (placeholders unfilled); empty for the campaign's default.
-		Message string `json:"message"`
+		// Message The sender's own note as add-recipient took it (placeholders unfilled); absent for the campaign's default.
+		Message *string `json:"message,omitempty"`
 
-		// SenderName Who signs the note, as add-recipient took it; empty for the organization's sender name.
-		SenderName string `json:"senderName"`
+		// SenderName Who signs the note, as add-recipient took it; absent for the organization's sender name.
+		SenderName *string `json:"senderName,omitempty"`
 	} `json:"personalization"`
 	RecipientId  string `json:"recipientId"`
 	SelectedGift struct {

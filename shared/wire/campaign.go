@@ -39,7 +39,7 @@ type CampaignData struct {
 	CreditsPerRecipient int64      `json:"creditsPerRecipient"`
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
-	Message             string     `json:"message"`
+	Message             string     `json:"message,omitempty"`
 }
 
 // LiveData is a campaign's liveData: its counters and its launch.

@@ -88,8 +88,8 @@ type RecipientURLs struct {
 // Personalization is what the pages show for this recipient.
 type Personalization struct {
 	GiftCard   map[string]any `json:"giftCard"`
-	Message    string         `json:"message"`
-	SenderName string         `json:"senderName"`
+	Message    string         `json:"message,omitempty"`
+	SenderName string         `json:"senderName,omitempty"`
 }
 
 // RecipientEmails is the recipient's email schedule.
