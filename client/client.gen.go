@@ -10756,6 +10756,15 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 	ResumeCampaign(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DemoGiftImage A demo catalog image
+	//
+	// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+	// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+	// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+	//
+	// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+	DemoGiftImage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ClaimPage The recipient's claim page
 	//
 	// A form with a choice among the campaign's gifts in stock (a campaign with one gift shows it
@@ -13642,6 +13651,25 @@ func (c *Client) ResumeCampaignWithBody(ctx context.Context, campaignId string, 
 // Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 func (c *Client) ResumeCampaign(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResumeCampaignRequest(c.Server, campaignId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DemoGiftImage A demo catalog image
+//
+// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+//
+// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+func (c *Client) DemoGiftImage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDemoGiftImageRequest(c.Server, name)
 	if err != nil {
 		return nil, err
 	}
@@ -19116,6 +19144,40 @@ func NewResumeCampaignRequestWithBody(server string, campaignId string, contentT
 	return req, nil
 }
 
+// NewDemoGiftImageRequest constructs an http.Request for the DemoGiftImage method
+func NewDemoGiftImageRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/assets/gifts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewClaimPageRequest constructs an http.Request for the ClaimPage method
 func NewClaimPageRequest(server string, pageId string) (*http.Request, error) {
 	var err error
@@ -21040,6 +21102,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 	ResumeCampaignWithResponse(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*ResumeCampaignResponse, error)
+
+	// DemoGiftImageWithResponse A demo catalog image
+	//
+	// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+	// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+	// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+	DemoGiftImageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DemoGiftImageResponse, error)
 
 	// ClaimPageWithResponse The recipient's claim page
 	//
@@ -30711,6 +30784,40 @@ func (r ResumeCampaignResponse) ContentType() string {
 	return ""
 }
 
+type DemoGiftImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r DemoGiftImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DemoGiftImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DemoGiftImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DemoGiftImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ClaimPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -33352,6 +33459,23 @@ func (c *ClientWithResponses) ResumeCampaignWithResponse(ctx context.Context, ca
 		return nil, err
 	}
 	return ParseResumeCampaignResponse(rsp)
+}
+
+// DemoGiftImageWithResponse A demo catalog image
+//
+// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+func (c *ClientWithResponses) DemoGiftImageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DemoGiftImageResponse, error) {
+	rsp, err := c.DemoGiftImage(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDemoGiftImageResponse(rsp)
 }
 
 // ClaimPageWithResponse The recipient's claim page
@@ -42125,6 +42249,22 @@ func ParseResumeCampaignResponse(rsp *http.Response) (*ResumeCampaignResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDemoGiftImageResponse parses an HTTP response from a DemoGiftImageWithResponse call
+func ParseDemoGiftImageResponse(rsp *http.Response) (*DemoGiftImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DemoGiftImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

@@ -126,7 +126,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, giftImage}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.giftImage}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}
