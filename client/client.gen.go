@@ -242,6 +242,21 @@ func (e BadRequestErrorSuccess) Valid() bool {
 	}
 }
 
+// Defines values for BrandingInputLogoUrl0.
+const (
+	Empty BrandingInputLogoUrl0 = ""
+)
+
+// Valid indicates whether the value is a known member of the BrandingInputLogoUrl0 enum.
+func (e BrandingInputLogoUrl0) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BulkAddFailedCode.
 const (
 	BulkAddFailedCodeVALIDATIONFAILED BulkAddFailedCode = "VALIDATION_FAILED"
@@ -3950,6 +3965,66 @@ func (e GetTemplate200JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for PreviewTemplateEmailParamsEmail.
+const (
+	PreviewTemplateEmailParamsEmailAddressConfirmation PreviewTemplateEmailParamsEmail = "addressConfirmation"
+	PreviewTemplateEmailParamsEmailPostAcknowledgement PreviewTemplateEmailParamsEmail = "postAcknowledgement"
+	PreviewTemplateEmailParamsEmailPostDelivery        PreviewTemplateEmailParamsEmail = "postDelivery"
+	PreviewTemplateEmailParamsEmailReminder1           PreviewTemplateEmailParamsEmail = "reminder1"
+	PreviewTemplateEmailParamsEmailReminder2           PreviewTemplateEmailParamsEmail = "reminder2"
+	PreviewTemplateEmailParamsEmailShipped             PreviewTemplateEmailParamsEmail = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmailParamsEmail enum.
+func (e PreviewTemplateEmailParamsEmail) Valid() bool {
+	switch e {
+	case PreviewTemplateEmailParamsEmailAddressConfirmation:
+		return true
+	case PreviewTemplateEmailParamsEmailPostAcknowledgement:
+		return true
+	case PreviewTemplateEmailParamsEmailPostDelivery:
+		return true
+	case PreviewTemplateEmailParamsEmailReminder1:
+		return true
+	case PreviewTemplateEmailParamsEmailReminder2:
+		return true
+	case PreviewTemplateEmailParamsEmailShipped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PreviewTemplateEmail200JSONResponseBodyStatusCode.
+const (
+	PreviewTemplateEmail200JSONResponseBodyStatusCodeN200 PreviewTemplateEmail200JSONResponseBodyStatusCode = 200
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmail200JSONResponseBodyStatusCode enum.
+func (e PreviewTemplateEmail200JSONResponseBodyStatusCode) Valid() bool {
+	switch e {
+	case PreviewTemplateEmail200JSONResponseBodyStatusCodeN200:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PreviewTemplateEmail200JSONResponseBodySuccess.
+const (
+	PreviewTemplateEmail200JSONResponseBodySuccessTrue PreviewTemplateEmail200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the PreviewTemplateEmail200JSONResponseBodySuccess enum.
+func (e PreviewTemplateEmail200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case PreviewTemplateEmail200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetWallet200JSONResponseBodyStatusCode.
 const (
 	GetWallet200JSONResponseBodyStatusCodeN200 GetWallet200JSONResponseBodyStatusCode = 200
@@ -4310,6 +4385,12 @@ type AddRecipientInput struct {
 		// ProfileImage An absolute http or https URL, or empty for none.
 		ProfileImage *OptionalHttpURL `json:"profileImage,omitempty"`
 	} `json:"contactDetails"`
+
+	// Message The sender's own note to this recipient (replacing the campaign's default message), with the same placeholders; any other {{…}} is a 400 naming message.
+	Message *string `json:"message,omitempty"`
+
+	// SenderName Who the note is signed by (replacing the organization's branding senderName); one line.
+	SenderName *string                      `json:"senderName,omitempty"`
 	SourceType *AddRecipientInputSourceType `json:"sourceType,omitempty"`
 }
 
@@ -4584,6 +4665,62 @@ type BadRequestErrorStatusCode int
 // BadRequestErrorSuccess defines model for BadRequestError.Success.
 type BadRequestErrorSuccess bool
 
+// Branding defines model for Branding.
+type Branding struct {
+	BrandColor  string `json:"brandColor"`
+	DisplayName string `json:"displayName"`
+	FooterText  string `json:"footerText"`
+	LogoUrl     string `json:"logoUrl"`
+	ReplyTo     string `json:"replyTo"`
+	SenderName  string `json:"senderName"`
+
+	// UpdatedAt When it was last set; null never.
+	UpdatedAt *time.Time `json:"updatedAt"`
+}
+
+// BrandingEnvelope defines model for BrandingEnvelope.
+type BrandingEnvelope struct {
+	Data       Branding `json:"data"`
+	Message    string   `json:"message"`
+	StatusCode int      `json:"statusCode"`
+	Success    bool     `json:"success"`
+}
+
+// BrandingInput An organization's branding; every field optional, empty for unset.
+type BrandingInput struct {
+	// BrandColor A hex colour (#rrggbb) readable with white text and on the pages' background (4.5:1), or empty.
+	BrandColor *string `json:"brandColor,omitempty"`
+
+	// DisplayName Who the gift is from on pages and emails; the organization's name when empty.
+	DisplayName *string `json:"displayName,omitempty"`
+
+	// FooterText A line at the foot of every page and email, e.g. a postal address.
+	FooterText *string `json:"footerText,omitempty"`
+
+	// LogoUrl An https URL of the logo, or empty.
+	LogoUrl *BrandingInput_LogoUrl `json:"logoUrl,omitempty"`
+
+	// ReplyTo The Reply-To address of the emails, or empty for none.
+	ReplyTo *string `json:"replyTo,omitempty"`
+
+	// SenderName The From name of the emails; the display name when empty.
+	SenderName *string `json:"senderName,omitempty"`
+
+	// UpdatedAt Ignored on input.
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+}
+
+// BrandingInputLogoUrl0 defines model for BrandingInput.LogoUrl.0.
+type BrandingInputLogoUrl0 string
+
+// BrandingInputLogoUrl1 defines model for BrandingInput.LogoUrl.1.
+type BrandingInputLogoUrl1 = string
+
+// BrandingInput_LogoUrl An https URL of the logo, or empty.
+type BrandingInput_LogoUrl struct {
+	union json.RawMessage
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount   float32 `json:"amount"`
@@ -4793,6 +4930,9 @@ type CampaignData struct {
 	EmailTemplateId string   `json:"emailTemplateId"`
 	GiftIds         []string `json:"giftIds"`
 
+	// Message The sender's default note to each recipient, shown on the landing page and in the invitation, with {{firstName}}, {{companyName}} and {{senderName}} filled per recipient; absent for none.
+	Message *string `json:"message,omitempty"`
+
 	// PriceSet True when creditsPerRecipient was set by the campaign, not derived from its gifts.
 	PriceSet bool `json:"priceSet"`
 
@@ -4820,6 +4960,9 @@ type CampaignInput struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
+		Message *string `json:"message,omitempty"`
 
 		// ScheduledAt An ISO 8601 date-time (RFC 3339, with a time zone), or empty for none.
 		ScheduledAt *OptionalDateTime `json:"scheduledAt,omitempty"`
@@ -6685,6 +6828,12 @@ type Recipient struct {
 	Personalization struct {
 		// GiftCard Free-form; its fields are not specified.
 		GiftCard map[string]interface{} `json:"giftCard"`
+
+		// Message The sender's own note as add-recipient took it (placeholders unfilled); absent for the campaign's default.
+		Message *string `json:"message,omitempty"`
+
+		// SenderName Who signs the note, as add-recipient took it; absent for the organization's sender name.
+		SenderName *string `json:"senderName,omitempty"`
 	} `json:"personalization"`
 	RecipientId string `json:"recipientId"`
 
@@ -7352,6 +7501,9 @@ type CreateCampaignJSONBody struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
+		Message *string `json:"message,omitempty"`
 
 		// ScheduledAt An ISO 8601 date-time (RFC 3339, with a time zone), or empty for none.
 		ScheduledAt *OptionalDateTime `json:"scheduledAt,omitempty"`
@@ -8106,6 +8258,24 @@ type GetTemplate200JSONResponseBodyStatusCode int
 // GetTemplate200JSONResponseBodySuccess defines parameters for GetTemplate.
 type GetTemplate200JSONResponseBodySuccess bool
 
+// PreviewTemplateEmailParams defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmailParams struct {
+	// Email The kind of email.
+	Email PreviewTemplateEmailParamsEmail `form:"email" json:"email"`
+
+	// CampaignId A campaign of the organization whose note and gifts the preview shows.
+	CampaignId *string `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+}
+
+// PreviewTemplateEmailParamsEmail defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmailParamsEmail string
+
+// PreviewTemplateEmail200JSONResponseBodyStatusCode defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmail200JSONResponseBodyStatusCode int
+
+// PreviewTemplateEmail200JSONResponseBodySuccess defines parameters for PreviewTemplateEmail.
+type PreviewTemplateEmail200JSONResponseBodySuccess bool
+
 // GetUsageParams defines parameters for GetUsage.
 type GetUsageParams struct {
 	// Month The month, YYYY-MM (UTC); the current month when absent.
@@ -8308,6 +8478,9 @@ type CancelOrderJSONRequestBody CancelOrderJSONBody
 // ShipOrderJSONRequestBody defines body for ShipOrder for application/json ContentType.
 type ShipOrderJSONRequestBody = ShipmentInput
 
+// PutBrandingJSONRequestBody defines body for PutBranding for application/json ContentType.
+type PutBrandingJSONRequestBody = BrandingInput
+
 // AddSuppressionJSONRequestBody defines body for AddSuppression for application/json ContentType.
 type AddSuppressionJSONRequestBody AddSuppressionJSONBody
 
@@ -8346,6 +8519,68 @@ type DeclineGiftFormdataRequestBody = DeclineForm
 
 // GiftFeedbackFormdataRequestBody defines body for GiftFeedback for application/x-www-form-urlencoded ContentType.
 type GiftFeedbackFormdataRequestBody = FeedbackForm
+
+// AsBrandingInputLogoUrl0 returns the union data inside the BrandingInput_LogoUrl as a BrandingInputLogoUrl0
+func (t BrandingInput_LogoUrl) AsBrandingInputLogoUrl0() (BrandingInputLogoUrl0, error) {
+	var body BrandingInputLogoUrl0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBrandingInputLogoUrl0 overwrites any union data inside the BrandingInput_LogoUrl as the provided BrandingInputLogoUrl0
+func (t *BrandingInput_LogoUrl) FromBrandingInputLogoUrl0(v BrandingInputLogoUrl0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBrandingInputLogoUrl0 performs a merge with any union data inside the BrandingInput_LogoUrl, using the provided BrandingInputLogoUrl0
+func (t *BrandingInput_LogoUrl) MergeBrandingInputLogoUrl0(v BrandingInputLogoUrl0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBrandingInputLogoUrl1 returns the union data inside the BrandingInput_LogoUrl as a BrandingInputLogoUrl1
+func (t BrandingInput_LogoUrl) AsBrandingInputLogoUrl1() (BrandingInputLogoUrl1, error) {
+	var body BrandingInputLogoUrl1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBrandingInputLogoUrl1 overwrites any union data inside the BrandingInput_LogoUrl as the provided BrandingInputLogoUrl1
+func (t *BrandingInput_LogoUrl) FromBrandingInputLogoUrl1(v BrandingInputLogoUrl1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBrandingInputLogoUrl1 performs a merge with any union data inside the BrandingInput_LogoUrl, using the provided BrandingInputLogoUrl1
+func (t *BrandingInput_LogoUrl) MergeBrandingInputLogoUrl1(v BrandingInputLogoUrl1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BrandingInput_LogoUrl) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BrandingInput_LogoUrl) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsContactLocationInput0 returns the union data inside the ContactLocationInput as a ContactLocationInput0
 func (t ContactLocationInput) AsContactLocationInput0() (ContactLocationInput0, error) {
@@ -10660,6 +10895,31 @@ type ClientInterface interface {
 	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
 	ShipOrder(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetBranding The organization's branding
+	//
+	// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+	//
+	// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+	GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBrandingWithBody Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBranding Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBranding(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListExpressSendRecipients List a campaign's recipients (express send)
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
@@ -10800,6 +11060,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewTemplateEmail Preview one of a template's emails
+	//
+	// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+	//
+	// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+	PreviewTemplateEmail(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUsage The organization's usage of a month
 	//
@@ -11101,6 +11368,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 	ResumeCampaign(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DemoGiftImage A demo catalog image
+	//
+	// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+	// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+	// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+	//
+	// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+	DemoGiftImage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ClaimPage The recipient's claim page
 	//
@@ -13375,6 +13651,61 @@ func (c *Client) ShipOrder(ctx context.Context, orderId string, body ShipOrderJS
 	return c.Client.Do(req)
 }
 
+// GetBranding The organization's branding
+//
+// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+//
+// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+func (c *Client) GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBrandingWithBody Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *Client) PutBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandingRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBranding Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *Client) PutBranding(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandingRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListExpressSendRecipients List a campaign's recipients (express send)
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
@@ -13636,6 +13967,23 @@ func (c *Client) UpdateTemplateWithBody(ctx context.Context, templateId string, 
 // Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 func (c *Client) UpdateTemplate(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTemplateRequest(c.Server, templateId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewTemplateEmail Preview one of a template's emails
+//
+// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+//
+// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+func (c *Client) PreviewTemplateEmail(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewTemplateEmailRequest(c.Server, templateId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -14197,6 +14545,25 @@ func (c *Client) ResumeCampaignWithBody(ctx context.Context, campaignId string, 
 // Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 func (c *Client) ResumeCampaign(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResumeCampaignRequest(c.Server, campaignId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DemoGiftImage A demo catalog image
+//
+// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+//
+// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+func (c *Client) DemoGiftImage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDemoGiftImageRequest(c.Server, name)
 	if err != nil {
 		return nil, err
 	}
@@ -18467,6 +18834,73 @@ func NewShipOrderRequestWithBody(server string, orderId string, contentType stri
 	return req, nil
 }
 
+// NewGetBrandingRequest constructs an http.Request for the GetBranding method
+func NewGetBrandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/organization/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutBrandingRequest calls the generic PutBranding builder with application/json body
+func NewPutBrandingRequest(server string, body PutBrandingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutBrandingRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutBrandingRequestWithBody constructs an http.Request for the PutBranding method, with any body, and a specified content type
+func NewPutBrandingRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/organization/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListExpressSendRecipientsRequest constructs an http.Request for the ListExpressSendRecipients method
 func NewListExpressSendRecipientsRequest(server string, campaignId string, params *ListExpressSendRecipientsParams) (*http.Request, error) {
 	var err error
@@ -19087,6 +19521,75 @@ func NewUpdateTemplateRequestWithBody(server string, templateId string, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPreviewTemplateEmailRequest constructs an http.Request for the PreviewTemplateEmail method
+func NewPreviewTemplateEmailRequest(server string, templateId string, params *PreviewTemplateEmailParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "templateId", templateId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/templates/%s/preview", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "email", params.Email, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -20044,6 +20547,40 @@ func NewResumeCampaignRequestWithBody(server string, campaignId string, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDemoGiftImageRequest constructs an http.Request for the DemoGiftImage method
+func NewDemoGiftImageRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/assets/gifts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -21655,6 +22192,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/campaigns/orders/{orderId}/shipments (the `ShipOrder` operationId).
 	ShipOrderWithResponse(ctx context.Context, orderId string, body ShipOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*ShipOrderResponse, error)
 
+	// GetBrandingWithResponse The organization's branding
+	//
+	// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+	GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error)
+
+	// PutBrandingWithBodyWithResponse Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error)
+
+	// PutBrandingWithResponse Set the organization's branding
+	//
+	// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+	PutBrandingWithResponse(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error)
+
 	// ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 	//
 	// Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
@@ -21809,6 +22373,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/campaigns/templates/{templateId} (the `UpdateTemplate` operationId).
 	UpdateTemplateWithResponse(ctx context.Context, templateId string, body UpdateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTemplateResponse, error)
+
+	// PreviewTemplateEmailWithResponse Preview one of a template's emails
+	//
+	// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+	PreviewTemplateEmailWithResponse(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*PreviewTemplateEmailResponse, error)
 
 	// GetUsageWithResponse The organization's usage of a month
 	//
@@ -22138,6 +22711,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/campaigns/{campaignId}/resume (the `ResumeCampaign` operationId).
 	ResumeCampaignWithResponse(ctx context.Context, campaignId string, body ResumeCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*ResumeCampaignResponse, error)
+
+	// DemoGiftImageWithResponse A demo catalog image
+	//
+	// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+	// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+	// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+	DemoGiftImageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DemoGiftImageResponse, error)
 
 	// ClaimPageWithResponse The recipient's claim page
 	//
@@ -29492,6 +30076,193 @@ func (r ShipOrderResponse) ContentType() string {
 	return ""
 }
 
+// GetBrandingResponse503Headers the declared response headers of an HTTP 503 response for GetBranding
+type GetBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrandingEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBrandingResponse) GetJSON200() *BrandingEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBrandingResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutBrandingResponse503Headers the declared response headers of an HTTP 503 response for PutBranding
+type PutBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PutBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrandingEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutBrandingResponse) GetJSON200() *BrandingEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutBrandingResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutBrandingResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutBrandingResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PutBrandingResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListExpressSendRecipientsResponse503Headers the declared response headers of an HTTP 503 response for ListExpressSendRecipients
 type ListExpressSendRecipientsResponse503Headers struct {
 	RetryAfter *int
@@ -30534,6 +31305,138 @@ func (r UpdateTemplateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreviewTemplateEmailResponse503Headers the declared response headers of an HTTP 503 response for PreviewTemplateEmail
+type PreviewTemplateEmailResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PreviewTemplateEmailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			// Email The kind of email.
+			Email string `json:"email"`
+
+			// FromName The display name of the From line.
+			FromName string `json:"fromName"`
+
+			// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+			Html string `json:"html"`
+
+			// ReplyTo The Reply-To address, or empty for none.
+			ReplyTo string `json:"replyTo"`
+			Subject string `json:"subject"`
+
+			// Text The plain-text part.
+			Text string `json:"text"`
+		} `json:"data"`
+		Message    string                                            `json:"message"`
+		StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+		Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PreviewTemplateEmailResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON200() *struct {
+	Data struct {
+		// Email The kind of email.
+		Email string `json:"email"`
+
+		// FromName The display name of the From line.
+		FromName string `json:"fromName"`
+
+		// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+		Html string `json:"html"`
+
+		// ReplyTo The Reply-To address, or empty for none.
+		ReplyTo string `json:"replyTo"`
+		Subject string `json:"subject"`
+
+		// Text The plain-text part.
+		Text string `json:"text"`
+	} `json:"data"`
+	Message    string                                            `json:"message"`
+	StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+	Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PreviewTemplateEmailResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewTemplateEmailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewTemplateEmailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewTemplateEmailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewTemplateEmailResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32525,6 +33428,40 @@ func (r ResumeCampaignResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResumeCampaignResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DemoGiftImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r DemoGiftImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DemoGiftImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DemoGiftImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DemoGiftImageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -34659,6 +35596,51 @@ func (c *ClientWithResponses) ShipOrderWithResponse(ctx context.Context, orderId
 	return ParseShipOrderResponse(rsp)
 }
 
+// GetBrandingWithResponse The organization's branding
+//
+// How the organization's recipient pages and emails look and who they say they are from (docs/email.md, "How a tenant brands its pages and emails"). Empty strings are unset fields, which fall back to the organization's name and the service's own colour.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/organization/branding (the `GetBranding` operationId).
+func (c *ClientWithResponses) GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error) {
+	rsp, err := c.GetBranding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrandingResponse(rsp)
+}
+
+// PutBrandingWithBodyWithResponse Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *ClientWithResponses) PutBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error) {
+	rsp, err := c.PutBrandingWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandingResponse(rsp)
+}
+
+// PutBrandingWithResponse Set the organization's branding
+//
+// Replaces the branding whole (a field left out is cleared). The logo must be an https URL; the reply-to an email address; names and the footer one line without control characters. The brand colour is refused (400, the message naming the WCAG 2.1 AA 1.4.3 rule and the ratio) when white button text on it, or the colour as link text on the pages' background (#f4f1ec), has less than 4.5:1 contrast. A template's templateData.goal.logo and logoColor override the logo and colour for its campaigns.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/campaigns/organization/branding (the `PutBranding` operationId).
+func (c *ClientWithResponses) PutBrandingWithResponse(ctx context.Context, body PutBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandingResponse, error) {
+	rsp, err := c.PutBranding(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandingResponse(rsp)
+}
+
 // ListExpressSendRecipientsWithResponse List a campaign's recipients (express send)
 //
 // Newest first, default limit 10, status among `invite_sent`, `address_confirmed`,
@@ -34890,6 +35872,21 @@ func (c *ClientWithResponses) UpdateTemplateWithResponse(ctx context.Context, te
 		return nil, err
 	}
 	return ParseUpdateTemplateResponse(rsp)
+}
+
+// PreviewTemplateEmailWithResponse Preview one of a template's emails
+//
+// Renders the template's email of the kind named by email for a sample recipient (Grace Hopper of Example Co), exactly as the service renders the emails it sends: the organization's branding, the sender's note, the gift images, one button and the plain-text part (docs/email.md). With campaignId, the campaign's name, default message and gifts are used; without, a sample gift. 400 when the kind is not one of the kinds of email or the template has no such email.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/templates/{templateId}/preview (the `PreviewTemplateEmail` operationId).
+func (c *ClientWithResponses) PreviewTemplateEmailWithResponse(ctx context.Context, templateId string, params *PreviewTemplateEmailParams, reqEditors ...RequestEditorFn) (*PreviewTemplateEmailResponse, error) {
+	rsp, err := c.PreviewTemplateEmail(ctx, templateId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewTemplateEmailResponse(rsp)
 }
 
 // GetUsageWithResponse The organization's usage of a month
@@ -35375,6 +36372,23 @@ func (c *ClientWithResponses) ResumeCampaignWithResponse(ctx context.Context, ca
 		return nil, err
 	}
 	return ParseResumeCampaignResponse(rsp)
+}
+
+// DemoGiftImageWithResponse A demo catalog image
+//
+// One of the small PNGs the demo catalog's gifts picture (`imageUrls` such as `/assets/gifts/coffee.png`),
+// served by the pages function so a new stack shows its gifts without an image host; cacheable for a day.
+// Any other name is 404 (docs/recipient-pages.md, "Gift images").
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /assets/gifts/{name} (the `DemoGiftImage` operationId).
+func (c *ClientWithResponses) DemoGiftImageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DemoGiftImageResponse, error) {
+	rsp, err := c.DemoGiftImage(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDemoGiftImageResponse(rsp)
 }
 
 // ClaimPageWithResponse The recipient's claim page
@@ -42148,6 +43162,175 @@ func ParseShipOrderResponse(rsp *http.Response) (*ShipOrderResponse, error) {
 	return response, nil
 }
 
+// ParseGetBrandingResponse parses an HTTP response from a GetBrandingWithResponse call
+func ParseGetBrandingResponse(rsp *http.Response) (*GetBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrandingEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutBrandingResponse parses an HTTP response from a PutBrandingWithResponse call
+func ParsePutBrandingResponse(rsp *http.Response) (*PutBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrandingEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PutBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListExpressSendRecipientsResponse parses an HTTP response from a ListExpressSendRecipientsWithResponse call
 func ParseListExpressSendRecipientsResponse(rsp *http.Response) (*ListExpressSendRecipientsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -43026,6 +44209,108 @@ func ParseUpdateTemplateResponse(rsp *http.Response) (*UpdateTemplateResponse, e
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateTemplateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewTemplateEmailResponse parses an HTTP response from a PreviewTemplateEmailWithResponse call
+func ParsePreviewTemplateEmailResponse(rsp *http.Response) (*PreviewTemplateEmailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewTemplateEmailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				// Email The kind of email.
+				Email string `json:"email"`
+
+				// FromName The display name of the From line.
+				FromName string `json:"fromName"`
+
+				// Html The HTML part: tables and inline styles, no style sheet or script, under 100 KB.
+				Html string `json:"html"`
+
+				// ReplyTo The Reply-To address, or empty for none.
+				ReplyTo string `json:"replyTo"`
+				Subject string `json:"subject"`
+
+				// Text The plain-text part.
+				Text string `json:"text"`
+			} `json:"data"`
+			Message    string                                            `json:"message"`
+			StatusCode PreviewTemplateEmail200JSONResponseBodyStatusCode `json:"statusCode"`
+			Success    PreviewTemplateEmail200JSONResponseBodySuccess    `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PreviewTemplateEmailResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -44830,6 +46115,22 @@ func ParseResumeCampaignResponse(rsp *http.Response) (*ResumeCampaignResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDemoGiftImageResponse parses an HTTP response from a DemoGiftImageWithResponse call
+func ParseDemoGiftImageResponse(rsp *http.Response) (*DemoGiftImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DemoGiftImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

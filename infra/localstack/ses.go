@@ -122,8 +122,9 @@ func sesHealthy(ctx context.Context, endpoint string) error {
 
 // Email is one email as the SES emulator received it.
 type Email struct {
-	MessageID   string `json:"messageId"`
-	From        string `json:"from"`
+	MessageID   string   `json:"messageId"`
+	From        string   `json:"from"`
+	ReplyTo     []string `json:"replyTo"`
 	Destination struct {
 		To  []string `json:"to"`
 		Cc  []string `json:"cc"`

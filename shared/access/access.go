@@ -88,6 +88,9 @@ type Store interface {
 	CreateOrg(ctx context.Context, in NewOrg) (gifting.Organization, wallet.Wallet, error)
 	// Org reads an organization's profile. ErrNoOrg.
 	Org(ctx context.Context, orgID string) (gifting.Organization, error)
+	// PutBranding replaces the organization's branding, or returns
+	// ErrNoOrg.
+	PutBranding(ctx context.Context, orgID string, b gifting.Branding) error
 	// CreateKey makes a new key with k's organization, user, name, scopes
 	// and creator, and returns its secret, which only its hash and first
 	// characters are kept of. ErrNoOrg.

@@ -111,6 +111,10 @@ type Data struct {
 	// available gift of that collection whose price fits the credits held
 	// for it (campaignData.choice.collectionId).
 	ChoiceCollectionID string
+	// Message is the sender's default note to each recipient, with
+	// placeholders (recipient.NotePlaceholders) filled for each; a
+	// recipient's own message replaces it.
+	Message string
 }
 
 // LiveData holds the campaign's running counters and its launch.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 // Bounds of a campaign's fields.
@@ -47,6 +48,8 @@ type Edit struct {
 	// Choice is campaignData.choice.collectionId when choice was sent
 	// ("" takes the swap away).
 	Choice *string
+	// Message is campaignData.message (recipient.CheckNote).
+	Message *string
 }
 
 // Schedule is a launch time as sent: Field names the field it came in; At
@@ -104,6 +107,10 @@ func (e Edit) Apply(c *Campaign, creating bool) error {
 		c.CampaignData.GiftIDs = distinct(ids, len(ids))
 	}
 	e.applyNumbers(c, creating, &p)
+	if e.Message != nil {
+		c.CampaignData.Message = strings.TrimSpace(*e.Message)
+		recipient.CheckNote(&p, "campaignData.message", c.CampaignData.Message)
+	}
 	return p.Err()
 }
 

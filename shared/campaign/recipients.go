@@ -21,6 +21,6 @@ func (c Campaign) ForRecipients() recipient.Campaign {
 		Deleted: c.IsDeleted, Completed: c.Status == Completed, Accepts: c.AcceptsRecipients(), SendsEmails: c.SendsEmails(),
 		Sending: sending, Price: c.CampaignData.CreditsPerRecipient, TemplateID: c.CampaignData.EmailTemplateID,
 		GiftIDs: c.CampaignData.GiftIDs, ClaimExpiryDays: c.ClaimExpiry(), Pricing: c,
-		ChoiceCollectionID: c.CampaignData.ChoiceCollectionID,
+		ChoiceCollectionID: c.CampaignData.ChoiceCollectionID, Message: c.CampaignData.Message,
 	}
 }

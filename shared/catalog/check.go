@@ -73,8 +73,8 @@ func CheckGift(g *Gift) error {
 		p.Add("imageUrls", "must hold at most "+itoa(maxGiftImages)+" entries")
 	} else {
 		for i, u := range g.ImageURLs {
-			if !validURL(u) {
-				p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL of at most "+itoa(gifting.MaxURLLength)+" characters")
+			if !validURL(u) && !gifting.DemoImagePath(u) {
+				p.Add("imageUrls", "entry "+itoa(i)+" is not an http(s) URL of at most "+itoa(gifting.MaxURLLength)+" characters, nor a demo image such as /assets/gifts/coffee.png")
 			}
 		}
 	}

@@ -32,7 +32,7 @@ var movedSlices = []struct {
 		slice:   "access",
 		app:     []string{"app.go"},
 		storage: []string{"orgs.go", "apikeys.go", "ratelimit.go"},
-		mappers: []string{"CreateOrg", "CreateKey", "TouchKey", "SetRateLimits"},
+		mappers: []string{"CreateOrg", "CreateKey", "TouchKey", "SetRateLimits", "PutBranding"},
 	},
 	{
 		slice:   "wallet",

@@ -46,6 +46,7 @@ type campaignDataItem struct {
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
 	ChoiceCollectionID  string     `json:"choiceCollectionId,omitempty"`
+	Message             string     `json:"message,omitempty"`
 }
 
 type liveDataItem struct {
@@ -78,7 +79,7 @@ type launchProgressItem struct {
 func campaignDataItemOf(d campaign.Data) campaignDataItem {
 	return campaignDataItem{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 		EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID}
+		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message}
 }
 
 func completionDataItemOf(d campaign.CompletionData) completionDataItem {
@@ -116,7 +117,7 @@ func (it campaignItem) campaign() campaign.Campaign {
 		CampaignID: it.CampaignID, OrganizationID: it.OrganizationID, CreatedBy: it.CreatedBy, Status: it.Status,
 		CampaignData: campaign.Data{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID},
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message},
 		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
 		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
 		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,

@@ -97,3 +97,24 @@ func (s *Store) stepsDone(orgID string) ([]types.TransactWriteItem, error) {
 func (s *Store) Org(ctx context.Context, orgID string) (gifting.Organization, error) {
 	return getOrNotFound[gifting.Organization](ctx, s, orgPK(orgID), profileSK, access.ErrNoOrg)
 }
+
+// PutBranding replaces an organization's branding on its profile
+// (access.Store), or returns access.ErrNoOrg.
+func (s *Store) PutBranding(ctx context.Context, orgID string, b gifting.Branding) error {
+	v, err := marshalValue(b)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table,
+		Key:                       key(orgPK(orgID), profileSK),
+		UpdateExpression:          aws.String("SET branding = :b"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: item{":b": v}})
+	if isConditionFailed(err) {
+		return access.ErrNoOrg
+	}
+	if err != nil {
+		return fmt.Errorf("put branding: %w", err)
+	}
+	return nil
+}

@@ -114,7 +114,7 @@ func (s *Store) RecipientPage(ctx context.Context, pageID string) (recipient.Pag
 		case sk == profileSK:
 			var o gifting.Organization
 			err = unmarshal(it, &o)
-			p.Sender = o.DisplayName
+			p.Org, p.Sender = o, o.DisplayName
 			if p.Sender == "" {
 				p.Sender = o.OrgName
 			}

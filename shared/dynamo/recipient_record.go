@@ -92,7 +92,9 @@ type urlsRecord struct {
 }
 
 type personalizationRecord struct {
-	GiftCard map[string]any `json:"giftCard"`
+	GiftCard   map[string]any `json:"giftCard"`
+	Message    string         `json:"message,omitempty"`
+	SenderName string         `json:"senderName,omitempty"`
 }
 
 type emailsRecord struct {

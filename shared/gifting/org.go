@@ -21,6 +21,24 @@ type Organization struct {
 	// RateLimits overrides DefaultRateLimits for this organization:
 	// requests per RateWindow by class. Absent classes keep the default.
 	RateLimits map[RateClass]int `json:"rateLimits,omitempty"`
+	// Branding is how the organization's recipient pages and emails look
+	// and who they say they are from; nil until it sets any
+	// (shared/branding checks it).
+	Branding *Branding `json:"branding,omitempty"`
+}
+
+// Branding is an organization's look and voice towards its recipients:
+// the name its pages and emails show, its logo (https), its colour (hex,
+// contrast-safe), the sender name and reply-to address of its emails, and
+// a footer line. Empty fields fall back to the service's defaults.
+type Branding struct {
+	DisplayName string     `json:"displayName,omitempty"`
+	LogoURL     string     `json:"logoUrl,omitempty"`
+	BrandColor  string     `json:"brandColor,omitempty"`
+	SenderName  string     `json:"senderName,omitempty"`
+	ReplyTo     string     `json:"replyTo,omitempty"`
+	FooterText  string     `json:"footerText,omitempty"`
+	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
 }
 
 // RateClass names a group of expensive endpoints that share one

@@ -18,6 +18,14 @@ var httpURL = regexp.MustCompile(`^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?
 // document's HttpURL describes it.
 func ValidURL(s string) bool { return httpURL.MatchString(s) }
 
+// demoImage is the path of one of the demo images the recipient pages
+// serve (/assets/gifts/<name>.png): a gift image may name one, and the
+// pages and emails load it from the stack's own public address.
+var demoImage = regexp.MustCompile(`^/assets/gifts/[a-z0-9][a-z0-9-]{0,62}\.png$`)
+
+// DemoImagePath reports whether s is the path of a demo image.
+func DemoImagePath(s string) bool { return demoImage.MatchString(s) }
+
 // orgIDPattern is the shape of an organization id: 2 to 63 lower-case
 // letters, digits or dashes, not starting with a dash (it names the
 // organization in keys and page ids).

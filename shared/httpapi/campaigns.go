@@ -19,7 +19,7 @@ func (s *Server) campaignRoutes() []route {
 		{pattern: "POST /api/campaigns/{campaignId}/launch", handle: s.launchCampaign, rate: gifting.RateLaunch, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/{campaignId}/metrics", handle: s.campaignMetrics},
 		{pattern: "GET /api/campaigns/reports/summary", handle: s.reportSummary},
-	}, s.lifecycleRoutes()...)
+	}, append(s.lifecycleRoutes(), s.brandingRoutes()...)...)
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {

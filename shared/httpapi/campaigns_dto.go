@@ -40,6 +40,7 @@ type campaignDataInput struct {
 	Choice              *struct {
 		CollectionID string `json:"collectionId"`
 	} `json:"choice"`
+	Message             *string  `json:"message"`
 }
 
 // edit is in as the campaign slice's Edit, which validates and applies it
@@ -56,6 +57,7 @@ func (in campaignInput) edit() campaign.Edit {
 		ListsSent:  in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil,
 		TemplateID: in.TemplateID, DataTemplateID: d.EmailTemplateID,
 		GiftIDs: d.GiftIDs, CreditsPerRecipient: d.CreditsPerRecipient, ClaimExpiresInDays: d.ClaimExpiresInDays,
+		Message: d.Message,
 	}
 	if d.Choice != nil {
 		e.Choice = &d.Choice.CollectionID

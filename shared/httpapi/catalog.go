@@ -21,7 +21,7 @@ func (s *Server) catalogRoutes() []route {
 		{pattern: "DELETE /api/campaigns/templates/{templateId}", handle: s.deleteTemplate},
 		{pattern: "GET /api/campaigns/openapi.json", handle: s.getOpenAPI, public: true},
 		{pattern: "GET /api/campaigns/docs", handle: s.getDocs, public: true},
-	}, s.giftCodeRoutes()...)
+	}, append(s.giftCodeRoutes(), s.previewRoutes()...)...)
 }
 
 // giftList is the bare response of GET /gifts.

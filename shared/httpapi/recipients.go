@@ -35,6 +35,10 @@ func (s *Server) recipientRoutes() []route {
 type addRecipientBody struct {
 	ContactDetails *contactDetailsInput `json:"contactDetails"`
 	SourceType     string               `json:"sourceType,omitempty"`
+	// Message and SenderName are the sender's note to this recipient and
+	// its signature (recipient.CheckNote).
+	Message    string `json:"message,omitempty"`
+	SenderName string `json:"senderName,omitempty"`
 }
 
 // contactDetailsInput is add-recipient's contactDetails (the original
@@ -108,6 +112,7 @@ func (s *Server) addRecipient(w http.ResponseWriter, r *http.Request) error {
 		OrgID: p.OrgID, CampaignID: campaignID, Contact: contact, SourceType: sourceType,
 		Idempotency: replayable(key, http.StatusOK, func(res recipient.Added) any { return wire.AddedRecipientOf(res) }),
 		AssignTo:    recipient.AssignedUser{UserID: p.UserID, UserName: p.UserID},
+		Message:     strings.TrimSpace(body.Message), SenderName: strings.TrimSpace(body.SenderName),
 	})
 	if err != nil || res.Replay != nil {
 		return writeStored(w, res.Replay, err)

@@ -24,6 +24,11 @@ type Message struct {
 	HTML    string
 	// Text is the plain-text part; empty means derived from HTML.
 	Text string
+	// FromName, when set, is the display name of the From line (the
+	// address is the service's verified sender); ReplyTo, when set, is
+	// where the recipient's replies go: the organization's branding.
+	FromName string
+	ReplyTo  string
 	// UnsubscribeToken, when set, names the recipient's unsubscribe link:
 	// the mailer puts <base>/unsubscribe/<token> in a List-Unsubscribe
 	// header and at the foot of both parts. What it resolves to is the

@@ -8,7 +8,7 @@ package pages
 import (
 	"context"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/base64"
 	"errors"
 	"html/template"
@@ -48,15 +48,34 @@ var css string
 //go:embed assets/pages.html
 var pagesHTML string
 
+// giftImages are the demo catalog's pictures (infra/seed/catalog.json
+// names them /assets/gifts/<name>.png): small flat PNGs, so a new
+// stack's pages and emails show its gifts without any image host.
+//
+//go:embed assets/gifts/*.png
+var giftImages embed.FS
+
 var (
 	tmpl = template.Must(template.New("pages").Parse(pagesHTML))
 	// csp allows no script at all, the embedded style sheet by its hash,
 	// gift images from https hosts only (an http one could be swapped in
 	// transit: secureImage asks for it over https), and forms posting only
 	// to the pages themselves.
-	csp = "default-src 'none'; style-src 'sha256-" + hashOf(css) + "'; img-src https:; " +
-		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	csp = cspWith("")
 )
+
+// cspWith is the pages' Content-Security-Policy, allowing besides the
+// style sheet the style element brand (none when ""). Images load from
+// https hosts and from the pages' own host, which serves the demo
+// catalog's images (/assets/gifts/…).
+func cspWith(brand string) string {
+	styles := "'sha256-" + hashOf(css) + "'"
+	if brand != "" {
+		styles += " 'sha256-" + hashOf(brand) + "'"
+	}
+	return "default-src 'none'; style-src " + styles + "; img-src 'self' https:; " +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+}
 
 // hsts keeps browsers on https for the pages' host for two years once
 // they have seen it over https (over http, as `make run` serves them,
@@ -88,6 +107,7 @@ var routes = []string{
 	"GET /unsubscribe/{token}",
 	"POST /unsubscribe/{token}",
 	"POST /gift/{pageId}/decline",
+	"GET /assets/gifts/{name}",
 }
 
 // Routes returns the "METHOD /path" patterns the pages serve.
@@ -108,7 +128,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.decline}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.decline, h.giftImage}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}

@@ -195,7 +195,7 @@ func TestLandingPage(t *testing.T) {
 		}
 		csp := res.header.Get("Content-Security-Policy")
 		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "form-action 'self'") || strings.Contains(csp, "script-src") ||
-			!strings.Contains(csp, "img-src https:;") || strings.Contains(csp, "http:") {
+			!strings.Contains(csp, "img-src 'self' https:;") || strings.Contains(csp, "http:") {
 			t.Errorf("Content-Security-Policy = %q; want images from https only", csp)
 		}
 		if hsts := res.header.Get("Strict-Transport-Security"); !strings.Contains(hsts, "max-age=63072000") {

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"bytes"
+	"cmp"
 	"html/template"
 	"net/http"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/giftcampaign/service/shared/branding"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -21,8 +23,13 @@ type view struct {
 	CSS   template.CSS
 
 	Sender, CampaignName, FirstName, Message string
-	Notice, Alert                            string
-	Errors                                   map[string]string
+	// The organization's branding: its logo, its colour (BrandCSS sets
+	// the pages' --brand), the sender's note and who signs it, and its
+	// footer line.
+	Logo, Note, NoteBy, OrgFooter string
+	BrandCSS                      template.CSS
+	Notice, Alert                 string
+	Errors                        map[string]string
 
 	// Landing page before the claim, and the claim form.
 	Gifts    []giftView
@@ -113,8 +120,18 @@ func base(p recipient.Page, name string) view {
 	if first == "" {
 		first = "there"
 	}
-	return view{View: name, Title: "A gift from " + p.Sender, Sender: p.Sender, CampaignName: p.Campaign.Name,
-		FirstName: first, Message: p.Campaign.Description}
+	look := branding.Resolve(p.Org, "", "")
+	sender := cmp.Or(look.Name, p.Sender)
+	v := view{View: name, Title: "A gift from " + sender, Sender: sender, CampaignName: p.Campaign.Name,
+		FirstName: first, Message: p.Campaign.Description, Logo: look.Logo, OrgFooter: look.Footer}
+	if look.Color != branding.DefaultColor {
+		v.BrandCSS = template.CSS(":root{--brand:" + look.Color + "}")
+	}
+	if p.Recipient.RecipientID != "" {
+		v.Note = p.Recipient.Note(p.Campaign.Message, look.SenderName)
+		v.NoteBy = p.Recipient.SenderName(look.SenderName)
+	}
+	return v
 }
 
 func (h *Handler) landingView(p recipient.Page) view {
@@ -289,6 +306,11 @@ func sentence(msg string) string {
 // render writes v as a page with status.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v view) {
 	v.CSS = template.CSS(css)
+	if v.BrandCSS != "" {
+		// The brand's colour is a second style element: the policy
+		// allows it by its hash, as it does the style sheet.
+		w.Header().Set("Content-Security-Policy", cspWith(string(v.BrandCSS)))
+	}
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
 		h.log.ErrorContext(r.Context(), "render page", "error", err.Error())

@@ -21,6 +21,10 @@ type AddInput struct {
 	Idempotency *gifting.Idempotent[Added]
 	// AssignTo, when set, is the user the recipient is assigned to.
 	AssignTo AssignedUser
+	// Message and SenderName are the sender's own note to the recipient
+	// and the name it is signed with ("" for the campaign's default and
+	// the organization's sender name); checked by DecideAdd.
+	Message, SenderName string
 }
 
 // Added is what add-recipient did, as its answer says it.

@@ -160,6 +160,12 @@ func Admit(in AddInput, b AddBasics) (Campaign, error) {
 // when the email's holder was deleted between the reads.
 func DecideAdd(in AddInput, st AddState, now time.Time) (AddPlan, error) {
 	c, kit := st.Campaign, st.Kit
+	var problems gifting.Problems
+	CheckNote(&problems, "message", in.Message)
+	CheckSenderName(&problems, "senderName", in.SenderName)
+	if err := problems.Err(); err != nil {
+		return AddPlan{}, err
+	}
 	if kit.Gift != nil {
 		if err := c.underPriced([]gifting.Gift{*kit.Gift}); err != nil {
 			return AddPlan{}, err
@@ -178,6 +184,7 @@ func DecideAdd(in AddInput, st AddState, now time.Time) (AddPlan, error) {
 	}
 	kit.Invite, kit.AssignTo = in.Invite, in.AssignTo
 	r := kit.Build(st.IDs, contact.Carried(p.Contact.Contact), in.SourceType, "", now)
+	r.Personalization.Message, r.Personalization.SenderName = in.Message, in.SenderName
 	p.Recipient = kit.Stored(r, "")
 	p.Inviting = r.Emails.AddressConfirmation.ClaimedAt != nil
 	price := c.Price

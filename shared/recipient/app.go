@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/retry"
@@ -37,6 +39,10 @@ type Config struct {
 type App struct {
 	store Store
 	cfg   Config
+	// mailContexts keeps what the emails of a campaign show besides the
+	// recipient for a minute (Compose), so a tick that sends a campaign's
+	// emails reads it once, not once an email.
+	mailContexts *expirable.LRU[string, MailContext]
 }
 
 // NewApp returns the recipient's use cases over store.
@@ -44,7 +50,7 @@ func NewApp(store Store, cfg Config) *App {
 	if cfg.Logger == nil {
 		cfg.Logger = func(context.Context) *slog.Logger { return slog.Default() }
 	}
-	return &App{store: store, cfg: cfg}
+	return &App{store: store, cfg: cfg, mailContexts: expirable.NewLRU[string, MailContext](256, nil, MailContextTTL)}
 }
 
 // Get returns a recipient of a campaign of orgID as the API shows it.

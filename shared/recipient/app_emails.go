@@ -193,18 +193,19 @@ func (a *App) deliver(ctx context.Context, orgID string, r Recipient, kind strin
 	if suppressed {
 		return "", EmailSuppressed, errSuppressed
 	}
-	e := r.Emails.Kind(kind)
+	msg, err := a.Compose(ctx, orgID, r, kind)
+	if err != nil {
+		return "", "", err
+	}
+	// The landing page id: unguessable, and no personal data.
+	msg.UnsubscribeToken = r.LandingPageID
+	msg.OrgID, msg.CampaignID, msg.RecipientID, msg.SentAt = orgID, r.CampaignID, r.RecipientID, a.store.Now()
 	// A send that hangs must end well inside its claim's margin
 	// (EmailSendMargin), or its claim could be taken over while it still
 	// might go out.
 	ctx, cancel := context.WithTimeout(ctx, mailTimeout)
 	defer cancel()
-	sent, err := a.cfg.Mailer.SendEmail(ctx, mail.Message{
-		To: r.ContactDetails.Email, Subject: e.Subject, HTML: e.HTML, Kind: kind,
-		// The landing page id: unguessable, and no personal data.
-		UnsubscribeToken: r.LandingPageID,
-		OrgID:            orgID, CampaignID: r.CampaignID, RecipientID: r.RecipientID, SentAt: a.store.Now(),
-	})
+	sent, err := a.cfg.Mailer.SendEmail(ctx, msg)
 	var rejected *mail.Rejected
 	if errors.As(err, &rejected) {
 		return "", rejected.Reason, err

@@ -38,6 +38,8 @@ type Campaign struct {
 	// ChoiceCollectionID, when set, is the collection its recipients may
 	// swap within (Offers).
 	ChoiceCollectionID string
+	// Message is the campaign's default note (Recipient.Note).
+	Message string
 }
 
 // Offers reports whether a recipient of c holding held credits may choose

@@ -15,7 +15,9 @@ type Page struct {
 	// Sender is the organization's display name (its name when it has
 	// none).
 	Sender string
-	Gifts  []gifting.Gift
+	// Org is the organization, whose branding the page shows.
+	Org   gifting.Organization
+	Gifts []gifting.Gift
 	// Code is the code of a digital gift the recipient claimed, opened for
 	// its landing page (Pages.Landing) and nowhere else.
 	Code *giftcodes.Secret

@@ -143,6 +143,11 @@ type URLs struct {
 // giftCard were not specified by the original interface: a free-form object.
 type Personalization struct {
 	GiftCard map[string]any
+	// Message is the sender's own note to this recipient (placeholders
+	// and all, see Note), SenderName who signs it; "" for the campaign's
+	// default message and the organization's sender name.
+	Message    string
+	SenderName string
 }
 
 // Feedback is what the recipient said: a rating and messages. Rating is

@@ -34,6 +34,10 @@ type EmailStore interface {
 	// MessageRecipient returns whose email a sent message was; found is
 	// false for one this service did not send (or long ago).
 	MessageRecipient(ctx context.Context, messageID string) (orgID, campaignID, recipientID, kind string, found bool, err error)
+	// MailContext reads what a recipient's email of the campaign shows
+	// besides the recipient (MailContext; PublicBaseURL left to the
+	// caller); ErrNoCampaign when the campaign is gone.
+	MailContext(ctx context.Context, orgID, campaignID string) (MailContext, error)
 }
 
 // CampaignEffect is what an update of a recipient does to its campaign's

@@ -40,6 +40,7 @@ type CampaignData struct {
 	PriceSet            bool       `json:"priceSet"`
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
 	Choice              *Choice    `json:"choice,omitempty"`
+	Message             string     `json:"message,omitempty"`
 }
 
 // LiveData is a campaign's liveData: its counters and its launch.
@@ -84,7 +85,7 @@ func CampaignOf(c campaign.Campaign) Campaign {
 		CampaignData: CampaignData{
 			ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays,
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, Message: d.Message,
 		},
 		IsDeleted: c.IsDeleted, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, LastUpdatedBy: c.LastUpdatedBy,
 		Reason: c.Reason, Name: c.Name, Description: c.Description, TotalRecipients: c.TotalRecipients,

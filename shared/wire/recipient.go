@@ -91,7 +91,9 @@ type RecipientURLs struct {
 
 // Personalization is what the pages show for this recipient.
 type Personalization struct {
-	GiftCard map[string]any `json:"giftCard"`
+	GiftCard   map[string]any `json:"giftCard"`
+	Message    string         `json:"message,omitempty"`
+	SenderName string         `json:"senderName,omitempty"`
 }
 
 // RecipientEmails is the recipient's email schedule.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html"
 	"math/rand/v2"
+	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -123,7 +124,7 @@ func (s *Mailer) SendEmail(ctx context.Context, m mail.Message) (mail.Sent, erro
 func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 	htmlBody, text := m.HTML, m.Text
 	if text == "" {
-		text = PlainText(m.HTML)
+		text = mail.PlainText(m.HTML)
 	}
 	var headers []types.MessageHeader
 	if m.UnsubscribeToken != "" {
@@ -138,8 +139,14 @@ func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 		text = strings.TrimRight(text, "\n") + "\n\nUnsubscribe from these emails: " + link + "\n"
 	}
 	utf8 := aws.String("UTF-8")
+	from := s.cfg.From
+	if m.FromName != "" {
+		// net/mail quotes the name and encodes it (RFC 2047) when it is
+		// not plain ASCII, so a name cannot break the header.
+		from = (&netmail.Address{Name: m.FromName, Address: s.cfg.From}).String()
+	}
 	in := &sesv2.SendEmailInput{
-		FromEmailAddress: aws.String(s.cfg.From),
+		FromEmailAddress: aws.String(from),
 		Destination:      &types.Destination{ToAddresses: []string{m.To}},
 		Content: &types.EmailContent{Simple: &types.Message{
 			Subject: &types.Content{Data: aws.String(m.Subject), Charset: utf8},
@@ -149,6 +156,9 @@ func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 			},
 			Headers: headers,
 		}},
+	}
+	if m.ReplyTo != "" {
+		in.ReplyToAddresses = []string{m.ReplyTo}
 	}
 	if s.cfg.ConfigurationSet != "" {
 		in.ConfigurationSetName = aws.String(s.cfg.ConfigurationSet)

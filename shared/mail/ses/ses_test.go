@@ -113,6 +113,28 @@ func TestSESSendsThroughTheEmulator(t *testing.T) {
 	}
 }
 
+// TestSESSendsTheOrganizationsNameAndReplyTo: a message's From name goes
+// on the From line with the verified address (quoted, and encoded when not
+// ASCII), and its reply-to address is the message's Reply-To.
+func TestSESSendsTheOrganizationsNameAndReplyTo(t *testing.T) {
+	t.Parallel()
+	m, endpoint := emulatorMailer(t, "")
+	to := strings.ToLower(gifting.NewID()) + "@example.com"
+	for name, want := range map[string]string{
+		"Ada at Acme, Inc.": `"Ada at Acme, Inc." <gifts@example.com>`,
+		"Zoë Müller":        `=?utf-8?q?Zo=C3=AB_M=C3=BCller?= <gifts@example.com>`,
+	} {
+		sent, err := m.SendEmail(t.Context(), mail.Message{To: to, Subject: "Hi", HTML: "<p>Hi</p>", FromName: name, ReplyTo: "ada@acme.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := received(t, endpoint, sent.MessageID)
+		if got.From != want || len(got.ReplyTo) != 1 || got.ReplyTo[0] != "ada@acme.test" {
+			t.Errorf("from %q reply-to %v; want %s and ada@acme.test", got.From, got.ReplyTo, want)
+		}
+	}
+}
+
 // fakeSES answers SendEmail with the scripted errors in turn, then succeeds; it stands in for faults the
 // emulator cannot produce (throttling, SES's own failures, rejections).
 type fakeSES struct {
