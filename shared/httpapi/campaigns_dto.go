@@ -40,7 +40,7 @@ type campaignDataInput struct {
 	Choice              *struct {
 		CollectionID string `json:"collectionId"`
 	} `json:"choice"`
-	Message             *string  `json:"message"`
+	Message *string `json:"message"`
 }
 
 // edit is in as the campaign slice's Edit, which validates and applies it
