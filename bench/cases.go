@@ -69,6 +69,7 @@ func cases() []benchCase {
 		{route: "POST /api/campaigns/{campaignId}/launch", spec: true, status: http.StatusAccepted, calls: 20, prepare: prepareLaunch},
 		{route: "GET /api/campaigns/{campaignId}/recipients", spec: true, target: listPage, status: http.StatusOK, prepare: prepareRecipientList("/api/campaigns/%s/recipients")},
 		{route: "GET /api/campaigns/{campaignId}/metrics", spec: true, status: http.StatusOK, prepare: prepareGetCampaign("/api/campaigns/%s/metrics")},
+		{route: "GET /api/campaigns/reports/summary", status: http.StatusOK, prepare: prepareReport},
 		{route: "POST /api/campaigns/gifts", status: http.StatusCreated, prepare: prepareCreateGift},
 		{route: "POST /api/campaigns/templates", status: http.StatusCreated, prepare: prepareCreateTemplate},
 		{route: "GET /api/campaigns/contacts/{contactId}", target: getByID, status: http.StatusOK, prepare: prepareGetContact},

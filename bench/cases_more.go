@@ -169,6 +169,17 @@ func prepareListCampaigns(ctx context.Context, e *env, t tenant, _ int) (func(in
 	return same("GET", "/api/campaigns/campaigns", nil), nil
 }
 
+// prepareReport reads the report across campaigns by month over 30
+// campaigns of the tenant (and any its other cases created).
+func prepareReport(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
+	for i := range 30 {
+		if _, err := e.newCampaign(ctx, t, fmt.Sprintf("Reported %d", i), nil, 10); err != nil {
+			return nil, err
+		}
+	}
+	return same("GET", "/api/campaigns/reports/summary?groupBy=month", nil), nil
+}
+
 // prepareRecipientList reads page 1 of a recipient list at pathFormat
 // (with the campaign id) of the recipients fixture.
 func prepareRecipientList(pathFormat string) func(context.Context, *env, tenant, int) (func(int) call, error) {
