@@ -47,6 +47,13 @@ func TestBrandingATenantSets(t *testing.T) {
 		got.SenderName != "Ada at Acme" || got.FooterText != "Acme Inc, 1 Main St" || got.UpdatedAt == "" {
 		t.Errorf("branding read back: %+v", got)
 	}
+	// The recipient list's organization object keeps the original
+	// interface's fields: the branding is not one (its schema, which every
+	// answer here is checked against, allows no other).
+	list := api.Do("GET", "/api/campaigns/campaigns/"+createCampaign(t, api, 10)+"/recipients", nil)
+	if list.Status != http.StatusOK || strings.Contains(string(list.Body), "branding") {
+		t.Errorf("the recipient list: %d %s; want its organization without the branding", list.Status, list.Body)
+	}
 
 	for field, bad := range map[string]any{"brandColor": "#ffd700", "logoUrl": "http://cdn.acme.test/logo.png", "replyTo": "nobody"} {
 		res := api.Do("PUT", "/api/campaigns/organization/branding", map[string]any{field: bad})

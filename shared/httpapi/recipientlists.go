@@ -128,10 +128,18 @@ func (s *Server) writeRecipients(w http.ResponseWriter, r *http.Request, rq reci
 	}
 	if full {
 		wc := wire.CampaignOf(c)
-		out.Organization, out.Campaign = &page.Org, &wc
+		out.Organization, out.Campaign = organizationSummary(page.Org), &wc
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// organizationSummary is the recipient list's organization object: the
+// original interface's fields only, never what the service keeps beside
+// them (rate limits, branding).
+func organizationSummary(o gifting.Organization) *gifting.Organization {
+	return &gifting.Organization{OrgID: o.OrgID, Domain: o.Domain, DisplayName: o.DisplayName, OrgName: o.OrgName,
+		Budget: o.Budget, Products: o.Products, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
 }
 
 // groupByStatus maps every status (of the filter, or all) to the
