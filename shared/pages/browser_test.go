@@ -2,13 +2,12 @@ package pages_test
 
 import (
 	"context"
-	"image"
-	"image/color"
-	pngenc "image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,12 +42,8 @@ func chromium(t *testing.T) string {
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	bin := chromium(t)
-	// The gifts' pictures come from a server on loopback, as a real
-	// catalog's would from its CDN.
-	images := httptest.NewServer(http.HandlerFunc(giftPicture))
-	t.Cleanup(images.Close)
 	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], images.URL + "/" + strings.ToLower(name) + ".png"
+		return giftBlurbs[name], demoImage(name)
 	})
 
 	// One server for the API and the pages, as `make run` serves them.
@@ -176,22 +171,13 @@ var giftBlurbs = map[string]string{
 	"Headphones": "Wireless noise-cancelling headphones with a 30-hour battery.",
 }
 
-// giftPicture answers a 640×400 PNG: a warm gradient for coffee, a cool one
-// for anything else.
-func giftPicture(w http.ResponseWriter, r *http.Request) {
-	const width, height = 640, 400
-	img := image.NewRGBA(image.Rect(0, 0, width, height))
-	warm := strings.Contains(r.URL.Path, "coffee")
-	for y := range height {
-		for x := range width {
-			v := uint8(80 + 120*(x+y)/(width+height))
-			c := color.RGBA{R: v / 2, G: v/2 + 40, B: v + 40, A: 255}
-			if warm {
-				c = color.RGBA{R: v + 50, G: v/2 + 30, B: v / 3, A: 255}
-			}
-			img.Set(x, y, c)
-		}
+// demoImage is the demo catalog's picture of a gift named name, as the
+// pages function serves it (/assets/gifts/, shipped in the repository):
+// its own when there is one, else the gift box.
+func demoImage(name string) string {
+	file := strings.ToLower(name) + ".png"
+	if _, err := os.Stat(filepath.Join("assets", "gifts", file)); err != nil {
+		file = "gift-box.png"
 	}
-	w.Header().Set("Content-Type", "image/png")
-	_ = pngenc.Encode(w, img)
+	return "/assets/gifts/" + file
 }

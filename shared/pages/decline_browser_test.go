@@ -2,9 +2,7 @@ package pages_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,10 +23,8 @@ func TestBrowserDecline(t *testing.T) {
 	bin := chromium(t)
 	axe := axeSource(t)
 	ctx := context.Background()
-	images := httptest.NewServer(http.HandlerFunc(giftPicture))
-	t.Cleanup(images.Close)
 	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], images.URL + "/" + strings.ToLower(name) + ".png"
+		return giftBlurbs[name], demoImage(name)
 	})
 	ts := httptest.NewServer(f.h)
 	t.Cleanup(ts.Close)

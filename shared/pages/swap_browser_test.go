@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -21,14 +20,12 @@ func TestBrowserSwap(t *testing.T) {
 	t.Parallel()
 	bin := chromium(t)
 	axe := axeSource(t)
-	images := httptest.NewServer(http.HandlerFunc(giftPicture))
-	t.Cleanup(images.Close)
 	f, campaignID, tea := swapFixture(t, func(name string) (string, string) {
 		blurb := giftBlurbs[name]
 		if blurb == "" {
 			blurb = name + ", picked for you."
 		}
-		return blurb, images.URL + "/" + strings.ToLower(name) + ".png"
+		return blurb, demoImage(name)
 	})
 	ts := httptest.NewServer(f.h)
 	t.Cleanup(ts.Close)

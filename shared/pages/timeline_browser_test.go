@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -54,10 +53,8 @@ func TestBrowserTimeline(t *testing.T) {
 	bin := chromium(t)
 	axe := axeSource(t)
 	ctx := context.Background()
-	images := httptest.NewServer(http.HandlerFunc(giftPicture))
-	t.Cleanup(images.Close)
 	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], images.URL + "/" + strings.ToLower(name) + ".png"
+		return giftBlurbs[name], demoImage(name)
 	})
 	ts := httptest.NewServer(f.h)
 	t.Cleanup(ts.Close)
