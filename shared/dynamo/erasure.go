@@ -232,8 +232,11 @@ func (s *Store) eraseRecipients(ctx context.Context, orgID string, refs []erasur
 			return n, "", err
 		}
 		// Its search entries' keys hold its name words: they go before
-		// the recipient is marked (a run that stops between does it again).
-		if err := s.writeRecipientWords(ctx, orgID, []recipient.Recipient{sr.Recipient}, true, nil); err != nil {
+		// the recipient is marked (a run that stops between does it again),
+		// keyed by its stored LSK (a legacy recipient's is its SK, as the
+		// migration step keyed them).
+		entries := wordItems(orgID, ref.CampaignID, attrS(out.Item, "SK"), attrS(out.Item, "LSK"), sr.Recipient.ContactDetails.SearchWords())
+		if err := s.writeWordItems(ctx, entries, true, nil); err != nil {
 			return n, "", err
 		}
 		sr.Recipient = erasure.Recipient(sr.Recipient, sc)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/giftcampaign/service/shared/gifting"
@@ -195,12 +194,6 @@ func (s *Store) migrateRecipientSearch(ctx context.Context, orgID string) (Migra
 // e (its srch: the lower-cased "first last" every recipient item holds).
 func (s *Store) keyRecipientSearch(ctx context.Context, orgID, campaignID string, e item) (bool, error) {
 	words := recipient.ContactDetails{FirstName: attrS(e, "srch")}.SearchWords()
-	var writes []types.WriteRequest
-	for _, it := range wordItems(orgID, campaignID, attrS(e, "SK"), attrS(e, "LSK"), words) {
-		writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-	}
-	if len(writes) == 0 {
-		return false, nil
-	}
-	return true, s.batchWrite(ctx, writes)
+	entries := wordItems(orgID, campaignID, attrS(e, "SK"), attrS(e, "LSK"), words)
+	return len(entries) > 0, s.writeWordItems(ctx, entries, false, nil)
 }

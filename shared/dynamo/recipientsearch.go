@@ -74,17 +74,25 @@ func (s *Store) recipientWordPuts(orgID string, r recipient.Recipient) []types.T
 // with BatchWriteItem, paced by pace (nil: not paced). Putting the same
 // entries again changes nothing.
 func (s *Store) writeRecipientWords(ctx context.Context, orgID string, rs []recipient.Recipient, del bool, pace *rate.Limiter) error {
-	var writes []types.WriteRequest
-	units := 0
+	var entries []item
 	for _, r := range rs {
-		for _, it := range recipientWordItems(orgID, r) {
-			if del {
-				writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key(attrS(it, "PK"), attrS(it, "SK"))}})
-			} else {
-				writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-			}
-			units += writeUnits(it)
+		entries = append(entries, recipientWordItems(orgID, r)...)
+	}
+	return s.writeWordItems(ctx, entries, del, pace)
+}
+
+// writeWordItems puts (or, with del, deletes) word entries with
+// BatchWriteItem, paced by pace (nil: not paced).
+func (s *Store) writeWordItems(ctx context.Context, entries []item, del bool, pace *rate.Limiter) error {
+	writes := make([]types.WriteRequest, 0, len(entries))
+	units := 0
+	for _, it := range entries {
+		if del {
+			writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key(attrS(it, "PK"), attrS(it, "SK"))}})
+		} else {
+			writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
 		}
+		units += writeUnits(it)
 	}
 	if len(writes) == 0 {
 		return nil
