@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/mail"
@@ -41,8 +42,11 @@ type App struct {
 	cfg   Config
 	// mailContexts keeps what the emails of a campaign show besides the
 	// recipient for a minute (Compose), so a tick that sends a campaign's
-	// emails reads it once, not once an email.
+	// emails reads it once, not once an email; loads collapses the
+	// concurrent misses of one campaign (the tick sends its emails in
+	// parallel) into one read.
 	mailContexts *expirable.LRU[string, MailContext]
+	loads        singleflight.Group
 }
 
 // NewApp returns the recipient's use cases over store.

@@ -187,12 +187,22 @@ func (a *App) Compose(ctx context.Context, orgID string, r Recipient, kind strin
 	k := orgID + "\x00" + r.CampaignID
 	mc, ok := a.mailContexts.Get(k)
 	if !ok {
-		var err error
-		if mc, err = a.store.MailContext(ctx, orgID, r.CampaignID); err != nil {
+		v, err, _ := a.loads.Do(k, func() (any, error) {
+			if mc, ok := a.mailContexts.Get(k); ok {
+				return mc, nil // filled while this call waited
+			}
+			mc, err := a.store.MailContext(ctx, orgID, r.CampaignID)
+			if err != nil {
+				return nil, err
+			}
+			mc.PublicBaseURL = a.cfg.PublicBaseURL
+			a.mailContexts.Add(k, mc)
+			return mc, nil
+		})
+		if err != nil {
 			return mail.Message{}, err
 		}
-		mc.PublicBaseURL = a.cfg.PublicBaseURL
-		a.mailContexts.Add(k, mc)
+		mc = v.(MailContext)
 	}
 	return ComposeEmail(r, kind, mc)
 }
