@@ -19,6 +19,7 @@ func CheckCarried(in *gifting.ContactInput) error {
 	in.MailID, in.FirstName, in.LastName, in.FullName = ci.MailID, ci.FirstName, ci.LastName, ci.FullName
 	in.CompanyName, in.JobTitle, in.PhoneNumber = ci.CompanyName, ci.JobTitle, ci.PhoneNumber
 	in.LinkedinURL, in.ProfileImage, in.Tags, in.Address = ci.LinkedinURL, ci.ProfileImage, ci.Tags, gifting.Address(ci.Address)
+	in.Locale = ci.Locale
 	return err
 }
 
@@ -27,7 +28,7 @@ func InputOfCarried(in gifting.ContactInput) Input {
 	ci := Input{
 		MailID: in.MailID, FirstName: in.FirstName, LastName: in.LastName, FullName: in.FullName,
 		CompanyName: in.CompanyName, JobTitle: in.JobTitle, PhoneNumber: in.PhoneNumber, LinkedinURL: in.LinkedinURL,
-		ProfileImage: in.ProfileImage, Tags: slices.Clone(in.Tags), Address: Address(in.Address),
+		ProfileImage: in.ProfileImage, Locale: in.Locale, Tags: slices.Clone(in.Tags), Address: Address(in.Address),
 	}
 	if in.Campaign != nil {
 		cc := Campaign(*in.Campaign)
@@ -43,7 +44,7 @@ func Carried(c Contact) gifting.Contact {
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ListIDs: c.ListIDs, PhoneNumber: c.PhoneNumber,
 		FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName, JobTitle: c.JobTitle,
 		CompanyName: c.CompanyName, CompanyID: c.CompanyID, LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage,
-		Notes: c.Notes, Address: gifting.Address(c.Address), Usage: gifting.Usage(c.Usage),
+		Locale: c.Locale, Notes: c.Notes, Address: gifting.Address(c.Address), Usage: gifting.Usage(c.Usage),
 		Tags:      convert(c.Tags, func(t Tag) gifting.Tag { return gifting.Tag(t) }),
 		Sources:   convert(c.Sources, func(s Source) gifting.Source { return gifting.Source(s) }),
 		Campaigns: convert(c.Campaigns, func(cc Campaign) gifting.ContactCampaign { return gifting.ContactCampaign(cc) }),
@@ -66,7 +67,7 @@ func FromCarried(c gifting.Contact) Contact {
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ListIDs: c.ListIDs, PhoneNumber: c.PhoneNumber,
 		FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName, JobTitle: c.JobTitle,
 		CompanyName: c.CompanyName, CompanyID: c.CompanyID, LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage,
-		Notes: c.Notes, Address: Address(c.Address), Usage: Usage(c.Usage),
+		Locale: c.Locale, Notes: c.Notes, Address: Address(c.Address), Usage: Usage(c.Usage),
 		Tags:      convert(c.Tags, func(t gifting.Tag) Tag { return Tag(t) }),
 		Sources:   convert(c.Sources, func(s gifting.Source) Source { return Source(s) }),
 		Campaigns: convert(c.Campaigns, func(cc gifting.ContactCampaign) Campaign { return Campaign(cc) }),

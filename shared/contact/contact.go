@@ -45,6 +45,7 @@ type Contact struct {
 	CompanyID    string
 	LinkedinURL  string
 	ProfileImage string
+	Locale       string
 	Notes        string
 	Tags         []Tag
 	Address      Address

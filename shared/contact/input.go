@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/i18n"
 )
 
 // Input is a contact as a caller submits it: one entry of a bulk add to a
@@ -21,6 +22,9 @@ type Input struct {
 	PhoneNumber  string
 	LinkedinURL  string
 	ProfileImage string
+	// Locale is the contact's language, a BCP 47 tag stored in canonical
+	// form (i18n.Canonical): its pages and emails are in it.
+	Locale string
 	// Tags are tag names; the stored contact gets {name, color} with a
 	// colour that depends only on the name.
 	Tags    []string
@@ -75,6 +79,13 @@ func (in *Input) Validate() error {
 	}
 	if in.ProfileImage != "" && !gifting.ValidURL(in.ProfileImage) {
 		p.Add("profileImage", "must be an http(s) URL")
+	}
+	if in.Locale != "" {
+		if l, err := i18n.Canonical(in.Locale); err != nil {
+			p.Add("locale", err.Error())
+		} else {
+			in.Locale = l
+		}
 	}
 	if in.FullName == "" {
 		in.FullName = strings.TrimSpace(in.FirstName + " " + in.LastName)

@@ -34,9 +34,9 @@ func (c *Contact) Merge(in Input, src Source, now time.Time) {
 	// filled in; one given on its own is kept.
 	derived := c.FullName != "" && c.FullName == strings.TrimSpace(c.FirstName+" "+c.LastName)
 	fillEmpty([]*string{&c.FirstName, &c.LastName, &c.FullName, &c.CompanyName, &c.JobTitle, &c.PhoneNumber,
-		&c.LinkedinURL, &c.ProfileImage},
+		&c.LinkedinURL, &c.ProfileImage, &c.Locale},
 		[]string{in.FirstName, in.LastName, in.FullName, in.CompanyName, in.JobTitle, in.PhoneNumber,
-			in.LinkedinURL, in.ProfileImage})
+			in.LinkedinURL, in.ProfileImage, in.Locale})
 	if derived {
 		c.FullName = strings.TrimSpace(c.FirstName + " " + c.LastName)
 	}
@@ -162,9 +162,9 @@ func (in *Input) Absorb(o Input) error {
 	}
 	derived := in.FullName != "" && in.FullName == strings.TrimSpace(in.FirstName+" "+in.LastName)
 	fillEmpty([]*string{&in.FirstName, &in.LastName, &in.FullName, &in.CompanyName, &in.JobTitle, &in.PhoneNumber,
-		&in.LinkedinURL, &in.ProfileImage},
+		&in.LinkedinURL, &in.ProfileImage, &in.Locale},
 		[]string{o.FirstName, o.LastName, o.FullName, o.CompanyName, o.JobTitle, o.PhoneNumber,
-			o.LinkedinURL, o.ProfileImage})
+			o.LinkedinURL, o.ProfileImage, o.Locale})
 	if derived {
 		in.FullName = strings.TrimSpace(in.FirstName + " " + in.LastName)
 	}

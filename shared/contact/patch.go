@@ -23,6 +23,7 @@ type Patch struct {
 	PhoneNumber  *string
 	LinkedinURL  *string
 	ProfileImage *string
+	Locale       *string
 	Notes        *string
 	Tags         []string
 	Address      *Address
@@ -45,7 +46,7 @@ func (p Patch) Apply(c *Contact, now time.Time) error {
 		LastName: pick(p.LastName, c.LastName), FullName: pick(p.FullName, c.FullName),
 		CompanyName: pick(p.CompanyName, c.CompanyName), JobTitle: pick(p.JobTitle, c.JobTitle),
 		PhoneNumber: pick(p.PhoneNumber, c.PhoneNumber), LinkedinURL: pick(p.LinkedinURL, c.LinkedinURL),
-		ProfileImage: pick(p.ProfileImage, c.ProfileImage), Address: c.Address, Tags: p.Tags,
+		ProfileImage: pick(p.ProfileImage, c.ProfileImage), Locale: pick(p.Locale, c.Locale), Address: c.Address, Tags: p.Tags,
 	}
 	// A full name that was only first + last follows them when they change.
 	if p.FullName == nil && (p.FirstName != nil || p.LastName != nil) &&
@@ -71,7 +72,7 @@ func (p Patch) Apply(c *Contact, now time.Time) error {
 	}
 	c.FirstName, c.LastName, c.FullName = in.FirstName, in.LastName, in.FullName
 	c.CompanyName, c.CompanyID, c.JobTitle, c.PhoneNumber = in.CompanyName, companyID, in.JobTitle, in.PhoneNumber
-	c.LinkedinURL, c.ProfileImage, c.Notes = in.LinkedinURL, in.ProfileImage, notes
+	c.LinkedinURL, c.ProfileImage, c.Notes, c.Locale = in.LinkedinURL, in.ProfileImage, notes, in.Locale
 	if p.Tags != nil {
 		tags := make([]Tag, 0, len(in.Tags))
 		for _, name := range in.Tags {

@@ -15,7 +15,7 @@ var columns = map[string]string{
 	"mailid": "mailId", "email": "email", "firstname": "firstName", "lastname": "lastName",
 	"fullname": "fullName", "companyname": "companyName", "jobtitle": "jobTitle",
 	"phonenumber": "phoneNumber", "linkedinurl": "linkedinUrl", "profileimage": "profileImage",
-	"tags": "tags", "street": "street", "city": "city", "state": "state", "zipcode": "zipCode", "country": "country",
+	"locale": "locale", "tags": "tags", "street": "street", "city": "city", "state": "state", "zipcode": "zipCode", "country": "country",
 }
 
 // TagSeparator separates the tags of a row's tags cell.
@@ -32,7 +32,7 @@ func ReadHeader(cells []string) ([]string, error) {
 		name = strings.TrimPrefix(name, "address.")
 		canon, ok := columns[name]
 		if !ok {
-			return nil, fmt.Errorf("the header's column %d (%q) names no contact field; use the bulk add's field names: email or mailId, firstName, lastName, fullName, companyName, jobTitle, phoneNumber, linkedinUrl, profileImage, tags, street, city, state, zipCode, country", i+1, truncate(c))
+			return nil, fmt.Errorf("the header's column %d (%q) names no contact field; use the bulk add's field names: email or mailId, firstName, lastName, fullName, companyName, jobTitle, phoneNumber, linkedinUrl, profileImage, locale, tags, street, city, state, zipCode, country", i+1, truncate(c))
 		}
 		if seen[canon] {
 			return nil, fmt.Errorf("the header names %s twice", canon)
@@ -87,6 +87,8 @@ func Candidate(header, cells []string) (contact.Candidate, string) {
 			in.LinkedinURL = v
 		case "profileImage":
 			in.ProfileImage = v
+		case "locale":
+			in.Locale = v
 		case "tags":
 			in.Tags = Tags(v)
 		case "street":

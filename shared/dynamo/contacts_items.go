@@ -37,6 +37,7 @@ type contactRecord struct {
 	CompanyID      string                `json:"companyId"`
 	LinkedinURL    string                `json:"linkedinUrl"`
 	ProfileImage   string                `json:"profileImage"`
+	Locale         string                `json:"locale,omitempty"`
 	Notes          string                `json:"notes"`
 	Tags           []tagItem             `json:"tags"`
 	Address        addressItem           `json:"address"`
@@ -174,7 +175,7 @@ func (r contactRecord) contact() contact.Contact {
 		ContactID: r.ContactID, OrganizationID: r.OrganizationID, MailID: r.MailID, IsDeleted: r.IsDeleted,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, ListIDs: r.ListIDs, PhoneNumber: r.PhoneNumber,
 		FirstName: r.FirstName, LastName: r.LastName, FullName: r.FullName, JobTitle: r.JobTitle,
-		CompanyName: r.CompanyName, CompanyID: r.CompanyID, LinkedinURL: r.LinkedinURL, ProfileImage: r.ProfileImage,
+		CompanyName: r.CompanyName, CompanyID: r.CompanyID, LinkedinURL: r.LinkedinURL, ProfileImage: r.ProfileImage, Locale: r.Locale,
 		Notes: r.Notes, Address: contact.Address(r.Address), Usage: contact.Usage(r.Usage),
 		Tags:    mapSlice(r.Tags, func(t tagItem) contact.Tag { return contact.Tag(t) }),
 		Sources: mapSlice(r.Sources, func(s sourceItem) contact.Source { return contact.Source(s) }),
@@ -200,7 +201,7 @@ func recordOf(c contact.Contact) contactRecord {
 		ContactID: c.ContactID, OrganizationID: c.OrganizationID, MailID: c.MailID, IsDeleted: c.IsDeleted,
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ListIDs: c.ListIDs, PhoneNumber: c.PhoneNumber,
 		FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName, JobTitle: c.JobTitle,
-		CompanyName: c.CompanyName, CompanyID: c.CompanyID, LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage,
+		CompanyName: c.CompanyName, CompanyID: c.CompanyID, LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Locale: c.Locale,
 		Notes: c.Notes, Address: addressItem(c.Address), Usage: usageItem(c.Usage),
 		Tags:      mapSlice(c.Tags, func(t contact.Tag) tagItem { return tagItem(t) }),
 		Sources:   mapSlice(c.Sources, func(s contact.Source) sourceItem { return sourceItem(s) }),

@@ -65,6 +65,7 @@ type contactDetailsRecord struct {
 	Phone        string `json:"phone"`
 	LinkedInURL  string `json:"linkedInUrl"`
 	ProfileImage string `json:"profileImage"`
+	Locale       string `json:"locale,omitempty"`
 }
 
 type giftDetailsRecord struct {

@@ -25,6 +25,7 @@ type Contact struct {
 	CompanyID      string            `json:"companyId"`
 	LinkedinURL    string            `json:"linkedinUrl"`
 	ProfileImage   string            `json:"profileImage"`
+	Locale         string            `json:"locale,omitempty"`
 	Notes          string            `json:"notes"`
 	Tags           []Tag             `json:"tags"`
 	Address        Address           `json:"address"`
@@ -131,6 +132,7 @@ type ContactInput struct {
 	PhoneNumber  string
 	LinkedinURL  string
 	ProfileImage string
+	Locale       string
 	Tags         []string
 	Address      Address
 	// Campaign, when set, is added (once) to the contact's campaigns.

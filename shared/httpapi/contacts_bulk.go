@@ -30,6 +30,7 @@ type bulkContact struct {
 	PhoneNumber  string       `json:"phoneNumber"`
 	LinkedinURL  string       `json:"linkedinUrl"`
 	ProfileImage string       `json:"profileImage"`
+	Locale       string       `json:"locale"`
 	Tags         []string     `json:"tags"`
 	Address      *bulkAddress `json:"address"`
 }
@@ -53,7 +54,7 @@ func (c bulkContact) input() (contact.Input, error) {
 	in := contact.Input{
 		MailID: mail, FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName,
 		CompanyName: c.CompanyName, JobTitle: c.JobTitle, PhoneNumber: c.PhoneNumber,
-		LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Tags: c.Tags,
+		LinkedinURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Locale: c.Locale, Tags: c.Tags,
 	}
 	if a := c.Address; a != nil {
 		in.Address = contact.Address{Line1: a.Street, City: a.City, State: a.State, Zip: a.ZipCode, Country: a.Country}

@@ -29,6 +29,7 @@ type contactDTO struct {
 	CompanyID      string               `json:"companyId"`
 	LinkedinURL    string               `json:"linkedinUrl"`
 	ProfileImage   string               `json:"profileImage"`
+	Locale         string               `json:"locale,omitempty"`
 	Notes          string               `json:"notes"`
 	Tags           []tagDTO             `json:"tags"`
 	Address        addressDTO           `json:"address"`
@@ -101,7 +102,7 @@ func toContactDTO(c contact.Contact) contactDTO {
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ListIDs: convert(c.ListIDs, func(id string) string { return id }),
 		PhoneNumber: c.PhoneNumber, FirstName: c.FirstName, LastName: c.LastName, FullName: c.FullName,
 		JobTitle: c.JobTitle, CompanyName: c.CompanyName, CompanyID: c.CompanyID, LinkedinURL: c.LinkedinURL,
-		ProfileImage: c.ProfileImage, Notes: c.Notes, Address: addressDTO(c.Address),
+		ProfileImage: c.ProfileImage, Locale: c.Locale, Notes: c.Notes, Address: addressDTO(c.Address),
 		Usage:     usageDTO{CampaignIDs: convert(c.Usage.CampaignIDs, func(id string) string { return id })},
 		Tags:      convert(c.Tags, func(t contact.Tag) tagDTO { return tagDTO(t) }),
 		Sources:   convert(c.Sources, func(s contact.Source) sourceDTO { return sourceDTO(s) }),
@@ -139,6 +140,7 @@ type contactPatchBody struct {
 	PhoneNumber  *string     `json:"phoneNumber"`
 	LinkedinURL  *string     `json:"linkedinUrl"`
 	ProfileImage *string     `json:"profileImage"`
+	Locale       *string     `json:"locale"`
 	Notes        *string     `json:"notes"`
 	Tags         []string    `json:"tags"`
 	Address      *addressDTO `json:"address"`
@@ -148,7 +150,7 @@ func (b contactPatchBody) patch() contact.Patch {
 	return contact.Patch{
 		MailID: b.MailID, FirstName: b.FirstName, LastName: b.LastName, FullName: b.FullName,
 		CompanyName: b.CompanyName, CompanyID: b.CompanyID, JobTitle: b.JobTitle, PhoneNumber: b.PhoneNumber,
-		LinkedinURL: b.LinkedinURL, ProfileImage: b.ProfileImage, Notes: b.Notes, Tags: b.Tags,
+		LinkedinURL: b.LinkedinURL, ProfileImage: b.ProfileImage, Locale: b.Locale, Notes: b.Notes, Tags: b.Tags,
 		Address: (*contact.Address)(b.Address),
 	}
 }

@@ -52,6 +52,7 @@ type contactDetailsInput struct {
 	PhoneNumber  string           `json:"phoneNumber,omitempty"`
 	LinkedinURL  string           `json:"linkedinUrl,omitempty"`
 	ProfileImage string           `json:"profileImage,omitempty"`
+	Locale       string           `json:"locale,omitempty"`
 	Address      *gifting.Address `json:"address,omitempty"`
 }
 
@@ -70,6 +71,7 @@ func (b *addRecipientBody) contactInput() (gifting.ContactInput, error) {
 	in := gifting.ContactInput{
 		MailID: d.Email, FirstName: d.FirstName, LastName: d.LastName, CompanyName: d.CompanyName,
 		JobTitle: d.JobTitle, PhoneNumber: d.PhoneNumber, LinkedinURL: d.LinkedinURL, ProfileImage: d.ProfileImage,
+		Locale: d.Locale,
 	}
 	if d.Address != nil {
 		in.Address = *d.Address

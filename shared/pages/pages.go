@@ -21,6 +21,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/httplog"
+	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/recipient"
 )
@@ -56,7 +57,7 @@ var pagesHTML string
 var giftImages embed.FS
 
 var (
-	tmpl = template.Must(template.New("pages").Parse(pagesHTML))
+	tmpl = template.Must(template.New("pages").Funcs(template.FuncMap{"t": i18n.Lang{}.T}).Parse(pagesHTML))
 	// csp allows no script at all, the embedded style sheet by its hash,
 	// gift images from https hosts only (an http one could be swapped in
 	// transit: secureImage asks for it over https), and forms posting only
@@ -176,12 +177,13 @@ func (h *Handler) landing(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, p, err)
 		return
 	}
-	v := h.landingView(p)
+	l := h.lang(r, p)
+	v := h.landingView(p, l)
 	switch r.URL.Query().Get("done") {
 	case "claimed":
-		v.Notice = "Thank you! Your address is confirmed and your gift will be on its way soon."
+		v.Notice = l.T("Thank you! Your address is confirmed and your gift will be on its way soon.")
 		if v.Code != nil {
-			v.Notice = "Thank you! Your gift is ready: its code is below, and on this page whenever you come back."
+			v.Notice = l.T("Thank you! Your gift is ready: its code is below, and on this page whenever you come back.")
 		}
 	case "feedback":
 		v.FeedbackGiven = true
@@ -214,9 +216,10 @@ func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, p, perr)
 			return
 		}
-		v := h.landingView(p)
+		l := h.lang(r, p)
+		v := h.landingView(p, l)
 		v.Errors, v.Rating, v.FeedbackText = fieldErrors(err, map[string]string{"message.text": "message"}), rating, text
-		v.Alert = "Please check the feedback form."
+		v.Alert = l.T("Please check the feedback form.")
 		h.render(w, r, http.StatusBadRequest, v)
 		return
 	}
@@ -255,7 +258,7 @@ func (h *Handler) claimForm(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, p, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, h.claimView(p, recipient.ClaimInput{}, nil))
+	h.render(w, r, http.StatusOK, h.claimView(p, recipient.ClaimInput{}, nil, h.lang(r, p)))
 }
 
 func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
@@ -276,7 +279,7 @@ func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
 		if de.Code == gifting.CodeConflict {
 			status = http.StatusConflict
 		}
-		h.render(w, r, status, h.claimView(p, in, de))
+		h.render(w, r, status, h.claimView(p, in, de, h.lang(r, p)))
 		return
 	}
 	if err != nil {
@@ -292,7 +295,7 @@ func (h *Handler) unsubscribeForm(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, p, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, unsubscribeView(p, false))
+	h.render(w, r, http.StatusOK, unsubscribeView(p, false, h.lang(r, p)))
 }
 
 // unsubscribe serves both the page's button and a mail client's RFC 8058
@@ -309,7 +312,7 @@ func (h *Handler) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, p, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, unsubscribeView(p, true))
+	h.render(w, r, http.StatusOK, unsubscribeView(p, true, h.lang(r, p)))
 }
 
 // readForm parses a form post of at most MaxBody bytes; on failure it

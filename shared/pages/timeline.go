@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -43,7 +44,7 @@ var timelineStages = []struct {
 // tracking page), in transit (with the estimated delivery while it is
 // known and the gift not delivered), delivered. The current stage is the
 // last one reached; every earlier one is done.
-func timeline(r recipient.Recipient) []step {
+func timeline(r recipient.Recipient, l i18n.Lang) []step {
 	info := r.ShipmentInfo
 	text := func(key string) string { s, _ := info[key].(string); return s }
 	rank := r.Status.Rank()
@@ -55,34 +56,34 @@ func timeline(r recipient.Recipient) []step {
 	}
 	steps := make([]step, len(timelineStages))
 	for i, s := range timelineStages {
-		st := step{Label: s.label, Done: i <= current, Current: i == current, State: "not yet"}
+		st := step{Label: l.Text(s.label), Done: i <= current, Current: i == current, State: l.T("not yet")}
 		switch {
 		case st.Current:
-			st.State = "now"
+			st.State = l.T("now")
 		case st.Done:
-			st.State = "done"
+			st.State = l.T("done")
 		}
 		steps[i] = st
 	}
 	if r.ClaimedAt != nil {
-		steps[0].When = day(*r.ClaimedAt)
+		steps[0].When = l.Day(*r.ClaimedAt)
 	}
-	steps[0].Detail = "Your address is confirmed."
+	steps[0].Detail = l.T("Your address is confirmed.")
 	if r.Status == gifting.RecipientProcessing {
-		steps[0].Detail = "Your gift is being prepared."
+		steps[0].Detail = l.T("Your gift is being prepared.")
 	}
-	steps[1].When = day(parseTime(text("shippedAt")))
+	steps[1].When = l.Day(parseTime(text("shippedAt")))
 	if c, n := text("carrier"), text("trackingNumber"); c != "" && n != "" {
-		steps[1].Detail = "With " + c + ", tracking number " + n + "."
+		steps[1].Detail = l.T("With %[1]s, tracking number %[2]s.", c, n)
 		if link := r.TrackingURL(); link != "" {
-			steps[1].Link, steps[1].LinkText = link, "Track your parcel on the "+c+" website"
+			steps[1].Link, steps[1].LinkText = link, l.T("Track your parcel on the %s website", c)
 		}
 	}
 	if eta := parseTime(text("estimatedDeliveryAt")); !eta.IsZero() && rank < gifting.RecipientDelivered.Rank() {
-		steps[2].Detail = "Estimated delivery: " + day(eta) + "."
+		steps[2].Detail = l.T("Estimated delivery: %s.", l.Day(eta))
 	}
-	steps[3].When = day(parseTime(text("deliveredAt")))
-	return ended(steps, current, info)
+	steps[3].When = l.Day(parseTime(text("deliveredAt")))
+	return ended(steps, current, info, l)
 }
 
 // orderEnded is the end of a recipient's order that will not arrive
@@ -102,24 +103,24 @@ func orderEnded(info map[string]any) fulfilment.Status {
 // reached stay; the next is the end, current, saying what happened in
 // words, and the stages that will never come are not shown (a recipient
 // must not read "being prepared" about a gift that was cancelled).
-func ended(steps []step, current int, info map[string]any) []step {
+func ended(steps []step, current int, info map[string]any, l i18n.Lang) []step {
 	text := func(key string) string { s, _ := info[key].(string); return s }
 	var end step
 	switch orderEnded(info) {
 	case fulfilment.StatusCancelled:
-		end = step{Label: "Cancelled", When: day(parseTime(text("cancelledAt"))),
-			Detail: "The sender cancelled this gift before it shipped, so nothing is on its way to you."}
+		end = step{Label: l.T("Cancelled"), When: l.Day(parseTime(text("cancelledAt"))),
+			Detail: l.T("The sender cancelled this gift before it shipped, so nothing is on its way to you.")}
 	case fulfilment.StatusFailed:
-		end = step{Label: "Not delivered", When: day(parseTime(text("failedAt"))),
-			Detail: "The carrier could not deliver your parcel and is returning it to the sender, who has been told."}
+		end = step{Label: l.T("Not delivered"), When: l.Day(parseTime(text("failedAt"))),
+			Detail: l.T("The carrier could not deliver your parcel and is returning it to the sender, who has been told.")}
 	default:
 		return steps
 	}
-	end.Done, end.Current, end.State = true, true, "now"
+	end.Done, end.Current, end.State = true, true, l.T("now")
 	out := append(slices.Clone(steps[:current+1]), end)
-	out[current].Current, out[current].State = false, "done"
+	out[current].Current, out[current].State = false, l.T("done")
 	if current == 0 {
-		out[0].Detail = "Your address is confirmed."
+		out[0].Detail = l.T("Your address is confirmed.")
 	}
 	return out
 }
@@ -132,14 +133,4 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
-}
-
-// day is the date of t as the timeline shows it, "" for the zero time.
-// The page does not know the recipient's time zone; the carriers' dates
-// are in UTC.
-func day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("Monday 2 January 2006")
 }

@@ -24,7 +24,7 @@ func TestTimelineEnds(t *testing.T) {
 	} {
 		r := recipient.Recipient{}
 		r.Status, r.ShipmentInfo = tt.status, map[string]any{"orderStatus": tt.order}
-		steps := timeline(r)
+		steps := timeline(r, english)
 		var labels []string
 		currents := 0
 		for _, s := range steps {

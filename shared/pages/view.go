@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/branding"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -21,8 +22,13 @@ type view struct {
 	View  string // landing, claim or problem
 	Title string
 	CSS   template.CSS
+	// Lang is the language the page is written in (i18n.Choose): the
+	// template's texts and <html lang>.
+	Lang i18n.Lang
 
 	Sender, CampaignName, FirstName, Message string
+	// Hello is the greeting headings start with ("Hi Ada,", "Hallo Ada,").
+	Hello string
 	// The organization's branding: its logo, its colour (BrandCSS sets
 	// the pages' --brand), the sender's note and who signs it, and its
 	// footer line.
@@ -115,15 +121,18 @@ func secureImage(u string) string {
 	return u
 }
 
-func base(p recipient.Page, name string) view {
+func base(p recipient.Page, name string, l i18n.Lang) view {
 	first := strings.TrimSpace(p.Recipient.ContactDetails.FirstName)
-	if first == "" {
+	hello := l.T("Hi there,")
+	if first != "" {
+		hello = l.T("Hi %s,", first)
+	} else {
 		first = "there"
 	}
 	look := branding.Resolve(p.Org, "", "")
 	sender := cmp.Or(look.Name, p.Sender)
-	v := view{View: name, Title: "A gift from " + sender, Sender: sender, CampaignName: p.Campaign.Name,
-		FirstName: first, Message: p.Campaign.Description, Logo: look.Logo, OrgFooter: look.Footer}
+	v := view{View: name, Lang: l, Title: l.T("A gift from %s", sender), Sender: sender, CampaignName: p.Campaign.Name,
+		FirstName: first, Hello: hello, Message: p.Campaign.Description, Logo: look.Logo, OrgFooter: look.Footer}
 	if look.Color != branding.DefaultColor {
 		v.BrandCSS = template.CSS(":root{--brand:" + look.Color + "}")
 	}
@@ -134,8 +143,8 @@ func base(p recipient.Page, name string) view {
 	return v
 }
 
-func (h *Handler) landingView(p recipient.Page) view {
-	v := base(p, "landing")
+func (h *Handler) landingView(p recipient.Page, l i18n.Lang) view {
+	v := base(p, "landing", l)
 	r := p.Recipient
 	if r.Status == gifting.RecipientDeclined {
 		v.Declined, v.Message = true, ""
@@ -153,7 +162,7 @@ func (h *Handler) landingView(p recipient.Page) view {
 	v.Claimed = true
 	v.Selected = giftView{Name: sg.Name, Description: sg.Description, ImageURL: secureImage(sg.ImageURL)}
 	v.Selected.Option, _ = r.ShipmentInfo["variantName"].(string)
-	v.Steps = timeline(r)
+	v.Steps = timeline(r, l)
 	v.Ended = string(orderEnded(r.ShipmentInfo))
 	if a := r.Address; a != nil {
 		lines := []string{a.Line1, a.Line2, strings.TrimSpace(a.Zip + " " + a.City), a.State, a.Country}
@@ -180,13 +189,13 @@ func (h *Handler) landingView(p recipient.Page) view {
 	return v
 }
 
-func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *gifting.Error) view {
-	v := base(p, "claim")
-	v.Title = "Claim your gift from " + p.Sender
+func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *gifting.Error, l i18n.Lang) view {
+	v := base(p, "claim", l)
+	v.Title = l.T("Claim your gift from %s", p.Sender)
 	v.ClaimAction = "/claim/" + p.Recipient.ClaimPageID
 	if problem != nil {
 		v.Errors = problem.Details
-		v.Alert = "Please check the fields marked below."
+		v.Alert = l.T("Please check the fields marked below.")
 		if problem.Code == gifting.CodeConflict {
 			v.Alert = sentence(problem.Message)
 		}
@@ -212,17 +221,17 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 	}
 	e := v.Errors
 	v.Fields = []field{
-		{Name: "line1", Label: "Street and number", Type: "text", Value: in.Line1, Autocomplete: "address-line1", Required: true, Max: 200, Error: e["line1"]},
-		{Name: "line2", Label: "Apartment, suite, floor", Hint: "optional", Type: "text", Value: in.Line2, Autocomplete: "address-line2", Max: 200, Error: e["line2"]},
+		{Name: "line1", Label: l.T("Street and number"), Type: "text", Value: in.Line1, Autocomplete: "address-line1", Required: true, Max: 200, Error: e["line1"]},
+		{Name: "line2", Label: l.T("Apartment, suite, floor"), Hint: l.T("optional"), Type: "text", Value: in.Line2, Autocomplete: "address-line2", Max: 200, Error: e["line2"]},
 		{Row: []field{
-			{Name: "zip", Label: "Postal code", Type: "text", Value: in.Zip, Autocomplete: "postal-code", Required: true, Max: 20, Error: e["zip"]},
-			{Name: "city", Label: "City", Type: "text", Value: in.City, Autocomplete: "address-level2", Required: true, Max: 200, Error: e["city"]},
+			{Name: "zip", Label: l.T("Postal code"), Type: "text", Value: in.Zip, Autocomplete: "postal-code", Required: true, Max: 20, Error: e["zip"]},
+			{Name: "city", Label: l.T("City"), Type: "text", Value: in.City, Autocomplete: "address-level2", Required: true, Max: 200, Error: e["city"]},
 		}},
 		{Row: []field{
-			{Name: "state", Label: "State or region", Hint: "optional", Type: "text", Value: in.State, Autocomplete: "address-level1", Max: 200, Error: e["state"]},
-			{Name: "country", Label: "Country", Hint: "two-letter code, e.g. US", Type: "text", Value: in.Country, Autocomplete: "country", Required: true, Max: 2, Error: e["country"]},
+			{Name: "state", Label: l.T("State or region"), Hint: l.T("optional"), Type: "text", Value: in.State, Autocomplete: "address-level1", Max: 200, Error: e["state"]},
+			{Name: "country", Label: l.T("Country"), Hint: l.T("two-letter code, e.g. US"), Type: "text", Value: in.Country, Autocomplete: "country", Required: true, Max: 2, Error: e["country"]},
 		}},
-		{Name: "phoneNumber", Label: "Phone number", Hint: "optional, for the carrier", Type: "tel", Value: in.PhoneNumber, Autocomplete: "tel", Max: 30, Error: e["phoneNumber"]},
+		{Name: "phoneNumber", Label: l.T("Phone number"), Hint: l.T("optional, for the carrier"), Type: "tel", Value: in.PhoneNumber, Autocomplete: "tel", Max: 30, Error: e["phoneNumber"]},
 	}
 	if v.SomeDigital {
 		optionalFields(v.Fields) // a digital choice needs none of them
@@ -252,9 +261,9 @@ var problems = map[int][2]string{
 
 // unsubscribeView is the unsubscribe page of p: the question and its
 // button, or, once done, the confirmation.
-func unsubscribeView(p recipient.Page, done bool) view {
-	v := base(p, "unsubscribe")
-	v.Title, v.Unsubscribed = "Unsubscribe", done
+func unsubscribeView(p recipient.Page, done bool, l i18n.Lang) view {
+	v := base(p, "unsubscribe", l)
+	v.Title, v.Unsubscribed = l.T("Unsubscribe"), done
 	if !done {
 		v.UnsubscribeAction = "/unsubscribe/" + p.Recipient.LandingPageID
 	}
@@ -265,18 +274,24 @@ func unsubscribeView(p recipient.Page, done bool) view {
 // problem is about: the error page then names the sender and, once the gift
 // is claimed, leads to the landing page.
 func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p *recipient.Page, text ...string) {
+	var l i18n.Lang
+	if p != nil {
+		l = h.lang(r, *p)
+	} else {
+		l = h.lang(r, recipient.Page{})
+	}
 	t := problems[status]
-	v := view{View: "problem", Title: t[0], Heading: t[0], Text: t[1]}
+	v := view{View: "problem", Lang: l, Title: l.Text(t[0]), Heading: l.Text(t[0]), Text: l.Text(t[1])}
 	if p != nil && p.Recipient.RecipientID != "" {
 		v.Sender, v.CampaignName = p.Sender, p.Campaign.Name
 		if p.Recipient.Claimed() {
-			v.Heading, v.LandingURL = "Your address is already confirmed", "/gift/"+p.Recipient.LandingPageID
+			v.Heading, v.LandingURL = l.T("Your address is already confirmed"), "/gift/"+p.Recipient.LandingPageID
 			if p.Recipient.Address == nil {
-				v.Heading = "Your gift is already claimed" // a digital gift: no address was asked
+				v.Heading = l.T("Your gift is already claimed") // a digital gift: no address was asked
 			}
 		}
 		if p.Recipient.Status == gifting.RecipientExpired {
-			v.Title, v.Heading = "This gift has expired", "This gift has expired"
+			v.Title, v.Heading = l.T("This gift has expired"), l.T("This gift has expired")
 		}
 	}
 	if status == http.StatusConflict && v.LandingURL == "" && strings.HasPrefix(r.Pattern, "POST /gift/") {
@@ -312,7 +327,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v v
 		w.Header().Set("Content-Security-Policy", cspWith(string(v.BrandCSS)))
 	}
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
+	if err := templateFor(v.Lang).ExecuteTemplate(&buf, "page", v); err != nil {
 		h.log.ErrorContext(r.Context(), "render page", "error", err.Error())
 		http.Error(w, "Something went wrong on our side.", http.StatusInternalServerError)
 		return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftcampaign/service/shared/branding"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/mail"
 )
 
@@ -79,6 +80,7 @@ func trackingURL(r Recipient) string { return cmp.Or(r.TrackingURL(), r.URLs.Lan
 // the recipient's values filled and escaped (RenderEmails): the tenant's
 // own markup, trusted as the tenant's.
 type emailView struct {
+	Lang                           string // <html lang>
 	Subject, Preheader, Name, Logo string
 	Color                          htmltemplate.CSS
 	Body                           htmltemplate.HTML
@@ -101,9 +103,10 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 		return mail.Message{}, fmt.Errorf("no layout for email kind %q", kind)
 	}
 	look := mc.Look()
-	v := emailView{Subject: e.Subject, Name: look.Name, Logo: look.Logo, Color: htmltemplate.CSS(look.Color),
+	l := r.Lang()
+	v := emailView{Lang: l.Code(), Subject: e.Subject, Name: look.Name, Logo: look.Logo, Color: htmltemplate.CSS(look.Color),
 		Body: htmltemplate.HTML(e.HTML), BodyText: strings.TrimSpace(mail.PlainText(e.HTML)),
-		SenderName: r.SenderName(look.SenderName), Button: layout.Button, ButtonURL: layout.URL(r), Footer: look.Footer}
+		SenderName: r.SenderName(look.SenderName), Button: l.Text(layout.Button), ButtonURL: layout.URL(r), Footer: look.Footer}
 	if layout.Note {
 		v.Note = r.Note(mc.Message, look.SenderName)
 	}
@@ -120,6 +123,13 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 	}
 	return mail.Message{To: r.ContactDetails.Email, Subject: e.Subject, HTML: h.String(), Text: t.String(), Kind: kind,
 		FromName: look.SenderName, ReplyTo: look.ReplyTo}, nil
+}
+
+// Lang is the language of r's emails: its contact's locale when the
+// emails are written in it, else English (i18n.Choose; an email has no
+// browser to ask).
+func (r Recipient) Lang() i18n.Lang {
+	return i18n.For(i18n.Choose(r.ContactDetails.Locale, ""))
 }
 
 // Look is the branding of mc's emails: the organization's, with the

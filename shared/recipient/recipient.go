@@ -87,6 +87,9 @@ type ContactDetails struct {
 	Phone        string
 	LinkedInURL  string
 	ProfileImage string
+	// Locale is the contact's language (BCP 47, i18n.Canonical), "" when
+	// unknown: the pages and emails are in it when they can be.
+	Locale string
 }
 
 // DetailsOf is the recipient's copy of contact c.
@@ -95,7 +98,7 @@ func DetailsOf(c gifting.Contact) ContactDetails {
 		ContactID: c.ContactID, FirstName: c.FirstName, LastName: c.LastName, Email: c.MailID,
 		Company: c.CompanyName, JobTitle: c.JobTitle, AddressLine1: c.Address.Line1, AddressLine2: c.Address.Line2,
 		City: c.Address.City, State: c.Address.State, Zip: c.Address.Zip, Country: c.Address.Country,
-		Phone: c.PhoneNumber, LinkedInURL: c.LinkedinURL, ProfileImage: c.ProfileImage,
+		Phone: c.PhoneNumber, LinkedInURL: c.LinkedinURL, ProfileImage: c.ProfileImage, Locale: c.Locale,
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 // shipped), so a recipient's emails show no shipment before there is one.
 func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 	subject, html := r.placeholders(false), r.placeholders(true)
+	l := r.Lang() // the service's own texts in the recipient's language; a tenant's as written
 	for _, kind := range gifting.EmailKinds {
 		t, ok := emails[kind]
 		if !ok && kind == "shipped" && r.Emails.Shipped.Active {
@@ -33,8 +34,8 @@ func (r *Recipient) RenderEmails(emails map[string]gifting.EmailTemplate) {
 			continue
 		}
 		e := r.Emails.Kind(kind)
-		e.Subject = fill(t.Subject, subject)
-		e.HTML = fill(t.HTML, html)
+		e.Subject = fill(l.Stock(t.Subject), subject)
+		e.HTML = fill(l.Stock(t.HTML), html)
 	}
 }
 
@@ -63,7 +64,7 @@ func (r *Recipient) placeholders(isHTML bool) map[string]string {
 	}
 	first := r.ContactDetails.FirstName
 	if first == "" {
-		first = "there"
+		first = r.Lang().T("there")
 	}
 	carrier, _ := r.ShipmentInfo["carrier"].(string)
 	number, _ := r.ShipmentInfo["trackingNumber"].(string)

@@ -60,6 +60,7 @@ type RecipientContact struct {
 	Phone        string `json:"phone"`
 	LinkedInURL  string `json:"linkedInUrl"`
 	ProfileImage string `json:"profileImage"`
+	Locale       string `json:"locale,omitempty"`
 }
 
 // GiftDetails is the gift held for the recipient.

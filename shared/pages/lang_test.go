@@ -1,0 +1,41 @@
+package pages
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"golang.org/x/text/language"
+
+	"github.com/giftcampaign/service/shared/i18n"
+)
+
+var english = i18n.For(language.English)
+
+// TestPageTextsAreTranslated: every text the page template and the views
+// look up ({{t "…"}}, l.T, l.Text) is in every language's catalog, so no
+// German page shows an English line.
+func TestPageTextsAreTranslated(t *testing.T) {
+	var texts []string
+	for _, m := range regexp.MustCompile(`\{\{t ("(?:[^"\\]|\\.)*")`).FindAllStringSubmatch(pagesHTML, -1) {
+		s, err := strconv.Unquote(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, s)
+	}
+	if len(texts) < 40 {
+		t.Fatalf("found %d texts in the page template: the pattern no longer matches it", len(texts))
+	}
+	for _, s := range timelineStages {
+		texts = append(texts, s.label)
+	}
+	for _, p := range problems {
+		texts = append(texts, p[0], p[1])
+	}
+	for _, s := range texts {
+		if !i18n.Translated(s) {
+			t.Errorf("%q is not translated", s)
+		}
+	}
+}
