@@ -4380,7 +4380,13 @@ type AddRecipientInput struct {
 
 		// LinkedinUrl An absolute http or https URL, or empty for none.
 		LinkedinUrl *OptionalHttpURL `json:"linkedinUrl,omitempty"`
-		PhoneNumber *string          `json:"phoneNumber,omitempty"`
+
+		// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+		// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+		// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+		// browser's Accept-Language, else in English. Omitted or empty: unknown.
+		Locale      *Locale `json:"locale,omitempty"`
+		PhoneNumber *string `json:"phoneNumber,omitempty"`
 
 		// ProfileImage An absolute http or https URL, or empty for none.
 		ProfileImage *OptionalHttpURL `json:"profileImage,omitempty"`
@@ -4803,12 +4809,18 @@ type BulkContact struct {
 	CompanyName *string `json:"companyName,omitempty"`
 
 	// Email Alias of mailId (the quick-start form).
-	Email        *string `json:"email,omitempty"`
-	FirstName    *string `json:"firstName,omitempty"`
-	FullName     *string `json:"fullName,omitempty"`
-	JobTitle     *string `json:"jobTitle,omitempty"`
-	LastName     *string `json:"lastName,omitempty"`
-	LinkedinUrl  *string `json:"linkedinUrl,omitempty"`
+	Email       *string `json:"email,omitempty"`
+	FirstName   *string `json:"firstName,omitempty"`
+	FullName    *string `json:"fullName,omitempty"`
+	JobTitle    *string `json:"jobTitle,omitempty"`
+	LastName    *string `json:"lastName,omitempty"`
+	LinkedinUrl *string `json:"linkedinUrl,omitempty"`
+
+	// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+	// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+	// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+	// browser's Accept-Language, else in English. Omitted or empty: unknown.
+	Locale       *Locale `json:"locale,omitempty"`
 	MailId       *string `json:"mailId,omitempty"`
 	PhoneNumber  *string `json:"phoneNumber,omitempty"`
 	ProfileImage *string `json:"profileImage,omitempty"`
@@ -5180,6 +5192,12 @@ type Contact struct {
 	// ListIds The contact lists it belongs to.
 	ListIds []string `json:"listIds"`
 
+	// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+	// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+	// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+	// browser's Accept-Language, else in English. Omitted or empty: unknown.
+	Locale *Locale `json:"locale,omitempty"`
+
 	// MailId The primary email, lower-cased.
 	MailId         string `json:"mailId"`
 	Notes          string `json:"notes"`
@@ -5307,6 +5325,12 @@ type ContactPatch struct {
 
 	// LinkedinUrl An http(s) URL.
 	LinkedinUrl *string `json:"linkedinUrl,omitempty"`
+
+	// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+	// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+	// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+	// browser's Accept-Language, else in English. Omitted or empty: unknown.
+	Locale *Locale `json:"locale,omitempty"`
 
 	// MailId An email address; must not belong to another contact.
 	MailId *string `json:"mailId,omitempty"`
@@ -6444,6 +6468,12 @@ type ListProgress struct {
 // ListProgressStatus defines model for ListProgress.Status.
 type ListProgressStatus string
 
+// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+// browser's Accept-Language, else in English. Omitted or empty: unknown.
+type Locale = string
+
 // NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
 type NextCursor = string
 
@@ -6774,10 +6804,16 @@ type Recipient struct {
 		JobTitle     string `json:"jobTitle"`
 		LastName     string `json:"lastName"`
 		LinkedInUrl  string `json:"linkedInUrl"`
-		Phone        string `json:"phone"`
-		ProfileImage string `json:"profileImage"`
-		State        string `json:"state"`
-		Zip          string `json:"zip"`
+
+		// Locale The contact's language, a BCP 47 tag (`de`, `de-AT`, `fr-CA`, `es-419`), stored in canonical form;
+		// anything else is a 400 naming the field. The recipient's pages and emails are in the supported
+		// language it matches (English, German, French, Spanish; `de-AT` is German), else, on the pages, in the
+		// browser's Accept-Language, else in English. Omitted or empty: unknown.
+		Locale       *Locale `json:"locale,omitempty"`
+		Phone        string  `json:"phone"`
+		ProfileImage string  `json:"profileImage"`
+		State        string  `json:"state"`
+		Zip          string  `json:"zip"`
 	} `json:"contactDetails"`
 
 	// CreatedAt RFC 3339 in UTC with exactly three fractional digits (milliseconds), as every timestamp the service writes.
@@ -10296,7 +10332,7 @@ type ClientInterface interface {
 	// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
 	// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
 	// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
-	// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+	// `profileImage`, `locale`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
 	// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
 	// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
 	// The same Idempotency-Key for the same list is the same job (answered again with
@@ -12502,7 +12538,7 @@ func (c *Client) ExportContactListMembers(ctx context.Context, listId string, pa
 // read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
 // 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
 // `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
-// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+// `profileImage`, `locale`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
 // any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
 // a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
 // The same Idempotency-Key for the same list is the same job (answered again with
@@ -21541,7 +21577,7 @@ type ClientWithResponsesInterface interface {
 	// read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
 	// 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
 	// `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
-	// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+	// `profileImage`, `locale`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
 	// any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
 	// a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
 	// The same Idempotency-Key for the same list is the same job (answered again with
@@ -34615,7 +34651,7 @@ func (c *ClientWithResponses) ExportContactListMembersWithResponse(ctx context.C
 // read shows its progress. The file: RFC 4180 CSV in UTF-8, with or without a BOM, at most
 // 10 MB; its first row names the columns with the bulk add's field names (`email` or `mailId`,
 // `firstName`, `lastName`, `fullName`, `companyName`, `jobTitle`, `phoneNumber`, `linkedinUrl`,
-// `profileImage`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
+// `profileImage`, `locale`, `tags` separated by `;`, `street`, `city`, `state`, `zipCode`, `country`), in
 // any order and letter case. Rows are added 100 at a time through the bulk add's merge rules, so
 // a row ends as the same JSON item would (created, merged, unchanged or failed with its reason).
 // The same Idempotency-Key for the same list is the same job (answered again with

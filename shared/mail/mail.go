@@ -34,6 +34,9 @@ type Message struct {
 	// header and at the foot of both parts. What it resolves to is the
 	// caller's.
 	UnsubscribeToken string
+	// UnsubscribeLabel is the words of that link in the recipient's
+	// language ("Von diesen E-Mails abmelden"); "" is English.
+	UnsubscribeLabel string
 	// Kind is the schedule entry the email is, e.g. addressConfirmation.
 	Kind string
 	// OrgID, CampaignID and RecipientID say whose email it is.

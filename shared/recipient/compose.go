@@ -121,8 +121,12 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 	if err := textLayout.Execute(&t, v); err != nil {
 		return mail.Message{}, fmt.Errorf("render email %s: %w", kind, err)
 	}
-	return mail.Message{To: r.ContactDetails.Email, Subject: e.Subject, HTML: h.String(), Text: t.String(), Kind: kind,
-		FromName: look.SenderName, ReplyTo: look.ReplyTo}, nil
+	m := mail.Message{To: r.ContactDetails.Email, Subject: e.Subject, HTML: h.String(), Text: t.String(), Kind: kind,
+		FromName: look.SenderName, ReplyTo: look.ReplyTo}
+	if l.Tag != i18n.Supported[0] {
+		m.UnsubscribeLabel = l.Text("Unsubscribe from these emails")
+	}
+	return m, nil
 }
 
 // Lang is the language of r's emails: its contact's locale when the

@@ -135,8 +135,12 @@ func (s *Mailer) input(m mail.Message) *sesv2.SendEmailInput {
 			{Name: aws.String("List-Unsubscribe"), Value: aws.String("<" + link + ">")},
 			{Name: aws.String("List-Unsubscribe-Post"), Value: aws.String("List-Unsubscribe=One-Click")},
 		}
-		htmlBody = withFooter(htmlBody, `<p style="font-size:12px;color:#666"><a href="`+html.EscapeString(link)+`">Unsubscribe</a> from these emails.</p>`)
-		text = strings.TrimRight(text, "\n") + "\n\nUnsubscribe from these emails: " + link + "\n"
+		footer, label := `<a href="`+html.EscapeString(link)+`">Unsubscribe</a> from these emails.`, "Unsubscribe from these emails"
+		if m.UnsubscribeLabel != "" {
+			footer, label = `<a href="`+html.EscapeString(link)+`">`+html.EscapeString(m.UnsubscribeLabel)+`</a>`, m.UnsubscribeLabel
+		}
+		htmlBody = withFooter(htmlBody, `<p style="font-size:12px;color:#666">`+footer+`</p>`)
+		text = strings.TrimRight(text, "\n") + "\n\n" + label + ": " + link + "\n"
 	}
 	utf8 := aws.String("UTF-8")
 	from := s.cfg.From
