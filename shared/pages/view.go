@@ -194,7 +194,10 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 	v.Title = l.T("Claim your gift from %s", p.Sender)
 	v.ClaimAction = "/claim/" + p.Recipient.ClaimPageID
 	if problem != nil {
-		v.Errors = problem.Details
+		v.Errors = map[string]string{}
+		for field, msg := range problem.Details {
+			v.Errors[field] = l.Stock(msg) // the claim's fixed messages are in the catalog; one naming a gift stays English
+		}
 		v.Alert = l.T("Please check the fields marked below.")
 		if problem.Code == gifting.CodeConflict {
 			v.Alert = sentence(problem.Message)
