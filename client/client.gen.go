@@ -8301,6 +8301,9 @@ type PreviewTemplateEmailParams struct {
 
 	// CampaignId A campaign of the organization whose note and gifts the preview shows.
 	CampaignId *string `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+
+	// Locale The sample recipient's locale, as a contact's (BCP 47): the email as a recipient with it gets it (the layout and the service catalog's templates in German, French or Spanish; a tenant's own words as written). Default none: English. Not a language tag: 400.
+	Locale *Locale `form:"locale,omitempty" json:"locale,omitempty"`
 }
 
 // PreviewTemplateEmailParamsEmail defines parameters for PreviewTemplateEmail.
@@ -19607,6 +19610,18 @@ func NewPreviewTemplateEmailRequest(server string, templateId string, params *Pr
 		if params.CampaignId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Locale != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "locale", *params.Locale, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -31,9 +32,15 @@ type previewDTO struct {
 // campaign is named, its note and gifts.
 func (s *Server) previewEmail(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	kind, campaignID := q.str("email"), q.str("campaignId")
+	kind, campaignID, locale := q.str("email"), q.str("campaignId"), q.str("locale")
 	if kind == "" {
 		q.problems.Add("email", "is required: one of the kinds of email, e.g. addressConfirmation")
+	}
+	if locale != "" {
+		var err error
+		if locale, err = i18n.Canonical(locale); err != nil {
+			q.problems.Add("locale", err.Error())
+		}
 	}
 	if err := q.err(); err != nil {
 		return err
@@ -49,7 +56,7 @@ func (s *Server) previewEmail(w http.ResponseWriter, r *http.Request) error {
 	}
 	g := t.TemplateData.Goal
 	m, err := s.recipients.Preview(r.Context(), orgID, campaignID, kind,
-		recipient.PreviewTemplate{Emails: emails, TemplateOrg: t.OrganizationID, Logo: g.Logo, LogoColor: g.LogoColor})
+		recipient.PreviewTemplate{Emails: emails, TemplateOrg: t.OrganizationID, Logo: g.Logo, LogoColor: g.LogoColor, Locale: locale})
 	if err != nil {
 		return err
 	}

@@ -48,11 +48,19 @@ func TestPreviewRendersATemplatesEmail(t *testing.T) {
 		!strings.Contains(p.Data.HTML, "Spring hamper") {
 		t.Errorf("campaign preview: %d %s", status, p.Data.HTML)
 	}
+	// A locale previews the email a recipient with it gets: the catalog
+	// template in German, the campaign's note as written.
+	if status, p := get(api, "?email=reminder1&locale=de-AT&campaignId="+campaignID); status != http.StatusOK ||
+		p.Data.Subject != "Ihr Geschenk wartet auf Sie, Grace" || !strings.Contains(p.Data.HTML, `<html lang="de">`) ||
+		!strings.Contains(p.Data.HTML, "Cheers, Grace!") || !strings.Contains(p.Data.Text, "Zu Ihrem Geschenk: https://gifts.test/gift/preview") {
+		t.Errorf("German preview: %d %q\n%s", status, p.Data.Subject, p.Data.Text)
+	}
 	for query, want := range map[string]int{
-		"":                  http.StatusBadRequest,
-		"?email=newsletter": http.StatusBadRequest,
-		"?email=reminder2":  http.StatusOK,
-		"?email=shipped":    http.StatusOK, // the service's own words
+		"?email=reminder1&locale=nope!": http.StatusBadRequest,
+		"":                              http.StatusBadRequest,
+		"?email=newsletter":             http.StatusBadRequest,
+		"?email=reminder2":              http.StatusOK,
+		"?email=shipped":                http.StatusOK, // the service's own words
 		"?email=addressConfirmation&campaignId=nope": http.StatusNotFound,
 	} {
 		if status, _ := get(api, query); status != want {

@@ -12,10 +12,12 @@ import (
 )
 
 // PreviewTemplate is the template an email preview renders: its emails,
-// the organization owning it and its goal's logo and colour.
+// the organization owning it and its goal's logo and colour; and the
+// sample recipient's locale ("" for none: English).
 type PreviewTemplate struct {
 	Emails                       map[string]gifting.EmailTemplate
 	TemplateOrg, Logo, LogoColor string
+	Locale                       string
 }
 
 // Sample data of a preview: a recipient, its page ids, and the gift shown
@@ -68,7 +70,9 @@ func (a *App) Preview(ctx context.Context, orgID, campaignID, kind string, t Pre
 	} else {
 		name = mc.CampaignName
 	}
-	r := SampleRecipient(a.cfg.PublicBaseURL, name, t.Emails)
+	r := SampleRecipient(a.cfg.PublicBaseURL, name, nil)
+	r.ContactDetails.Locale = t.Locale
+	r.RenderEmails(t.Emails)
 	if r.Emails.Kind(kind).Subject == "" {
 		return mail.Message{}, gifting.Problems{"email": "the template has no " + kind + " email"}.Err()
 	}
