@@ -3,6 +3,7 @@ package pages
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -36,6 +37,20 @@ func TestPageTextsAreTranslated(t *testing.T) {
 	for _, s := range texts {
 		if !i18n.Translated(s) {
 			t.Errorf("%q is not translated", s)
+		}
+	}
+}
+
+// TestPageTemplateHasNoLiteralText: besides its markup and its actions,
+// the page template holds no words: every text a recipient reads is a
+// {{t "…"}} lookup (or the organization's own data), so a text added as
+// a literal cannot show English on a German page.
+func TestPageTemplateHasNoLiteralText(t *testing.T) {
+	rest := regexp.MustCompile(`(?s)\{\{.*?\}\}`).ReplaceAllString(pagesHTML, "")
+	rest = regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(rest, "")
+	for _, line := range strings.Split(rest, "\n") {
+		if regexp.MustCompile(`[\pL]{2,}`).MatchString(line) {
+			t.Errorf("the page template writes %q as a literal: make it {{t \"…\"}} and translate it in shared/i18n/messages", strings.TrimSpace(line))
 		}
 	}
 }
