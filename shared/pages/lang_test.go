@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,6 +29,32 @@ func TestPageTextsAreTranslated(t *testing.T) {
 	}
 	if len(texts) < 40 {
 		t.Fatalf("found %d texts in the page template: the pattern no longer matches it", len(texts))
+	}
+	inTemplate := len(texts)
+	// The views' own lookups (l.T("…"), l.Text("…")) in the package's
+	// sources.
+	sources, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range sources {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`l\.(?:T|Text)\(("(?:[^"\\]|\\.)*")`).FindAllStringSubmatch(string(src), -1) {
+			s, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts = append(texts, s)
+		}
+	}
+	if len(texts)-inTemplate < 30 {
+		t.Fatalf("found %d lookups in the views: the pattern no longer matches them", len(texts)-inTemplate)
 	}
 	for _, s := range timelineStages {
 		texts = append(texts, s.label)
