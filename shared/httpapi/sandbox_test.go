@@ -167,6 +167,26 @@ func TestSandboxIsolatedBothWays(t *testing.T) {
 	if w := walletOf(t, test, ""); w.Balance != access.SandboxCredits-40 {
 		t.Errorf("sandbox wallet %d, want %d", w.Balance, access.SandboxCredits-40)
 	}
+	// The operator's list (billing) has the live organization and not its
+	// sandbox, whose usage is its own.
+	for after, listed := "", false; ; {
+		page, err := access.NewApp(s).Orgs(t.Context(), "", after, access.MaxOrgPage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range page.Orgs {
+			listed = listed || o.Org.OrgID == orgID
+			if gifting.IsSandboxOrg(o.Org.OrgID) {
+				t.Errorf("the operator lists a sandbox: %s", o.Org.OrgID)
+			}
+		}
+		if after = page.Next; after == "" {
+			if !listed {
+				t.Errorf("the operator's list lacks %s", orgID)
+			}
+			break
+		}
+	}
 	// A test key makes test keys only; the sandbox's routes refuse a live key.
 	res := test.Do("POST", "/api/campaigns/api-keys", map[string]any{"name": "x", "scopes": []string{"read"}, "mode": "live"})
 	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")

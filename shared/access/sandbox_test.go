@@ -1,0 +1,33 @@
+package access
+
+import (
+	"testing"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
+
+func TestKeyOrg(t *testing.T) {
+	live, test := gifting.Principal{OrgID: "acme"}, gifting.Principal{OrgID: "acme~test"}
+	for _, tt := range []struct {
+		by   gifting.Principal
+		mode string
+		org  string
+		code gifting.Code
+	}{
+		{live, "", "acme", ""},
+		{live, ModeLive, "acme", ""},
+		{live, ModeTest, "acme~test", ""},
+		{test, "", "acme~test", ""},
+		{test, ModeTest, "acme~test", ""},
+		{test, ModeLive, "", gifting.CodeValidation},
+		{live, "sandbox", "", gifting.CodeValidation},
+	} {
+		org, err := keyOrg(tt.by, tt.mode)
+		if org != tt.org || gifting.ErrorCode(err) != tt.code {
+			t.Errorf("keyOrg(%s, %q) = %q, %v; want %q, %q", tt.by.OrgID, tt.mode, org, err, tt.org, tt.code)
+		}
+	}
+	if RequireTestKey(live) == nil || RequireTestKey(test) != nil {
+		t.Error("RequireTestKey lets a live key in or keeps a test key out")
+	}
+}
