@@ -23,7 +23,11 @@ func TestKeyOrg(t *testing.T) {
 		{live, "sandbox", "", gifting.CodeValidation},
 	} {
 		org, err := keyOrg(tt.by, tt.mode)
-		if org != tt.org || gifting.ErrorCode(err) != tt.code {
+		var code gifting.Code
+		if err != nil {
+			code = gifting.ErrorCode(err)
+		}
+		if org != tt.org || code != tt.code {
 			t.Errorf("keyOrg(%s, %q) = %q, %v; want %q, %q", tt.by.OrgID, tt.mode, org, err, tt.org, tt.code)
 		}
 	}

@@ -24,7 +24,11 @@ func TestCheckAdvance(t *testing.T) {
 		{gifting.RecipientInviteSent, gifting.RecipientAcknowledged, gifting.CodeValidation},
 		{gifting.RecipientInviteSent, "", gifting.CodeValidation},
 	} {
-		if got := gifting.ErrorCode(CheckAdvance(tt.from, tt.to)); got != tt.code {
+		var got gifting.Code
+		if err := CheckAdvance(tt.from, tt.to); err != nil {
+			got = gifting.ErrorCode(err)
+		}
+		if got != tt.code {
 			t.Errorf("CheckAdvance(%s, %s) = %q, want %q", tt.from, tt.to, got, tt.code)
 		}
 	}
