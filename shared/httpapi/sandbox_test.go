@@ -187,6 +187,17 @@ func TestSandboxIsolatedBothWays(t *testing.T) {
 			break
 		}
 	}
+	// A sandbox is suspended with its live organization.
+	if err := access.NewApp(s).Suspend(t.Context(), orgID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := access.NewApp(s).Resolve(t.Context(), test.Key)
+	if gifting.ErrorCode(err) != access.CodeOrganizationSuspended {
+		t.Errorf("a test key of a suspended organization resolves: %v", err)
+	}
+	if err := access.NewApp(s).Resume(t.Context(), orgID); err != nil {
+		t.Fatal(err)
+	}
 	// A test key makes test keys only; the sandbox's routes refuse a live key.
 	res := test.Do("POST", "/api/campaigns/api-keys", map[string]any{"name": "x", "scopes": []string{"read"}, "mode": "live"})
 	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
