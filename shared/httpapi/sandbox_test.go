@@ -1,7 +1,7 @@
 package httpapi_test
 
 import (
-		"net/http"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,7 +94,9 @@ func TestSandboxIsolatedBothWays(t *testing.T) {
 	orgID, key := testenv.Org(t, s, "sbx-iso", 1000)
 	live := testenv.NewAPI(t, s, key)
 	test := live.WithKey(testKey(t, live))
-	t.Cleanup(func() { testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), gifting.SandboxOrgID(orgID)) })
+	t.Cleanup(func() {
+		testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), gifting.SandboxOrgID(orgID))
+	})
 	rc := newReceiver(t)
 	sides := map[string]sandboxSide{
 		"live": makeEverything(t, s, live, orgID, "livey", rc.srv.URL+"/live"),
@@ -247,7 +249,9 @@ func TestSandboxEmailsAreCapturedNotSent(t *testing.T) {
 	orgID, key := testenv.Org(t, s, "sbx-mail", 1000)
 	live := sesAPI(t, s, key)
 	test := live.WithKey(testKey(t, live))
-	t.Cleanup(func() { testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), gifting.SandboxOrgID(orgID)) })
+	t.Cleanup(func() {
+		testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), gifting.SandboxOrgID(orgID))
+	})
 	liveCampaign, testCampaign := createCampaign(t, live, 40), createCampaign(t, test, 40)
 	testenv.SetCampaignStatus(t, s, orgID, liveCampaign, campaign.Live)
 	testenv.SetCampaignStatus(t, s, gifting.SandboxOrgID(orgID), testCampaign, campaign.Live)
