@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +15,8 @@ import (
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/pages"
+	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -78,6 +83,18 @@ func TestSandboxAdvanceWalksTheLivePath(t *testing.T) {
 		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
 	}
 	recipientID := res.Map(t)["recipientId"].(string)
+	// The recipient's pages serve a sandbox's recipient as any other
+	// (its page id names the sandbox: acme~test.<campaign>.<recipient>.<secret>).
+	landing, err := url.Parse(res.Map(t)["landingPageUrl"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := httptest.NewRecorder()
+	pages.New(recipient.NewPages(recipient.NewApp(s, recipient.Config{})), testenv.Quiet).
+		ServeHTTP(page, httptest.NewRequest("GET", landing.Path, nil))
+	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), "Walt") {
+		t.Fatalf("the sandbox recipient's landing page %s: %d", landing.Path, page.Code)
+	}
 	advance := func(status string) testenv.Response {
 		return test.Do("POST", "/api/campaigns/sandbox/recipients/"+recipientID+"/advance",
 			map[string]any{"status": status, "campaignId": campaignID})

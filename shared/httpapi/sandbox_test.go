@@ -169,6 +169,21 @@ func TestSandboxIsolatedBothWays(t *testing.T) {
 	if w := walletOf(t, test, ""); w.Balance != access.SandboxCredits-40 {
 		t.Errorf("sandbox wallet %d, want %d", w.Balance, access.SandboxCredits-40)
 	}
+	// Each side's usage is its own: the live organization is billed for
+	// its recipient and its debit only.
+	month := access.MonthOf(s.Now())
+	liveUsage, err := s.Usage(t.Context(), orgID, month)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testUsage, err := s.Usage(t.Context(), gifting.SandboxOrgID(orgID), month)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if liveUsage.RecipientsAdded != 1 || liveUsage.CreditsSpent != 40 || liveUsage.CreditsToppedUp != 1000 ||
+		testUsage.RecipientsAdded != 1 || testUsage.CreditsSpent != 40 || testUsage.CreditsToppedUp != access.SandboxCredits {
+		t.Errorf("usage live %+v, sandbox %+v: each must count its own side only", liveUsage, testUsage)
+	}
 	// The operator's list (billing) has the live organization and not its
 	// sandbox, whose usage is its own.
 	for after, listed := "", false; ; {
@@ -193,7 +208,7 @@ func TestSandboxIsolatedBothWays(t *testing.T) {
 	if err := access.NewApp(s).Suspend(t.Context(), orgID); err != nil {
 		t.Fatal(err)
 	}
-	_, err := access.NewApp(s).Resolve(t.Context(), test.Key)
+	_, err = access.NewApp(s).Resolve(t.Context(), test.Key)
 	if gifting.ErrorCode(err) != access.CodeOrganizationSuspended {
 		t.Errorf("a test key of a suspended organization resolves: %v", err)
 	}
