@@ -11068,7 +11068,7 @@ type ClientInterface interface {
 
 	// AdvanceSandboxRecipientWithBody Walk a sandbox recipient through claim, shipment and delivery
 	//
-	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11077,7 +11077,7 @@ type ClientInterface interface {
 
 	// AdvanceSandboxRecipient Walk a sandbox recipient through claim, shipment and delivery
 	//
-	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -13916,7 +13916,7 @@ func (c *Client) ListSandboxEmails(ctx context.Context, params *ListSandboxEmail
 
 // AdvanceSandboxRecipientWithBody Walk a sandbox recipient through claim, shipment and delivery
 //
-// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13935,7 +13935,7 @@ func (c *Client) AdvanceSandboxRecipientWithBody(ctx context.Context, recipientI
 
 // AdvanceSandboxRecipient Walk a sandbox recipient through claim, shipment and delivery
 //
-// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -22617,7 +22617,7 @@ type ClientWithResponsesInterface interface {
 
 	// AdvanceSandboxRecipientWithBodyWithResponse Walk a sandbox recipient through claim, shipment and delivery
 	//
-	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22626,7 +22626,7 @@ type ClientWithResponsesInterface interface {
 
 	// AdvanceSandboxRecipientWithResponse Walk a sandbox recipient through claim, shipment and delivery
 	//
-	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -36363,7 +36363,7 @@ func (c *ClientWithResponses) ListSandboxEmailsWithResponse(ctx context.Context,
 
 // AdvanceSandboxRecipientWithBodyWithResponse Walk a sandbox recipient through claim, shipment and delivery
 //
-// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36378,7 +36378,7 @@ func (c *ClientWithResponses) AdvanceSandboxRecipientWithBodyWithResponse(ctx co
 
 // AdvanceSandboxRecipientWithResponse Walk a sandbox recipient through claim, shipment and delivery
 //
-// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -164,3 +164,58 @@ func TestSandboxAdvanceWalksTheLivePath(t *testing.T) {
 		t.Errorf("the last reset's ledger entry %+v, want a debit of 5000", w.Ledger.Items)
 	}
 }
+
+// TestSandboxAdvanceChoosesAnOptionInStock: a gift with options is claimed
+// in its first option in stock (S is sold out, so M), as a person would
+// choose on the claim page.
+func TestSandboxAdvanceChoosesAnOptionInStock(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "sbx-options", 0)
+	twin := gifting.SandboxOrgID(orgID)
+	test := testenv.NewAPI(t, s, key)
+	test = test.WithKey(testKey(t, test))
+	t.Cleanup(func() { testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), twin) })
+	res := test.Do("POST", "/api/campaigns/gifts", map[string]any{"name": "Hoodie", "price": 30, "currency": "USD", "variants": []map[string]any{
+		{"name": "S", "inventory": map[string]any{"total": 1, "available": 0, "reserved": 1}},
+		{"name": "M", "inventory": map[string]any{"total": 4, "available": 4, "reserved": 0}},
+	}})
+	var gift struct {
+		Data struct {
+			GiftID   string `json:"giftId"`
+			Variants []struct {
+				VariantID string `json:"variantId"`
+				Name      string `json:"name"`
+			} `json:"variants"`
+		} `json:"data"`
+	}
+	res.JSON(t, &gift)
+	if res.Status != http.StatusCreated || len(gift.Data.Variants) != 2 {
+		t.Fatalf("create gift: %d %s", res.Status, res.Body)
+	}
+	c := postCampaign(t, test, map[string]any{"name": "Hoodies", "campaignData": map[string]any{
+		"giftIds": []string{gift.Data.GiftID}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": 30}})
+	testenv.SetCampaignStatus(t, s, twin, c.CampaignID, campaign.Live)
+	res = test.Do("POST", addPath(c.CampaignID), recipientBody("hoodie@example.com", "Hal"))
+	if res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	recipientID := res.Map(t)["recipientId"].(string)
+	res = test.Do("POST", "/api/campaigns/sandbox/recipients/"+recipientID+"/advance", map[string]any{"status": "address_confirmed", "campaignId": c.CampaignID})
+	if res.Status != http.StatusOK {
+		t.Fatalf("advance: %d %s", res.Status, res.Body)
+	}
+	rs := recipient.NewApp(s, recipient.Config{})
+	r, err := rs.Get(t.Context(), twin, c.CampaignID, recipientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orderID, _ := r.ShipmentInfo["orderId"].(string)
+	o, err := rs.Order(t.Context(), twin, orderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.VariantID != gift.Data.Variants[1].VariantID {
+		t.Errorf("claimed option %q, want M (%s)", o.VariantID, gift.Data.Variants[1].VariantID)
+	}
+}

@@ -70,8 +70,8 @@ func CheckAdvance(from, to gifting.RecipientStatus) error {
 
 // Advance walks a sandbox's recipient from where it is to status, one
 // step after the other, each through the live path's own use case: the
-// claim (Claim, as the claim page: the campaign's first gift, to
-// SandboxAddress), the shipment (Ship, as the fulfiller's API call) and
+// claim (Claim, as the claim page: the campaign's first gift, its first
+// option in stock, to SandboxAddress), the shipment (Ship, as the fulfiller's API call) and
 // the carrier's events (Track, as EasyPost's tracker webhook). So their
 // side effects are the live ones: the refund of what the gift costs less,
 // the status history, the emails (captured: the sandbox's mailer) and the
@@ -112,7 +112,11 @@ func (a *App) advanceStep(ctx context.Context, orgID string, r Recipient, step g
 		if len(c.GiftIDs) == 0 {
 			return gifting.Errorf(gifting.CodeConflict, "the campaign offers no gift to claim")
 		}
-		_, err = a.Claim(ctx, orgID, r.CampaignID, r.RecipientID, ClaimInput{GiftID: c.GiftIDs[0], ShippingAddress: SandboxAddress})
+		in := ClaimInput{GiftID: c.GiftIDs[0], ShippingAddress: SandboxAddress}
+		if in.VariantID, err = a.sandboxVariant(ctx, orgID, r, in.GiftID); err != nil {
+			return err
+		}
+		_, err = a.Claim(ctx, orgID, r.CampaignID, r.RecipientID, in)
 		return err
 	}
 	orderID, _ := r.ShipmentInfo["orderId"].(string)
@@ -133,4 +137,21 @@ func (a *App) advanceStep(ctx context.Context, orgID string, r Recipient, step g
 		TrackingCode: number, Carrier: SandboxCarrier, Status: tracker, UpdatedAt: now,
 		Details: []fulfilment.TrackingEvent{{Status: tracker, Message: "sandbox: " + tracker, At: now}}})
 	return err
+}
+
+// sandboxVariant is the option of gift giftID a sandbox's claim chooses:
+// its first in stock (its first when none is: the claim then answers out
+// of stock), "" for a gift without options.
+func (a *App) sandboxVariant(ctx context.Context, orgID string, r Recipient, giftID string) (string, error) {
+	st, err := a.store.LoadClaim(ctx, orgID, r.CampaignID, r.RecipientID, giftID)
+	if err != nil || len(st.Gift.Gift.Variants) == 0 {
+		return "", err
+	}
+	g := st.Gift.Gift
+	for _, v := range g.Variants {
+		if g.VariantStock[v.VariantID].Available > 0 {
+			return v.VariantID, nil
+		}
+	}
+	return g.Variants[0].VariantID, nil
 }
