@@ -41,7 +41,7 @@ func keyOrg(by gifting.Principal, mode string) (string, error) {
 
 // ensureSandbox makes the sandbox twin of orgID if it does not exist yet:
 // an organization of its own (not in the operator's list) named after the
-// live one, with its budget and products, and a wallet of SandboxCredits
+// live one, with its budget, products and branding, and a wallet of SandboxCredits
 // whose ledger holds their top-up. Errors: NOT_FOUND (no live
 // organization).
 func (a *App) ensureSandbox(ctx context.Context, orgID string) error {
@@ -55,10 +55,15 @@ func (a *App) ensureSandbox(ctx context.Context, orgID string) error {
 	}
 	_, _, err = a.store.CreateOrg(ctx, NewOrg{OrgID: twin, Name: live.OrgName + " (sandbox)", Domain: live.Domain,
 		Credits: SandboxCredits, Budget: live.Budget, Products: live.Products, Unlisted: true})
-	if errors.Is(err, ErrOrgExists) {
+	switch {
+	case errors.Is(err, ErrOrgExists):
 		return nil // made a moment ago by another key's creation
+	case err != nil || live.Branding == nil:
+		return err
 	}
-	return err
+	// Its pages and emails look as the live ones do from the start (a
+	// test key may set its own).
+	return a.store.PutBranding(ctx, twin, *live.Branding)
 }
 
 // CodeTestKeyRequired is the answer (403) to a sandbox route called with

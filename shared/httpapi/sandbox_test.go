@@ -310,3 +310,37 @@ func TestSandboxEmailsAreCapturedNotSent(t *testing.T) {
 	}
 	assertError(t, test.Do("GET", "/api/campaigns/sandbox/emails?cursor=nope", nil), http.StatusBadRequest, "VALIDATION_FAILED")
 }
+
+// TestSandboxTakesTheBrandingOfItsOrganization: the sandbox made by the
+// first test key looks as the live organization does then; its own
+// branding, set with the test key afterwards, leaves the live one as it is.
+func TestSandboxTakesTheBrandingOfItsOrganization(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	_, key := testenv.Org(t, s, "sbx-brand", 0)
+	live := testenv.NewAPI(t, s, key)
+	in := map[string]any{"displayName": "Acme", "logoUrl": "https://cdn.acme.test/logo.png", "brandColor": "#0B5394", "replyTo": "gifts@acme.test"}
+	if res := live.Do("PUT", "/api/campaigns/organization/branding", in); res.Status != http.StatusOK {
+		t.Fatalf("set branding: %d %s", res.Status, res.Body)
+	}
+	test := live.WithKey(testKey(t, live))
+	displayName := func(api *testenv.API) string {
+		var env struct {
+			Data struct {
+				DisplayName string `json:"displayName"`
+			} `json:"data"`
+		}
+		api.Do("GET", "/api/campaigns/organization/branding", nil).JSON(t, &env)
+		return env.Data.DisplayName
+	}
+	if got := displayName(test); got != "Acme" {
+		t.Errorf("the sandbox's branding names %q, want the live Acme", got)
+	}
+	in["displayName"] = "Acme sandbox"
+	if res := test.Do("PUT", "/api/campaigns/organization/branding", in); res.Status != http.StatusOK {
+		t.Fatalf("set the sandbox's branding: %d %s", res.Status, res.Body)
+	}
+	if live, test := displayName(live), displayName(test); live != "Acme" || test != "Acme sandbox" {
+		t.Errorf("branding live %q, sandbox %q", live, test)
+	}
+}
