@@ -113,6 +113,24 @@ func (e ApiKeyCreatedScopes) Valid() bool {
 	}
 }
 
+// Defines values for ApiKeyInputMode.
+const (
+	ApiKeyInputModeLive ApiKeyInputMode = "live"
+	ApiKeyInputModeTest ApiKeyInputMode = "test"
+)
+
+// Valid indicates whether the value is a known member of the ApiKeyInputMode enum.
+func (e ApiKeyInputMode) Valid() bool {
+	switch e {
+	case ApiKeyInputModeLive:
+		return true
+	case ApiKeyInputModeTest:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiKeyInputScopes.
 const (
 	ApiKeyInputScopesAdmin ApiKeyInputScopes = "admin"
@@ -1098,6 +1116,7 @@ func (e FeedbackInputRating) Valid() bool {
 const (
 	INSUFFICIENTSCOPE     ForbiddenErrorCode = "INSUFFICIENT_SCOPE"
 	ORGANIZATIONSUSPENDED ForbiddenErrorCode = "ORGANIZATION_SUSPENDED"
+	TESTKEYREQUIRED       ForbiddenErrorCode = "TEST_KEY_REQUIRED"
 )
 
 // Valid indicates whether the value is a known member of the ForbiddenErrorCode enum.
@@ -1106,6 +1125,8 @@ func (e ForbiddenErrorCode) Valid() bool {
 	case INSUFFICIENTSCOPE:
 		return true
 	case ORGANIZATIONSUSPENDED:
+		return true
+	case TESTKEYREQUIRED:
 		return true
 	default:
 		return false
@@ -3863,6 +3884,30 @@ func (e GetReportSummary200JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for AdvanceSandboxRecipientJSONBodyStatus.
+const (
+	AdvanceSandboxRecipientJSONBodyStatusAddressConfirmed AdvanceSandboxRecipientJSONBodyStatus = "address_confirmed"
+	AdvanceSandboxRecipientJSONBodyStatusDelivered        AdvanceSandboxRecipientJSONBodyStatus = "delivered"
+	AdvanceSandboxRecipientJSONBodyStatusInTransit        AdvanceSandboxRecipientJSONBodyStatus = "in_transit"
+	AdvanceSandboxRecipientJSONBodyStatusShipped          AdvanceSandboxRecipientJSONBodyStatus = "shipped"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxRecipientJSONBodyStatus enum.
+func (e AdvanceSandboxRecipientJSONBodyStatus) Valid() bool {
+	switch e {
+	case AdvanceSandboxRecipientJSONBodyStatusAddressConfirmed:
+		return true
+	case AdvanceSandboxRecipientJSONBodyStatusDelivered:
+		return true
+	case AdvanceSandboxRecipientJSONBodyStatusInTransit:
+		return true
+	case AdvanceSandboxRecipientJSONBodyStatusShipped:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListTemplatesParamsSortBy.
 const (
 	ListTemplatesParamsSortByCreatedAt    ListTemplatesParamsSortBy = "createdAt"
@@ -4487,9 +4532,14 @@ type ApiKeyEnvelope struct {
 
 // ApiKeyInput defines model for ApiKeyInput.
 type ApiKeyInput struct {
+	// Mode live (the default) reaches the organization's data; test makes a gcs_test_ key of its sandbox (docs/sandbox.md), made with the first test key. A test key makes test keys only.
+	Mode   *ApiKeyInputMode    `json:"mode,omitempty"`
 	Name   string              `json:"name"`
 	Scopes []ApiKeyInputScopes `json:"scopes"`
 }
+
+// ApiKeyInputMode live (the default) reaches the organization's data; test makes a gcs_test_ key of its sandbox (docs/sandbox.md), made with the first test key. A test key makes test keys only.
+type ApiKeyInputMode string
 
 // ApiKeyInputScopes defines model for ApiKeyInput.Scopes.
 type ApiKeyInputScopes string
@@ -5988,7 +6038,7 @@ type FeedbackMessageInput1 struct {
 	Url HttpURL `json:"url"`
 }
 
-// ForbiddenError The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
+// ForbiddenError The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details). TEST_KEY_REQUIRED: a sandbox route called with a live key (no details).
 type ForbiddenError struct {
 	Code    ForbiddenErrorCode `json:"code"`
 	Details *struct {
@@ -6996,6 +7046,45 @@ type RecipientStatusCounts struct {
 // RecipientStatusList One or more recipient states, comma-separated.
 type RecipientStatusList = string
 
+// SandboxEmail defines model for SandboxEmail.
+type SandboxEmail struct {
+	CampaignId string `json:"campaignId"`
+	EmailId    string `json:"emailId"`
+	Html       string `json:"html"`
+
+	// Kind The schedule entry the email is, e.g. invitation, addressConfirmation, shipped.
+	Kind        string    `json:"kind"`
+	RecipientId string    `json:"recipientId"`
+	SentAt      time.Time `json:"sentAt"`
+	Subject     string    `json:"subject"`
+	Text        string    `json:"text"`
+	To          string    `json:"to"`
+}
+
+// SandboxEmailPageEnvelope defines model for SandboxEmailPageEnvelope.
+type SandboxEmailPageEnvelope struct {
+	Data struct {
+		Items []SandboxEmail `json:"items"`
+
+		// NextCursor The cursor of the next page; empty on the last.
+		NextCursor string `json:"nextCursor"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
+// SandboxResetEnvelope defines model for SandboxResetEnvelope.
+type SandboxResetEnvelope struct {
+	Data struct {
+		Balance  int    `json:"balance"`
+		Currency string `json:"currency"`
+	} `json:"data"`
+	Message    string `json:"message"`
+	StatusCode int    `json:"statusCode"`
+	Success    bool   `json:"success"`
+}
+
 // ServiceUnavailableError The 503 body: the Error shape with this status, message and code fixed.
 type ServiceUnavailableError struct {
 	Code ServiceUnavailableErrorCode `json:"code"`
@@ -7487,7 +7576,7 @@ type BadRequest = BadRequestError
 // Conflict The 409 body: the Error shape with this status, message and code fixed.
 type Conflict = ConflictError
 
-// Forbidden The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details).
+// Forbidden The 403 body: the Error shape with this status and message fixed. INSUFFICIENT_SCOPE: the key lacks a scope, which details.scope names. ORGANIZATION_SUSPENDED: the service's operator suspended the organization; its keys do nothing until it is resumed (no details). TEST_KEY_REQUIRED: a sandbox route called with a live key (no details).
 type Forbidden = ForbiddenError
 
 // IdempotencyKeyReused The 422 body: the Error shape with this status, message and code fixed.
@@ -8232,6 +8321,24 @@ type GetReportSummary200JSONResponseBodyStatusCode int
 // GetReportSummary200JSONResponseBodySuccess defines parameters for GetReportSummary.
 type GetReportSummary200JSONResponseBodySuccess bool
 
+// ListSandboxEmailsParams defines parameters for ListSandboxEmails.
+type ListSandboxEmailsParams struct {
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The nextCursor of the previous page.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// AdvanceSandboxRecipientJSONBody defines parameters for AdvanceSandboxRecipient.
+type AdvanceSandboxRecipientJSONBody struct {
+	// CampaignId The recipient's campaign.
+	CampaignId string                                `json:"campaignId"`
+	Status     AdvanceSandboxRecipientJSONBodyStatus `json:"status"`
+}
+
+// AdvanceSandboxRecipientJSONBodyStatus defines parameters for AdvanceSandboxRecipient.
+type AdvanceSandboxRecipientJSONBodyStatus string
+
 // RemoveSuppressionParams defines parameters for RemoveSuppression.
 type RemoveSuppressionParams struct {
 	Email string `form:"email" json:"email"`
@@ -8519,6 +8626,9 @@ type ShipOrderJSONRequestBody = ShipmentInput
 
 // PutBrandingJSONRequestBody defines body for PutBranding for application/json ContentType.
 type PutBrandingJSONRequestBody = BrandingInput
+
+// AdvanceSandboxRecipientJSONRequestBody defines body for AdvanceSandboxRecipient for application/json ContentType.
+type AdvanceSandboxRecipientJSONRequestBody AdvanceSandboxRecipientJSONBody
 
 // AddSuppressionJSONRequestBody defines body for AddSuppression for application/json ContentType.
 type AddSuppressionJSONRequestBody AddSuppressionJSONBody
@@ -10987,6 +11097,38 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
 	GetReportSummary(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSandboxEmails The sandbox's captured emails
+	//
+	// Every email the sandbox would have sent (invitations, reminders, confirmations, shipped and delivered emails...), as composed, newest first; none of them was sent. Each is kept 7 days. Test keys only.
+	//
+	// Corresponds with GET /api/campaigns/sandbox/emails (the `ListSandboxEmails` operationId).
+	ListSandboxEmails(ctx context.Context, params *ListSandboxEmailsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdvanceSandboxRecipientWithBody Walk a sandbox recipient through claim, shipment and delivery
+	//
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+	AdvanceSandboxRecipientWithBody(ctx context.Context, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdvanceSandboxRecipient Walk a sandbox recipient through claim, shipment and delivery
+	//
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+	AdvanceSandboxRecipient(ctx context.Context, recipientId string, body AdvanceSandboxRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResetSandbox Reset the sandbox's wallet
+	//
+	// Brings the sandbox wallet back to its free credits (100000) with one ledger entry (a top-up of what it lacks, or a debit of what it holds over), so its ledger still sums to its balance. The sandbox's data (contacts, campaigns, recipients...) stays. Test keys only.
+	//
+	// Corresponds with POST /api/campaigns/sandbox/reset (the `ResetSandbox` operationId).
+	ResetSandbox(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RemoveSuppression Take an address off the list
 	//
@@ -13784,6 +13926,78 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
 func (c *Client) GetReportSummary(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReportSummaryRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSandboxEmails The sandbox's captured emails
+//
+// Every email the sandbox would have sent (invitations, reminders, confirmations, shipped and delivered emails...), as composed, newest first; none of them was sent. Each is kept 7 days. Test keys only.
+//
+// Corresponds with GET /api/campaigns/sandbox/emails (the `ListSandboxEmails` operationId).
+func (c *Client) ListSandboxEmails(ctx context.Context, params *ListSandboxEmailsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSandboxEmailsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdvanceSandboxRecipientWithBody Walk a sandbox recipient through claim, shipment and delivery
+//
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+func (c *Client) AdvanceSandboxRecipientWithBody(ctx context.Context, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdvanceSandboxRecipientRequestWithBody(c.Server, recipientId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdvanceSandboxRecipient Walk a sandbox recipient through claim, shipment and delivery
+//
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+func (c *Client) AdvanceSandboxRecipient(ctx context.Context, recipientId string, body AdvanceSandboxRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdvanceSandboxRecipientRequest(c.Server, recipientId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResetSandbox Reset the sandbox's wallet
+//
+// Brings the sandbox wallet back to its free credits (100000) with one ledger entry (a top-up of what it lacks, or a debit of what it holds over), so its ledger still sums to its balance. The sandbox's data (contacts, campaigns, recipients...) stays. Test keys only.
+//
+// Corresponds with POST /api/campaigns/sandbox/reset (the `ResetSandbox` operationId).
+func (c *Client) ResetSandbox(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResetSandboxRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -19115,6 +19329,146 @@ func NewGetReportSummaryRequest(server string, params *GetReportSummaryParams) (
 	return req, nil
 }
 
+// NewListSandboxEmailsRequest constructs an http.Request for the ListSandboxEmails method
+func NewListSandboxEmailsRequest(server string, params *ListSandboxEmailsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/sandbox/emails")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAdvanceSandboxRecipientRequest calls the generic AdvanceSandboxRecipient builder with application/json body
+func NewAdvanceSandboxRecipientRequest(server string, recipientId string, body AdvanceSandboxRecipientJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAdvanceSandboxRecipientRequestWithBody(server, recipientId, "application/json", bodyReader)
+}
+
+// NewAdvanceSandboxRecipientRequestWithBody constructs an http.Request for the AdvanceSandboxRecipient method, with any body, and a specified content type
+func NewAdvanceSandboxRecipientRequestWithBody(server string, recipientId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "recipientId", recipientId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/sandbox/recipients/%s/advance", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewResetSandboxRequest constructs an http.Request for the ResetSandbox method
+func NewResetSandboxRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/campaigns/sandbox/reset")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRemoveSuppressionRequest constructs an http.Request for the RemoveSuppression method
 func NewRemoveSuppressionRequest(server string, params *RemoveSuppressionParams) (*http.Request, error) {
 	var err error
@@ -22302,6 +22656,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
 	GetReportSummaryWithResponse(ctx context.Context, params *GetReportSummaryParams, reqEditors ...RequestEditorFn) (*GetReportSummaryResponse, error)
+
+	// ListSandboxEmailsWithResponse The sandbox's captured emails
+	//
+	// Every email the sandbox would have sent (invitations, reminders, confirmations, shipped and delivered emails...), as composed, newest first; none of them was sent. Each is kept 7 days. Test keys only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/campaigns/sandbox/emails (the `ListSandboxEmails` operationId).
+	ListSandboxEmailsWithResponse(ctx context.Context, params *ListSandboxEmailsParams, reqEditors ...RequestEditorFn) (*ListSandboxEmailsResponse, error)
+
+	// AdvanceSandboxRecipientWithBodyWithResponse Walk a sandbox recipient through claim, shipment and delivery
+	//
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+	AdvanceSandboxRecipientWithBodyWithResponse(ctx context.Context, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdvanceSandboxRecipientResponse, error)
+
+	// AdvanceSandboxRecipientWithResponse Walk a sandbox recipient through claim, shipment and delivery
+	//
+	// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+	AdvanceSandboxRecipientWithResponse(ctx context.Context, recipientId string, body AdvanceSandboxRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*AdvanceSandboxRecipientResponse, error)
+
+	// ResetSandboxWithResponse Reset the sandbox's wallet
+	//
+	// Brings the sandbox wallet back to its free credits (100000) with one ledger entry (a top-up of what it lacks, or a debit of what it holds over), so its ledger still sums to its balance. The sandbox's data (contacts, campaigns, recipients...) stays. Test keys only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/campaigns/sandbox/reset (the `ResetSandbox` operationId).
+	ResetSandboxWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResetSandboxResponse, error)
 
 	// RemoveSuppressionWithResponse Take an address off the list
 	//
@@ -30585,6 +30975,276 @@ func (r GetReportSummaryResponse) ContentType() string {
 	return ""
 }
 
+// ListSandboxEmailsResponse503Headers the declared response headers of an HTTP 503 response for ListSandboxEmails
+type ListSandboxEmailsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListSandboxEmailsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SandboxEmailPageEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSandboxEmailsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON200() *SandboxEmailPageEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSandboxEmailsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSandboxEmailsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSandboxEmailsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSandboxEmailsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSandboxEmailsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AdvanceSandboxRecipientResponse503Headers the declared response headers of an HTTP 503 response for AdvanceSandboxRecipient
+type AdvanceSandboxRecipientResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AdvanceSandboxRecipientResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RecipientEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdvanceSandboxRecipientResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON200() *RecipientEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdvanceSandboxRecipientResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdvanceSandboxRecipientResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdvanceSandboxRecipientResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdvanceSandboxRecipientResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdvanceSandboxRecipientResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResetSandboxResponse503Headers the declared response headers of an HTTP 503 response for ResetSandbox
+type ResetSandboxResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResetSandboxResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SandboxResetEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetSandboxResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResetSandboxResponse) GetJSON200() *SandboxResetEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResetSandboxResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResetSandboxResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResetSandboxResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResetSandboxResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResetSandboxResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResetSandboxResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResetSandboxResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResetSandboxResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RemoveSuppressionResponse503Headers the declared response headers of an HTTP 503 response for RemoveSuppression
 type RemoveSuppressionResponse503Headers struct {
 	RetryAfter *int
@@ -35735,6 +36395,66 @@ func (c *ClientWithResponses) GetReportSummaryWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetReportSummaryResponse(rsp)
+}
+
+// ListSandboxEmailsWithResponse The sandbox's captured emails
+//
+// Every email the sandbox would have sent (invitations, reminders, confirmations, shipped and delivered emails...), as composed, newest first; none of them was sent. Each is kept 7 days. Test keys only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/campaigns/sandbox/emails (the `ListSandboxEmails` operationId).
+func (c *ClientWithResponses) ListSandboxEmailsWithResponse(ctx context.Context, params *ListSandboxEmailsParams, reqEditors ...RequestEditorFn) (*ListSandboxEmailsResponse, error) {
+	rsp, err := c.ListSandboxEmails(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSandboxEmailsResponse(rsp)
+}
+
+// AdvanceSandboxRecipientWithBodyWithResponse Walk a sandbox recipient through claim, shipment and delivery
+//
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+func (c *ClientWithResponses) AdvanceSandboxRecipientWithBodyWithResponse(ctx context.Context, recipientId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdvanceSandboxRecipientResponse, error) {
+	rsp, err := c.AdvanceSandboxRecipientWithBody(ctx, recipientId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdvanceSandboxRecipientResponse(rsp)
+}
+
+// AdvanceSandboxRecipientWithResponse Walk a sandbox recipient through claim, shipment and delivery
+//
+// Takes the recipient from where it is to status, step by step, each through the live code of that step: address_confirmed is the claim page's claim (the campaign's first gift, its first option in stock, to 1 Sandbox Way, Springfield IL 62701 US; what the gift costs less than was held comes back to the wallet), shipped the fulfiller's shipment (carrier Sandbox Post, tracking number SBX and the recipient's id), in_transit and delivered the carrier's tracker events. So the status history, the emails (captured) and the webhooks are the live ones. A recipient at or past status, expired, declined, or with a digital gift (for shipped and later) is a 409. Test keys only.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/sandbox/recipients/{recipientId}/advance (the `AdvanceSandboxRecipient` operationId).
+func (c *ClientWithResponses) AdvanceSandboxRecipientWithResponse(ctx context.Context, recipientId string, body AdvanceSandboxRecipientJSONRequestBody, reqEditors ...RequestEditorFn) (*AdvanceSandboxRecipientResponse, error) {
+	rsp, err := c.AdvanceSandboxRecipient(ctx, recipientId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdvanceSandboxRecipientResponse(rsp)
+}
+
+// ResetSandboxWithResponse Reset the sandbox's wallet
+//
+// Brings the sandbox wallet back to its free credits (100000) with one ledger entry (a top-up of what it lacks, or a debit of what it holds over), so its ledger still sums to its balance. The sandbox's data (contacts, campaigns, recipients...) stays. Test keys only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/campaigns/sandbox/reset (the `ResetSandbox` operationId).
+func (c *ClientWithResponses) ResetSandboxWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResetSandboxResponse, error) {
+	rsp, err := c.ResetSandbox(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResetSandboxResponse(rsp)
 }
 
 // RemoveSuppressionWithResponse Take an address off the list
@@ -43573,6 +44293,249 @@ func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryRespons
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetReportSummaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSandboxEmailsResponse parses an HTTP response from a ListSandboxEmailsWithResponse call
+func ParseListSandboxEmailsResponse(rsp *http.Response) (*ListSandboxEmailsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSandboxEmailsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SandboxEmailPageEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSandboxEmailsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAdvanceSandboxRecipientResponse parses an HTTP response from a AdvanceSandboxRecipientWithResponse call
+func ParseAdvanceSandboxRecipientResponse(rsp *http.Response) (*AdvanceSandboxRecipientResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdvanceSandboxRecipientResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RecipientEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AdvanceSandboxRecipientResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResetSandboxResponse parses an HTTP response from a ResetSandboxWithResponse call
+func ParseResetSandboxResponse(rsp *http.Response) (*ResetSandboxResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResetSandboxResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SandboxResetEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResetSandboxResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

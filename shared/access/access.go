@@ -37,6 +37,9 @@ type NewOrg struct {
 	Credits  int64
 	Budget   gifting.Budget
 	Products []string
+	// Unlisted keeps the organization out of the operator's list (a
+	// sandbox twin: it is billed nothing and belongs to its live one).
+	Unlisted bool
 }
 
 // Check validates in (its OrgID set) and fills in its defaults: the

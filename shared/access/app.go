@@ -46,7 +46,8 @@ func (a *App) CreateAPIKey(ctx context.Context, orgID, userID, name string) (str
 	return secret, k, orgShown(err, orgID)
 }
 
-// CreateKey makes a key of by's organization with in's name and scopes,
+// CreateKey makes a key of by's organization (of its sandbox twin for
+// in.Mode test, made with the first test key) with in's name and scopes,
 // created by by's key (CheckNewKey: a key never grants a scope it does
 // not hold), and returns its secret, shown this once.
 func (a *App) CreateKey(ctx context.Context, by gifting.Principal, in NewKey) (string, gifting.APIKey, error) {
@@ -54,9 +55,19 @@ func (a *App) CreateKey(ctx context.Context, by gifting.Principal, in NewKey) (s
 	if err != nil {
 		return "", gifting.APIKey{}, err
 	}
-	secret, k, err := a.store.CreateKey(ctx, gifting.APIKey{OrgID: by.OrgID, UserID: by.UserID, Name: in.Name,
+	orgID, err := keyOrg(by, in.Mode)
+	if err != nil {
+		return "", gifting.APIKey{}, err
+	}
+	if orgID != by.OrgID {
+		// The first test key makes the sandbox twin.
+		if err := a.ensureSandbox(ctx, by.OrgID); err != nil {
+			return "", gifting.APIKey{}, err
+		}
+	}
+	secret, k, err := a.store.CreateKey(ctx, gifting.APIKey{OrgID: orgID, UserID: by.UserID, Name: in.Name,
 		Scopes: scopes, CreatedBy: by.KeyID})
-	return secret, k, orgShown(err, by.OrgID)
+	return secret, k, orgShown(err, orgID)
 }
 
 // Keys lists the keys of orgID, oldest first, revoked ones included (never
@@ -108,7 +119,8 @@ func (a *App) Resolve(ctx context.Context, secret string) (gifting.Principal, er
 	// A suspended organization's keys do nothing (403, not 401: the key
 	// is valid). Only a resolution reads this; a resolved key is cached,
 	// so a suspension applies within the key cache time.
-	if err := a.suspendedShown(ctx, k.OrgID); err != nil {
+	// A sandbox is suspended with its live organization.
+	if err := a.suspendedShown(ctx, gifting.LiveOrgID(k.OrgID)); err != nil {
 		return gifting.Principal{}, err
 	}
 	now := a.store.Now()

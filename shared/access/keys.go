@@ -14,6 +14,9 @@ import (
 type NewKey struct {
 	Name   string          `json:"name"`
 	Scopes []gifting.Scope `json:"scopes"`
+	// Mode is live (the default: the organization's own data) or test
+	// (its sandbox twin: a gcs_test_ key).
+	Mode string `json:"mode,omitempty"`
 }
 
 // MaxKeyName bounds a key's name.

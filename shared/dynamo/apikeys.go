@@ -39,8 +39,9 @@ func (s *Store) CreateKey(ctx context.Context, k gifting.APIKey) (string, giftin
 	if _, err := rand.Read(raw); err != nil {
 		return "", gifting.APIKey{}, fmt.Errorf("random key: %w", err)
 	}
-	secret := gifting.APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
-	k.KeyID, k.CreatedAt, k.Prefix = s.NewID(), s.Now(), secret[:len(gifting.APIKeyPrefix)+gifting.APIKeyShownChars]
+	prefix := gifting.APIKeyPrefixOf(k.OrgID) // gcs_test_ for a sandbox's key
+	secret := prefix + base64.RawURLEncoding.EncodeToString(raw)
+	k.KeyID, k.CreatedAt, k.Prefix = s.NewID(), s.Now(), secret[:len(prefix)+gifting.APIKeyShownChars]
 	rec := apiKeyItem{APIKey: k, Hash: gifting.HashAPIKey(secret)}
 	global, err := withKey(rec, map[string]string{"PK": apiKeyPK(rec.Hash), "SK": apiKeySK})
 	if err != nil {

@@ -50,8 +50,11 @@ func (s *Store) CreateOrg(ctx context.Context, in access.NewOrg) (gifting.Organi
 		{Put: &types.Put{TableName: &s.table, Item: profile, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
 		{Put: &types.Put{TableName: &s.table, Item: w}},
 		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgPK(in.OrgID)), "SK": str(counterSK(counterContacts)), "n": num(0)}}},
+	}
+	if !in.Unlisted {
 		// Its entry in the registry the operator lists organizations by.
-		{Put: &types.Put{TableName: &s.table, Item: item{"PK": str(orgsPK), "SK": str(orgPK(in.OrgID)), "organizationId": str(in.OrgID)}}},
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table,
+			Item: item{"PK": str(orgsPK), "SK": str(orgPK(in.OrgID)), "organizationId": str(in.OrgID)}}})
 	}
 	items = append(items, done...)
 	if in.Credits > 0 {

@@ -20,18 +20,23 @@ const APIKeyPrefix = "gcs_"
 // the key's 256, which leaves a guess no closer).
 const APIKeyShownChars = 6
 
-// apiKeyLength is the length of every key the store makes: the prefix
-// and 32 random bytes in unpadded base64url.
-var apiKeyLength = len(APIKeyPrefix) + base64.RawURLEncoding.EncodedLen(32)
+// apiKeyRandomLength is the length of the random part of every key the
+// store makes: 32 random bytes in unpadded base64url, after the prefix
+// (APIKeyPrefix, or TestAPIKeyPrefix for a sandbox's key).
+var apiKeyRandomLength = base64.RawURLEncoding.EncodedLen(32)
 
 // WellFormedAPIKey reports whether s has the shape of the keys CreateAPIKey
-// makes, so anything else can be refused without a read.
+// makes, live or test, so anything else can be refused without a read.
 func WellFormedAPIKey(s string) bool {
-	if len(s) != apiKeyLength || !strings.HasPrefix(s, APIKeyPrefix) {
-		return false
+	// Tried in turn: a live key's random part may itself start "test_".
+	for _, prefix := range []string{APIKeyPrefix, TestAPIKeyPrefix} {
+		if len(s) != len(prefix)+apiKeyRandomLength || !strings.HasPrefix(s, prefix) {
+			continue
+		}
+		_, err := base64.RawURLEncoding.Strict().DecodeString(s[len(prefix):])
+		return err == nil
 	}
-	_, err := base64.RawURLEncoding.Strict().DecodeString(s[len(APIKeyPrefix):])
-	return err == nil
+	return false
 }
 
 // HashAPIKey returns the hex SHA-256 of an API key: the only form in which a

@@ -24,7 +24,7 @@ const (
 	PageSecretLength   = 20
 	LegacyPageIDLength = 26
 	// pageIDSep separates a page id's parts; organization ids are
-	// [a-z0-9-] (ValidOrgID) and the other ids 26 characters of base32, so
+	// [a-z0-9-] (ValidOrgID, a sandbox's with "~test") and the other ids 26 characters of base32, so
 	// it is never one of theirs.
 	pageIDSep = "."
 	// ulidLength is the length of a campaign or recipient id in a page id.
@@ -56,7 +56,7 @@ func ParsePageID(id string) (PageRef, bool) {
 		return PageRef{}, false
 	}
 	org, campaign, recipient, secret := parts[0], parts[1], parts[2], parts[3]
-	if !ValidOrgID(org) ||
+	if !(ValidOrgID(org) || IsSandboxOrg(org)) ||
 		len(campaign) != ulidLength || !only(campaign, crockford) ||
 		len(recipient) != ulidLength || !only(recipient, crockford) ||
 		len(secret) != PageSecretLength || !only(secret, base32Lower) {

@@ -15,7 +15,7 @@ import (
 )
 
 func (s *Server) recipientRoutes() []route {
-	return append(s.orderRoutes(), []route{
+	return append(append(s.orderRoutes(), s.sandboxRoutes()...), []route{
 		{pattern: "POST /api/campaigns/campaigns/{campaignId}/add-recipient", handle: s.addRecipient, rate: gifting.RateAddRecipient, scope: gifting.ScopeSpend},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients", handle: s.campaignRecipients},
 		{pattern: "GET /api/campaigns/campaigns/{campaignId}/recipients/export", handle: s.exportRecipients},

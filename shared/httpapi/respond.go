@@ -17,6 +17,7 @@ var statusOf = map[gifting.Code]int{
 	gifting.CodeUnauthorized:         http.StatusUnauthorized,
 	gifting.CodeInsufficientScope:    http.StatusForbidden,
 	access.CodeOrganizationSuspended: http.StatusForbidden,
+	access.CodeTestKeyRequired:       http.StatusForbidden,
 	gifting.CodeInsufficientCredits:  http.StatusPaymentRequired,
 	gifting.CodeNotFound:             http.StatusNotFound,
 	gifting.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,

@@ -28,6 +28,7 @@ import (
 	"github.com/giftcampaign/service/shared/httplog"
 	"github.com/giftcampaign/service/shared/lambdafn"
 	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/sandbox"
 	"github.com/giftcampaign/service/shared/service"
 	"github.com/giftcampaign/service/shared/suppression"
 	"github.com/giftcampaign/service/shared/wallet"
@@ -127,6 +128,8 @@ type Server struct {
 	audiences *audience.App
 	// easypost is the EasyPost integration's use cases (svc.EasyPost).
 	easypost *fulfilment.EasyPost
+	// sandbox is the sandbox's own use cases (reset, captured emails).
+	sandbox *sandbox.App
 }
 
 // keyCacheSize bounds each key cache: 10,000 hashes are about 2 MB, and a
@@ -154,6 +157,7 @@ func NewServer(store Store, svc *service.Service, cfg Config) *Server {
 		s.webhooks, s.campaigns, s.recipients, s.audiences = svc.Webhooks(), svc.Campaigns(), svc.Recipients(), svc.Audiences()
 		s.contacts, s.easypost = svc.Contacts(), svc.EasyPost()
 	}
+	s.sandbox = sandbox.NewApp(store, s.wallets, s.recipients)
 	if cfg.KeyCacheTTL > 0 {
 		s.keys = expirable.NewLRU[string, gifting.Principal](keyCacheSize, nil, cfg.KeyCacheTTL)
 		s.unknownKeys = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cfg.KeyCacheTTL)

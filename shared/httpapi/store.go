@@ -5,6 +5,7 @@ import (
 	"github.com/giftcampaign/service/shared/catalog"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/event"
+	"github.com/giftcampaign/service/shared/sandbox"
 	"github.com/giftcampaign/service/shared/suppression"
 	"github.com/giftcampaign/service/shared/wallet"
 )
@@ -23,4 +24,5 @@ type Store interface {
 	event.Store
 	contact.Store
 	suppression.Store
+	sandbox.Store
 }

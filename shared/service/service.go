@@ -29,6 +29,7 @@ import (
 	"github.com/giftcampaign/service/shared/jobs"
 	"github.com/giftcampaign/service/shared/mail"
 	"github.com/giftcampaign/service/shared/recipient"
+	"github.com/giftcampaign/service/shared/sandbox"
 	"github.com/giftcampaign/service/shared/webhook"
 	"github.com/giftcampaign/service/shared/webhooks"
 	"github.com/giftcampaign/service/shared/wire"
@@ -46,6 +47,7 @@ type Store interface {
 	giftcodes.Store
 	erasure.Store
 	contactimport.Store
+	sandbox.Store
 }
 
 // Config holds what the use cases need besides the store.
@@ -115,6 +117,11 @@ type Service struct {
 func New(store Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Mailer != nil {
+		// A sandbox's emails are captured, never sent: the only way the
+		// sandbox's emails differ from the live ones.
+		cfg.Mailer = sandbox.Mailer{Live: cfg.Mailer, Store: store}
 	}
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})

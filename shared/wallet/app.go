@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/retry"
 )
 
 // App is the wallet's application layer: the use cases of the API and the
@@ -170,4 +171,39 @@ func (a *App) change(ctx context.Context, c Change, r *TopUpRequest) (Plan, erro
 		}
 		return nil
 	})
+}
+
+// ResetTo brings orgID's balance to target (0 to MaxTopUp) with one
+// ledger entry: a top-up of what it lacks or a debit of what it holds
+// over, nothing when it holds target. The entry is decided from the
+// balance read and committed on the condition that the wallet still holds
+// it; when another change moved it first, it is decided again from the
+// balance found, so the wallet holds target when it returns (a sandbox's
+// reset). Errors: NOT_FOUND, SERVICE_UNAVAILABLE.
+func (a *App) ResetTo(ctx context.Context, orgID string, target int64, reason string) (Wallet, error) {
+	for attempt := 1; ; attempt++ {
+		w, err := a.Wallet(ctx, orgID)
+		if err != nil || w.Balance == target {
+			return w, err
+		}
+		c := Change{OrgID: orgID, Type: TopUp, Delta: target - w.Balance, Reason: reason}
+		if c.Delta < 0 {
+			c.Type = Debit
+		}
+		p, err := Decide(w.Balance, c, a.store.NewID(), a.store.Now())
+		if err != nil {
+			return Wallet{}, err
+		}
+		err = a.store.CommitChange(ctx, p)
+		switch {
+		case err == nil:
+			w.Balance, w.UpdatedAt = p.After, p.Entry.CreatedAt
+			return w, nil
+		case errors.Is(err, ErrNoWallet):
+			return Wallet{}, NoWallet(orgID)
+		case (errors.Is(err, ErrBalanceMoved) || errors.Is(err, ErrContended)) && attempt < retry.MaxAttempts:
+			continue
+		}
+		return Wallet{}, fmt.Errorf("reset balance: %w", err)
+	}
 }
