@@ -21,8 +21,14 @@ import (
 const bookingURL = "https://cal.example/ada/30min?utm_source=gift"
 
 // withMeeting makes the fixture's recipients those of a new campaign like
-// its own, carrying a meeting link (required or not).
+// its own, carrying a meeting link to bookingURL (required or not).
 func (f *fixture) withMeeting(t *testing.T, required bool) {
+	t.Helper()
+	f.withMeetingAt(t, bookingURL, required)
+}
+
+// withMeetingAt is withMeeting with the meeting link's URL.
+func (f *fixture) withMeetingAt(t *testing.T, bookingURL string, required bool) {
 	t.Helper()
 	c, err := testenv.CreateCampaign(context.Background(), f.s, f.orgID, campaign.Campaign{Name: "Spring thanks", CreatedBy: "user-1",
 		CampaignData: campaign.Data{GiftIDs: []string{f.cheap.GiftID, f.dear.GiftID}, CreditsPerRecipient: f.creditsPerPerson, PriceSet: true,
