@@ -73,10 +73,11 @@ var ErrMeetingFirst = gifting.Errorf(gifting.CodeConflict,
 	"please book a meeting first: the link is on the page of your gift, and the gift can be claimed once you have followed it")
 
 // MeetingDue reports whether p's recipient must follow its campaign's
-// meeting link before it may claim.
+// meeting link before it may claim: required, not followed, and not
+// claimed yet.
 func (p Page) MeetingDue() bool {
 	m := p.Campaign.Meeting
-	return m != nil && m.Required && p.Recipient.MeetingClickedAt == nil
+	return m != nil && m.Required && p.Recipient.MeetingClickedAt == nil && !p.Recipient.Claimed()
 }
 
 // Meeting records that the recipient of the landing page pageID names

@@ -42,8 +42,12 @@ func TestMeetingDue(t *testing.T) {
 		{"optional", &gifting.Meeting{URL: "https://a.example/"}, nil, false},
 		{"required, not followed", &gifting.Meeting{URL: "https://a.example/", Required: true}, nil, true},
 		{"required, followed", &gifting.Meeting{URL: "https://a.example/", Required: true}, &clicked, false},
+		{"required, claimed before it was", &gifting.Meeting{URL: "https://a.example/", Required: true}, nil, false},
 	} {
 		p := Page{Campaign: Campaign{Meeting: tc.meeting}, Recipient: Recipient{MeetingClickedAt: tc.clicked}}
+		if tc.name == "required, claimed before it was" {
+			p.Recipient.ClaimedAt = &clicked
+		}
 		if p.MeetingDue() != tc.due {
 			t.Errorf("%s: due %v, want %v", tc.name, !tc.due, tc.due)
 		}
