@@ -123,9 +123,9 @@ func TestMeetingLinkEndToEnd(t *testing.T) {
 		t.Errorf("recipient after the view and the click: %d %s", res.Status, res.Body)
 	}
 
-	got := rc.wait(t, 2)
+	rc.wait(t, 2)
 	time.Sleep(500 * time.Millisecond) // time for a wrong third message to arrive
-	got = rc.wait(t, 2)
+	got := rc.wait(t, 2)
 	var types []string
 	for _, r := range got {
 		if !verifies(t, wh.Data.Secret, r) {
