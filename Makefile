@@ -343,7 +343,7 @@ chromium:
 screenshots: $(DYNAMODB_LOCAL_STAMP) $(SES_LOCAL_STAMP) $(AXE_CORE_STAMP) $(LOCAL_KMS_STAMP) chromium | check-java
 	$(BUILD_LOCAL)
 	mkdir -p docs/screenshots
-	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^(TestBrowserJourney|TestBrowserTimeline|TestBrowserDigitalClaim|TestBrowserDecline|TestBrowserSwap|TestBrowserInvitationEmail|TestBrowserGermanRecipient)$$' ./shared/pages
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(LOCAL) exec -- go test -count=1 -run '^(TestBrowserJourney|TestBrowserTimeline|TestBrowserDigitalClaim|TestBrowserDecline|TestBrowserSwap|TestBrowserInvitationEmail|TestBrowserGermanRecipient|TestBrowserMeeting)$$' ./shared/pages
 
 # ---- Generated clients (issue 19) -------------------------------------------------------------------
 #   make client     regenerate the Go client (client/client.gen.go) and the served JSON document

@@ -2269,28 +2269,30 @@ func (e UnsupportedMediaTypeErrorSuccess) Valid() bool {
 
 // Defines values for WebhookInputEvents.
 const (
-	WebhookInputEventsAsterisk               WebhookInputEvents = "*"
-	WebhookInputEventsAudienceFailed         WebhookInputEvents = "audience.failed"
-	WebhookInputEventsAudienceReady          WebhookInputEvents = "audience.ready"
-	WebhookInputEventsCampaignCompleted      WebhookInputEvents = "campaign.completed"
-	WebhookInputEventsCampaignLaunched       WebhookInputEvents = "campaign.launched"
-	WebhookInputEventsCampaignLive           WebhookInputEvents = "campaign.live"
-	WebhookInputEventsCampaignPaused         WebhookInputEvents = "campaign.paused"
-	WebhookInputEventsCampaignResumed        WebhookInputEvents = "campaign.resumed"
-	WebhookInputEventsGiftLowStock           WebhookInputEvents = "gift.low_stock"
-	WebhookInputEventsOrderCancelled         WebhookInputEvents = "order.cancelled"
-	WebhookInputEventsOrderCreated           WebhookInputEvents = "order.created"
-	WebhookInputEventsOrderDelivered         WebhookInputEvents = "order.delivered"
-	WebhookInputEventsOrderFailed            WebhookInputEvents = "order.failed"
-	WebhookInputEventsOrderInTransit         WebhookInputEvents = "order.in_transit"
-	WebhookInputEventsOrderShipped           WebhookInputEvents = "order.shipped"
-	WebhookInputEventsRecipientCreated       WebhookInputEvents = "recipient.created"
-	WebhookInputEventsRecipientDeclined      WebhookInputEvents = "recipient.declined"
-	WebhookInputEventsRecipientFeedback      WebhookInputEvents = "recipient.feedback"
-	WebhookInputEventsRecipientStatusChanged WebhookInputEvents = "recipient.status_changed"
-	WebhookInputEventsWalletDebited          WebhookInputEvents = "wallet.debited"
-	WebhookInputEventsWalletRefunded         WebhookInputEvents = "wallet.refunded"
-	WebhookInputEventsWalletToppedUp         WebhookInputEvents = "wallet.topped_up"
+	WebhookInputEventsAsterisk                    WebhookInputEvents = "*"
+	WebhookInputEventsAudienceFailed              WebhookInputEvents = "audience.failed"
+	WebhookInputEventsAudienceReady               WebhookInputEvents = "audience.ready"
+	WebhookInputEventsCampaignCompleted           WebhookInputEvents = "campaign.completed"
+	WebhookInputEventsCampaignLaunched            WebhookInputEvents = "campaign.launched"
+	WebhookInputEventsCampaignLive                WebhookInputEvents = "campaign.live"
+	WebhookInputEventsCampaignPaused              WebhookInputEvents = "campaign.paused"
+	WebhookInputEventsCampaignResumed             WebhookInputEvents = "campaign.resumed"
+	WebhookInputEventsGiftLowStock                WebhookInputEvents = "gift.low_stock"
+	WebhookInputEventsOrderCancelled              WebhookInputEvents = "order.cancelled"
+	WebhookInputEventsOrderCreated                WebhookInputEvents = "order.created"
+	WebhookInputEventsOrderDelivered              WebhookInputEvents = "order.delivered"
+	WebhookInputEventsOrderFailed                 WebhookInputEvents = "order.failed"
+	WebhookInputEventsOrderInTransit              WebhookInputEvents = "order.in_transit"
+	WebhookInputEventsOrderShipped                WebhookInputEvents = "order.shipped"
+	WebhookInputEventsRecipientCreated            WebhookInputEvents = "recipient.created"
+	WebhookInputEventsRecipientDeclined           WebhookInputEvents = "recipient.declined"
+	WebhookInputEventsRecipientFeedback           WebhookInputEvents = "recipient.feedback"
+	WebhookInputEventsRecipientMeetingLinkClicked WebhookInputEvents = "recipient.meeting_link_clicked"
+	WebhookInputEventsRecipientStatusChanged      WebhookInputEvents = "recipient.status_changed"
+	WebhookInputEventsRecipientViewed             WebhookInputEvents = "recipient.viewed"
+	WebhookInputEventsWalletDebited               WebhookInputEvents = "wallet.debited"
+	WebhookInputEventsWalletRefunded              WebhookInputEvents = "wallet.refunded"
+	WebhookInputEventsWalletToppedUp              WebhookInputEvents = "wallet.topped_up"
 )
 
 // Valid indicates whether the value is a known member of the WebhookInputEvents enum.
@@ -2332,7 +2334,11 @@ func (e WebhookInputEvents) Valid() bool {
 		return true
 	case WebhookInputEventsRecipientFeedback:
 		return true
+	case WebhookInputEventsRecipientMeetingLinkClicked:
+		return true
 	case WebhookInputEventsRecipientStatusChanged:
+		return true
+	case WebhookInputEventsRecipientViewed:
 		return true
 	case WebhookInputEventsWalletDebited:
 		return true
@@ -4992,6 +4998,14 @@ type CampaignData struct {
 	EmailTemplateId string   `json:"emailTemplateId"`
 	GiftIds         []string `json:"giftIds"`
 
+	// Meeting A meeting link (a Calendly, Cal.com, HubSpot or Chili Piper booking page), present when set. A
+	// campaign's own wins over its template's; a campaign takes its template's link when it is
+	// created or edited (a later edit of the template reaches campaigns when they are next edited).
+	// The landing page shows "Book a meeting with …", which goes through GET /gift/{pageId}/meeting
+	// (recorded as the recipient's meetingClickedAt, then 303 to this URL). With `required` the claim
+	// form opens only once the recipient followed it.
+	Meeting *Meeting `json:"meeting,omitempty"`
+
 	// Message The sender's default note to each recipient, shown on the landing page and in the invitation, with {{firstName}}, {{companyName}} and {{senderName}} filled per recipient; absent for none.
 	Message *string `json:"message,omitempty"`
 
@@ -5022,6 +5036,10 @@ type CampaignInput struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Meeting A meeting link: an https URL of at most 2,048 characters (400 naming the field's url
+		// otherwise) and whether the claim waits for it (default false). An empty url takes the link away.
+		Meeting *MeetingInput `json:"meeting,omitempty"`
 
 		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
 		Message *string `json:"message,omitempty"`
@@ -5112,7 +5130,7 @@ type CampaignStatus string
 type ChangeMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 
-	// Data the resource as the change left it; for recipient.created and recipient.status_changed, the recipient as it is when the message is delivered or read (a later status may already show; status_changed adds previousStatus, the status that move left)
+	// Data the resource as the change left it; for recipient.created, recipient.status_changed, recipient.viewed and recipient.meeting_link_clicked, the recipient as it is when the message is delivered or read (a later status may already show; status_changed adds previousStatus, the status that move left)
 	Data           map[string]interface{} `json:"data"`
 	Id             string                 `json:"id"`
 	OrganizationId string                 `json:"organizationId"`
@@ -6524,6 +6542,24 @@ type ListProgressStatus string
 // browser's Accept-Language, else in English. Omitted or empty: unknown.
 type Locale = string
 
+// Meeting A meeting link (a Calendly, Cal.com, HubSpot or Chili Piper booking page), present when set. A
+// campaign's own wins over its template's; a campaign takes its template's link when it is
+// created or edited (a later edit of the template reaches campaigns when they are next edited).
+// The landing page shows "Book a meeting with …", which goes through GET /gift/{pageId}/meeting
+// (recorded as the recipient's meetingClickedAt, then 303 to this URL). With `required` the claim
+// form opens only once the recipient followed it.
+type Meeting struct {
+	Required bool   `json:"required"`
+	Url      string `json:"url"`
+}
+
+// MeetingInput A meeting link: an https URL of at most 2,048 characters (400 naming the field's url
+// otherwise) and whether the claim waits for it (default false). An empty url takes the link away.
+type MeetingInput struct {
+	Required *bool  `json:"required,omitempty"`
+	Url      string `json:"url"`
+}
+
 // NextCursor The cursor of the next page, to send as `cursor` (opaque; bound to the organization, the list and its filters and sort): empty on the last page, and on a list as asked whose order follows no key (a search, a sort made in memory), which pages by number only.
 type NextCursor = string
 
@@ -6909,9 +6945,12 @@ type Recipient struct {
 	LandingPageId string `json:"landingPageId"`
 
 	// LastResentAt When the invitation was last sent again; absent before the first resend.
-	LastResentAt    *time.Time `json:"lastResentAt,omitempty"`
-	OrganizationId  string     `json:"organizationId"`
-	Personalization struct {
+	LastResentAt *time.Time `json:"lastResentAt,omitempty"`
+
+	// MeetingClickedAt When the recipient first followed its campaign's meeting link (recipient.meeting_link_clicked was sent then); absent until then.
+	MeetingClickedAt *time.Time `json:"meetingClickedAt,omitempty"`
+	OrganizationId   string     `json:"organizationId"`
+	Personalization  struct {
 		// GiftCard Free-form; its fields are not specified.
 		GiftCard map[string]interface{} `json:"giftCard"`
 
@@ -6963,7 +7002,7 @@ type Recipient struct {
 		LandingPage string `json:"landingPage"`
 	} `json:"urls"`
 
-	// ViewedAt When the recipient first opened the landing page; null until then.
+	// ViewedAt When the recipient first opened the landing page (recipient.viewed was sent then); null until then.
 	ViewedAt *NullableDateTime `json:"viewedAt,omitempty"`
 }
 
@@ -7216,6 +7255,14 @@ type TemplateData struct {
 	// Emails The scheduled emails the template sends, by kind.
 	Emails *map[string]EmailTemplate `json:"emails,omitempty"`
 	Goal   Goal                      `json:"goal"`
+
+	// Meeting A meeting link (a Calendly, Cal.com, HubSpot or Chili Piper booking page), present when set. A
+	// campaign's own wins over its template's; a campaign takes its template's link when it is
+	// created or edited (a later edit of the template reaches campaigns when they are next edited).
+	// The landing page shows "Book a meeting with …", which goes through GET /gift/{pageId}/meeting
+	// (recorded as the recipient's meetingClickedAt, then 303 to this URL). With `required` the claim
+	// form opens only once the recipient followed it.
+	Meeting *Meeting `json:"meeting,omitempty"`
 }
 
 // TemplateDataInput The templateData of POST /templates and PATCH /templates/{templateId}.
@@ -7236,6 +7283,10 @@ type TemplateDataInput struct {
 		LogoColor *string                      `json:"logoColor,omitempty"`
 		Name      *string                      `json:"name,omitempty"`
 	} `json:"goal,omitempty"`
+
+	// Meeting A meeting link: an https URL of at most 2,048 characters (400 naming the field's url
+	// otherwise) and whether the claim waits for it (default false). An empty url takes the link away.
+	Meeting *MeetingInput `json:"meeting,omitempty"`
 }
 
 // TemplateDataInputGoalLogo0 defines model for TemplateDataInput.Goal.Logo.0.
@@ -7626,6 +7677,10 @@ type CreateCampaignJSONBody struct {
 		CreditsPerRecipient *int      `json:"creditsPerRecipient,omitempty"`
 		EmailTemplateId     *string   `json:"emailTemplateId,omitempty"`
 		GiftIds             *[]string `json:"giftIds,omitempty"`
+
+		// Meeting A meeting link: an https URL of at most 2,048 characters (400 naming the field's url
+		// otherwise) and whether the claim waits for it (default false). An empty url takes the link away.
+		Meeting *MeetingInput `json:"meeting,omitempty"`
 
 		// Message The sender's default note to each recipient. It may use the placeholders {{firstName}}, {{companyName}} and {{senderName}}, filled (and escaped) per recipient; any other {{…}} is a 400 naming campaignData.message. A recipient's own message replaces it.
 		Message *string `json:"message,omitempty"`
@@ -11616,7 +11671,9 @@ type ClientInterface interface {
 	//
 	// Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 	// short description) with a button to the claim page. The first view sets the recipient's
-	// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
+	// `viewedAt` and sends `recipient.viewed` (once: later views write nothing). A campaign with a
+	// meeting link (campaignData.meeting, or its template's) shows "Book a meeting with …"; while a
+	// required one is not followed, that comes first with the reason and the claim button is left out. After the claim it shows the chosen gift and the shipping status; once delivered,
 	// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
 	// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
 	// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
@@ -11689,6 +11746,17 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 	GiftFeedbackWithFormdataBody(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FollowMeetingLink Follow the campaign's meeting link
+	//
+	// The landing page's "Book a meeting with …" link. The first time, it sets the recipient's
+	// `meetingClickedAt` and sends `recipient.meeting_link_clicked` (once: a conditional write; a
+	// second click changes nothing), then answers 303 to the meeting URL stored on the campaign (or
+	// its template). Nothing in the request chooses the target: it is never an open redirect. Once
+	// followed, a required meeting no longer holds back the claim.
+	//
+	// Corresponds with GET /gift/{pageId}/meeting (the `FollowMeetingLink` operationId).
+	FollowMeetingLink(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UnsubscribePage The unsubscribe page of an email's link
 	//
@@ -14914,7 +14982,9 @@ func (c *Client) ClaimGiftWithFormdataBody(ctx context.Context, pageId string, b
 //
 // Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 // short description) with a button to the claim page. The first view sets the recipient's
-// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
+// `viewedAt` and sends `recipient.viewed` (once: later views write nothing). A campaign with a
+// meeting link (campaignData.meeting, or its template's) shows "Book a meeting with …"; while a
+// required one is not followed, that comes first with the reason and the claim button is left out. After the claim it shows the chosen gift and the shipping status; once delivered,
 // an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
 // code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
 // for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
@@ -15048,6 +15118,27 @@ func (c *Client) GiftFeedbackWithBody(ctx context.Context, pageId string, conten
 // Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 func (c *Client) GiftFeedbackWithFormdataBody(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGiftFeedbackRequestWithFormdataBody(c.Server, pageId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FollowMeetingLink Follow the campaign's meeting link
+//
+// The landing page's "Book a meeting with …" link. The first time, it sets the recipient's
+// `meetingClickedAt` and sends `recipient.meeting_link_clicked` (once: a conditional write; a
+// second click changes nothing), then answers 303 to the meeting URL stored on the campaign (or
+// its template). Nothing in the request chooses the target: it is never an open redirect. Once
+// followed, a required meeting no longer holds back the claim.
+//
+// Corresponds with GET /gift/{pageId}/meeting (the `FollowMeetingLink` operationId).
+func (c *Client) FollowMeetingLink(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFollowMeetingLinkRequest(c.Server, pageId)
 	if err != nil {
 		return nil, err
 	}
@@ -21246,6 +21337,40 @@ func NewGiftFeedbackRequestWithBody(server string, pageId string, contentType st
 	return req, nil
 }
 
+// NewFollowMeetingLinkRequest constructs an http.Request for the FollowMeetingLink method
+func NewFollowMeetingLinkRequest(server string, pageId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gift/%s/meeting", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUnsubscribePageRequest constructs an http.Request for the UnsubscribePage method
 func NewUnsubscribePageRequest(server string, token string) (*http.Request, error) {
 	var err error
@@ -23223,7 +23348,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 	// short description) with a button to the claim page. The first view sets the recipient's
-	// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
+	// `viewedAt` and sends `recipient.viewed` (once: later views write nothing). A campaign with a
+	// meeting link (campaignData.meeting, or its template's) shows "Book a meeting with …"; while a
+	// required one is not followed, that comes first with the reason and the claim button is left out. After the claim it shows the chosen gift and the shipping status; once delivered,
 	// an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
 	// code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
 	// for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
@@ -23298,6 +23425,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /gift/{pageId}/feedback (the `GiftFeedback` operationId).
 	GiftFeedbackWithFormdataBodyWithResponse(ctx context.Context, pageId string, body GiftFeedbackFormdataRequestBody, reqEditors ...RequestEditorFn) (*GiftFeedbackResponse, error)
+
+	// FollowMeetingLinkWithResponse Follow the campaign's meeting link
+	//
+	// The landing page's "Book a meeting with …" link. The first time, it sets the recipient's
+	// `meetingClickedAt` and sends `recipient.meeting_link_clicked` (once: a conditional write; a
+	// second click changes nothing), then answers 303 to the meeting URL stored on the campaign (or
+	// its template). Nothing in the request chooses the target: it is never an open redirect. Once
+	// followed, a required meeting no longer holds back the claim.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /gift/{pageId}/meeting (the `FollowMeetingLink` operationId).
+	FollowMeetingLinkWithResponse(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*FollowMeetingLinkResponse, error)
 
 	// UnsubscribePageWithResponse The unsubscribe page of an email's link
 	//
@@ -34179,9 +34319,16 @@ func (r DemoGiftImageResponse) ContentType() string {
 	return ""
 }
 
+// ClaimPageResponse303Headers the declared response headers of an HTTP 303 response for ClaimPage
+type ClaimPageResponse303Headers struct {
+	Location *string
+}
+
 type ClaimPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *ClaimPageResponse303Headers
 }
 
 // GetBody returns the raw response body bytes
@@ -34412,6 +34559,54 @@ func (r GiftFeedbackResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GiftFeedbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FollowMeetingLinkResponse303Headers the declared response headers of an HTTP 303 response for FollowMeetingLink
+type FollowMeetingLinkResponse303Headers struct {
+	Location *string
+}
+
+// FollowMeetingLinkResponse503Headers the declared response headers of an HTTP 503 response for FollowMeetingLink
+type FollowMeetingLinkResponse503Headers struct {
+	RetryAfter *string
+}
+
+type FollowMeetingLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *FollowMeetingLinkResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *FollowMeetingLinkResponse503Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r FollowMeetingLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FollowMeetingLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FollowMeetingLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FollowMeetingLinkResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -37239,7 +37434,9 @@ func (c *ClientWithResponses) ClaimGiftWithFormdataBodyWithResponse(ctx context.
 //
 // Greets the recipient by first name, shows the campaign's message and its gifts (image, name,
 // short description) with a button to the claim page. The first view sets the recipient's
-// `viewedAt`. After the claim it shows the chosen gift and the shipping status; once delivered,
+// `viewedAt` and sends `recipient.viewed` (once: later views write nothing). A campaign with a
+// meeting link (campaignData.meeting, or its template's) shows "Book a meeting with …"; while a
+// required one is not followed, that comes first with the reason and the claim button is left out. After the claim it shows the chosen gift and the shipping status; once delivered,
 // an "It arrived" button and a feedback form. After the claim of a digital gift it shows the
 // code assigned to the recipient (with its PIN and redemption link), opened from its sealed form
 // for this page alone (docs/digital-gifts.md), and the feedback form; no shipping status.
@@ -37355,6 +37552,25 @@ func (c *ClientWithResponses) GiftFeedbackWithFormdataBodyWithResponse(ctx conte
 		return nil, err
 	}
 	return ParseGiftFeedbackResponse(rsp)
+}
+
+// FollowMeetingLinkWithResponse Follow the campaign's meeting link
+//
+// The landing page's "Book a meeting with …" link. The first time, it sets the recipient's
+// `meetingClickedAt` and sends `recipient.meeting_link_clicked` (once: a conditional write; a
+// second click changes nothing), then answers 303 to the meeting URL stored on the campaign (or
+// its template). Nothing in the request chooses the target: it is never an open redirect. Once
+// followed, a required meeting no longer holds back the claim.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /gift/{pageId}/meeting (the `FollowMeetingLink` operationId).
+func (c *ClientWithResponses) FollowMeetingLinkWithResponse(ctx context.Context, pageId string, reqEditors ...RequestEditorFn) (*FollowMeetingLinkResponse, error) {
+	rsp, err := c.FollowMeetingLink(ctx, pageId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFollowMeetingLinkResponse(rsp)
 }
 
 // UnsubscribePageWithResponse The unsubscribe page of an email's link
@@ -47163,6 +47379,19 @@ func ParseClaimPageResponse(rsp *http.Response) (*ClaimPageResponse, error) {
 		HTTPResponse: rsp,
 	}
 
+	switch {
+	case rsp.StatusCode == 303:
+		var headers ClaimPageResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	}
+
 	return response, nil
 }
 
@@ -47303,6 +47532,45 @@ func ParseGiftFeedbackResponse(rsp *http.Response) (*GiftFeedbackResponse, error
 			headers.Location = &value
 		}
 		response.Headers303 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFollowMeetingLinkResponse parses an HTTP response from a FollowMeetingLinkWithResponse call
+func ParseFollowMeetingLinkResponse(rsp *http.Response) (*FollowMeetingLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FollowMeetingLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers FollowMeetingLinkResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers FollowMeetingLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

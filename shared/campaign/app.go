@@ -197,12 +197,14 @@ func (a *App) checkReferences(ctx context.Context, orgID string, c *Campaign) er
 		}
 	}
 	if id := c.CampaignData.EmailTemplateID; id != "" {
-		if _, err := a.store.Template(ctx, orgID, id); err != nil {
+		t, err := a.store.Template(ctx, orgID, id)
+		if err != nil {
 			if gifting.ErrorCode(err) != gifting.CodeNotFound {
 				return err
 			}
 			r.MissingTemplate = true
 		}
+		r.TemplateMeeting = t.TemplateData.Meeting
 	}
 	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
 		var err error

@@ -115,6 +115,11 @@ type Data struct {
 	// placeholders (recipient.NotePlaceholders) filled for each; a
 	// recipient's own message replaces it.
 	Message string
+	// Meeting is the campaign's own meeting link (campaignData.meeting);
+	// TemplateMeeting is its template's, copied whenever the campaign is
+	// created or edited (CheckReferences), so a recipient's page reads no
+	// template. The campaign's own wins (gifting.EffectiveMeeting).
+	Meeting, TemplateMeeting *gifting.Meeting
 }
 
 // LiveData holds the campaign's running counters and its launch.

@@ -50,6 +50,8 @@ type Edit struct {
 	Choice *string
 	// Message is campaignData.message (recipient.CheckNote).
 	Message *string
+	// Meeting is campaignData.meeting (an empty url takes it away).
+	Meeting *gifting.Meeting
 }
 
 // Schedule is a launch time as sent: Field names the field it came in; At
@@ -110,6 +112,9 @@ func (e Edit) Apply(c *Campaign, creating bool) error {
 	if e.Message != nil {
 		c.CampaignData.Message = strings.TrimSpace(*e.Message)
 		recipient.CheckNote(&p, "campaignData.message", c.CampaignData.Message)
+	}
+	if e.Meeting != nil {
+		c.CampaignData.Meeting = gifting.SetMeeting(&p, "campaignData.meeting", *e.Meeting)
 	}
 	return p.Err()
 }
@@ -189,6 +194,8 @@ func deref(s *string) string {
 type References struct {
 	MissingLists    []string
 	MissingTemplate bool
+	// TemplateMeeting is the meeting link of the template, as read.
+	TemplateMeeting *gifting.Meeting
 	GiftsErr        error
 	Gifts           []gifting.Gift
 }
@@ -212,6 +219,7 @@ func CheckReferences(c *Campaign, r References) error {
 		e.Message = "The campaign refers to resources that do not exist; see details."
 		return e
 	}
+	c.CampaignData.TemplateMeeting = r.TemplateMeeting
 	return Price(c, r.Gifts)
 }
 

@@ -22,5 +22,6 @@ func (c Campaign) ForRecipients() recipient.Campaign {
 		Sending: sending, Price: c.CampaignData.CreditsPerRecipient, TemplateID: c.CampaignData.EmailTemplateID,
 		GiftIDs: c.CampaignData.GiftIDs, ClaimExpiryDays: c.ClaimExpiry(), Pricing: c,
 		ChoiceCollectionID: c.CampaignData.ChoiceCollectionID, Message: c.CampaignData.Message,
+		Meeting: gifting.EffectiveMeeting(c.CampaignData.Meeting, c.CampaignData.TemplateMeeting),
 	}
 }

@@ -19,7 +19,11 @@
 // when those areas become slices.
 package catalog
 
-import "time"
+import (
+	"time"
+
+	"github.com/giftcampaign/service/shared/gifting"
+)
 
 // GiftStatus is the state of a gift (docs/api.md, the original interface).
 type GiftStatus string
@@ -146,6 +150,9 @@ type Template struct {
 type TemplateData struct {
 	Goal   Goal
 	Emails map[string]Email
+	// Meeting is the meeting link of the campaigns made from the template
+	// that carry none of their own (gifting.Meeting).
+	Meeting *gifting.Meeting
 }
 
 // Goal is what a template is for.

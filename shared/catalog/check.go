@@ -167,6 +167,9 @@ func CheckTemplate(t *Template) error {
 		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
 	}
 	checkEmails(&p, t.TemplateData.Emails)
+	if m := t.TemplateData.Meeting; m != nil {
+		t.TemplateData.Meeting = gifting.SetMeeting(&p, "templateData.meeting", *m)
+	}
 	return p.Err()
 }
 

@@ -80,7 +80,7 @@ var movedSlices = []struct {
 		app:   []string{"app.go", "app_add.go", "app_claim.go", "app_emails.go", "app_orders.go", "pages.go"},
 		storage: []string{"addrecipient.go", "claim.go", "expiry.go", "recipientmoves.go", "emails.go", "emailsets.go",
 			"recipients.go", "recipient_record.go", "recipientlist.go", "pages.go", "orders.go", "orders_page.go", "orders_commit.go"},
-		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed", "RewriteRecord", "MarkPageViewed",
+		mappers: []string{"addCancelled", "claimCancelled", "expiryCancelled", "updateFailed", "RewriteRecord", "MarkPage",
 			"orderCancelled"},
 	},
 	{

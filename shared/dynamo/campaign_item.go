@@ -47,6 +47,9 @@ type campaignDataItem struct {
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
 	ChoiceCollectionID  string     `json:"choiceCollectionId,omitempty"`
 	Message             string     `json:"message,omitempty"`
+	// The campaign's meeting link and its template's copy (campaign.Data).
+	Meeting         *gifting.Meeting `json:"meeting,omitempty"`
+	TemplateMeeting *gifting.Meeting `json:"templateMeeting,omitempty"`
 }
 
 type liveDataItem struct {
@@ -79,7 +82,8 @@ type launchProgressItem struct {
 func campaignDataItemOf(d campaign.Data) campaignDataItem {
 	return campaignDataItem{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 		EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message}
+		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message,
+		Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting}
 }
 
 func completionDataItemOf(d campaign.CompletionData) completionDataItem {
@@ -117,7 +121,8 @@ func (it campaignItem) campaign() campaign.Campaign {
 		CampaignID: it.CampaignID, OrganizationID: it.OrganizationID, CreatedBy: it.CreatedBy, Status: it.Status,
 		CampaignData: campaign.Data{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
-			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message},
+			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message,
+			Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting},
 		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
 		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
 		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,

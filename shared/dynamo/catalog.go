@@ -134,8 +134,9 @@ type catalogTemplate struct {
 }
 
 type templateDataItem struct {
-	Goal   goalItem             `json:"goal"`
-	Emails map[string]emailItem `json:"emails,omitempty"`
+	Goal    goalItem             `json:"goal"`
+	Emails  map[string]emailItem `json:"emails,omitempty"`
+	Meeting *gifting.Meeting     `json:"meeting,omitempty"`
 }
 
 type goalItem struct {
@@ -157,7 +158,8 @@ func catalogTemplateOf(t catalog.Template) catalogTemplate {
 		TemplateID: t.TemplateID, OrganizationID: t.OrganizationID, TemplateName: t.TemplateName,
 		TemplateCategory: t.TemplateCategory, IsDelightloop: t.IsDelightloop, Tags: t.Tags, SuccessRate: t.SuccessRate,
 		TemplateData: templateDataItem{Goal: goalItem(t.TemplateData.Goal),
-			Emails: convertValues(t.TemplateData.Emails, func(e catalog.Email) emailItem { return emailItem(e) })},
+			Emails:  convertValues(t.TemplateData.Emails, func(e catalog.Email) emailItem { return emailItem(e) }),
+			Meeting: t.TemplateData.Meeting},
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, Description: t.Description, ImageURL: t.ImageURL,
 	}
 }
@@ -167,7 +169,8 @@ func (it catalogTemplate) template() catalog.Template {
 		TemplateID: it.TemplateID, OrganizationID: it.OrganizationID, TemplateName: it.TemplateName,
 		TemplateCategory: it.TemplateCategory, IsDelightloop: it.IsDelightloop, Tags: it.Tags, SuccessRate: it.SuccessRate,
 		TemplateData: catalog.TemplateData{Goal: catalog.Goal(it.TemplateData.Goal),
-			Emails: convertValues(it.TemplateData.Emails, func(e emailItem) catalog.Email { return catalog.Email(e) })},
+			Emails:  convertValues(it.TemplateData.Emails, func(e emailItem) catalog.Email { return catalog.Email(e) }),
+			Meeting: it.TemplateData.Meeting},
 		CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, Description: it.Description, ImageURL: it.ImageURL,
 	}
 }

@@ -17,8 +17,8 @@ import (
 )
 
 // messageItem is a message as its record holds it, one JSON string of the
-// msgs list: whole, or, for a recipient.created or recipient.status_changed
-// message, its recipient's reference (and the status it left) in place of
+// msgs list: whole, or, for a recipient.created, recipient.status_changed,
+// recipient.viewed or recipient.meeting_link_clicked message, its recipient's reference (and the status it left) in place of
 // its data (a launch's record names up to hundreds of recipients; their
 // snapshots would make it 3 KB a recipient, written twice in its
 // transaction). The data of the other messages is the resource as the
@@ -91,7 +91,9 @@ func messageItemOf(id string, at time.Time, orgID string, m gifting.Change) mess
 	it := messageItem{ID: id, Type: m.Type, CreatedAt: at, OrganizationID: orgID, Data: m.Data}
 	switch d := m.Data.(type) {
 	case recipient.Recipient:
-		if m.Type == gifting.ChangeRecipientCreated {
+		if m.Type == gifting.ChangeRecipientCreated || m.Type == gifting.ChangeRecipientViewed || m.Type == gifting.ChangeRecipientMeetingClicked {
+			// By reference: a page mark's record stays one write unit,
+			// its recipient read once when it is delivered.
 			it.Data, it.Ref = nil, &refItem{CampaignID: d.CampaignID, RecipientID: d.RecipientID}
 		} else {
 			// A recipient.feedback or recipient.declined message: the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -223,20 +224,36 @@ func (s *Store) giftItems(ctx context.Context, orgID string, ids []string) (map[
 	return byID, nil
 }
 
-// MarkPageViewed records the first view of a recipient's landing page
-// (viewedAt); later views change nothing. It costs one conditional
-// UpdateItem, which also moves the recipient's version so a concurrent
-// update does not write over it.
-func (s *Store) MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error {
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+// MarkPage records a page mark (recipient.PageMark: viewedAt or
+// meetingClickedAt) in place, beside the record as decodeRecipient reads
+// it, with its change record, in one transaction conditioned on the field
+// being unset: recipient.ErrAlreadyMarked when it was set (a reload, two
+// tabs at once), so its message is sent once. The update also moves the
+// recipient's version, so a concurrent write of the record read before
+// does not write over the mark. Its message holds its recipient by
+// reference (messageItemOf), so the record is small: the first view costs
+// this one transaction, a later view nothing (the pages decide from the
+// recipient they read).
+func (s *Store) MarkPage(ctx context.Context, m recipient.PageMark) error {
+	r := m.Recipient
+	var tx txn
+	tx.add(condRecipient, types.TransactWriteItem{Update: &types.Update{
 		TableName:                 &s.table,
-		Key:                       key(orgPK(orgID), recipientSK(campaignID, recipientID)),
-		UpdateExpression:          aws.String("SET viewedAt = :now, ver = ver + :one"),
-		ConditionExpression:       aws.String("attribute_exists(PK) AND attribute_not_exists(viewedAt)"),
-		ExpressionAttributeValues: item{":now": str(gifting.FormatTime(s.Now())), ":one": num(1)},
-	})
-	if err != nil && !isConditionFailed(err) {
-		return fmt.Errorf("mark page viewed: %w", err)
+		Key:                       key(orgPK(m.OrgID), recipientSK(r.CampaignID, r.RecipientID)),
+		UpdateExpression:          aws.String("SET #f = :at, ver = ver + :one"),
+		ConditionExpression:       aws.String("attribute_exists(PK) AND attribute_not_exists(#f)"),
+		ExpressionAttributeNames:  map[string]string{"#f": string(m.Field)},
+		ExpressionAttributeValues: item{":at": str(gifting.FormatTime(m.At)), ":one": num(1)},
+	}})
+	change, err := s.changePut(m.OrgID, m.Message)
+	if err != nil {
+		return err
+	}
+	if err := s.transactRetrying(ctx, append(tx.items, change)); err != nil {
+		if tx.failed(cancellationReasons(err), condRecipient) {
+			return recipient.ErrAlreadyMarked
+		}
+		return fmt.Errorf("mark page %s: %w", m.Field, err)
 	}
 	return nil
 }

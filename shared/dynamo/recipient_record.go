@@ -43,6 +43,9 @@ type recipientRecord struct {
 	ClaimedAt       *time.Time              `json:"claimedAt"`
 	Address         *shippingAddressRecord  `json:"address"`
 	ClaimExpiresAt  *time.Time              `json:"claimExpiresAt"`
+	// MeetingClickedAt appears once the recipient followed its meeting
+	// link (Store.MarkPage sets it beside the record too).
+	MeetingClickedAt *time.Time `json:"meetingClickedAt,omitempty"`
 	// Resends and ResentAt appear once the sender had the invitation sent
 	// again (recipient.Recipient.Resends).
 	Resends  int        `json:"resends,omitempty"`
@@ -176,7 +179,7 @@ func recipientRecordOf(r recipient.Recipient) recipientRecord {
 		AssignedUsers:  convert(r.AssignedUsers, func(u recipient.AssignedUser) assignedUserRecord { return assignedUserRecord(u) }),
 		CreditsCharged: r.CreditsCharged, ViewedAt: r.ViewedAt, ClaimedAt: r.ClaimedAt,
 		Address: (*shippingAddressRecord)(r.Address), ClaimExpiresAt: r.ClaimExpiresAt,
-		Resends: r.Resends, ResentAt: r.ResentAt,
+		Resends: r.Resends, ResentAt: r.ResentAt, MeetingClickedAt: r.MeetingClickedAt,
 	}
 }
 
@@ -201,7 +204,7 @@ func (v recipientRecord) recipient() recipient.Recipient {
 		AssignedUsers:  convert(v.AssignedUsers, func(u assignedUserRecord) recipient.AssignedUser { return recipient.AssignedUser(u) }),
 		CreditsCharged: v.CreditsCharged, ViewedAt: v.ViewedAt, ClaimedAt: v.ClaimedAt,
 		Address: (*recipient.ShippingAddress)(v.Address), ClaimExpiresAt: v.ClaimExpiresAt,
-		Resends: v.Resends, ResentAt: v.ResentAt,
+		Resends: v.Resends, ResentAt: v.ResentAt, MeetingClickedAt: v.MeetingClickedAt,
 	}
 }
 

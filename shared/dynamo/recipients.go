@@ -172,6 +172,14 @@ func (s *Store) recipientItem(orgID string, sr recipient.Stored) (item, error) {
 		it["au"] = str(" " + strings.Join(ids, " ") + " ")
 	}
 	it["ver"] = num(sr.Version)
+	// The page marks stay beside the record too, so a rewrite keeps the
+	// condition that records each once (Store.MarkPage).
+	if r.ViewedAt != nil {
+		it["viewedAt"] = str(gifting.FormatTime(*r.ViewedAt))
+	}
+	if r.MeetingClickedAt != nil {
+		it["meetingClickedAt"] = str(gifting.FormatTime(*r.MeetingClickedAt))
+	}
 	if gifting.LegacyPageID(r.LandingPageID) {
 		it["pg"] = str(pageKey(r.LandingPageID))
 	}
@@ -229,8 +237,10 @@ func decodeRecipient(it item) (recipient.Stored, error) {
 		Delays   map[string]int `json:"dly"`
 		EmailSet string         `json:"es"`
 		Slice    string         `json:"ls"`
-		// MarkPageViewed sets viewedAt in place, beside the record.
-		ViewedAt *time.Time `json:"viewedAt"`
+		// MarkPage sets viewedAt and meetingClickedAt in place, beside
+		// the record.
+		ViewedAt         *time.Time `json:"viewedAt"`
+		MeetingClickedAt *time.Time `json:"meetingClickedAt"`
 	}
 	if err := unmarshal(it, &a); err != nil {
 		return r, err
@@ -241,6 +251,9 @@ func decodeRecipient(it item) (recipient.Stored, error) {
 	r.Version, r.Delays, r.EmailSet, r.Slice = a.Ver, a.Delays, a.EmailSet, a.Slice
 	if a.ViewedAt != nil {
 		r.ViewedAt = a.ViewedAt
+	}
+	if a.MeetingClickedAt != nil {
+		r.MeetingClickedAt = a.MeetingClickedAt
 	}
 	r.Normalize()
 	return r, nil

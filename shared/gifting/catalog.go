@@ -107,6 +107,9 @@ type Template struct {
 type TemplateData struct {
 	Goal   Goal                     `json:"goal"`
 	Emails map[string]EmailTemplate `json:"emails,omitempty"`
+	// Meeting is the meeting link of the campaigns made from the template
+	// that carry none of their own.
+	Meeting *Meeting `json:"meeting,omitempty"`
 }
 
 // Goal is what a template is for.

@@ -36,6 +36,14 @@ const (
 	ChangeAll = "*"
 )
 
+// ChangeRecipientViewed and ChangeRecipientMeetingClicked are sent once
+// each, carrying the recipient: on the first view of its landing page, and
+// the first time it follows its campaign's meeting link (gifting.Meeting).
+const (
+	ChangeRecipientViewed         = "recipient.viewed"
+	ChangeRecipientMeetingClicked = "recipient.meeting_link_clicked"
+)
+
 // ChangeTypes are the types an endpoint can subscribe to, besides "*".
 var ChangeTypes = []string{
 	ChangeCampaignLaunched, ChangeCampaignLive, ChangeCampaignPaused, ChangeCampaignResumed, ChangeCampaignCompleted,
@@ -44,6 +52,7 @@ var ChangeTypes = []string{
 	ChangeAudienceReady, ChangeAudienceFailed,
 	ChangeOrderCreated, ChangeOrderShipped, ChangeOrderInTransit, ChangeOrderDelivered, ChangeOrderCancelled, ChangeOrderFailed,
 	ChangeGiftLowStock, ChangeRecipientDeclined,
+	ChangeRecipientViewed, ChangeRecipientMeetingClicked,
 }
 
 // Change is a change message a transaction writes: its type and its data,

@@ -40,7 +40,8 @@ type campaignDataInput struct {
 	Choice              *struct {
 		CollectionID string `json:"collectionId"`
 	} `json:"choice"`
-	Message *string `json:"message"`
+	Message *string          `json:"message"`
+	Meeting *gifting.Meeting `json:"meeting"`
 }
 
 // edit is in as the campaign slice's Edit, which validates and applies it
@@ -57,7 +58,7 @@ func (in campaignInput) edit() campaign.Edit {
 		ListsSent:  in.ContactListIDs != nil || d.ContactListID != nil || d.ContactListIDs != nil,
 		TemplateID: in.TemplateID, DataTemplateID: d.EmailTemplateID,
 		GiftIDs: d.GiftIDs, CreditsPerRecipient: d.CreditsPerRecipient, ClaimExpiresInDays: d.ClaimExpiresInDays,
-		Message: d.Message,
+		Message: d.Message, Meeting: d.Meeting,
 	}
 	if d.Choice != nil {
 		e.Choice = &d.Choice.CollectionID

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/catalog"
+	"github.com/giftcampaign/service/shared/gifting"
 )
 
 // The catalog's shapes on the wire (the OpenAPI schemas Gift, Template and
@@ -197,8 +198,9 @@ type templateDTO struct {
 // templateDataDTO holds the goal of a template and the emails it sends,
 // by kind.
 type templateDataDTO struct {
-	Goal   goalDTO             `json:"goal"`
-	Emails map[string]emailDTO `json:"emails,omitempty"`
+	Goal    goalDTO             `json:"goal"`
+	Emails  map[string]emailDTO `json:"emails,omitempty"`
+	Meeting *gifting.Meeting    `json:"meeting,omitempty"`
 }
 
 type goalDTO struct {
@@ -220,14 +222,16 @@ func toTemplateDTO(t catalog.Template) templateDTO {
 		TemplateID: t.TemplateID, OrganizationID: t.OrganizationID, TemplateName: t.TemplateName,
 		TemplateCategory: t.TemplateCategory, IsDelightloop: t.IsDelightloop, Tags: t.Tags, SuccessRate: t.SuccessRate,
 		TemplateData: templateDataDTO{Goal: goalDTO(t.TemplateData.Goal),
-			Emails: mapValues(t.TemplateData.Emails, func(e catalog.Email) emailDTO { return emailDTO(e) })},
+			Emails:  mapValues(t.TemplateData.Emails, func(e catalog.Email) emailDTO { return emailDTO(e) }),
+			Meeting: t.TemplateData.Meeting},
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, Description: t.Description, ImageURL: t.ImageURL,
 	}
 }
 
 func (d templateDataDTO) data() catalog.TemplateData {
 	return catalog.TemplateData{Goal: catalog.Goal(d.Goal),
-		Emails: mapValues(d.Emails, func(e emailDTO) catalog.Email { return catalog.Email(e) })}
+		Emails:  mapValues(d.Emails, func(e emailDTO) catalog.Email { return catalog.Email(e) }),
+		Meeting: d.Meeting}
 }
 
 // templateInput is the body of POST /templates.

@@ -52,16 +52,17 @@ func TestBrowserDecline(t *testing.T) {
 	}
 }
 
-// browse starts a headless Chromium at phone width for the test, and
-// returns its context and a runner that fails the test on a step's error.
-func browse(t *testing.T, bin string) (context.Context, func(step string, actions ...chromedp.Action)) {
+// browse starts a headless Chromium at phone width for the test, with the
+// extra options given, and returns its context and a runner that fails
+// the test on a step's error.
+func browse(t *testing.T, bin string, extra ...chromedp.ExecAllocatorOption) (context.Context, func(step string, actions ...chromedp.Action)) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
 		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(360, 800))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	bctx, cancelTimeout := context.WithTimeout(bctx, 90*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancelBrowser(); cancelAlloc() })

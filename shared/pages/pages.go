@@ -36,6 +36,7 @@ type Service interface {
 	Acknowledge(ctx context.Context, pageID string) error
 	Feedback(ctx context.Context, pageID, rating, text string) error
 	Decline(ctx context.Context, pageID string) (recipient.Page, error)
+	Meeting(ctx context.Context, pageID string) (string, error)
 	UnsubscribeForm(ctx context.Context, token string) (recipient.Page, error)
 	Unsubscribe(ctx context.Context, token string) (recipient.Page, error)
 }
@@ -109,6 +110,7 @@ var routes = []string{
 	"POST /unsubscribe/{token}",
 	"POST /gift/{pageId}/decline",
 	"GET /assets/gifts/{name}",
+	"GET /gift/{pageId}/meeting",
 }
 
 // Routes returns the "METHOD /path" patterns the pages serve.
@@ -129,7 +131,7 @@ func New(svc Service, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	h := &Handler{svc: svc, log: log, mux: http.NewServeMux()}
-	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.decline, h.giftImage}
+	handlers := []http.HandlerFunc{h.landing, h.acknowledge, h.feedback, h.claimForm, h.claim, h.unsubscribeForm, h.unsubscribe, h.decline, h.giftImage, h.meeting}
 	for i, pattern := range routes {
 		h.mux.Handle(pattern, handlers[i])
 	}
@@ -246,11 +248,24 @@ func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/gift/"+id, http.StatusSeeOther)
 }
 
+// meeting is the landing page's meeting link: it records the first click
+// and sends the recipient on with a 303 to the link's stored URL, and
+// nowhere else (no part of the request names the target).
+func (h *Handler) meeting(w http.ResponseWriter, r *http.Request) {
+	target, err := h.svc.Meeting(r.Context(), r.PathValue("pageId"))
+	if err != nil {
+		h.fail(w, r, recipient.Page{}, err)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
 func (h *Handler) claimForm(w http.ResponseWriter, r *http.Request) {
 	p, err := h.svc.ClaimForm(r.Context(), r.PathValue("pageId"))
-	if gifting.ErrorCode(err) == gifting.CodeConflict && (p.Recipient.Claimed() || p.Recipient.Status == gifting.RecipientDeclined) {
+	if gifting.ErrorCode(err) == gifting.CodeConflict && (p.Recipient.Claimed() || p.Recipient.Status == gifting.RecipientDeclined || p.MeetingDue()) {
 		// The claim is done: the landing page follows the gift (and takes
-		// the feedback the later emails' claim page links ask for).
+		// the feedback the later emails' claim page links ask for). Or a
+		// meeting comes first: the landing page says so and links it.
 		http.Redirect(w, r, "/gift/"+p.Recipient.LandingPageID, http.StatusSeeOther)
 		return
 	}

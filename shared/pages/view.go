@@ -45,6 +45,10 @@ type view struct {
 	Declined      bool
 	DeclineAction string
 
+	// The meeting link's call to action: first on the page while a
+	// required one is not followed yet (then without ClaimURL), else last.
+	MeetingFirst, MeetingLast *meetingView
+
 	// Landing page after the claim.
 	Claimed, Delivered, Acknowledged, FeedbackOpen, FeedbackGiven bool
 	// Ended is "cancelled" or "failed" for an order that will not arrive
@@ -88,6 +92,15 @@ type giftView struct {
 type variantView struct {
 	ID, Name         string
 	Checked, SoldOut bool
+}
+
+// meetingView is the landing page's meeting call to action: the pages'
+// own meeting route (never the stored URL itself, which only the route's
+// redirect reveals), who the meeting is with, and whether it must come
+// before the claim.
+type meetingView struct {
+	URL, With string
+	Due       bool
 }
 
 // codeView is a digital gift's code as its recipient's landing page shows
@@ -150,12 +163,20 @@ func (h *Handler) landingView(p recipient.Page, l i18n.Lang) view {
 		v.Declined, v.Message = true, ""
 		return v
 	}
+	if p.Campaign.Meeting != nil {
+		m := &meetingView{URL: "/gift/" + r.LandingPageID + "/meeting", With: cmp.Or(v.NoteBy, v.Sender), Due: p.MeetingDue()}
+		if v.MeetingLast = m; m.Due {
+			v.MeetingFirst, v.MeetingLast = m, nil
+		}
+	}
 	if !r.Claimed() {
 		v.DeclineAction = "/gift/" + r.LandingPageID + "/decline"
 		for _, g := range p.Gifts {
 			v.Gifts = append(v.Gifts, giftOf(g, false))
 		}
-		v.ClaimURL = "/claim/" + r.ClaimPageID
+		if v.MeetingFirst == nil {
+			v.ClaimURL = "/claim/" + r.ClaimPageID
+		}
 		return v
 	}
 	sg := r.SelectedGift
@@ -296,6 +317,9 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 		if p.Recipient.Status == gifting.RecipientExpired {
 			v.Title, v.Heading = l.T("This gift has expired"), l.T("This gift has expired")
 		}
+	}
+	if status == http.StatusConflict && v.LandingURL == "" && p != nil && p.MeetingDue() {
+		v.LandingURL = "/gift/" + p.Recipient.LandingPageID // a claim before the meeting: the page that links it
 	}
 	if status == http.StatusConflict && v.LandingURL == "" && strings.HasPrefix(r.Pattern, "POST /gift/") {
 		v.LandingURL = "/gift/" + r.PathValue("pageId") // "It arrived" or feedback: back to the gift

@@ -40,6 +40,9 @@ type Campaign struct {
 	ChoiceCollectionID string
 	// Message is the campaign's default note (Recipient.Note).
 	Message string
+	// Meeting is the meeting link its recipients' pages show, its own or
+	// its template's (gifting.EffectiveMeeting); nil for none.
+	Meeting *gifting.Meeting
 }
 
 // Offers reports whether a recipient of c holding held credits may choose

@@ -32,10 +32,8 @@ func (s *Pages) Landing(ctx context.Context, pageID string) (Page, error) {
 	if p.Recipient.Status == gifting.RecipientExpired {
 		return p, ErrGiftExpired
 	}
-	if p.Recipient.ViewedAt == nil {
-		if err := s.app.store.MarkPageViewed(ctx, p.Recipient.OrganizationID, p.Recipient.CampaignID, p.Recipient.RecipientID); err != nil {
-			return p, err
-		}
+	if err := s.mark(ctx, &p, MarkViewed); err != nil {
+		return p, err
 	}
 	p.Code, err = s.RevealCode(ctx, p)
 	return p, err
@@ -46,7 +44,8 @@ func (s *Pages) Landing(ctx context.Context, pageID string) (Page, error) {
 //
 // Errors: NOT_FOUND, GONE (the campaign is over; the recipient expired,
 // with the page), CONFLICT (already claimed; the page is returned too, so
-// the answer can lead to the landing page).
+// the answer can lead to the landing page; ErrMeetingFirst, a required
+// meeting link not followed yet).
 func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 	p, err := s.page(ctx, pageID, gifting.ClaimPage)
 	if err != nil {
@@ -60,6 +59,9 @@ func (s *Pages) ClaimForm(ctx context.Context, pageID string) (Page, error) {
 	}
 	if p.Recipient.Claimed() || p.Recipient.Status.Rank() >= gifting.RecipientAddressConfirmed.Rank() {
 		return p, ErrAlreadyClaimed
+	}
+	if p.MeetingDue() {
+		return p, ErrMeetingFirst
 	}
 	return p, nil
 }

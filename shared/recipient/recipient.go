@@ -52,8 +52,10 @@ type Recipient struct {
 	// it took, less what its claim gave back (a gift cheaper than the
 	// credits held for it).
 	CreditsCharged int64
-	// ViewedAt is when the recipient first opened the landing page.
-	ViewedAt *time.Time
+	// ViewedAt is when the recipient first opened the landing page;
+	// MeetingClickedAt when it first followed its campaign's meeting link
+	// (gifting.Meeting).
+	ViewedAt, MeetingClickedAt *time.Time
 	// ClaimedAt is when the recipient confirmed the shipping address on the
 	// claim page.
 	ClaimedAt *time.Time

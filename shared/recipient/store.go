@@ -45,8 +45,10 @@ type ReadStore interface {
 	// CollectionGifts reads the gifts of a collection visible to an
 	// organization (its own and the service catalog's).
 	CollectionGifts(ctx context.Context, orgID, collectionID string) ([]gifting.Gift, error)
-	// MarkPageViewed records the first view of a recipient's landing page.
-	MarkPageViewed(ctx context.Context, orgID, campaignID, recipientID string) error
+	// MarkPage records the first time of m (PageMark) with its message,
+	// in one transaction conditioned on m's field being unset:
+	// ErrAlreadyMarked when it was set already.
+	MarkPage(ctx context.Context, m PageMark) error
 }
 
 // Outcomes storage reports when a condition of a commit failed: nothing
@@ -79,6 +81,9 @@ var (
 	// ErrCampaignMissing: the campaign item the write counts on is gone
 	// (a deleted campaign's counters live on its archived copy).
 	ErrCampaignMissing = errors.New("the campaign item is missing")
+	// ErrAlreadyMarked: the recipient's page mark (PageMark) was recorded
+	// before.
+	ErrAlreadyMarked = errors.New("the page mark was recorded before")
 )
 
 // Outcomes of the reads: what a read found none of. The use cases say

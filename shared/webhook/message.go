@@ -22,7 +22,8 @@ type Message struct {
 	// resource as the change left it (a campaign.Campaign, an
 	// audience.Audience, a recipient.Recipient, or a wallet.Entry for the
 	// wallet.* messages); for a message that names its recipient
-	// (recipient.created, recipient.status_changed), a RecipientRef until
+	// (recipient.created, recipient.status_changed, recipient.viewed,
+	// recipient.meeting_link_clicked), a RecipientRef until
 	// Hydrate puts the recipient as it is now in its place; a Test for
 	// the test message; a Snapshot for data of a type this code does not
 	// know.

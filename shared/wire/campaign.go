@@ -41,6 +41,8 @@ type CampaignData struct {
 	ClaimExpiresInDays  int        `json:"claimExpiresInDays"`
 	Choice              *Choice    `json:"choice,omitempty"`
 	Message             string     `json:"message,omitempty"`
+	// Meeting is the campaign's own meeting link (not its template's).
+	Meeting *gifting.Meeting `json:"meeting,omitempty"`
 }
 
 // LiveData is a campaign's liveData: its counters and its launch.
@@ -95,6 +97,7 @@ func CampaignOf(c campaign.Campaign) Campaign {
 			TotalRecipients: done.TotalRecipients, StatusCounts: done.StatusCounts, CreditsSpent: done.CreditsSpent,
 			FeedbackCount: done.FeedbackCount},
 	}
+	out.CampaignData.Meeting = d.Meeting
 	if d.ChoiceCollectionID != "" {
 		out.CampaignData.Choice = &Choice{CollectionID: d.ChoiceCollectionID}
 	}

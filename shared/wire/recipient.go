@@ -37,6 +37,9 @@ type Recipient struct {
 	ClaimedAt       *time.Time              `json:"claimedAt"`
 	Address         *ShippingAddress        `json:"address"`
 	ClaimExpiresAt  *time.Time              `json:"claimExpiresAt"`
+	// MeetingClickedAt appears once the recipient followed its campaign's
+	// meeting link.
+	MeetingClickedAt *time.Time `json:"meetingClickedAt,omitempty"`
 	// Resends and LastResentAt appear once the sender had the invitation
 	// sent again (POST …/resend).
 	Resends      int        `json:"resends,omitempty"`
@@ -184,7 +187,7 @@ func RecipientOf(r recipient.Recipient) Recipient {
 		AssignedUsers:  convert(r.AssignedUsers, func(u recipient.AssignedUser) AssignedUser { return AssignedUser(u) }),
 		CreditsCharged: r.CreditsCharged, ViewedAt: r.ViewedAt, ClaimedAt: r.ClaimedAt,
 		Address: (*ShippingAddress)(r.Address), ClaimExpiresAt: r.ClaimExpiresAt,
-		Resends: r.Resends, LastResentAt: r.ResentAt,
+		Resends: r.Resends, LastResentAt: r.ResentAt, MeetingClickedAt: r.MeetingClickedAt,
 	}
 }
 
