@@ -183,6 +183,13 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 		// Real DynamoDB: its indexes trail the table by a moment.
 		opts = append(opts, dynamo.WithIndexSettle(dynamo.IndexSettle))
 	}
+	key, err := SuppressionKeyOption(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if key != nil {
+		opts = append(opts, key)
+	}
 	return dynamo.New(db, cfg.TableName, opts...), nil
 }
 

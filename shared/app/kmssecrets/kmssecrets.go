@@ -5,7 +5,6 @@
 package kmssecrets
 
 import (
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/shared/app"
@@ -35,14 +34,7 @@ func NewCodes(cfg app.Config) (service.Secrets, error) {
 }
 
 // NewClient returns a KMS client: for the KMS emulator when endpoint is
-// set, else for AWS as a Lambda function sees it (see app.AWSConfig).
+// set, else for AWS as a Lambda function sees it (app.NewKMSClient).
 func NewClient(endpoint string) (*kms.Client, error) {
-	cfg, err := app.AWSConfig("KMS emulator", endpoint)
-	if err != nil {
-		return nil, err
-	}
-	if endpoint == "" {
-		return kms.NewFromConfig(cfg), nil
-	}
-	return kms.NewFromConfig(cfg, func(o *kms.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
+	return app.NewKMSClient(endpoint)
 }
