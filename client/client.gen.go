@@ -4667,12 +4667,15 @@ type BadRequestErrorSuccess bool
 
 // Branding defines model for Branding.
 type Branding struct {
-	BrandColor  string `json:"brandColor"`
-	DisplayName string `json:"displayName"`
-	FooterText  string `json:"footerText"`
-	LogoUrl     string `json:"logoUrl"`
-	ReplyTo     string `json:"replyTo"`
-	SenderName  string `json:"senderName"`
+	BrandColor string `json:"brandColor"`
+
+	// DigitalCodesInEmail Whether a digital gift's delivered email carries its code.
+	DigitalCodesInEmail bool   `json:"digitalCodesInEmail"`
+	DisplayName         string `json:"displayName"`
+	FooterText          string `json:"footerText"`
+	LogoUrl             string `json:"logoUrl"`
+	ReplyTo             string `json:"replyTo"`
+	SenderName          string `json:"senderName"`
 
 	// UpdatedAt When it was last set; null never.
 	UpdatedAt *time.Time `json:"updatedAt"`
@@ -4690,6 +4693,9 @@ type BrandingEnvelope struct {
 type BrandingInput struct {
 	// BrandColor A hex colour (#rrggbb) readable with white text and on the pages' background (4.5:1), or empty.
 	BrandColor *string `json:"brandColor,omitempty"`
+
+	// DigitalCodesInEmail Opt in to a digital gift's code (and PIN and redemption URL) in its delivered email, beside the link to the landing page; false (the default) sends the link only (docs/digital-gifts.md).
+	DigitalCodesInEmail *bool `json:"digitalCodesInEmail,omitempty"`
 
 	// DisplayName Who the gift is from on pages and emails; the organization's name when empty.
 	DisplayName *string `json:"displayName,omitempty"`
