@@ -10946,7 +10946,11 @@ type ClientInterface interface {
 	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// campaign counts whole in the group of its creation, whenever its events happened: with
+	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+	// campaign created before `from` is left out even if its recipients claim within the period
+	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
 	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -13742,7 +13746,11 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 // credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 // invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// campaign counts whole in the group of its creation, whenever its events happened: with
+// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+// campaign created before `from` is left out even if its recipients claim within the period
+// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
 // campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -22247,7 +22255,11 @@ type ClientWithResponsesInterface interface {
 	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// campaign counts whole in the group of its creation, whenever its events happened: with
+	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+	// campaign created before `from` is left out even if its recipients claim within the period
+	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
 	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -35675,7 +35687,11 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 // acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 // credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 // invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// campaign counts whole in the group of its creation, whenever its events happened: with
+// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+// campaign created before `from` is left out even if its recipients claim within the period
+// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
 // campaigns). Groups by campaign and month are in creation order, by user in user id order.
