@@ -5,9 +5,11 @@
 package kmssecrets
 
 import (
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
 	"github.com/giftcampaign/service/shared/service"
@@ -33,8 +35,26 @@ func NewCodes(cfg app.Config) (service.Secrets, error) {
 	return sealed.New(kmskey.NewCodes(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
 }
 
+// NewSuppression returns the sealer of the stack's suppression key: the
+// same key as New's, in its own encryption context
+// (kmskey.SuppressionContext).
+func NewSuppression(cfg app.Config) (dynamo.SuppressionKeySealer, error) {
+	client, err := NewClient(cfg.KMSEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	return sealed.New(kmskey.NewSuppression(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
+}
+
 // NewClient returns a KMS client: for the KMS emulator when endpoint is
-// set, else for AWS as a Lambda function sees it (app.NewKMSClient).
+// set, else for AWS as a Lambda function sees it (see app.AWSConfig).
 func NewClient(endpoint string) (*kms.Client, error) {
-	return app.NewKMSClient(endpoint)
+	cfg, err := app.AWSConfig("KMS emulator", endpoint)
+	if err != nil {
+		return nil, err
+	}
+	if endpoint == "" {
+		return kms.NewFromConfig(cfg), nil
+	}
+	return kms.NewFromConfig(cfg, func(o *kms.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
 }

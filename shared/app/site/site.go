@@ -45,10 +45,12 @@ func Handler(ctx context.Context) (http.Handler, error) {
 	// The unsubscribe page suppresses the address: the store keys it
 	// with the stack's suppression key, as every function's does.
 	var opts []dynamo.Option
-	if key, err := app.SuppressionKeyOption(cfg); err != nil {
-		return nil, err
-	} else if key != nil {
-		opts = append(opts, key)
+	if cfg.KMSKeyID != "" {
+		key, err := kmssecrets.NewSuppression(cfg)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, dynamo.WithSuppressionKey(key))
 	}
 	store := dynamo.New(narrowClient(db), cfg.TableName, opts...)
 	// The landing page reveals a digital gift's code: the pages open codes
