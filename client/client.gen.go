@@ -4729,12 +4729,15 @@ type BadRequestErrorSuccess bool
 
 // Branding defines model for Branding.
 type Branding struct {
-	BrandColor  string `json:"brandColor"`
-	DisplayName string `json:"displayName"`
-	FooterText  string `json:"footerText"`
-	LogoUrl     string `json:"logoUrl"`
-	ReplyTo     string `json:"replyTo"`
-	SenderName  string `json:"senderName"`
+	BrandColor string `json:"brandColor"`
+
+	// DigitalCodesInEmail Whether a digital gift's delivered email carries its code.
+	DigitalCodesInEmail bool   `json:"digitalCodesInEmail"`
+	DisplayName         string `json:"displayName"`
+	FooterText          string `json:"footerText"`
+	LogoUrl             string `json:"logoUrl"`
+	ReplyTo             string `json:"replyTo"`
+	SenderName          string `json:"senderName"`
 
 	// UpdatedAt When it was last set; null never.
 	UpdatedAt *time.Time `json:"updatedAt"`
@@ -4752,6 +4755,9 @@ type BrandingEnvelope struct {
 type BrandingInput struct {
 	// BrandColor A hex colour (#rrggbb) readable with white text and on the pages' background (4.5:1), or empty.
 	BrandColor *string `json:"brandColor,omitempty"`
+
+	// DigitalCodesInEmail Opt in to a digital gift's code (and PIN and redemption URL) in its delivered email, beside the link to the landing page; false (the default) sends the link only (docs/digital-gifts.md).
+	DigitalCodesInEmail *bool `json:"digitalCodesInEmail,omitempty"`
 
 	// DisplayName Who the gift is from on pages and emails; the organization's name when empty.
 	DisplayName *string `json:"displayName,omitempty"`
@@ -11144,7 +11150,11 @@ type ClientInterface interface {
 	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// campaign counts whole in the group of its creation, whenever its events happened: with
+	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+	// campaign created before `from` is left out even if its recipients claim within the period
+	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
 	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -13985,7 +13995,11 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 // acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 // credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 // invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// campaign counts whole in the group of its creation, whenever its events happened: with
+// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+// campaign created before `from` is left out even if its recipients claim within the period
+// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
 // campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -22771,7 +22785,11 @@ type ClientWithResponsesInterface interface {
 	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+	// campaign counts whole in the group of its creation, whenever its events happened: with
+	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+	// campaign created before `from` is left out even if its recipients claim within the period
+	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 	// figures come from counters kept on each campaign in the same transactions as the changes
 	// they count: exact, and read without reading a recipient (one read of the period's
 	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
@@ -36575,7 +36593,11 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 // acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
 // credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
 // invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation; deleted campaigns are left out. The
+// campaign counts whole in the group of its creation, whenever its events happened: with
+// groupBy=month, a claim in April of a campaign created in March counts in March, and a
+// campaign created before `from` is left out even if its recipients claim within the period
+// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
+// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
 // figures come from counters kept on each campaign in the same transactions as the changes
 // they count: exact, and read without reading a recipient (one read of the period's
 // campaigns). Groups by campaign and month are in creation order, by user in user id order.

@@ -10,6 +10,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/app/s3files"
 	"github.com/giftcampaign/service/shared/app/sqsjobs"
 	"github.com/giftcampaign/service/shared/app/web"
@@ -19,7 +20,8 @@ import (
 
 func main() {
 	h, err := web.Handler(context.Background(), httpapi.Contacts, web.Core(app.WithQueue(sqsjobs.New),
-		app.WithLocalJobs((*service.Service).RunContactJobs), app.WithFiles(s3files.New)))
+		app.WithLocalJobs((*service.Service).RunContactJobs), app.WithFiles(s3files.New),
+		app.WithSuppressionKey(kmssecrets.NewSuppression))) // the suppression list keys its addresses
 	if err != nil {
 		slog.Error("start contacts function", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -30,8 +30,10 @@ func main() {
 		os.Exit(1)
 	}
 	svc, queue, sched, err := app.NewWorker(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New), // deliveries open the endpoints' sealed secrets
-		app.WithFiles(s3files.New))      // imports read their uploaded files
+		app.WithSecrets(kmssecrets.New),                   // deliveries open the endpoints' sealed secrets
+		app.WithCodeSecrets(kmssecrets.NewCodes),          // a delivered email opens its code, for an organization that opted in
+		app.WithSuppressionKey(kmssecrets.NewSuppression), // sends, bounces and erasure key suppressed addresses
+		app.WithFiles(s3files.New))                        // imports read their uploaded files
 	if err != nil {
 		slog.Error("start worker", slog.String("error", err.Error()))
 		os.Exit(1)

@@ -305,8 +305,8 @@ func newStore(ctx context.Context, cfg app.Config) (s *dynamo.Store, db *dynamod
 	return dynamo.New(db, cfg.TableName, opts...), db, "in AWS region " + awsCfg.Region, nil
 }
 
-// sealerOption gives the store the sealer of KMS_KEY_ID, which only the
-// webhook-secrets migration step uses: at KMS_ENDPOINT (the KMS emulator)
+// sealerOption gives the store the sealers of KMS_KEY_ID, which the
+// webhook-secrets and suppression-keys migration steps use: at KMS_ENDPOINT (the KMS emulator)
 // when that is set, else in AWS through awsCfg (nil: a local table, whose
 // key can only be the emulator's). Without KMS_KEY_ID there is none.
 func sealerOption(cfg app.Config, awsCfg *aws.Config) ([]dynamo.Option, error) {
@@ -326,7 +326,10 @@ func sealerOption(cfg app.Config, awsCfg *aws.Config) ([]dynamo.Option, error) {
 	default:
 		return nil, errors.New("KMS_KEY_ID with DYNAMODB_ENDPOINT needs KMS_ENDPOINT: a local table's secrets are sealed by the KMS emulator")
 	}
-	return []dynamo.Option{dynamo.WithSealer(sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits))}, nil
+	// The suppression-keys step rekeys with the stack's suppression key,
+	// and whatever the CLI suppresses is keyed as the functions key it.
+	return []dynamo.Option{dynamo.WithSealer(sealed.New(kmskey.New(client, cfg.KMSKeyID), sealed.DefaultLimits)),
+		dynamo.WithSuppressionKey(sealed.New(kmskey.NewSuppression(client, cfg.KMSKeyID), sealed.DefaultLimits))}, nil
 }
 
 // describe renders an error with its field details.

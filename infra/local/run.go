@@ -189,7 +189,8 @@ func localConfig() app.Config {
 // (after a graceful shutdown) or the server fails.
 func runService(ctx context.Context, cfg app.Config, ln net.Listener, tick time.Duration, operatorToken string, ready func()) error {
 	core, err := app.New(ctx, cfg, app.WithQueue(sqsjobs.New), app.WithLocalJobs((*service.Service).RunJob), app.WithMailer(sesmail.New),
-		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes), app.WithFiles(s3files.New))
+		app.WithSecrets(kmssecrets.New), app.WithCodeSecrets(kmssecrets.NewCodes), app.WithFiles(s3files.New),
+		app.WithSuppressionKey(kmssecrets.NewSuppression))
 	if err != nil {
 		return err
 	}

@@ -172,8 +172,8 @@ func NewLogger(level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l}))
 }
 
-// NewStore returns the store for cfg.
-func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
+// NewStore returns the store for cfg, with extra options.
+func NewStore(ctx context.Context, cfg Config, extra ...dynamo.Option) (*dynamo.Store, error) {
 	db, err := NewDynamoDB(ctx, cfg.Endpoint)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func NewStore(ctx context.Context, cfg Config) (*dynamo.Store, error) {
 		// Real DynamoDB: its indexes trail the table by a moment.
 		opts = append(opts, dynamo.WithIndexSettle(dynamo.IndexSettle))
 	}
-	return dynamo.New(db, cfg.TableName, opts...), nil
+	return dynamo.New(db, cfg.TableName, append(opts, extra...)...), nil
 }
 
 // The store implements every use case's storage, and the scheduler's.
@@ -222,6 +222,9 @@ type parts struct {
 	codes func(Config) (service.Secrets, error)
 	// files builds the store of imports' uploaded files (WithFiles).
 	files func(Config) (contactimport.Files, error)
+	// suppression builds the sealer of the suppression key
+	// (WithSuppressionKey).
+	suppression func(Config) (dynamo.SuppressionKeySealer, error)
 }
 
 // JobRunner is a runner of jobs over the service: Service.RunJob (every kind),
@@ -279,9 +282,32 @@ func WithFiles(newFiles func(Config) (contactimport.Files, error)) Option {
 	return func(p *parts) { p.files = newFiles }
 }
 
+// WithSuppressionKey has newKey build the sealer of the stack's
+// suppression key from cfg.KMSKeyID (shared/app/kmssecrets.NewSuppression),
+// with which the store keys suppressed addresses (docs/security.md). Only
+// the functions that look addresses up or suppress them name it
+// (contacts, recipients, the worker; the pages through shared/app/site),
+// and only their roles may use its encryption context; a store without it
+// keys them the legacy way, which none of the others ever writes.
+func WithSuppressionKey(newKey func(Config) (dynamo.SuppressionKeySealer, error)) Option {
+	return func(p *parts) { p.suppression = newKey }
+}
+
 // New builds the Core for cfg with the optional adapters opts name.
 func New(ctx context.Context, cfg Config, opts ...Option) (*Core, error) {
-	store, err := NewStore(ctx, cfg)
+	var p parts
+	for _, o := range opts {
+		o(&p)
+	}
+	var extra []dynamo.Option
+	if cfg.KMSKeyID != "" && p.suppression != nil {
+		key, err := p.suppression(cfg)
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, dynamo.WithSuppressionKey(key))
+	}
+	store, err := NewStore(ctx, cfg, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -59,8 +59,9 @@ func TestLayers(t *testing.T) {
 			[]string{"shared/httpapi", "shared/service", "shared/wire"}, nil},
 		{"the worker links no HTTP adapter", "functions/worker",
 			[]string{"shared/httpapi", "shared/app/web"}, []string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/sealed/kmskey", "shared/app/s3files"}},
-		// Only the functions that seal or open webhook secrets link the
-		// KMS client, as only their roles may use the key.
+		// Only the functions that seal or open secrets (webhook secrets,
+		// gift codes, the suppression key) link the KMS client, as only
+		// their roles may use the key.
 		{"webhooks seals secrets, sends no email, enqueues nothing", "functions/webhooks",
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue"}, []string{"shared/sealed/kmskey"}},
 		{"the sealer knows no AWS service and no use case", "shared/sealed",
@@ -71,17 +72,20 @@ func TestLayers(t *testing.T) {
 			// It seals digital gifts' codes on upload: the KMS client.
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs/openapijson"}, []string{"shared/apidocs", "shared/sealed/kmskey"}},
 		// It starts CSV imports: the queue of the worker that reads them, and
-		// the S3 client that presigns their uploads.
+		// the S3 client that presigns their uploads; its suppression list
+		// keys addresses with the suppression key: the KMS client.
 		{"contacts sends no email and serves no docs", "functions/contacts",
-			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue", "shared/app/s3files"}},
+			[]string{"shared/mail/ses", "shared/apidocs"}, []string{"shared/jobs/sqsqueue", "shared/app/s3files", "shared/sealed/kmskey"}},
 		{"events sends no email, enqueues nothing, serves no docs", "functions/events",
 			[]string{"shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, nil},
 		{"campaigns sends no email and serves no docs", "functions/campaigns",
 			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue"}},
 		{"audiences sends no email and serves no docs", "functions/audiences",
 			[]string{"shared/mail/ses", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/jobs/sqsqueue"}},
+		// add-recipient looks the address up on the suppression list: the
+		// KMS client that opens the suppression key.
 		{"recipients enqueues nothing and serves no docs", "functions/recipients",
-			[]string{"shared/jobs/sqsqueue", "shared/apidocs", "shared/sealed/kmskey"}, []string{"shared/mail/ses"}},
+			[]string{"shared/jobs/sqsqueue", "shared/apidocs"}, []string{"shared/mail/ses", "shared/sealed/kmskey"}},
 		// The landing page reveals a digital gift's code: the KMS client.
 		{"the pages link no API, mailer or queue", "functions/pages",
 			[]string{"shared/httpapi", "shared/mail/ses", "shared/jobs/sqsqueue", "shared/apidocs"}, []string{"shared/sealed/kmskey"}},

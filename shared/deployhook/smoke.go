@@ -28,6 +28,10 @@ var SmokePaths = map[string]string{
 	"webhooks":   "/api/campaigns/webhooks",
 }
 
+// OperatorSmokePath is the operator function's probe: a read without path
+// parameters.
+const OperatorSmokePath = "/api/operator/organizations"
+
 // UnknownPageID is a well-formed page id (the legacy form: 26 characters of
 // lower-case base32) that names no recipient: the pages function looks it
 // up on the Pages index and answers its 404 page.
@@ -71,6 +75,15 @@ func Probes(group, apiKey string) ([]Probe, error) {
 			Name:    "empty batch",
 			Payload: []byte(`{"Records":[]}`),
 			Check:   batchTaken,
+		}}, nil
+	case "operator":
+		// No key reaches the operator API: a request the IAM authorizer
+		// did not sign in must be refused (its routing, its error shape,
+		// its start-up). The canary has no operator identity to read with.
+		return []Probe{{
+			Name:    "GET " + OperatorSmokePath + " unsigned",
+			Payload: httpEvent(http.MethodGet, OperatorSmokePath, OperatorSmokePath, ""),
+			Check:   refusedUnsigned,
 		}}, nil
 	}
 	path, ok := SmokePaths[group]
@@ -150,6 +163,26 @@ func refusedUnauthenticated(payload []byte) error {
 	var got map[string]any
 	if err := json.Unmarshal(body, &got); err != nil || !reflect.DeepEqual(got, unauthorized) {
 		return fmt.Errorf("answered 401 with %s, want exactly the fields %v", clip(body), slices.Sorted(maps.Keys(unauthorized)))
+	}
+	return nil
+}
+
+// refusedUnsigned is the operator API's refusal of a request without the
+// IAM authorizer's identity: 401 in the documented error shape.
+func refusedUnsigned(payload []byte) error {
+	res, body, err := httpAnswer(payload)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode != http.StatusUnauthorized {
+		return fmt.Errorf("answered %d, want 401", res.StatusCode)
+	}
+	var got struct {
+		Success    *bool   `json:"success"`
+		StatusCode float64 `json:"statusCode"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil || got.Success == nil || *got.Success || got.StatusCode != http.StatusUnauthorized {
+		return fmt.Errorf("answered 401 with %s, want the error shape", clip(body))
 	}
 	return nil
 }

@@ -50,6 +50,11 @@ func TestProbeChecks(t *testing.T) {
 		{"the 404 page", pageNotFound, answer(404, "text/html; charset=utf-8", "<!doctype html><html><p>Not found</p></html>", false), true},
 		{"a 404 in JSON", pageNotFound, answer(404, "application/json", `{"success":false}`, false), false},
 		{"a page for an unknown id", pageNotFound, answer(200, "text/html; charset=utf-8", "<html></html>", false), false},
+		{"the operator's 401", refusedUnsigned, answer(401, "application/json",
+			`{"success":false,"statusCode":401,"message":"Unauthorized","error":"signed request needed","code":"UNAUTHORIZED"}`, false), true},
+		{"the operator serving an unsigned request", refusedUnsigned, answer(200, "application/json", `{"success":true,"data":[]}`, false), false},
+		{"API Gateway's 403 in place of the operator's", refusedUnsigned, answer(403, "application/json", `{"message":"Forbidden"}`, false), false},
+		{"a 401 that is not the error shape", refusedUnsigned, answer(401, "text/plain", "no", false), false},
 		{"an empty batch taken", batchTaken, []byte(`{"batchItemFailures":null}`), true},
 		{"an empty batch failing", batchTaken, []byte(`{"batchItemFailures":[{"itemIdentifier":"x"}]}`), false},
 	} {

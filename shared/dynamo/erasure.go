@@ -195,9 +195,18 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 		}
 		return s.scrubKeys(ctx, keys, sc)
 	case erasure.KindSuppression:
-		keys := make([]item, len(j.Person.Emails))
-		for i, e := range j.Person.Emails {
-			keys[i] = key(org, suppressionSK(e))
+		// Both keys: an entry written before the suppression key is under
+		// the legacy one until the migration step rekeys it.
+		var keys []item
+		for _, e := range j.Person.Emails {
+			keyed, legacy, err := s.suppressionKeys(ctx, orgID, e)
+			if err != nil {
+				return 0, "", err
+			}
+			keys = append(keys, key(org, legacy))
+			if keyed != "" {
+				keys = append(keys, key(org, keyed))
+			}
 		}
 		return s.scrubKeys(ctx, keys, sc)
 	case erasure.KindChangeRecord:

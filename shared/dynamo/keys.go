@@ -3,7 +3,6 @@ package dynamo
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"encoding/hex"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -192,15 +191,11 @@ func eventSK(id string) string { return "EVENT#" + id }
 // and claim page ids share (see newPageIDs).
 func pageKey(pageID string) string { return pageID[:pageKeyLength] }
 
-// suppressionSK is an address the organization never mails again. The key
-// holds a hash of the lower-cased address, not the address, so a key that
-// reaches a log or an error carries no personal data.
+// suppressionPrefix starts the keys of the addresses an organization never
+// mails again. A key holds a keyed hash of the lower-cased address, not the
+// address (suppression_key.go), so a key that reaches a log, an error or a
+// table export carries no personal data.
 const suppressionPrefix = "SUPPRESS#"
-
-func suppressionSK(email string) string {
-	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
-	return suppressionPrefix + hex.EncodeToString(sum[:])
-}
 
 // deletedContactSK is where a soft-deleted contact is kept: outside the
 // CONTACT# range and without Slim keys, so pages and searches never see it.

@@ -35,6 +35,7 @@ func migrationSteps() []migrationStep {
 		{name: stepRecipientSearch, run: (*Store).migrateRecipientSearch},
 		{name: stepServiceOrders, run: (*Store).migrateServiceOrders},
 		{name: stepOrgRegistry, run: (*Store).migrateOrgRegistry},
+		{name: stepSuppressionKeys, run: (*Store).migrateSuppressionKeys},
 	}
 }
 

@@ -56,6 +56,9 @@ type Store struct {
 	// sealer seals clear webhook secrets in the webhook-secrets
 	// migration step (WithSealer).
 	sealer Sealer
+	// supKey is the stack's suppression key (WithSuppressionKey), nil
+	// for a store that keys suppressions the legacy way.
+	supKey *suppressionKey
 }
 
 // Option configures a Store.

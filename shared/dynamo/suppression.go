@@ -26,14 +26,25 @@ type Suppression struct {
 
 // Suppress adds email to the organization's suppression list, matched
 // without regard to case. It is idempotent: suppressing an address again
-// succeeds and keeps the first reason and time.
+// succeeds and keeps the first reason and time (an entry under the legacy
+// key counts: the address is already suppressed).
 func (s *Store) Suppress(ctx context.Context, orgID, email, reason string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if email == "" || reason == "" {
 		return fmt.Errorf("suppress: an address and a reason are required")
 	}
-	it, err := withKey(Suppression{Email: email, Reason: reason, SuppressedAt: s.Now()},
-		map[string]string{"PK": orgPK(orgID), "SK": suppressionSK(email)})
+	keyed, legacy, err := s.suppressionKeys(ctx, orgID, email)
+	if err != nil {
+		return err
+	}
+	attrs := map[string]string{"PK": orgPK(orgID), "SK": legacy}
+	if keyed != "" {
+		if _, found, err := s.getSuppression(ctx, orgID, "", legacy); err != nil || found {
+			return err
+		}
+		attrs["SK"], attrs[hmacAttr] = keyed, hmacForm
+	}
+	it, err := withKey(Suppression{Email: email, Reason: reason, SuppressedAt: s.Now()}, attrs)
 	if err != nil {
 		return err
 	}
@@ -51,10 +62,11 @@ func (s *Store) Suppress(ctx context.Context, orgID, email, reason string) error
 }
 
 // IsSuppressed reports whether email is on the organization's suppression
-// list, with one strongly consistent read.
+// list, with one strongly consistent read (of both its keys while legacy
+// ones may remain: one BatchGetItem).
 func (s *Store) IsSuppressed(ctx context.Context, orgID, email string) (bool, error) {
-	var sup Suppression
-	return s.get(ctx, orgPK(orgID), suppressionSK(email), &sup)
+	_, found, err := s.Suppression(ctx, orgID, email)
+	return found, err
 }
 
 // The suppression list's reads and removal (shared/suppression decides).
@@ -63,9 +75,27 @@ var _ suppression.Store = (*Store)(nil)
 // Suppression reads email's entry, strongly consistent
 // (suppression.Store).
 func (s *Store) Suppression(ctx context.Context, orgID, email string) (suppression.Entry, bool, error) {
-	var sup Suppression
-	found, err := s.get(ctx, orgPK(orgID), suppressionSK(email), &sup)
+	keyed, legacy, err := s.suppressionKeys(ctx, orgID, email)
+	if err != nil {
+		return suppression.Entry{}, false, err
+	}
+	sup, found, err := s.getSuppression(ctx, orgID, keyed, legacy)
 	return suppression.Entry(sup), found, err
+}
+
+// getSuppression reads the entry under keyed or legacy ("" for none):
+// one GetItem for one key, one BatchGetItem for both.
+func (s *Store) getSuppression(ctx context.Context, orgID, keyed, legacy string) (Suppression, bool, error) {
+	var sup Suppression
+	if keyed == "" {
+		found, err := s.get(ctx, orgPK(orgID), legacy, &sup)
+		return sup, found, err
+	}
+	got, err := s.batchGet(ctx, []item{key(orgPK(orgID), keyed), key(orgPK(orgID), legacy)})
+	if err != nil || len(got) == 0 {
+		return sup, false, err
+	}
+	return sup, true, unmarshal(got[0], &sup)
 }
 
 // SuppressionPage reads a page of the list in key order (the keys are
@@ -101,16 +131,26 @@ func (s *Store) SuppressionPage(ctx context.Context, orgID, after string, limit 
 }
 
 // CommitUnsuppress deletes email's entry while its reason is still reason
-// (suppression.Store).
+// (suppression.Store), under its keyed key or else its legacy one.
 func (s *Store) CommitUnsuppress(ctx context.Context, orgID, email, reason string) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(orgPK(orgID), suppressionSK(email)),
-		ConditionExpression: aws.String("#r = :r"), ExpressionAttributeNames: map[string]string{"#r": "reason"},
-		ExpressionAttributeValues: item{":r": str(reason)}})
-	if isConditionFailed(err) {
-		return suppression.ErrChanged
-	}
+	keyed, legacy, err := s.suppressionKeys(ctx, orgID, email)
 	if err != nil {
-		return fmt.Errorf("remove a suppressed address: %w", err)
+		return err
 	}
-	return nil
+	for _, sk := range []string{keyed, legacy} {
+		if sk == "" {
+			continue
+		}
+		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(orgPK(orgID), sk),
+			ConditionExpression: aws.String("#r = :r"), ExpressionAttributeNames: map[string]string{"#r": "reason"},
+			ExpressionAttributeValues: item{":r": str(reason)}})
+		if isConditionFailed(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("remove a suppressed address: %w", err)
+		}
+		return nil
+	}
+	return suppression.ErrChanged
 }

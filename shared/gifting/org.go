@@ -32,13 +32,18 @@ type Organization struct {
 // contrast-safe), the sender name and reply-to address of its emails, and
 // a footer line. Empty fields fall back to the service's defaults.
 type Branding struct {
-	DisplayName string     `json:"displayName,omitempty"`
-	LogoURL     string     `json:"logoUrl,omitempty"`
-	BrandColor  string     `json:"brandColor,omitempty"`
-	SenderName  string     `json:"senderName,omitempty"`
-	ReplyTo     string     `json:"replyTo,omitempty"`
-	FooterText  string     `json:"footerText,omitempty"`
-	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
+	DisplayName string `json:"displayName,omitempty"`
+	LogoURL     string `json:"logoUrl,omitempty"`
+	BrandColor  string `json:"brandColor,omitempty"`
+	SenderName  string `json:"senderName,omitempty"`
+	ReplyTo     string `json:"replyTo,omitempty"`
+	FooterText  string `json:"footerText,omitempty"`
+	// DigitalCodesInEmail opts the organization in to a digital gift's
+	// code (and PIN and redemption URL) in the delivered email, beside
+	// the link to the landing page; without it the email only links the
+	// page, which alone shows the code (docs/digital-gifts.md).
+	DigitalCodesInEmail bool       `json:"digitalCodesInEmail,omitempty"`
+	UpdatedAt           *time.Time `json:"updatedAt,omitempty"`
 }
 
 // RateClass names a group of expensive endpoints that share one

@@ -21,18 +21,22 @@ func (s *Server) brandingRoutes() []route {
 // brandingDTO is the branding as the API takes and shows it; a PUT
 // replaces it whole, so a field left out is cleared.
 type brandingDTO struct {
-	DisplayName string     `json:"displayName"`
-	LogoURL     string     `json:"logoUrl"`
-	BrandColor  string     `json:"brandColor"`
-	SenderName  string     `json:"senderName"`
-	ReplyTo     string     `json:"replyTo"`
-	FooterText  string     `json:"footerText"`
-	UpdatedAt   *time.Time `json:"updatedAt"`
+	DisplayName string `json:"displayName"`
+	LogoURL     string `json:"logoUrl"`
+	BrandColor  string `json:"brandColor"`
+	SenderName  string `json:"senderName"`
+	ReplyTo     string `json:"replyTo"`
+	FooterText  string `json:"footerText"`
+	// DigitalCodesInEmail: a digital gift's code in its delivered email
+	// (gifting.Branding.DigitalCodesInEmail); false, the default, links
+	// the landing page only.
+	DigitalCodesInEmail bool       `json:"digitalCodesInEmail"`
+	UpdatedAt           *time.Time `json:"updatedAt"`
 }
 
 func brandingOf(b gifting.Branding) brandingDTO {
 	return brandingDTO{DisplayName: b.DisplayName, LogoURL: b.LogoURL, BrandColor: b.BrandColor, SenderName: b.SenderName,
-		ReplyTo: b.ReplyTo, FooterText: b.FooterText, UpdatedAt: b.UpdatedAt}
+		ReplyTo: b.ReplyTo, FooterText: b.FooterText, DigitalCodesInEmail: b.DigitalCodesInEmail, UpdatedAt: b.UpdatedAt}
 }
 
 func (s *Server) getBranding(w http.ResponseWriter, r *http.Request) error {
@@ -50,7 +54,8 @@ func (s *Server) putBranding(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	b, err := s.access.SetBranding(r.Context(), principal(r.Context()).OrgID, gifting.Branding{DisplayName: in.DisplayName,
-		LogoURL: in.LogoURL, BrandColor: in.BrandColor, SenderName: in.SenderName, ReplyTo: in.ReplyTo, FooterText: in.FooterText})
+		LogoURL: in.LogoURL, BrandColor: in.BrandColor, SenderName: in.SenderName, ReplyTo: in.ReplyTo, FooterText: in.FooterText,
+		DigitalCodesInEmail: in.DigitalCodesInEmail})
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,9 @@ type suppressionList struct {
 	NextCursor string           `json:"nextCursor"`
 }
 
-// suppressionCursor is a page position: the hex SHA-256 key of the last
-// address read (it names no address).
+// suppressionCursor is a page position: the hex key of the last address
+// read (a keyed hash, or a plain SHA-256 not yet migrated: it names no
+// address).
 var suppressionCursor = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // listSuppressions serves GET /suppressions: a page of up to limit entries

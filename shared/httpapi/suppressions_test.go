@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
 )
 
@@ -141,5 +142,37 @@ func TestSuppressionListPages(t *testing.T) {
 	}
 	if res := api.Do("GET", "/api/campaigns/suppressions?cursor=p0@example.com", nil); res.Status != http.StatusBadRequest {
 		t.Errorf("a cursor that is an address: %d, want 400", res.Status)
+	}
+}
+
+// TestSuppressionsAcrossColdStarts: on a new stack the first address added
+// through the API makes the suppression key (the contacts function's
+// first use), and other processes, which open that key from the table,
+// find the address: the contacts function's list, and the recipients
+// function's add-recipient, which sends it nothing.
+func TestSuppressionsAcrossColdStarts(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "suppress-cold", 1_000_000)
+	api := testenv.NewAPI(t, s, key)
+	if res := api.Do("POST", "/api/campaigns/suppressions", map[string]any{"email": "ann@example.com"}); res.Status != http.StatusCreated {
+		t.Fatalf("suppress ann: %d %s", res.Status, res.Body)
+	}
+	cold := testenv.NewAPI(t, dynamo.New(testenv.Client(t), s.Table(), testenv.SuppressionKey(t)), key)
+	for email, want := range map[string]int{"ANN@example.com": 1, "bea@example.com": 0} {
+		res := cold.Do("GET", "/api/campaigns/suppressions?email="+email, nil)
+		var page suppressionPage
+		res.JSON(t, &page)
+		if res.Status != http.StatusOK || len(page.Data.Items) != want {
+			t.Errorf("%s from a cold start: %d %s, want %d entries", email, res.Status, res.Body, want)
+		}
+	}
+	// The recipients function's cold start: adding ann to a live campaign
+	// finds her suppressed and sends her nothing.
+	c := liveCampaign(t, s, api, orgID, 1)
+	coldRecipients := testenv.NewAPI(t, dynamo.New(testenv.Client(t), s.Table(), testenv.SuppressionKey(t)), key)
+	if res := coldRecipients.Do("POST", addPath(c.CampaignID), recipientBody("ann@example.com", "Ann")); res.Status != http.StatusOK ||
+		res.Map(t)["emailSent"] != false || len(coldRecipients.Mail.Sent()) != 0 {
+		t.Errorf("add ann from a cold start: %d %s, %d emails; want emailSent false and none", res.Status, res.Body, len(coldRecipients.Mail.Sent()))
 	}
 }

@@ -66,14 +66,15 @@ func DecideDigitalClaim(orgID string, st ClaimState, code giftcodes.Slot, now ti
 
 // DeliveredEmail is the post-delivery email of a digital gift whose
 // template has none that links the landing page: the gift is ready, and
-// its page (which alone shows the code) is linked. It never holds the code: an email is read on many
-// devices, forwarded and archived.
+// its page (which shows the code) is linked. Its text never holds the
+// code: an email is read on many devices, forwarded and archived; only an
+// organization that opted in has the code added under it (CodeInEmail).
 var DeliveredEmail = gifting.EmailTemplate{
 	Subject: "{{firstName}}, your gift is ready",
 	HTML: `<p>Hi {{firstName}},</p>` +
 		`<p>Your gift from {{campaignName}} is ready.</p>` +
 		`<p><a href="{{landingPageUrl}}">See your gift and its code</a></p>` +
-		`<p>The code is shown on that page only: please do not share its address.</p>`,
+		`<p>That page shows your code: please do not share its address.</p>`,
 }
 
 // activateDelivered has the recipient of a digital gift sent its

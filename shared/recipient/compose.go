@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/giftcampaign/service/shared/branding"
+	"github.com/giftcampaign/service/shared/giftcodes"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/i18n"
 	"github.com/giftcampaign/service/shared/mail"
@@ -87,6 +88,11 @@ type emailView struct {
 	BodyText, Note, SenderName     string
 	Gifts                          []emailGift
 	Button, ButtonURL, Footer      string
+	// Code is a digital gift's code in its delivered email, nil but for an
+	// organization that opted in (CodeInEmail).
+	Code *giftcodes.Secret
+	// CodeLabels are the words beside the code, in the recipient's language.
+	CodeLabels struct{ Code, PIN, Redeem string }
 }
 
 type emailGift struct{ Name, ImageURL string }
@@ -97,6 +103,21 @@ type emailGift struct{ Name, ImageURL string }
 // gifts and one button; the plain-text part says the same. The From name
 // and Reply-To are the organization's branding.
 func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error) {
+	return composeEmail(r, kind, mc, nil)
+}
+
+// CodeInEmail reports whether r's email of kind carries its digital
+// gift's code: the delivered (post-delivery) email of a recipient holding
+// a code, from an organization that opted in; any other email, or any
+// other organization's, only links the landing page.
+func CodeInEmail(r Recipient, kind string, org gifting.Organization) bool {
+	return kind == "postDelivery" && giftcodes.Assigned(r.ShipmentInfo) != "" &&
+		org.Branding != nil && org.Branding.DigitalCodesInEmail
+}
+
+// composeEmail is ComposeEmail, with code (nil for none) shown under the
+// text.
+func composeEmail(r Recipient, kind string, mc MailContext, code *giftcodes.Secret) (mail.Message, error) {
 	layout, ok := EmailLayouts[kind]
 	e := r.Emails.Kind(kind)
 	if !ok || e == nil {
@@ -106,7 +127,8 @@ func ComposeEmail(r Recipient, kind string, mc MailContext) (mail.Message, error
 	l := r.Lang()
 	v := emailView{Lang: l.Code(), Subject: e.Subject, Name: look.Name, Logo: look.Logo, Color: htmltemplate.CSS(look.Color),
 		Body: htmltemplate.HTML(e.HTML), BodyText: strings.TrimSpace(mail.PlainText(e.HTML)),
-		SenderName: r.SenderName(look.SenderName), Button: l.Text(layout.Button), ButtonURL: layout.URL(r), Footer: look.Footer}
+		SenderName: r.SenderName(look.SenderName), Button: l.Text(layout.Button), ButtonURL: layout.URL(r), Footer: look.Footer, Code: code}
+	v.CodeLabels.Code, v.CodeLabels.PIN, v.CodeLabels.Redeem = l.Text("Your code:"), l.Text("PIN:"), l.Text("Redeem it here")
 	if layout.Note {
 		v.Note = r.Note(mc.Message, look.SenderName)
 	}
@@ -197,7 +219,27 @@ func imageFor(u, base string) string {
 // branding, its campaign's note and gifts, its template's logo and colour.
 // The context is kept for MailContextTTL, so a change of branding, note
 // or gifts reaches the emails of a running process within that time.
+//
+// The delivered email of a digital gift carries its code when the
+// organization opted in (CodeInEmail): opened here, as the email goes
+// out, and kept nowhere.
 func (a *App) Compose(ctx context.Context, orgID string, r Recipient, kind string) (mail.Message, error) {
+	mc, err := a.mailContext(ctx, orgID, r)
+	if err != nil {
+		return mail.Message{}, err
+	}
+	var code *giftcodes.Secret
+	if CodeInEmail(r, kind, mc.Org) {
+		if code, err = a.openCode(ctx, r); err != nil {
+			return mail.Message{}, err
+		}
+	}
+	return composeEmail(r, kind, mc, code)
+}
+
+// mailContext returns the MailContext of r's campaign: this process's
+// copy (MailContextTTL), or read once however many sends ask at once.
+func (a *App) mailContext(ctx context.Context, orgID string, r Recipient) (MailContext, error) {
 	k := orgID + "\x00" + r.CampaignID
 	mc, ok := a.mailContexts.Get(k)
 	if !ok {
@@ -214,11 +256,11 @@ func (a *App) Compose(ctx context.Context, orgID string, r Recipient, kind strin
 			return mc, nil
 		})
 		if err != nil {
-			return mail.Message{}, err
+			return MailContext{}, err
 		}
 		mc = v.(MailContext)
 	}
-	return ComposeEmail(r, kind, mc)
+	return mc, nil
 }
 
 // MailContextTTL is how long a process keeps a campaign's MailContext.

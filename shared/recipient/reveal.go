@@ -10,9 +10,11 @@ import (
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
-// The reveal of a digital gift's code: only on its recipient's landing
-// page, opened from its sealed form when the page is served, never kept
-// in clear, never in an email, a list, a webhook or a log line.
+// The reveal of a digital gift's code: on its recipient's landing page,
+// opened from its sealed form when the page is served, and in its
+// delivered email only when the organization opted in
+// (gifting.Branding.DigitalCodesInEmail); never kept in clear, never in a
+// list, a webhook or a log line.
 
 // CodeOpener opens a sealed code: the sealer of gift codes (their own KMS
 // encryption context, which only the functions that upload or reveal
@@ -39,23 +41,29 @@ var ErrNoCode = errors.New("no such code")
 // Errors: SERVICE_UNAVAILABLE (no key configured, or KMS failing); an
 // internal error when the code is missing or held by another recipient.
 func (s *Pages) RevealCode(ctx context.Context, p Page) (*giftcodes.Secret, error) {
-	r := p.Recipient
+	return s.app.openCode(ctx, p.Recipient)
+}
+
+// openCode opens the code r was given by its claim of a digital gift (see
+// RevealCode): for its landing page, and for its delivered email when
+// the organization opted in.
+func (a *App) openCode(ctx context.Context, r Recipient) (*giftcodes.Secret, error) {
 	id := giftcodes.Assigned(r.ShipmentInfo)
 	if id == "" {
 		return nil, nil
 	}
 	org, gift := r.OrganizationID, r.SelectedGift.GiftID
-	sealed, campaignID, recipientID, err := s.app.store.AssignedCode(ctx, org, gift, id)
+	sealed, campaignID, recipientID, err := a.store.AssignedCode(ctx, org, gift, id)
 	if err != nil {
 		return nil, fmt.Errorf("read the recipient's code: %w", err)
 	}
 	if campaignID != r.CampaignID || recipientID != r.RecipientID {
 		return nil, fmt.Errorf("code %s of gift %s is not assigned to recipient %s", id, gift, r.RecipientID)
 	}
-	if s.app.cfg.Codes == nil {
+	if a.cfg.Codes == nil {
 		return nil, gifting.Unavailable(errors.New("no key is configured to open gift codes"))
 	}
-	plain, err := s.app.cfg.Codes.Open(ctx, sealed, giftcodes.CodeOwner(org, gift, id))
+	plain, err := a.cfg.Codes.Open(ctx, sealed, giftcodes.CodeOwner(org, gift, id))
 	if err != nil {
 		return nil, gifting.Unavailable(fmt.Errorf("open the recipient's code: %w", err))
 	}

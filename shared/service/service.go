@@ -126,7 +126,7 @@ func New(store Store, cfg Config) *Service {
 	hooks := webhook.NewApp(store, webhook.Config{Sealer: cfg.Secrets, Sender: webhooks.NewSender(cfg.Webhooks),
 		Render: wire.Change, Log: cfg.Logger})
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, webhooks: hooks,
-		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger})}
+		recipients: recipient.NewApp(store, recipient.Config{PublicBaseURL: cfg.PublicBaseURL, Mailer: cfg.Mailer, Logger: Logger, Codes: codeOpener(cfg.Codes)})}
 	s.campaigns = s.newCampaigns()
 	var sealer fulfilment.Sealer
 	if cfg.Secrets != nil {
@@ -242,4 +242,14 @@ func Logger(ctx context.Context) *slog.Logger {
 		return l
 	}
 	return slog.Default()
+}
+
+// codeOpener is codes as the recipients' use cases open codes with (the
+// delivered email of an organization that opted in), nil without a key:
+// a nil Secrets must stay a nil CodeOpener, which they test.
+func codeOpener(codes Secrets) recipient.CodeOpener {
+	if codes == nil {
+		return nil
+	}
+	return codes
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/giftcampaign/service/shared/app/kmssecrets"
 	"github.com/giftcampaign/service/shared/app/s3files"
 	"github.com/giftcampaign/service/shared/contactimport"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
 )
@@ -39,6 +40,16 @@ func CodeSecrets(t testing.TB) *sealed.Box {
 	t.Helper()
 	client, keyID := kmsClient(t)
 	return sealed.New(kmskey.NewCodes(client, keyID), sealed.DefaultLimits)
+}
+
+// SuppressionKey is the option of a store that keys suppressions with the
+// stack's suppression key, sealed by the KMS emulator's key
+// (kmskey.SuppressionContext), as every function's store has it
+// (app.SuppressionKeyOption). Store gives it to every store it makes.
+func SuppressionKey(t testing.TB) dynamo.Option {
+	t.Helper()
+	client, keyID := kmsClient(t)
+	return dynamo.WithSuppressionKey(sealed.New(kmskey.NewSuppression(client, keyID), sealed.DefaultLimits))
 }
 
 // kmsClient is a client of the KMS emulator and its key's id.

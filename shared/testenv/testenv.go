@@ -76,10 +76,11 @@ func Table(t testing.TB) string {
 }
 
 // Store returns a store over a fresh table, with the service catalog
-// seeded.
+// seeded, keying suppressions as the functions' stores do (SuppressionKey;
+// opts may replace it).
 func Store(t testing.TB, opts ...dynamo.Option) *dynamo.Store {
 	t.Helper()
-	s := dynamo.New(Client(t), Table(t), opts...)
+	s := dynamo.New(Client(t), Table(t), append([]dynamo.Option{SuppressionKey(t)}, opts...)...)
 	if _, err := seed.SeedCatalog(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}

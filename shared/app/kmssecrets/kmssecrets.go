@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/giftcampaign/service/shared/app"
+	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/sealed"
 	"github.com/giftcampaign/service/shared/sealed/kmskey"
 	"github.com/giftcampaign/service/shared/service"
@@ -32,6 +33,17 @@ func NewCodes(cfg app.Config) (service.Secrets, error) {
 		return nil, err
 	}
 	return sealed.New(kmskey.NewCodes(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
+}
+
+// NewSuppression returns the sealer of the stack's suppression key: the
+// same key as New's, in its own encryption context
+// (kmskey.SuppressionContext).
+func NewSuppression(cfg app.Config) (dynamo.SuppressionKeySealer, error) {
+	client, err := NewClient(cfg.KMSEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	return sealed.New(kmskey.NewSuppression(client, cfg.KMSKeyID), sealed.DefaultLimits), nil
 }
 
 // NewClient returns a KMS client: for the KMS emulator when endpoint is

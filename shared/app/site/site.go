@@ -42,7 +42,17 @@ func Handler(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := dynamo.New(narrowClient(db), cfg.TableName)
+	// The unsubscribe page suppresses the address: the store keys it
+	// with the stack's suppression key, as every function's does.
+	var opts []dynamo.Option
+	if cfg.KMSKeyID != "" {
+		key, err := kmssecrets.NewSuppression(cfg)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, dynamo.WithSuppressionKey(key))
+	}
+	store := dynamo.New(narrowClient(db), cfg.TableName, opts...)
 	// The landing page reveals a digital gift's code: the pages open codes
 	// (in their own KMS encryption context), and no other secret.
 	var codes recipient.CodeOpener

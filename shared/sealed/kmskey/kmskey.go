@@ -33,6 +33,12 @@ var EncryptionContext = map[string]string{"purpose": "gift-campaigns-sealed-secr
 // functions that open webhook secrets cannot open a code).
 var CodesContext = map[string]string{"purpose": "gift-campaigns-gift-codes"}
 
+// SuppressionContext is the encryption context of the data key that seals
+// the stack's suppression key (the HMAC key of suppressed addresses,
+// shared/dynamo's suppression_key.go): apart from the others, so the
+// functions that look addresses up open that key and nothing else.
+var SuppressionContext = map[string]string{"purpose": "gift-campaigns-suppression-key"}
+
 // Provider makes data keys under one KMS key, in one encryption context.
 type Provider struct {
 	client  Client
@@ -51,6 +57,12 @@ func New(client Client, keyID string) *Provider {
 // NewCodes returns the provider of keyID for gift codes (CodesContext).
 func NewCodes(client Client, keyID string) *Provider {
 	return &Provider{client: client, keyID: keyID, context: CodesContext}
+}
+
+// NewSuppression returns the provider of keyID for the suppression key
+// (SuppressionContext).
+func NewSuppression(client Client, keyID string) *Provider {
+	return &Provider{client: client, keyID: keyID, context: SuppressionContext}
 }
 
 // GenerateDataKey asks KMS for a new AES-256 data key.
