@@ -1,0 +1,91 @@
+package dynamo
+
+import (
+	"context"
+	"slices"
+
+	"github.com/giftcampaign/service/shared/campaign"
+	"github.com/giftcampaign/service/shared/contact"
+	"github.com/giftcampaign/service/shared/gifting"
+	"github.com/giftcampaign/service/shared/recipient"
+)
+
+// A search with a status or feedback filter cannot be answered by the word
+// entries alone: they hold no status (a status move would have to move
+// them, decision 0013). When the search matches few recipients, their
+// items answer it: the word entries' Query finds the matches (at most
+// filteredSearchMatches), and the one BatchGetItem that reads the page
+// reads all of them, whose st and fb the filter then checks, as the Slim
+// partition's filter checks the same attributes: O(matches), where the
+// Slim partition is O(campaign). A search matching more reads the Slim
+// partition as before, having read the first of its matches' entries too.
+
+// filteredSearchMatches is how many matches a filtered search reads by
+// key: with the campaign and the profile, one BatchGetItem (100 keys).
+const filteredSearchMatches = 98
+
+// recipientFilteredSearch is q's search when its matches' items may
+// answer it: a search with a term of contact.TokenLen characters or more,
+// in creation order, filtered on status or feedback, not on a user.
+func recipientFilteredSearch(q recipient.Query) (contact.Search, bool) {
+	if q.Search == "" || q.SortBy != "createdAt" || len(q.Statuses) == 0 && q.Feedback == nil || q.UserID != "" || q.GroupByStatus {
+		return contact.Search{}, false
+	}
+	srch, ok := recipient.NewSearch(q.Search)
+	return srch, ok && srch.Lead != ""
+}
+
+// listByFilteredSearch reads q's page from the matches of srch
+// (recipientFilteredSearch) and their items. indexed is false when the
+// matches are too many, or the campaign is not marked
+// campaignSearchIndexed: the caller then reads the Slim partition.
+func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search) (page campaign.RecipientListPage, indexed bool, err error) {
+	var matches []slimRecipient
+	err = s.searchMatches(ctx, orgID, campaignID, srch, func(e slimRecipient) bool {
+		matches = append(matches, e)
+		return len(matches) <= filteredSearchMatches
+	})
+	if err != nil || len(matches) > filteredSearchMatches {
+		return page, err != nil, err
+	}
+	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
+	if q.WithOrg {
+		keys = append(keys, key(orgPK(orgID), profileSK))
+	}
+	for _, e := range matches {
+		keys = append(keys, key(orgPK(orgID), e.SK))
+	}
+	// Eventually consistent, as the Slim partition's entries are.
+	got, err := s.batchGetAs(ctx, keys, false)
+	if err != nil {
+		return page, true, err
+	}
+	bySK := make(map[string]item, len(got))
+	for _, it := range got {
+		bySK[attrS(it, "SK")] = it
+	}
+	cit := bySK[campaignSK(campaignID)]
+	if cit != nil && attrS(cit, campaignSearchIndexed) != "1" {
+		return page, false, nil
+	}
+	top := newTopRecipients(recipientOrder(q), q.Page.End())
+	for _, e := range matches {
+		if it := bySK[e.SK]; it != nil && slimKeeps(q, attrS(it, "st"), it["fb"] != nil) {
+			top.add(e)
+		}
+	}
+	entries := top.sorted()
+	lo, hi := q.Page.Window(len(entries))
+	page, _, err = s.recipientPageFrom(ctx, campaignID, q, entries[lo:hi], bySK, cit)
+	page.Total = top.total
+	return page, true, err
+}
+
+// slimKeeps reports whether the Slim partition's filter on status and
+// feedback (slimRecipients) keeps a recipient whose st and fb are these.
+func slimKeeps(q recipient.Query, st string, fb bool) bool {
+	if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, gifting.RecipientStatus(st)) {
+		return false
+	}
+	return q.Feedback == nil || *q.Feedback == fb
+}
