@@ -22,14 +22,19 @@ import (
 // reads all of them, whose st and fb the filter then checks, as the Slim
 // partition's filter checks the same attributes: O(matches), where the
 // Slim partition is O(campaign). A search matching more reads the keys of
-// the status partitions its filter names (recipientstatus.go), then its
-// matches again, keeping those among the keys: O(the filter's recipients
-// + matches), about 1 read unit per 90 keys and per 50 matches, where the
-// Slim partition reads about 1 per 26 recipients of the campaign.
+// the status partitions its filter names (recipientstatus.go) and keeps
+// its matches (held, or read again past heldMatches) among them: O(the
+// filter's recipients + matches), about 1 read unit per 50 keys and per 50
+// matches, where the Slim partition reads about 1 per 26 recipients of the
+// campaign.
 
 // filteredSearchMatches is how many matches a filtered search reads by
 // key: with the campaign and the profile, one BatchGetItem (100 keys).
 const filteredSearchMatches = 98
+
+// heldMatches bounds the matches a filtered search holds while it reads the
+// status keys (~100 bytes each); past it they are read again instead.
+const heldMatches = 10_000
 
 // recipientFilteredSearch is q's search when its matches' items may
 // answer it: a search with a term of contact.TokenLen characters or more,
@@ -43,20 +48,24 @@ func recipientFilteredSearch(q recipient.Query) (contact.Search, bool) {
 }
 
 // listByFilteredSearch reads q's page from the matches of srch
-// (recipientFilteredSearch) and their items. indexed is false when the
-// matches are too many, or the campaign is not marked
-// campaignSearchIndexed: the caller then reads the Slim partition.
+// (recipientFilteredSearch) and their items, or, past
+// filteredSearchMatches, the status keys (listBySearchInStatus). indexed
+// is false when the campaign is not marked for the keys read: the caller
+// then reads the Slim partition.
 func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search) (page campaign.RecipientListPage, indexed bool, err error) {
 	var matches []slimRecipient
 	err = s.searchMatches(ctx, orgID, campaignID, srch, func(e slimRecipient) bool {
 		matches = append(matches, e)
-		return len(matches) <= filteredSearchMatches
+		return len(matches) <= heldMatches
 	})
 	if err != nil {
 		return page, true, err
 	}
 	if len(matches) > filteredSearchMatches {
-		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch)
+		if len(matches) > heldMatches {
+			matches = nil // read again, kept among the keys as they stream by
+		}
+		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches)
 	}
 	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
 	if q.WithOrg {
@@ -103,10 +112,11 @@ func slimKeeps(q recipient.Query, st string, fb bool) bool {
 // listBySearchInStatus reads q's page when its search matches more than
 // filteredSearchMatches: the campaign (its marks, and its counters, which
 // leave out the partitions they show empty), the keys of the status
-// partitions q's filter names, whole, then the matches, keeping the first
-// of those among the keys in creation order and counting them all.
+// partitions q's filter names, whole, then the matches (those read before,
+// or, nil, read again), keeping the first of those among the keys in
+// creation order and counting them all.
 // indexed is false when the campaign is not marked for both kinds of keys.
-func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search) (page campaign.RecipientListPage, indexed bool, err error) {
+func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search, matches []slimRecipient) (page campaign.RecipientListPage, indexed bool, err error) {
 	cit, known, err := s.campaignForList(ctx, orgID, campaignID)
 	if err != nil {
 		return page, true, err
@@ -133,13 +143,17 @@ func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID stri
 		}
 	}
 	top := newTopRecipients(recipientOrder(q), q.Page.End())
-	err = s.searchMatches(ctx, orgID, campaignID, srch, func(e slimRecipient) bool {
+	keep := func(e slimRecipient) bool {
 		if kept[e.SK] {
 			top.add(e)
 		}
 		return true
-	})
-	if err != nil {
+	}
+	if matches != nil {
+		for _, e := range matches {
+			keep(e)
+		}
+	} else if err = s.searchMatches(ctx, orgID, campaignID, srch, keep); err != nil {
 		return page, true, err
 	}
 	page, _, err = s.recipientPageWith(ctx, orgID, campaignID, q, top.sorted(), cit)
