@@ -33,8 +33,10 @@ import (
 const filteredSearchMatches = 98
 
 // heldMatches bounds the matches a filtered search holds while it reads the
-// status keys (~100 bytes each); past it they are read again instead.
-const heldMatches = 10_000
+// status keys (~100 bytes each); past it they are read again instead. It
+// is more than filteredSearchMatches. A variable for a test of the
+// reading again.
+var heldMatches = 10_000
 
 // recipientFilteredSearch is q's search when its matches' items may
 // answer it: a search with a term of contact.TokenLen characters or more,

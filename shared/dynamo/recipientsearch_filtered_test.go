@@ -26,11 +26,25 @@ import (
 // reads.
 func TestFilteredRecipientSearchAnswersAsBefore(t *testing.T) {
 	t.Parallel()
+	filteredSearchAnswersAsBefore(t, "rsfilter")
+}
+
+// TestFilteredRecipientSearchReadsMatchesAgain: a filtered search whose
+// matches are more than it holds (here 100, first3 has 111) reads them
+// again while it keeps those among the status keys, and answers the same.
+// Not parallel: it changes how many matches a search holds.
+func TestFilteredRecipientSearchReadsMatchesAgain(t *testing.T) {
+	dynamo.HoldMatches(t, 100)
+	filteredSearchAnswersAsBefore(t, "rsfilter2")
+}
+
+func filteredSearchAnswersAsBefore(t *testing.T, org string) {
+	t.Helper()
 	ctx := context.Background()
 	m := meter.New(testenv.Client(t))
 	s := testenv.Store(t)
 	metered := dynamo.New(m, s.Table())
-	orgID, _ := testenv.Org(t, s, "rsfilter", 0)
+	orgID, _ := testenv.Org(t, s, org, 0)
 	campaignID := statusCampaign(t, s, orgID, 400, map[gifting.RecipientStatus]int{
 		gifting.RecipientInviteSent: 5, gifting.RecipientDelivered: 3, gifting.RecipientPending: 1, gifting.RecipientExpired: 1,
 	}, 30)
