@@ -20,24 +20,27 @@ import (
 // ledger entries of balance changes (ledgerPut), merged here; each is read
 // a Query page at a time, strongly consistent, each page sized to what the
 // consumer may still take (feedLimit).
+//
+// The sources are read one at a time, and one with nothing buffered is
+// read only when its unread records may come before the next buffered one
+// (feedSource.floor). When the next change record alone fills the page,
+// the ledger is read only up to it, as many entries as the page may take
+// (they all come first): a page that a launch's record fills costs one
+// Query of each source, where it took a third when the ledger's first
+// entry held no message.
 func (s *Store) ChangeRecords(ctx context.Context, orgID string, r webhook.Range) iter.Seq2[webhook.Record, error] {
 	return func(yield func(webhook.Record, error) bool) {
-		sources := [2]*feedSource{
+		sources := []*feedSource{
 			s.feedSource(changesPK(orgID), "", r.From, r.Upto),
 			s.feedSource(orgPK(orgID), ledgerSK(""), r.LedgerFrom, r.Upto),
 		}
-		yielded := 0 // messages
+		sources[1].small = true // a ledger entry is under a kilobyte
+		yielded := 0            // messages
 		for {
-			var next *feedSource
-			for _, src := range sources {
-				ok, err := src.more(ctx, r.Batch-yielded)
-				if err != nil {
-					yield(webhook.Record{}, err)
-					return
-				}
-				if ok && (next == nil || src.id() < next.id()) {
-					next = src
-				}
+			next, err := nextSource(ctx, sources, r, r.Batch-yielded)
+			if err != nil {
+				yield(webhook.Record{}, err)
+				return
 			}
 			if next == nil {
 				return
@@ -55,51 +58,127 @@ func (s *Store) ChangeRecords(ctx context.Context, orgID string, r webhook.Range
 	}
 }
 
+// nextSource is the source whose buffered record comes next in id order
+// (the first source of equals), nil when every source is done; need is
+// how many more messages the consumer may take. A source with an empty
+// buffer is read first, one source a read, unless every record it has not
+// read comes after the buffered one.
+func nextSource(ctx context.Context, sources []*feedSource, r webhook.Range, need int) (*feedSource, error) {
+	for {
+		var next *feedSource
+		for _, src := range sources {
+			if len(src.buf) > 0 && (next == nil || src.id() < next.id()) {
+				next = src
+			}
+		}
+		var read *feedSource
+		for _, src := range sources {
+			if len(src.buf) == 0 && !src.done && (next == nil || src.floor == "" || src.floor < next.id()) {
+				read = src
+				break
+			}
+		}
+		if read == nil {
+			return next, nil
+		}
+		bound := ""
+		if next != nil && read.small && need > 0 && next.unserved(r) >= need {
+			bound = next.id()
+		}
+		if err := read.more(ctx, need, bound); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // feedSource reads the items of one partition whose sort keys are prefix
 // followed by a record id from from ("" for the first) to upto, in id
 // order, a Query page at a time.
 type feedSource struct {
-	s      *Store
-	prefix string
-	in     dynamodb.QueryInput
-	buf    []item
-	done   bool
+	s          *Store
+	pk, prefix string
+	from, upto string
+	in         dynamodb.QueryInput
+	buf        []item
+	done       bool
+	// small: the source's records are small, so a page may read as many
+	// as the consumer may take messages without sizing them first.
+	small bool
+	// floor, when not "", is an id that every record the source has not
+	// read comes after.
+	floor string
 	// records and messages count what the source has read so far, to
 	// size its next page (feedLimit).
 	records, messages int
 }
 
 func (s *Store) feedSource(pk, prefix, from, upto string) *feedSource {
-	cond, values := "PK = :pk AND SK BETWEEN :from AND :upto", item{":pk": str(pk), ":from": str(prefix + from), ":upto": str(prefix + upto)}
-	if prefix+from == "" { // a key condition takes no empty string
-		cond = "PK = :pk AND SK <= :upto"
-		delete(values, ":from")
-	}
-	return &feedSource{s: s, prefix: prefix, in: dynamodb.QueryInput{
-		TableName: &s.table, KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: values,
-		ConsistentRead: aws.Bool(true),
+	f := &feedSource{s: s, pk: pk, prefix: prefix, from: from, upto: upto, in: dynamodb.QueryInput{
+		TableName: &s.table, KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :from AND :upto"),
+		ExpressionAttributeValues: item{":pk": str(pk), ":from": str(prefix + from), ":upto": str(prefix + upto)},
+		ConsistentRead:            aws.Bool(true),
 	}}
+	if prefix+from == "" { // a key condition takes no empty string
+		f.in.KeyConditionExpression = aws.String("PK = :pk AND SK <= :upto")
+		delete(f.in.ExpressionAttributeValues, ":from")
+	}
+	return f
 }
 
-// more reports whether the source has an item left, reading its next page
-// when its buffer is empty; need is how many more messages the consumer
-// may take (0 or less: it reads on past its page).
-func (f *feedSource) more(ctx context.Context, need int) (bool, error) {
-	for len(f.buf) == 0 && !f.done {
-		f.in.Limit = aws.Int32(feedLimit(need, f.records, f.messages, aws.ToInt32(f.in.Limit)))
-		out, err := f.s.db.Query(ctx, &f.in)
-		if err != nil {
-			return false, fmt.Errorf("query changes: %w", err)
+// more reads the source's next page into its empty buffer; need is how
+// many more messages the consumer may take (0 or less: it reads on past
+// its page). bound, when not "", is the id of a record another source
+// holds that fills the page: the page reads only up to it, as many
+// records as the page may take (every one comes first), and, having read
+// them all, the source's next page starts after it.
+func (f *feedSource) more(ctx context.Context, need int, bound string) error {
+	limit := feedLimit(need, f.records, f.messages, aws.ToInt32(f.in.Limit))
+	bounded := bound != "" && bound < f.upto
+	if bounded {
+		if bound < f.from {
+			f.floor = bound // nothing unread lies at or before it
+			return nil
 		}
-		f.buf, f.in.ExclusiveStartKey, f.done = out.Items, out.LastEvaluatedKey, out.LastEvaluatedKey == nil
-		for _, it := range out.Items {
-			f.records++
-			if l, ok := it["msgs"].(*types.AttributeValueMemberL); ok {
-				f.messages += len(l.Value)
-			}
+		limit = int32(min(need, webhook.MaxPage))
+		f.in.ExpressionAttributeValues[":upto"] = str(f.prefix + bound)
+	}
+	f.in.Limit = aws.Int32(limit)
+	out, err := f.s.db.Query(ctx, &f.in)
+	f.in.ExpressionAttributeValues[":upto"] = str(f.prefix + f.upto)
+	if err != nil {
+		return fmt.Errorf("query changes: %w", err)
+	}
+	f.buf, f.in.ExclusiveStartKey = out.Items, out.LastEvaluatedKey
+	for _, it := range out.Items {
+		f.records++
+		if l, ok := it["msgs"].(*types.AttributeValueMemberL); ok {
+			f.messages += len(l.Value)
 		}
 	}
-	return len(f.buf) > 0, nil
+	switch {
+	case out.LastEvaluatedKey != nil:
+		f.floor = strings.TrimPrefix(attrS(out.LastEvaluatedKey, "SK"), f.prefix)
+	case bounded:
+		// Read to bound: the next page starts right after it.
+		f.floor = bound
+		f.in.ExclusiveStartKey = item{"PK": str(f.pk), "SK": str(f.prefix + bound)}
+	default:
+		f.done = true
+	}
+	return nil
+}
+
+// unserved is how many messages of the source's next record a page of r
+// has not served yet (more reported true).
+func (f *feedSource) unserved(r webhook.Range) int {
+	n := 0
+	if l, ok := f.buf[0]["msgs"].(*types.AttributeValueMemberL); ok {
+		n = len(l.Value)
+	}
+	if f.id() == r.From {
+		n -= r.Served
+	}
+	return n
 }
 
 // feedLimit is how many records a source's next Query page reads, after it

@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/oklog/ulid/v2"
 
+	"github.com/giftcampaign/service/bench/meter"
 	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/gifting"
@@ -212,5 +214,72 @@ func TestFeedPagesThroughALaunchRecord(t *testing.T) {
 				t.Errorf("%d recipients' recipient.created read (%d more than once); want all 150, once each", len(created), twice)
 			}
 		})
+	}
+}
+
+// TestFeedPageQueriesEachSourceOnce: a page that a launch's change record
+// fills reads each of the feed's two sources (the change records, the
+// ledger) with one Query: the ledger is read up to that record, as many
+// entries as the page may take, so ledger entries without messages
+// before it (written by the code before they held them) cost no second
+// Query (the code before: 4). The next page, the feed's end, reads each
+// source to its end: 3 Queries, as before. The pages' messages are the
+// other tests' concern.
+func TestFeedPageQueriesEachSourceOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := &testenv.Clock{}
+	s := testenv.Store(t, dynamo.WithClock(clk.Now))
+	metered := dynamo.New(meter.New(testenv.Client(t)), s.Table(), dynamo.WithClock(clk.Now))
+	orgID, c := launchFixture(t, s, 150)
+	if _, err := wallet.NewApp(s).TopUpOnce(ctx, wallet.TopUpRequest{OrgID: orgID, RequestID: "more", Credits: 1_000, Reason: "more"}); err != nil {
+		t.Fatal(err)
+	}
+	putLegacyLedgerEntries(t, s, orgID, 3)
+	clk.Advance(time.Second)
+	if _, err := testenv.LaunchCampaign(ctx, s, orgID, c.CampaignID, "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	for cursor, done := "", false; !done; {
+		var err error
+		if cursor, done, err = testenv.Campaigns(s).LaunchSlice(ctx, orgID, c.CampaignID, cursor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(webhook.FeedLag + time.Second)
+	cursor := ""
+	for page, want := range []struct{ messages, queries int }{{100, 2}, {54, 3}} {
+		u := &meter.Usage{Record: true}
+		got, err := testenv.Feed(meter.WithUsage(ctx, u), metered, orgID, cursor, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries := 0
+		for _, call := range u.Calls() {
+			if _, ok := call.Input.(*dynamodb.QueryInput); ok {
+				queries++
+			}
+		}
+		if len(got.Items) != want.messages || queries > want.queries {
+			t.Errorf("page %d: %d messages in %d Queries; want %d in at most %d", page+1, len(got.Items), queries, want.messages, want.queries)
+		}
+		cursor = got.NextCursor
+	}
+}
+
+// putLegacyLedgerEntries writes n ledger entries of orgID as the code
+// before wrote them, without messages, dated now.
+func putLegacyLedgerEntries(t *testing.T, s *dynamo.Store, orgID string, n int) {
+	t.Helper()
+	table := s.Table()
+	for range n {
+		id := ulid.MustNew(ulid.Timestamp(s.Now()), ulid.DefaultEntropy()).String()
+		if _, err := testenv.Client(t).PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "ORG#" + orgID}, "SK": &types.AttributeValueMemberS{Value: "LEDGER#" + id},
+			"entryId": &types.AttributeValueMemberS{Value: id}, "type": &types.AttributeValueMemberS{Value: string(wallet.TopUp)},
+			"amount": &types.AttributeValueMemberN{Value: "0"},
+		}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -127,4 +128,12 @@ func (s *Store) RewriteRecipient(ctx context.Context, orgID string, r recipient.
 	}
 	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: it})
 	return err
+}
+
+// HoldMatches sets how many matches a filtered recipient search holds
+// (heldMatches) until the test ends; the test must not run in parallel.
+func HoldMatches(t testing.TB, n int) {
+	before := heldMatches
+	heldMatches = n
+	t.Cleanup(func() { heldMatches = before })
 }

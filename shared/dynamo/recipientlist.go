@@ -61,6 +61,12 @@ func (s *Store) ListRecipients(ctx context.Context, orgID, campaignID string, q 
 			return page, err
 		}
 	}
+	if srch, ok := recipientFilteredSearch(q); ok {
+		page, indexed, err := s.listByFilteredSearch(ctx, orgID, campaignID, q, srch)
+		if err != nil || indexed {
+			return page, err
+		}
+	}
 	if statusIndexable(q) {
 		page, indexed, err := s.listByStatus(ctx, orgID, campaignID, q)
 		if err != nil || indexed {
@@ -144,11 +150,18 @@ func (s *Store) recipientPageWith(ctx context.Context, orgID, campaignID string,
 			return campaign.RecipientListPage{}, nil, err
 		}
 	}
-	var page campaign.RecipientListPage
 	bySK := make(map[string]item, len(got))
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
+	return s.recipientPageFrom(ctx, campaignID, q, window, bySK, cit)
+}
+
+// recipientPageFrom is the page of window's recipients from the items read
+// (bySK: the recipients, the campaign unless cit holds it, the profile
+// when q.WithOrg), and the campaign's item.
+func (s *Store) recipientPageFrom(ctx context.Context, campaignID string, q recipient.Query, window []slimRecipient, bySK map[string]item, cit item) (campaign.RecipientListPage, item, error) {
+	var page campaign.RecipientListPage
 	if cit == nil {
 		cit = bySK[campaignSK(campaignID)]
 	}

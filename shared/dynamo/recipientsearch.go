@@ -122,6 +122,31 @@ func recipientSearch(q recipient.Query) (contact.Search, bool) {
 // page (recipientPageOf). indexed is false when the campaign is not
 // marked campaignSearchIndexed: the caller then reads the Slim partition.
 func (s *Store) listBySearch(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search) (page campaign.RecipientListPage, indexed bool, err error) {
+	top := newTopRecipients(recipientOrder(q), q.Page.End())
+	err = s.searchMatches(ctx, orgID, campaignID, srch, func(e slimRecipient) bool {
+		top.add(e)
+		return true
+	})
+	if err != nil {
+		return page, true, err
+	}
+	page, cit, err := s.recipientPageOf(ctx, orgID, campaignID, q, top.sorted())
+	if err != nil {
+		return page, true, err
+	}
+	if attrS(cit, campaignSearchIndexed) != "1" {
+		return campaign.RecipientListPage{}, false, nil
+	}
+	page.Total = top.total
+	return page, true, nil
+}
+
+// searchMatches reads the recipients of campaignID that srch matches from
+// the word entries of its lead: a Query of the entries whose word starts
+// with it, eventually consistent, filtered on its other terms; each
+// recipient is visited once (SK and creation LSK), until visit returns
+// false.
+func (s *Store) searchMatches(ctx context.Context, orgID, campaignID string, srch contact.Search, visit func(slimRecipient) bool) error {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :lead)"),
@@ -140,13 +165,12 @@ func (s *Store) listBySearch(ctx context.Context, orgID, campaignID string, q re
 	if len(conds) > 0 {
 		in.FilterExpression = aws.String(strings.Join(conds, " AND "))
 	}
-	top := newTopRecipients(recipientOrder(q), q.Page.End())
 	prefix := "RCPT#" + campaignID + "#"
 	p := dynamodb.NewQueryPaginator(s.db, in)
 	for p.HasMorePages() {
 		out, err := p.NextPage(ctx)
 		if err != nil {
-			return page, true, fmt.Errorf("query recipient words: %w", err)
+			return fmt.Errorf("query recipient words: %w", err)
 		}
 		for _, e := range out.Items {
 			word, ck, _ := strings.Cut(attrS(e, "SK"), " ")
@@ -155,16 +179,10 @@ func (s *Store) listBySearch(ctx context.Context, orgID, campaignID string, q re
 			if word != contact.FirstEntryWord(strings.Fields(attrS(e, "w")), srch.Lead) {
 				continue
 			}
-			top.add(slimRecipient{SK: attrS(e, "k"), LSK: prefix + ck})
+			if !visit(slimRecipient{SK: attrS(e, "k"), LSK: prefix + ck}) {
+				return nil
+			}
 		}
 	}
-	page, cit, err := s.recipientPageOf(ctx, orgID, campaignID, q, top.sorted())
-	if err != nil {
-		return page, true, err
-	}
-	if attrS(cit, campaignSearchIndexed) != "1" {
-		return campaign.RecipientListPage{}, false, nil
-	}
-	page.Total = top.total
-	return page, true, nil
+	return nil
 }

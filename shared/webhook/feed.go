@@ -70,6 +70,10 @@ type Range struct {
 	// Batch is how many records the first read of each takes (the
 	// page's limit: a record holds at least one message).
 	Batch int
+	// Served is how many messages of the record From a page before served
+	// (the cursor's index and one; 0 from the start): storage sizes its
+	// reads by the messages a page may still take.
+	Served int
 }
 
 // Window is the range of records a page of limit messages after c reads at
@@ -82,7 +86,7 @@ func Window(c Cursor, now time.Time, limit int) (_ Range, ok bool) {
 	if c.Record > upto {
 		return Range{}, false
 	}
-	return Range{From: c.Record, LedgerFrom: max(c.Record, idAt(now.Add(-Retention))), Upto: upto, Batch: limit}, true
+	return Range{From: c.Record, LedgerFrom: max(c.Record, idAt(now.Add(-Retention))), Upto: upto, Batch: limit, Served: max(c.Index+1, 0)}, true
 }
 
 // idAt is the smallest record id of t's millisecond.
