@@ -128,6 +128,21 @@ func claimCancelled(p recipient.ClaimPlan, reasons []types.CancellationReason) e
 	return nil
 }
 
+// claimStock is the claim's item of its gift's stock: the unit reserved,
+// or, for an order that moves no stock (a sandbox's claim of a catalog
+// gift), a check that the gift is still there.
+func (s *Store) claimStock(p recipient.ClaimPlan) types.TransactWriteItem {
+	if p.Order.Stock.Kind != "" {
+		return s.stockUpdate(p.OrgID, p.Gift.Catalog, p.Order.Stock)
+	}
+	pk := orgPK(p.OrgID)
+	if p.Gift.Catalog {
+		pk = orgPK(gifting.CatalogOrgID)
+	}
+	return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: &s.table,
+		Key: key(pk, giftSK(p.Order.Order.GiftID)), ConditionExpression: aws.String("attribute_exists(PK)")}}
+}
+
 // claimItems are the claim's transaction items, in claimCancelled's order:
 // the recipient (conditioned on the version read), the gift's unit
 // reserved (the order's stock move), the campaign's counters, when the
@@ -145,7 +160,7 @@ func (s *Store) claimItems(p recipient.ClaimPlan) ([]types.TransactWriteItem, er
 			ConditionExpression:       aws.String("ver = :ver"),
 			ExpressionAttributeValues: item{":ver": num(p.Before)},
 		}},
-		s.stockUpdate(p.OrgID, p.Gift.Catalog, p.Order.Stock),
+		s.claimStock(p),
 		s.claimCampaignUpdate(p),
 	}
 	order, err := orderAttrs(p.Order.Order)

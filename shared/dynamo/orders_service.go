@@ -55,9 +55,10 @@ func serviceQueueSK(o fulfilment.Order) string {
 func serviceOrderPG(orderID string) string { return "SVCORD#" + orderID }
 
 // serviceOrderKeys are the operator's keys o carries: the lookup on every
-// service order, the queue's while it is open; none on an organization's.
+// service order, the queue's while it is open; none on an organization's
+// or a sandbox's (fulfilment.Order.OperatorShips).
 func serviceOrderKeys(o fulfilment.Order) map[string]string {
-	if o.Fulfiller != fulfilment.FulfillerService {
+	if !o.OperatorShips() {
 		return nil
 	}
 	keys := map[string]string{"pg": serviceOrderPG(o.OrderID)}

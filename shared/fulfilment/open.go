@@ -66,6 +66,9 @@ func NewOrder(in NewOrderInput, now time.Time) (OpenPlan, error) {
 		GiftID: in.GiftID, GiftName: in.GiftName, VariantID: in.VariantID, VariantName: in.VariantName,
 		Fulfiller: FulfillerOf(in.CatalogGift), Status: StatusOpen, ShipTo: in.ShipTo, Shipments: []Shipment{},
 		Credits: in.Credits, CreatedAt: now, UpdatedAt: now}
+	if !o.MovesStock() {
+		move = StockMove{} // a sandbox's claim of a catalog gift reserves nothing live
+	}
 	p := OpenPlan{Order: Stored{Order: o, Version: 1}, Stock: move, Recipient: moveOf(o, now),
 		Messages: []gifting.Change{message(o)}}
 	if move.LowStock {

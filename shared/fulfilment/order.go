@@ -190,6 +190,22 @@ type Order struct {
 	FailedAt     *time.Time
 }
 
+// OperatorShips reports whether the service's operator ships o: the
+// order of a service-catalog gift, but never a sandbox's. A sandbox's
+// orders are walked by its advance route; none of them reaches the
+// operator's queue, or a real gift would go out for free credits.
+func (o Order) OperatorShips() bool {
+	return o.Fulfiller == FulfillerService && !gifting.IsSandboxOrg(o.OrganizationID)
+}
+
+// MovesStock reports whether o reserves, consumes and returns units of
+// its gift's stock: every order but a sandbox's of a service-catalog gift,
+// whose stock is the live catalog's. A sandbox reads that stock (a gift
+// out of stock is out of stock there too) and never changes it.
+func (o Order) MovesStock() bool {
+	return !(o.Fulfiller == FulfillerService && gifting.IsSandboxOrg(o.OrganizationID))
+}
+
 // Shipment is the order's shipment, nil before one is recorded.
 func (o *Order) Shipment() *Shipment {
 	if len(o.Shipments) == 0 {

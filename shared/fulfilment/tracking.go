@@ -107,7 +107,7 @@ func DecideTrackerUpdate(cur Stored, u TrackerUpdate, now time.Time) (TrackingPl
 	p := TrackingPlan{Before: cur.Version, Order: cur.Next(o), Recipient: moveOf(o, at)}
 	if moved {
 		p.Messages = []gifting.Change{message(o)}
-		if to == StatusFailed {
+		if to == StatusFailed && o.MovesStock() {
 			m := DecideReturn(o.GiftID, o.VariantID)
 			p.Stock = &m
 		}

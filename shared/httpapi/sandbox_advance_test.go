@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -217,5 +218,60 @@ func TestSandboxAdvanceChoosesAnOptionInStock(t *testing.T) {
 	}
 	if o.VariantID != gift.Data.Variants[1].VariantID {
 		t.Errorf("claimed option %q, want M (%s)", o.VariantID, gift.Data.Variants[1].VariantID)
+	}
+}
+
+// TestSandboxCatalogGiftTouchesNothingLive: a sandbox recipient of a
+// service-catalog gift is claimed, shipped and delivered through advance,
+// and the live side never sees it: the catalog's stock (the operator's,
+// shared by every organization) is what it was, and the operator's queue
+// of orders to ship holds no order of the sandbox, so no real gift goes out
+// for free credits.
+func TestSandboxCatalogGiftTouchesNothingLive(t *testing.T) {
+	t.Parallel()
+	const giftID = "gift-artisan-coffee" // the seeded service catalog's
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "sbx-catalog", 0)
+	twin := gifting.SandboxOrgID(orgID)
+	live := testenv.NewAPI(t, s, key)
+	test := live.WithKey(testKey(t, live))
+	t.Cleanup(func() { testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), twin) })
+	stock := func() map[string]any {
+		res := live.Do("GET", "/api/campaigns/gifts/"+giftID, nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("catalog gift: %d %s", res.Status, res.Body)
+		}
+		inv, _ := res.Map(t)["inventory"].(map[string]any)
+		return inv
+	}
+	before := stock()
+	c := postCampaign(t, test, map[string]any{"name": "Sandbox coffee", "campaignData": map[string]any{
+		"giftIds": []string{giftID}, "emailTemplateId": "tmpl-meeting-booker", "creditsPerRecipient": 50}})
+	testenv.SetCampaignStatus(t, s, twin, c.CampaignID, campaign.Live)
+	res := test.Do("POST", addPath(c.CampaignID), recipientBody("coffee@example.com", "Cora"))
+	if res.Status != http.StatusOK {
+		t.Fatalf("add recipient: %d %s", res.Status, res.Body)
+	}
+	recipientID := res.Map(t)["recipientId"].(string)
+	for _, step := range []string{"address_confirmed", "shipped", "delivered"} {
+		res := test.Do("POST", "/api/campaigns/sandbox/recipients/"+recipientID+"/advance",
+			map[string]any{"status": step, "campaignId": c.CampaignID})
+		if res.Status != http.StatusOK {
+			t.Fatalf("advance to %s: %d %s", step, res.Status, res.Body)
+		}
+		if step == "address_confirmed" { // the order is open: would the operator see it?
+			orders, _, err := s.OpenServiceOrders(t.Context(), "", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range orders {
+				if o.OrganizationID == twin {
+					t.Errorf("the operator's queue holds the sandbox's open order %s", o.OrderID)
+				}
+			}
+		}
+	}
+	if after := stock(); !maps.Equal(after, before) {
+		t.Errorf("the live catalog's stock of %s moved with a sandbox's order: %v, was %v", giftID, after, before)
 	}
 }

@@ -37,7 +37,7 @@ func (a *App) ServiceOrders(ctx context.Context, cursor string, limit int) (Orde
 	}
 	out := OrdersPage{Limit: limit, Next: next, Orders: make([]fulfilment.Order, 0, len(orders))}
 	for _, o := range orders {
-		if o.Status == fulfilment.StatusOpen && o.Fulfiller == fulfilment.FulfillerService {
+		if o.Status == fulfilment.StatusOpen && o.OperatorShips() {
 			out.Orders = append(out.Orders, o)
 		}
 	}
