@@ -41,7 +41,8 @@ func TestParseCursor(t *testing.T) {
 
 // TestWindow: a page reads records up to FeedLag old, the ledger's from
 // Retention ago (or the cursor, when later), and nothing when the cursor
-// is past what may be served yet.
+// is past what may be served yet; Served counts the cursor's record's
+// messages already served (after message 0: one).
 func TestWindow(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -54,7 +55,8 @@ func TestWindow(t *testing.T) {
 		ok   bool
 	}{
 		{"from the start", Cursor{Index: -1}, Range{From: "", LedgerFrom: oldest, Upto: upto, Batch: 7}, true},
-		{"after a recent record", Cursor{Record: recent}, Range{From: recent, LedgerFrom: recent, Upto: upto, Batch: 7}, true},
+		{"after a recent record", Cursor{Record: recent}, Range{From: recent, LedgerFrom: recent, Upto: upto, Batch: 7, Served: 1}, true},
+		{"after its third message", Cursor{Record: recent, Index: 2}, Range{From: recent, LedgerFrom: recent, Upto: upto, Batch: 7, Served: 3}, true},
 		{"a cursor from a clock ahead", Cursor{Record: idAt(now)}, Range{}, false},
 	} {
 		got, ok := Window(tt.c, now, 7)
