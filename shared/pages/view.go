@@ -186,14 +186,7 @@ func (h *Handler) landingView(p recipient.Page, l i18n.Lang) view {
 	v.Steps = timeline(r, l)
 	v.Ended = string(orderEnded(r.ShipmentInfo))
 	if a := r.Address; a != nil {
-		lines := []string{a.Line1, a.Line2, strings.TrimSpace(a.Zip + " " + a.City), a.State, a.Country}
-		var kept []string
-		for _, l := range lines {
-			if l != "" {
-				kept = append(kept, l)
-			}
-		}
-		v.AddressText = strings.Join(kept, "\n")
+		v.AddressText = strings.Join(addressLines(*a), "\n")
 	}
 	if c := p.Code; c != nil {
 		v.Code = &codeView{Code: c.Code, PIN: c.PIN, URL: c.URL}
