@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // Fixtures shared between cases live in organizations of their own and are
@@ -169,15 +170,17 @@ func prepareListCampaigns(ctx context.Context, e *env, t tenant, _ int) (func(in
 	return same("GET", "/api/campaigns/campaigns", nil), nil
 }
 
-// prepareReport reads the report across campaigns by month over 30
-// campaigns of the tenant (and any its other cases created).
+// prepareReport reads the report across campaigns by month over a year
+// (twelve or thirteen month items, whatever the campaigns: 30 of the
+// tenant's, and any its other cases created).
 func prepareReport(ctx context.Context, e *env, t tenant, _ int) (func(int) call, error) {
 	for i := range 30 {
 		if _, err := e.newCampaign(ctx, t, fmt.Sprintf("Reported %d", i), nil, 10); err != nil {
 			return nil, err
 		}
 	}
-	return same("GET", "/api/campaigns/reports/summary?groupBy=month", nil), nil
+	from := time.Now().UTC().AddDate(0, 0, -365).Format("2006-01-02")
+	return same("GET", "/api/campaigns/reports/summary?groupBy=month&from="+from, nil), nil
 }
 
 // prepareRecipientList reads page 1 of a recipient list at pathFormat

@@ -8366,7 +8366,7 @@ type GetReportSummaryParams struct {
 	// To End of the period, exclusive; a date takes in that whole day (UTC). Default: now. At most 366 days after `from`.
 	To *EventTime `form:"to,omitempty" json:"to,omitempty"`
 
-	// GroupBy How to group the campaigns. Default: campaign.
+	// GroupBy How to group: by campaign or user (the campaigns created in the period), or by the month events happened. Default: campaign.
 	GroupBy *GetReportSummaryParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
 }
 
@@ -11143,21 +11143,29 @@ type ClientInterface interface {
 
 	// GetReportSummary A report across campaigns
 	//
-	// What the campaigns created in a period cost and what came of them, grouped by campaign,
-	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
-	// totals of all: recipients added and invited (past `pending`), claimed (at
-	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
-	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
-	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation, whenever its events happened: with
-	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
-	// campaign created before `from` is left out even if its recipients claim within the period
-	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
-	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
-	// figures come from counters kept on each campaign in the same transactions as the changes
-	// they count: exact, and read without reading a recipient (one read of the period's
-	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+	// What the campaigns cost and what came of them, grouped by campaign, by month (UTC,
+	// `YYYY-MM`) or by the user who created them, with the totals of all: recipients added and
+	// invited (past `pending`), claimed (at `address_confirmed` or later on the journey),
+	// delivered (delivered or acknowledged), acknowledged, declined, expired, recipients with
+	// feedback, credits spent (net of refunds), credits refunded, the claim rate (claimed ÷
+	// invited, four decimals; 0 when nobody was invited) and the median time from invitation to
+	// claim (hours, within ±19%).
+	// With groupBy=campaign or user, the campaigns created in the period each count whole in
+	// their group, whenever their events happened (a campaign created before `from` is left out;
+	// deleted campaigns are left out); figures from counters kept on each campaign.
+	// With groupBy=month, each event counts in the month it happened, whatever campaign it
+	// belongs to: a claim in April of a campaign created in March counts in April. There is one
+	// group for every calendar month the period touches (whole months, in order, zeros included):
+	// `campaigns` is the campaigns created that month, `recipientsAdded` the recipients created,
+	// the statuses the recipients reached that month (a move back, such as a cancelled order's
+	// recipient returning to its invitation, counts -1 in its month), credits spent the month's
+	// ledger debits net of its refunds. Events are counted from the release that introduced them
+	// (docs/campaigns.md, "A report across campaigns"): months before it show recipients added
+	// and credits, but no other events.
+	// Every figure comes from counters written in the same transactions as the changes they
+	// count: exact, and read without reading a recipient (by campaign or user one read of the
+	// period's campaigns; by month one read of a small item per month).
+	// Groups by campaign are in creation order, by month in month order, by user in user id order.
 	// Enveloped response.
 	//
 	// Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
@@ -13988,21 +13996,29 @@ func (c *Client) ListExpressSendRecipients(ctx context.Context, campaignId strin
 
 // GetReportSummary A report across campaigns
 //
-// What the campaigns created in a period cost and what came of them, grouped by campaign,
-// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
-// totals of all: recipients added and invited (past `pending`), claimed (at
-// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
-// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
-// invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation, whenever its events happened: with
-// groupBy=month, a claim in April of a campaign created in March counts in March, and a
-// campaign created before `from` is left out even if its recipients claim within the period
-// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
-// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
-// figures come from counters kept on each campaign in the same transactions as the changes
-// they count: exact, and read without reading a recipient (one read of the period's
-// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+// What the campaigns cost and what came of them, grouped by campaign, by month (UTC,
+// `YYYY-MM`) or by the user who created them, with the totals of all: recipients added and
+// invited (past `pending`), claimed (at `address_confirmed` or later on the journey),
+// delivered (delivered or acknowledged), acknowledged, declined, expired, recipients with
+// feedback, credits spent (net of refunds), credits refunded, the claim rate (claimed ÷
+// invited, four decimals; 0 when nobody was invited) and the median time from invitation to
+// claim (hours, within ±19%).
+// With groupBy=campaign or user, the campaigns created in the period each count whole in
+// their group, whenever their events happened (a campaign created before `from` is left out;
+// deleted campaigns are left out); figures from counters kept on each campaign.
+// With groupBy=month, each event counts in the month it happened, whatever campaign it
+// belongs to: a claim in April of a campaign created in March counts in April. There is one
+// group for every calendar month the period touches (whole months, in order, zeros included):
+// `campaigns` is the campaigns created that month, `recipientsAdded` the recipients created,
+// the statuses the recipients reached that month (a move back, such as a cancelled order's
+// recipient returning to its invitation, counts -1 in its month), credits spent the month's
+// ledger debits net of its refunds. Events are counted from the release that introduced them
+// (docs/campaigns.md, "A report across campaigns"): months before it show recipients added
+// and credits, but no other events.
+// Every figure comes from counters written in the same transactions as the changes they
+// count: exact, and read without reading a recipient (by campaign or user one read of the
+// period's campaigns; by month one read of a small item per month).
+// Groups by campaign are in creation order, by month in month order, by user in user id order.
 // Enveloped response.
 //
 // Corresponds with GET /api/campaigns/reports/summary (the `GetReportSummary` operationId).
@@ -22778,21 +22794,29 @@ type ClientWithResponsesInterface interface {
 
 	// GetReportSummaryWithResponse A report across campaigns
 	//
-	// What the campaigns created in a period cost and what came of them, grouped by campaign,
-	// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
-	// totals of all: recipients added and invited (past `pending`), claimed (at
-	// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-	// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
-	// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
-	// invited) and the median time from invitation to claim (hours, within ±19%). Each
-	// campaign counts whole in the group of its creation, whenever its events happened: with
-	// groupBy=month, a claim in April of a campaign created in March counts in March, and a
-	// campaign created before `from` is left out even if its recipients claim within the period
-	// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
-	// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
-	// figures come from counters kept on each campaign in the same transactions as the changes
-	// they count: exact, and read without reading a recipient (one read of the period's
-	// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+	// What the campaigns cost and what came of them, grouped by campaign, by month (UTC,
+	// `YYYY-MM`) or by the user who created them, with the totals of all: recipients added and
+	// invited (past `pending`), claimed (at `address_confirmed` or later on the journey),
+	// delivered (delivered or acknowledged), acknowledged, declined, expired, recipients with
+	// feedback, credits spent (net of refunds), credits refunded, the claim rate (claimed ÷
+	// invited, four decimals; 0 when nobody was invited) and the median time from invitation to
+	// claim (hours, within ±19%).
+	// With groupBy=campaign or user, the campaigns created in the period each count whole in
+	// their group, whenever their events happened (a campaign created before `from` is left out;
+	// deleted campaigns are left out); figures from counters kept on each campaign.
+	// With groupBy=month, each event counts in the month it happened, whatever campaign it
+	// belongs to: a claim in April of a campaign created in March counts in April. There is one
+	// group for every calendar month the period touches (whole months, in order, zeros included):
+	// `campaigns` is the campaigns created that month, `recipientsAdded` the recipients created,
+	// the statuses the recipients reached that month (a move back, such as a cancelled order's
+	// recipient returning to its invitation, counts -1 in its month), credits spent the month's
+	// ledger debits net of its refunds. Events are counted from the release that introduced them
+	// (docs/campaigns.md, "A report across campaigns"): months before it show recipients added
+	// and credits, but no other events.
+	// Every figure comes from counters written in the same transactions as the changes they
+	// count: exact, and read without reading a recipient (by campaign or user one read of the
+	// period's campaigns; by month one read of a small item per month).
+	// Groups by campaign are in creation order, by month in month order, by user in user id order.
 	// Enveloped response.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -30981,7 +31005,7 @@ type GetReportSummaryResponse struct {
 				// Key The campaign id, the month (YYYY-MM) or the user id.
 				Key string `json:"key"`
 
-				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 				MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 				// Name The campaign's name (groupBy=campaign).
@@ -31002,7 +31026,7 @@ type GetReportSummaryResponse struct {
 				Feedback        int     `json:"feedback"`
 				Invited         int     `json:"invited"`
 
-				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+				// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 				MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 				RecipientsAdded    int      `json:"recipientsAdded"`
 			} `json:"totals"`
@@ -31046,7 +31070,7 @@ func (r GetReportSummaryResponse) GetJSON200() *struct {
 			// Key The campaign id, the month (YYYY-MM) or the user id.
 			Key string `json:"key"`
 
-			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 			MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 			// Name The campaign's name (groupBy=campaign).
@@ -31067,7 +31091,7 @@ func (r GetReportSummaryResponse) GetJSON200() *struct {
 			Feedback        int     `json:"feedback"`
 			Invited         int     `json:"invited"`
 
-			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+			// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 			MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 			RecipientsAdded    int      `json:"recipientsAdded"`
 		} `json:"totals"`
@@ -36586,21 +36610,29 @@ func (c *ClientWithResponses) ListExpressSendRecipientsWithResponse(ctx context.
 
 // GetReportSummaryWithResponse A report across campaigns
 //
-// What the campaigns created in a period cost and what came of them, grouped by campaign,
-// by the month they were created (UTC, `YYYY-MM`) or by the user who created them, with the
-// totals of all: recipients added and invited (past `pending`), claimed (at
-// `address_confirmed` or later on the journey), delivered (delivered or acknowledged),
-// acknowledged, declined, expired, recipients with feedback, credits spent (net of refunds),
-// credits refunded, the claim rate (claimed ÷ invited, four decimals; 0 when nobody was
-// invited) and the median time from invitation to claim (hours, within ±19%). Each
-// campaign counts whole in the group of its creation, whenever its events happened: with
-// groupBy=month, a claim in April of a campaign created in March counts in March, and a
-// campaign created before `from` is left out even if its recipients claim within the period
-// (for what happened in a month, GET /api/campaigns/usage?month= counts recipients added,
-// credits spent and emails sent by the month they happened); deleted campaigns are left out. The
-// figures come from counters kept on each campaign in the same transactions as the changes
-// they count: exact, and read without reading a recipient (one read of the period's
-// campaigns). Groups by campaign and month are in creation order, by user in user id order.
+// What the campaigns cost and what came of them, grouped by campaign, by month (UTC,
+// `YYYY-MM`) or by the user who created them, with the totals of all: recipients added and
+// invited (past `pending`), claimed (at `address_confirmed` or later on the journey),
+// delivered (delivered or acknowledged), acknowledged, declined, expired, recipients with
+// feedback, credits spent (net of refunds), credits refunded, the claim rate (claimed ÷
+// invited, four decimals; 0 when nobody was invited) and the median time from invitation to
+// claim (hours, within ±19%).
+// With groupBy=campaign or user, the campaigns created in the period each count whole in
+// their group, whenever their events happened (a campaign created before `from` is left out;
+// deleted campaigns are left out); figures from counters kept on each campaign.
+// With groupBy=month, each event counts in the month it happened, whatever campaign it
+// belongs to: a claim in April of a campaign created in March counts in April. There is one
+// group for every calendar month the period touches (whole months, in order, zeros included):
+// `campaigns` is the campaigns created that month, `recipientsAdded` the recipients created,
+// the statuses the recipients reached that month (a move back, such as a cancelled order's
+// recipient returning to its invitation, counts -1 in its month), credits spent the month's
+// ledger debits net of its refunds. Events are counted from the release that introduced them
+// (docs/campaigns.md, "A report across campaigns"): months before it show recipients added
+// and credits, but no other events.
+// Every figure comes from counters written in the same transactions as the changes they
+// count: exact, and read without reading a recipient (by campaign or user one read of the
+// period's campaigns; by month one read of a small item per month).
+// Groups by campaign are in creation order, by month in month order, by user in user id order.
 // Enveloped response.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -44456,7 +44488,7 @@ func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryRespons
 					// Key The campaign id, the month (YYYY-MM) or the user id.
 					Key string `json:"key"`
 
-					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 					MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 
 					// Name The campaign's name (groupBy=campaign).
@@ -44477,7 +44509,7 @@ func ParseGetReportSummaryResponse(rsp *http.Response) (*GetReportSummaryRespons
 					Feedback        int     `json:"feedback"`
 					Invited         int     `json:"invited"`
 
-					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign); null while no claim was timed.
+					// MedianHoursToClaim Median hours from invitation to claim, within ±19% (a histogram of half-doublings kept on each campaign and, for the claims of each month, on the month's counters); null while no claim was timed.
 					MedianHoursToClaim *float32 `json:"medianHoursToClaim"`
 					RecipientsAdded    int      `json:"recipientsAdded"`
 				} `json:"totals"`

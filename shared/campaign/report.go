@@ -14,8 +14,9 @@ import (
 // created in a period cost and what came of them, from each campaign's
 // counters (statusCounts, creditsSpent, feedbackCount), which move in the
 // transactions that move its recipients and credits: exact, and read
-// without a recipient. A campaign counts whole in the group of its own
-// creation: its month, or the user who created it.
+// without a recipient. By campaign or user, a campaign counts whole in
+// the group of its own creation; by month, each event counts in the month
+// it happened (report_month.go).
 
 // Report groupings.
 const (
@@ -175,7 +176,9 @@ func Summarize(cs []Campaign, groupBy string, from, to time.Time) Report {
 }
 
 // Report summarizes orgID's campaigns created from from (inclusive) to to
-// (exclusive), grouped by groupBy (ReportGroupings). Errors:
+// (exclusive), grouped by groupBy (ReportGroupings); by month, it is the
+// events of each calendar month the period touches, whatever campaign
+// they belong to (SummarizeMonths). Errors:
 // VALIDATION_FAILED naming groupBy, from or to (an unknown grouping, an
 // empty or reversed period, one over MaxReportDays).
 func (a *App) Report(ctx context.Context, orgID, groupBy string, from, to time.Time) (Report, error) {
@@ -191,6 +194,13 @@ func (a *App) Report(ctx context.Context, orgID, groupBy string, from, to time.T
 	}
 	if err := p.Err(); err != nil {
 		return Report{}, err
+	}
+	if groupBy == ReportByMonth {
+		ms, err := a.store.MonthCounts(ctx, orgID, ReportMonths(from, to))
+		if err != nil {
+			return Report{}, err
+		}
+		return SummarizeMonths(ms, from, to), nil
 	}
 	cs, err := a.store.CampaignsCreated(ctx, orgID, from, to)
 	if err != nil {

@@ -46,6 +46,10 @@ type Reader interface {
 	// CampaignsCreated reads the organization's campaigns created in
 	// [from, to), deleted ones too, in no particular order.
 	CampaignsCreated(ctx context.Context, orgID string, from, to time.Time) ([]Campaign, error)
+	// MonthCounts reads the organization's counters of months (YYYY-MM),
+	// one MonthCounts each in the order given (zeros for a month with
+	// nothing counted).
+	MonthCounts(ctx context.Context, orgID string, months []string) ([]MonthCounts, error)
 	// ContactList, Template and Gifts read what a campaign refers to:
 	// NOT_FOUND when one does not exist for the organization (the
 	// template and gifts may be the service catalog's).

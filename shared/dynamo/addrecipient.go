@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -164,6 +165,7 @@ func (s *Store) CommitAdd(ctx context.Context, p recipient.AddPlan) error {
 		created = 1
 	}
 	return s.commitPlan(ctx, p.Wallet, planWrites{items: tx.items, changes: p.Messages, contacts: created, recipients: 1,
+		events:    campaign.MoveEvents("", r.Status, 1),
 		cancelled: func(reasons []types.CancellationReason) error { return addCancelled(&tx, len(contactItems), reasons) }})
 }
 

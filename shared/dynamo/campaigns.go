@@ -79,6 +79,8 @@ func (s *Store) CommitCreate(ctx context.Context, p campaign.CreatePlan) error {
 	var tx txn
 	tx.add(condCampaign, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it, ConditionExpression: aws.String("attribute_not_exists(PK)")}})
 	tx.add("", s.counterAdd(p.OrgID, counterCampaigns, 1))
+	// The month's report counts the campaigns created in it.
+	tx.add("", s.eventsAdd(p.OrgID, map[string]int64{campaign.EventCampaigns: 1})...)
 	if r := p.Response; r != nil {
 		put, err := s.idempotencyPut(p.OrgID, r.Key, r.Status, r.Body)
 		if err != nil {

@@ -90,14 +90,14 @@ func (s *Store) CommitClaim(ctx context.Context, p recipient.ClaimPlan) error {
 		return err
 	}
 	if p.Wallet != nil {
-		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: append([]gifting.Change{p.Message}, p.Order.Messages...),
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: items, changes: append([]gifting.Change{p.Message}, p.Order.Messages...), events: claimEvents(p),
 			cancelled: func(reasons []types.CancellationReason) error { return cancelled(p, reasons) }})
 	}
 	change, err := s.changePut(p.OrgID, append([]gifting.Change{p.Message}, p.Order.Messages...)...)
 	if err != nil {
 		return err
 	}
-	items = append(items, change)
+	items = append(append(items, change), s.eventsAdd(p.OrgID, claimEvents(p))...)
 	if err = s.transactRetrying(ctx, items); err != nil {
 		if mapped := cancelled(p, cancellationReasons(err)); mapped != nil {
 			return mapped

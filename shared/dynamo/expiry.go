@@ -47,15 +47,17 @@ func (s *Store) CommitExpiry(ctx context.Context, p recipient.ExpiryPlan) error 
 	}})
 	tx.add(condCampaign, s.campaignExpiry(p.OrgID, sk, p.From, p.Recipient.Status, p.Refund))
 	changes := append([]gifting.Change{p.Message}, p.More...)
+	// The month's report counts the expiry (or decline) when it happens.
+	events := campaign.MoveEvents(p.From, p.Recipient.Status, 1)
 	if p.Wallet != nil {
-		return s.commitPlan(ctx, *p.Wallet, planWrites{items: tx.items, changes: changes,
+		return s.commitPlan(ctx, *p.Wallet, planWrites{items: tx.items, changes: changes, events: events,
 			cancelled: func(reasons []types.CancellationReason) error { return expiryCancelled(&tx, reasons) }})
 	}
 	change, err := s.changePut(p.OrgID, changes...)
 	if err != nil {
 		return err
 	}
-	if err = s.transactRetrying(ctx, append(tx.items, change)); err != nil {
+	if err = s.transactRetrying(ctx, append(append(tx.items, change), s.eventsAdd(p.OrgID, events)...)); err != nil {
 		if mapped := expiryCancelled(&tx, cancellationReasons(err)); mapped != nil {
 			return mapped
 		}

@@ -194,8 +194,9 @@ func (s *Store) CommitCount(ctx context.Context, p campaign.CountPlan, pace camp
 		if err != nil {
 			return err
 		}
-		// The month's usage counts the recipients the slice created.
-		tx.add("", msgs, s.usageAdd(p.OrgID, p.Now, map[string]int64{usageRecipients: p.Created}))
+		// The month's usage counts the recipients the slice created, and
+		// its report their invitations.
+		tx.add("", msgs, s.usageAdd(p.OrgID, p.Now, addCounts(map[string]int64{usageRecipients: p.Created}, campaign.CreatedEvents(p.Deltas))))
 	}
 	// The record (it holds the slice's member ids), the campaign and the
 	// usage item, each written twice by the transaction.

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/fulfilment"
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
@@ -77,8 +78,13 @@ func (s *Store) commitOrder(ctx context.Context, w orderWrite, refund *wallet.Pl
 	if w.r.Message != nil {
 		msgs = append(msgs, *w.r.Message)
 	}
+	// The month's report counts the recipient's move (delivered, …).
+	var events map[string]int64
+	if w.r.Campaign == recipient.CampaignStatusMove {
+		events = campaign.MoveEvents(w.r.From, w.r.Recipient.Status, 1)
+	}
 	if refund != nil {
-		return s.commitPlan(ctx, *refund, planWrites{items: tx.items, changes: msgs,
+		return s.commitPlan(ctx, *refund, planWrites{items: tx.items, changes: msgs, events: events,
 			cancelled: func(reasons []types.CancellationReason) error { return orderCancelled(&tx, reasons) }})
 	}
 	// A tracking event that only adds scans sends no message: no change
@@ -90,6 +96,7 @@ func (s *Store) commitOrder(ctx context.Context, w orderWrite, refund *wallet.Pl
 		}
 		tx.add("", change)
 	}
+	tx.add("", s.eventsAdd(w.order.OrganizationID, events)...)
 	err = s.transactRetrying(ctx, tx.items)
 	switch {
 	case err == nil:

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/giftcampaign/service/shared/campaign"
 	"github.com/giftcampaign/service/shared/recipient"
 )
 
@@ -54,11 +55,14 @@ func (s *Store) CommitUpdate(ctx context.Context, u recipient.Update) error {
 func (s *Store) updateItems(u recipient.Update) ([]types.TransactWriteItem, error) {
 	r := u.Recipient
 	var items []types.TransactWriteItem
+	var counts map[string]int64 // the month's usage and events
 	switch u.Campaign {
 	case recipient.CampaignStatusMove:
 		items = append(items, s.CampaignStatusMove(u.OrgID, r.CampaignID, u.From, r.Status))
+		counts = addCounts(counts, campaign.MoveEvents(u.From, r.Status, 1))
 	case recipient.CampaignFeedbackCount:
 		items = append(items, s.CampaignFeedbackAdd(u.OrgID, r.CampaignID, 1))
+		counts = addCounts(counts, map[string]int64{campaign.EventFeedback: 1})
 	case recipient.CampaignExists:
 		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: &s.table, Key: key(orgPK(u.OrgID), campaignSK(r.CampaignID)),
@@ -79,10 +83,10 @@ func (s *Store) updateItems(u recipient.Update) ([]types.TransactWriteItem, erro
 			return nil, err
 		}
 		// The month's usage counts the email with its record as sent.
-		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}},
-			s.usageAdd(u.OrgID, s.Now(), map[string]int64{usageEmails: 1}))
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it}})
+		counts = addCounts(counts, map[string]int64{usageEmails: 1})
 	}
-	return items, nil
+	return append(items, s.eventsAdd(u.OrgID, counts)...), nil
 }
 
 // updateFailed maps the outcome err of an update's write (tx nil: the

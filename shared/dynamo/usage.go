@@ -43,15 +43,19 @@ func (s *Store) usageAdd(orgID string, at time.Time, counts map[string]int64) ty
 	names := slices.Sorted(maps.Keys(counts))
 	adds := make([]string, len(names))
 	values := item{":org": str(orgID), ":month": str(month)}
+	attrs := map[string]string{"#month": "month"}
+	// Every counter goes by a name: some event names (expired, …) may be
+	// DynamoDB reserved words.
 	for i, n := range names {
-		adds[i] = fmt.Sprintf("%s :c%d", n, i)
+		adds[i] = fmt.Sprintf("#c%d :c%d", i, i)
+		attrs[fmt.Sprintf("#c%d", i)] = n
 		values[fmt.Sprintf(":c%d", i)] = num(counts[n])
 	}
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName:                 &s.table,
 		Key:                       key(orgPK(orgID), usageSK(month)),
 		UpdateExpression:          aws.String("SET organizationId = :org, #month = :month ADD " + strings.Join(adds, ", ")),
-		ExpressionAttributeNames:  map[string]string{"#month": "month"},
+		ExpressionAttributeNames:  attrs,
 		ExpressionAttributeValues: values,
 	}}
 }

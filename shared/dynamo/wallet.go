@@ -140,7 +140,10 @@ type planWrites struct {
 	// recipients counts the recipients the items create, for the usage
 	// of the month (usageAdd).
 	recipients int64
-	cancelled  func(reasons []types.CancellationReason) error
+	// events are the recipient events (campaign.MoveEvents) the items
+	// count, for the month's report, added to the same usage item.
+	events    map[string]int64
+	cancelled func(reasons []types.CancellationReason) error
 }
 
 // CommitChange commits p (wallet.Store): with p.Request, the record of the
@@ -194,7 +197,7 @@ func (s *Store) commitPlan(ctx context.Context, p wallet.Plan, w planWrites) err
 	// The entry's id names this attempt: a resend of it is the same
 	// transaction (transact), one decided again has a new entry.
 	items := append([]types.TransactWriteItem{{Update: update}, ledger}, w.items...)
-	items = append(items, s.usageAdd(p.OrgID, p.Entry.CreatedAt, entryUsage(p.Entry, w.recipients)))
+	items = append(items, s.usageAdd(p.OrgID, p.Entry.CreatedAt, addCounts(entryUsage(p.Entry, w.recipients), w.events)))
 	err = s.transact(ctx, p.Entry.EntryID, items)
 	if err == nil {
 		return nil

@@ -197,6 +197,13 @@ func TestInvitationGoesOutWithItsLinks(t *testing.T) {
 	}
 	e.tick()
 	e.wantSubjects("jane", invitation) // the tick does not send it again
+	// The month's counters hold the invitation as an event, beside the
+	// email it counts as sent (the report by month).
+	month := e.store.Now().UTC().Format("2006-01")
+	mc, err := e.store.MonthCounts(context.Background(), e.orgID, []string{month})
+	if err != nil || len(mc) != 1 || mc[0].Events[campaign.EventInvited] != 1 || mc[0].RecipientsAdded != 1 {
+		t.Errorf("the month's counters: %+v, %v; want 1 recipient added and 1 invited", mc, err)
+	}
 }
 
 func TestRemindersGoOutAtTheirTime(t *testing.T) {
