@@ -91,10 +91,10 @@ func TestSayTranslatesTheClaimsMessages(t *testing.T) {
 	de := i18n.For(language.German)
 	for msg, want := range map[string]string{
 		"the variant you chose is out of stock; choose another": "die gewählte Variante ist leider nicht mehr vorrätig; bitte wählen Sie eine andere",
-		"is out of stock":                                       "nicht mehr vorrätig",
-		"choose an option of Hoodie «100%»":                     "bitte wählen Sie eine Variante für Hoodie «100%»",
-		"choose one of the options shown for Hoodie":            "bitte wählen Sie eine der angezeigten Varianten für Hoodie",
-		"not a message of the service":                          "not a message of the service",
+		"is out of stock":                            "nicht mehr vorrätig",
+		"choose an option of Hoodie «100%»":          "bitte wählen Sie eine Variante für Hoodie «100%»",
+		"choose one of the options shown for Hoodie": "bitte wählen Sie eine der angezeigten Varianten für Hoodie",
+		"not a message of the service":               "not a message of the service",
 	} {
 		if got := say(de, msg); got != want {
 			t.Errorf("say(de, %q) = %q, want %q", msg, got, want)
