@@ -94,6 +94,7 @@ func TestSayTranslatesTheClaimsMessages(t *testing.T) {
 		"is out of stock":                            "nicht mehr vorrätig",
 		"choose an option of Hoodie «100%»":          "bitte wählen Sie eine Variante für Hoodie «100%»",
 		"choose one of the options shown for Hoodie": "bitte wählen Sie eine der angezeigten Varianten für Hoodie",
+		"rating or message is required":              "bitte wählen Sie eine Bewertung oder schreiben Sie eine Nachricht",
 		"not a message of the service":               "not a message of the service",
 	} {
 		if got := say(de, msg); got != want {

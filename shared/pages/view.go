@@ -387,15 +387,15 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v v
 }
 
 // fieldErrors returns the problems of a validation error by form field,
-// renaming the use case's field names to the form's.
-func fieldErrors(err error, rename map[string]string) map[string]string {
+// renaming the use case's field names to the form's, in l (say).
+func fieldErrors(l i18n.Lang, err error, rename map[string]string) map[string]string {
 	out := map[string]string{}
 	if de, ok := err.(*gifting.Error); ok {
 		for k, msg := range de.Details {
 			if n, ok := rename[k]; ok {
 				k = n
 			}
-			out[k] = msg
+			out[k] = say(l, msg)
 		}
 	}
 	return out
