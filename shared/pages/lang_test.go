@@ -1,16 +1,21 @@
 package pages
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
 
+	"github.com/giftcampaign/service/shared/fulfilment"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/i18n"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 var english = i18n.For(language.English)
@@ -102,6 +107,21 @@ func TestSayTranslatesTheClaimsMessages(t *testing.T) {
 		}
 		if got := say(english, msg); got != msg {
 			t.Errorf("say(en, %q) = %q, want it as written", msg, got)
+		}
+	}
+}
+
+// TestClaimsConflictsAreTranslated: every conflict of a claim the pages
+// show (as the form's alert, beside a field, or as the page a refused
+// claim leads to) is in every language's catalog.
+func TestClaimsConflictsAreTranslated(t *testing.T) {
+	for _, err := range []error{recipient.OutOfStock(), recipient.CodesGone(), fulfilment.OutOfStock("g", ""), fulfilment.OutOfStock("g", "v"),
+		recipient.ErrMeetingFirst, recipient.ErrAlreadyClaimed, recipient.ErrDeclined, recipient.ErrGiftExpired, recipient.ErrCampaignGone} {
+		e := err.(*gifting.Error)
+		for _, msg := range append([]string{e.Message}, slices.Collect(maps.Values(e.Details))...) {
+			if !i18n.Translated(msg) {
+				t.Errorf("%q is not in the catalog", msg)
+			}
 		}
 	}
 }
