@@ -6337,10 +6337,10 @@ type Goal struct {
 	Description string `json:"description"`
 	GoalId      string `json:"goalId"`
 
-	// Logo An http(s) URL, or empty.
+	// Logo An https URL, or empty: the logo of the pages and emails of the organization's campaigns made from the template, over its branding's.
 	Logo string `json:"logo"`
 
-	// LogoColor A #rrggbb colour, or empty.
+	// LogoColor A #rrggbb colour, or empty: the accent of those pages and emails. Refused (400) unless white text on it and the colour as text on the pages' background #f4f1ec both reach WCAG 2.1 AA's 4.5:1, as the branding's brandColor.
 	LogoColor string `json:"logoColor"`
 	Name      string `json:"name"`
 }

@@ -205,6 +205,12 @@ func (a *App) checkReferences(ctx context.Context, orgID string, c *Campaign) er
 			r.MissingTemplate = true
 		}
 		r.TemplateMeeting = t.TemplateData.Meeting
+		if !r.MissingTemplate {
+			r.TemplateLook = &gifting.TemplateLook{}
+			if t.OrganizationID == orgID {
+				r.TemplateLook.Logo, r.TemplateLook.Color = t.TemplateData.Goal.Logo, t.TemplateData.Goal.LogoColor
+			}
+		}
 	}
 	if ids := c.CampaignData.GiftIDs; len(ids) > 0 {
 		var err error

@@ -120,6 +120,13 @@ type Data struct {
 	// created or edited (CheckReferences), so a recipient's page reads no
 	// template. The campaign's own wins (gifting.EffectiveMeeting).
 	Meeting, TemplateMeeting *gifting.Meeting
+	// TemplateLook is its template's logo and colour, copied like
+	// TemplateMeeting so a recipient's page and email read no template;
+	// nil for a campaign stored before the copy was kept (its emails read
+	// the template instead), an empty look for a template that sets none
+	// or that is not the organization's own (the service catalog's do not
+	// override a tenant's brand).
+	TemplateLook *gifting.TemplateLook
 }
 
 // LiveData holds the campaign's running counters and its launch.

@@ -196,8 +196,11 @@ type References struct {
 	MissingTemplate bool
 	// TemplateMeeting is the meeting link of the template, as read.
 	TemplateMeeting *gifting.Meeting
-	GiftsErr        error
-	Gifts           []gifting.Gift
+	// TemplateLook is the template's logo and colour when it is the
+	// organization's own, as read (Data.TemplateLook); nil for no template.
+	TemplateLook *gifting.TemplateLook
+	GiftsErr     error
+	Gifts        []gifting.Gift
 }
 
 // CheckReferences refuses a campaign c whose references r shows missing
@@ -219,7 +222,7 @@ func CheckReferences(c *Campaign, r References) error {
 		e.Message = "The campaign refers to resources that do not exist; see details."
 		return e
 	}
-	c.CampaignData.TemplateMeeting = r.TemplateMeeting
+	c.CampaignData.TemplateMeeting, c.CampaignData.TemplateLook = r.TemplateMeeting, r.TemplateLook
 	return Price(c, r.Gifts)
 }
 

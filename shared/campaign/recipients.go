@@ -23,5 +23,6 @@ func (c Campaign) ForRecipients() recipient.Campaign {
 		GiftIDs: c.CampaignData.GiftIDs, ClaimExpiryDays: c.ClaimExpiry(), Pricing: c,
 		ChoiceCollectionID: c.CampaignData.ChoiceCollectionID, Message: c.CampaignData.Message,
 		Meeting: gifting.EffectiveMeeting(c.CampaignData.Meeting, c.CampaignData.TemplateMeeting),
+		Look:    c.CampaignData.TemplateLook,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftcampaign/service/shared/branding"
 	"github.com/giftcampaign/service/shared/gifting"
 )
 
@@ -160,17 +161,29 @@ func CheckTemplate(t *Template) error {
 	p.AtMost("templateData.goal.goalId", g.GoalID, gifting.MaxListEntryLength)
 	p.AtMost("templateData.goal.name", g.Name, maxName)
 	p.AtMost("templateData.goal.description", g.Description, maxDescription)
-	if g.Logo != "" && !validURL(g.Logo) {
-		p.Add("templateData.goal.logo", "must be an http(s) URL of at most "+itoa(gifting.MaxURLLength)+" characters")
-	}
-	if g.LogoColor != "" && !gifting.ValidHexColour(g.LogoColor) {
-		p.Add("templateData.goal.logoColor", "must be a hex colour such as #1a2b3c")
-	}
+	checkLook(&p, &t.TemplateData.Goal)
 	checkEmails(&p, t.TemplateData.Emails)
 	if m := t.TemplateData.Meeting; m != nil {
 		t.TemplateData.Meeting = gifting.SetMeeting(&p, "templateData.meeting", *m)
 	}
 	return p.Err()
+}
+
+// checkLook checks the logo and colour a template's goal gives the pages
+// and emails of its campaigns by the organization branding's rules
+// (branding.Check): an https logo, and a colour white button text and the
+// pages' links can be read on (branding.ColorProblem, which names the
+// rule and the ratio). The colour is stored in lower case.
+func checkLook(p *gifting.Problems, g *Goal) {
+	g.Logo = strings.TrimSpace(g.Logo)
+	if g.Logo != "" && (!strings.HasPrefix(g.Logo, "https://") || !validURL(g.Logo)) {
+		p.Add("templateData.goal.logo", "must be an https URL of at most "+itoa(gifting.MaxURLLength)+" characters")
+	}
+	if g.LogoColor = strings.ToLower(strings.TrimSpace(g.LogoColor)); g.LogoColor != "" {
+		if problem := branding.ColorProblem(g.LogoColor); problem != "" {
+			p.Add("templateData.goal.logoColor", problem)
+		}
+	}
 }
 
 // validURL reports whether u is an http(s) URL within the length bound.

@@ -132,6 +132,14 @@ func TestCheckTemplate(t *testing.T) {
 		{"goal id", template(func(m *catalog.Template) { m.TemplateData.Goal.GoalID = long(101) }), "templateData.goal.goalId"},
 		{"bad logo", template(func(m *catalog.Template) { m.TemplateData.Goal.Logo = "logo.png" }), "templateData.goal.logo"},
 		{"bad logo colour", template(func(m *catalog.Template) { m.TemplateData.Goal.LogoColor = "blue" }), "templateData.goal.logoColor"},
+		{"http logo", template(func(m *catalog.Template) { m.TemplateData.Goal.Logo = "http://cdn.acme.test/logo.png" }), "templateData.goal.logo"},
+		{"logo colour white text cannot be read on", template(func(m *catalog.Template) { m.TemplateData.Goal.LogoColor = "#3b82f6" }),
+			"templateData.goal.logoColor"},
+		{"logo colour too light for the pages' links", template(func(m *catalog.Template) { m.TemplateData.Goal.LogoColor = "#aabbcc" }),
+			"templateData.goal.logoColor"},
+		{"a readable logo colour and an https logo", template(func(m *catalog.Template) {
+			m.TemplateData.Goal.Logo, m.TemplateData.Goal.LogoColor = "https://cdn.acme.test/q4.png", "#1D4ED8"
+		}), ""},
 		{"unknown email kind", template(emails(1, "newsletter")), "templateData.emails.newsletter"},
 		{"subject with a line break", template(func(m *catalog.Template) {
 			m.TemplateData.Emails = map[string]catalog.Email{"addressConfirmation": {Subject: "Hi {{firstName}}\r\nBcc: all@example.com", HTML: "<p>Hi</p>"}}

@@ -50,6 +50,8 @@ type campaignDataItem struct {
 	// The campaign's meeting link and its template's copy (campaign.Data).
 	Meeting         *gifting.Meeting `json:"meeting,omitempty"`
 	TemplateMeeting *gifting.Meeting `json:"templateMeeting,omitempty"`
+	// TemplateLook is the template's logo and colour (campaign.Data).
+	TemplateLook *gifting.TemplateLook `json:"templateLook,omitempty"`
 }
 
 type liveDataItem struct {
@@ -83,7 +85,7 @@ func campaignDataItemOf(d campaign.Data) campaignDataItem {
 	return campaignDataItem{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 		EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
 		PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message,
-		Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting}
+		Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting, TemplateLook: d.TemplateLook}
 }
 
 func completionDataItemOf(d campaign.CompletionData) completionDataItem {
@@ -122,7 +124,7 @@ func (it campaignItem) campaign() campaign.Campaign {
 		CampaignData: campaign.Data{ContactListID: d.ContactListID, ContactListIDs: d.ContactListIDs, GiftIDs: d.GiftIDs,
 			EmailTemplateID: d.EmailTemplateID, ScheduledAt: d.ScheduledAt, CreditsPerRecipient: d.CreditsPerRecipient,
 			PriceSet: d.PriceSet, ClaimExpiresInDays: d.ClaimExpiresInDays, ChoiceCollectionID: d.ChoiceCollectionID, Message: d.Message,
-			Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting},
+			Meeting: d.Meeting, TemplateMeeting: d.TemplateMeeting, TemplateLook: d.TemplateLook},
 		IsDeleted: it.IsDeleted, CreatedAt: it.CreatedAt, UpdatedAt: it.UpdatedAt, LastUpdatedBy: it.LastUpdatedBy,
 		Reason: it.Reason, Name: it.Name, Description: it.Description, TotalRecipients: it.TotalRecipients,
 		LiveData: campaign.LiveData{StatusCounts: l.StatusCounts, CreditsSpent: l.CreditsSpent,

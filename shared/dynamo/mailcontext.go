@@ -11,10 +11,12 @@ import (
 
 // MailContext reads what a recipient's email of a campaign shows besides
 // the recipient (recipient.EmailStore): the organization with its
-// branding (alone when campaignID is ""),
-// branding, the campaign's default note and gifts, and its template's goal
-// logo and colour. A template deleted since the campaign was made is left
-// out (the organization's branding stands), as are gifts gone since.
+// branding (alone when campaignID is ""), the campaign's default note and
+// gifts, and its template's goal logo and colour: the campaign's copy of
+// them (campaign.Data.TemplateLook), which its pages show too, or, for a
+// campaign stored before it kept one, the template as read now. A
+// template deleted since the campaign was made is left out (the
+// organization's branding stands), as are gifts gone since.
 func (s *Store) MailContext(ctx context.Context, orgID, campaignID string) (recipient.MailContext, error) {
 	org, err := s.Org(ctx, orgID)
 	if err != nil || campaignID == "" {
@@ -28,7 +30,9 @@ func (s *Store) MailContext(ctx context.Context, orgID, campaignID string) (reci
 		return recipient.MailContext{}, err
 	}
 	mc := recipient.MailContext{Org: org, CampaignName: c.Name, Message: c.CampaignData.Message}
-	if id := c.CampaignData.EmailTemplateID; id != "" {
+	if l := c.CampaignData.TemplateLook; l != nil {
+		mc.TemplateOrg, mc.Logo, mc.LogoColor = orgID, l.Logo, l.Color
+	} else if id := c.CampaignData.EmailTemplateID; id != "" {
 		t, err := s.Template(ctx, orgID, id)
 		switch {
 		case err == nil:

@@ -281,7 +281,7 @@ func TestTemplates(t *testing.T) {
 	res := a.Do("GET", "/api/campaigns/templates/tmpl-meeting-booker", nil)
 	res.JSON(t, &env)
 	if res.Status != http.StatusOK || !env.Success || env.Message == "" || !env.Data.IsDelightloop ||
-		env.Data.TemplateData.Goal.LogoColor != "#3b82f6" || len(env.Data.Tags) == 0 {
+		env.Data.TemplateData.Goal.LogoColor != "#1d4ed8" || len(env.Data.Tags) == 0 {
 		t.Fatalf("catalog template: %d %s", res.Status, res.Body)
 	}
 	body := map[string]any{
@@ -289,7 +289,7 @@ func TestTemplates(t *testing.T) {
 		"successRate": 40, "description": "Say thanks", "imageUrl": "https://img.example.com/t.png",
 		"templateData": map[string]any{
 			"goal": map[string]any{"goalId": "g1", "name": "Retain", "description": "Keep customers",
-				"logo": "https://img.example.com/l.png", "logoColor": "#aabbcc"},
+				"logo": "https://img.example.com/l.png", "logoColor": "#1d4ed8"},
 			"emails": map[string]any{"addressConfirmation": map[string]any{"subject": "Hi", "html": "<p>Hi</p>"}},
 		},
 	}
@@ -306,6 +306,14 @@ func TestTemplates(t *testing.T) {
 
 	body["templateData"].(map[string]any)["goal"].(map[string]any)["logoColor"] = "blue"
 	assertError(t, a.Do("POST", "/api/campaigns/templates", body), http.StatusBadRequest, "VALIDATION_FAILED")
+	// A colour white button text cannot be read on is refused as the
+	// branding's brandColor is, naming the rule and the ratio.
+	body["templateData"].(map[string]any)["goal"].(map[string]any)["logoColor"] = "#3b82f6"
+	res = a.Do("POST", "/api/campaigns/templates", body)
+	assertError(t, res, http.StatusBadRequest, "VALIDATION_FAILED")
+	if !strings.Contains(string(res.Body), "templateData.goal.logoColor") || !strings.Contains(string(res.Body), "3.68:1") {
+		t.Errorf("an unreadable logo colour: %s; want its field, its ratio and the rule", res.Body)
+	}
 }
 
 func TestUnknownRoute(t *testing.T) {

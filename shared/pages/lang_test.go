@@ -1,16 +1,21 @@
 package pages
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
 
+	"github.com/giftcampaign/service/shared/fulfilment"
+	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/i18n"
+	"github.com/giftcampaign/service/shared/recipient"
 )
 
 var english = i18n.For(language.English)
@@ -79,6 +84,44 @@ func TestPageTemplateHasNoLiteralText(t *testing.T) {
 	for _, line := range strings.Split(rest, "\n") {
 		if regexp.MustCompile(`[\pL]{2,}`).MatchString(line) {
 			t.Errorf("the page template writes %q as a literal: make it {{t \"…\"}} and translate it in shared/i18n/messages", strings.TrimSpace(line))
+		}
+	}
+}
+
+// TestSayTranslatesTheClaimsMessages: the claim's messages a page shows
+// are in the recipient's language, those naming a gift with the gift's
+// name as the organization wrote it; English reads them as the API
+// answers them, and a message the catalog lacks stays as written.
+func TestSayTranslatesTheClaimsMessages(t *testing.T) {
+	de := i18n.For(language.German)
+	for msg, want := range map[string]string{
+		"the variant you chose is out of stock; choose another": "die gewählte Variante ist leider nicht mehr vorrätig; bitte wählen Sie eine andere",
+		"is out of stock":                            "nicht mehr vorrätig",
+		"choose an option of Hoodie «100%»":          "bitte wählen Sie eine Variante für Hoodie «100%»",
+		"choose one of the options shown for Hoodie": "bitte wählen Sie eine der angezeigten Varianten für Hoodie",
+		"rating or message is required":              "bitte wählen Sie eine Bewertung oder schreiben Sie eine Nachricht",
+		"not a message of the service":               "not a message of the service",
+	} {
+		if got := say(de, msg); got != want {
+			t.Errorf("say(de, %q) = %q, want %q", msg, got, want)
+		}
+		if got := say(english, msg); got != msg {
+			t.Errorf("say(en, %q) = %q, want it as written", msg, got)
+		}
+	}
+}
+
+// TestClaimsConflictsAreTranslated: every conflict of a claim the pages
+// show (as the form's alert, beside a field, or as the page a refused
+// claim leads to) is in every language's catalog.
+func TestClaimsConflictsAreTranslated(t *testing.T) {
+	for _, err := range []error{recipient.OutOfStock(), recipient.CodesGone(), fulfilment.OutOfStock("g", ""), fulfilment.OutOfStock("g", "v"),
+		recipient.ErrMeetingFirst, recipient.ErrAlreadyClaimed, recipient.ErrDeclined, recipient.ErrGiftExpired, recipient.ErrCampaignGone} {
+		e := err.(*gifting.Error)
+		for _, msg := range append([]string{e.Message}, slices.Collect(maps.Values(e.Details))...) {
+			if !i18n.Translated(msg) {
+				t.Errorf("%q is not in the catalog", msg)
+			}
 		}
 	}
 }

@@ -220,7 +220,7 @@ func (h *Handler) feedback(w http.ResponseWriter, r *http.Request) {
 		}
 		l := h.lang(r, p)
 		v := h.landingView(p, l)
-		v.Errors, v.Rating, v.FeedbackText = fieldErrors(err, map[string]string{"message.text": "message"}), rating, text
+		v.Errors, v.Rating, v.FeedbackText = fieldErrors(l, err, map[string]string{"message.text": "message"}), rating, text
 		v.Alert = l.T("Please check the feedback form.")
 		h.render(w, r, http.StatusBadRequest, v)
 		return

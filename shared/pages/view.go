@@ -142,7 +142,11 @@ func base(p recipient.Page, name string, l i18n.Lang) view {
 	} else {
 		first = "there"
 	}
-	look := branding.Resolve(p.Org, "", "")
+	var tl gifting.TemplateLook
+	if p.Campaign.Look != nil {
+		tl = *p.Campaign.Look
+	}
+	look := branding.Resolve(p.Org, tl.Logo, tl.Color)
 	sender := cmp.Or(look.Name, p.Sender)
 	v := view{View: name, Lang: l, Title: l.T("A gift from %s", sender), Sender: sender, CampaignName: p.Campaign.Name,
 		FirstName: first, Hello: hello, Message: p.Campaign.Description, Logo: look.Logo, OrgFooter: look.Footer}
@@ -210,11 +214,11 @@ func (h *Handler) claimView(p recipient.Page, in recipient.ClaimInput, problem *
 	if problem != nil {
 		v.Errors = map[string]string{}
 		for field, msg := range problem.Details {
-			v.Errors[field] = l.Stock(msg) // the claim's fixed messages are in the catalog; one naming a gift stays English
+			v.Errors[field] = say(l, msg)
 		}
 		v.Alert = l.T("Please check the fields marked below.")
 		if problem.Code == gifting.CodeConflict {
-			v.Alert = sentence(problem.Message)
+			v.Alert = sentence(say(l, problem.Message))
 		}
 	}
 	stock, shown := p.InStock(), false
@@ -318,9 +322,27 @@ func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, p 
 		v.LandingURL = "/gift/" + r.PathValue("pageId") // "It arrived" or feedback: back to the gift
 	}
 	if len(text) > 0 && text[0] != "" {
-		v.Text = sentence(text[0])
+		v.Text = sentence(say(l, text[0]))
 	}
 	h.render(w, r, status, v)
+}
+
+// say is a use case's message to the recipient (a field's problem, a
+// conflict, why a page is gone) in l: the catalog's text for it, keyed by
+// the English as the use case writes it, or for one of the claim's
+// messages naming a gift (recipient.GiftMessages) with the gift's name as
+// the organization wrote it; a message the catalog lacks stays as it is.
+// The API answers the same messages in English.
+func say(l i18n.Lang, msg string) string {
+	if i18n.Translated(msg) {
+		return l.Text(msg)
+	}
+	for _, format := range recipient.GiftMessages {
+		if name, ok := strings.CutPrefix(msg, strings.TrimSuffix(format, "%s")); ok && name != "" {
+			return l.T(format, name)
+		}
+	}
+	return msg
 }
 
 // sentence is a use case's error message as a sentence a recipient reads:
@@ -358,15 +380,15 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v v
 }
 
 // fieldErrors returns the problems of a validation error by form field,
-// renaming the use case's field names to the form's.
-func fieldErrors(err error, rename map[string]string) map[string]string {
+// renaming the use case's field names to the form's, in l (say).
+func fieldErrors(l i18n.Lang, err error, rename map[string]string) map[string]string {
 	out := map[string]string{}
 	if de, ok := err.(*gifting.Error); ok {
 		for k, msg := range de.Details {
 			if n, ok := rename[k]; ok {
 				k = n
 			}
-			out[k] = msg
+			out[k] = say(l, msg)
 		}
 	}
 	return out

@@ -43,6 +43,9 @@ type Campaign struct {
 	// Meeting is the meeting link its recipients' pages show, its own or
 	// its template's (gifting.EffectiveMeeting); nil for none.
 	Meeting *gifting.Meeting
+	// Look is its template's logo and colour as the campaign copied them
+	// (campaign.Data.TemplateLook); nil when it holds no copy.
+	Look *gifting.TemplateLook
 }
 
 // Offers reports whether a recipient of c holding held credits may choose

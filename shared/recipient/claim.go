@@ -1,6 +1,7 @@
 package recipient
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -132,11 +133,22 @@ func checkVariant(p *gifting.Problems, g gifting.Gift, variantID string) {
 	case len(g.Variants) == 0 && variantID != "":
 		p.Add("variantId", "the gift you chose has no options to choose from")
 	case len(g.Variants) > 0 && variantID == "":
-		p.Add("variantId", "choose an option of "+g.Name)
+		p.Add("variantId", fmt.Sprintf(MsgChooseOption, g.Name))
 	case len(g.Variants) > 0 && !known:
-		p.Add("variantId", "choose one of the options shown for "+g.Name)
+		p.Add("variantId", fmt.Sprintf(MsgChooseShownOption, g.Name))
 	}
 }
+
+// The variant problems of a claim that name the gift, as the organization
+// wrote its name: the pages show them in the recipient's language by these
+// formats (the API answers them in English).
+const (
+	MsgChooseOption      = "choose an option of %s"
+	MsgChooseShownOption = "choose one of the options shown for %s"
+)
+
+// GiftMessages are the formats of the claim's messages that name a gift.
+var GiftMessages = []string{MsgChooseOption, MsgChooseShownOption}
 
 // digitalChoice reports whether the gift id names among gifts is digital.
 func digitalChoice(gifts []gifting.Gift, id string) bool {
