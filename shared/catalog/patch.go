@@ -141,8 +141,19 @@ func (p TemplatePatch) Apply(t *Template, now time.Time) error {
 	set(&n.TemplateData, p.TemplateData)
 	set(&n.Description, p.Description)
 	set(&n.ImageURL, p.ImageURL)
+	// A template stored before its look was checked (an http logo, a
+	// colour below the contrast rule) keeps that look until templateData
+	// itself is patched: a rename must not fail on a field it leaves
+	// alone. The pages and emails skip such a look (branding.Resolve).
+	goal := n.TemplateData.Goal
+	if p.TemplateData == nil {
+		n.TemplateData.Goal.Logo, n.TemplateData.Goal.LogoColor = "", ""
+	}
 	if err := CheckTemplate(&n); err != nil {
 		return err
+	}
+	if p.TemplateData == nil {
+		n.TemplateData.Goal.Logo, n.TemplateData.Goal.LogoColor = goal.Logo, goal.LogoColor
 	}
 	n.UpdatedAt = now
 	*t = n

@@ -82,6 +82,17 @@ func TestPatchesValidateAndLeaveUnchangedOnError(t *testing.T) {
 			}
 		})
 	}
+	t.Run("template/a look stored before it was checked stays until templateData is patched", func(t *testing.T) {
+		m := tmpl
+		m.TemplateData.Goal = catalog.Goal{Logo: "http://img.example.com/logo.png", LogoColor: "#3b82f6"}
+		if err := (catalog.TemplatePatch{TemplateName: ptr("T2")}).Apply(&m, now); err != nil {
+			t.Fatalf("a rename of a template with an old look: %v", err)
+		}
+		if m.TemplateName != "T2" || m.TemplateData.Goal.LogoColor != "#3b82f6" || m.TemplateData.Goal.Logo != "http://img.example.com/logo.png" {
+			t.Errorf("after the rename %+v; want the name changed and the look kept", m)
+		}
+		wantField(t, (catalog.TemplatePatch{TemplateData: &m.TemplateData}).Apply(&m, now), "templateData.goal.logoColor")
+	})
 	t.Run("gift/a sent list replaces the stored one, a list not sent stays", func(t *testing.T) {
 		g := gift
 		g.CollectionIDs = []string{"swag"}
