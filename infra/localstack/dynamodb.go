@@ -19,8 +19,8 @@ import (
 const (
 	// startTimeout bounds how long StartDynamoDB waits for the JVM to answer.
 	startTimeout = 30 * time.Second
-	// freePortAttempts is how often StartDynamoDB tries another free port when the one it picked was
-	// taken before the JVM could bind it.
+	// freePortAttempts is how often an emulator's start tries another free port when the one it picked was
+	// taken before the emulator could bind it (startOnPort).
 	freePortAttempts = 3
 )
 
@@ -86,21 +86,7 @@ func StartDynamoDBOnDisk(ctx context.Context, root string, port int, dataDir str
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	if port != 0 {
-		return startAndWait(ctx, dir, port, dataDir)
-	}
-	// A free port can be taken between picking it and the JVM binding it; then the JVM exits at once,
-	// and another port is worth a try.
-	for attempt := 1; ; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		db, err := startAndWait(ctx, dir, port, dataDir)
-		if err == nil || attempt == freePortAttempts || !errors.Is(err, errExited) {
-			return db, err
-		}
-	}
+	return startOnPort(port, func(port int) (*DynamoDB, error) { return startAndWait(ctx, dir, port, dataDir) })
 }
 
 // startAndWait starts the jar in dir on port, with its data in dataDir ("": in memory), and waits until
@@ -144,21 +130,10 @@ func (d *DynamoDB) waitReady(ctx context.Context) error {
 		return err
 	}
 	noRetry := func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
+	return d.process.waitReady(ctx, "ListTables", func(ctx context.Context) error {
 		attemptCtx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
 		_, err := client.ListTables(attemptCtx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)}, noRetry)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-d.exited:
-			return fmt.Errorf("%w: %v", errExited, d.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("no answer to ListTables: %w (last error: %v)", ctx.Err(), err)
-		case <-tick.C:
-		}
-	}
+		return err
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -66,18 +65,7 @@ func StartKMS(ctx context.Context, root string, port int) (*KMS, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		p := port
-		if p == 0 {
-			if p, err = freePort(); err != nil {
-				return nil, err
-			}
-		}
-		k, err := startKMS(ctx, bin, p)
-		if err == nil || port != 0 || attempt == freePortAttempts || !errors.Is(err, errExited) {
-			return k, err
-		}
-	}
+	return startOnPort(port, func(port int) (*KMS, error) { return startKMS(ctx, bin, port) })
 }
 
 // startKMS seeds a new key into a new directory, starts the emulator on port and waits for the key.
@@ -117,21 +105,7 @@ func startKMS(ctx context.Context, bin string, port int) (*KMS, error) {
 
 // waitReady polls DescribeKey of the seeded key until it answers, the process exits, or ctx ends.
 func (k *KMS) waitReady(ctx context.Context) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		err := k.describeKey(ctx)
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-k.exited:
-			return fmt.Errorf("%w: %v", errExited, k.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("no answer to DescribeKey: %w (last error: %v)", ctx.Err(), err)
-		case <-tick.C:
-		}
-	}
+	return k.process.waitReady(ctx, "DescribeKey", k.describeKey)
 }
 
 // describeKey calls the KMS API's DescribeKey on the seeded key, as the AWS SDK would, without linking

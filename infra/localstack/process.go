@@ -1,6 +1,7 @@
 package localstack
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -152,4 +153,44 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// startOnPort calls start on port, or, when port is 0, on a free port: a free port can be taken between
+// picking it and the emulator binding it, and then the emulator exits at once (errExited), so another
+// free port is tried, up to freePortAttempts in all.
+func startOnPort[T any](port int, start func(port int) (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		p := port
+		if p == 0 {
+			var err error
+			if p, err = freePort(); err != nil {
+				var none T
+				return none, err
+			}
+		}
+		v, err := start(p)
+		if err == nil || port != 0 || attempt == freePortAttempts || !errors.Is(err, errExited) {
+			return v, err
+		}
+	}
+}
+
+// waitReady calls ready every 50 ms until it answers, the process exits (errExited), or ctx ends; what
+// names the probe in the error ("ListTables", "the health check").
+func (p *process) waitReady(ctx context.Context, what string, ready func(context.Context) error) error {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		err := ready(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-p.exited:
+			return fmt.Errorf("%w: %v", errExited, p.waitErr)
+		case <-ctx.Done():
+			return fmt.Errorf("no answer to %s: %w (last error: %v)", what, ctx.Err(), err)
+		case <-tick.C:
+		}
+	}
 }

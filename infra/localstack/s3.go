@@ -2,7 +2,6 @@ package localstack
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -49,18 +48,7 @@ func StartS3(ctx context.Context, root string, port int) (*S3, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		p := port
-		if p == 0 {
-			if p, err = freePort(); err != nil {
-				return nil, err
-			}
-		}
-		s, err := startS3(ctx, bin, p)
-		if err == nil || port != 0 || attempt == freePortAttempts || !errors.Is(err, errExited) {
-			return s, err
-		}
-	}
+	return startOnPort(port, func(port int) (*S3, error) { return startS3(ctx, bin, port) })
 }
 
 func startS3(ctx context.Context, bin string, port int) (*S3, error) {
@@ -82,21 +70,7 @@ func startS3(ctx context.Context, bin string, port int) (*S3, error) {
 // waitReady polls HeadBucket (an unsigned HEAD, which the emulator accepts) until the bucket answers,
 // the process exits, or ctx ends.
 func (s *S3) waitReady(ctx context.Context) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		err := s.headBucket(ctx)
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-s.exited:
-			return fmt.Errorf("%w: %v", errExited, s.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("no answer to HeadBucket: %w (last error: %v)", ctx.Err(), err)
-		case <-tick.C:
-		}
-	}
+	return s.process.waitReady(ctx, "HeadBucket", s.headBucket)
 }
 
 func (s *S3) headBucket(ctx context.Context) error {

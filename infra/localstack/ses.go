@@ -3,7 +3,6 @@ package localstack
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -51,18 +50,7 @@ func StartSES(ctx context.Context, root string, port int) (*SES, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		p := port
-		if p == 0 {
-			if p, err = freePort(); err != nil {
-				return nil, err
-			}
-		}
-		s, err := startSES(ctx, cli, p)
-		if err == nil || port != 0 || attempt == freePortAttempts || !errors.Is(err, errExited) {
-			return s, err
-		}
-	}
+	return startOnPort(port, func(port int) (*SES, error) { return startSES(ctx, cli, port) })
 }
 
 // startSES starts the emulator on port and waits until it answers.
@@ -85,21 +73,7 @@ func startSES(ctx context.Context, cli string, port int) (*SES, error) {
 
 // waitReady polls the emulator's health check until it answers, the process exits, or ctx ends.
 func (s *SES) waitReady(ctx context.Context) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		err := sesHealthy(ctx, s.Endpoint())
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-s.exited:
-			return fmt.Errorf("%w: %v", errExited, s.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("no answer to the health check: %w (last error: %v)", ctx.Err(), err)
-		case <-tick.C:
-		}
-	}
+	return s.process.waitReady(ctx, "the health check", func(ctx context.Context) error { return sesHealthy(ctx, s.Endpoint()) })
 }
 
 func sesHealthy(ctx context.Context, endpoint string) error {
