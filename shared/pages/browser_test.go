@@ -42,9 +42,7 @@ func chromium(t *testing.T) string {
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	bin := chromium(t)
-	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], demoImage(name)
-	})
+	f := demoFixture(t)
 
 	// One server for the API and the pages, as `make run` serves them.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -169,6 +167,20 @@ func TestBrowserJourney(t *testing.T) {
 var giftBlurbs = map[string]string{
 	"Coffee":     "Single-origin beans from a roaster near you, 340 g, ground or whole.",
 	"Headphones": "Wireless noise-cancelling headphones with a 30-hour battery.",
+}
+
+// demoFixture is a fixture whose gifts carry the demo catalog's blurbs
+// and images, as the browser tests picture them.
+func demoFixture(t *testing.T) *fixture {
+	return newFixtureWith(t, nil, func(name string) (string, string) { return giftBlurbs[name], demoImage(name) })
+}
+
+// demoServer is demoFixture served over HTTP until the test ends.
+func demoServer(t *testing.T) (*fixture, *httptest.Server) {
+	f := demoFixture(t)
+	ts := httptest.NewServer(f.h)
+	t.Cleanup(ts.Close)
+	return f, ts
 }
 
 // demoImage is the demo catalog's picture of a gift named name, as the

@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -23,11 +22,7 @@ func TestBrowserDecline(t *testing.T) {
 	bin := chromium(t)
 	axe := axeSource(t)
 	ctx := context.Background()
-	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], demoImage(name)
-	})
-	ts := httptest.NewServer(f.h)
-	t.Cleanup(ts.Close)
+	f, ts := demoServer(t)
 	added, err := testenv.Recipients(f.s).Write(ctx, recipient.AddInput{OrgID: f.orgID, CampaignID: f.campaign, SourceType: "api",
 		PublicBaseURL: ts.URL, Contact: gifting.ContactInput{MailID: "maya@example.com", FirstName: "Maya", LastName: "Lin"}})
 	if err != nil {

@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -25,11 +24,7 @@ func TestBrowserGermanRecipient(t *testing.T) {
 	t.Parallel()
 	bin := chromium(t)
 	axe := axeSource(t)
-	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], demoImage(name)
-	})
-	ts := httptest.NewServer(f.h)
-	t.Cleanup(ts.Close)
+	f, ts := demoServer(t)
 	added, err := testenv.Recipients(f.s).Write(context.Background(), recipient.AddInput{OrgID: f.orgID, CampaignID: f.campaign,
 		SourceType: "api", PublicBaseURL: ts.URL,
 		Contact: gifting.ContactInput{MailID: "lena@example.com", FirstName: "Lena", LastName: "Huber", Locale: "de-AT"}})

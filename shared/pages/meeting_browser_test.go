@@ -38,11 +38,7 @@ func TestBrowserMeeting(t *testing.T) {
 	t.Cleanup(booking.Close)
 	stored := booking.URL + "/maya/intro?ref=gift"
 
-	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], demoImage(name)
-	})
-	ts := httptest.NewServer(f.h)
-	t.Cleanup(ts.Close)
+	f, ts := demoServer(t)
 	add := func(email, first string) recipient.Recipient {
 		t.Helper()
 		added, err := testenv.Recipients(f.s).Write(context.Background(), recipient.AddInput{OrgID: f.orgID, CampaignID: f.campaign,

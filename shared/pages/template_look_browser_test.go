@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -25,11 +24,7 @@ func TestBrowserTemplateLook(t *testing.T) {
 	bin := chromium(t)
 	axe := axeSource(t)
 	ctx := context.Background()
-	f := newFixtureWith(t, nil, func(name string) (string, string) {
-		return giftBlurbs[name], demoImage(name)
-	})
-	ts := httptest.NewServer(f.h)
-	t.Cleanup(ts.Close)
+	f, ts := demoServer(t)
 	tmpl, err := catalog.NewApp(f.s).CreateTemplate(ctx, f.orgID, catalog.Template{TemplateName: "Q4",
 		TemplateData: catalog.TemplateData{Goal: catalog.Goal{Name: "Q4", Logo: "https://gifts.example.com/q4.png", LogoColor: "#6d28d9"}}})
 	if err != nil {
