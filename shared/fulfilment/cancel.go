@@ -66,15 +66,9 @@ func DecideCancel(cur Stored, stock Stock, reason string, now time.Time) (Cancel
 		return CancelPlan{}, gifting.Errorf(gifting.CodeConflict,
 			"order %q is %s; only an order that has not shipped can be cancelled", o.OrderID, o.Status)
 	}
-	var move StockMove
-	if o.MovesStock() {
-		if err := o.checkStock(stock); err != nil {
-			return CancelPlan{}, err
-		}
-		var err error
-		if move, err = DecideRelease(stock); err != nil {
-			return CancelPlan{}, err
-		}
+	move, err := o.stockMove(stock, DecideRelease)
+	if err != nil {
+		return CancelPlan{}, err
 	}
 	at := now
 	o.Status, o.CancelReason, o.CancelledAt, o.UpdatedAt = StatusCancelled, reason, &at, now

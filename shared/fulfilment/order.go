@@ -206,6 +206,19 @@ func (o Order) MovesStock() bool {
 	return !(o.Fulfiller == FulfillerService && gifting.IsSandboxOrg(o.OrganizationID))
 }
 
+// stockMove is decide's move of stock, the stock of o's gift as read
+// (checked to be it), or none for an order that moves no stock
+// (MovesStock).
+func (o Order) stockMove(stock Stock, decide func(Stock) (StockMove, error)) (StockMove, error) {
+	if !o.MovesStock() {
+		return StockMove{}, nil
+	}
+	if err := o.checkStock(stock); err != nil {
+		return StockMove{}, err
+	}
+	return decide(stock)
+}
+
 // Shipment is the order's shipment, nil before one is recorded.
 func (o *Order) Shipment() *Shipment {
 	if len(o.Shipments) == 0 {

@@ -127,15 +127,9 @@ func DecideShipment(cur Stored, stock Stock, in ShipmentInput, now time.Time) (S
 	if o.Status != StatusOpen {
 		return ShipmentPlan{}, gifting.Errorf(gifting.CodeConflict, "order %q is %s, so it cannot ship", o.OrderID, o.Status)
 	}
-	var move StockMove
-	if o.MovesStock() {
-		if err := o.checkStock(stock); err != nil {
-			return ShipmentPlan{}, err
-		}
-		var err error
-		if move, err = DecideConsume(stock); err != nil {
-			return ShipmentPlan{}, err
-		}
+	move, err := o.stockMove(stock, DecideConsume)
+	if err != nil {
+		return ShipmentPlan{}, err
 	}
 	at := now
 	o.Shipments = []Shipment{{Carrier: in.Carrier, TrackingNumber: in.TrackingNumber, TrackingURL: in.TrackingURL,
