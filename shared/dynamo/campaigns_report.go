@@ -17,9 +17,14 @@ import (
 // (gifting.NewIDAt), so they are the campaign items whose sort keys lie
 // between the ids of those two times, read with one Query (a page per
 // MB), eventually consistent (a report names no rule), deleted ones too
-// (the caller leaves them out). Costs: the campaigns' items, ~1 read unit
-// per 8 KB.
+// (the caller leaves them out); a period before 1970 holds none. Costs:
+// the campaigns' items, ~1 read unit per 8 KB.
 func (s *Store) CampaignsCreated(ctx context.Context, orgID string, from, to time.Time) ([]campaign.Campaign, error) {
+	// No campaign id is older than the Unix epoch (a ULID's time starts
+	// there): a period before it holds none, one across it starts there.
+	if epoch := time.UnixMilli(0); from.Before(epoch) {
+		from = epoch
+	}
 	if !from.Before(to) {
 		return nil, nil
 	}

@@ -246,6 +246,16 @@ func TestReportSummary(t *testing.T) {
 		if rep := get(t, api, "?from=2020-01-01&to=2020-12-31"); len(rep.Data.Groups) != 0 || rep.Data.Totals != (campaign.ReportFigures{}) {
 			t.Errorf("2020: %+v", rep.Data)
 		}
+		// Before 1970 (no campaign id is that old) and across it: an
+		// empty report, in every grouping.
+		for _, query := range []string{"?groupBy=campaign&to=1321-04-27", "?groupBy=user&from=1969-12-01&to=1970-01-15"} {
+			if rep := get(t, api, query); len(rep.Data.Groups) != 0 || rep.Data.Totals != (campaign.ReportFigures{}) {
+				t.Errorf("%s: %+v", query, rep.Data)
+			}
+		}
+		if rep := get(t, api, "?groupBy=month&to=1321-04-27"); len(rep.Data.Groups) != 2 || rep.Data.Groups[0].Key != "1321-03" || rep.Data.Totals != (campaign.ReportFigures{}) {
+			t.Errorf("by month in 1321: %+v; want March and April, empty", rep.Data)
+		}
 		other := testenv.HandlerAPI(t, srv.Handler(httpapi.Groups...), otherKey)
 		if rep := get(t, other, ""); len(rep.Data.Groups) != 0 {
 			t.Errorf("another organization sees %+v", rep.Data.Groups)
