@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/giftcampaign/service/bench/meter"
 )
 
@@ -120,6 +122,7 @@ type scaleFigure struct {
 	heap      float64 // bytes allocated per call (median)
 	bound     float64 // the read-unit target of the call
 	matches   int     // a search's total
+	ops       string  // the last call's operations (inProcessResult.ops)
 	calls     int
 	// timedOut: the call ran past scaleCallTimeout; the counts are what it
 	// had done by then.
@@ -166,7 +169,7 @@ func measureScale(ctx context.Context, e *env, b *bigTenant, c scaleCase) scaleF
 			return f
 		}
 		rus, reqs, heaps = append(rus, r.counts.ReadUnits), append(reqs, float64(r.counts.Requests)), append(heaps, float64(r.alloc))
-		took, bodyBytes, body = append(took, r.took), len(r.body), r.body
+		took, bodyBytes, body, f.ops = append(took, r.took), len(r.body), r.body, r.ops
 	}
 	f.readUnits, f.requests, f.heap, f.p50, f.calls = medianFloat(rus), medianFloat(reqs), medianFloat(heaps), median(took), len(took)
 	// The page's items as DynamoDB would read them: the response body
@@ -222,6 +225,34 @@ type inProcessResult struct {
 	took   time.Duration
 	alloc  uint64
 	body   []byte
+	ops    string // the call's DynamoDB operations, in the order they ended
+}
+
+// callSequence names calls' operations, a Query by its index, a run of one
+// operation once with its count ("Query ×3").
+func callSequence(calls []meter.Call) string {
+	var names []string
+	for _, c := range calls {
+		op := c.Op
+		if q, ok := c.Input.(*dynamodb.QueryInput); ok && q.IndexName != nil {
+			op += " " + *q.IndexName
+		}
+		names = append(names, op)
+	}
+	var out []string
+	for i := 0; i < len(names); {
+		j := i
+		for j < len(names) && names[j] == names[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s ×%d", names[i], j-i))
+		} else {
+			out = append(out, names[i])
+		}
+		i = j
+	}
+	return strings.Join(out, ", ")
 }
 
 // inProcess calls the server's handler (the same one its HTTP listener
@@ -249,7 +280,8 @@ func (e *env) inProcess(ctx context.Context, t tenant, method, path string, body
 	e.srv.Handler.ServeHTTP(w, req)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	r := inProcessResult{counts: e.last.Load().Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes()}
+	u := e.last.Load()
+	r := inProcessResult{counts: u.Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes(), ops: callSequence(u.Calls())}
 	if w.Code != http.StatusOK {
 		return r, fmt.Errorf("%s %s: status %d: %.300s", method, path, w.Code, w.Body.Bytes())
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -152,6 +153,15 @@ func scaleMarkdown(results []scaleSize, cases []scaleCase, started time.Time, lo
 			}
 			w("| %s | %d | %s | %s | %s | %.1f | %s | %.1f× | %s | %s |\n", label, r.n, num(f.requests), num(f.readUnits), matches, f.bound,
 				p50, ratio, mb(f.heap), scaleVerdict(f, ratio))
+		}
+	}
+	w("\n## The requests of each path\n\nThe DynamoDB operations of each path's last call at the largest size, in the order they ended (the usage count is the `UpdateItem`).\n\n| path | operations |\n| --- | --- |\n")
+	for i, c := range cases {
+		for _, r := range slices.Backward(results) {
+			if i < len(r.figures) && r.figures[i].ops != "" {
+				w("| %s | %s |\n", c.label, r.figures[i].ops)
+				break
+			}
 		}
 	}
 	return b.String()

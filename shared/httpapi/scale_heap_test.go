@@ -1,11 +1,15 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"runtime"
 	"strconv"
@@ -17,6 +21,7 @@ import (
 	"github.com/giftcampaign/service/shared/contact"
 	"github.com/giftcampaign/service/shared/dynamo"
 	"github.com/giftcampaign/service/shared/testenv"
+	"github.com/giftcampaign/service/shared/webhook"
 )
 
 // requestHeapBound is the most one request may allocate however big the
@@ -33,17 +38,18 @@ const requestHeapBound = 32 << 20
 // service writes them), so it runs only with SCALE_TEST=1: `make
 // test-scale`. SCALE_TEST_N sets another size.
 //
-// Only paths that read one page today are held to the bound. These still
-// read the whole collection and are to be added as they are made O(page)
-// (issue 30; bench/scale.md measures them all):
-//   - GET /contacts?search=…, GET /contact-lists/{id}/contacts?search=…
-//   - POST /enrichment/enrich
-//   - GET /audience-lists/{id}/contacts?sortBy=updatedAt, ?search=…
+// Every path issue 30 made O(page) is held to the bound: pages by number
+// and by cursor, the recipients' sorts, filters and searches, the contact
+// and list searches, enrichment, an audience's pages, the change feed.
+// Three are not here, and bench/scale.md measures them at 100k instead:
+//   - GET /wallet?page=<deep>: the ledger here holds the launch's one
+//     debit (the bench copies it to n/2 entries);
+//   - GET /campaigns/{id}/recipients?search=…&status=… with more than 98
+//     matches: it reads the filter's status keys whole (decision 0013's
+//     addendum: O(the filter's recipients), by design);
 //   - GET /campaigns/{id}/recipients?sortBy=firstName, email, company or
-//     updatedAt, ?search=…, ?userId=…, and sortBy=lastName with a filter or
-//     groupBy (decision 0011 says why)
-//   - GET /wallet?page=<deep>
-//   - GET /changes
+//     updatedAt: no index orders by them (decision 0011), so they read
+//     the campaign's Slim partition, keeping only the page's end.
 func TestRequestHeapAtScale(t *testing.T) {
 	if os.Getenv("SCALE_TEST") == "" {
 		t.Skip("fills 100,000 contacts and recipients: run with SCALE_TEST=1 (make test-scale)")
@@ -71,28 +77,54 @@ func TestRequestHeapAtScale(t *testing.T) {
 	if got := fetchCampaign(t, api, c.CampaignID); got.TotalRecipients != int64(n) {
 		t.Fatalf("the launch wrote %d recipients, want %d", got.TotalRecipients, n)
 	}
+	// Two in five contacts are engineers (fillList): an audience of 2n/5.
+	built := time.Now()
+	aud := buildAudience(t, api, map[string]any{"name": "Engineers", "icpId": createPersona(t, api, map[string]any{"name": "Engineers", "job_titles": []string{"engineer"}})})
+	if aud.TotalMatch != int64(n*2/5) {
+		t.Fatalf("the audience holds %d members, want %d", aud.TotalMatch, n*2/5)
+	}
+	t.Logf("audience of %d built in %.0f s", aud.TotalMatch, time.Since(built).Seconds())
+	// The feed serves the records FeedLag old.
+	time.Sleep(time.Until(built.Add(webhook.FeedLag + time.Second)))
+	recipients := "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100"
+	audience := "/api/campaigns/audience-lists/" + aud.AudienceID + "/contacts?limit=100"
+	// p5 is an engineer: one contact, one audience member.
+	oneEmail := url.QueryEscape("p5@big.example.com")
 
 	for _, tt := range []struct {
-		name, path string
-		// items is the JSON field of the page's items.
+		name, method, path string
+		body               any
+		// items is the JSON field of the page's items, and want how many
+		// the page holds.
 		items string
+		want  int
 	}{
-		{"contacts, page 1", "/api/campaigns/contacts?limit=100", `"contactId"`},
-		{"recipients, default order", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100", `"recipientId"`},
-		{"recipients, express-send", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100", `"recipientId"`},
-		{"contacts, the last page by number", fmt.Sprintf("/api/campaigns/contacts?limit=100&page=%d", (n+99)/100), `"contactId"`},
-		{"recipients of one status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&status=invite_sent", `"recipientId"`},
-		{"recipients grouped by status", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&groupBy=true&page=3", `"recipientId"`},
-		{"recipients without feedback", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&feedback=false", `"recipientId"`},
-		{"recipients, express-send of one status", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100&status=invite_sent", `"recipientId"`},
-		{"recipients by last name", "/api/campaigns/campaigns/" + c.CampaignID + "/recipients?limit=100&sortBy=lastName&sortOrder=asc", `"recipientId"`},
+		{"contacts, page 1", "GET", "/api/campaigns/contacts?limit=100", nil, `"contactId"`, 100},
+		{"recipients, default order", "GET", recipients, nil, `"recipientId"`, 100},
+		{"recipients, express-send", "GET", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100", nil, `"recipientId"`, 100},
+		{"contacts, the last page by number", "GET", fmt.Sprintf("/api/campaigns/contacts?limit=100&page=%d", (n+99)/100), nil, `"contactId"`, 100},
+		{"recipients of one status", "GET", recipients + "&status=pending", nil, `"recipientId"`, 100},
+		{"recipients grouped by status", "GET", recipients + "&groupBy=true&page=3", nil, `"recipientId"`, 100},
+		{"recipients without feedback", "GET", recipients + "&feedback=false", nil, `"recipientId"`, 100},
+		{"recipients, express-send of one status", "GET", "/api/campaigns/recipients/express-send/campaign/" + c.CampaignID + "?limit=100&status=pending", nil, `"recipientId"`, 100},
+		{"recipients by last name", "GET", recipients + "&sortBy=lastName&sortOrder=asc", nil, `"recipientId"`, 100},
+		// First7, First70…, First7xxxx: n/9 matches, all counted.
+		{"recipients, a search of many matches", "GET", recipients + "&search=First7", nil, `"recipientId"`, 100},
+		// The last contact's first name: one match at any n.
+		{"recipients, a search with a status filter", "GET", recipients + fmt.Sprintf("&search=First%d&status=pending", n-1), nil, `"recipientId"`, 1},
+		{"contacts, a search", "GET", "/api/campaigns/contacts?limit=100&search=" + oneEmail, nil, `"contactId"`, 1},
+		{"a list's contacts, a search", "GET", "/api/campaigns/contact-lists/" + listID + "/contacts?limit=100&search=" + oneEmail, nil, `"contactId"`, 1},
+		{"enrichment", "POST", "/api/campaigns/enrichment/enrich", map[string]any{"firstname": "First5", "lastname": "Last5", "company_name": "Company 5"}, `"matched":true`, 1},
+		{"an audience's contacts by updatedAt", "GET", audience + "&sortBy=updatedAt", nil, `"contactId"`, 100},
+		{"an audience's contacts, a search", "GET", audience + "&search=" + oneEmail, nil, `"contactId"`, 1},
+		{"the change feed", "GET", "/api/campaigns/changes?limit=100", nil, `"type"`, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			body, heap := requestHeap(t, api.Handler, key, tt.path)
-			if got := strings.Count(body, tt.items); got < 100 {
-				t.Fatalf("the page holds %d items, want 100: %.300s", got, body)
+			body, heap := requestHeap(t, api.Handler, key, tt.method, tt.path, tt.body)
+			if got := strings.Count(body, tt.items); got < tt.want {
+				t.Fatalf("the answer holds %d of %s, want %d: %.300s", got, tt.items, tt.want, body)
 			}
-			t.Logf("%s with %d items: %.1f MB allocated", tt.path, n, float64(heap)/(1<<20))
+			t.Logf("%s %s with %d items: %.1f MB allocated", tt.method, tt.path, n, float64(heap)/(1<<20))
 			if heap > requestHeapBound {
 				t.Errorf("one request allocated %.1f MB with %d items, want at most %d MB", float64(heap)/(1<<20), n, requestHeapBound>>20)
 			}
@@ -102,22 +134,33 @@ func TestRequestHeapAtScale(t *testing.T) {
 
 // requestHeap calls h once and returns the body and the bytes the process
 // allocated meanwhile (the test runs alone: no parallel test allocates).
-func requestHeap(t *testing.T, h http.Handler, key, path string) (string, uint64) {
+func requestHeap(t *testing.T, h http.Handler, key, method, path string, body any) (string, uint64) {
 	t.Helper()
-	req := httptest.NewRequest("GET", path, nil)
+	var rd io.Reader
+	if body != nil {
+		buf, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req := httptest.NewRequest(method, path, rd)
 	req.Header.Set("x-api-key", key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	rec := httptest.NewRecorder()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	h.ServeHTTP(rec, req)
 	runtime.ReadMemStats(&after)
 	if rec.Code != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		t.Fatalf("%s %s: %d %s", method, path, rec.Code, rec.Body)
 	}
 	return rec.Body.String(), after.TotalAlloc - before.TotalAlloc
 }
 
-// fillList adds n new contacts to a new list through the contacts' bulk add
+// fillList adds n new contacts (two in five of them engineers) to a new list through the contacts' bulk add
 // (the path of POST /contact-lists/{id}/contacts), 1,000 a call from four
 // goroutines, and returns the list's id.
 func fillList(t *testing.T, s *dynamo.Store, orgID string, n int) string {
@@ -137,7 +180,11 @@ func fillList(t *testing.T, s *dynamo.Store, orgID string, n int) string {
 			for from := range starts {
 				in := make([]contact.Input, 0, chunk)
 				for i := from; i < min(from+chunk, n); i++ {
-					in = append(in, contact.Input{MailID: fmt.Sprintf("p%d@big.example.com", i),
+					title := "Designer"
+					if i%5 == 0 || i%5 == 2 {
+						title = "Engineer"
+					}
+					in = append(in, contact.Input{MailID: fmt.Sprintf("p%d@big.example.com", i), JobTitle: title,
 						FirstName: fmt.Sprintf("First%d", i), LastName: fmt.Sprintf("Last%d", i%977), CompanyName: fmt.Sprintf("Company %d", i%500)})
 				}
 				res, err := app.AddToList(ctx, orgID, l.ListID, in, contact.Source{Type: "test", Provider: "test"})
