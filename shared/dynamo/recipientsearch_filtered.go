@@ -17,26 +17,35 @@ import (
 // A search with a status or feedback filter cannot be answered by the word
 // entries alone: they hold no status (a status move would have to move
 // them, decision 0013). When the search matches few recipients, their
-// items answer it: the word entries' Query finds the matches (at most
-// filteredSearchMatches), and the one BatchGetItem that reads the page
-// reads all of them, whose st and fb the filter then checks, as the Slim
-// partition's filter checks the same attributes: O(matches), where the
-// Slim partition is O(campaign). A search matching more reads the keys of
-// the status partitions its filter names (recipientstatus.go) and keeps
-// its matches (held, or read again past heldMatches) among them: O(the
-// filter's recipients + matches), about 1 read unit per 50 keys and per 50
-// matches, where the Slim partition reads about 1 per 26 recipients of the
-// campaign.
+// items answer it: the word entries' Query finds the matches, and
+// BatchGetItems read them (the first with the campaign and the profile),
+// whose st and fb the filter then checks, as the Slim partition's filter
+// checks the same attributes: O(matches), where the Slim partition is
+// O(campaign). Past the first BatchGetItem's matches, the campaign's
+// counters say which is cheaper: the rest of the matches by key (~½ read
+// unit each), or the keys of the status partitions the filter names
+// (~1 read unit per 50: listBySearchInStatus), which keeps the matches
+// (held, or read again past heldMatches) found among them. Past
+// filteredSearchByKey matches the keys are read.
 
-// filteredSearchMatches is how many matches a filtered search reads by
-// key: with the campaign and the profile, one BatchGetItem (100 keys).
+// filteredSearchMatches is how many matches the first BatchGetItem of a
+// filtered search reads, with the campaign and the profile (100 keys).
 const filteredSearchMatches = 98
+
+// filteredSearchByKey bounds the matches a filtered search reads by key
+// (~½ read unit and ~2 KB held each; 10 BatchGetItems at most).
+const filteredSearchByKey = 1_000
 
 // heldMatches bounds the matches a filtered search holds while it reads the
 // status keys (~100 bytes each); past it they are read again instead. It
-// is more than filteredSearchMatches. A variable for a test of the
-// reading again.
+// is more than filteredSearchByKey. A variable for a test of the reading
+// again.
 var heldMatches = 10_000
+
+// statusKeysPerMatch is how many status keys cost what one match read by
+// key costs: a key ~80 bytes, an item ~1–2 KB, both eventually
+// consistent.
+const statusKeysPerMatch = 25
 
 // recipientFilteredSearch is q's search when its matches' items may
 // answer it: a search with a term of contact.TokenLen characters or more,
@@ -63,31 +72,45 @@ func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID stri
 	if err != nil {
 		return page, true, err
 	}
-	if len(matches) > filteredSearchMatches {
+	if len(matches) > min(filteredSearchByKey, heldMatches) {
 		if len(matches) > heldMatches {
 			matches = nil // read again, kept among the keys as they stream by
 		}
-		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches)
+		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, nil)
 	}
+	head := min(len(matches), filteredSearchMatches)
 	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
 	if q.WithOrg {
 		keys = append(keys, key(orgPK(orgID), profileSK))
 	}
-	for _, e := range matches {
-		keys = append(keys, key(orgPK(orgID), e.SK))
-	}
 	// Eventually consistent, as the Slim partition's entries are.
-	got, err := s.batchGetAs(ctx, keys, false)
+	got, err := s.batchGetAs(ctx, append(keys, matchKeys(orgID, matches[:head])...), false)
 	if err != nil {
 		return page, true, err
 	}
-	bySK := make(map[string]item, len(got))
+	bySK := make(map[string]item, len(matches)+2)
 	for _, it := range got {
 		bySK[attrS(it, "SK")] = it
 	}
 	cit := bySK[campaignSK(campaignID)]
 	if cit != nil && attrS(cit, campaignSearchIndexed) != "1" {
 		return page, false, nil
+	}
+	if rest := matches[head:]; len(rest) > 0 && cit != nil {
+		c, err := decodeCampaign(cit)
+		if err != nil {
+			return page, true, err
+		}
+		if !c.IsDeleted && len(rest)*statusKeysPerMatch > filterSize(q, c) {
+			return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, cit)
+		}
+		more, err := s.batchGetAs(ctx, matchKeys(orgID, rest), false)
+		if err != nil {
+			return page, true, err
+		}
+		for _, it := range more {
+			bySK[attrS(it, "SK")] = it
+		}
 	}
 	top := newTopRecipients(recipientOrder(q), q.Page.End())
 	for _, e := range matches {
@@ -102,6 +125,26 @@ func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID stri
 	return page, true, err
 }
 
+// matchKeys are the table keys of matches' recipients.
+func matchKeys(orgID string, matches []slimRecipient) []item {
+	keys := make([]item, len(matches))
+	for i, e := range matches {
+		keys[i] = key(orgPK(orgID), e.SK)
+	}
+	return keys
+}
+
+// filterSize is about how many of c's recipients the status partitions
+// of q's filter hold, by c's counters (which trail a launch slice until
+// it is counted): the keys listBySearchInStatus would read.
+func filterSize(q recipient.Query, c campaign.Campaign) int {
+	n := countOf(c, q.Statuses)
+	if q.Feedback != nil && *q.Feedback {
+		n = min(n, int(c.LiveData.FeedbackCount))
+	}
+	return n
+}
+
 // slimKeeps reports whether the Slim partition's filter on status and
 // feedback (slimRecipients) keeps a recipient whose st and fb are these.
 func slimKeeps(q recipient.Query, st string, fb bool) bool {
@@ -111,17 +154,26 @@ func slimKeeps(q recipient.Query, st string, fb bool) bool {
 	return q.Feedback == nil || *q.Feedback == fb
 }
 
-// listBySearchInStatus reads q's page when its search matches more than
-// filteredSearchMatches: the campaign (its marks, and its counters, which
-// leave out the partitions they show empty), the keys of the status
-// partitions q's filter names, whole, then the matches (those read before,
-// or, nil, read again), keeping the first of those among the keys in
-// creation order and counting them all.
+// listBySearchInStatus reads q's page when its search matches too many to
+// read by key: the campaign (its marks, and its counters, which leave out
+// the partitions they show empty; cit when read already), the keys of the
+// status partitions q's filter names, whole, then the matches (those read
+// before, or, nil, read again), keeping the first of those among the keys
+// in creation order and counting them all.
 // indexed is false when the campaign is not marked for both kinds of keys.
-func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search, matches []slimRecipient) (page campaign.RecipientListPage, indexed bool, err error) {
-	cit, known, err := s.campaignForList(ctx, orgID, campaignID)
-	if err != nil {
-		return page, true, err
+func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search, matches []slimRecipient, cit item) (page campaign.RecipientListPage, indexed bool, err error) {
+	var known *campaign.Campaign
+	if cit == nil {
+		if cit, known, err = s.campaignForList(ctx, orgID, campaignID); err != nil {
+			return page, true, err
+		}
+	} else {
+		c, err := decodeCampaign(cit)
+		if err != nil {
+			return page, true, err
+		}
+		c.Normalize()
+		known = &c
 	}
 	if attrS(cit, campaignSearchIndexed) != "1" || attrS(cit, campaignStatusIndexed) != "1" {
 		return page, false, nil

@@ -111,3 +111,63 @@ func fbOf(q recipient.Query) string {
 	}
 	return fmt.Sprint(*q.Feedback)
 }
+
+// TestFilteredRecipientSearchReadsTheCheaperWay: first3 matches 111 of
+// 600 recipients, 13 more than the first BatchGetItem holds. With a filter
+// of nine in ten recipients, reading those 13 by key (~½ read unit each)
+// is cheaper than the filter's ~540 status keys (~1 unit per 50): the
+// search reads them in a second BatchGetItem and no status partition.
+// With a filter of one in ten (~60 keys) it reads the keys instead. Both
+// answer as the Slim partition does (TestFilteredRecipientSearchAnswersAsBefore
+// compares every filter), and both find every match the filter keeps.
+func TestFilteredRecipientSearchReadsTheCheaperWay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m := meter.New(testenv.Client(t))
+	s := testenv.Store(t)
+	metered := dynamo.New(m, s.Table())
+	orgID, _ := testenv.Org(t, s, "rscheap", 0)
+	campaignID := statusCampaign(t, s, orgID, 600, map[gifting.RecipientStatus]int{gifting.RecipientInviteSent: 9, gifting.RecipientExpired: 1}, 41)
+	for _, tt := range []struct {
+		status gifting.RecipientStatus
+		byKey  bool
+	}{{gifting.RecipientInviteSent, true}, {gifting.RecipientExpired, false}} {
+		t.Run(string(tt.status), func(t *testing.T) {
+			q := recipient.Query{Search: "first3", Statuses: []gifting.RecipientStatus{tt.status}, Page: gifting.PageRequest{Page: 1, Limit: 200}}
+			u := &meter.Usage{Record: true}
+			p, err := metered.ListRecipients(meter.WithUsage(ctx, u), orgID, campaignID, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops := map[string]int{}
+			for _, c := range u.Calls() {
+				op := c.Op
+				if in, ok := c.Input.(*dynamodb.QueryInput); ok && in.IndexName != nil {
+					op += " " + *in.IndexName
+				}
+				ops[op]++
+			}
+			if got := ops["Query Order"] == 0 && ops["BatchGetItem"] == 2; got != tt.byKey {
+				t.Errorf("operations %v; want the matches read by key: %v", ops, tt.byKey)
+			}
+			// Every match the filter keeps, none it does not.
+			all, err := s.ListRecipients(ctx, orgID, campaignID, recipient.Query{Search: "first3", Page: gifting.PageRequest{Page: 1, Limit: 200}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, r := range all.Recipients {
+				if r.Status == tt.status {
+					want = append(want, r.RecipientID)
+				}
+			}
+			var got []string
+			for _, r := range p.Recipients {
+				got = append(got, r.RecipientID)
+			}
+			if len(all.Recipients) != 111 || !slices.Equal(got, want) || p.Total != len(want) {
+				t.Errorf("%d of %d matches, total %d: %v; want %v", len(got), len(all.Recipients), p.Total, got, want)
+			}
+		})
+	}
+}
