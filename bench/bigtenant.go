@@ -119,10 +119,11 @@ type scaleFigure struct {
 	requests  float64
 	readUnits float64
 	p50       time.Duration
-	heap      float64 // bytes allocated per call (median)
-	bound     float64 // the read-unit target of the call
-	matches   int     // a search's total
-	ops       string  // the last call's operations (inProcessResult.ops)
+	db        time.Duration // the median time of a call's DynamoDB reads
+	heap      float64       // bytes allocated per call (median)
+	bound     float64       // the read-unit target of the call
+	matches   int           // a search's total
+	ops       string        // the last call's operations (inProcessResult.ops)
 	calls     int
 	// timedOut: the call ran past scaleCallTimeout; the counts are what it
 	// had done by then.
@@ -146,7 +147,7 @@ func measureScale(ctx context.Context, e *env, b *bigTenant, c scaleCase) scaleF
 	f := scaleFigure{n: b.n}
 	var (
 		rus, reqs, heaps []float64
-		took             []time.Duration
+		took, dbTime     []time.Duration
 		bodyBytes        int
 		body             []byte
 	)
@@ -169,9 +170,9 @@ func measureScale(ctx context.Context, e *env, b *bigTenant, c scaleCase) scaleF
 			return f
 		}
 		rus, reqs, heaps = append(rus, r.counts.ReadUnits), append(reqs, float64(r.counts.Requests)), append(heaps, float64(r.alloc))
-		took, bodyBytes, body, f.ops = append(took, r.took), len(r.body), r.body, r.ops
+		took, dbTime, bodyBytes, body, f.ops = append(took, r.took), append(dbTime, r.reads), len(r.body), r.body, r.ops
 	}
-	f.readUnits, f.requests, f.heap, f.p50, f.calls = medianFloat(rus), medianFloat(reqs), medianFloat(heaps), median(took), len(took)
+	f.readUnits, f.requests, f.heap, f.p50, f.db, f.calls = medianFloat(rus), medianFloat(reqs), medianFloat(heaps), median(took), median(dbTime), len(took)
 	// The page's items as DynamoDB would read them: the response body
 	// stands for their size (JSON is close to DynamoDB's item size).
 	skipped := c.skipped(b)
@@ -226,6 +227,8 @@ type inProcessResult struct {
 	alloc  uint64
 	body   []byte
 	ops    string // the call's DynamoDB operations, in the order they ended
+	// reads is the time the call's DynamoDB reads took, one after another.
+	reads time.Duration
 }
 
 // callSequence names calls' operations, a Query by its index, a run of one
@@ -281,7 +284,14 @@ func (e *env) inProcess(ctx context.Context, t tenant, method, path string, body
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
 	u := e.last.Load()
-	r := inProcessResult{counts: u.Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes(), ops: callSequence(u.Calls())}
+	calls := u.Calls()
+	r := inProcessResult{counts: u.Counts(), took: took, alloc: after.TotalAlloc - before.TotalAlloc, body: w.Body.Bytes(), ops: callSequence(calls)}
+	for _, c := range calls {
+		// The usage count's UpdateItem runs beside the reads.
+		if c.Op != "UpdateItem" {
+			r.reads += c.Took
+		}
+	}
 	if w.Code != http.StatusOK {
 		return r, fmt.Errorf("%s %s: status %d: %.300s", method, path, w.Code, w.Body.Bytes())
 	}
