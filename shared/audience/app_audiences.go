@@ -245,11 +245,12 @@ func (a *App) Members(ctx context.Context, orgID, id string, q MemberQuery) (Aud
 		lo, hi := q.Page.Window(len(keys))
 		ids, total = ContactIDs(keys[lo:hi]), gifting.PageTotal(q.Page, int(st.Audience.TotalMatch), len(keys))
 	case read == ReadSearch:
-		entries, err := a.store.SearchEntries(ctx, orgID, id, LeadTerm(q.Terms()))
+		terms := q.Terms()
+		entries, err := a.store.SearchEntries(ctx, orgID, id, LeadTerm(terms), terms)
 		if err != nil {
 			return st.Audience, nil, 0, fmt.Errorf("search audience members: %w", err)
 		}
-		ids, total = SelectMembers(Matching(entries, q.Terms()), q)
+		ids, total = SelectMembers(Matching(entries, terms), q)
 	default:
 		entries, err := a.store.MemberEntries(ctx, orgID, id, q.Terms())
 		if err != nil {

@@ -132,8 +132,11 @@ type MemberStore interface {
 	// MemberKey's): one Query, O(n), a page by cursor.
 	MemberKeysAfter(ctx context.Context, orgID, id, position string, asc bool, n int) ([]MemberKey, error)
 	// SearchEntries reads the search entries of audience id whose word
-	// begins with lead, with their members' words and times.
-	SearchEntries(ctx context.Context, orgID, id, lead string) ([]MemberEntry, error)
+	// begins with lead, with their members' words and times, leaving out
+	// (as it reads) entries whose words do not hold each of others
+	// somewhere: a filter that keeps every match of others' terms,
+	// which Matching then decides.
+	SearchEntries(ctx context.Context, orgID, id, lead string, others []string) ([]MemberEntry, error)
 	// MemberEntries reads every member's index entry of audience id whose
 	// search text holds every one of terms (all of them when none), with
 	// that text's words.

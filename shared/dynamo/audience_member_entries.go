@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,12 +85,29 @@ func (s *Store) memberIDKeys(ctx context.Context, orgID, id string, asc bool, n 
 }
 
 // SearchEntries reads the word entries of audience id whose word begins
-// with lead: its members with such a word, once per such word.
-func (s *Store) SearchEntries(ctx context.Context, orgID, id, lead string) ([]audience.MemberEntry, error) {
+// with lead: its members with such a word, once per such word. The Query
+// leaves out the entries whose words do not contain each of others (a
+// substring of the words: every entry a term begins one of the words of
+// passes), so a lead that many members share, such as an email's domain,
+// sends back and holds its matches only, though it reads (and is billed
+// for) every entry of the lead.
+func (s *Store) SearchEntries(ctx context.Context, orgID, id, lead string, others []string) ([]audience.MemberEntry, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :prefix)"),
 		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(memberWordPrefix(id, lead))},
+	}
+	var filter []string
+	for _, t := range others {
+		if t == lead || t == "" || slices.Contains(others[:slices.Index(others, t)], t) {
+			continue
+		}
+		v := fmt.Sprintf(":t%d", len(filter))
+		in.ExpressionAttributeValues[v] = str(t)
+		filter = append(filter, "contains(w, "+v+")")
+	}
+	if len(filter) > 0 {
+		in.FilterExpression = aws.String(strings.Join(filter, " AND "))
 	}
 	var out []audience.MemberEntry
 	p := dynamodb.NewQueryPaginator(s.db, in)
