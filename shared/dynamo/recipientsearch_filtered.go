@@ -25,7 +25,8 @@ import (
 // counters say which is cheaper: the rest of the matches by key (~½ read
 // unit each), or the keys of the status partitions the filter names
 // (~1 read unit per 50: listBySearchInStatus), which keeps the matches
-// (held, or read again past heldMatches) found among them. Past
+// (held as the keys stream by, or past heldMatches read again while the
+// keys are held) found among them. Past
 // filteredSearchByKey matches the keys are read.
 
 // filteredSearchMatches is how many matches the first BatchGetItem of a
@@ -37,10 +38,10 @@ const filteredSearchMatches = 98
 const filteredSearchByKey = 1_000
 
 // heldMatches bounds the matches a filtered search holds while it reads the
-// status keys (~100 bytes each); past it they are read again instead. It
-// is more than filteredSearchByKey. A variable for a test of the reading
-// again.
-var heldMatches = 10_000
+// status keys (~250 bytes each with their map entry: ~6 MB); past it the
+// status keys are held instead, and the matches read again. It is more
+// than filteredSearchByKey. A variable for a test of the reading again.
+var heldMatches = 25_000
 
 // statusKeysPerMatch is how many status keys cost what one match read by
 // key costs: a key ~80 bytes, an item ~1–2 KB, both eventually
@@ -74,7 +75,7 @@ func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID stri
 	}
 	if len(matches) > min(filteredSearchByKey, heldMatches) {
 		if len(matches) > heldMatches {
-			matches = nil // read again, kept among the keys as they stream by
+			matches = nil // read again, while the status keys are held
 		}
 		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, nil)
 	}
@@ -178,7 +179,19 @@ func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID stri
 	if attrS(cit, campaignSearchIndexed) != "1" || attrS(cit, campaignStatusIndexed) != "1" {
 		return page, false, nil
 	}
+	// With the matches held, the status keys stream by and the matches
+	// among them are kept: the memory of the matches, not of the filter's
+	// recipients. Past heldMatches (matches nil) the keys are held instead,
+	// and the matches, read again, stream by.
+	top := newTopRecipients(recipientOrder(q), q.Page.End())
+	var held map[string]slimRecipient
 	kept := map[string]bool{}
+	if matches != nil {
+		held = make(map[string]slimRecipient, len(matches))
+		for _, e := range matches {
+			held[e.SK] = e
+		}
+	}
 	for _, g := range withoutEmpty(statusGroups(q), *known) {
 		for _, p := range g {
 			in := s.slimQuery(recipientStatusOPK(orgID, campaignID, p.st, p.fb), true)
@@ -191,24 +204,29 @@ func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID stri
 					return page, true, fmt.Errorf("query status keys: %w", err)
 				}
 				for _, it := range out.Items {
-					kept[attrS(it, "SK")] = true
+					sk := attrS(it, "SK")
+					if held == nil {
+						kept[sk] = true
+					} else if e, ok := held[sk]; ok {
+						// Once: an index may show a recipient that just
+						// moved in both its partitions for a moment.
+						top.add(e)
+						delete(held, sk)
+					}
 				}
 			}
 		}
 	}
-	top := newTopRecipients(recipientOrder(q), q.Page.End())
-	keep := func(e slimRecipient) bool {
-		if kept[e.SK] {
-			top.add(e)
+	if held == nil {
+		err = s.searchMatches(ctx, orgID, campaignID, srch, func(e slimRecipient) bool {
+			if kept[e.SK] {
+				top.add(e)
+			}
+			return true
+		})
+		if err != nil {
+			return page, true, err
 		}
-		return true
-	}
-	if matches != nil {
-		for _, e := range matches {
-			keep(e)
-		}
-	} else if err = s.searchMatches(ctx, orgID, campaignID, srch, keep); err != nil {
-		return page, true, err
 	}
 	page, _, err = s.recipientPageWith(ctx, orgID, campaignID, q, top.sorted(), cit)
 	page.Total = top.total
