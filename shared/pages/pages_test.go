@@ -98,6 +98,22 @@ func (f *fixture) recipient(t *testing.T, id string) recipient.Recipient {
 	return r
 }
 
+// soldOut sets gift giftID's available stock to 0 behind the service's
+// back, as a claim elsewhere would between a page and its form's post.
+func (f *fixture) soldOut(t *testing.T, giftID string) {
+	t.Helper()
+	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName: ptr(f.s.Table()),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + f.orgID},
+			"SK": &types.AttributeValueMemberS{Value: "GIFT#" + giftID}},
+		UpdateExpression:          ptr("SET inventory.available = :z"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":z": &types.AttributeValueMemberN{Value: "0"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (f *fixture) gift(t *testing.T, id string) gifting.Gift {
 	t.Helper()
 	g, err := f.s.Gift(context.Background(), f.orgID, id)
@@ -321,16 +337,7 @@ func TestClaimOutOfStock(t *testing.T) {
 	f := newFixture(t, nil)
 	r := f.add(t, "jane@example.com")
 	// The page was read with stock; it runs out before the claim.
-	_, err := testenv.Client(t).UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
-		TableName: ptr(f.s.Table()),
-		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + f.orgID},
-			"SK": &types.AttributeValueMemberS{Value: "GIFT#" + f.cheap.GiftID}},
-		UpdateExpression:          ptr("SET inventory.available = :z"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":z": &types.AttributeValueMemberN{Value: "0"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.soldOut(t, f.cheap.GiftID)
 	balance, _ := f.wallet(t)
 	res := f.do(t, "POST", "/claim/"+r.ClaimPageID, address(f.cheap.GiftID))
 	if res.status != http.StatusConflict || !strings.Contains(res.body, "out of stock") || !strings.Contains(res.body, `value="Springfield"`) {

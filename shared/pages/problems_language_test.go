@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/giftcampaign/service/shared/gifting"
 	"github.com/giftcampaign/service/shared/recipient"
 	"github.com/giftcampaign/service/shared/testenv"
@@ -31,16 +28,7 @@ func TestProblemsInTheRecipientsLanguage(t *testing.T) {
 		return res.Recipient
 	}
 	lena := add("lena@example.com")
-	_, err := testenv.Client(t).UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: ptr(f.s.Table()),
-		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORG#" + f.orgID},
-			"SK": &types.AttributeValueMemberS{Value: "GIFT#" + f.cheap.GiftID}},
-		UpdateExpression:          ptr("SET inventory.available = :z"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":z": &types.AttributeValueMemberN{Value: "0"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.soldOut(t, f.cheap.GiftID)
 	res := f.do(t, "POST", "/claim/"+lena.ClaimPageID, address(f.cheap.GiftID))
 	alert := `<p class="alert" role="alert">Das gewählte Geschenk ist leider nicht mehr vorrätig; bitte wählen Sie ein anderes.</p>`
 	if res.status != http.StatusConflict || !strings.Contains(res.body, alert) || strings.Contains(res.body, "out of stock") {
