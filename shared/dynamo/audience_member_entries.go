@@ -98,8 +98,8 @@ func (s *Store) SearchEntries(ctx context.Context, orgID, id, lead string, other
 		ExpressionAttributeValues: item{":pk": str(orgPK(orgID)), ":prefix": str(memberWordPrefix(id, lead))},
 	}
 	var filter []string
-	for _, t := range others {
-		if t == lead || t == "" || slices.Contains(others[:slices.Index(others, t)], t) {
+	for _, t := range slices.Compact(slices.Sorted(slices.Values(others))) {
+		if t == lead || t == "" {
 			continue
 		}
 		v := fmt.Sprintf(":t%d", len(filter))

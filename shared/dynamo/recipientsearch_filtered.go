@@ -77,7 +77,7 @@ func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID stri
 		if len(matches) > heldMatches {
 			matches = nil // read again, while the status keys are held
 		}
-		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, nil)
+		return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, nil, nil)
 	}
 	head := min(len(matches), filteredSearchMatches)
 	keys := []item{key(orgPK(orgID), campaignSK(campaignID))}
@@ -102,8 +102,9 @@ func (s *Store) listByFilteredSearch(ctx context.Context, orgID, campaignID stri
 		if err != nil {
 			return page, true, err
 		}
+		c.Normalize()
 		if !c.IsDeleted && len(rest)*statusKeysPerMatch > filterSize(q, c) {
-			return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, cit)
+			return s.listBySearchInStatus(ctx, orgID, campaignID, q, srch, matches, cit, &c)
 		}
 		more, err := s.batchGetAs(ctx, matchKeys(orgID, rest), false)
 		if err != nil {
@@ -157,24 +158,17 @@ func slimKeeps(q recipient.Query, st string, fb bool) bool {
 
 // listBySearchInStatus reads q's page when its search matches too many to
 // read by key: the campaign (its marks, and its counters, which leave out
-// the partitions they show empty; cit when read already), the keys of the
-// status partitions q's filter names, whole, then the matches (those read
-// before, or, nil, read again), keeping the first of those among the keys
-// in creation order and counting them all.
+// the partitions they show empty; cit and known when read already), the
+// keys of the status partitions q's filter names, whole, and the matches
+// among them (matches, held while the keys stream by; nil: read again
+// against the keys held), keeping the first in creation order and counting
+// them all.
 // indexed is false when the campaign is not marked for both kinds of keys.
-func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search, matches []slimRecipient, cit item) (page campaign.RecipientListPage, indexed bool, err error) {
-	var known *campaign.Campaign
+func (s *Store) listBySearchInStatus(ctx context.Context, orgID, campaignID string, q recipient.Query, srch contact.Search, matches []slimRecipient, cit item, known *campaign.Campaign) (page campaign.RecipientListPage, indexed bool, err error) {
 	if cit == nil {
 		if cit, known, err = s.campaignForList(ctx, orgID, campaignID); err != nil {
 			return page, true, err
 		}
-	} else {
-		c, err := decodeCampaign(cit)
-		if err != nil {
-			return page, true, err
-		}
-		c.Normalize()
-		known = &c
 	}
 	if attrS(cit, campaignSearchIndexed) != "1" || attrS(cit, campaignStatusIndexed) != "1" {
 		return page, false, nil
