@@ -27,9 +27,11 @@ const tickEmails = 1_000
 // campaigns' template, campaignBody) sends its first reminder.
 const reminderDelay = 72 * time.Hour
 
-// TestTickCostPerEmail's bounds, per email sent.
+// TestTickCostPerEmail's bounds, per email sent (shared/scheduler's
+// mailevents_test.go: 10 requests since the tick reads the organization's
+// suspension; keep the two equal).
 const (
-	tickRequestsPerEmail = 9
+	tickRequestsPerEmail = 10
 	tickWritesPerEmail   = 24
 )
 
@@ -141,7 +143,7 @@ func tickScenario(ctx context.Context, e *env) []systemFigure {
 		},
 		{
 			figure: fmt.Sprintf("scheduler ticks sending %d due reminders (%s): wall time, requests, units", tickEmails, mailerName),
-			measured: fmt.Sprintf("%d ticks in %.1f s (%.0f emails/s); %d requests, %.0f RRU, %.0f WRU reported, %.0f WRU billed (est.); per email %.1f requests, %.1f RRU, %.1f WRU reported, %.1f WRU billed (est.)",
+			measured: fmt.Sprintf("%d ticks in %.1f s (%.0f emails/s); %d requests, %.0f RRU, %.0f WRU reported, %.0f WRU billed (est.); per email %.2f requests, %.2f RRU, %.1f WRU reported, %.1f WRU billed (est.)",
 				ticks, took.Seconds(), sent/took.Seconds(), counts.Requests, counts.ReadUnits, counts.WriteUnits, billed,
 				per(float64(counts.Requests)), per(counts.ReadUnits), per(counts.WriteUnits), per(billed)),
 			target:  fmt.Sprintf("per email ≤ %d requests, ≤ %d WRU reported (TestTickCostPerEmail's bounds)", tickRequestsPerEmail, tickWritesPerEmail),
