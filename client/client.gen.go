@@ -5699,7 +5699,7 @@ type EnrichmentQuery1 struct {
 type Erasure struct {
 	ContactId string `json:"contactId"`
 
-	// Erased Records changed, by kind: contact (its record and legacy email markers), recipient, order, audienceMember, sentMessage, suppression, changeRecord, ledgerEntry (its messages; the amount stays), webhookDelivery (deliveries and their logs), idempotencyRecord (stored replies), importRecord (contact imports' jobs and failed rows).
+	// Erased Records changed, by kind: contact (its record and legacy email markers), recipient, order, audienceMember, sentMessage, suppression, changeRecord, ledgerEntry (its messages; the amount stays), webhookDelivery (deliveries and their logs), idempotencyRecord (stored replies), importRecord (contact imports' jobs and failed rows), sandboxEmail (a sandbox's captured emails; always 0 in a live organization).
 	Erased struct {
 		AudienceMember    int `json:"audienceMember"`
 		ChangeRecord      int `json:"changeRecord"`
@@ -5709,6 +5709,7 @@ type Erasure struct {
 		LedgerEntry       int `json:"ledgerEntry"`
 		Order             int `json:"order"`
 		Recipient         int `json:"recipient"`
+		SandboxEmail      int `json:"sandboxEmail"`
 		SentMessage       int `json:"sentMessage"`
 		Suppression       int `json:"suppression"`
 		WebhookDelivery   int `json:"webhookDelivery"`

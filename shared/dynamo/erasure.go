@@ -219,6 +219,11 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 		return s.scrubRange(ctx, org, "IDEM#", j.Cursor, sc)
 	case erasure.KindImportRecord:
 		return s.scrubRange(ctx, org, "IMPORT#", j.Cursor, sc)
+	case erasure.KindSandboxEmail:
+		if !gifting.IsSandboxOrg(orgID) {
+			return 0, "", nil // only a sandbox captures emails
+		}
+		return s.scrubRange(ctx, org, sandboxEmailPrefix, j.Cursor, sc)
 	}
 	return 0, "", fmt.Errorf("unknown erasure step %q", kind)
 }

@@ -29,13 +29,19 @@ const (
 	// KindImportRecord: a contact import's job and failed rows, which
 	// hold rows as the file gave them.
 	KindImportRecord = "importRecord"
+	// KindSandboxEmail: a sandbox's captured emails (docs/sandbox.md),
+	// which hold the address, the names and the note as sent. A live
+	// organization has none.
+	KindSandboxEmail = "sandboxEmail"
 )
 
 // Steps is the order of the job's steps, one kind of record each. The
 // records that copy others (change records, webhook deliveries, stored
-// replies) come last, after the writes of the steps before them.
+// replies, captured emails) come last, after the writes of the steps
+// before them. A job saves its step's number: a new step goes at the end,
+// so a job under way when it is added does it too.
 var Steps = []string{KindContact, KindRecipient, KindOrder, KindAudienceMember, KindMessage, KindSuppression,
-	KindImportRecord, KindChangeRecord, KindLedgerEntry, KindWebhookDelivery, KindIdempotency}
+	KindImportRecord, KindChangeRecord, KindLedgerEntry, KindWebhookDelivery, KindIdempotency, KindSandboxEmail}
 
 // The job's states.
 const (

@@ -9,6 +9,7 @@ package erasure
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"regexp"
 	"slices"
 	"strings"
@@ -119,6 +120,11 @@ func newScrubber(values []string) *Scrubber {
 		s.whole[v] = replacement(v)
 		if len(v) >= minSubstring {
 			inner = append(inner, v)
+			// An email's HTML (a sandbox's captured emails) holds the
+			// value as html/template wrote it: "o'brien" as "o&#39;brien".
+			if e := html.EscapeString(v); e != v {
+				inner = append(inner, e)
+			}
 		}
 	}
 	// Longest first: the regexp takes the first alternative that matches,

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -342,5 +343,59 @@ func TestSandboxTakesTheBrandingOfItsOrganization(t *testing.T) {
 	}
 	if live, test := displayName(live), displayName(test); live != "Acme" || test != "Acme sandbox" {
 		t.Errorf("branding live %q, sandbox %q", live, test)
+	}
+}
+
+// TestErasureInASandboxReachesItsCapturedEmails: a sandbox keeps the
+// emails it would have sent; erasing a person there scrubs theirs (the
+// address, and the name wherever the HTML escaped it) and leaves the other
+// recipient's email as it was.
+func TestErasureInASandboxReachesItsCapturedEmails(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	orgID, key := testenv.Org(t, s, "sbx-erase", 0)
+	test := sesAPI(t, s, key)
+	test = test.WithKey(testKey(t, test))
+	t.Cleanup(func() {
+		testenv.AssertLedgerBalanced(t, dynamo.New(testenv.Client(t), s.Table()), gifting.SandboxOrgID(orgID))
+	})
+	c := createCampaign(t, test, 40)
+	testenv.SetCampaignStatus(t, s, gifting.SandboxOrgID(orgID), c, campaign.Live)
+	person := map[string]any{"email": "darcy.obrien@example.com", "firstName": "D'Arcy", "lastName": "O'Brien-Tierney"}
+	res := test.Do("POST", addPath(c), map[string]any{"contactDetails": person})
+	if res.Status != http.StatusOK || res.Map(t)["emailSent"] != true {
+		t.Fatalf("add the person: %d %s", res.Status, res.Body)
+	}
+	contactID := res.Map(t)["contactId"].(string)
+	if res := test.Do("POST", addPath(c), recipientBody("someone.else@example.com", "Maeve")); res.Status != http.StatusOK {
+		t.Fatalf("add another: %d %s", res.Status, res.Body)
+	}
+	before := capturedEmails(t, test, 100)
+	if len(before) != 2 || !strings.Contains(before[1]["html"].(string), "Hi D&#39;Arcy") {
+		t.Fatalf("captured before the erasure: %v", before)
+	}
+
+	res = test.Do("POST", "/api/campaigns/contacts/"+contactID+"/erase", nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("erase: %d %s", res.Status, res.Body)
+	}
+	if n := erasedCounts(t, res)["sandboxEmail"]; n != 1 {
+		t.Errorf("the receipt counts %d captured emails, want the person's 1: %s", n, res.Body)
+	}
+	after := capturedEmails(t, test, 100)
+	if len(after) != 2 {
+		t.Fatalf("captured after the erasure: %d emails, want 2", len(after))
+	}
+	for _, e := range after {
+		text := strings.ToLower(fmt.Sprint(e))
+		for _, v := range []string{"darcy.obrien", "d'arcy", "d&#39;arcy", "o'brien-tierney", "o&#39;brien-tierney"} {
+			if strings.Contains(text, v) {
+				t.Errorf("a captured email still holds %q: %v", v, e)
+			}
+		}
+	}
+	if other := after[0]; other["to"] != "someone.else@example.com" || !strings.Contains(other["html"].(string), "Maeve") ||
+		fmt.Sprint(other) != fmt.Sprint(before[0]) {
+		t.Errorf("the other recipient's captured email changed: %v, was %v", other, before[0])
 	}
 }
