@@ -124,6 +124,8 @@ type Files interface {
 	Size(ctx context.Context, key string) (size int64, found bool, err error)
 	// Open reads the file at key from byte offset.
 	Open(ctx context.Context, key string, offset int64) (io.ReadCloser, error)
+	// Delete removes the file at key for good (none there: nothing to do).
+	Delete(ctx context.Context, key string) error
 }
 
 // Jobs starts the background job that reads a file.

@@ -27,15 +27,23 @@ var source = contact.Source{Type: contact.SourceImport, Provider: "csv"}
 // RunSlice reads up to SliceBatches batches of orgID's job jobID from its
 // committed offset, adding each through the bulk add and committing it
 // (offset, counts, failed rows) before the next. It reports whether rows
-// remain. A job that is not running (done, failed, or committed by another
-// worker meanwhile) is left alone.
+// remain. A job committed by another worker meanwhile is left to it.
+//
+// The uploaded file holds people's data and is read once: the run that
+// ends the job (done or failed) deletes it, and a run of a job already
+// ended deletes it again, so a delete that failed, or a process that died
+// before it, is made good by the job's next delivery. The bucket's
+// one-day expiry is the last resort.
 func (a *App) RunSlice(ctx context.Context, orgID, jobID string) (more bool, err error) {
 	j, err := a.store.ImportJob(ctx, orgID, jobID)
-	if errors.Is(err, ErrNotFound) || (err == nil && j.Status != StatusRunning) {
+	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
+	}
+	if j.Status != StatusRunning {
+		return false, a.discardFile(ctx, j)
 	}
 	body, err := a.files.Open(ctx, FileKey(orgID, jobID), j.Offset)
 	if err != nil {
@@ -43,16 +51,31 @@ func (a *App) RunSlice(ctx context.Context, orgID, jobID string) (more bool, err
 	}
 	defer body.Close()
 	rows, err := a.openRows(ctx, &j, io.LimitReader(body, max(j.Size-j.Offset, 0)))
-	if err != nil || rows == nil {
+	if err != nil {
 		return false, err
+	}
+	if rows == nil {
+		return false, a.discardFile(ctx, j)
 	}
 	for range SliceBatches {
 		done, err := a.batch(ctx, &j, rows)
-		if err != nil || done {
+		if err != nil {
 			return false, err
+		}
+		if done {
+			return false, a.discardFile(ctx, j)
 		}
 	}
 	return true, nil
+}
+
+// discardFile deletes j's uploaded file once j has ended; a job still
+// running (another worker took it over) keeps it.
+func (a *App) discardFile(ctx context.Context, j Job) error {
+	if j.Status == StatusRunning {
+		return nil
+	}
+	return a.files.Delete(ctx, FileKey(j.OrgID, j.ID))
 }
 
 // rowReader reads a file's records from a job's offset, and tells the
@@ -89,18 +112,22 @@ func (a *App) openRows(ctx context.Context, j *Job, body io.Reader) (*rowReader,
 		err = errors.New("the file is empty: the first row must name the columns, one of them email (or mailId)")
 	}
 	if err != nil {
-		return nil, a.fail(ctx, *j, err.Error())
+		return nil, a.fail(ctx, j, err.Error())
 	}
 	return r, nil
 }
 
-// fail ends j as failed, with why.
-func (a *App) fail(ctx context.Context, j Job, why string) error {
-	from := j.Offset
-	j.Status, j.Error, j.UpdatedAt = StatusFailed, why, a.store.Now()
-	err := a.store.CommitImport(ctx, j, StatusRunning, from, nil, j.CreatedAt.Add(JobTTL))
+// fail ends j as failed, with why (j is left as it was when another
+// worker committed first).
+func (a *App) fail(ctx context.Context, j *Job, why string) error {
+	next := *j
+	next.Status, next.Error, next.UpdatedAt = StatusFailed, why, a.store.Now()
+	err := a.store.CommitImport(ctx, next, StatusRunning, j.Offset, nil, j.CreatedAt.Add(JobTTL))
 	if errors.Is(err, ErrMoved) {
 		return nil
+	}
+	if err == nil {
+		*j = next
 	}
 	return err
 }
@@ -144,7 +171,7 @@ func (a *App) batch(ctx context.Context, j *Job, rows *rowReader) (bool, error) 
 		res, err = a.contacts.AddCandidates(ctx, j.OrgID, j.ListID, cands, source)
 	}
 	if gifting.ErrorCode(err) == gifting.CodeNotFound {
-		return true, a.fail(ctx, *j, "the contact list was deleted while the file was read")
+		return true, a.fail(ctx, j, "the contact list was deleted while the file was read")
 	}
 	if err != nil {
 		return false, err

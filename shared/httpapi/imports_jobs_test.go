@@ -75,6 +75,7 @@ func TestContactImportOtherOrganization(t *testing.T) {
 func TestContactImportBadFiles(t *testing.T) {
 	t.Parallel()
 	api, _ := newContactsAPI(t)
+	const orgID = "acme" // newContactsAPI's
 	list := createList(t, api, "Leads")
 	for file, want := range map[string]string{
 		"firstName,lastName\nAda,Lovelace\n":  "names no email column",
@@ -84,6 +85,10 @@ func TestContactImportBadFiles(t *testing.T) {
 		job := importFile(t, api, list, []byte(file))
 		if job.Status != "failed" || !strings.Contains(job.Error, want) || job.RowsDone != 0 {
 			t.Errorf("file %q: job %s %q rows %d; want failed with %q", file, job.Status, job.Error, job.RowsDone, want)
+		}
+		api.Jobs.Wait()
+		if uploaded(t, orgID, job.JobID) {
+			t.Errorf("file %q: kept after its job failed", file)
 		}
 	}
 	file := "\ufeffEmail,First Name\r\n" // a header cell that names no field
@@ -171,6 +176,9 @@ func TestContactImportResumesAfterACrash(t *testing.T) {
 	if mid.Status != "running" || mid.RowsDone == 0 || mid.RowsDone%100 != 0 || mid.RowsDone >= 450 {
 		t.Fatalf("after the crash: %+v; want running at a batch boundary", mid)
 	}
+	if !uploaded(t, orgID, job.JobID) {
+		t.Fatal("the file is gone while its job runs")
+	}
 	for more := true; more; {
 		var err error
 		if more, err = api.Service.Imports().RunSlice(context.Background(), orgID, job.JobID); err != nil {
@@ -180,6 +188,9 @@ func TestContactImportResumesAfterACrash(t *testing.T) {
 	done := readJob(t, api, job.JobID)
 	if done.Status != "done" || done.RowsDone != 450 || done.Created != 441 || done.Failed != 9 || done.Merged != 0 {
 		t.Fatalf("after resuming: %+v; want done, 450 rows, 441 created, 9 failed, none merged", done)
+	}
+	if uploaded(t, orgID, job.JobID) {
+		t.Error("the uploaded file outlived its job")
 	}
 	var l struct {
 		Data struct {
@@ -200,4 +211,14 @@ func readJob(t *testing.T, api *testenv.API, jobID string) importJob {
 	}
 	api.Do("GET", "/api/campaigns/jobs/"+jobID, nil).JSON(t, &body)
 	return body.Data
+}
+
+// uploaded reports whether the S3 emulator still holds a job's file.
+func uploaded(t *testing.T, orgID, jobID string) bool {
+	t.Helper()
+	_, found, err := testenv.Files(t).Size(context.Background(), contactimport.FileKey(orgID, jobID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }

@@ -98,3 +98,12 @@ func (f *Files) Open(ctx context.Context, key string, offset int64) (io.ReadClos
 	}
 	return out.Body, nil
 }
+
+// Delete removes key. The bucket keeps no versions (template.yaml), so the
+// file is gone for good; deleting a key that is not there succeeds.
+func (f *Files) Delete(ctx context.Context, key string) error {
+	if _, err := f.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &f.bucket, Key: &key}); err != nil {
+		return fmt.Errorf("delete upload: %w", err)
+	}
+	return nil
+}
