@@ -35,6 +35,10 @@ const (
 	StatusFailed = "failed"
 )
 
+// Ended reports whether j is over (done or failed): its file is read no
+// more.
+func (j Job) Ended() bool { return j.Status == StatusDone || j.Status == StatusFailed }
+
 // MaxFileBytes is the largest file an import takes (10 MB).
 const MaxFileBytes = 10 << 20
 

@@ -43,7 +43,7 @@ func (a *App) RunSlice(ctx context.Context, orgID, jobID string) (more bool, err
 		return false, err
 	}
 	if j.Status != StatusRunning {
-		return false, a.discardFile(ctx, j)
+		return false, a.discardFile(ctx, j) // ended, or (never started) awaiting its file
 	}
 	body, err := a.files.Open(ctx, FileKey(orgID, jobID), j.Offset)
 	if err != nil {
@@ -70,9 +70,9 @@ func (a *App) RunSlice(ctx context.Context, orgID, jobID string) (more bool, err
 }
 
 // discardFile deletes j's uploaded file once j has ended; a job still
-// running (another worker took it over) keeps it.
+// running (another worker took it over) or awaiting its upload keeps it.
 func (a *App) discardFile(ctx context.Context, j Job) error {
-	if j.Status == StatusRunning {
+	if !j.Ended() {
 		return nil
 	}
 	return a.files.Delete(ctx, FileKey(j.OrgID, j.ID))
