@@ -212,7 +212,15 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	case erasure.KindChangeRecord:
 		return s.scrubRange(ctx, changesPK(orgID), "", j.Cursor, sc)
 	case erasure.KindLedgerEntry:
-		return s.scrubRange(ctx, org, "LEDGER#", j.Cursor, sc)
+		from, walk := j.LedgerFrom()
+		if !walk {
+			return 0, "", nil
+		}
+		cursor := j.Cursor
+		if cursor == "" && !from.IsZero() {
+			cursor = ledgerSK(gifting.FirstIDAt(from)) // exclusive: before every entry of from's millisecond
+		}
+		return s.scrubRange(ctx, org, ledgerPrefix, cursor, sc)
 	case erasure.KindWebhookDelivery:
 		return s.scrubRanges(ctx, org, []string{"WHMSG#", "WHLOG#"}, j.Cursor, sc)
 	case erasure.KindIdempotency:

@@ -72,6 +72,35 @@ type Job struct {
 	Version int64 `json:"ver"`
 }
 
+// ledgerSkew is how much earlier than its campaign's id a ledger entry of
+// a recipient may be stamped: the two ids come from the clocks of
+// different processes.
+const ledgerSkew = time.Hour
+
+// LedgerFrom is where the walk of the ledger starts. A ledger entry about
+// the person is a balance change of one of their recipients (its debit,
+// its refund), written no earlier than the recipient's campaign was
+// created, which that campaign's id tells: so the walk starts at the
+// oldest of their campaigns (less ledgerSkew), not at the organization's
+// first entry. walk is false when the person was never a recipient (no
+// entry is about them); from is zero (the whole ledger) when a campaign's
+// id holds no time.
+func (j Job) LedgerFrom() (from time.Time, walk bool) {
+	for i, r := range j.Recipients {
+		t, ok := gifting.IDTime(r.CampaignID)
+		if !ok {
+			return time.Time{}, true
+		}
+		if i == 0 || t.Before(from) {
+			from = t
+		}
+	}
+	if len(j.Recipients) == 0 {
+		return time.Time{}, false
+	}
+	return from.Add(-ledgerSkew), true
+}
+
 // Store is what the erasure needs of storage (shared/dynamo).
 type Store interface {
 	Now() time.Time

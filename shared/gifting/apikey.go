@@ -58,6 +58,23 @@ func IsNewID(s string) bool {
 	return err == nil && id.String() == s
 }
 
+// IDTime is the time an id made by NewIDAt holds (to the millisecond);
+// ok is false for an id of another form (a legacy or imported one).
+func IDTime(s string) (t time.Time, ok bool) {
+	if !IsNewID(s) {
+		return time.Time{}, false
+	}
+	return ulid.Time(ulid.MustParseStrict(s).Time()), true
+}
+
+// FirstIDAt is the smallest id NewIDAt can make at t's millisecond: a
+// position just before everything created from t on.
+func FirstIDAt(t time.Time) string {
+	var id ulid.ULID
+	_ = id.SetTime(ulid.Timestamp(t)) // fails only past the year 10889
+	return id.String()
+}
+
 // NewIDAt is NewID for a thing created at t: stores pass their own clock,
 // so ids sort as the times written beside them.
 func NewIDAt(t time.Time) string {

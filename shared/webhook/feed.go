@@ -90,17 +90,7 @@ func Window(c Cursor, now time.Time, limit int) (_ Range, ok bool) {
 }
 
 // idAt is the smallest record id of t's millisecond.
-func idAt(t time.Time) string {
-	return ulid.MustNew(ulid.Timestamp(t), zeroEntropy{}).String()
-}
-
-// zeroEntropy makes the smallest ULID of a millisecond.
-type zeroEntropy struct{}
-
-func (zeroEntropy) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
+func idAt(t time.Time) string { return gifting.FirstIDAt(t) }
 
 // Page is a page of the feed: messages in commit order, and the cursor
 // that continues after the last one (the cursor given, when the page is
