@@ -14,7 +14,9 @@ import (
 // ledger.
 func TestLedgerFrom(t *testing.T) {
 	older, newer := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC), time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
-	ref := func(campaign string) erasure.RecipientRef { return erasure.RecipientRef{CampaignID: campaign, RecipientID: "r1"} }
+	ref := func(campaign string) erasure.RecipientRef {
+		return erasure.RecipientRef{CampaignID: campaign, RecipientID: "r1"}
+	}
 	for _, tt := range []struct {
 		name     string
 		refs     []erasure.RecipientRef
