@@ -185,7 +185,7 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	case erasure.KindRecipient:
 		return s.eraseRecipients(ctx, orgID, j.Recipients, sc)
 	case erasure.KindOrder:
-		return s.scrubRange(ctx, org, "ORDER#", j.Cursor, sc)
+		return s.scrubSince(ctx, org, orderPrefix, orderSK, j, sc)
 	case erasure.KindAudienceMember:
 		return s.eraseMembers(ctx, orgID, j.ContactID, sc)
 	case erasure.KindMessage:
@@ -212,15 +212,7 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	case erasure.KindChangeRecord:
 		return s.scrubRange(ctx, changesPK(orgID), "", j.Cursor, sc)
 	case erasure.KindLedgerEntry:
-		from, walk := j.LedgerFrom()
-		if !walk {
-			return 0, "", nil
-		}
-		cursor := j.Cursor
-		if cursor == "" && !from.IsZero() {
-			cursor = ledgerSK(gifting.FirstIDAt(from)) // exclusive: before every entry of from's millisecond
-		}
-		return s.scrubRange(ctx, org, ledgerPrefix, cursor, sc)
+		return s.scrubSince(ctx, org, ledgerPrefix, ledgerSK, j, sc)
 	case erasure.KindWebhookDelivery:
 		return s.scrubRanges(ctx, org, []string{"WHMSG#", "WHLOG#"}, j.Cursor, sc)
 	case erasure.KindIdempotency:
@@ -234,6 +226,21 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 		return s.scrubRange(ctx, org, sandboxEmailPrefix, j.Cursor, sc)
 	}
 	return 0, "", fmt.Errorf("unknown erasure step %q", kind)
+}
+
+// scrubSince is a walk of the records under prefix, keyed by sk of ids of
+// their time, from where j's records can be about the person on
+// (erasure.Job.RecordsFrom).
+func (s *Store) scrubSince(ctx context.Context, pk, prefix string, sk func(string) string, j erasure.Job, sc *erasure.Scrubber) (int, string, error) {
+	from, walk := j.RecordsFrom()
+	if !walk {
+		return 0, "", nil
+	}
+	cursor := j.Cursor
+	if cursor == "" && !from.IsZero() {
+		cursor = sk(gifting.FirstIDAt(from)) // exclusive: before every record of from's millisecond
+	}
+	return s.scrubRange(ctx, pk, prefix, cursor, sc)
 }
 
 // eraseRecipients writes each recipient as erasure.Recipient makes it,

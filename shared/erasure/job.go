@@ -72,20 +72,21 @@ type Job struct {
 	Version int64 `json:"ver"`
 }
 
-// ledgerSkew is how much earlier than its campaign's id a ledger entry of
-// a recipient may be stamped: the two ids come from the clocks of
+// recordSkew is how much earlier than its campaign's id a ledger entry or
+// an order of a recipient may be stamped: the ids come from the clocks of
 // different processes.
-const ledgerSkew = time.Hour
+const recordSkew = time.Hour
 
-// LedgerFrom is where the walk of the ledger starts. A ledger entry about
-// the person is a balance change of one of their recipients (its debit,
-// its refund), written no earlier than the recipient's campaign was
-// created, which that campaign's id tells: so the walk starts at the
-// oldest of their campaigns (less ledgerSkew), not at the organization's
-// first entry. walk is false when the person was never a recipient (no
-// entry is about them); from is zero (the whole ledger) when a campaign's
-// id holds no time.
-func (j Job) LedgerFrom() (from time.Time, walk bool) {
+// RecordsFrom is where the walks of the ledger and of the orders start.
+// A ledger entry about the person is a balance change of one of their
+// recipients (its debit, its refund), an order about them the claim of
+// one; both are written after the recipient's campaign was created, and
+// are keyed by ids of the time they were written, as the campaign is: so
+// the walks start at the oldest of the person's campaigns (less
+// recordSkew), not at the organization's first record. walk is false when
+// the person was never a recipient (no entry or order is about them); from
+// is zero (the whole walk) when a campaign's id holds no time.
+func (j Job) RecordsFrom() (from time.Time, walk bool) {
 	for i, r := range j.Recipients {
 		t, ok := gifting.IDTime(r.CampaignID)
 		if !ok {
@@ -98,7 +99,7 @@ func (j Job) LedgerFrom() (from time.Time, walk bool) {
 	if len(j.Recipients) == 0 {
 		return time.Time{}, false
 	}
-	return from.Add(-ledgerSkew), true
+	return from.Add(-recordSkew), true
 }
 
 // Store is what the erasure needs of storage (shared/dynamo).
