@@ -185,7 +185,7 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	case erasure.KindRecipient:
 		return s.eraseRecipients(ctx, orgID, j.Recipients, sc)
 	case erasure.KindOrder:
-		return s.scrubSince(ctx, org, orderPrefix, orderSK, j, sc)
+		return s.scrubSince(ctx, org, orderPrefix, j, sc)
 	case erasure.KindAudienceMember:
 		return s.eraseMembers(ctx, orgID, j.ContactID, sc)
 	case erasure.KindMessage:
@@ -212,7 +212,7 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	case erasure.KindChangeRecord:
 		return s.scrubRange(ctx, changesPK(orgID), "", j.Cursor, sc)
 	case erasure.KindLedgerEntry:
-		return s.scrubSince(ctx, org, ledgerPrefix, ledgerSK, j, sc)
+		return s.scrubSince(ctx, org, ledgerPrefix, j, sc)
 	case erasure.KindWebhookDelivery:
 		return s.scrubRanges(ctx, org, []string{"WHMSG#", "WHLOG#"}, j.Cursor, sc)
 	case erasure.KindIdempotency:
@@ -228,17 +228,17 @@ func (s *Store) EraseSlice(ctx context.Context, orgID string, j erasure.Job, kin
 	return 0, "", fmt.Errorf("unknown erasure step %q", kind)
 }
 
-// scrubSince is a walk of the records under prefix, keyed by sk of ids of
-// their time, from where j's records can be about the person on
+// scrubSince is a walk of the records under prefix, keyed by ids of their
+// time (prefix + id), from where j's records can be about the person on
 // (erasure.Job.RecordsFrom).
-func (s *Store) scrubSince(ctx context.Context, pk, prefix string, sk func(string) string, j erasure.Job, sc *erasure.Scrubber) (int, string, error) {
+func (s *Store) scrubSince(ctx context.Context, pk, prefix string, j erasure.Job, sc *erasure.Scrubber) (int, string, error) {
 	from, walk := j.RecordsFrom()
 	if !walk {
 		return 0, "", nil
 	}
 	cursor := j.Cursor
 	if cursor == "" && !from.IsZero() {
-		cursor = sk(gifting.FirstIDAt(from)) // exclusive: before every record of from's millisecond
+		cursor = prefix + gifting.FirstIDAt(from) // exclusive: before every record of from's millisecond
 	}
 	return s.scrubRange(ctx, pk, prefix, cursor, sc)
 }

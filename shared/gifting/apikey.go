@@ -61,10 +61,11 @@ func IsNewID(s string) bool {
 // IDTime is the time an id made by NewIDAt holds (to the millisecond);
 // ok is false for an id of another form (a legacy or imported one).
 func IDTime(s string) (t time.Time, ok bool) {
-	if !IsNewID(s) {
+	id, err := ulid.ParseStrict(s)
+	if err != nil || id.String() != s { // IsNewID's test, on the one parse
 		return time.Time{}, false
 	}
-	return ulid.Time(ulid.MustParseStrict(s).Time()), true
+	return ulid.Time(id.Time()), true
 }
 
 // FirstIDAt is the smallest id NewIDAt can make at t's millisecond: a
